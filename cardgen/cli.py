@@ -1,0 +1,103 @@
+"""The `cardgen` command."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from cardgen import __version__
+from cardgen.build import PAPERS, BuildOptions, build_game
+from cardgen.errors import CardgenError, Diagnostic, Report, display_path
+from cardgen.model import find_project, load_game, resolve_games
+
+
+def _print_diags(diags: list[Diagnostic]) -> None:
+    for d in sorted(diags, key=Diagnostic.sort_key):
+        click.echo(str(d), err=True)
+
+
+def _offset(ctx, param, value):
+    if value is None:
+        return (0.0, 0.0)
+    try:
+        x, y = (float(v) for v in value.split(","))
+    except ValueError:
+        raise click.BadParameter("give X,Y in millimetres, e.g. 0.5,-1") from None
+    return (x, y)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="cardgen")
+def main():
+    """Print-and-play card generator: YAML cards to print-ready PDFs, rule booklets and
+    Tabletop Simulator decks."""
+
+
+@main.command()
+@click.argument("games", nargs=-1, metavar="[GAME_OR_PATH]...")
+@click.option("--page", "pages", multiple=True, type=click.Choice(PAPERS),
+              help="Paper size of the print sheets; repeat for both (default: letter and a4).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Output folder (default: build/ in the project); each game goes in <out>/<game>/.")
+@click.option("--gutter", is_flag=True, help="Space the cards apart so each keeps its full bleed, "
+                                             "with crop marks at every card's corners.")
+@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="How your printer turns the sheet for duplex printing; backs are mirrored to match.")
+@click.option("--back-offset", callback=_offset, metavar="X,Y",
+              help="Shift back pages by X,Y mm (x right, y down) to correct a printer's duplex drift.")
+@click.option("--no-backs", is_flag=True, help="Leave out the back pages of the print sheets.")
+@click.option("--only", multiple=True, metavar="OUTPUT",
+              help="Make only this output (print, cards, booklet, tts, png); repeatable.")
+@click.option("--strict", is_flag=True, help="Refuse to build while the validator reports any problem.")
+def build(games, pages, out, gutter, flip, back_offset, no_backs, only, strict, **extra):
+    """Build print sheets, cards.pdf, booklets and TTS decks for GAMES (default: every game in cards/)."""
+    project = find_project()
+    opts = BuildOptions(papers=tuple(pages) or PAPERS, out=out, gutter=gutter, flip=flip,
+                        back_offset=back_offset, backs=not no_backs, only=tuple(only), strict=strict,
+                        extra=extra)
+    failed = False
+    try:
+        paths = resolve_games(list(games), project)
+    except CardgenError as exc:
+        _print_diags(exc.diagnostics)
+        sys.exit(1)
+    for path in paths:
+        report = Report()
+        start = time.perf_counter()
+        try:
+            written = build_game(path, project, opts, report)
+        except CardgenError as exc:
+            _print_diags(exc.diagnostics)
+            click.echo(f"{path.name}: not built; the previous output is unchanged", err=True)
+            failed = True
+            continue
+        _print_diags(report.items)
+        took = time.perf_counter() - start
+        names = ", ".join(display_path(p) for p in written)
+        click.echo(f"{path.name}: built in {took:.2f}s: {names}")
+    sys.exit(1 if failed else 0)
+
+
+@main.command("list")
+@click.argument("games", nargs=-1, metavar="[GAME_OR_PATH]...")
+def list_cmd(games):
+    """List games, their decks and card counts."""
+    project = find_project()
+    try:
+        paths = resolve_games(list(games), project)
+        for path in paths:
+            game = load_game(path, project, Report())
+            total = sum(d.count for d in game.decks)
+            click.echo(f"{game.slug}: {game.title} ({total} cards)")
+            for d in game.decks:
+                click.echo(f"  {d.name}: {d.count} cards, {len(d.cards)} distinct, {d.size.label}"
+                           f", template {d.template}")
+    except CardgenError as exc:
+        _print_diags(exc.diagnostics)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""Diagnostics: every problem cardgen reports names a file, a line and what to do."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def display_path(path: str | os.PathLike | None) -> str:
+    """A path as the user should see it: relative to the working directory when inside it."""
+    if path is None:
+        return "<unknown>"
+    p = Path(path)
+    try:
+        return os.path.relpath(p) if p.is_absolute() and not os.path.relpath(p).startswith("..") else str(p)
+    except ValueError:
+        return str(p)
+
+
+@dataclass(frozen=True, order=True)
+class Loc:
+    """A place in a source file (1-based line and column)."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        out = display_path(self.file)
+        if self.line:
+            out += f":{self.line}"
+            if self.col:
+                out += f":{self.col}"
+        return out
+
+    @property
+    def short(self) -> str:
+        """`file.yaml:12` with the file's base name only, for inline references."""
+        return f"{Path(self.file).name}:{self.line}" if self.line else Path(self.file).name
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    loc: Loc
+    message: str
+    severity: str = "error"  # "error" or "warning"
+    code: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.loc}: {self.severity}: {self.message}"
+
+    def sort_key(self):
+        return (display_path(self.loc.file), self.loc.line, self.loc.col, self.message)
+
+    def as_dict(self) -> dict:
+        return {
+            "file": display_path(self.loc.file),
+            "line": self.loc.line,
+            "col": self.loc.col,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+        }
+
+
+class CardgenError(Exception):
+    """An error the user can fix; carries one or more diagnostics."""
+
+    def __init__(self, loc: Loc | None, message: str = "", *, diagnostics: list[Diagnostic] | None = None,
+                 code: str = ""):
+        if diagnostics is None:
+            diagnostics = [Diagnostic(loc or Loc("<unknown>"), message, "error", code)]
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(str(d) for d in diagnostics))
+
+
+@dataclass
+class Report:
+    """Collects warnings (and errors) while a build runs."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def warn(self, loc: Loc, message: str, code: str = "") -> None:
+        d = Diagnostic(loc, message, "warning", code)
+        if d not in self.items:
+            self.items.append(d)
+
+    def error(self, loc: Loc, message: str, code: str = "") -> None:
+        d = Diagnostic(loc, message, "error", code)
+        if d not in self.items:
+            self.items.append(d)
+
+    def extend(self, diags) -> None:
+        for d in diags:
+            if d not in self.items:
+                self.items.append(d)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "warning"]
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted(self.items, key=Diagnostic.sort_key)

@@ -1,0 +1,71 @@
+"""Icons (`:name:` in text, `icon` elements) and SVG art, loaded once and kept as vectors.
+
+Icons are SVG (or PNG) files in `art/icons/`, the game's own first, then the
+project's.  `icons:` in game.yaml maps extra names to files there.
+Black in an icon is drawn in the colour asked for (the text colour inline).
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from svglib.svglib import svg2rlg
+
+_svg_cache: dict[Path, object] = {}
+
+
+class IconError(Exception):
+    pass
+
+
+def load_svg(path: Path):
+    path = Path(path).resolve()
+    drawing = _svg_cache.get(path)
+    if drawing is None:
+        logging.getLogger("svglib").setLevel(logging.ERROR)
+        try:
+            drawing = svg2rlg(str(path))
+        except Exception as exc:  # svglib raises assorted errors on bad files
+            raise IconError(f"cannot read SVG {path.name}: {exc}") from None
+        if drawing is None:
+            raise IconError(f"cannot read SVG {path.name}")
+        _svg_cache[path] = drawing
+    return drawing
+
+
+class IconBook:
+    def __init__(self, art_dirs: list[Path], aliases: dict | None = None):
+        self.dirs = [d / "icons" for d in art_dirs]
+        self.aliases = {str(k): str(v) for k, v in (aliases or {}).items()}
+        self._paths: dict[str, Path | None] = {}
+
+    def find(self, name: str) -> Path | None:
+        if name in self._paths:
+            return self._paths[name]
+        target = self.aliases.get(name, name)
+        found = None
+        for d in self.dirs:
+            for ext in (".svg", ".png"):
+                p = d / f"{target}{ext}"
+                if p.is_file():
+                    found = p
+                    break
+            if found:
+                break
+        self._paths[name] = found
+        return found
+
+    def names(self) -> list[str]:
+        out = set(self.aliases)
+        for d in self.dirs:
+            if d.is_dir():
+                out.update(p.stem for p in d.iterdir() if p.suffix in (".svg", ".png"))
+        return sorted(out)
+
+    def require(self, name: str) -> Path:
+        p = self.find(name)
+        if p is None:
+            from cardgen.schema import suggest
+            raise IconError(f"unknown icon ':{name}:'{suggest(name, self.names())} "
+                            f"(put {name}.svg in art/icons/ or map it under `icons:` in game.yaml)")
+        return p

@@ -1,0 +1,196 @@
+"""Sheet geometry, in millimetres with y growing downwards from the page's top-left.
+
+Pure arithmetic: which grid fits, where each card's trim box sits, where the crop
+marks go, where each back lands on the duplex page.  pdfout draws what this plans.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+PRINTER_MARGIN = 5.0     # the trimmed block stays this far inside the paper
+UNPRINTABLE = 4.0        # home printers cannot print this close to the edge
+MARK_LENGTH = 5.0        # preferred crop-mark length
+MARK_GAP = 1.0           # gap between the outer bleed and a mark in the margin
+MARK_CLEAR = 0.5         # marks stop this far from any card's trim
+
+
+@dataclass(frozen=True)
+class Grid:
+    paper_w: float
+    paper_h: float
+    card_w: float
+    card_h: float
+    bleed: float
+    cols: int
+    rows: int
+    gutter: bool            # True: every card keeps its bleed, cards spaced 2 x bleed apart
+    x0: float               # trim left of column 0
+    y0: float               # trim top of row 0
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def pitch_x(self) -> float:
+        return self.card_w + (2 * self.bleed if self.gutter else 0.0)
+
+    @property
+    def pitch_y(self) -> float:
+        return self.card_h + (2 * self.bleed if self.gutter else 0.0)
+
+    def cell(self, i: int) -> tuple[float, float]:
+        """Trim top-left of cell i (row-major)."""
+        r, c = divmod(i, self.cols)
+        return self.x0 + c * self.pitch_x, self.y0 + r * self.pitch_y
+
+
+class DoesNotFit(ValueError):
+    pass
+
+
+def plan_grid(paper_w, paper_h, card_w, card_h, bleed, gutter=False, margin=PRINTER_MARGIN) -> Grid:
+    """The largest grid whose trimmed block (or, in gutter mode, bled block) fits inside `margin`."""
+    eps = 1e-6
+    if gutter:
+        cols = math.floor((paper_w - 2 * margin + eps) / (card_w + 2 * bleed))
+        rows = math.floor((paper_h - 2 * margin + eps) / (card_h + 2 * bleed))
+    else:
+        cols = math.floor((paper_w - 2 * margin + eps) / card_w)
+        rows = math.floor((paper_h - 2 * margin + eps) / card_h)
+    if cols < 1 or rows < 1:
+        raise DoesNotFit(f"a {card_w:g}x{card_h:g} mm card does not fit on a {paper_w:g}x{paper_h:g} mm page "
+                         f"inside a {margin:g} mm margin")
+    if gutter:
+        block_w, block_h = cols * (card_w + 2 * bleed), rows * (card_h + 2 * bleed)
+        x0 = (paper_w - block_w) / 2 + bleed
+        y0 = (paper_h - block_h) / 2 + bleed
+    else:
+        x0 = (paper_w - cols * card_w) / 2
+        y0 = (paper_h - rows * card_h) / 2
+    return Grid(paper_w, paper_h, card_w, card_h, bleed, cols, rows, gutter, x0, y0)
+
+
+@dataclass(frozen=True)
+class Slot:
+    x: float                 # trim left
+    y: float                 # trim top
+    w: float
+    h: float
+    clip: tuple              # (x, y, w, h) of what is shown: trim plus bleed on open sides
+
+
+def _clip_for(rect, others, bleed, gutter):
+    x, y, w, h = rect
+    if gutter:
+        return (x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
+
+    def touches(dx, dy):
+        for ox, oy, ow, oh in others:
+            if dx and abs(oy - y) < 1e-6 and abs((ox - (x + w)) if dx > 0 else ((ox + ow) - x)) < 1e-6:
+                return True
+            if dy and abs(ox - x) < 1e-6 and abs((oy - (y + h)) if dy > 0 else ((oy + oh) - y)) < 1e-6:
+                return True
+        return False
+
+    left = 0.0 if touches(-1, 0) else bleed
+    right = 0.0 if touches(1, 0) else bleed
+    top = 0.0 if touches(0, -1) else bleed
+    bottom = 0.0 if touches(0, 1) else bleed
+    return (x - left, y - top, w + left + right, h + top + bottom)
+
+
+def slots(grid: Grid, n: int) -> list[Slot]:
+    """Slots for the first n cells of a page; butted cards show bleed only on open sides."""
+    rects = [(*grid.cell(i), grid.card_w, grid.card_h) for i in range(n)]
+    out = []
+    for i, r in enumerate(rects):
+        others = rects[:i] + rects[i + 1:]
+        out.append(Slot(*r, _clip_for(r, others, grid.bleed, grid.gutter)))
+    return out
+
+
+def back_slots(grid: Grid, faces: list[Slot], flip: str = "long", offset=(0.0, 0.0)) -> list[Slot]:
+    """Where each face's back goes on the following page so it lands behind its face.
+
+    Long-edge flip mirrors left-right, short-edge flip mirrors top-bottom; `offset`
+    (mm, x right and y down) corrects a printer's front-to-back drift."""
+    dx, dy = offset
+    out = []
+    for s in faces:
+        if flip == "long":
+            x, y = grid.paper_w - s.x - s.w, s.y
+            cx, cy, cw, ch = s.clip
+            clip = (grid.paper_w - cx - cw, cy, cw, ch)
+        else:
+            x, y = s.x, grid.paper_h - s.y - s.h
+            cx, cy, cw, ch = s.clip
+            clip = (cx, grid.paper_h - cy - ch, cw, ch)
+        out.append(Slot(x + dx, y + dy, s.w, s.h, (clip[0] + dx, clip[1] + dy, clip[2], clip[3])))
+    return out
+
+
+@dataclass(frozen=True)
+class Mark:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    halo: bool              # drawn over bleed: white underlay so it shows on any colour
+
+
+def crop_marks(grid: Grid, page_slots: list[Slot]) -> list[Mark]:
+    """Marks extending every cut line outward from each card corner.
+
+    A mark stops MARK_CLEAR short of any other card's trim and at the unprintable
+    edge.  Where there is room it starts beyond the bleed (+MARK_GAP); where there is
+    not (Letter's 6.35 mm above a 3x3 poker block) it starts MARK_CLEAR outside the
+    trim and crosses the outer bleed, drawn with a white halo so it shows on any
+    background."""
+    rects = [(s.x, s.y, s.w, s.h) for s in page_slots]
+    pw, ph = grid.paper_w, grid.paper_h
+    marks: dict[tuple, Mark] = {}
+    eps = 1e-6
+
+    def room(px, py, dx, dy):
+        """Free distance from (px, py) going (dx, dy) before another trim or the edge limit."""
+        if dx < 0:
+            limit = px - UNPRINTABLE
+        elif dx > 0:
+            limit = pw - UNPRINTABLE - px
+        elif dy < 0:
+            limit = py - UNPRINTABLE
+        else:
+            limit = ph - UNPRINTABLE - py
+        for rx, ry, rw, rh in rects:
+            if dx:
+                if ry - eps <= py <= ry + rh + eps:
+                    d = (rx - px) if dx > 0 else (px - (rx + rw))
+                    if d >= -eps:
+                        limit = min(limit, d - MARK_CLEAR)
+            else:
+                if rx - eps <= px <= rx + rw + eps:
+                    d = (ry - py) if dy > 0 else (py - (ry + rh))
+                    if d >= -eps:
+                        limit = min(limit, d - MARK_CLEAR)
+        return limit
+
+    for x, y, w, h in rects:
+        corners = [((x, y), (0, -1)), ((x, y), (-1, 0)), ((x + w, y), (0, -1)), ((x + w, y), (1, 0)),
+                   ((x, y + h), (0, 1)), ((x, y + h), (-1, 0)), ((x + w, y + h), (0, 1)), ((x + w, y + h), (1, 0))]
+        for (px, py), (dx, dy) in corners:
+            free = room(px + dx * 1e-4, py + dy * 1e-4, dx, dy)
+            start = grid.bleed + MARK_GAP
+            halo = False
+            if free - start < 3.0:
+                start, halo = MARK_CLEAR, True
+                end = min(free, MARK_CLEAR + grid.bleed + MARK_LENGTH)
+            else:
+                end = min(free, start + MARK_LENGTH)
+            if end - start < 1.0:
+                continue
+            m = Mark(px + dx * start, py + dy * start, px + dx * end, py + dy * end, halo)
+            key = tuple(round(v, 3) for v in (min(m.x1, m.x2), min(m.y1, m.y2), max(m.x1, m.x2), max(m.y1, m.y2)))
+            marks.setdefault(key, m)
+    return [marks[k] for k in sorted(marks)]

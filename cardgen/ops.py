@@ -1,0 +1,118 @@
+"""Drawing operations: what layout produces and draw consumes.
+
+All positions are in points, relative to the card's trim box top-left corner, with y
+growing downwards (as in templates).  Colours are (r, g, b, a) tuples or None.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: tuple | None = None
+    stroke: tuple | None = None
+    stroke_width: float = 0.0
+    radius: float = 0.0
+    dash: tuple = ()
+    rotate: float = 0.0
+
+
+@dataclass(frozen=True)
+class Ellipse:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: tuple | None = None
+    stroke: tuple | None = None
+    stroke_width: float = 0.0
+    dash: tuple = ()
+    rotate: float = 0.0
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: tuple | None = (0, 0, 0, 1)
+    stroke_width: float = 0.5
+    dash: tuple = ()
+
+
+@dataclass(frozen=True)
+class Run:
+    """A piece of text or an inline icon at its baseline position."""
+
+    x: float
+    baseline: float
+    kind: str            # "text" or "icon"
+    content: str | Path  # the text, or the icon's file
+    font: str            # ReportLab font name (text) or "" (icon)
+    size: float          # font size; for icons the icon's height
+    color: tuple | None
+    width: float = 0.0
+
+
+@dataclass(frozen=True)
+class Text:
+    x: float
+    y: float
+    w: float
+    h: float
+    runs: tuple[Run, ...]
+    size: float                 # the size finally used (after shrinking)
+    overflow: bool = False
+    rotate: float = 0.0
+
+
+@dataclass(frozen=True)
+class Image:
+    path: Path
+    x: float                    # where the image is drawn (after fitting)
+    y: float
+    w: float
+    h: float
+    clip: tuple | None = None   # (x, y, w, h) box to clip to, for `cover`
+    rotate: float = 0.0
+    box: tuple = ()             # the element's box, for rotation
+
+
+@dataclass(frozen=True)
+class Icon:
+    path: Path
+    x: float
+    y: float
+    w: float
+    h: float
+    color: tuple | None = None
+    rotate: float = 0.0
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    x: float
+    y: float
+    w: float
+    h: float
+    label: str
+    rotate: float = 0.0
+
+
+@dataclass
+class CardLayout:
+    """One side of one card, ready to draw."""
+
+    width: float                 # trim width, pt
+    height: float                # trim height, pt
+    bleed: float                 # pt
+    ops: list = field(default_factory=list)
+    key: str = ""                # stable id (deck slug, card index, side)
+    shape: str = "rect"

@@ -1,0 +1,156 @@
+"""PDF outputs: duplex print sheets (Letter, A4) and cards.pdf (one card per page)."""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from reportlab.lib.colors import white
+
+from cardgen import impose
+from cardgen.draw import Drawer, new_canvas
+from cardgen.fonts import DEFAULT_FAMILY, FontBook
+from cardgen.ops import CardLayout
+from cardgen.sizes import PAPER_SIZES_MM
+from cardgen.units import MM
+
+
+@dataclass
+class Copy:
+    """One printed copy: its face, its back (or None) and which deck it belongs to."""
+
+    face: CardLayout
+    back: CardLayout | None
+    deck: str
+    width: float      # mm
+    height: float     # mm
+    bleed: float      # mm
+
+
+@dataclass
+class SheetOptions:
+    paper: str = "letter"
+    gutter: bool = False
+    flip: str = "long"                 # long or short
+    back_offset: tuple = (0.0, 0.0)    # mm
+    backs: bool = True
+
+
+def _pt_rect(rect, paper_h):
+    x, y, w, h = rect
+    return x * MM, (paper_h - y - h) * MM, w * MM, h * MM
+
+
+def size_groups(copies: list[Copy]) -> list[list[Copy]]:
+    """Copies grouped by card size (and bleed), in order of first appearance."""
+    groups: dict[tuple, list[Copy]] = {}
+    for cp in copies:
+        groups.setdefault((round(cp.width, 3), round(cp.height, 3), round(cp.bleed, 3)), []).append(cp)
+    return list(groups.values())
+
+
+def plan_pages(copies: list[Copy], opts: SheetOptions):
+    """[(grid, [copies on the page])] for every face page, sizes on pages of their own."""
+    pw, ph = PAPER_SIZES_MM[opts.paper]
+    pages = []
+    for group in size_groups(copies):
+        first = group[0]
+        grid = impose.plan_grid(pw, ph, first.width, first.height, first.bleed, opts.gutter)
+        for i in range(0, len(group), grid.per_page):
+            pages.append((grid, group[i:i + grid.per_page]))
+    return pages
+
+
+def _note(c, fonts: FontBook, grid: impose.Grid, slots, text: str):
+    """A small line of text in the left margin, between cut lines, clear of marks."""
+    margin = min(s.clip[0] for s in slots)          # left edge of what is printed
+    if margin - impose.UNPRINTABLE < 2.2:
+        return
+    cuts = sorted({0.0, grid.paper_h} | {s.y for s in slots} | {s.y + s.h for s in slots})
+    gaps = [(b - a, a, b) for a, b in zip(cuts, cuts[1:])]
+    span, a, b = max(gaps)
+    face = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "regular")
+    size = 6.0
+    while fonts.width(text, face.name, size) / MM > span - 8 and size > 4.5:
+        size -= 0.5
+    if fonts.width(text, face.name, size) / MM > span - 8:
+        return
+    x = (impose.UNPRINTABLE + min(margin, impose.UNPRINTABLE + 6)) / 2 + size / MM * 0.35
+    c.saveState()
+    c.setFont(face.name, size)
+    c.setFillColorRGB(0.35, 0.35, 0.35)
+    c.translate(x * MM, (grid.paper_h - (a + b) / 2) * MM)
+    c.rotate(90)
+    c.drawCentredString(0, 0, text)
+    c.restoreState()
+
+
+def _place(c, drawer: Drawer, layout: CardLayout, slot: impose.Slot, paper_h: float):
+    name = drawer.card_form(layout)
+    cx, cy, cw, ch = _pt_rect(slot.clip, paper_h)
+    c.saveState()
+    p = c.beginPath()
+    p.rect(cx, cy, cw, ch)
+    c.clipPath(p, stroke=0, fill=0)
+    B = layout.bleed
+    c.translate(slot.x * MM - B, (paper_h - slot.y - slot.h) * MM - B)
+    c.doForm(name)
+    c.restoreState()
+
+
+def _marks(c, marks, paper_h):
+    for m in marks:
+        if m.halo:
+            c.setStrokeColor(white)
+            c.setLineWidth(1.6)
+            c.line(m.x1 * MM, (paper_h - m.y1) * MM, m.x2 * MM, (paper_h - m.y2) * MM)
+    c.setStrokeColorRGB(0, 0, 0)
+    for m in marks:
+        c.setLineWidth(0.5 if m.halo else 0.3)
+        c.line(m.x1 * MM, (paper_h - m.y1) * MM, m.x2 * MM, (paper_h - m.y2) * MM)
+
+
+def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title: str) -> bytes:
+    pw, ph = PAPER_SIZES_MM[opts.paper]
+    buf = io.BytesIO()
+    c = new_canvas(buf, fonts, pagesize=(pw * MM, ph * MM))
+    c.setTitle(f"{title}: print sheets ({opts.paper})")
+    drawer = Drawer(c, fonts)
+    pages = plan_pages(copies, opts)
+    any_backs = opts.backs and any(cp.back is not None for cp in copies)
+    for n, (grid, page) in enumerate(pages, 1):
+        face_slots = impose.slots(grid, len(page))
+        for cp, slot in zip(page, face_slots):
+            _place(c, drawer, cp.face, slot, ph)
+        _marks(c, impose.crop_marks(grid, face_slots), ph)
+        decks = ", ".join(dict.fromkeys(cp.deck for cp in page))
+        sides = f"fronts, duplex: flip on {opts.flip} edge" if any_backs else "fronts"
+        _note(c, fonts, grid, face_slots,
+              f"{title} · {decks} · sheet {n} of {len(pages)} · {sides} · print at 100 % (Actual size)")
+        c.showPage()
+        if any_backs:
+            b_slots = impose.back_slots(grid, face_slots, opts.flip, opts.back_offset)
+            for cp, slot in zip(page, b_slots):
+                if cp.back is not None:
+                    _place(c, drawer, cp.back, slot, ph)
+            _note(c, fonts, grid, b_slots, f"{title} · {decks} · sheet {n} of {len(pages)} · backs")
+            c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def cards_pdf(faces: list[CardLayout], backs: list[CardLayout], fonts: FontBook, title: str) -> bytes:
+    """Each distinct face once, then each distinct back, at trim + bleed with TrimBox/BleedBox."""
+    buf = io.BytesIO()
+    c = new_canvas(buf, fonts)
+    c.setTitle(f"{title}: cards")
+    drawer = Drawer(c, fonts)
+    for layout in [*faces, *backs]:
+        B = layout.bleed
+        w, h = layout.width + 2 * B, layout.height + 2 * B
+        c.setPageSize((w, h))
+        c.setBleedBox((0, 0, w, h))
+        c.setTrimBox((B, B, B + layout.width, B + layout.height))
+        c.doForm(drawer.card_form(layout))
+        c.showPage()
+    c.save()
+    return buf.getvalue()

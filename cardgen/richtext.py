@@ -1,0 +1,207 @@
+"""Inline markup and line breaking, shared by cards and booklets.
+
+Markup: `**bold**`, `*italic*`, `:icon:` (an inline vector icon), `\\*` and `\\:` for
+literal characters; a single newline breaks the line, a blank line starts a paragraph.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardgen.fonts import FontBook
+from cardgen.ops import Run
+
+_TOKEN = re.compile(r"(\\[*:\\]|\*\*|\*|:[A-Za-z0-9_][A-Za-z0-9_+-]*:|\n|[ \t]+|[^\s*:\\]+|.)")
+_PARA = re.compile(r"\n[ \t]*\n\s*")
+
+BREAK = object()   # a forced line break inside a paragraph
+
+
+@dataclass(frozen=True)
+class Frag:
+    kind: str      # "text" or "icon"
+    value: str     # text, or icon name
+    bold: bool = False
+    italic: bool = False
+
+    @property
+    def style(self) -> str:
+        return ("bold" if self.bold else "") + ("italic" if self.italic else "") or "regular"
+
+
+def parse(text: str) -> list[list]:
+    """Text -> paragraphs; a paragraph is a list of words (lists of Frag) and BREAKs."""
+    paragraphs = []
+    for ptext in _PARA.split(str(text).strip("\n")):
+        bold = italic = False
+        items: list = []
+        word: list[Frag] = []
+
+        def end_word():
+            nonlocal word
+            if word:
+                items.append(word)
+                word = []
+
+        for tok in _TOKEN.findall(ptext):
+            if tok == "**":
+                bold = not bold
+            elif tok == "*":
+                italic = not italic
+            elif tok == "\n":
+                end_word()
+                items.append(BREAK)
+            elif tok[0] in " \t":
+                end_word()
+            elif tok.startswith("\\") and len(tok) == 2:
+                word.append(Frag("text", tok[1], bold, italic))
+            elif len(tok) > 2 and tok[0] == ":" and tok[-1] == ":":
+                word.append(Frag("icon", tok[1:-1], bold, italic))
+            else:
+                word.append(Frag("text", tok, bold, italic))
+        end_word()
+        paragraphs.append(items)
+    return paragraphs
+
+
+def icon_names(text: str) -> list[str]:
+    return [f.value for para in parse(text) for item in para if item is not BREAK for f in item if f.kind == "icon"]
+
+
+def plain(text: str) -> str:
+    """The text without markup; icons become their names in brackets."""
+    out = []
+    for para in parse(text):
+        words = []
+        for item in para:
+            if item is BREAK:
+                words.append("\n")
+            else:
+                words.append("".join(f.value if f.kind == "text" else f"[{f.value}]" for f in item))
+        out.append(" ".join(words).replace(" \n ", "\n"))
+    return "\n\n".join(out)
+
+
+@dataclass
+class TextStyle:
+    family: str | None = None
+    style: str = "regular"        # base style: regular, bold, italic, bolditalic
+    size: float = 9.0
+    leading: float = 1.2
+    color: tuple | None = (0, 0, 0, 1)
+    align: str = "left"           # left, center, right, justify
+    valign: str = "top"           # top, middle, bottom
+    icon_scale: float = 1.0       # inline icon height in font sizes
+    paragraph_gap: float = 0.45   # extra space between paragraphs, in font sizes
+
+
+def _merge_style(base: str, frag: Frag) -> str:
+    bold = frag.bold or "bold" in base
+    italic = frag.italic or "italic" in base
+    return ("bold" if bold else "") + ("italic" if italic else "") or "regular"
+
+
+class Typesetter:
+    """Breaks parsed text into positioned runs inside a box."""
+
+    def __init__(self, fonts: FontBook, icon_path):
+        self.fonts = fonts
+        self.icon_path = icon_path    # name -> Path (raises on unknown)
+
+    def _measure(self, word, st: TextStyle, size: float):
+        pieces = []
+        total = 0.0
+        for f in word:
+            if f.kind == "icon":
+                h = size * st.icon_scale
+                w = h + size * 0.08
+                pieces.append((f, w, "", h))
+            else:
+                face = self.fonts.face(st.family, _merge_style(st.style, f))
+                w = self.fonts.width(f.value, face.name, size)
+                pieces.append((f, w, face.name, size))
+            total += w
+        return pieces, total
+
+    def _lines(self, paragraphs, st: TextStyle, size: float, width: float):
+        """Greedy line breaking. Returns (lines, too_wide); a line is (items, width, para_end)."""
+        lines = []
+        too_wide = False
+        space_face = self.fonts.face(st.family, st.style).name
+        space = self.fonts.width(" ", space_face, size)
+        for para in paragraphs:
+            cur, cur_w = [], 0.0
+            for item in para:
+                if item is BREAK:
+                    lines.append((cur, cur_w, False))
+                    cur, cur_w = [], 0.0
+                    continue
+                pieces, w = self._measure(item, st, size)
+                if w > width + 0.01:
+                    too_wide = True
+                if cur and cur_w + space + w > width + 0.01:
+                    lines.append((cur, cur_w, False))
+                    cur, cur_w = [], 0.0
+                cur.append((pieces, w))
+                cur_w += (space if len(cur) > 1 else 0.0) + w
+            lines.append((cur, cur_w, True))
+        return lines, too_wide, space
+
+    def _height(self, lines, st: TextStyle, size: float, asc: float, desc: float) -> float:
+        if not lines:
+            return 0.0
+        n = len(lines)
+        gaps = sum(1 for ln in lines[:-1] if ln[2])
+        return asc * size + (n - 1) * st.leading * size + gaps * st.paragraph_gap * size + desc * size
+
+    def fits(self, paragraphs, st: TextStyle, size: float, w: float, h: float) -> bool:
+        face = self.fonts.face(st.family, st.style)
+        lines, too_wide, _ = self._lines(paragraphs, st, size, w)
+        return not too_wide and self._height(lines, st, size, face.ascent, face.descent) <= h + 0.01
+
+    def set(self, paragraphs, st: TextStyle, x: float, y: float, w: float, h: float,
+            fit: str = "none", min_size: float | None = None, wrap: bool = True):
+        """Lay out text in the box (x, y, w, h); returns (runs, size_used, overflow)."""
+        size = st.size
+        if fit == "shrink":
+            floor = min_size if min_size is not None else max(6.0, st.size * 0.5)
+            if not self.fits(paragraphs, st, size, w if wrap else 1e9, h) and floor < size:
+                lo, hi = floor, size   # binary search on a 0.1 pt grid
+                if self.fits(paragraphs, st, lo, w if wrap else 1e9, h):
+                    while hi - lo > 0.1:
+                        mid = (lo + hi) / 2
+                        if self.fits(paragraphs, st, mid, w if wrap else 1e9, h):
+                            lo = mid
+                        else:
+                            hi = mid
+                size = round(lo - 0.049, 1) if lo > floor else floor
+        face = self.fonts.face(st.family, st.style)
+        lines, too_wide, space = self._lines(paragraphs, st, size, w if wrap else 1e9)
+        total = self._height(lines, st, size, face.ascent, face.descent)
+        overflow = too_wide or total > h + 0.01 or (not wrap and any(ln[1] > w + 0.01 for ln in lines))
+        top = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}.get(st.valign, 0.0)
+        baseline = top + face.ascent * size
+        runs: list[Run] = []
+        for items, line_w, para_end in lines:
+            extra = 0.0
+            if st.align == "center":
+                cx = x + (w - line_w) / 2
+            elif st.align == "right":
+                cx = x + w - line_w
+            else:
+                cx = x
+                if st.align == "justify" and not para_end and len(items) > 1:
+                    extra = (w - line_w) / (len(items) - 1)
+            for wi, (pieces, _ww) in enumerate(items):
+                if wi:
+                    cx += space + extra
+                for frag, pw, font_name, fsize in pieces:
+                    if frag.kind == "icon":
+                        path = self.icon_path(frag.value)
+                        runs.append(Run(cx + size * 0.04, baseline, "icon", path, "", fsize, st.color, fsize))
+                    else:
+                        runs.append(Run(cx, baseline, "text", frag.value, font_name, fsize, st.color, pw))
+                    cx += pw
+            baseline += st.leading * size + (st.paragraph_gap * size if para_end else 0.0)
+        return runs, size, overflow

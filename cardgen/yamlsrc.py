@@ -1,0 +1,125 @@
+"""Load YAML safely, remembering where every key and value came from.
+
+Mappings load as `YDict` and sequences as `YList`: ordinary dicts and lists that also
+carry the source location of themselves, of each key and of each value.  Scalars stay
+plain Python values, so the data can go straight into Jinja templates.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from cardgen.errors import CardgenError, Loc
+
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class YDict(dict):
+    """A dict with `loc` (the mapping), `key_locs` and `value_locs` (per key)."""
+
+    loc: Loc
+    key_locs: dict
+    value_locs: dict
+
+    def key_loc(self, key) -> Loc:
+        return self.key_locs.get(key, self.loc) if hasattr(self, "key_locs") else getattr(self, "loc", Loc("?"))
+
+    def value_loc(self, key) -> Loc:
+        return self.value_locs.get(key, self.loc) if hasattr(self, "value_locs") else getattr(self, "loc", Loc("?"))
+
+
+class YList(list):
+    """A list with `loc` (the sequence) and `item_locs` (per item)."""
+
+    loc: Loc
+    item_locs: list
+
+    def item_loc(self, i: int) -> Loc:
+        locs = getattr(self, "item_locs", None)
+        return locs[i] if locs and i < len(locs) else getattr(self, "loc", Loc("?"))
+
+
+def loc_of(container, key=None) -> Loc:
+    """Best location for `container[key]` (or the container itself)."""
+    if isinstance(container, YDict):
+        return container.value_loc(key) if key is not None else container.loc
+    if isinstance(container, YList):
+        return container.item_loc(key) if key is not None else container.loc
+    return Loc("<unknown>")
+
+
+def _make_loader(filename: str):
+    class Loader(_Base):  # type: ignore[misc, valid-type]
+        pass
+
+    def mark(node) -> Loc:
+        return Loc(filename, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def construct_map(loader, node):
+        loader.flatten_mapping(node)
+        d = YDict()
+        d.loc = mark(node)
+        d.key_locs = {}
+        d.value_locs = {}
+        for k_node, v_node in node.value:
+            key = loader.construct_object(k_node, deep=True)
+            try:
+                hash(key)
+            except TypeError:
+                raise CardgenError(mark(k_node), "a mapping key must be a plain value")
+            if key in d:
+                raise CardgenError(mark(k_node), f"duplicate key '{key}' (first at line {d.key_locs[key].line}); "
+                                                 f"remove one of them")
+            d[key] = loader.construct_object(v_node, deep=True)
+            d.key_locs[key] = mark(k_node)
+            d.value_locs[key] = mark(v_node)
+        return d
+
+    def construct_seq(loader, node):
+        seq = YList(loader.construct_object(child, deep=True) for child in node.value)
+        seq.loc = mark(node)
+        seq.item_locs = [mark(child) for child in node.value]
+        return seq
+
+    Loader.add_constructor("tag:yaml.org,2002:map", construct_map)
+    Loader.add_constructor("tag:yaml.org,2002:seq", construct_seq)
+    return Loader
+
+
+def _yaml_error(filename: str, exc: yaml.YAMLError, text: str) -> CardgenError:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line = mark.line + 1 if mark else 0
+    col = mark.column + 1 if mark else 0
+    problem = getattr(exc, "problem", None) or str(exc)
+    lines = text.splitlines()
+    src_line = lines[line - 1] if 0 < line <= len(lines) else ""
+    if "\t" in src_line[: len(src_line) - len(src_line.lstrip())] or ("'\\t'" in problem):
+        message = "tab character in indentation; YAML indents with spaces only (replace the tab with spaces)"
+    else:
+        context = getattr(exc, "context", None)
+        message = f"invalid YAML: {problem}" + (f" ({context})" if context else "")
+        message += "; check the indentation and quoting on this line"
+    return CardgenError(Loc(filename, line, col), message, code="yaml")
+
+
+def load_text(text: str, filename: str):
+    """Parse YAML text; errors become CardgenError with file:line."""
+    Loader = _make_loader(filename)
+    try:
+        return yaml.load(text, Loader=Loader)  # noqa: S506 - SafeLoader subclass
+    except CardgenError:
+        raise
+    except yaml.YAMLError as exc:
+        raise _yaml_error(filename, exc, text) from None
+
+
+def load_file(path: str | Path):
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CardgenError(Loc(str(path)), "file not found") from None
+    except UnicodeDecodeError as exc:
+        raise CardgenError(Loc(str(path)), f"not UTF-8 text ({exc.reason}); save the file as UTF-8") from None
+    return load_text(text, str(path))
