@@ -180,7 +180,7 @@ def crop_marks(grid: Grid, page_slots: list[Slot]) -> list[Mark]:
         corners = [((x, y), (0, -1)), ((x, y), (-1, 0)), ((x + w, y), (0, -1)), ((x + w, y), (1, 0)),
                    ((x, y + h), (0, 1)), ((x, y + h), (-1, 0)), ((x + w, y + h), (0, 1)), ((x + w, y + h), (1, 0))]
         for (px, py), (dx, dy) in corners:
-            free = room(px + dx * 1e-4, py + dy * 1e-4, dx, dy)
+            free = room(px, py, dx, dy)
             start = grid.bleed + MARK_GAP
             halo = False
             if free - start < 3.0:

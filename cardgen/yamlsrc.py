@@ -88,7 +88,11 @@ def _make_loader(filename: str):
 
 
 def _yaml_error(filename: str, exc: yaml.YAMLError, text: str) -> CardgenError:
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem_mark = getattr(exc, "problem_mark", None)
+    context_mark = getattr(exc, "context_mark", None)
+    # An unclosed bracket or quote is noticed lines later: point at where it was opened.
+    mark = context_mark if context_mark is not None and problem_mark is not None and \
+        context_mark.line < problem_mark.line else (problem_mark or context_mark)
     line = mark.line + 1 if mark else 0
     col = mark.column + 1 if mark else 0
     problem = getattr(exc, "problem", None) or str(exc)
@@ -99,6 +103,9 @@ def _yaml_error(filename: str, exc: yaml.YAMLError, text: str) -> CardgenError:
     else:
         context = getattr(exc, "context", None)
         message = f"invalid YAML: {problem}" + (f" ({context})" if context else "")
+        if mark is context_mark and problem_mark is not None:
+            message += f", noticed at line {problem_mark.line + 1}"
+            message = message.replace("(while parsing", "(the one opened here; while parsing")
         message += "; check the indentation and quoting on this line"
     return CardgenError(Loc(filename, line, col), message, code="yaml")
 
