@@ -183,20 +183,26 @@ def test_copies_follow_count(tiny_game, tmp_path):
 
 
 def test_gutter_mode_keeps_full_bleed_and_marks_each_corner(tiny_game, tmp_path):
-    out = build(tiny_game(nine_cards(4)), tmp_path, papers=("letter",), gutter=True)
+    out = build(tiny_game(nine_cards(6)), tmp_path, papers=("letter",), gutter=True)
     reader = PdfReader(out / "print-letter.pdf")
     cards, segments = card_placements(reader, 0)
-    assert len(cards) == 4                        # 2x2 on Letter with full bleed
+    # With a full bleed on every card, poker fits 2x2 upright on Letter but 2x3 turned.
+    assert len(cards) == 6
+    trims_on_sheet = []
     for c in cards:
-        x, y, _, _ = trims([c])[0]
-        assert c.clip == pytest.approx((x - BLEED, y - BLEED, CW + 2 * BLEED, CH + 2 * BLEED), abs=0.01)
+        x, y, w, h = c.clip                      # the whole bleed box is shown
+        assert (w, h) == pytest.approx((CH + 2 * BLEED, CW + 2 * BLEED), abs=0.01)
+        trims_on_sheet.append((x + BLEED, y + BLEED, w - 2 * BLEED, h - 2 * BLEED))
     marks = _marks(segments)
-    for x, y, w, h in trims(cards):
+    for x, y, w, h in trims_on_sheet:
         for cx, cy in ((x, y), (x + w, y), (x, y + h), (x + w, y + h)):
             near = [m for m in marks
                     if ((abs(m.x1 - cx) < 0.01 and abs(m.x2 - cx) < 0.01) or (abs(m.y1 - cy) < 0.01 and abs(m.y2 - cy) < 0.01))
                     and min(abs(m.x1 - cx) + abs(m.y1 - cy), abs(m.x2 - cx) + abs(m.y2 - cy)) <= BLEED + 1.01]
             assert len(near) == 2, f"corner {cx:.1f},{cy:.1f} has {len(near)} marks"
+        for m in marks:                          # never on any card's face
+            for px, py in ((m.x1, m.y1), (m.x2, m.y2)):
+                assert not (x + 0.01 < px < x + w - 0.01 and y + 0.01 < py < y + h - 0.01)
 
 
 def test_different_sizes_get_pages_of_their_own(tiny_game, tmp_path):
@@ -255,3 +261,29 @@ def test_rebuild_is_byte_identical(tiny_game, tmp_path):
     b = build(root, tmp_path / "b", papers=("letter", "a4"))
     for name in ("print-letter.pdf", "print-a4.pdf", "cards.pdf"):
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+def test_jumbo_cards_turn_sideways_when_that_fits_more(tiny_game, tmp_path):
+    root = tiny_game("cards:\n  - {name: J, count: 3}\n", deck_extra="size: jumbo\n")
+    out = build(root, tmp_path, papers=("letter",))
+    reader = PdfReader(out / "print-letter.pdf")
+    cards, _ = card_placements(reader, 0)
+    assert len(cards) == 3            # 1 x 3 turned, instead of 2 x 1 upright
+    placements, _ = page_items(reader, 0)
+    # the forms are placed with a 90 degree turn: read the clip (sheet space) of each
+    for p in cards:
+        x, y, w, h = p.clip
+        assert w > h                  # landscape on the sheet
+    backs, _ = card_placements(reader, 1)
+    assert len(backs) == 3
+    for f, b in zip(cards, backs):
+        fx = f.clip[0] + f.clip[2] / 2
+        bx = b.clip[0] + b.clip[2] / 2
+        assert bx == pytest.approx(PW - fx, abs=0.01)
+
+
+def test_a_card_larger_than_the_page_is_a_clear_error(tiny_game, tmp_path):
+    from cardgen.errors import CardgenError
+    root = tiny_game("cards:\n  - {name: Board}\n", deck_extra="size: {width: 300mm, height: 300mm}\n")
+    with pytest.raises(CardgenError, match=r"a 300x300 mm card does not fit on a 215.9x279.4 mm page"):
+        build(root, tmp_path, papers=("letter",))
