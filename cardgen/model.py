@@ -208,7 +208,12 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
         if "name" not in cd or cd["name"] in (None, ""):
             raise CardgenError(cloc, f"deck '{name}': card #{i + 1} has no `name:`; every card needs one")
         cname = str(cd["name"])
-        count = parse_count(cd["count"], cd.value_loc("count"), cname) if "count" in cd else 1
+        if "count" in cd:
+            count = parse_count(cd["count"], cd.value_loc("count"), cname)
+        elif "count" in defaults:   # `defaults: {count: 3}` applies like any other field
+            count = parse_count(defaults["count"], defaults.value_loc("count"), cname)
+        else:
+            count = 1
         if cname in seen:
             report.error(cd.value_loc("name"), f"deck '{name}': duplicate card name '{cname}' "
                                                f"(also at line {seen[cname].line}); give each card its own "

@@ -1,0 +1,63 @@
+"""Vigilantes: the decks its rules describe, one placeholder per described card, laid out cleanly."""
+from pathlib import Path
+
+import pytest
+
+from cardgen import ops
+from cardgen.build import layout_game
+from cardgen.errors import Report
+from cardgen.model import load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(ROOT / "cards" / "vigilantes", ROOT, Report())
+
+
+def test_every_deck_the_rules_list(game):
+    assert [d.name for d in game.decks] == [
+        "Vigilante", "Vigilante Ability", "Vigilante Gadget", "Villain", "Villain Ability",
+        "Henchmen", "Event", "Reward"]
+
+
+def test_one_henchman_card_per_type_with_activation_order(game):
+    hench = game.deck("Henchmen")
+    kinds = {c.fields["kind"]: c.fields["order"] for c in hench.cards}
+    # villains act first, then fast, special, normal, strong (heavy) henchmen
+    assert kinds == {"Fast": 2, "Special": 3, "Normal": 4, "Heavy": 5}
+    assert hench.count == 4
+
+
+def test_no_card_is_invented(game):
+    # the rules name no vigilante, villain, event, reward, gadget or ability: each deck holds
+    # one placeholder, marked as such and with its missing text stated
+    for deck in game.decks:
+        for card in deck.cards:
+            assert card.count == 1
+            assert card.fields.get("placeholder") is True, card.name
+            assert card.fields.get("todo"), card.name
+            assert "text" not in card.fields
+
+
+def test_components_cover_every_deck_and_the_booklet(game):
+    comps = game.rules["components"]
+    decks = {c["deck"] for c in comps if "deck" in c}
+    assert decks == {d.name for d in game.decks}
+    assert all("silent" in c for c in comps if "deck" in c)
+    items = {c["item"] for c in comps if "item" in c}
+    assert {"Location Booklet", "Attack dice", "Health dice", "Energy dice", "Charge tokens"} <= items
+
+
+def test_layout_has_no_overflow_and_stat_slots(game):
+    report = Report()
+    rendered = layout_game(game, report)
+    assert [d for d in report.items if d.code == "overflow"] == []
+    faces = {card.name: face for _, card, face in rendered.faces}
+    texts = lambda face: [" ".join(str(r.content).strip() for r in op.runs if r.kind == "text") for op in face.ops
+                          if isinstance(op, ops.Text)]
+    # unknown stats print a "?" slot; the kind line gives the activation order
+    assert texts(faces["Villain"]).count("?") == 3
+    assert any("ACTIVATES 2ND" in t for t in texts(faces["Fast Henchman"]))
+    assert any("TEXT TO COME" in t for t in texts(faces["Reward"]))
