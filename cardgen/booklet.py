@@ -13,6 +13,7 @@ paragraphs split between lines and headings stay with what follows them.
 from __future__ import annotations
 
 import io
+import math
 from dataclasses import dataclass, field, replace
 
 from cardgen import impose_booklet, ops
@@ -157,6 +158,8 @@ class Composer:
         strips = self.keep_lines(self.lines(text, style or self.st.body, self.w))
         if strips:
             strips[0].space = self.st.gap
+            if plain(text).rstrip().endswith(":"):   # it introduces what follows
+                strips[-1].keep = True
         return strips
 
     def items(self, items: list[str], numbered: bool, style: TextStyle | None = None,
@@ -362,17 +365,15 @@ class BookletMaker:
         cards = self.fan_cards()
         n = len(cards)
         if n:
-            card_w = 40 * MM
-            step = 13.0 if n > 3 else 16.0
-            radius = 95 * MM
-            pivot_y = band + 58 * MM + radius
-            import math
+            card_w = min(36 * MM, pw * 0.26)
+            step = 11.0 if n > 3 else 15.0
+            radius = 90 * MM
+            pivot_y = band + 56 * MM + radius
             for i, lay in enumerate(cards):
                 a = (i - (n - 1) / 2) * step
                 cx = pw / 2 + radius * math.sin(math.radians(a))
                 cy = pivot_y - radius * math.cos(math.radians(a))
-                p.ops.append(Thumb(lay, cx, cy, card_w * (lay.width / lay.height if lay.width > lay.height else 1)
-                                   if False else card_w, a, True))
+                p.ops.append(Thumb(lay, cx, cy, card_w, a, True))
         info = [x for x in (f"{self.book.players} players" if self.book.players else "",
                             self.book.play_time, f"ages {self.book.ages}" if self.book.ages else "") if x]
         y = ph - 48 * MM
@@ -579,7 +580,7 @@ def player_aid_pages(r: Rendered, book: Rulebook, accent: tuple) -> list[Page]:
 
     def side(heading: str, parts: list[tuple[str | None, list[str], bool]]) -> Page:
         avail = h - band - inner - 3 * MM
-        base = 8.0
+        base = 9.0
         while True:   # the largest text size (down to 5 pt) at which everything fits
             st = Styles(fonts, accent, base)
             comp = Composer(ts, fonts, st, cw)
