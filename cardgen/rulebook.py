@@ -7,6 +7,7 @@ as diagnostics (for the validator); `load_rulebook(game)` raises CardgenError.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from cardgen import expr, richtext
@@ -160,7 +161,8 @@ class _Parser:
 
     def _missing(self, exc: expr.MissingField, source: str) -> str:
         owner = exc.owner
-        ref = source.strip()
+        refs = re.findall(r"\{\{(?:(?!\}\}).)*?\b%s\b(?:(?!\}\}).)*\}\}" % re.escape(exc.name), source, re.S)
+        ref = refs[0] if refs else source.strip()
         if owner == "decks":
             names = [d.name for d in self.game.decks]
             return (f"rules text {ref!r} refers to deck '{exc.name}', which does not exist"
