@@ -230,8 +230,10 @@ class Composer:
                 strip.ops.extend(shift(op, 0, pad * 0.7) for op in cell.ops)
             if not is_head:
                 strip.ops.append(ops.Line(0, h, self.w, h, _tint(st.accent, 0.6), 0.4))
-            strip.keep = is_head
             out.append(strip)
+        # a short table stays in one piece; a long one keeps its header with two rows
+        for k, strip in enumerate(out[:-1]):
+            strip.keep = len(out) <= 12 or k < (3 if tb.header else 2)
         out[0].space = st.gap * 1.4
         return out
 
@@ -253,7 +255,9 @@ class Composer:
             s.ops[:0] = [ops.Rect(0, 0, self.w, s.h, CALLOUT_TINT[co.kind]), ops.Rect(0, 0, bar, s.h, bar_col)]
         if lines:
             lines[0].space = st.gap * 1.5
-            lines[-1].h += 0.0
+            if len(lines) <= 8:          # a short box stays in one piece
+                for s in lines[:-1]:
+                    s.keep = True
         return lines
 
     def blocks(self, body: list) -> list[Strip]:
