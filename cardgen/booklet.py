@@ -433,7 +433,7 @@ class BookletMaker:
                 elif n in (None, ""):
                     items.append(name)
                 else:
-                    items.append(f"{name} (*how many: to be decided*)")
+                    items.append(f"{name} (count still to be decided)")
         if items:
             out.append(c.heading("Also needed", 3))
             out += c.items(items, False)

@@ -245,3 +245,21 @@ def test_byte_identical_rebuild(game601, tmp_path):
     assert (out / "game-601" / "player-aid.pdf").read_bytes() == aid
     assert (out / "game-601" / "rules-booklet-letter.pdf").read_bytes() == imposed
     assert not (out / "game-601" / "rules-booklet-a4.pdf").exists()
+
+
+def test_items_listed_and_components_in_jinja():
+    game = _with_rules(load_game(GAME, ROOT, Report()), """components:
+  - item: CIV tokens
+    count: 15
+  - item: Money tokens
+    count: tbd
+sections:
+  - title: Tokens
+    body: ["There are {{ components['CIV tokens'].count }} CIV tokens."]
+""")
+    assert load_rulebook(game).sections[0].body[0].text == "There are 15 CIV tokens."
+    rules, _ = make_booklet(layout_game(game, Report()))
+    text = " ".join(PdfReader(io.BytesIO(rules)).pages[1].extract_text().split())
+    assert "Also needed" in text
+    assert "15 CIV tokens" in text
+    assert "Money tokens (count still to be decided)" in text
