@@ -51,6 +51,8 @@ def main():
 @click.option("--only", multiple=True, metavar="OUTPUT",
               help="Make only this output (print, cards, booklet, tts, png); repeatable.")
 @click.option("--strict", is_flag=True, help="Refuse to build while the validator reports any problem.")
+@click.option("--booklet-page", type=click.Choice(["a5", "half-letter"]), default=None,
+              help="Page size of the rules booklet (default: game.yaml's booklet.page, else a5).")
 def build(games, pages, out, gutter, flip, back_offset, no_backs, only, strict, **extra):
     """Build print sheets, cards.pdf, booklets and TTS decks for GAMES (default: every game in cards/)."""
     project = find_project()

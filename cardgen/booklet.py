@@ -1,0 +1,668 @@
+"""Rule-summary booklets and player aids, from the rulebook in `rules.yaml`.
+
+Outputs (registered as the `booklet` output):
+    rules.pdf                 A5 (or half-letter) pages: cover, components, the rules
+    player-aid.pdf            one poker-size card, front (turn) and back (end of game)
+    rules-booklet-<paper>.pdf the booklet imposed 2-up for saddle stitching
+
+Text goes through the cards' own `richtext.Typesetter` and `draw.Drawer`; real cards
+appear as their card forms (`Drawer.card_form`).  Everything is laid out as "strips"
+(one line of a paragraph, one table row, one heading) that flow down the pages, so long
+paragraphs split between lines and headings stay with what follows them.
+"""
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass, field, replace
+
+from cardgen import impose_booklet, ops
+from cardgen.build import BuildOptions, Rendered, register_output
+from cardgen.draw import Drawer, new_canvas
+from cardgen.errors import CardgenError, Loc, Report
+from cardgen.fonts import FontBook
+from cardgen.richtext import TextStyle, Typesetter, parse, plain
+from cardgen.rulebook import (Callout, ListBlock, Para, Rulebook, Section, Table, has_rulebook,  # noqa: F401
+                              load_rulebook, rulebook_problems)
+from cardgen.sizes import CARD_SIZES_MM, PAPER_SIZES_MM
+from cardgen.units import MM, UnitError, color
+
+BOOKLET_PAGES = ("a5", "half-letter")
+DEFAULT_ACCENT = "#2b4a6f"
+INK = (0.12, 0.11, 0.10, 1.0)
+GREY = (0.42, 0.42, 0.42, 1.0)
+WHITE = (1.0, 1.0, 1.0, 1.0)
+CALLOUT_TINT = {"example": (0.93, 0.95, 0.98, 1), "tip": (0.92, 0.97, 0.92, 1), "note": (0.99, 0.96, 0.88, 1)}
+CALLOUT_BAR = {"example": None, "tip": (0.25, 0.55, 0.30, 1), "note": (0.80, 0.58, 0.15, 1)}
+
+
+# -- drawing operations of our own ------------------------------------------------
+@dataclass(frozen=True)
+class Thumb:
+    """A real card, scaled to `w` (trim width) and turned `rotate` degrees clockwise about its centre."""
+
+    layout: ops.CardLayout
+    cx: float
+    cy: float
+    w: float
+    rotate: float = 0.0
+    shadow: bool = False
+
+
+def shift(op, dx: float, dy: float):
+    if isinstance(op, ops.Text):
+        runs = tuple(replace(r, x=r.x + dx, baseline=r.baseline + dy) for r in op.runs)
+        return replace(op, x=op.x + dx, y=op.y + dy, runs=runs)
+    if isinstance(op, ops.Line):
+        return replace(op, x1=op.x1 + dx, y1=op.y1 + dy, x2=op.x2 + dx, y2=op.y2 + dy)
+    if isinstance(op, Thumb):
+        return replace(op, cx=op.cx + dx, cy=op.cy + dy)
+    return replace(op, x=op.x + dx, y=op.y + dy)
+
+
+@dataclass
+class Strip:
+    """A slice of the page flow: `ops` relative to (content left, strip top)."""
+
+    h: float
+    ops: list = field(default_factory=list)
+    space: float = 0.0          # space above it, dropped at the top of a page
+    keep: bool = False          # keep on the same page as the next strip
+    anchor: str | None = None   # a top-level section starts here (for the contents)
+
+
+# -- styles -----------------------------------------------------------------------
+class Styles:
+    def __init__(self, fonts: FontBook, accent: tuple, base: float = 9.5):
+        serif = "Vollkorn" if fonts.has("Vollkorn") else None
+        sans = "Lato" if fonts.has("Lato") else None
+        self.base = base
+        self.accent = accent
+        self.body = TextStyle(sans, "regular", base, 1.32, INK)
+        self.lead = TextStyle(serif, "italic", base * 1.12, 1.3, INK)
+        self.bold = TextStyle(sans, "bold", base, 1.32, INK)
+        self.small = TextStyle(sans, "regular", base * 0.84, 1.25, GREY)
+        self.marker = TextStyle(sans, "bold", base, 1.32, accent, align="right")
+        self.h = {1: TextStyle(serif, "bold", base * 1.65, 1.1, accent),
+                  2: TextStyle(serif, "bold", base * 1.3, 1.15, INK),
+                  3: TextStyle(sans, "bold", base * 1.08, 1.2, accent)}
+        self.gap = base * 0.55           # between blocks
+
+
+class Composer:
+    """Turns rulebook blocks into strips of a given width."""
+
+    def __init__(self, ts: Typesetter, fonts: FontBook, st: Styles, width: float):
+        self.ts, self.fonts, self.st, self.w = ts, fonts, st, width
+
+    # text -> one strip per line
+    def lines(self, text: str, style: TextStyle, w: float, x: float = 0.0) -> list[Strip]:
+        if not str(text).strip():
+            return []
+        runs, size, _ = self.ts.set(parse(text), style, x, 0.0, w, 1e7)
+        face = self.fonts.face(style.family, style.style)
+        lead = style.leading * size
+        pad = (lead - (face.ascent + face.descent) * size) / 2
+        baselines = sorted({round(r.baseline, 4) for r in runs})
+        tops = [b - face.ascent * size - pad for b in baselines]
+        out = []
+        for i, b in enumerate(baselines):
+            top = tops[i]
+            h = (tops[i + 1] - top) if i + 1 < len(tops) else lead
+            mine = tuple(replace(r, baseline=r.baseline - top) for r in runs if round(r.baseline, 4) == b)
+            out.append(Strip(h, [ops.Text(x, 0.0, w, h, mine, size)]))
+        return out
+
+    @staticmethod
+    def merge(strips: list[Strip]) -> Strip:
+        """Several strips as one that never splits."""
+        out = Strip(0.0)
+        for s in strips:
+            out.ops.extend(shift(op, 0, out.h) for op in s.ops)
+            out.h += s.h
+        return out
+
+    @staticmethod
+    def pad(strips: list[Strip], top: float, bottom: float) -> list[Strip]:
+        if strips:
+            first = strips[0]
+            strips[0] = Strip(first.h + top, [shift(op, 0, top) for op in first.ops], first.space, first.keep,
+                              first.anchor)
+            strips[-1].h += bottom
+        return strips
+
+    @staticmethod
+    def keep_lines(strips: list[Strip]) -> list[Strip]:
+        """No single first or last line of a paragraph alone on a page."""
+        if len(strips) >= 2:
+            strips[0].keep = True
+            strips[-2].keep = True
+        return strips
+
+    def heading(self, title: str, level: int, anchor: str | None = None) -> Strip:
+        style = self.st.h[min(level, 3)]
+        s = self.merge(self.lines(title, style, self.w))
+        if level == 1:
+            s.h += style.size * 0.25
+            s.ops.append(ops.Line(0, s.h, self.w, s.h, self.st.accent, 0.8))
+            s.h += style.size * 0.35
+            s.space = self.st.base * 1.6
+        else:
+            s.h += style.size * 0.15
+            s.space = self.st.base * (1.1 if level == 2 else 0.8)
+        s.keep = True
+        s.anchor = anchor
+        return s
+
+    def para(self, text: str, style: TextStyle | None = None) -> list[Strip]:
+        strips = self.keep_lines(self.lines(text, style or self.st.body, self.w))
+        if strips:
+            strips[0].space = self.st.gap
+            if plain(text).rstrip().endswith(":"):   # it introduces what follows
+                strips[-1].keep = True
+        return strips
+
+    def items(self, items: list[str], numbered: bool, style: TextStyle | None = None,
+              width: float | None = None) -> list[Strip]:
+        st = self.st
+        style = style or st.body
+        width = width or self.w
+        indent = style.size * (1.9 if numbered else 1.3)
+        out = []
+        for i, text in enumerate(items):
+            lines = self.lines(text, style, width - indent, indent)
+            if not lines:
+                continue
+            first = lines[0]
+            if numbered:
+                mk = replace(st.marker, size=style.size, leading=style.leading)
+                mark = self.lines(f"{i + 1}.", mk, indent - style.size * 0.45)
+                first.ops.extend(mark[0].ops)
+            else:
+                d = style.size * 0.32
+                # the dot sits on the x-height of the first line
+                base = next((r.baseline for op in first.ops if isinstance(op, ops.Text) for r in op.runs), first.h)
+                first.ops.append(ops.Ellipse(style.size * 0.35, base - style.size * 0.36 - d / 2, d, d, st.accent))
+            first.space = style.size * 0.28 if i else st.gap
+            out.extend(self.keep_lines(lines))
+        return out
+
+    def table(self, tb: Table) -> list[Strip]:
+        st = self.st
+        pad = 1.6 * MM
+        ncol = max([len(tb.header)] + [len(r) for r in tb.rows]) if (tb.header or tb.rows) else 0
+        if not ncol:
+            return []
+        size = st.body.size * 0.95
+        body = replace(st.body, size=size, leading=1.2)
+        head = replace(st.bold, size=size, leading=1.2, color=WHITE)
+        natural = [0.0] * ncol
+        for r, row in enumerate([tb.header, *tb.rows]):
+            for c, cell in enumerate(row):
+                style = head if (r == 0 and tb.header) else body
+                face = self.fonts.face(style.family, style.style)
+                natural[c] = max(natural[c], self.fonts.width(plain(cell), face.name, size) + 2 * pad + 1)
+        total = sum(natural)
+        if total <= self.w:
+            widths = [n + (self.w - total) / ncol for n in natural]
+        else:
+            widths = [self.w * n / total for n in natural]
+        out = []
+        rows = ([(tb.header, True)] if tb.header else []) + [(r, False) for r in tb.rows]
+        for ri, (row, is_head) in enumerate(rows):
+            style = head if is_head else body
+            cells, h, x = [], 0.0, 0.0
+            for c in range(ncol):
+                text = row[c] if c < len(row) else ""
+                cell = self.merge(self.lines(text, replace(style, align="left" if c == 0 else "center"),
+                                             widths[c] - 2 * pad, x + pad))
+                cells.append(cell)
+                h = max(h, cell.h)
+                x += widths[c]
+            h += 2 * pad * 0.7
+            strip = Strip(h)
+            band = ri - (1 if tb.header else 0)
+            if is_head:
+                strip.ops.append(ops.Rect(0, 0, self.w, h, st.accent))
+            elif band % 2 == 1:
+                strip.ops.append(ops.Rect(0, 0, self.w, h, _tint(st.accent, 0.9)))
+            for cell in cells:
+                strip.ops.extend(shift(op, 0, pad * 0.7) for op in cell.ops)
+            if not is_head:
+                strip.ops.append(ops.Line(0, h, self.w, h, _tint(st.accent, 0.6), 0.4))
+            out.append(strip)
+        # a short table stays in one piece; a long one keeps its header with two rows
+        for k, strip in enumerate(out[:-1]):
+            strip.keep = len(out) <= 12 or k < (3 if tb.header else 2)
+        out[0].space = st.gap * 1.4
+        return out
+
+    def callout(self, co: Callout) -> list[Strip]:
+        st = self.st
+        bar = 1.2 * MM
+        inner_x = bar + 2.8 * MM
+        inner_w = self.w - inner_x - 2.8 * MM
+        bar_col = CALLOUT_BAR[co.kind] or st.accent
+        title = replace(st.bold, color=bar_col, size=st.body.size * 0.95)
+        body = replace(st.body, style="italic" if co.kind == "example" else "regular", size=st.body.size * 0.95)
+        lines = self.lines(co.title, title, inner_w, inner_x) if co.title else []
+        if lines:
+            lines = [self.merge(lines)]
+            lines[0].keep = True
+        lines += self.keep_lines(self.lines(co.text, body, inner_w, inner_x))
+        lines = self.pad(lines, 2.2 * MM, 2.2 * MM)
+        for s in lines:   # background and bar slices that join up across strips
+            s.ops[:0] = [ops.Rect(0, 0, self.w, s.h, CALLOUT_TINT[co.kind]), ops.Rect(0, 0, bar, s.h, bar_col)]
+        if lines:
+            lines[0].space = st.gap * 1.5
+            if len(lines) <= 8:          # a short box stays in one piece
+                for s in lines[:-1]:
+                    s.keep = True
+        return lines
+
+    def blocks(self, body: list) -> list[Strip]:
+        out: list[Strip] = []
+        for b in body:
+            if isinstance(b, Para):
+                out += self.para(b.text)
+            elif isinstance(b, ListBlock):
+                out += self.items(b.items, b.kind == "steps")
+            elif isinstance(b, Table):
+                out += self.table(b)
+            elif isinstance(b, Callout):
+                out += self.callout(b)
+            elif isinstance(b, Section):
+                out += self.section(b)
+        return out
+
+    def section(self, sec: Section) -> list[Strip]:
+        return [self.heading(sec.title, sec.level, sec.title if sec.level == 1 else None), *self.blocks(sec.body)]
+
+
+def _tint(col, t: float):
+    """`col` mixed with white (t = 1: white)."""
+    return (col[0] + (1 - col[0]) * t, col[1] + (1 - col[1]) * t, col[2] + (1 - col[2]) * t, 1.0)
+
+
+# -- page flow --------------------------------------------------------------------
+def flow(strips: list[Strip], height: float) -> list[list[tuple[float, Strip]]]:
+    """Place strips down pages `height` tall: [[(y, strip), ...] per page]."""
+    pages: list[list[tuple[float, Strip]]] = [[]]
+    y = 0.0
+    i = 0
+    while i < len(strips):
+        s = strips[i]
+        space = s.space if pages[-1] else 0.0
+        need = space + s.h
+        j = i
+        while strips[j].keep and j + 1 < len(strips):   # the group kept together
+            j += 1
+            need += strips[j].space + strips[j].h
+        if pages[-1] and (y + need > height + 0.01) and not (need > height and y + space + s.h <= height):
+            pages.append([])
+            y, space = 0.0, 0.0
+        pages[-1].append((y + space, s))
+        y += space + s.h
+        i += 1
+    return [p for p in pages if p] or [[]]
+
+
+# -- the booklet ------------------------------------------------------------------
+@dataclass
+class Page:
+    ops: list = field(default_factory=list)   # page coordinates, y down, points
+
+
+class BookletMaker:
+    def __init__(self, r: Rendered, book: Rulebook, page: str):
+        self.r, self.book = r, book
+        self.fonts = r.res.fonts
+        self.ts = r.res.typesetter
+        self.pw, self.ph = (v * MM for v in PAPER_SIZES_MM[page])
+        bk = r.game.data.get("booklet") or {}
+        try:
+            accent = color(bk.get("accent", DEFAULT_ACCENT)) if isinstance(bk, dict) else color(DEFAULT_ACCENT)
+        except UnitError as exc:
+            raise CardgenError(bk.value_loc("accent"), f"booklet accent: {exc}") from None
+        self.st = Styles(self.fonts, accent or color(DEFAULT_ACCENT))
+        self.mx, self.top, self.bottom = 14 * MM, 15 * MM, 17 * MM
+        self.cw = self.pw - 2 * self.mx
+        self.ch = self.ph - self.top - self.bottom
+        self.comp = Composer(self.ts, self.fonts, self.st, self.cw)
+
+    # faces of each deck, in deck order
+    def _faces(self):
+        by_deck: dict[str, list] = {}
+        for deck, card, lay in self.r.faces:
+            by_deck.setdefault(deck.name, []).append((card, lay))
+        return by_deck
+
+    def fan_cards(self) -> list[ops.CardLayout]:
+        by_deck = self._faces()
+        lists = [v for v in by_deck.values() if v]
+        out: list = []
+        k = 0
+        while len(out) < 5 and any(k < len(v) for v in lists):
+            for v in lists:
+                if k < len(v) and len(out) < 5:
+                    out.append(v[k][1])
+            k += 1
+        return out
+
+    def cover(self) -> Page:
+        st, pw, ph = self.st, self.pw, self.ph
+        p = Page()
+        band = 62 * MM
+        p.ops.append(ops.Rect(0, 0, pw, band, st.accent))
+        title = replace(st.h[1], size=30, color=WHITE, align="center", leading=1.05)
+        lines = self.comp.lines(self.book.title, title, pw - 20 * MM, 10 * MM)
+        y = 17 * MM
+        for s in lines:
+            p.ops += [shift(op, 0, y) for op in s.ops]
+            y += s.h
+        if self.book.subtitle:
+            sub = replace(st.lead, color=WHITE, align="center", size=11.5)
+            for s in self.comp.lines(self.book.subtitle, sub, pw - 24 * MM, 12 * MM):
+                p.ops += [shift(op, 0, y + 2 * MM) for op in s.ops]
+                y += s.h
+        # the fan: cards turned about a point below them, like a hand of cards
+        cards = self.fan_cards()
+        n = len(cards)
+        if n:
+            card_w = min(36 * MM, pw * 0.26)
+            step = 11.0 if n > 3 else 15.0
+            radius = 90 * MM
+            pivot_y = band + 56 * MM + radius
+            for i, lay in enumerate(cards):
+                a = (i - (n - 1) / 2) * step
+                cx = pw / 2 + radius * math.sin(math.radians(a))
+                cy = pivot_y - radius * math.cos(math.radians(a))
+                p.ops.append(Thumb(lay, cx, cy, card_w, a, True))
+        info = [x for x in (f"{self.book.players} players" if self.book.players else "",
+                            self.book.play_time, f"ages {self.book.ages}" if self.book.ages else "") if x]
+        y = ph - 48 * MM
+        if info:
+            for s in self.comp.lines("  ·  ".join(info), replace(st.bold, size=12, align="center"),
+                                     pw - 20 * MM, 10 * MM):
+                p.ops += [shift(op, 0, y) for op in s.ops]
+                y += s.h
+        gd = self.r.game.data
+        by = " · ".join(x for x in (f"Designed by {gd['designer']}" if gd.get("designer") else "",
+                                    f"Version {gd['version']}" if gd.get("version") else "") if x)
+        y += 2 * MM
+        for text, style in ((by, replace(st.small, align="center")),
+                            ("Rules summary", replace(st.small, style="bold", align="center", color=st.accent))):
+            if text:
+                for s in self.comp.lines(text, style, pw - 20 * MM, 10 * MM):
+                    p.ops += [shift(op, 0, y) for op in s.ops]
+                    y += s.h
+        return p
+
+    def components(self) -> list[Strip]:
+        c, st = self.comp, self.st
+        out = [c.heading("Components", 1)]
+        by_deck = self._faces()
+        thumb_w = 15 * MM
+        for deck in self.r.game.decks:
+            faces = by_deck.get(deck.name) or []
+            lay = faces[0][1] if faces else None
+            th = thumb_w * (deck.size.height / deck.size.width) if lay else 8 * MM
+            tx = thumb_w + 5 * MM
+            kinds = len(deck.cards)
+            lines = c.lines(f"**{deck.name}** — {deck.count} cards", replace(st.body, size=st.base * 1.08),
+                            self.cw - tx, tx)
+            detail = f"{kinds} different · {deck.size.label}"
+            lines += c.lines(detail, st.small, self.cw - tx, tx)
+            desc = deck.data.get("description")
+            if desc:
+                lines += c.lines(str(desc), replace(st.small, color=INK), self.cw - tx, tx)
+            text = c.merge(lines)
+            h = max(th, text.h) + 2.5 * MM
+            s = Strip(h, [shift(op, 0, 1.2 * MM) for op in text.ops], space=st.gap)
+            if lay is not None:
+                s.ops.append(Thumb(lay, thumb_w / 2 + 1 * MM, h / 2, thumb_w, 0.0, False))
+            s.ops.append(ops.Line(0, h, self.cw, h, _tint(st.accent, 0.7), 0.4))
+            out.append(s)
+        items = []
+        for entry in (self.r.game.rules or {}).get("components") or []:
+            if isinstance(entry, dict) and "item" in entry:
+                n = entry.get("count")
+                name = str(entry["item"])
+                if isinstance(n, int) and not isinstance(n, bool):
+                    items.append(f"**{n}** {name}")
+                elif n in (None, ""):
+                    items.append(name)
+                else:
+                    items.append(f"{name} (count still to be decided)")
+        if items:
+            out.append(c.heading("Also needed", 3))
+            out += c.items(items, False)
+        return out
+
+    def contents(self, starts: dict[str, int]) -> list[Strip]:
+        c, st = self.comp, self.st
+        out = [c.heading("Contents", 2)]
+        for sec in self.book.sections:
+            num = starts.get(sec.title)
+            if num is None:
+                continue
+            left = c.lines(sec.title, st.body, self.cw - 12 * MM)
+            right = c.lines(str(num), replace(st.bold, align="right", color=st.accent), 12 * MM, self.cw - 12 * MM)
+            s = c.merge(left)
+            s.ops += right[0].ops
+            s.ops.append(ops.Line(0, s.h, self.cw, s.h, _tint(st.accent, 0.75), 0.3, (0.6, 1.8)))
+            s.space = st.base * 0.15
+            out.append(s)
+        return out
+
+    def rules(self) -> list[Strip]:
+        c = self.comp
+        out = []
+        if self.book.intro:
+            out += c.para(self.book.intro, self.st.lead)
+        for sec in self.book.sections:
+            out += c.section(sec)
+        return out
+
+    def pages(self) -> list[Page]:
+        rule_pages = flow(self.rules(), self.ch)
+        comp = self.components()
+        # the contents' page numbers depend on how many pages the components take
+        n_front = 1 + len(flow(comp + self.contents({s.title: 0 for s in self.book.sections}), self.ch))
+        starts = {}
+        for pi, page in enumerate(rule_pages):
+            for _, s in page:
+                if s.anchor and s.anchor not in starts:
+                    starts[s.anchor] = n_front + pi + 1
+        front_pages = flow(comp + self.contents(starts), self.ch)
+        out = [self.cover()]
+        for placed in [*front_pages, *rule_pages]:
+            page = Page()
+            for y, s in placed:
+                page.ops += [shift(op, self.mx, self.top + y) for op in s.ops]
+            out.append(page)
+        for num, page in enumerate(out[1:], 2):
+            self.footer(page, num)
+        return out
+
+    def footer(self, page: Page, num: int) -> None:
+        st = self.st
+        y = self.ph - 11 * MM
+        page.ops.append(ops.Line(self.mx, y - 2.5 * MM, self.pw - self.mx, y - 2.5 * MM, _tint(st.accent, 0.6), 0.4))
+        odd = num % 2 == 1   # right-hand page: number on the outside right
+        num_style = replace(st.bold, size=9, color=st.accent, align="right" if odd else "left")
+        ttl_style = replace(st.small, size=7.5, align="left" if odd else "right")
+        for s in self.comp.lines(str(num), num_style, 20 * MM, self.pw - self.mx - 20 * MM if odd else self.mx):
+            page.ops += [shift(op, 0, y) for op in s.ops]
+        for s in self.comp.lines(f"{self.book.title} · rules summary", ttl_style, self.cw - 25 * MM,
+                                 self.mx if odd else self.mx + 25 * MM):
+            page.ops += [shift(op, 0, y + 0.4 * MM) for op in s.ops]
+
+
+def render_pages(pages: list[Page], size: tuple[float, float], fonts: FontBook, title: str,
+                 trim: tuple | None = None) -> bytes:
+    """Pages of ops (y down, points) to a PDF with embedded fonts and fixed bytes."""
+    buf = io.BytesIO()
+    c = new_canvas(buf, fonts, pagesize=size)
+    c.setTitle(title)
+    drawer = Drawer(c, fonts)
+    W, H = size
+    if trim:
+        c.setBleedBox((0, 0, W, H))
+        c.setTrimBox(trim)
+    for page in pages:
+        batch: list = []
+
+        def flush():
+            if batch:
+                drawer.draw_ops(ops.CardLayout(W, H, 0.0, list(batch)), 0.0, H)
+                batch.clear()
+
+        for op in page.ops:
+            if isinstance(op, Thumb):
+                flush()
+                _draw_thumb(c, drawer, op, H)
+            else:
+                batch.append(op)
+        flush()
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def _draw_thumb(c, drawer: Drawer, t: Thumb, H: float) -> None:
+    lay = t.layout
+    name = drawer.card_form(lay)
+    s = t.w / lay.width
+    tw, th = lay.width * s, lay.height * s
+    r = min(tw, th) * 0.05
+    rnd = lay.shape == "round"
+    c.saveState()
+    c.translate(t.cx, H - t.cy)
+    c.rotate(-t.rotate)
+    if t.shadow:
+        c.setFillColorRGB(0, 0, 0)
+        c.setFillAlpha(0.22)
+        if rnd:
+            c.ellipse(-tw / 2 + 1.2, -th / 2 - 1.6, tw / 2 + 1.2, th / 2 - 1.6, stroke=0, fill=1)
+        else:
+            c.roundRect(-tw / 2 + 1.2, -th / 2 - 1.6, tw, th, r, stroke=0, fill=1)
+        c.setFillAlpha(1)
+    c.saveState()
+    p = c.beginPath()
+    if rnd:
+        p.ellipse(-tw / 2, -th / 2, tw, th)
+    else:
+        p.roundRect(-tw / 2, -th / 2, tw, th, r)
+    c.clipPath(p, stroke=0, fill=0)
+    c.translate(-tw / 2 - lay.bleed * s, -th / 2 - lay.bleed * s)
+    c.scale(s, s)
+    c.doForm(name)
+    c.restoreState()
+    c.setStrokeColorRGB(0.55, 0.55, 0.55)
+    c.setLineWidth(0.4)
+    if rnd:
+        c.ellipse(-tw / 2, -th / 2, tw / 2, th / 2, stroke=1, fill=0)
+    else:
+        c.roundRect(-tw / 2, -th / 2, tw, th, r, stroke=1, fill=0)
+    c.restoreState()
+
+
+# -- the player aid ---------------------------------------------------------------
+AID_SIZE = CARD_SIZES_MM["poker"]
+AID_BLEED = 3.175
+
+
+def player_aid_pages(r: Rendered, book: Rulebook, accent: tuple) -> list[Page]:
+    aid = book.player_aid
+    fonts, ts = r.res.fonts, r.res.typesetter
+    B = AID_BLEED * MM
+    w, h = AID_SIZE[0] * MM, AID_SIZE[1] * MM
+    inner = 4.5 * MM
+    cw = w - 2 * inner
+    band = 11 * MM
+
+    def side(heading: str, parts: list[tuple[str | None, list[str], bool]]) -> Page:
+        avail = h - band - inner - 3 * MM
+        base = 9.0
+        while True:   # the largest text size (down to 5 pt) at which everything fits
+            st = Styles(fonts, accent, base)
+            comp = Composer(ts, fonts, st, cw)
+            strips = []
+            for sub, items, numbered in parts:
+                if not items:
+                    continue
+                if sub:
+                    hs = comp.heading(sub, 3)
+                    if not strips:
+                        hs.space = 0
+                    strips.append(hs)
+                strips += comp.items(items, numbered)
+            total = sum(s.h + (s.space if k else 0) for k, s in enumerate(strips))
+            if total <= avail or base <= 5.0:
+                break
+            base = round(base - 0.25, 2)
+        p = Page()
+        p.ops.append(ops.Rect(0, 0, w + 2 * B, h + 2 * B, WHITE))
+        p.ops.append(ops.Rect(0, 0, w + 2 * B, B + band, accent))
+        p.ops.append(ops.Rect(B + 2 * MM, B + 2 * MM, w - 4 * MM, h - 4 * MM, None, accent, 0.8, 2.5 * MM))
+        head = Styles(fonts, accent, 8)
+        for s in comp.lines(book.title.upper(), replace(head.small, size=6, color=WHITE, align="center",
+                                                         style="bold"), cw, B + inner):
+            p.ops += [shift(op, 0, B + 1.6 * MM) for op in s.ops]
+        for s in comp.lines(heading, replace(head.h[1], size=12.5, color=WHITE, align="center"), cw, B + inner):
+            p.ops += [shift(op, 0, B + 4.2 * MM) for op in s.ops]
+        y = B + band + 2.5 * MM
+        for k, s in enumerate(strips):
+            y += s.space if k else 0.0
+            p.ops += [shift(op, B + inner, y) for op in s.ops]
+            y += s.h
+        return p
+
+    front = side("Your turn", [(None, aid.turn, True)])
+    back = side("End of the game", [(None, aid.end, False), ("Remember", aid.notes, False)])
+    return [front, back]
+
+
+# -- the output -------------------------------------------------------------------
+def booklet_page(r: Rendered, opts: BuildOptions) -> str:
+    page = opts.extra.get("booklet_page")
+    if not page:
+        bk = r.game.data.get("booklet")
+        page = bk.get("page") if isinstance(bk, dict) else None
+        if page and str(page) not in BOOKLET_PAGES:
+            raise CardgenError(bk.value_loc("page"), f"booklet page '{page}' is not one of "
+                                                     f"{', '.join(BOOKLET_PAGES)}")
+    return str(page or "a5")
+
+
+def make_booklet(r: Rendered, page: str = "a5") -> tuple[bytes, bytes | None]:
+    """(rules.pdf, player-aid.pdf or None) for a laid-out game with a rulebook."""
+    book = load_rulebook(r.game)
+    maker = BookletMaker(r, book, page)
+    rules = render_pages(maker.pages(), (maker.pw, maker.ph), r.res.fonts, f"{book.title}: rules summary")
+    aid = None
+    if book.player_aid and (book.player_aid.turn or book.player_aid.end or book.player_aid.notes):
+        B = AID_BLEED * MM
+        w, h = AID_SIZE[0] * MM, AID_SIZE[1] * MM
+        aid = render_pages(player_aid_pages(r, book, maker.st.accent), (w + 2 * B, h + 2 * B), r.res.fonts,
+                           f"{book.title}: player aid", trim=(B, B, B + w, B + h))
+    return rules, aid
+
+
+def _out_booklet(r: Rendered, opts: BuildOptions, staging, report: Report) -> None:
+    if not has_rulebook(r.game):
+        where = r.game.root / "rules.yaml"
+        report.warn(Loc(str(where if where.is_file() else r.game.file)),
+                    "no rulebook (title, intro, sections, player_aid) in rules.yaml: rules.pdf and "
+                    "player-aid.pdf not made; see docs/rules-format.md Part 2", "no-rulebook")
+        return
+    rules, aid = make_booklet(r, booklet_page(r, opts))
+    staging.add(r.out_dir / "rules.pdf", rules)
+    if aid is not None:
+        staging.add(r.out_dir / "player-aid.pdf", aid)
+    for paper in opts.papers:
+        staging.add(r.out_dir / f"rules-booklet-{paper}.pdf", impose_booklet.impose(rules, paper, r.game.title))
+
+
+register_output("booklet", _out_booklet)

@@ -1,0 +1,324 @@
+"""The rulebook part of `rules.yaml` (docs/rules-format.md, Part 2) as plain data.
+
+Every text is rendered through the sandboxed Jinja of `cardgen.expr` with `game`,
+`decks` and `components`; a reference to something that does not exist is an error
+at the YAML value's file and line.  `rulebook_problems(game)` gives every problem
+as diagnostics (for the validator); `load_rulebook(game)` raises CardgenError.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from cardgen import expr, richtext
+from cardgen.errors import CardgenError, Diagnostic, Loc
+from cardgen.icons import IconBook
+from cardgen.model import Game
+from cardgen.schema import suggest
+from cardgen.yamlsrc import YDict, YList, loc_of
+
+PART1_KEYS = {"source", "components"}
+RULEBOOK_KEYS = {
+    "title": "the booklet's title (default: game.yaml's title)",
+    "subtitle": "a line under the title (default: game.yaml's subtitle)",
+    "players": "player count, e.g. 2-4 (default: game.yaml's)",
+    "play_time": "play time, e.g. 30-45 min (default: game.yaml's)",
+    "ages": "suggested ages, e.g. 12+ (default: game.yaml's)",
+    "intro": "one paragraph: what the game is about",
+    "sections": "the rules, a list of sections with `title:` and `body:`",
+    "player_aid": "the one-card player aid: `turn:`, `end:`, `notes:`",
+}
+SECTION_KEYS = {"title": "the section's heading", "body": "a list of blocks"}
+CALLOUT_KEYS = {"kind": "example, tip or note", "title": "a heading for the box", "text": "the box's text"}
+CALLOUT_KINDS = ("example", "tip", "note")
+BLOCK_KINDS = ("steps", "bullets", "table", "callout", "section")
+AID_KEYS = {"turn": "the turn, in order (front)", "end": "how the game ends (back)", "notes": "reminders (back)"}
+MAX_DEPTH = 3
+
+
+@dataclass
+class Para:
+    text: str
+    loc: Loc
+
+
+@dataclass
+class ListBlock:
+    kind: str                 # "steps" or "bullets"
+    items: list[str]
+    loc: Loc
+
+
+@dataclass
+class Table:
+    header: list[str]
+    rows: list[list[str]]
+    loc: Loc
+
+
+@dataclass
+class Callout:
+    kind: str
+    title: str
+    text: str
+    loc: Loc
+
+
+@dataclass
+class Section:
+    title: str
+    body: list
+    level: int                # 1 for a top-level section
+    loc: Loc
+
+
+@dataclass
+class PlayerAid:
+    turn: list[str] = field(default_factory=list)
+    end: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Rulebook:
+    title: str
+    subtitle: str
+    players: str
+    play_time: str
+    ages: str
+    intro: str
+    sections: list[Section]
+    player_aid: PlayerAid | None
+    loc: Loc
+
+
+def has_rulebook(game: Game) -> bool:
+    return isinstance(game.rules, dict) and any(k in game.rules for k in RULEBOOK_KEYS)
+
+
+def component_names(game: Game) -> dict:
+    """`components` for rules text: deck or item name -> its entry in rules.yaml."""
+    out: dict = {}
+    comps = game.rules.get("components") if isinstance(game.rules, dict) else None
+    for entry in comps or []:
+        if not isinstance(entry, dict):
+            continue
+        names = []
+        if "deck" in entry:
+            names.append(entry["deck"])
+        if isinstance(entry.get("decks"), list):
+            names.extend(entry["decks"])
+        if "item" in entry:
+            names.append(entry["item"])
+        for n in names:
+            out[str(n)] = dict(entry)
+    return out
+
+
+def jinja_context(game: Game) -> dict:
+    decks = {d.name: {"name": d.name, "count": d.count, "distinct": len(d.cards),
+                      "cards": [dict(c.fields) for c in d.cards]} for d in game.decks}
+    return {
+        "game": expr.Record(game.context(), "game"),
+        "decks": expr.Record(decks, "decks"),
+        "components": expr.Record(component_names(game), "components"),
+    }
+
+
+class _Parser:
+    def __init__(self, game: Game):
+        self.game = game
+        self.ctx = jinja_context(game)
+        self.icons = IconBook(game.search_dirs("art"), game.data.get("icons") or {})
+        self.problems: list[Diagnostic] = []
+
+    def err(self, loc: Loc, message: str, code: str = "rulebook") -> None:
+        d = Diagnostic(loc, message, "error", code)
+        if d not in self.problems:
+            self.problems.append(d)
+
+    # -- text -----------------------------------------------------------------
+    def text(self, value, loc: Loc, what: str) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, (dict, list)):
+            self.err(loc, f"{what} must be text, not a {'mapping' if isinstance(value, dict) else 'list'}")
+            return ""
+        try:
+            out = expr.evaluate(value, self.ctx)
+        except expr.MissingField as exc:
+            self.err(loc, self._missing(exc, value), "rules-reference")
+            return ""
+        except expr.ExprError as exc:
+            self.err(loc, f"{what}: {exc}", "rules-reference")
+            return ""
+        out = "" if out is None else str(out)
+        for name in richtext.icon_names(out):
+            if self.icons.find(name) is None:
+                self.err(loc, f"{what}: unknown icon ':{name}:'{suggest(name, self.icons.names())} "
+                              f"(put {name}.svg in art/icons/ or map it under `icons:` in game.yaml)", "icon")
+        return out
+
+    def _missing(self, exc: expr.MissingField, source: str) -> str:
+        owner = exc.owner
+        refs = re.findall(r"\{\{(?:(?!\}\}).)*?\b%s\b(?:(?!\}\}).)*\}\}" % re.escape(exc.name), source, re.S)
+        ref = refs[0] if refs else source.strip()
+        if owner == "decks":
+            names = [d.name for d in self.game.decks]
+            return (f"rules text {ref!r} refers to deck '{exc.name}', which does not exist"
+                    f"{suggest(exc.name, names)} (decks: {', '.join(names)})")
+        if owner == "components":
+            names = list(component_names(self.game))
+            return (f"rules text {ref!r} refers to component '{exc.name}', which rules.yaml does not list"
+                    f"{suggest(exc.name, names)} (components: {', '.join(names) or 'none'})")
+        if owner.startswith("decks."):
+            return (f"rules text {ref!r}: {owner} has no '{exc.name}' "
+                    f"(a deck has count, distinct, cards and name)")
+        if owner == "template":
+            return (f"rules text {ref!r}: '{exc.name}' is not defined "
+                    f"(rules text can use game, decks and components)")
+        return f"rules text {ref!r}: {owner} has no field '{exc.name}'"
+
+    def strings(self, value, loc: Loc, what: str) -> list[str]:
+        if isinstance(value, (str, int, float)):
+            value = [value]
+        if not isinstance(value, list):
+            self.err(loc, f"{what} must be a list of texts")
+            return []
+        return [self.text(v, loc_of(value, i), f"{what} item {i + 1}") for i, v in enumerate(value)]
+
+    def unknown(self, mapping: YDict, allowed, what: str) -> None:
+        for key in mapping:
+            if key not in allowed:
+                self.err(mapping.key_loc(key), f"unknown key '{key}' in {what}{suggest(key, allowed)} "
+                                               f"(allowed: {', '.join(allowed)})", "unknown-key")
+
+    # -- structure ------------------------------------------------------------
+    def section(self, data, loc: Loc, level: int) -> Section | None:
+        if not isinstance(data, dict):
+            self.err(loc, "a section must be a mapping with `title:` and `body:`")
+            return None
+        self.unknown(data, SECTION_KEYS, "a section")
+        if "title" not in data:
+            self.err(data.loc, "a section needs a `title:`")
+        title = self.text(data.get("title", ""), data.value_loc("title"), "section title")
+        body_data = data.get("body") or []
+        if not isinstance(body_data, list):
+            self.err(data.value_loc("body"), f"section '{title}': `body:` must be a list of blocks")
+            body_data = []
+        body = []
+        for i, block in enumerate(body_data):
+            b = self.block(block, loc_of(body_data, i), level, title)
+            if b is not None:
+                body.append(b)
+        return Section(title, body, level, data.loc if hasattr(data, "loc") else loc)
+
+    def block(self, block, loc: Loc, level: int, where: str):
+        if isinstance(block, (str, int, float)):
+            return Para(self.text(block, loc, f"section '{where}': paragraph"), loc)
+        if not isinstance(block, dict) or len(block) != 1:
+            self.err(loc, f"section '{where}': a block is a paragraph (text) or a mapping with one of "
+                          f"{', '.join(BLOCK_KINDS)}")
+            return None
+        kind, value = next(iter(block.items()))
+        vloc = block.value_loc(kind)
+        if kind not in BLOCK_KINDS:
+            self.err(block.key_loc(kind), f"section '{where}': unknown block '{kind}'"
+                                          f"{suggest(kind, BLOCK_KINDS)} (blocks: text, {', '.join(BLOCK_KINDS)})")
+            return None
+        if kind in ("steps", "bullets"):
+            return ListBlock(kind, self.strings(value, vloc, f"section '{where}': {kind}"), vloc)
+        if kind == "table":
+            if not isinstance(value, dict):
+                self.err(vloc, f"section '{where}': a table needs `header:` and `rows:`")
+                return None
+            self.unknown(value, ("header", "rows"), "a table")
+            header = self.strings(value.get("header") or [], value.value_loc("header"), "table header")
+            rows_data = value.get("rows") or []
+            rows = []
+            if not isinstance(rows_data, list):
+                self.err(value.value_loc("rows"), "table `rows:` must be a list of rows (lists)")
+                rows_data = []
+            for i, row in enumerate(rows_data):
+                rloc = loc_of(rows_data, i)
+                cells = self.strings(row, rloc, f"table row {i + 1}")
+                if header and len(cells) != len(header):
+                    self.err(rloc, f"table row {i + 1} has {len(cells)} cells but the header has {len(header)}")
+                rows.append(cells)
+            return Table(header, rows, vloc)
+        if kind == "callout":
+            if isinstance(value, str):
+                value_d = {"text": value}
+                value_loc = lambda k: vloc  # noqa: E731
+            elif isinstance(value, dict):
+                self.unknown(value, CALLOUT_KEYS, "a callout")
+                value_d, value_loc = value, value.value_loc
+            else:
+                self.err(vloc, "a callout is a mapping with `kind:`, `title:` and `text:`")
+                return None
+            ckind = str(value_d.get("kind", "note"))
+            if ckind not in CALLOUT_KINDS:
+                self.err(value_loc("kind"), f"callout kind '{ckind}' is not one of {', '.join(CALLOUT_KINDS)}"
+                                            f"{suggest(ckind, CALLOUT_KINDS)}")
+                ckind = "note"
+            title = self.text(value_d.get("title", ckind.capitalize()), value_loc("title"), "callout title")
+            return Callout(ckind, title, self.text(value_d.get("text", ""), value_loc("text"), "callout text"), vloc)
+        if level >= MAX_DEPTH:
+            self.err(vloc, f"sections nest at most {MAX_DEPTH} levels deep")
+            return None
+        return self.section(value, vloc, level + 1)
+
+    def rulebook(self) -> Rulebook:
+        rules = self.game.rules
+        gd = self.game.data
+        self.unknown(rules, [*PART1_KEYS, *RULEBOOK_KEYS], "rules.yaml")
+
+        def meta(key, default=""):
+            if key in rules:
+                return self.text(rules[key], rules.value_loc(key), key)
+            v = gd.get(key, default)
+            return "" if v is None else str(v)
+
+        sections = []
+        sdata = rules.get("sections") or []
+        if not isinstance(sdata, list):
+            self.err(rules.value_loc("sections"), "`sections:` must be a list of sections")
+            sdata = []
+        for i, s in enumerate(sdata):
+            sec = self.section(s, loc_of(sdata, i), 1)
+            if sec is not None:
+                sections.append(sec)
+        aid = None
+        if "player_aid" in rules:
+            a = rules["player_aid"]
+            if not isinstance(a, dict):
+                self.err(rules.value_loc("player_aid"), "`player_aid:` must be a mapping with `turn:` and `end:`")
+            else:
+                self.unknown(a, AID_KEYS, "player_aid")
+                aid = PlayerAid(*(self.strings(a.get(k) or [], a.value_loc(k), f"player_aid {k}")
+                                  for k in ("turn", "end", "notes")))
+        return Rulebook(meta("title", self.game.title), meta("subtitle"), meta("players"), meta("play_time"),
+                        meta("ages"), meta("intro"), sections, aid, rules.loc)
+
+
+def _parse(game: Game) -> tuple[Rulebook | None, list[Diagnostic]]:
+    if not has_rulebook(game):
+        return None, []
+    p = _Parser(game)
+    book = p.rulebook()
+    return book, p.problems
+
+
+def rulebook_problems(game: Game) -> list[Diagnostic]:
+    """Every problem of the game's rulebook (bad structure, broken Jinja references,
+    unknown icons), each at its YAML file:line:col. Empty when there is no rulebook."""
+    return _parse(game)[1]
+
+
+def load_rulebook(game: Game) -> Rulebook | None:
+    """The game's rulebook with every text rendered; None if rules.yaml has none.
+    Raises CardgenError with every problem."""
+    book, problems = _parse(game)
+    if problems:
+        raise CardgenError(None, diagnostics=problems)
+    return book

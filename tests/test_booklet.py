@@ -1,0 +1,265 @@
+"""Rule booklets: saddle-stitch imposition, the components page, Jinja in rules text,
+errors at file:line, byte-identical output."""
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen import impose_booklet
+from cardgen.booklet import Strip, flow, make_booklet
+from cardgen.build import BuildOptions, build_game, layout_game
+from cardgen.errors import CardgenError, Report
+from cardgen.model import load_game
+from cardgen.rulebook import load_rulebook, rulebook_problems
+from cardgen.sizes import PAPER_SIZES_MM
+from cardgen.units import MM
+from cardgen.yamlsrc import load_text
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = ROOT / "cards" / "game-601"
+
+
+# -- imposition -------------------------------------------------------------------
+def _numbered_pdf(n: int) -> bytes:
+    """n A5 pages, page i showing "P<i>" in its middle."""
+    buf = io.BytesIO()
+    w, h = PAPER_SIZES_MM["a5"][0] * MM, PAPER_SIZES_MM["a5"][1] * MM
+    c = Canvas(buf, pagesize=(w, h), invariant=1)
+    for i in range(1, n + 1):
+        c.setFont("Helvetica", 24)
+        c.drawCentredString(w / 2, h / 2, f"P{i}")
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def _halves(page, sheet_w):
+    """(left page number or None, right page number or None) read back from one imposed side."""
+    found = {}
+
+    def visit(text, cm, tm, font, size):
+        m = re.fullmatch(r"\s*P(\d+)\s*", text or "")
+        if m:
+            x = cm[0] * tm[4] + cm[2] * tm[5] + cm[4]
+            found["left" if x < sheet_w / 2 else "right"] = int(m.group(1))
+
+    page.extract_text(visitor_text=visit)
+    return found.get("left"), found.get("right")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_saddle_stitch_order_1_to_17_pages(paper):
+    for n in range(1, 18):
+        out = PdfReader(io.BytesIO(impose_booklet.impose(_numbered_pdf(n), paper)))
+        n4 = 4 * -(-n // 4)
+        assert len(out.pages) == n4 // 2, n          # two sides per sheet
+        sheet_w = float(out.pages[0].mediabox.width)
+        assert sheet_w > float(out.pages[0].mediabox.height)      # landscape
+        sides = [_halves(p, sheet_w) for p in out.pages]
+        k = n4 // 4
+        fronts, backs = sides[0::2], sides[1::2]
+        # fold the stack: right-hand leaves first (outer sheet first), then left-hand leaves
+        # (inner sheet first); flipping on the short edge puts a front's right half behind
+        # the back's left half
+        reading = []
+        for s in range(k):
+            reading += [fronts[s][1], backs[s][0]]
+        for s in reversed(range(k)):
+            reading += [backs[s][1], fronts[s][0]]
+        assert reading == list(range(1, n + 1)) + [None] * (n4 - n), (n, sides)
+        # and exactly the documented formula
+        assert sides == [tuple(p if p <= n else None for p in lr) for lr in impose_booklet.saddle_order(n)]
+
+
+def test_a5_scaled_and_centred_on_half_letter():
+    scale, dx, dy = impose_booklet.placement(148 * MM, 210 * MM, 279.4 / 2 * MM, 215.9 * MM)
+    assert scale == pytest.approx(139.7 / 148)
+    assert dx == pytest.approx(0.0, abs=1e-6)
+    assert dy == pytest.approx((215.9 - 210 * 139.7 / 148) / 2 * MM)
+    assert impose_booklet.placement(139.7 * MM, 215.9 * MM, 279.4 / 2 * MM, 215.9 * MM) == (1.0, 0.0, 0.0)
+
+
+# -- page flow --------------------------------------------------------------------
+def test_flow_splits_between_lines_and_keeps_headings_with_text():
+    head = Strip(20, keep=True, space=10)
+    lines = [Strip(12) for _ in range(30)]
+    pages = flow([Strip(50), Strip(40), head, *lines], 100)
+    for page in pages:
+        assert all(y + s.h <= 100 + 1e-6 for y, s in page)
+        assert page[0][0] == 0.0                       # space dropped at the top of a page
+    # the heading did not fit with its first line after 90 pt: it moved to page 2
+    assert pages[1][0][1] is head
+    assert sum(len(p) for p in pages) == 33
+
+
+# -- the real game ----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def game601():
+    game = load_game(GAME, ROOT, Report())
+    return game, layout_game(game, Report())
+
+
+def _deck_lines(pdf: bytes, page_index: int) -> str:
+    """The deck lines of the components page (set at 1.08 x the 9.5 pt body size, unlike
+    the text of the card thumbnails)."""
+    page = PdfReader(io.BytesIO(pdf)).pages[page_index]
+    words = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip() and abs(size - 9.5 * 1.08) < 0.01:
+            words.append(text.strip())
+
+    page.extract_text(visitor_text=visit)
+    return " ".join(words)
+
+
+def test_components_page_lists_exactly_the_decks_and_counts(game601):
+    game, rendered = game601
+    rules, _ = make_booklet(rendered)
+    assert PdfReader(io.BytesIO(rules)).pages[1].extract_text().split()[0] == "Components"
+    text = _deck_lines(rules, 1)
+    found = re.findall(r"([A-Z][\w ]*?) — (\d+) cards", text)
+    assert found == [(d.name, str(d.count)) for d in game.decks]
+
+
+def _with_rules(game, yaml_text: str, name="rules.yaml"):
+    game.rules = load_text(yaml_text, str(GAME / name))
+    return game
+
+
+def test_jinja_reference_renders_the_datas_number():
+    game = load_game(GAME, ROOT, Report())
+    action = game.deck("Action")
+    _with_rules(game, "sections:\n  - title: Cards\n    body:\n"
+                      "      - 'The deck holds {{ decks.Action.count }} Action cards of {{ decks.Action.distinct }} kinds.'\n")
+    book = load_rulebook(game)
+    assert book.sections[0].body[0].text == \
+        f"The deck holds {action.count} Action cards of {len(action.cards)} kinds."
+    rules, _ = make_booklet(layout_game(game, Report()))
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(rules)).pages)
+    assert f"The deck holds {action.count} Action cards of {len(action.cards)} kinds." in text
+
+
+def test_the_game601_rulebook_uses_the_partner_data(game601):
+    game, _ = game601
+    book = load_rulebook(game)
+    partners = next(s for s in book.sections if s.title == "Partners")
+    table = partners.body[1]
+    assert table.rows == [[c.name, f"{c.fields['cost']} AP", str(c.fields["hp"])]
+                          for c in game.deck("Partner").cards]
+
+
+BROKEN = """title: Broken
+sections:
+  - title: Cards
+    body:
+      - "Fine text."
+      - "There are {{ decks.Actoin.count }} Action cards."
+"""
+
+
+def test_broken_reference_is_an_error_at_file_and_line():
+    game = _with_rules(load_game(GAME, ROOT, Report()), BROKEN)
+    problems = rulebook_problems(game)
+    assert len(problems) == 1
+    d = problems[0]
+    assert (Path(d.loc.file).name, d.loc.line, d.loc.col) == ("rules.yaml", 6, 9)
+    assert d.severity == "error"
+    assert "deck 'Actoin'" in d.message and "did you mean 'Action'?" in d.message
+    with pytest.raises(CardgenError) as exc:
+        load_rulebook(game)
+    assert str(exc.value).endswith(f"rules.yaml:6:9: error: {d.message}")
+
+
+def test_broken_reference_stops_the_build(tmp_path):
+    game_dir = tmp_path / "cards" / "game-601"
+    shutil.copytree(GAME, game_dir)
+    rules = (game_dir / "rules.yaml").read_text()
+    marker = "sections:\n"
+    assert marker in rules
+    (game_dir / "rules.yaml").write_text(rules.replace('"All players act in the same round',
+                                                       '"All {{ decks.Event.cout }} players act', 1))
+    line = next(i for i, ln in enumerate((game_dir / "rules.yaml").read_text().splitlines(), 1)
+                if "decks.Event.cout" in ln)
+    with pytest.raises(CardgenError) as exc:
+        build_game(game_dir, ROOT, BuildOptions(out=tmp_path / "build", only=("booklet",)), Report())
+    msgs = [str(d) for d in exc.value.diagnostics]
+    assert len(msgs) == 1
+    assert re.fullmatch(rf".*rules\.yaml:{line}:9: error: rules text '{{{{ decks\.Event\.cout }}}}': "
+                        rf"decks\.Event has no 'cout' \(a deck has count, distinct, cards and name\)", msgs[0])
+    assert not (tmp_path / "build").exists()
+
+
+def test_unknown_block_and_icon_are_reported():
+    game = _with_rules(load_game(GAME, ROOT, Report()),
+                       "sections:\n  - title: A\n    body:\n      - stepz: [a]\n      - 'See :nosuchicon:.'\n")
+    msgs = sorted((d.loc.line, d.message) for d in rulebook_problems(game))
+    assert msgs[0][0] == 4 and "unknown block 'stepz'; did you mean 'steps'?" in msgs[0][1]
+    assert msgs[1][0] == 5 and "unknown icon ':nosuchicon:'" in msgs[1][1]
+
+
+def test_booklet_pages_and_player_aid(game601):
+    game, rendered = game601
+    rules, aid = make_booklet(rendered, "half-letter")
+    r = PdfReader(io.BytesIO(rules))
+    w, h = (float(v) / MM for v in (r.pages[0].mediabox.width, r.pages[0].mediabox.height))
+    assert (round(w, 1), round(h, 1)) == (139.7, 215.9)
+    # page numbers on every page but the cover
+    for i, page in enumerate(r.pages[1:], 2):
+        assert str(i) in page.extract_text().split()
+    a = PdfReader(io.BytesIO(aid))
+    assert len(a.pages) == 2
+    trim = a.pages[0].trimbox
+    assert (round(float(trim.width) / MM, 1), round(float(trim.height) / MM, 1)) == (63.5, 88.9)
+    assert "Your turn" in " ".join(a.pages[0].extract_text().split())
+    assert "End of the game" in " ".join(a.pages[1].extract_text().split())
+    # every font embedded
+    for page in [*r.pages, *a.pages]:
+        for font in (page["/Resources"].get("/Font") or {}).values():
+            desc = font.get_object().get("/FontDescriptor")
+            desc = desc.get_object() if desc else None
+            assert desc is None or "/FontFile2" in desc, font
+
+
+def test_byte_identical_rebuild(game601, tmp_path):
+    _, rendered = game601
+    rules, aid = make_booklet(rendered)
+    imposed = impose_booklet.impose(rules, "letter", "Game 601")
+    again = make_booklet(layout_game(load_game(GAME, ROOT, Report()), Report()))
+    assert again == (rules, aid)
+    assert impose_booklet.impose(again[0], "letter", "Game 601") == imposed
+    # and in a fresh process, through the command line
+    out = tmp_path / "out"
+    subprocess.run([sys.executable, "-m", "cardgen", "build", "game-601", "--only", "booklet",
+                    "--page", "letter", "--out", str(out)], cwd=ROOT, check=True, capture_output=True,
+                   env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert (out / "game-601" / "rules.pdf").read_bytes() == rules
+    assert (out / "game-601" / "player-aid.pdf").read_bytes() == aid
+    assert (out / "game-601" / "rules-booklet-letter.pdf").read_bytes() == imposed
+    assert not (out / "game-601" / "rules-booklet-a4.pdf").exists()
+
+
+def test_items_listed_and_components_in_jinja():
+    game = _with_rules(load_game(GAME, ROOT, Report()), """components:
+  - item: CIV tokens
+    count: 15
+  - item: Money tokens
+    count: tbd
+sections:
+  - title: Tokens
+    body: ["There are {{ components['CIV tokens'].count }} CIV tokens."]
+""")
+    assert load_rulebook(game).sections[0].body[0].text == "There are 15 CIV tokens."
+    rules, _ = make_booklet(layout_game(game, Report()))
+    text = " ".join(PdfReader(io.BytesIO(rules)).pages[1].extract_text().split())
+    assert "Also needed" in text
+    assert "15 CIV tokens" in text
+    assert "Money tokens (count still to be decided)" in text
