@@ -116,6 +116,7 @@ def _load_stages() -> None:
     """Import optional stages so they register their outputs."""
     import importlib
 
+    _register_validator()
     for mod in ("cardgen.tts", "cardgen.booklet", "cardgen.raster"):
         try:
             importlib.import_module(mod)
@@ -158,3 +159,12 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
 
 # Errors that do not stop a build (count mismatches: designers print unfinished playtests).
 SOFT_ERRORS: set[str] = set()
+
+
+def _register_validator() -> None:
+    from cardgen.components import COUNT_CODES
+    from cardgen.validate import build_check
+
+    if build_check not in CHECKS:
+        CHECKS.append(build_check)
+    SOFT_ERRORS.update(COUNT_CODES)
