@@ -73,6 +73,7 @@ class Entry:
     types: Count | None = None
     count: Count | None = None
     silent: str | None = None
+    contradicted: bool = False      # the declared total disagrees with the entry's own parts
 
     @property
     def loc(self) -> Loc:
@@ -212,12 +213,17 @@ def check_entry_itself(e: Entry, report: Report) -> None:
     """Warnings where the document contradicts itself, and for counts left open."""
     if e.item is not None:
         if e.count is not None and e.count.tbd:
-            report.warn(e.count.loc, f"item '{e.item}': the rules leave the count open (tbd)", "tbd")
+            report.warn(e.count.loc, f"item '{e.item}': the rules leave the count open (tbd); decide it and "
+                                     f"write the number", "tbd")
         return
     who = e.decks[0][0] if len(e.decks) == 1 else "/".join(d for d, _ in e.decks)
-    for c in [e.total, e.others, e.each, e.types, *e.cards.values(), *e.groups.values()]:
+    named = [("the total", e.total), ("the count of every other card", e.others),
+             (f"the count of each {e.by}", e.each), (f"the number of {e.by} groups", e.types),
+             *((f"the count of {n}", c) for n, c in e.cards.items()),
+             *((f"the count of {e.by} {g}", c) for g, c in e.groups.items())]
+    for what, c in named:
         if c is not None and c.tbd:
-            report.warn(c.loc, f"{who}: the rules leave a count open (tbd); decide it and write the number",
+            report.warn(c.loc, f"{who}: the rules leave {what} open (tbd); decide it and write the number",
                         "tbd")
     parts = None    # the sum of the itemized parts, when the document gives them all
     parts_how = ""
@@ -233,6 +239,7 @@ def check_entry_itself(e: Entry, report: Report) -> None:
     if parts is not None and e.total is not None and not e.total.tbd:
         t = e.total
         if (t.at_least and parts < t.value) or (not t.at_least and parts != t.value):
+            e.contradicted = True   # the data cannot match both; its parts are checked one by one
             report.warn(t.loc, f"{who}: the rules contradict themselves: total {t} ({t.loc.short}), but "
                                f"{parts_how}", "rules-total")
     if e.groups and e.types is not None and not e.types.tbd and len(e.groups) != e.types.value:
@@ -269,7 +276,7 @@ def check_deck(e: Entry, deck: Deck, report: Report) -> None:
         return          # a count is malformed (already reported); comparing would only add noise
     D = deck.name
     dloc = deck.data.value_loc("deck")
-    if e.total is not None and not _compare(e.total, deck.count):
+    if e.total is not None and not e.contradicted and not _compare(e.total, deck.count):
         report.error(e.total.loc, f"{D}: rules say {_said(e.total)} cards in all ({e.total.loc.short}), "
                                   f"deck has {deck.count} ({dloc.short})", "count-mismatch")
     by_name: dict[str, list] = {}
