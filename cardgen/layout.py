@@ -96,7 +96,8 @@ class Layouter:
                 eloc = el.value_loc(exc.key) if exc.key and exc.key in el else el.loc
                 raise CardgenError(eloc, f"{who}{where}, element '{el.get('name')}': {exc.message}") from None
             except expr.MissingField as exc:
-                key = next((k for k, v in el.items() if isinstance(v, str) and exc.name in v), None)
+                key = next((k for k, v in el.items() if (expr.is_dynamic(v) or k == "when")
+                            and isinstance(v, str) and exc.name in v), None)
                 eloc = el.value_loc(key) if key else el.loc
                 raise CardgenError(eloc, f"{who}{where} has no field '{exc.name}' (used by element "
                                          f"'{el.get('name')}'); add `{exc.name}:` to the card, or a default "
