@@ -155,11 +155,19 @@ def check_cards(game: Game, res, report: Report) -> set[tuple[str, str]]:
         _want_mapping(deck.data, "vars", "name: value", report)
         if isinstance(deck.data.get("description"), (dict, list)):
             report.error(deck.data.value_loc("description"), "`description:` must be text", "type")
+        from_defaults = [c for c in deck.cards if "todo" in c.fields and "todo" not in c.data]
+        if from_defaults:   # one warning for the deck's default `todo:`, naming its cards
+            defaults = deck.data.get("defaults")
+            loc = defaults.value_loc("todo") if isinstance(defaults, YDict) else deck.data.value_loc("defaults")
+            names = ", ".join(f"'{c.name}'" for c in from_defaults)
+            what = f"card {names} has" if len(from_defaults) == 1 else f"{len(from_defaults)} cards have"
+            report.warn(loc, f"{deck.name}: {what} no text yet"
+                             + (f" ({names})" if len(from_defaults) > 1 else "")
+                             + f" (todo: {from_defaults[0].fields['todo']})", "todo")
         for card in deck.cards:
-            if "todo" in card.fields:
-                loc = card.field_loc("todo") if "todo" in card.data else card.loc
-                report.warn(loc, f"{deck.name}: card '{card.name}' has no text yet (todo: {card.fields['todo']})",
-                            "todo")
+            if "todo" in card.data:
+                report.warn(card.field_loc("todo"), f"{deck.name}: card '{card.name}' has no text yet "
+                                                    f"(todo: {card.fields['todo']})", "todo")
             for key, value in card.fields.items():
                 if key in ("name", "count", "todo"):
                     continue

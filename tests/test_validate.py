@@ -381,3 +381,12 @@ def test_game_601_has_one_warning_and_no_errors():
         "rules list 4 Give a Speech cards but give no text for them.)",
         "game-601: 0 errors, 1 warning"]
     assert r.exit_code == 0
+
+
+def test_todo_from_deck_defaults_is_one_warning(tmp_path):
+    deck = ACTIONS.replace("cards:\n", "defaults: {todo: names to come}\ncards:\n")
+    make_game(tmp_path, decks={"actions.yaml": deck})
+    assert run(tmp_path, "g") == (0, [
+        "cards/g/actions.yaml:3:18: warning: Action: 3 cards have no text yet ('Digging', 'Bribe', 'Theft') "
+        "(todo: names to come)",
+        "g: 0 errors, 1 warning"])
