@@ -146,7 +146,11 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
         raise CardgenError(None, diagnostics=[*report.sorted(),
                                               Diagnostic(Loc(str(game.file)), "--strict: not building while "
                                                          "there are problems", "error", "strict")])
-    rendered = layout_game(game, report)
+    try:
+        rendered = layout_game(game, report)
+    except CardgenError as exc:     # show what the checks found too, not only the layout's errors
+        raise CardgenError(None, diagnostics=sorted({*report.items, *exc.diagnostics},
+                                                    key=Diagnostic.sort_key)) from None
     rendered.out_dir = (opts.out or project / "build") / game.slug
     staging = Staging()
     wanted = list(opts.only) if opts.only else [o for o in DEFAULT_OUTPUTS if o in OUTPUTS]

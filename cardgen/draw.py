@@ -8,8 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reportlab.graphics import renderPDF, shapes
-from reportlab.lib.colors import Color
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
 from cardgen import ops, rlcompat  # noqa: F401  (rlcompat patches ReportLab)
 from cardgen.fonts import DEFAULT_FAMILY, FontBook
@@ -30,22 +29,80 @@ def new_canvas(target, fonts: FontBook, pagesize=(595.0, 842.0), **kw) -> Canvas
     return c
 
 
-def _recolor(node, rgb):
-    """Copy of an svglib drawing with its black fills and strokes replaced by `rgb`."""
-    import copy
+def _is_black(col) -> bool:
+    return col is not None and hasattr(col, "red") and (col.red, col.green, col.blue) == _BLACK
 
-    node = copy.deepcopy(node)
 
-    def walk(n):
-        for attr in ("fillColor", "strokeColor"):
-            col = getattr(n, attr, None)
-            if col is not None and hasattr(col, "red") and (col.red, col.green, col.blue) == _BLACK:
-                setattr(n, attr, Color(*rgb))
-        for child in getattr(n, "contents", []) or []:
-            walk(child)
+def _emit_shape(c: Canvas, node) -> bool:
+    """Draw an svglib node whose black parts use the current colours; False if unsupported."""
+    if isinstance(node, shapes.Group):
+        c.saveState()
+        if node.transform and tuple(node.transform) != (1, 0, 0, 1, 0, 0):
+            c.transform(*node.transform)
+        for child in node.contents:
+            if not _emit_shape(c, child):
+                renderPDF.draw(_wrap(child), c, 0, 0)
+        c.restoreState()
+        return True
+    fill = getattr(node, "fillColor", None)
+    stroke = getattr(node, "strokeColor", None)
+    width = getattr(node, "strokeWidth", 0) or 0
+    if isinstance(node, shapes.Path):
+        p = c.beginPath()
+        pts = node.points
+        i = 0
+        for op in node.operators:
+            if op == shapes._MOVETO:  # noqa: SLF001
+                p.moveTo(pts[i], pts[i + 1]); i += 2
+            elif op == shapes._LINETO:  # noqa: SLF001
+                p.lineTo(pts[i], pts[i + 1]); i += 2
+            elif op == shapes._CURVETO:  # noqa: SLF001
+                p.curveTo(*pts[i:i + 6]); i += 6
+            elif op == shapes._CLOSEPATH:  # noqa: SLF001
+                p.close()
+    elif isinstance(node, shapes.Rect):
+        p = c.beginPath()
+        p.rect(node.x, node.y, node.width, node.height)
+    elif isinstance(node, shapes.Circle):
+        p = c.beginPath()
+        p.circle(node.cx, node.cy, node.r)
+    elif isinstance(node, shapes.Ellipse):
+        p = c.beginPath()
+        p.ellipse(node.cx - node.rx, node.cy - node.ry, 2 * node.rx, 2 * node.ry)
+    elif isinstance(node, shapes.Polygon):
+        p = c.beginPath()
+        pts = node.points
+        p.moveTo(pts[0], pts[1])
+        for k in range(2, len(pts), 2):
+            p.lineTo(pts[k], pts[k + 1])
+        p.close()
+    else:
+        return False
+    do_fill = fill is not None and not isinstance(node, shapes.PolyLine)
+    do_stroke = stroke is not None and width > 0
+    if not (do_fill or do_stroke):
+        return True
+    c.saveState()
+    if do_fill and not _is_black(fill):
+        c.setFillColorRGB(fill.red, fill.green, fill.blue)
+        alpha = getattr(fill, "alpha", 1)
+        if alpha is not None and alpha < 1:
+            c.setFillAlpha(alpha)
+    if do_stroke:
+        if not _is_black(stroke):
+            c.setStrokeColorRGB(stroke.red, stroke.green, stroke.blue)
+        c.setLineWidth(width)
+    mode = getattr(node, "fillMode", FILL_NON_ZERO)
+    c.drawPath(p, stroke=1 if do_stroke else 0, fill=1 if do_fill else 0,
+               fillMode=FILL_EVEN_ODD if mode == FILL_EVEN_ODD else FILL_NON_ZERO)
+    c.restoreState()
+    return True
 
-    walk(node)
-    return node
+
+def _wrap(node):
+    d = shapes.Drawing(1, 1)
+    d.add(node)
+    return d
 
 
 class Drawer:
@@ -60,18 +117,23 @@ class Drawer:
         return f"{prefix}{self._n}"
 
     # -- shared forms ---------------------------------------------------------
-    def vector_form(self, path: Path, rgb=None) -> tuple[str, float, float]:
-        key = ("svg", Path(path), rgb)
+    def vector_form(self, path: Path, themed: bool = False) -> tuple[str, float, float]:
+        """A form for an SVG file. `themed`: its black parts take the fill and stroke colour
+        in force where the form is placed, so one form serves every colour."""
+        key = ("svg", Path(path), themed)
         hit = self.forms.get(key)
         if hit:
             return hit
         drawing = load_svg(path)
-        if rgb is not None:
-            drawing = _recolor(drawing, rgb)
         name = self._name("v")
         w, h = float(drawing.width), float(drawing.height)
         self.c.beginForm(name, 0, 0, w, h)
-        renderPDF.draw(drawing, self.c, 0, 0)
+        if themed:
+            for node in drawing.contents:
+                if not _emit_shape(self.c, node):
+                    renderPDF.draw(_wrap(node), self.c, 0, 0)
+        else:
+            renderPDF.draw(drawing, self.c, 0, 0)
         self.c.endForm()
         self.forms[key] = (name, w, h)
         return self.forms[key]
@@ -80,13 +142,13 @@ class Drawer:
         """Forms used inside a card form must exist before the card form begins."""
         for op in layout.ops:
             if isinstance(op, ops.Icon) and op.path.suffix.lower() == ".svg":
-                self.vector_form(op.path, op.color[:3] if op.color else None)
+                self.vector_form(op.path, op.color is not None)
             elif isinstance(op, ops.Image) and op.path.suffix.lower() == ".svg":
                 self.vector_form(op.path)
             elif isinstance(op, ops.Text):
                 for r in op.runs:
                     if r.kind == "icon" and Path(r.content).suffix.lower() == ".svg":
-                        self.vector_form(r.content, r.color[:3] if r.color else None)
+                        self.vector_form(r.content, r.color is not None)
 
     def card_form(self, layout: ops.CardLayout) -> str:
         """The form for one card side (made on first use)."""
@@ -177,8 +239,11 @@ class Drawer:
     def _icon(self, path, x, y, w, h, color):
         c = self.c
         if Path(path).suffix.lower() == ".svg":
-            name, fw, fh = self.vector_form(path, color[:3] if color else None)
+            name, fw, fh = self.vector_form(path, color is not None)
             c.saveState()
+            if color is not None:
+                self._fill(color)
+                c.setStrokeColorRGB(*color[:3])
             c.translate(x, y)
             c.scale(w / fw, h / fh)
             c.doForm(name)
@@ -187,19 +252,35 @@ class Drawer:
             c.drawImage(str(path), x, y, w, h, mask="auto", preserveAspectRatio=True)
 
     def _text(self, op: ops.Text, ox, oy):
+        """All text runs of a box in one text object; icons after it."""
         c = self.c
+        t = c.beginText()
         cur_font = cur_color = None
+        icons = []
         for r in op.runs:
             if r.kind == "icon":
-                self._icon(r.content, ox + r.x, oy - r.baseline, r.size, r.size, r.color)
+                icons.append(r)
                 continue
             if (r.font, r.size) != cur_font:
-                c.setFont(r.font, r.size)
+                t.setFont(r.font, r.size)
                 cur_font = (r.font, r.size)
             if r.color != cur_color:
-                self._fill(r.color or (0, 0, 0, 1))
+                col = r.color or (0, 0, 0, 1)
+                t.setFillColorRGB(*col[:3])
                 cur_color = r.color
-            c.drawString(ox + r.x, oy - r.baseline, r.content)
+            t.setTextOrigin(ox + r.x, oy - r.baseline)
+            t.textOut(r.content)
+        if cur_font is not None:
+            alpha = (cur_color or (0, 0, 0, 1))[3] if cur_color and len(cur_color) > 3 else 1
+            if alpha < 1:
+                c.saveState()
+                c.setFillAlpha(alpha)
+                c.drawText(t)
+                c.restoreState()
+            else:
+                c.drawText(t)
+        for r in icons:
+            self._icon(r.content, ox + r.x, oy - r.baseline, r.size, r.size, r.color)
 
     def _placeholder(self, op: ops.Placeholder, ox, oy):
         c = self.c

@@ -27,6 +27,7 @@ class Grid:
     gutter: bool            # True: every card keeps its bleed, cards spaced 2 x bleed apart
     x0: float               # trim left of column 0
     y0: float               # trim top of row 0
+    rotated: bool = False   # cards turned 90 degrees (card_w/card_h are then the turned size)
 
     @property
     def per_page(self) -> int:
@@ -50,15 +51,23 @@ class DoesNotFit(ValueError):
     pass
 
 
-def plan_grid(paper_w, paper_h, card_w, card_h, bleed, gutter=False, margin=PRINTER_MARGIN) -> Grid:
-    """The largest grid whose trimmed block (or, in gutter mode, bled block) fits inside `margin`."""
+def _fit(paper_w, paper_h, card_w, card_h, bleed, gutter, margin):
     eps = 1e-6
-    if gutter:
-        cols = math.floor((paper_w - 2 * margin + eps) / (card_w + 2 * bleed))
-        rows = math.floor((paper_h - 2 * margin + eps) / (card_h + 2 * bleed))
-    else:
-        cols = math.floor((paper_w - 2 * margin + eps) / card_w)
-        rows = math.floor((paper_h - 2 * margin + eps) / card_h)
+    pad = 2 * bleed if gutter else 0.0
+    cols = math.floor((paper_w - 2 * margin + eps) / (card_w + pad))
+    rows = math.floor((paper_h - 2 * margin + eps) / (card_h + pad))
+    return max(cols, 0), max(rows, 0)
+
+
+def plan_grid(paper_w, paper_h, card_w, card_h, bleed, gutter=False, margin=PRINTER_MARGIN) -> Grid:
+    """The largest grid whose trimmed block (or, in gutter mode, bled block) fits inside `margin`.
+
+    Cards are turned 90 degrees when only that fits, or fits more (jumbo cards on Letter)."""
+    cols, rows = _fit(paper_w, paper_h, card_w, card_h, bleed, gutter, margin)
+    rcols, rrows = _fit(paper_w, paper_h, card_h, card_w, bleed, gutter, margin)
+    rotated = rcols * rrows > cols * rows
+    if rotated:
+        cols, rows, card_w, card_h = rcols, rrows, card_h, card_w
     if cols < 1 or rows < 1:
         raise DoesNotFit(f"a {card_w:g}x{card_h:g} mm card does not fit on a {paper_w:g}x{paper_h:g} mm page "
                          f"inside a {margin:g} mm margin")
@@ -69,7 +78,7 @@ def plan_grid(paper_w, paper_h, card_w, card_h, bleed, gutter=False, margin=PRIN
     else:
         x0 = (paper_w - cols * card_w) / 2
         y0 = (paper_h - rows * card_h) / 2
-    return Grid(paper_w, paper_h, card_w, card_h, bleed, cols, rows, gutter, x0, y0)
+    return Grid(paper_w, paper_h, card_w, card_h, bleed, cols, rows, gutter, x0, y0, rotated)
 
 
 @dataclass(frozen=True)
@@ -79,6 +88,7 @@ class Slot:
     w: float
     h: float
     clip: tuple              # (x, y, w, h) of what is shown: trim plus bleed on open sides
+    rotation: int = 0        # 0, or 90 (card's top to the left) / -90 (top to the right)
 
 
 def _clip_for(rect, others, bleed, gutter):
@@ -107,7 +117,7 @@ def slots(grid: Grid, n: int) -> list[Slot]:
     out = []
     for i, r in enumerate(rects):
         others = rects[:i] + rects[i + 1:]
-        out.append(Slot(*r, _clip_for(r, others, grid.bleed, grid.gutter)))
+        out.append(Slot(*r, _clip_for(r, others, grid.bleed, grid.gutter), 90 if grid.rotated else 0))
     return out
 
 
@@ -127,7 +137,9 @@ def back_slots(grid: Grid, faces: list[Slot], flip: str = "long", offset=(0.0, 0
             x, y = s.x, grid.paper_h - s.y - s.h
             cx, cy, cw, ch = s.clip
             clip = (cx, grid.paper_h - cy - ch, cw, ch)
-        out.append(Slot(x + dx, y + dy, s.w, s.h, (clip[0] + dx, clip[1] + dy, clip[2], clip[3])))
+        # Turned over on the long edge, a card whose top pointed left points right.
+        rotation = -s.rotation if flip == "long" else s.rotation
+        out.append(Slot(x + dx, y + dy, s.w, s.h, (clip[0] + dx, clip[1] + dy, clip[2], clip[3]), rotation))
     return out
 
 
@@ -180,7 +192,7 @@ def crop_marks(grid: Grid, page_slots: list[Slot]) -> list[Mark]:
         corners = [((x, y), (0, -1)), ((x, y), (-1, 0)), ((x + w, y), (0, -1)), ((x + w, y), (1, 0)),
                    ((x, y + h), (0, 1)), ((x, y + h), (-1, 0)), ((x + w, y + h), (0, 1)), ((x + w, y + h), (1, 0))]
         for (px, py), (dx, dy) in corners:
-            free = room(px + dx * 1e-4, py + dy * 1e-4, dx, dy)
+            free = room(px, py, dx, dy)
             start = grid.bleed + MARK_GAP
             halo = False
             if free - start < 3.0:

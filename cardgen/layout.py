@@ -2,6 +2,7 @@
 positioned drawing operations (`cardgen.ops`)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PIL import Image as PILImage
@@ -55,6 +56,15 @@ class Resources:
         return None
 
 
+def _key_using(el, field: str) -> str | None:
+    """The element key whose expression mentions `field` (for the error's location)."""
+    pattern = re.compile(rf"\.{re.escape(field)}\b|\[\s*['\"]{re.escape(field)}['\"]\s*\]")
+    for k, v in el.items():
+        if isinstance(v, str) and (expr.is_dynamic(v) or k == "when") and pattern.search(v):
+            return k
+    return None
+
+
 class _ElementError(Exception):
     def __init__(self, key: str | None, message: str):
         self.key, self.message = key, message
@@ -96,8 +106,7 @@ class Layouter:
                 eloc = el.value_loc(exc.key) if exc.key and exc.key in el else el.loc
                 raise CardgenError(eloc, f"{who}{where}, element '{el.get('name')}': {exc.message}") from None
             except expr.MissingField as exc:
-                key = next((k for k, v in el.items() if (expr.is_dynamic(v) or k == "when")
-                            and isinstance(v, str) and exc.name in v), None)
+                key = _key_using(el, exc.name)
                 eloc = el.value_loc(key) if key else el.loc
                 raise CardgenError(eloc, f"{who}{where} has no field '{exc.name}' (used by element "
                                          f"'{el.get('name')}'); add `{exc.name}:` to the card, or a default "

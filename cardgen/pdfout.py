@@ -93,6 +93,12 @@ def _place(c, drawer: Drawer, layout: CardLayout, slot: impose.Slot, paper_h: fl
     c.clipPath(p, stroke=0, fill=0)
     B = layout.bleed
     c.translate(slot.x * MM - B, (paper_h - slot.y - slot.h) * MM - B)
+    if slot.rotation == 90:        # card's top to the left
+        c.translate(slot.w * MM + 2 * B, 0)
+        c.rotate(90)
+    elif slot.rotation == -90:     # card's top to the right
+        c.translate(0, slot.h * MM + 2 * B)
+        c.rotate(-90)
     c.doForm(name)
     c.restoreState()
 

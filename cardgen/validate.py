@@ -51,11 +51,12 @@ _BOXES = ("trim", "bleed", "safe")
 
 
 def build_check(game: Game, report: Report) -> None:
-    """The validator's checks as a build runs them (the build lays the cards out itself)."""
-    run_checks(game, report, layout=False)
+    """The validator's checks as a build runs them. The build lays every card out itself and
+    reports template problems card by card, so the static template checks are left out."""
+    run_checks(game, report, templates=False)
 
 
-def run_checks(game: Game, report: Report, layout: bool = True) -> None:
+def run_checks(game: Game, report: Report, templates: bool = True) -> None:
     from cardgen.layout import Resources
 
     res = Resources(game)
@@ -63,8 +64,8 @@ def run_checks(game: Game, report: Report, layout: bool = True) -> None:
     check_rules_file(game, report)
     check_counts(game, report)
     reported_icons = check_cards(game, res, report)
-    static_locs = check_templates(game, res, report)
-    if layout:
+    if templates:
+        static_locs = check_templates(game, res, report)
         check_layout(game, res, report, static_locs, reported_icons)
 
 

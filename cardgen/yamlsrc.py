@@ -88,17 +88,31 @@ def _make_loader(filename: str):
 
 
 def _yaml_error(filename: str, exc: yaml.YAMLError, text: str) -> CardgenError:
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem_mark = getattr(exc, "problem_mark", None)
+    context_mark = getattr(exc, "context_mark", None)
+    # An unclosed bracket or quote is noticed lines later: point at where it was opened.
+    mark = context_mark if context_mark is not None and problem_mark is not None and \
+        context_mark.line < problem_mark.line else (problem_mark or context_mark)
     line = mark.line + 1 if mark else 0
     col = mark.column + 1 if mark else 0
     problem = getattr(exc, "problem", None) or str(exc)
     lines = text.splitlines()
-    src_line = lines[line - 1] if 0 < line <= len(lines) else ""
-    if "\t" in src_line[: len(src_line) - len(src_line.lstrip())] or ("'\\t'" in problem):
+
+    def indent_has_tab(m) -> bool:
+        src = lines[m.line] if m is not None and 0 <= m.line < len(lines) else ""
+        return "\t" in src[: len(src) - len(src.lstrip())]
+
+    if indent_has_tab(mark) or indent_has_tab(problem_mark) or "'\\t'" in problem or "tab character" in problem:
+        tab_mark = next((m for m in (problem_mark, mark) if indent_has_tab(m)), problem_mark or mark)
+        line = tab_mark.line + 1 if tab_mark else 0
+        col = 1 if tab_mark and indent_has_tab(tab_mark) else (tab_mark.column + 1 if tab_mark else 0)
         message = "tab character in indentation; YAML indents with spaces only (replace the tab with spaces)"
     else:
         context = getattr(exc, "context", None)
         message = f"invalid YAML: {problem}" + (f" ({context})" if context else "")
+        if mark is context_mark and problem_mark is not None:
+            message += f", noticed at line {problem_mark.line + 1}"
+            message = message.replace("(while parsing", "(the one opened here; while parsing")
         message += "; check the indentation and quoting on this line"
     return CardgenError(Loc(filename, line, col), message, code="yaml")
 

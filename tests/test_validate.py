@@ -8,7 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from cardgen.cli import main
+from cardgen.fonts import FontBook
 from vgame import ACTIONS, FACE, REPO, RULES, make_game
+
+FAMILIES = ", ".join(sorted(FontBook([REPO / "fonts"]).families))
 
 
 def run(tmp_path, *args):
@@ -236,8 +239,8 @@ def test_template_field_no_card_has(tmp_path):
      "cards/g/actions.yaml:5:1: error: tab character in indentation; YAML indents with spaces only (replace "
      "the tab with spaces)"),
     (("  - name: Theft\n", "  - name: [Theft\n"),
-     "cards/g/actions.yaml:9:10: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow "
-     "sequence); check the indentation and quoting on this line"),
+     "cards/g/actions.yaml:8:11: error: invalid YAML: did not find expected ',' or ']' (the one opened here; "
+     "while parsing a flow sequence), noticed at line 9; check the indentation and quoting on this line"),
     (("g/face", "g/fase"),
      "cards/g/actions.yaml:2:11: error: unknown template 'g/fase'; did you mean 'g/face'?; create "
      "templates/g/fase.yaml"),
@@ -261,7 +264,7 @@ def test_broken_deck_file(tmp_path, change, expected):
 @pytest.mark.parametrize("change, expected", [
     (('text: "{{ card.name }}"', 'text: "{{ card.name }}"\n    font: Lato2'),
      "templates/g/face.yaml:11:11: error: element 'title': unknown font 'Lato2'; did you mean 'Lato'? (fonts "
-     "found: CabinSketch, Lato, Vollkorn; add Lato2-Regular.ttf to fonts/)"),
+     f"found: {FAMILIES}; add Lato2-Regular.ttf to fonts/)"),
     (('"#ffffff"', "whte"),
      "templates/g/face.yaml:5:11: error: element 'bg': fill: unknown colour 'whte'; use #rrggbb, a CSS colour "
      "name or none"),

@@ -1,0 +1,86 @@
+"""Read back where things were placed on PDF pages: form placements, clips and lines."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+MM = 72 / 25.4
+
+
+def _mul(a, b):
+    a0, a1, a2, a3, a4, a5 = a
+    b0, b1, b2, b3, b4, b5 = b
+    return (a0 * b0 + a1 * b2, a0 * b1 + a1 * b3, a2 * b0 + a3 * b2, a2 * b1 + a3 * b3,
+            a4 * b0 + a5 * b2 + b4, a4 * b1 + a5 * b3 + b5)
+
+
+@dataclass
+class Placement:
+    name: str
+    x: float      # form origin on the page, mm from the left
+    y: float      # form origin, mm from the bottom
+    bbox: tuple   # form BBox in points
+    clip: tuple | None  # (x, y, w, h) in mm from bottom-left
+
+
+@dataclass
+class Segment:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    width: float  # line width in pt
+    gray: float   # stroke gray level (0 black)
+
+
+def page_items(reader: PdfReader, index: int):
+    page = reader.pages[index]
+    xobjects = page["/Resources"].get("/XObject", {})
+    ops = ContentStream(page.get_contents(), reader).operations
+    ctm = (1, 0, 0, 1, 0, 0)
+    stack = []
+    clip = None
+    pending_rect = None
+    path = []
+    lw = 1.0
+    gray = 0.0
+    placements, segments = [], []
+    for operands, op in ops:
+        op = op.decode() if isinstance(op, bytes) else op
+        if op == "q":
+            stack.append((ctm, clip, lw, gray))
+        elif op == "Q":
+            ctm, clip, lw, gray = stack.pop()
+        elif op == "cm":
+            ctm = _mul(tuple(float(v) for v in operands), ctm)
+        elif op == "re":
+            x, y, w, h = (float(v) for v in operands)
+            pending_rect = (x, y, w, h)
+            path = []
+        elif op in ("W", "W*"):
+            if pending_rect:
+                x, y, w, h = pending_rect
+                clip = ((x * ctm[0] + ctm[4]) / MM, (y * ctm[3] + ctm[5]) / MM, w * ctm[0] / MM, h * ctm[3] / MM)
+        elif op == "n":
+            pending_rect = None
+        elif op == "w":
+            lw = float(operands[0])
+        elif op == "RG":
+            gray = sum(float(v) for v in operands) / 3
+        elif op == "m":
+            path = [(float(operands[0]), float(operands[1]))]
+        elif op == "l":
+            path.append((float(operands[0]), float(operands[1])))
+        elif op == "S" and len(path) == 2:
+            (x1, y1), (x2, y2) = path
+            segments.append(Segment((x1 * ctm[0] + ctm[4]) / MM, (y1 * ctm[3] + ctm[5]) / MM,
+                                    (x2 * ctm[0] + ctm[4]) / MM, (y2 * ctm[3] + ctm[5]) / MM, lw, gray))
+            path = []
+        elif op == "Do":
+            name = str(operands[0])
+            xo = xobjects[name].get_object()
+            bbox = tuple(float(v) for v in xo["/BBox"])
+            placements.append(Placement(name, ctm[4] / MM, ctm[5] / MM, bbox, clip))
+    return placements, segments

@@ -1,0 +1,54 @@
+"""Rasterized pages: bleed colour outside the trim, text inside its box, icons on the baseline."""
+from __future__ import annotations
+
+import pypdfium2 as pdfium
+import pytest
+
+from cardgen.build import BuildOptions, build_game
+from cardgen.errors import Report
+from conftest import REPO
+
+DPI = 100
+PX = DPI / 25.4
+
+
+def render(path, page=0):
+    doc = pdfium.PdfDocument(str(path))
+    return doc[page].render(scale=DPI / 72).to_pil().convert("RGB")
+
+
+def px(img, x_mm, y_mm):
+    return img.getpixel((int(round(x_mm * PX)), int(round(y_mm * PX))))
+
+
+def close(a, b, tol=12):
+    return all(abs(p - q) <= tol for p, q in zip(a, b))
+
+
+def nine_red():
+    return "cards:\n  - {name: Red, color: '#ff0000', count: 9}\n"
+
+
+def test_outer_bleed_shows_card_colour_and_paper_beyond(tiny_game, tmp_path):
+    root = tiny_game(nine_red())
+    build_game(root, REPO, BuildOptions(out=tmp_path, only=("print",), papers=("a4",)), Report())
+    img = render(tmp_path / "tiny" / "print-a4.pdf")
+    # A4: block trim from x=9.75 mm; the outer bleed runs to 6.575 mm.
+    assert close(px(img, 8.2, 150), (255, 0, 0))          # inside the outer bleed
+    assert close(px(img, 10.5, 150), (255, 0, 0))         # on the card
+    assert close(px(img, 5.5, 150), (255, 255, 255))      # paper beyond the bleed
+    # top edge: trim at 15.15 mm, bleed to 11.975 mm
+    assert close(px(img, 40, 13.5), (255, 0, 0))
+    assert close(px(img, 40, 10.5), (255, 255, 255))
+
+
+def test_text_is_drawn_inside_its_box(tiny_game, tmp_path):
+    root = tiny_game("cards:\n  - {name: WWWWWW, color: '#000000'}\n")
+    build_game(root, REPO, BuildOptions(out=tmp_path, only=("cards",)), Report())
+    img = render(tmp_path / "tiny" / "cards.pdf")
+    b = 3.175
+    # title box: x 5..58.5 mm, y 5..15 mm from the trim; white text on black
+    inside = [px(img, b + x / 10, b + y / 10) for x in range(50, 585, 5) for y in range(50, 150, 5)]
+    assert sum(1 for p in inside if p[0] > 200) > 20
+    below = [px(img, b + x / 10, b + y / 10) for x in range(50, 585, 5) for y in range(160, 300, 5)]
+    assert all(p[0] < 30 for p in below)
