@@ -116,6 +116,7 @@ def _load_stages() -> None:
     """Import optional stages so they register their outputs."""
     import importlib
 
+    _register_validator()
     for mod in ("cardgen.tts", "cardgen.booklet", "cardgen.raster"):
         try:
             importlib.import_module(mod)
@@ -145,7 +146,11 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
         raise CardgenError(None, diagnostics=[*report.sorted(),
                                               Diagnostic(Loc(str(game.file)), "--strict: not building while "
                                                          "there are problems", "error", "strict")])
-    rendered = layout_game(game, report)
+    try:
+        rendered = layout_game(game, report)
+    except CardgenError as exc:     # show what the checks found too, not only the layout's errors
+        raise CardgenError(None, diagnostics=sorted({*report.items, *exc.diagnostics},
+                                                    key=Diagnostic.sort_key)) from None
     rendered.out_dir = (opts.out or project / "build") / game.slug
     staging = Staging()
     wanted = list(opts.only) if opts.only else [o for o in DEFAULT_OUTPUTS if o in OUTPUTS]
@@ -158,3 +163,12 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
 
 # Errors that do not stop a build (count mismatches: designers print unfinished playtests).
 SOFT_ERRORS: set[str] = set()
+
+
+def _register_validator() -> None:
+    from cardgen.components import COUNT_CODES
+    from cardgen.validate import build_check
+
+    if build_check not in CHECKS:
+        CHECKS.append(build_check)
+    SOFT_ERRORS.update(COUNT_CODES)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from cardgen import __version__
-from cardgen.build import PAPERS, BuildOptions, build_game
+from cardgen.build import PAPERS, SOFT_ERRORS, BuildOptions, build_game
 from cardgen.errors import CardgenError, Diagnostic, Report, display_path
 from cardgen.model import find_project, load_game, resolve_games
 
@@ -79,7 +79,33 @@ def build(games, pages, out, gutter, flip, back_offset, no_backs, only, strict, 
         took = time.perf_counter() - start
         names = ", ".join(display_path(p) for p in written)
         click.echo(f"{path.name}: built in {took:.2f}s: {names}")
+        soft = [d for d in report.errors if d.code in SOFT_ERRORS]
+        if soft:
+            n = len(soft)
+            click.echo(f"{path.name}: built despite {n} count error{'s' if n != 1 else ''} (designers print "
+                       f"unfinished playtests); --strict refuses", err=True)
     sys.exit(1 if failed else 0)
+
+
+@main.command()
+@click.argument("games", nargs=-1, metavar="[GAME_OR_PATH]...")
+@click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: `path:line:col: severity: message` lines and a summary; json: for CI and editors.")
+def validate(games, strict, fmt):
+    """Check GAMES (default: every game in cards/) without building: schema of every file,
+    references, every card laid out, and card counts against rules.yaml.  A path to any file
+    inside a game folder checks that game."""
+    from cardgen import validate as v
+
+    project = find_project()
+    try:
+        results = v.validate(list(games), project)
+    except CardgenError as exc:
+        _print_diags(exc.diagnostics)
+        sys.exit(1)
+    click.echo(v.as_json(results, strict) if fmt == "json" else v.as_text(results))
+    sys.exit(v.exit_code(results, strict))
 
 
 @main.command("list")

@@ -27,6 +27,7 @@ class Card:
     index: int              # position in its deck
     data: YDict             # the card's own mapping, for locations
     back_fields: dict | None = None
+    count_ok: bool = True   # False when `count:` was invalid (reported; counted as 0)
 
     def field_loc(self, key) -> Loc:
         return self.data.value_loc(key) if key in self.data else self.loc
@@ -79,6 +80,7 @@ class Game:
     data: YDict
     decks: list[Deck] = field(default_factory=list)
     rules: YDict | None = None
+    broken: list[Path] = field(default_factory=list)   # files that failed to load (tolerant loading)
 
     @property
     def title(self) -> str:
@@ -177,16 +179,23 @@ def _mapping(value, loc: Loc, what: str) -> YDict:
     return value
 
 
-def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report) -> Deck | None:
+def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report,
+              problems: list[Diagnostic] | None = None) -> Deck:
+    """Load one deck file. Problems with single cards are collected: into `problems` if given
+    (the deck is returned without the broken cards), else raised together at the end.
+    Problems that leave no deck to speak of raise at once."""
+    collect = problems is not None
+    problems = problems if collect else []
     data = load_file(path)
     if data is None:
         raise CardgenError(Loc(str(path), 1), "empty deck file; a deck needs `deck:`, `template:` and `cards:`")
     data = _mapping(data, Loc(str(path), 1), "a deck file")
     report.extend(schema.unknown_keys(data, schema.DECK_KEYS, f"deck file {path.name}"))
-    for key in ("deck", "template", "cards"):
-        if key not in data:
-            raise CardgenError(data.loc, f"deck file {path.name} has no `{key}:` "
-                                         f"({schema.DECK_KEYS[key]})", code="missing-key")
+    missing = [key for key in ("deck", "template", "cards") if key not in data]
+    if missing:
+        raise CardgenError(None, diagnostics=[
+            Diagnostic(data.loc, f"deck file {path.name} has no `{key}:` ({schema.DECK_KEYS[key]})",
+                       "error", "missing-key") for key in missing])
     name = str(data["deck"])
     if data.get("back") and data.get("backs"):
         raise CardgenError(data.key_loc("backs"), f"deck '{name}' has both `back:` (one shared back) and "
@@ -204,16 +213,29 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     for i, cd in enumerate(cards_data):
         cloc = cards_data.item_loc(i) if isinstance(cards_data, YList) else data.loc
         if not isinstance(cd, dict):
-            raise CardgenError(cloc, f"deck '{name}': card #{i + 1} must be a mapping with at least `name:`")
+            problems.append(Diagnostic(cloc, f"deck '{name}': card #{i + 1} must be a mapping with at least "
+                                             f"`name:`", "error", "card"))
+            continue
         if "name" not in cd or cd["name"] in (None, ""):
-            raise CardgenError(cloc, f"deck '{name}': card #{i + 1} has no `name:`; every card needs one")
+            problems.append(Diagnostic(cloc, f"deck '{name}': card #{i + 1} has no `name:`; every card needs one",
+                                       "error", "card"))
+            continue
         cname = str(cd["name"])
+        count_ok = True
+        count = 1
         if "count" in cd:
-            count = parse_count(cd["count"], cd.value_loc("count"), cname)
-        elif "count" in defaults:   # `defaults: {count: 3}` applies like any other field
-            count = parse_count(defaults["count"], defaults.value_loc("count"), cname)
-        else:
-            count = 1
+            try:
+                count = parse_count(cd["count"], cd.value_loc("count"), cname)
+            except CardgenError as exc:
+                problems.extend(exc.diagnostics)
+                count, count_ok = 0, False
+        elif "count" in defaults:
+            try:
+                count = parse_count(defaults["count"], defaults.value_loc("count")
+                                    if isinstance(defaults, YDict) else data.value_loc("defaults"), cname)
+            except CardgenError as exc:
+                problems.extend(exc.diagnostics)
+                count, count_ok = 0, False
         if cname in seen:
             report.error(cd.value_loc("name"), f"deck '{name}': duplicate card name '{cname}' "
                                                f"(also at line {seen[cname].line}); give each card its own "
@@ -225,7 +247,11 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
         fields["count"] = count
         back_fields = None
         if "back" in cd:
-            back = _mapping(cd["back"], cd.value_loc("back"), f"card '{cname}': `back:`")
+            if not isinstance(cd["back"], dict):
+                problems.append(Diagnostic(cd.value_loc("back"), f"card '{cname}': `back:` must be a mapping of "
+                                                                 f"keys to values", "error", "card"))
+                continue
+            back = cd["back"]
             if not data.get("backs"):
                 report.error(cd.key_loc("back"), f"card '{cname}' has its own `back:` fields but deck '{name}' "
                                                  f"has no `backs:` template to draw them; add `backs: <template>` "
@@ -234,7 +260,9 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
             back_fields.update(back)
         elif data.get("backs"):
             back_fields = dict(fields)
-        cards.append(Card(cname, count, fields, cloc, i, cd, back_fields))
+        cards.append(Card(cname, count, fields, cloc, i, cd, back_fields, count_ok))
+    if problems and not collect:
+        raise CardgenError(None, diagnostics=problems)
     back_key = "back" if data.get("back") else ("backs" if data.get("backs") else None)
     return Deck(
         name=name, file=path, template=str(data["template"]), template_loc=data.value_loc("template"),
@@ -245,8 +273,11 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     )
 
 
-def load_game(root: Path, project: Path, report: Report | None = None) -> Game:
-    """Load a game folder. Fatal problems raise CardgenError; others go to `report`."""
+def load_game(root: Path, project: Path, report: Report | None = None, tolerant: bool = False) -> Game:
+    """Load a game folder. Fatal problems raise CardgenError (all of them at once, not just the
+    first); others go to `report`.  With `tolerant`, problems in single deck files and in
+    rules.yaml go to `report` too and the game comes back without what could not be loaded
+    (the validator uses this to report everything); only a broken game.yaml still raises."""
     report = report if report is not None else Report()
     root = Path(root)
     game_file = root / "game.yaml"
@@ -262,6 +293,7 @@ def load_game(root: Path, project: Path, report: Report | None = None) -> Game:
         else CardSize(*CARD_SIZES_MM["poker"], "poker")
     bleed = parse_bleed(data["bleed"], data.value_loc("bleed")) if "bleed" in data else DEFAULT_BLEED_MM
     game = Game(slug=root.resolve().name, root=root, project=project, data=data)
+    problems: list[Diagnostic] = []
 
     if "decks" in data:
         listed = data["decks"]
@@ -273,21 +305,39 @@ def load_game(root: Path, project: Path, report: Report | None = None) -> Game:
             if p.suffix != ".yaml":
                 p = p.with_suffix(".yaml")
             if not p.is_file():
-                raise CardgenError(listed.item_loc(i), f"deck file '{name}' not found in {root.name}/")
+                problems.append(Diagnostic(listed.item_loc(i), f"deck file '{name}' not found in {root.name}/",
+                                           "error", "deck-file"))
+                game.broken.append(p)
+                continue
             paths.append(p)
     else:
         paths = sorted(p for p in root.glob("*.yaml") if p.name not in NON_DECK_FILES)
     names: dict[str, Path] = {}
     for p in paths:
-        deck = load_deck(p, size, bleed, report)
+        try:
+            deck = load_deck(p, size, bleed, report, problems if tolerant else None)
+        except CardgenError as exc:
+            problems.extend(exc.diagnostics)
+            game.broken.append(p)
+            continue
         if deck.name in names:
-            raise CardgenError(deck.data.value_loc("deck"), f"two decks are named '{deck.name}' "
-                                                            f"(also {names[deck.name].name}); rename one")
+            problems.append(Diagnostic(deck.data.value_loc("deck"), f"two decks are named '{deck.name}' "
+                                                                    f"(also {names[deck.name].name}); rename one",
+                                       "error", "duplicate-deck"))
+            continue
         names[deck.name] = p
         game.decks.append(deck)
     rules = root / "rules.yaml"
     if rules.is_file():
-        game.rules = load_file(rules)
+        try:
+            game.rules = load_file(rules)
+        except CardgenError as exc:
+            problems.extend(exc.diagnostics)
+            game.broken.append(rules)
+    if problems:
+        if not tolerant:
+            raise CardgenError(None, diagnostics=sorted(problems, key=Diagnostic.sort_key))
+        report.extend(problems)
     return game
 
 

@@ -97,8 +97,15 @@ def _yaml_error(filename: str, exc: yaml.YAMLError, text: str) -> CardgenError:
     col = mark.column + 1 if mark else 0
     problem = getattr(exc, "problem", None) or str(exc)
     lines = text.splitlines()
-    src_line = lines[line - 1] if 0 < line <= len(lines) else ""
-    if "\t" in src_line[: len(src_line) - len(src_line.lstrip())] or ("'\\t'" in problem):
+
+    def indent_has_tab(m) -> bool:
+        src = lines[m.line] if m is not None and 0 <= m.line < len(lines) else ""
+        return "\t" in src[: len(src) - len(src.lstrip())]
+
+    if indent_has_tab(mark) or indent_has_tab(problem_mark) or "'\\t'" in problem or "tab character" in problem:
+        tab_mark = next((m for m in (problem_mark, mark) if indent_has_tab(m)), problem_mark or mark)
+        line = tab_mark.line + 1 if tab_mark else 0
+        col = 1 if tab_mark and indent_has_tab(tab_mark) else (tab_mark.column + 1 if tab_mark else 0)
         message = "tab character in indentation; YAML indents with spaces only (replace the tab with spaces)"
     else:
         context = getattr(exc, "context", None)

@@ -1,0 +1,379 @@
+"""The component list of `rules.yaml` (docs/rules-format.md, part 1) and the count checks.
+
+`parse_components()` reads the list into `Entry` objects, reporting malformed entries;
+`check_counts()` holds the card data to the entries (errors) and the entries to
+themselves (warnings).  Every count problem has a code starting with `count-`; the
+build treats those as soft errors (it builds anyway, unless --strict).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from cardgen import schema
+from cardgen.errors import Loc, Report
+from cardgen.model import Deck, Game
+from cardgen.yamlsrc import YDict, YList
+
+ENTRY_KEYS = {
+    "deck": "the deck this entry is about (its deck file's `deck:` name)",
+    "decks": "several decks that each have this same breakdown",
+    "item": "a component that is not a card deck (tokens, dice, boards)",
+    "quote": "the rules document's own wording",
+    "total": "the deck's cards in all: N, \"N+\" (at least N) or tbd",
+    "cards": "named cards and their counts: {NAME: N, ...}",
+    "others": "copies of every card not named under `cards:`",
+    "by": "the card field that groups the deck's cards (type, kind, ...)",
+    "groups": "with `by:`, copies per group: {VALUE: N, ...}",
+    "each": "with `by:`, copies in every group",
+    "types": "with `by:`, how many groups there are",
+    "count": "for an `item:`, how many",
+    "silent": "the document gives no counts for this deck; say so here",
+}
+DECK_ONLY = ("total", "cards", "others", "by", "groups", "each", "types")
+
+# Codes of findings about counts: soft errors in a build.
+COUNT_CODES = {"count-mismatch", "count-missing", "count-extra", "count-deck", "count-unlisted", "count-field"}
+
+_PLUS = re.compile(r"^\s*(\d+)\s*\+\s*$")
+
+
+@dataclass(frozen=True)
+class Count:
+    """A number as the rules state it: exact, at least (`"26+"`), or to be decided."""
+
+    value: int | None       # None when tbd
+    loc: Loc
+    at_least: bool = False
+
+    @property
+    def tbd(self) -> bool:
+        return self.value is None
+
+    def __str__(self) -> str:
+        if self.value is None:
+            return "tbd"
+        return f"{self.value}+" if self.at_least else str(self.value)
+
+
+@dataclass
+class Entry:
+    data: YDict
+    decks: list[tuple[str, Loc]] = field(default_factory=list)
+    item: str | None = None
+    total: Count | None = None
+    cards: dict[str, Count] = field(default_factory=dict)
+    others: Count | None = None
+    by: str | None = None
+    by_loc: Loc | None = None
+    groups: dict[str, Count] = field(default_factory=dict)
+    groups_loc: Loc | None = None
+    each: Count | None = None
+    types: Count | None = None
+    count: Count | None = None
+    silent: str | None = None
+    contradicted: bool = False      # the declared total disagrees with the entry's own parts
+
+    @property
+    def loc(self) -> Loc:
+        return self.data.loc
+
+
+def _count(value, loc: Loc, what: str, report: Report, plus: bool = False) -> Count | None:
+    """Parse a count of the component list; None (after reporting) when malformed."""
+    if isinstance(value, str) and value.strip().lower() == "tbd":
+        return Count(None, loc)
+    if plus and isinstance(value, str):
+        m = _PLUS.match(value)
+        if m:
+            return Count(int(m.group(1)), loc, True)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        forms = 'a whole number, "N+" or tbd' if plus else "a whole number or tbd"
+        report.error(loc, f"{what} must be {forms}, got {value!r}", "rules-schema")
+        return None
+    if value > schema.MAX_COUNT:
+        report.error(loc, f"{what} {value} is more than {schema.MAX_COUNT}; is a digit too many?", "rules-schema")
+        return None
+    return Count(value, loc)
+
+
+def _count_map(entry: YDict, key: str, report: Report, what: str) -> dict[str, Count]:
+    value = entry[key]
+    if not isinstance(value, dict):
+        report.error(entry.value_loc(key), f"`{key}:` must be a mapping of {what} to counts, "
+                                           f"e.g. {{Digging: 6}}", "rules-schema")
+        return {}
+    out = {}
+    for name, v in value.items():
+        c = _count(v, value.value_loc(name) if isinstance(value, YDict) else entry.value_loc(key),
+                   f"`{key}:` count of '{name}'", report)
+        if c is not None:
+            out[str(name)] = c
+    return out
+
+
+def parse_components(rules: YDict, report: Report) -> list[Entry]:
+    """The `components:` list of rules.yaml as entries; malformed parts are reported and left out."""
+    comps = rules.get("components")
+    if comps is None:
+        return []
+    if not isinstance(comps, list):
+        report.error(rules.value_loc("components"), "`components:` must be a list of entries "
+                                                    "(`- deck: NAME` ...); see docs/rules-format.md", "rules-schema")
+        return []
+    entries = []
+    for i, raw in enumerate(comps):
+        iloc = comps.item_loc(i) if isinstance(comps, YList) else rules.value_loc("components")
+        if not isinstance(raw, dict):
+            report.error(iloc, f"component entry #{i + 1} must be a mapping starting with `deck:`, `decks:` "
+                               f"or `item:`", "rules-schema")
+            continue
+        entry = _parse_entry(raw, report, i)
+        if entry is not None:
+            entries.append(entry)
+    return entries
+
+
+def _parse_entry(raw: YDict, report: Report, i: int) -> Entry | None:
+    for d in schema.unknown_keys(raw, ENTRY_KEYS, "a component entry"):
+        report.error(d.loc, d.message, "rules-schema")
+    heads = [k for k in ("deck", "decks", "item") if k in raw]
+    if len(heads) != 1:
+        what = "has none of" if not heads else "has more than one of"
+        report.error(raw.loc, f"component entry #{i + 1} {what} `deck:`, `decks:` and `item:`; "
+                              f"give exactly one", "rules-schema")
+        return None
+    e = Entry(raw)
+    if "deck" in raw:
+        e.decks = [(str(raw["deck"]), raw.value_loc("deck"))]
+    elif "decks" in raw:
+        ds = raw["decks"]
+        if not isinstance(ds, list) or not ds:
+            report.error(raw.value_loc("decks"), "`decks:` must be a list of deck names, e.g. [Monsters, Ninjas]",
+                         "rules-schema")
+            return None
+        e.decks = [(str(d), ds.item_loc(j) if isinstance(ds, YList) else raw.value_loc("decks"))
+                   for j, d in enumerate(ds)]
+    else:
+        e.item = str(raw["item"])
+        for key in DECK_ONLY:
+            if key in raw:
+                report.error(raw.key_loc(key), f"item '{e.item}': `{key}:` is for card decks; an item has "
+                                               f"`count:` only", "rules-schema")
+        if "count" in raw:
+            e.count = _count(raw["count"], raw.value_loc("count"), f"item '{e.item}': count", report, plus=True)
+        return e
+    who = e.decks[0][0] if len(e.decks) == 1 else ", ".join(d for d, _ in e.decks)
+    if "count" in raw:
+        report.error(raw.key_loc("count"), f"{who}: `count:` is for items; a deck's number of cards is "
+                                           f"`total:`", "rules-schema")
+    if "silent" in raw:
+        e.silent = str(raw["silent"])
+        stated = [k for k in DECK_ONLY if k in raw]
+        if stated:
+            report.error(raw.key_loc(stated[0]), f"{who}: `silent:` says the document gives no counts, but the "
+                                                 f"entry also has `{stated[0]}:`; keep one", "rules-schema")
+        return e
+    if "total" in raw:
+        e.total = _count(raw["total"], raw.value_loc("total"), f"{who}: total", report, plus=True)
+    if "cards" in raw:
+        e.cards = _count_map(raw, "cards", report, "card names")
+    if "others" in raw:
+        e.others = _count(raw["others"], raw.value_loc("others"), f"{who}: others", report)
+    if "by" in raw:
+        if not isinstance(raw["by"], str) or not raw["by"].strip():
+            report.error(raw.value_loc("by"), f"{who}: `by:` must name a card field, e.g. type", "rules-schema")
+        else:
+            e.by, e.by_loc = raw["by"].strip(), raw.value_loc("by")
+    for key in ("groups", "each", "types"):
+        if key in raw and "by" not in raw:
+            report.error(raw.key_loc(key), f"{who}: `{key}:` needs `by: FIELD` (the card field that makes the "
+                                           f"groups)", "rules-schema")
+    if "groups" in raw:
+        e.groups = _count_map(raw, "groups", report, f"{e.by or 'field'} values")
+        e.groups_loc = raw.value_loc("groups")
+    if "each" in raw:
+        e.each = _count(raw["each"], raw.value_loc("each"), f"{who}: each", report)
+    if "types" in raw:
+        e.types = _count(raw["types"], raw.value_loc("types"), f"{who}: types", report)
+    if not e.by:
+        e.groups, e.each, e.types = {}, None, None
+    if not any(k in raw for k in DECK_ONLY):
+        report.error(raw.loc, f"{who}: the entry states no count; give `total:`, `cards:`, `by:` with "
+                              f"`groups:`/`each:`, or `silent:` when the document gives none", "rules-schema")
+    return e
+
+
+# -- the rules against themselves -------------------------------------------------------
+
+def check_entry_itself(e: Entry, report: Report) -> None:
+    """Warnings where the document contradicts itself, and for counts left open."""
+    if e.item is not None:
+        if e.count is not None and e.count.tbd:
+            report.warn(e.count.loc, f"item '{e.item}': the rules leave the count open (tbd); decide it and "
+                                     f"write the number", "tbd")
+        return
+    who = e.decks[0][0] if len(e.decks) == 1 else "/".join(d for d, _ in e.decks)
+    named = [("the total", e.total), ("the count of every other card", e.others),
+             (f"the count of each {e.by}", e.each), (f"the number of {e.by} groups", e.types),
+             *((f"the count of {n}", c) for n, c in e.cards.items()),
+             *((f"the count of {e.by} {g}", c) for g, c in e.groups.items())]
+    for what, c in named:
+        if c is not None and c.tbd:
+            report.warn(c.loc, f"{who}: the rules leave {what} open (tbd); decide it and write the number",
+                        "tbd")
+    parts = None    # the sum of the itemized parts, when the document gives them all
+    parts_how = ""
+    if e.groups and all(not c.tbd for c in e.groups.values()):
+        parts = sum(c.value for c in e.groups.values())
+        parts_how = f"its {e.by} groups add up to {parts} ({e.groups_loc.short})"
+    elif e.each is not None and e.types is not None and not e.each.tbd and not e.types.tbd:
+        parts = e.each.value * e.types.value
+        parts_how = f"{e.types.value} {e.by} groups of {e.each.value} make {parts} ({e.each.loc.short})"
+    elif e.cards and e.others is None and not e.by and all(not c.tbd for c in e.cards.values()):
+        parts = sum(c.value for c in e.cards.values())
+        parts_how = f"its named cards add up to {parts} ({next(iter(e.cards.values())).loc.short})"
+    if parts is not None and e.total is not None and not e.total.tbd:
+        t = e.total
+        if (t.at_least and parts < t.value) or (not t.at_least and parts != t.value):
+            e.contradicted = True   # the data cannot match both; its parts are checked one by one
+            report.warn(t.loc, f"{who}: the rules contradict themselves: total {t} ({t.loc.short}), but "
+                               f"{parts_how}", "rules-total")
+    if e.groups and e.types is not None and not e.types.tbd and len(e.groups) != e.types.value:
+        report.warn(e.types.loc, f"{who}: the rules contradict themselves: {e.types.value} {e.by} groups "
+                                 f"({e.types.loc.short}), but {len(e.groups)} are listed ({e.groups_loc.short})",
+                    "rules-total")
+    if e.groups and e.each is not None and not e.each.tbd:
+        for g, c in e.groups.items():
+            if not c.tbd and c.value != e.each.value:
+                report.warn(c.loc, f"{who}: the rules contradict themselves: {e.each.value} of each {e.by} "
+                                   f"({e.each.loc.short}), but {c.value} x {g} ({c.loc.short})", "rules-total")
+
+
+# -- the data against the rules ---------------------------------------------------------
+
+def _n_cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _compare(rule: Count, have: int) -> bool:
+    """True when the data agrees with the rule."""
+    if rule.tbd:
+        return True
+    return have >= rule.value if rule.at_least else have == rule.value
+
+
+def _said(rule: Count) -> str:
+    return f"at least {rule.value}" if rule.at_least else str(rule.value)
+
+
+def check_deck(e: Entry, deck: Deck, report: Report) -> None:
+    """Errors where the deck's cards disagree with what the entry states."""
+    if any(not c.count_ok for c in deck.cards):
+        return          # a count is malformed (already reported); comparing would only add noise
+    D = deck.name
+    dloc = deck.data.value_loc("deck")
+    if e.total is not None and not e.contradicted and not _compare(e.total, deck.count):
+        report.error(e.total.loc, f"{D}: rules say {_said(e.total)} cards in all ({e.total.loc.short}), "
+                                  f"deck has {deck.count} ({dloc.short})", "count-mismatch")
+    by_name: dict[str, list] = {}
+    for c in deck.cards:
+        by_name.setdefault(c.name, []).append(c)
+
+    def where(cards) -> str:
+        c = cards[0]
+        return c.field_loc("count").short if "count" in c.data else c.loc.short
+
+    for name, rule in e.cards.items():
+        cards = by_name.get(name)
+        if not cards:
+            report.error(rule.loc, f"{D}: rules say {_said(rule) if not rule.tbd else 'some'} x {name} "
+                                   f"({rule.loc.short}), deck has no card '{name}' ({dloc.short})"
+                                   f"{schema.suggest(name, by_name)}", "count-missing")
+            continue
+        have = sum(c.count for c in cards)
+        if not _compare(rule, have):
+            report.error(rule.loc, f"{D}: rules say {_said(rule)} x {name} ({rule.loc.short}), "
+                                   f"deck has {have} ({where(cards)})", "count-mismatch")
+    if e.others is not None and not e.others.tbd:
+        for name, cards in by_name.items():
+            if name in e.cards:
+                continue
+            have = sum(c.count for c in cards)
+            if have != e.others.value:
+                report.error(e.others.loc, f"{D}: rules say {e.others.value} x each other card "
+                                           f"({e.others.loc.short}), deck has {have} x {name} ({where(cards)})",
+                             "count-mismatch")
+    if not e.by:
+        return
+    groups: dict[str, int] = Counter()
+    first: dict[str, object] = {}
+    for c in deck.cards:
+        if e.by not in c.fields:
+            report.error(c.loc, f"{D}: card '{c.name}' has no `{e.by}:`, which the rules group the deck by "
+                                f"({e.by_loc.short}); add it to the card or to the deck's `defaults:`",
+                         "count-field")
+            continue
+        v = str(c.fields[e.by])
+        groups[v] += c.count
+        first.setdefault(v, c)
+    for g, rule in e.groups.items():
+        if g not in groups:
+            report.error(rule.loc, f"{D}: rules say {_said(rule) if not rule.tbd else 'some'} x {e.by} {g} "
+                                   f"({rule.loc.short}), deck has no card with `{e.by}: {g}` ({dloc.short})"
+                                   f"{schema.suggest(g, groups)}", "count-missing")
+        elif not _compare(rule, groups[g]):
+            report.error(rule.loc, f"{D}: rules say {_said(rule)} x {e.by} {g} ({rule.loc.short}), "
+                                   f"deck has {groups[g]} ({first[g].loc.short})", "count-mismatch")
+    if e.groups:
+        for g, n in groups.items():
+            if g not in e.groups:
+                c = first[g]
+                report.error(c.field_loc(e.by), f"{D}: deck has {_n_cards(n)} with `{e.by}: {g}` "
+                                                f"({c.field_loc(e.by).short}), a group the rules do not list "
+                                                f"({e.groups_loc.short}){schema.suggest(g, e.groups)}",
+                             "count-extra")
+    if e.each is not None and not e.each.tbd:
+        for g, n in groups.items():
+            if n != e.each.value and not (g in e.groups and not e.groups[g].tbd):
+                report.error(e.each.loc, f"{D}: rules say {e.each.value} of each {e.by} ({e.each.loc.short}), "
+                                         f"deck has {n} x {e.by} {g} ({first[g].loc.short})", "count-mismatch")
+    if e.types is not None and not e.types.tbd and len(groups) != e.types.value:
+        names = ", ".join(sorted(groups)) or "none"
+        report.error(e.types.loc, f"{D}: rules say {e.types.value} {e.by} groups ({e.types.loc.short}), "
+                                  f"deck has {len(groups)}: {names} ({dloc.short})", "count-mismatch")
+
+
+def check_counts(game: Game, report: Report) -> None:
+    """Hold the game's card data to its rules.yaml component list, and the list to itself."""
+    rules = game.rules
+    if not isinstance(rules, dict) or "components" not in rules:
+        return
+    entries = parse_components(rules, report)
+    mentioned: set[str] = set()
+    for e in entries:
+        check_entry_itself(e, report)
+        for name, loc in e.decks:
+            mentioned.add(name)
+            deck = game.deck(name)
+            if deck is None:
+                if game.broken:
+                    continue        # the deck may be in a file that did not load (already reported)
+                report.error(loc, f"rules name deck '{name}' ({loc.short}), which game {game.slug} does not have"
+                                  f"{schema.suggest(name, [d.name for d in game.decks])} "
+                                  f"(decks: {', '.join(d.name for d in game.decks) or 'none'})", "count-deck")
+                continue
+            mentioned.add(deck.name)
+            if e.silent is None:
+                check_deck(e, deck, report)
+    if not isinstance(rules.get("components"), list):
+        return
+    for deck in game.decks:
+        if deck.name not in mentioned and deck.slug not in mentioned:
+            loc = deck.data.value_loc("deck")
+            report.error(loc, f"deck '{deck.name}' ({loc.short}) is not in the rules' component list "
+                              f"({rules.key_loc('components').short}); add an entry for it (with `silent:` if "
+                              f"the document gives no count)", "count-unlisted")

@@ -1,0 +1,431 @@
+"""`cardgen validate`: every problem of a game, not just the first.
+
+Schema of game, deck, rules and template files; unresolved references (template, back,
+font, image, icon, `:icon:` in card text); every card laid out once; the card data held to
+the rules' component list (`cardgen.components`).  `cardgen build` runs the same checks
+(less the layout, which the build does itself) through `build.CHECKS`.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardgen import expr, schema
+from cardgen.components import COUNT_CODES, check_counts
+from cardgen.errors import CardgenError, Diagnostic, Loc, Report
+from cardgen.model import Game, load_game, resolve_games
+from cardgen.richtext import icon_names
+from cardgen.templates import TEMPLATE_KEYS, element_problems, find_template
+from cardgen.units import UnitError, color, length_pt, number
+from cardgen.yamlsrc import YDict, YList, load_file
+
+RULES_KEYS = {
+    "source": "which document the counts come from",
+    "components": "the component list as the rules document states it (docs/rules-format.md, part 1)",
+    "title": "the rulebook's title (default: game.yaml's)",
+    "subtitle": "a line under the title (default: game.yaml's)",
+    "players": "player count (default: game.yaml's)",
+    "play_time": "play time (default: game.yaml's)",
+    "ages": "suggested ages (default: game.yaml's)",
+    "intro": "one paragraph: what the game is about",
+    "sections": "the rulebook's sections",
+    "player_aid": "the one-card player aid: turn, end, notes",
+}
+
+# Static checks of template values, by element type: key -> kind.
+_LENGTHS = {"x", "y", "width", "height", "x2", "y2", "radius", "gap"}
+_NUMBERS = {"rotate", "min_size", "leading", "icon_scale", "paragraph_gap"}
+_COLOURS = {"fill", "stroke", "color"}
+_CHOICES = {
+    ("text", "style"): ("regular", "bold", "italic", "bolditalic"),
+    ("text", "align"): ("left", "center", "right", "justify"),
+    ("text", "valign"): ("top", "middle", "bottom"),
+    ("text", "fit"): ("none", "shrink"),
+    ("image", "fit"): ("contain", "cover", "stretch"),
+    ("icon", "direction"): ("row", "column"),
+    ("icon", "align"): ("start", "center", "end"),
+}
+_BOXES = ("trim", "bleed", "safe")
+
+
+def build_check(game: Game, report: Report) -> None:
+    """The validator's checks as a build runs them. The build lays every card out itself and
+    reports template problems card by card, so the static template checks are left out."""
+    run_checks(game, report, templates=False)
+
+
+def run_checks(game: Game, report: Report, templates: bool = True) -> None:
+    from cardgen.layout import Resources
+
+    res = Resources(game)
+    check_game_file(game, res, report)
+    check_rules_file(game, report)
+    check_counts(game, report)
+    reported_icons = check_cards(game, res, report)
+    if templates:
+        static_locs = check_templates(game, res, report)
+        check_layout(game, res, report, static_locs, reported_icons)
+
+
+def validate_game(path: Path, project: Path) -> Report:
+    """Every problem of the game in `path`."""
+    report = Report()
+    try:
+        game = load_game(path, project, report, tolerant=True)
+    except CardgenError as exc:
+        report.extend(exc.diagnostics)
+        return report
+    run_checks(game, report)
+    return report
+
+
+# -- game.yaml -----------------------------------------------------------------------------
+
+def _want_mapping(data: YDict, key: str, what: str, report: Report) -> bool:
+    if key in data and data[key] is not None and not isinstance(data[key], dict):
+        report.error(data.value_loc(key), f"`{key}:` must be a mapping ({what})", "type")
+        return False
+    return key in data and isinstance(data[key], dict)
+
+
+def check_game_file(game: Game, res, report: Report) -> None:
+    data = game.data
+    for key in ("title", "subtitle", "designer"):
+        if key in data and isinstance(data[key], (dict, list)):
+            report.error(data.value_loc(key), f"`{key}:` must be text", "type")
+    if _want_mapping(data, "icons", "icon name: file name in art/icons", report):
+        icons = data["icons"]
+        for alias, target in icons.items():
+            if res.icons.find(str(alias)) is None:
+                report.error(icons.value_loc(alias), f"icon alias '{alias}' maps to '{target}', but there is no "
+                                                     f"{target}.svg or {target}.png in art/icons/"
+                                                     f"{schema.suggest(target, res.icons.names())}", "unknown-icon")
+    if _want_mapping(data, "palette", "colour name: #rrggbb", report):
+        pal = data["palette"]
+        for name, value in pal.items():
+            try:
+                color(value)
+            except UnitError as exc:
+                report.error(pal.value_loc(name), f"palette colour '{name}': {exc}", "colour")
+    _want_mapping(data, "vars", "name: value", report)
+
+
+# -- rules.yaml ----------------------------------------------------------------------------
+
+def check_rules_file(game: Game, report: Report) -> None:
+    rules = game.rules
+    if rules is None:
+        return
+    path = game.root / "rules.yaml"
+    if not isinstance(rules, dict):
+        report.error(Loc(str(path), 1), "rules.yaml must be a mapping with `components:` and the rulebook "
+                                        "(see docs/rules-format.md)", "rules-schema")
+        return
+    report.extend(schema.unknown_keys(rules, RULES_KEYS, "rules.yaml"))
+    for key in ("source", "title", "subtitle", "intro"):
+        if key in rules and isinstance(rules[key], (dict, list)):
+            report.error(rules.value_loc(key), f"`{key}:` must be text", "rules-schema")
+    if "sections" in rules and not isinstance(rules["sections"], list):
+        report.error(rules.value_loc("sections"), "`sections:` must be a list of sections", "rules-schema")
+    if "player_aid" in rules and not isinstance(rules["player_aid"], dict):
+        report.error(rules.value_loc("player_aid"), "`player_aid:` must be a mapping with turn, end and notes",
+                     "rules-schema")
+
+
+# -- decks and cards -----------------------------------------------------------------------
+
+def _strings(value, loc: Loc):
+    """Every string in a card field (lists and mappings walked), with the best location."""
+    if isinstance(value, str):
+        yield value, loc
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(v, value.value_loc(k) if isinstance(value, YDict) else loc)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _strings(v, value.item_loc(i) if isinstance(value, YList) else loc)
+
+
+def check_cards(game: Game, res, report: Report) -> set[tuple[str, str]]:
+    """Deck fields, `todo:` warnings and `:icon:` references in card text.
+    Returns the (card, icon) pairs reported, so layout does not report them again."""
+    reported: set[tuple[str, str]] = set()
+    for deck in game.decks:
+        _want_mapping(deck.data, "vars", "name: value", report)
+        if isinstance(deck.data.get("description"), (dict, list)):
+            report.error(deck.data.value_loc("description"), "`description:` must be text", "type")
+        from_defaults = [c for c in deck.cards if "todo" in c.fields and "todo" not in c.data]
+        if from_defaults:   # one warning for the deck's default `todo:`, naming its cards
+            defaults = deck.data.get("defaults")
+            loc = defaults.value_loc("todo") if isinstance(defaults, YDict) else deck.data.value_loc("defaults")
+            names = ", ".join(f"'{c.name}'" for c in from_defaults)
+            what = f"card {names} has" if len(from_defaults) == 1 else f"{len(from_defaults)} cards have"
+            report.warn(loc, f"{deck.name}: {what} no text yet"
+                             + (f" ({names})" if len(from_defaults) > 1 else "")
+                             + f" (todo: {from_defaults[0].fields['todo']})", "todo")
+        for card in deck.cards:
+            if "todo" in card.data:
+                report.warn(card.field_loc("todo"), f"{deck.name}: card '{card.name}' has no text yet "
+                                                    f"(todo: {card.fields['todo']})", "todo")
+            for key, value in card.fields.items():
+                if key in ("name", "count", "todo"):
+                    continue
+                base = card.field_loc(key) if key in card.data else deck.data.value_loc("defaults")
+                for text, loc in _strings(value, base):
+                    if ":" not in text or expr.is_dynamic(text):
+                        continue
+                    for icon in dict.fromkeys(icon_names(text)):
+                        if res.icons.find(icon) is None:
+                            reported.add((card.name, icon))
+                            report.error(loc, f"{deck.name}: card '{card.name}', `{key}:`: unknown icon ':{icon}:'"
+                                              f"{schema.suggest(icon, res.icons.names())} (put {icon}.svg in "
+                                              f"art/icons/ or map it under `icons:` in game.yaml)", "unknown-icon")
+    return reported
+
+
+# -- templates -----------------------------------------------------------------------------
+
+def _template_refs(game: Game) -> list[tuple[str, Loc]]:
+    refs = []
+    for deck in game.decks:
+        refs.append((deck.template, deck.template_loc))
+        for ref in (deck.back, deck.backs):
+            if ref:
+                refs.append((ref, deck.back_loc))
+    # every template file in the game's own folders, referenced or not
+    for base in (game.root / "templates", game.project / "templates" / game.slug):
+        if base.is_dir():
+            root = game.root / "templates" if base == game.root / "templates" else game.project / "templates"
+            for p in sorted(base.rglob("*.yaml")):
+                refs.append((str(p.relative_to(root).with_suffix("")), Loc(str(p), 1)))
+    return refs
+
+
+def _raw_template_problems(path: Path, report: Report) -> None:
+    """A template that failed to load: report what can be seen in its own file."""
+    try:
+        data = load_file(path)
+    except CardgenError:
+        return
+    if not isinstance(data, dict):
+        return
+    report.extend(schema.unknown_keys(data, TEMPLATE_KEYS, f"template {path.stem}"))
+    own = data.get("elements")
+    if isinstance(own, list):
+        for el in own:
+            if isinstance(el, dict) and "type" in el:
+                report.extend(element_problems(el))
+
+
+def check_templates(game: Game, res, report: Report) -> set[Loc]:
+    """Load every template the game uses and check its static values.
+    Returns the locations reported, so layout does not report them again."""
+    done: set[str] = set()
+    static_locs: set[Loc] = set()
+    for ref, loc in _template_refs(game):
+        ref = str(ref).strip().removesuffix(".yaml")
+        if ref in done:
+            continue
+        done.add(ref)
+        try:
+            tpl = res.templates.get(ref, loc)
+        except CardgenError as exc:
+            report.extend(exc.diagnostics)
+            static_locs.update(d.loc for d in exc.diagnostics)
+            path = find_template(ref, res.templates.dirs)
+            if path is not None:
+                before = len(report.items)
+                _raw_template_problems(path, report)
+                static_locs.update(d.loc for d in report.items[before:])
+            continue
+        for el in tpl.elements:
+            for d in _element_values(el, res, game):
+                report.extend([d])
+                static_locs.add(d.loc)
+    return static_locs
+
+
+def _element_values(el: YDict, res, game: Game) -> list[Diagnostic]:
+    """Problems of an element's static (non-Jinja) values: units, colours, choices, references."""
+    out: list[Diagnostic] = []
+    name = el.get("name", "?")
+    etype = el.get("type")
+
+    def bad(key, message, code="template-value"):
+        out.append(Diagnostic(el.value_loc(key), f"element '{name}': {message}", "error", code))
+
+    for key, value in el.items():
+        if expr.is_dynamic(value) or value is None:
+            continue
+        try:
+            if key in _LENGTHS or (key == "size" and etype == "icon"):
+                length_pt(value, 100.0)
+            elif key == "stroke_width":
+                length_pt(value, None)
+            elif key in _NUMBERS or (key == "size" and etype == "text") or (key == "count" and etype == "icon"):
+                n = number(value)
+                if key == "count" and (n != int(n) or n < 0):
+                    bad(key, f"count must be a whole number >= 0, got {value!r}")
+            elif key in _COLOURS:
+                color(value)
+        except UnitError as exc:
+            bad(key, f"{key}: {exc}", "template-unit" if key not in _COLOURS else "colour")
+            continue
+        choices = _CHOICES.get((etype, key))
+        if choices and str(value).strip().lower() not in choices:
+            bad(key, f"{key} must be one of {', '.join(choices)}, got {value!r}"
+                     f"{schema.suggest(str(value).lower(), choices)}")
+        if key == "box" and value not in _BOXES:
+            bad(key, f"box must be trim, bleed or safe, got {value!r}{schema.suggest(value, _BOXES)}")
+        if key == "dash" and value and (not isinstance(value, list)
+                                        or not all(isinstance(x, (int, float)) for x in value)):
+            bad(key, f"dash must be a list of numbers, got {value!r}")
+    if etype == "text":
+        font = el.get("font")
+        if font and not expr.is_dynamic(font) and not res.fonts.has(str(font)):
+            bad("font", f"unknown font '{font}'{schema.suggest(font, res.fonts.families)} "
+                        f"(fonts found: {', '.join(sorted(res.fonts.families)) or 'none'}; add "
+                        f"{font}-Regular.ttf to fonts/)", "unknown-font")
+        text = el.get("text")
+        if isinstance(text, str) and ":" in text:
+            # icons written in the template itself (Jinja parts cannot name one reliably)
+            static = text if not expr.is_dynamic(text) else _strip_jinja(text)
+            for icon in dict.fromkeys(icon_names(static)):
+                if res.icons.find(icon) is None:
+                    bad("text", f"unknown icon ':{icon}:'{schema.suggest(icon, res.icons.names())} (put "
+                                f"{icon}.svg in art/icons/ or map it under `icons:` in game.yaml)", "unknown-icon")
+    elif etype == "icon":
+        icon = el.get("icon")
+        if icon and not expr.is_dynamic(icon) and res.icons.find(str(icon)) is None:
+            bad("icon", f"unknown icon '{icon}'{schema.suggest(icon, res.icons.names())} (put {icon}.svg in "
+                        f"art/icons/ or map it under `icons:` in game.yaml)", "unknown-icon")
+    elif etype == "image":
+        src = el.get("src")
+        if src and not expr.is_dynamic(src) and not el.get("placeholder") and res.find_art(str(src)) is None:
+            bad("src", f"image '{src}' not found in art/ or the game folder; add the file, fix the name, or add "
+                       f"`placeholder: true` for a labelled box", "unknown-image")
+    return out
+
+
+def _strip_jinja(text: str) -> str:
+    return re.sub(r"\{\{.*?\}\}|\{%.*?%\}", " ", text, flags=re.S)
+
+
+# -- layout --------------------------------------------------------------------------------
+
+def check_layout(game: Game, res, report: Report, static_locs: set[Loc],
+                 reported_icons: set[tuple[str, str]]) -> None:
+    """Lay out every card once; collect every card's problems (Jinja values, fields no card has)."""
+    from cardgen.build import layout_game
+
+    if not game.decks:
+        return
+    try:
+        layout_game(game, report, res)
+        return
+    except CardgenError as exc:
+        diags = exc.diagnostics
+    grouped: dict[tuple, list[Diagnostic]] = {}
+    for d in diags:
+        if d.loc in static_locs:
+            continue        # the template value itself is wrong; already reported once
+        if any(f"card '{c}'" in d.message and f"':{i}:'" in d.message for c, i in reported_icons):
+            continue        # the card's own text names an unknown icon; already reported at the card
+        key = (d.loc, d.code) if d.code == "missing-field" else (d.loc, d.message)
+        grouped.setdefault(key, []).append(d)
+    for group in grouped.values():
+        d = group[0]
+        if len(group) > 1:
+            d = Diagnostic(d.loc, f"{d.message} ({len(group) - 1} more card{'s' if len(group) > 2 else ''} "
+                                  f"the same)", d.severity, d.code)
+        report.extend([d])
+
+
+# -- the command ---------------------------------------------------------------------------
+
+@dataclass
+class GameResult:
+    name: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "error")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "warning")
+
+    def summary(self) -> str:
+        e, w = self.errors, self.warnings
+        return f"{self.name}: {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}"
+
+
+def _game_dirs(args: list[str], project: Path) -> list[Path]:
+    """Game folders for the arguments: game names, game folders, or any file inside a game folder."""
+    out: list[Path] = []
+    rest: list[str] = []
+    for a in args:
+        p = Path(a)
+        if p.is_file() and p.name != "game.yaml":
+            for parent in p.resolve().parents:
+                if (parent / "game.yaml").is_file():
+                    out.append(parent)
+                    break
+            else:
+                raise CardgenError(Loc(a), "this file is not inside a game folder (no game.yaml above it)")
+        else:
+            rest.append(a)
+    if rest or not out:
+        out.extend(resolve_games(rest, project))
+    unique = []
+    for p in out:
+        if p.resolve() not in [q.resolve() for q in unique]:
+            unique.append(p)
+    return unique
+
+
+def validate(args: list[str], project: Path) -> list[GameResult]:
+    results = []
+    for path in _game_dirs(args, project):
+        report = validate_game(path, project)
+        results.append(GameResult(path.resolve().name, report.sorted()))
+    return results
+
+
+def exit_code(results: list[GameResult], strict: bool) -> int:
+    if any(r.errors for r in results):
+        return 1
+    if strict and any(r.warnings for r in results):
+        return 1
+    return 0
+
+
+def as_text(results: list[GameResult]) -> str:
+    lines = []
+    for r in results:
+        lines.extend(str(d) for d in r.diagnostics)
+    lines.extend(r.summary() for r in results)
+    return "\n".join(lines)
+
+
+def as_json(results: list[GameResult], strict: bool) -> str:
+    doc = {
+        "diagnostics": [{"game": r.name, **d.as_dict()} for r in results for d in r.diagnostics],
+        "summary": {
+            "games": [{"game": r.name, "errors": r.errors, "warnings": r.warnings} for r in results],
+            "errors": sum(r.errors for r in results),
+            "warnings": sum(r.warnings for r in results),
+            "strict": strict,
+            "exit_code": exit_code(results, strict),
+        },
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def count_errors(report: Report) -> list[Diagnostic]:
+    """The count errors of a report (soft in a build)."""
+    return [d for d in report.errors if d.code in COUNT_CODES]
+
