@@ -47,7 +47,9 @@ def test_partners_and_identities(game):
 
 def test_treasure_and_player_card(game):
     (treasure,) = game.deck("Treasure").cards
-    assert treasure.count == 1 and "count" in treasure.fields["todo"].lower()
+    assert treasure.count == 1 and "todo" not in treasure.fields   # its text is known; only the count is not
+    entry = next(e for e in game.rules["components"] if e.get("deck") == "Treasure")
+    assert "no count" in entry["silent"]
     assert ":ap: AP +2" in treasure.fields["text"] and ":rp: RP +1" in treasure.fields["text"]
     (player,) = game.deck("Player").cards
     assert (player.fields["ap"], player.fields["rp"], player.fields["treasures"]) == (10, 0, 0)

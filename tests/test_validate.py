@@ -244,16 +244,14 @@ def test_template_field_no_card_has(tmp_path):
     (("g/face", "g/fase"),
      "cards/g/actions.yaml:2:11: error: unknown template 'g/fase'; did you mean 'g/face'?; create "
      "templates/g/fase.yaml"),
-    (("count: 6", "count: 6\n    text: 'Dig :shovl: deep'"),
-     "cards/g/actions.yaml:6:11: error: Action: card 'Digging', `text:`: unknown icon ':shovl:'; did you mean "
-     "'shovel'? (put shovl.svg in art/icons/ or map it under `icons:` in game.yaml)"),
+    (("count: 6", "count: 6\n    text: 'Dig :coinz: deep'"),
+     "cards/g/actions.yaml:6:11: error: Action: card 'Digging', `text:`: unknown icon ':coinz:'; did you mean "
+     "'coins'? (put coinz.svg in art/icons/ or map it under `icons:` in game.yaml)"),
     (("  - name: Theft\n", "  - name: Bribe\n"),
      "cards/g/actions.yaml:8:11: error: deck 'Action': duplicate card name 'Bribe' (also at line 6); give each "
      "card its own name or raise the first one's count"),
 ])
 def test_broken_deck_file(tmp_path, change, expected):
-    if "shovl" in change[1] and not (REPO / "art/icons/shovel.svg").exists():
-        expected = expected.replace("; did you mean 'shovel'?", "")
     make_game(tmp_path, decks={"actions.yaml": ACTIONS.replace(*change)})
     code, out = run(tmp_path, "g")
     assert code == 1
