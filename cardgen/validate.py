@@ -167,7 +167,8 @@ def check_cards(game: Game, res, report: Report) -> set[tuple[str, str]]:
                              + f" (todo: {from_defaults[0].fields['todo']})", "todo")
         for card in deck.cards:
             if "todo" in card.data:
-                report.warn(card.field_loc("todo"), f"{deck.name}: card '{card.name}' has no text yet "
+                state = "is not finished yet" if str(card.fields.get("text") or "").strip() else "has no text yet"
+                report.warn(card.field_loc("todo"), f"{deck.name}: card '{card.name}' {state} "
                                                     f"(todo: {card.fields['todo']})", "todo")
             for key, value in card.fields.items():
                 if key in ("name", "count", "todo"):
