@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from cardgen import impose_booklet, ops
 from cardgen.build import BuildOptions, Rendered, register_output
 from cardgen.draw import Drawer, new_canvas
-from cardgen.errors import CardgenError, Loc, Report
+from cardgen.errors import CardgenError, Loc, Report, plural
 from cardgen.fonts import FontBook
 from cardgen.richtext import TextStyle, Typesetter, parse, plain
 from cardgen.rulebook import (Callout, ListBlock, Para, Rulebook, Section, Table, has_rulebook,  # noqa: F401
@@ -409,7 +409,7 @@ class BookletMaker:
             th = thumb_w * (deck.size.height / deck.size.width) if lay else 8 * MM
             tx = thumb_w + 5 * MM
             kinds = len(deck.cards)
-            lines = c.lines(f"**{deck.name}** — {deck.count} cards", replace(st.body, size=st.base * 1.08),
+            lines = c.lines(f"**{deck.name}** — {plural(deck.count, 'card')}", replace(st.body, size=st.base * 1.08),
                             self.cw - tx, tx)
             detail = f"{kinds} different · {deck.size.label}"
             lines += c.lines(detail, st.small, self.cw - tx, tx)

@@ -9,7 +9,7 @@ import click
 
 from cardgen import __version__
 from cardgen.build import PAPERS, SOFT_ERRORS, BuildOptions, build_game
-from cardgen.errors import CardgenError, Diagnostic, Report, display_path
+from cardgen.errors import CardgenError, Diagnostic, Report, display_path, plural
 from cardgen.model import find_project, load_game, resolve_games
 
 
@@ -118,9 +118,9 @@ def list_cmd(games):
         for path in paths:
             game = load_game(path, project, Report())
             total = sum(d.count for d in game.decks)
-            click.echo(f"{game.slug}: {game.title} ({total} cards)")
+            click.echo(f"{game.slug}: {game.title} ({plural(total, 'card')})")
             for d in game.decks:
-                click.echo(f"  {d.name}: {d.count} cards, {len(d.cards)} distinct, {d.size.label}"
+                click.echo(f"  {d.name}: {plural(d.count, 'card')}, {len(d.cards)} distinct, {d.size.label}"
                            f", template {d.template}")
     except CardgenError as exc:
         _print_diags(exc.diagnostics)

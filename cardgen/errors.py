@@ -6,6 +6,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`1 card`, `3 cards`."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
 def display_path(path: str | os.PathLike | None) -> str:
     """A path as the user should see it: relative to the working directory when inside it."""
     if path is None:

@@ -126,7 +126,7 @@ def test_components_page_lists_exactly_the_decks_and_counts(game601):
     rules, _ = make_booklet(rendered)
     assert PdfReader(io.BytesIO(rules)).pages[1].extract_text().split()[0] == "Components"
     text = _deck_lines(rules, 1)
-    found = re.findall(r"([A-Z][\w ]*?) — (\d+) cards", text)
+    found = re.findall(r"([A-Z][\w ]*?) — (\d+) cards?", text)
     assert found == [(d.name, str(d.count)) for d in game.decks]
 
 
