@@ -51,6 +51,14 @@ def main():
 @click.option("--only", multiple=True, metavar="OUTPUT",
               help="Make only this output (print, cards, booklet, tts, png); repeatable.")
 @click.option("--strict", is_flag=True, help="Refuse to build while the validator reports any problem.")
+@click.option("--tts-base-url", metavar="URL",
+              help="Tabletop Simulator: write image addresses as URL/<file> (where you upload build/<game>/tts/; "
+                   "needed for multiplayer) instead of local file paths.")
+@click.option("--tts-format", type=click.Choice(["jpeg", "png"]), default=None,
+              help="Tabletop Simulator deck images as JPEG (default, quality 92) or PNG.")
+@click.option("--target", multiple=True, type=click.Choice(["mpc", "tgc"]),
+              help="Print service for `--only png`: mpc (MakePlayingCards, 822x1122 px poker) or tgc "
+                   "(The Game Crafter, 825x1125 px poker); repeatable (default: both).")
 def build(games, pages, out, gutter, flip, back_offset, no_backs, only, strict, **extra):
     """Build print sheets, cards.pdf, booklets and TTS decks for GAMES (default: every game in cards/)."""
     project = find_project()
