@@ -1,7 +1,7 @@
 """Card sides as bitmaps, for Tabletop Simulator and print services.
 
 There is one drawing path: each card side is drawn into a small PDF by the same code
-that makes the print sheets (`cardgen.pdfout.cards_pdf`, i.e. `cardgen.draw.Drawer`)
+that makes the print sheets (`cardgen.draw.Drawer` on a `new_canvas`, as in cards.pdf)
 and that PDF is rasterized with PDFium.  Bitmaps go to a content-addressed cache
 (`<build>/<game>/.cache/raster/`): a card side whose drawing operations, font files,
 art files and requested size are unchanged is never rasterized again.
@@ -20,7 +20,9 @@ import hashlib
 import io
 import math
 import os
-from dataclasses import dataclass, fields, is_dataclass
+import struct
+import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
@@ -52,11 +54,15 @@ class Spec:
     px_w: int
     px_h: int
     bleed: float = 0.0        # pt outside the trim, each side
-    dpi: int = 0              # written into PNG metadata when set
-    compress: int = 1         # PNG compression level of the cached file
+    dpi: int = 0              # PNG files: dots per inch in their metadata
+    kind: str = "raw"         # raw: internal, fast (atlas cells); png: a finished PNG file
 
     def token(self) -> str:
-        return f"{self.px_w}x{self.px_h}+{self.bleed:.4f}@{self.dpi}/{self.compress}"
+        return f"{self.px_w}x{self.px_h}+{self.bleed:.4f}@{self.dpi}/{self.kind}"
+
+    @property
+    def ext(self) -> str:
+        return "png" if self.kind == "png" else "rgbz"
 
 
 # -- content hashes -------------------------------------------------------------------------
@@ -105,47 +111,30 @@ def code_digest() -> str:
     return _code_digest
 
 
-def _feed(h, value, font_files) -> None:
-    """Feed a canonical form of a layout value into a hash: files by their content."""
-    if is_dataclass(value):
-        h.update(type(value).__name__.encode() + b"(")
-        for f in fields(value):
-            v = getattr(value, f.name)
-            if f.name == "font" and isinstance(v, str) and v:
-                path = font_files.get(v)
-                v = ("font", file_digest(path) if path else v)
-            h.update(f.name.encode() + b"=")
-            _feed(h, v, font_files)
-        h.update(b")")
-    elif isinstance(value, Path):
-        h.update(b"file:" + file_digest(value).encode())
-    elif isinstance(value, (list, tuple)):
-        h.update(b"[")
-        for v in value:
-            _feed(h, v, font_files)
-            h.update(b",")
-        h.update(b"]")
-    elif isinstance(value, float):
-        h.update(repr(round(value, 6)).encode())
-    else:
-        h.update(repr(value).encode())
-
-
 def side_key(layout: ops.CardLayout, spec: Spec, font_files: dict | None = None) -> str:
-    """Content hash of one card side rendered to `spec`."""
+    """Content hash of one card side rendered to `spec`: its drawing operations, plus the
+    content of every font, icon and image file they use."""
     font_files = font_files if font_files is not None else _font_files()
     h = hashlib.sha256(code_digest().encode())
     h.update(spec.token().encode())
-    _feed(h, (layout.width, layout.height, layout.bleed, layout.shape), font_files)
+    h.update(repr((layout.width, layout.height, layout.bleed, layout.shape, layout.ops)).encode())
+    files: set[str] = set()
+    fonts: set[str] = set()
     for op in layout.ops:
+        path = getattr(op, "path", None)
+        if path is not None:
+            files.add(str(path))
         if isinstance(op, ops.Text):
-            # icons inside text are Paths stored as `content`
-            _feed(h, op, font_files)
             for r in op.runs:
                 if r.kind == "icon":
-                    _feed(h, Path(r.content), font_files)
-        else:
-            _feed(h, op, font_files)
+                    files.add(str(r.content))
+                else:
+                    fonts.add(r.font)
+    for f in sorted(files):
+        h.update(f"\0file {f} {file_digest(Path(f))}".encode())
+    for name in sorted(fonts):
+        path = font_files.get(name)
+        h.update(f"\0font {name} {file_digest(path) if path else ''}".encode())
     return h.hexdigest()
 
 
@@ -157,7 +146,7 @@ class Cache:
     def __init__(self, folder: Path):
         self.dir = Path(folder)
 
-    def path(self, key: str, ext: str = "png") -> Path:
+    def path(self, key: str, ext: str = "rgbz") -> Path:
         return self.dir / key[:2] / f"{key}.{ext}"
 
 
@@ -173,19 +162,23 @@ def _render_page(page, layout: ops.CardLayout, spec: Spec) -> Image.Image:
     B = layout.bleed
     want = spec.bleed
     have = min(want, B)
-    region_w = layout.width + 2 * want
-    region_h = layout.height + 2 * want
-    scale = max(spec.px_w / region_w, spec.px_h / region_h)      # pixels per pt
-    crop = (B - have,) * 4
-    bitmap = page.render(scale=scale, crop=crop, fill_color=(255, 255, 255, 255))
-    img = bitmap.to_pil().convert("RGB")
+    scale = max(spec.px_w / (layout.width + 2 * want), spec.px_h / (layout.height + 2 * want))  # px per pt
+    inner_w = min(round((layout.width + 2 * have) * scale), spec.px_w)
+    inner_h = min(round((layout.height + 2 * have) * scale), spec.px_h)
+    # PDFium rounds the page and the crop separately, so the bitmap can be a pixel off:
+    # render up to 1 pt more on every side and cut the exact pixels out of that.
+    margin = min(B - have, 1.0)
+    c = B - have - margin
+    bitmap = page.render(scale=scale, crop=(c, c, c, c))
+    img = bitmap.to_pil()
     bitmap.close()
-    inner_w = round((layout.width + 2 * have) * scale)
-    inner_h = round((layout.height + 2 * have) * scale)
-    if want > have:
-        inner_w = min(inner_w, spec.px_w)
-        inner_h = min(inner_h, spec.px_h)
-    img = _exact(img, inner_w, inner_h)
+    if img.mode != "RGB":
+        img = img.convert("RGB")
+    off = round(margin * scale)
+    if off + inner_w <= img.width and off + inner_h <= img.height:
+        img = img.crop((off, off, off + inner_w, off + inner_h))
+    else:
+        img = _exact(img, inner_w, inner_h)
     if (inner_w, inner_h) != (spec.px_w, spec.px_h):
         # the card has less bleed than asked for: extend its edges outwards
         full = img.resize((spec.px_w, spec.px_h), Image.Resampling.BILINEAR)
@@ -203,13 +196,32 @@ def _exact(img: Image.Image, w: int, h: int) -> Image.Image:
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
-def _save_png(img: Image.Image, path: Path, spec: Spec) -> None:
-    buf = io.BytesIO()
-    kw = {"compress_level": spec.compress}
-    if spec.dpi:
-        kw["dpi"] = (spec.dpi, spec.dpi)
-    img.save(buf, "PNG", **kw)
-    atomic.write_bytes(path, buf.getvalue())
+_RAW_MAGIC = b"CGRGBZ1\n"
+
+
+def _save(img: Image.Image, path: Path, spec: Spec) -> None:
+    """Write a cached bitmap: a PNG, or for atlas cells raw RGB with light zlib (three
+    times faster to write than PNG; these files never leave the cache)."""
+    if spec.kind == "png":
+        buf = io.BytesIO()
+        img.save(buf, "PNG", compress_level=6, **({"dpi": (spec.dpi, spec.dpi)} if spec.dpi else {}))
+        data = buf.getvalue()
+    else:
+        data = _RAW_MAGIC + struct.pack("<II", *img.size) + zlib.compress(img.tobytes(), 1)
+    atomic.write_bytes(path, data)
+
+
+def open_image(path) -> Image.Image:
+    """A cached bitmap (either kind) as an RGB image."""
+    path = Path(path)
+    if path.suffix == ".rgbz":
+        data = path.read_bytes()
+        if not data.startswith(_RAW_MAGIC):
+            raise ValueError(f"{path}: not a cardgen raster cache file")
+        w, h = struct.unpack_from("<II", data, len(_RAW_MAGIC))
+        return Image.frombytes("RGB", (w, h), zlib.decompress(data[len(_RAW_MAGIC) + 8:]))
+    with Image.open(path) as im:
+        return im.convert("RGB")
 
 
 _worker_fonts: dict = {}
@@ -238,22 +250,38 @@ def _ensure_fonts(font_names: dict) -> None:
             fonts._registered.setdefault(Path(path).resolve(), name)  # noqa: SLF001
 
 
+def jobs_pdf(layouts: list[ops.CardLayout], fonts) -> bytes:
+    """A PDF with one page per card side (trim + bleed), drawn by the same `Drawer` as the
+    print sheets; uncompressed, since it is read back at once."""
+    from cardgen.draw import Drawer, new_canvas
+
+    buf = io.BytesIO()
+    c = new_canvas(buf, fonts)
+    c.setPageCompression(0)
+    drawer = Drawer(c, fonts)
+    for layout in layouts:
+        B = layout.bleed
+        c.setPageSize((layout.width + 2 * B, layout.height + 2 * B))
+        c.doForm(drawer.card_form(layout))
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
 def _run_jobs(jobs: list[Job], font_dirs: tuple, font_names: dict) -> int:
     """Rasterize jobs in this process: one PDF for all of them, one page each."""
     import pypdfium2 as pdfium
 
-    from cardgen.pdfout import cards_pdf
-
     _ensure_fonts(font_names)
     fonts = _fontbook(font_dirs)
-    data = cards_pdf([j.layout for j in jobs], [], fonts, "cardgen raster")
+    data = jobs_pdf([j.layout for j in jobs], fonts)
     doc = pdfium.PdfDocument(data)
     try:
         for i, job in enumerate(jobs):
             page = doc[i]
             img = _render_page(page, job.layout, job.spec)
             page.close()
-            _save_png(img, job.out, job.spec)
+            _save(img, job.out, job.spec)
             del img
     finally:
         doc.close()
@@ -337,7 +365,7 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
     todo: dict[Path, Job] = {}
     for layout, spec in requests:
         key = side_key(layout, spec, font_files)
-        path = cache.path(key)
+        path = cache.path(key, spec.ext)
         paths.append(path)
         if path in todo:
             continue
@@ -425,7 +453,7 @@ def _png_targets(r, targets, cache, pool, staging, report) -> None:
         n = 0
         shared_done = set()
         for deck, card, face in r.faces:
-            spec = Spec(*t.size(deck.size.width, deck.size.height), t.bleed_pt(), t.dpi, 6)
+            spec = Spec(*t.size(deck.size.width, deck.size.height), t.bleed_pt(), t.dpi, "png")
             if spec.bleed > face.bleed + 1e-6 and deck.slug not in warned:
                 warned.add(deck.slug)
                 report.warn(deck.loc,

@@ -179,8 +179,7 @@ def assemble(out: str, cells: list, cols: int, rows: int, cw: int, ch: int, fmt:
             continue
         img = loaded.get(cell)
         if img is None:
-            with Image.open(cell) as im:
-                img = im.convert("RGB")
+            img = raster.open_image(cell)
             if img.size != (cw, ch):
                 img = img.resize((cw, ch), Image.Resampling.LANCZOS)
             loaded.clear()          # copies are consecutive: keep just the last one
@@ -386,8 +385,7 @@ def _thumbnail(plans, cell_of) -> bytes:
     firsts = [sheets[0].entries[0][1] for _, _, sheets in plans if sheets][:3]
     n = len(firsts)
     for i, face in enumerate(firsts):
-        with Image.open(cell_of[id(face)]) as im:
-            img = im.convert("RGB")
+        img = raster.open_image(cell_of[id(face)])
         box = 200 if n == 1 else 176
         k = box / max(img.width, img.height)
         img = img.resize((max(1, round(img.width * k)), max(1, round(img.height * k))), Image.Resampling.LANCZOS)
