@@ -53,6 +53,14 @@ def main():
 @click.option("--strict", is_flag=True, help="Refuse to build while the validator reports any problem.")
 @click.option("--booklet-page", type=click.Choice(["a5", "half-letter"]), default=None,
               help="Page size of the rules booklet (default: game.yaml's booklet.page, else a5).")
+@click.option("--tts-base-url", metavar="URL",
+              help="Tabletop Simulator: write image addresses as URL/<file> (where you upload build/<game>/tts/; "
+                   "needed for multiplayer) instead of local file paths.")
+@click.option("--tts-format", type=click.Choice(["jpeg", "png"]), default=None,
+              help="Tabletop Simulator deck images as JPEG (default, quality 92) or PNG.")
+@click.option("--target", multiple=True, type=click.Choice(["mpc", "tgc"]),
+              help="Print service for `--only png`: mpc (MakePlayingCards, 822x1122 px poker) or tgc "
+                   "(The Game Crafter, 825x1125 px poker); repeatable (default: both).")
 def build(games, pages, out, gutter, flip, back_offset, no_backs, only, strict, **extra):
     """Build print sheets, cards.pdf, booklets and TTS decks for GAMES (default: every game in cards/)."""
     project = find_project()

@@ -1,0 +1,486 @@
+"""Card sides as bitmaps, for Tabletop Simulator and print services.
+
+There is one drawing path: each card side is drawn into a small PDF by the same code
+that makes the print sheets (`cardgen.draw.Drawer` on a `new_canvas`, as in cards.pdf)
+and that PDF is rasterized with PDFium.  Bitmaps go to a content-addressed cache
+(`<build>/<game>/.cache/raster/`): a card side whose drawing operations, font files,
+art files and requested size are unchanged is never rasterized again.
+
+PDFium is not thread-safe, so large jobs run in worker processes; each worker makes
+its own PDF of its share of the cards, renders it and writes its own cache files.
+Nothing but file names travels between processes, and no process holds more than one
+full-size bitmap at a time.
+
+This module also registers the `png` output: one PNG per card copy at a print
+service's exact pixel size (`--only png --target mpc|tgc`).
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+import os
+import struct
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+
+from cardgen import atomic, ops
+from cardgen.units import MM
+
+# Bump when the way bitmaps are made changes in a way the hashed inputs do not show.
+RASTER_VERSION = "1"
+SMALL_JOB = 24            # fewer jobs than this: no worker processes (their startup costs more)
+PT_PER_IN = 72.0
+
+# Counters for tests and benchmarks: how many card sides were actually rasterized
+# (cache misses) and how many were found in the cache.
+STATS = {"rasterized": 0, "cached": 0}
+
+
+def reset_stats() -> None:
+    STATS["rasterized"] = 0
+    STATS["cached"] = 0
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What bitmap to make of a card side: exact pixel size, and how much of the area
+    outside the trim to include on every side (pt).  `bleed` larger than the card's own
+    bleed is made up by stretching the edge (with a warning from the caller)."""
+
+    px_w: int
+    px_h: int
+    bleed: float = 0.0        # pt outside the trim, each side
+    dpi: int = 0              # PNG files: dots per inch in their metadata
+    kind: str = "raw"         # raw: internal, fast (atlas cells); png: a finished PNG file
+
+    def token(self) -> str:
+        return f"{self.px_w}x{self.px_h}+{self.bleed:.4f}@{self.dpi}/{self.kind}"
+
+    @property
+    def ext(self) -> str:
+        return "png" if self.kind == "png" else "rgbz"
+
+
+# -- content hashes -------------------------------------------------------------------------
+
+_file_digests: dict[Path, tuple[int, int, str]] = {}
+
+
+def file_digest(path: Path) -> str:
+    """sha256 of a file's content, remembered while its size and mtime stay the same."""
+    path = Path(path)
+    try:
+        st = path.stat()
+    except OSError:
+        return "missing:" + str(path)
+    hit = _file_digests.get(path)
+    if hit and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
+        return hit[2]
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    _file_digests[path] = (st.st_mtime_ns, st.st_size, digest)
+    return digest
+
+
+def _font_files() -> dict[str, Path]:
+    from cardgen import fonts
+    return {name: path for path, name in fonts._registered.items()}  # noqa: SLF001
+
+
+_code_digest: str | None = None
+
+
+def code_digest() -> str:
+    """The drawing code and libraries: a change to them invalidates every cached bitmap."""
+    global _code_digest
+    if _code_digest is None:
+        import pypdfium2
+        import reportlab
+
+        h = hashlib.sha256(RASTER_VERSION.encode())
+        here = Path(__file__).resolve().parent
+        for name in ("draw.py", "pdfout.py", "rlcompat.py", "raster.py", "ops.py"):
+            h.update(file_digest(here / name).encode())
+        h.update(reportlab.Version.encode())
+        h.update(str(getattr(pypdfium2, "__version__", "") or pypdfium2.version.PYPDFIUM_INFO).encode())
+        h.update(Image.__version__.encode() if hasattr(Image, "__version__") else b"")
+        _code_digest = h.hexdigest()
+    return _code_digest
+
+
+def side_key(layout: ops.CardLayout, spec: Spec, font_files: dict | None = None) -> str:
+    """Content hash of one card side rendered to `spec`: its drawing operations, plus the
+    content of every font, icon and image file they use."""
+    font_files = font_files if font_files is not None else _font_files()
+    h = hashlib.sha256(code_digest().encode())
+    h.update(spec.token().encode())
+    h.update(repr((layout.width, layout.height, layout.bleed, layout.shape, layout.ops)).encode())
+    files: set[str] = set()
+    fonts: set[str] = set()
+    for op in layout.ops:
+        path = getattr(op, "path", None)
+        if path is not None:
+            files.add(str(path))
+        if isinstance(op, ops.Text):
+            for r in op.runs:
+                if r.kind == "icon":
+                    files.add(str(r.content))
+                else:
+                    fonts.add(r.font)
+    for f in sorted(files):
+        h.update(f"\0file {f} {file_digest(Path(f))}".encode())
+    for name in sorted(fonts):
+        path = font_files.get(name)
+        h.update(f"\0font {name} {file_digest(path) if path else ''}".encode())
+    return h.hexdigest()
+
+
+# -- rasterizing ------------------------------------------------------------------------------
+
+class Cache:
+    """Bitmaps by content hash, in one folder."""
+
+    def __init__(self, folder: Path):
+        self.dir = Path(folder)
+
+    def path(self, key: str, ext: str = "rgbz") -> Path:
+        return self.dir / key[:2] / f"{key}.{ext}"
+
+
+@dataclass
+class Job:
+    layout: ops.CardLayout
+    spec: Spec
+    out: Path
+
+
+def _render_page(page, layout: ops.CardLayout, spec: Spec) -> Image.Image:
+    """One PDF page (trim + the layout's bleed) to an RGB image of exactly spec's size."""
+    B = layout.bleed
+    want = spec.bleed
+    have = min(want, B)
+    scale = max(spec.px_w / (layout.width + 2 * want), spec.px_h / (layout.height + 2 * want))  # px per pt
+    inner_w = min(round((layout.width + 2 * have) * scale), spec.px_w)
+    inner_h = min(round((layout.height + 2 * have) * scale), spec.px_h)
+    # PDFium rounds the page and the crop separately, so the bitmap can be a pixel off:
+    # render up to 1 pt more on every side and cut the exact pixels out of that.
+    margin = min(B - have, 1.0)
+    c = B - have - margin
+    bitmap = page.render(scale=scale, crop=(c, c, c, c))
+    img = bitmap.to_pil()
+    bitmap.close()
+    if img.mode != "RGB":
+        img = img.convert("RGB")
+    off = round(margin * scale)
+    if off + inner_w <= img.width and off + inner_h <= img.height:
+        img = img.crop((off, off, off + inner_w, off + inner_h))
+    else:
+        img = _exact(img, inner_w, inner_h)
+    if (inner_w, inner_h) != (spec.px_w, spec.px_h):
+        # the card has less bleed than asked for: extend its edges outwards
+        full = img.resize((spec.px_w, spec.px_h), Image.Resampling.BILINEAR)
+        full.paste(img, ((spec.px_w - inner_w) // 2, (spec.px_h - inner_h) // 2))
+        img = full
+    return img
+
+
+def _exact(img: Image.Image, w: int, h: int) -> Image.Image:
+    """PDFium rounds the bitmap size up: trim a stray pixel, or resample if off by more."""
+    if img.size == (w, h):
+        return img
+    if 0 <= img.width - w <= 1 and 0 <= img.height - h <= 1:
+        return img.crop((0, 0, w, h))
+    return img.resize((w, h), Image.Resampling.LANCZOS)
+
+
+_RAW_MAGIC = b"CGRGBZ1\n"
+
+
+def _save(img: Image.Image, path: Path, spec: Spec) -> None:
+    """Write a cached bitmap: a PNG, or for atlas cells raw RGB with light zlib (three
+    times faster to write than PNG; these files never leave the cache)."""
+    if spec.kind == "png":
+        buf = io.BytesIO()
+        img.save(buf, "PNG", compress_level=6, **({"dpi": (spec.dpi, spec.dpi)} if spec.dpi else {}))
+        data = buf.getvalue()
+    else:
+        data = _RAW_MAGIC + struct.pack("<II", *img.size) + zlib.compress(img.tobytes(), 1)
+    atomic.write_bytes(path, data)
+
+
+def open_image(path) -> Image.Image:
+    """A cached bitmap (either kind) as an RGB image."""
+    path = Path(path)
+    if path.suffix == ".rgbz":
+        data = path.read_bytes()
+        if not data.startswith(_RAW_MAGIC):
+            raise ValueError(f"{path}: not a cardgen raster cache file")
+        w, h = struct.unpack_from("<II", data, len(_RAW_MAGIC))
+        return Image.frombytes("RGB", (w, h), zlib.decompress(data[len(_RAW_MAGIC) + 8:]))
+    with Image.open(path) as im:
+        return im.convert("RGB")
+
+
+_worker_fonts: dict = {}
+
+
+def _fontbook(font_dirs: tuple):
+    from cardgen.fonts import FontBook
+
+    book = _worker_fonts.get(font_dirs)
+    if book is None:
+        book = _worker_fonts[font_dirs] = FontBook([Path(d) for d in font_dirs])
+    return book
+
+
+def _ensure_fonts(font_names: dict) -> None:
+    """Make ReportLab know every font the layouts name, under the parent's names (a
+    spawned worker starts empty; a forked one may predate a game's fonts)."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from cardgen import fonts
+
+    for name, path in font_names.items():
+        if name not in pdfmetrics._fonts:  # noqa: SLF001
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+            fonts._registered.setdefault(Path(path).resolve(), name)  # noqa: SLF001
+
+
+def jobs_pdf(layouts: list[ops.CardLayout], fonts) -> bytes:
+    """A PDF with one page per card side (trim + bleed), drawn by the same `Drawer` as the
+    print sheets; uncompressed, since it is read back at once."""
+    from cardgen.draw import Drawer, new_canvas
+
+    buf = io.BytesIO()
+    c = new_canvas(buf, fonts)
+    c.setPageCompression(0)
+    drawer = Drawer(c, fonts)
+    for layout in layouts:
+        B = layout.bleed
+        c.setPageSize((layout.width + 2 * B, layout.height + 2 * B))
+        c.doForm(drawer.card_form(layout))
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def _run_jobs(jobs: list[Job], font_dirs: tuple, font_names: dict) -> int:
+    """Rasterize jobs in this process: one PDF for all of them, one page each."""
+    import pypdfium2 as pdfium
+
+    _ensure_fonts(font_names)
+    fonts = _fontbook(font_dirs)
+    data = jobs_pdf([j.layout for j in jobs], fonts)
+    doc = pdfium.PdfDocument(data)
+    try:
+        for i, job in enumerate(jobs):
+            page = doc[i]
+            img = _render_page(page, job.layout, job.spec)
+            page.close()
+            _save(img, job.out, job.spec)
+            del img
+    finally:
+        doc.close()
+    return len(jobs)
+
+
+def _worker(args):
+    kind, payload = args
+    if kind == "raster":
+        jobs, font_dirs, font_names = payload
+        return _run_jobs(jobs, font_dirs, font_names)
+    fn, fargs = payload
+    return fn(*fargs)
+
+
+def _pool_size(n_jobs: int) -> int:
+    return max(1, min(os.cpu_count() or 1, math.ceil(n_jobs / SMALL_JOB)))
+
+
+class Pool:
+    """Worker processes, started on first need and shared by the steps of one output;
+    use as a context manager so they end with it."""
+
+    def __init__(self):
+        self._pool = None
+        self.size = 0
+
+    def get(self, n_jobs: int):
+        want = _pool_size(n_jobs)
+        if want <= 1:
+            return None
+        if self._pool is None:
+            import multiprocessing as mp
+
+            methods = mp.get_all_start_methods()
+            ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+            self.size = os.cpu_count() or 1
+            self._pool = ctx.Pool(self.size)
+        return self._pool
+
+    def map(self, items: list[tuple]) -> list:
+        """Run ("call", (fn, args)) or ("raster", ...) items, in workers when worth it."""
+        procs = self.get(len(items) * SMALL_JOB) if len(items) > 1 else None
+        if procs is None:
+            return [_worker(it) for it in items]
+        return procs.map(_worker, items, chunksize=1)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        if self._pool is not None:
+            self._pool.close()
+            self._pool.join()
+            self._pool = None
+
+
+def _chunks(items: list, n: int) -> list[list]:
+    """Split into n contiguous, balanced chunks (cards of one deck stay together, so a
+    worker embeds few fonts and icons)."""
+    n = max(1, min(n, len(items)))
+    size, extra = divmod(len(items), n)
+    out, start = [], 0
+    for i in range(n):
+        end = start + size + (1 if i < extra else 0)
+        out.append(items[start:end])
+        start = end
+    return [c for c in out if c]
+
+
+def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_dirs, pool: Pool | None = None
+              ) -> list[Path]:
+    """The cached bitmap file of each (layout, spec), rasterizing only what the cache
+    lacks.  Equal requests (copies, or identical cards) are rasterized once."""
+    font_files = _font_files()
+    font_dirs = tuple(str(d) for d in font_dirs)
+    paths: list[Path] = []
+    todo: dict[Path, Job] = {}
+    for layout, spec in requests:
+        key = side_key(layout, spec, font_files)
+        path = cache.path(key, spec.ext)
+        paths.append(path)
+        if path in todo:
+            continue
+        if path.is_file():
+            STATS["cached"] += 1
+            continue
+        todo[path] = Job(layout, spec, path)
+    jobs = list(todo.values())
+    if jobs:
+        STATS["rasterized"] += len(jobs)
+        used = {r.font for j in jobs for op in j.layout.ops if isinstance(op, ops.Text)
+                for r in op.runs if r.kind == "text"}
+        font_names = {n: str(p) for n, p in font_files.items() if n in used}
+        procs = pool.get(len(jobs)) if pool else None
+        if procs is None:
+            _run_jobs(jobs, font_dirs, font_names)
+        else:
+            parts = _chunks(jobs, _pool_size(len(jobs)))
+            procs.map(_worker, [("raster", (part, font_dirs, font_names)) for part in parts], chunksize=1)
+    return paths
+
+
+def font_dirs_of(rendered) -> list[Path]:
+    return rendered.game.search_dirs("fonts")
+
+
+# -- print-service PNGs -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Target:
+    """A print service's image convention: 300 dpi, trim plus `bleed_px` on every side."""
+
+    name: str
+    title: str
+    dpi: int
+    bleed_px: float
+
+    def size(self, width_mm: float, height_mm: float) -> tuple[int, int]:
+        """Exact image size for a card of this trim size, bleed included.
+
+        px = round(trim_in * dpi + 2 * bleed_px): poker (2.5 x 3.5 in) gives 822 x 1122 at
+        MakePlayingCards (36 px bleed) and 825 x 1125 at The Game Crafter (1/8 in = 37.5 px)."""
+        w = round(width_mm / 25.4 * self.dpi + 2 * self.bleed_px)
+        h = round(height_mm / 25.4 * self.dpi + 2 * self.bleed_px)
+        return w, h
+
+    def bleed_pt(self) -> float:
+        return self.bleed_px / self.dpi * PT_PER_IN
+
+
+TARGETS = {
+    "mpc": Target("mpc", "MakePlayingCards", 300, 36.0),
+    "tgc": Target("tgc", "The Game Crafter", 300, 37.5),
+}
+
+
+def _out_png(r, opts, staging, report) -> None:
+    """`png/<target>/fronts/NNN-<deck>-<card>-<i>of<n>.png` for every copy, in print order;
+    `png/<target>/backs/` holds the matching per-card backs (same numbers) or one
+    `<deck>-back.png` per deck with a shared back."""
+    from cardgen.errors import Loc
+    from cardgen.model import slugify
+
+    targets = opts.extra.get("target") or ()
+    if isinstance(targets, str):
+        targets = (targets,)
+    targets = tuple(targets) or tuple(TARGETS)
+    cache = Cache(r.out_dir / ".cache" / "raster")
+    with Pool() as pool:
+        _png_targets(r, targets, cache, pool, staging, report)
+
+
+def _png_targets(r, targets, cache, pool, staging, report) -> None:
+    from cardgen.errors import Loc
+    from cardgen.model import slugify
+
+    total = sum(card.count for _, card, _ in r.faces)
+    width = max(3, len(str(total)))
+    for tname in targets:
+        t = TARGETS[tname]
+        root = r.out_dir / "png" / t.name
+        staging.own_dir(root)
+        requests, names = [], []
+        warned = set()
+        n = 0
+        shared_done = set()
+        for deck, card, face in r.faces:
+            spec = Spec(*t.size(deck.size.width, deck.size.height), t.bleed_pt(), t.dpi, "png")
+            if spec.bleed > face.bleed + 1e-6 and deck.slug not in warned:
+                warned.add(deck.slug)
+                report.warn(deck.loc,
+                               f"deck '{deck.name}' has {deck.bleed:g} mm bleed but {t.title} wants "
+                               f"{t.bleed_px / t.dpi * 25.4:.2f} mm; the card edges are stretched to fill it "
+                               f"(set `bleed:` to at least that)", "png-bleed")
+            back = r.back_of(deck, card)
+            for i in range(1, card.count + 1):
+                n += 1
+                stem = f"{n:0{width}d}-{deck.slug}-{slugify(card.name)}-{i}of{card.count}"
+                requests.append((face, spec))
+                names.append(root / "fronts" / f"{stem}.png")
+                if back is not None and deck.backs:
+                    requests.append((back, spec))
+                    names.append(root / "backs" / f"{stem}.png")
+            if back is not None and not deck.backs and deck.slug not in shared_done:
+                shared_done.add(deck.slug)
+                requests.append((back, spec))
+                names.append(root / "backs" / f"{deck.slug}-back.png")
+        paths = rasterize(requests, cache, font_dirs_of(r), pool)
+        for name, path in zip(names, paths):
+            staging.add_file(name, path)
+
+
+def _register() -> None:
+    from cardgen.build import register_output
+    register_output("png", _out_png, default=False)
+
+
+_register()

@@ -1,0 +1,162 @@
+"""The renderer and the print-service PNGs: exact sizes, names, counts, cache."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from cardgen import raster
+from cardgen.build import BuildOptions, build_game
+from cardgen.errors import Report
+
+REPO = Path(__file__).resolve().parent.parent
+
+# A card whose bleed is red, trim area blue, and a green square 10 mm in from the top-left.
+FACE = """\
+elements:
+  - {name: bleed, type: rect, box: bleed, fill: "#ff0000"}
+  - {name: trim, type: rect, x: 0, y: 0, width: 100%, height: 100%, fill: "{{ card.color }}"}
+  - {name: mark, type: rect, x: 10mm, y: 10mm, width: 5mm, height: 5mm, fill: "#00ff00"}
+"""
+BACK = """\
+elements:
+  - {name: bg, type: rect, box: bleed, fill: "#102030"}
+"""
+
+
+def make_game(root: Path, extra: str = "") -> Path:
+    game = root / "printme"
+    (game / "templates").mkdir(parents=True)
+    (game / "templates" / "face.yaml").write_text(FACE)
+    (game / "templates" / "back.yaml").write_text(BACK)
+    (game / "game.yaml").write_text("title: Print Me\ndecks: [action, tarot, dual]\n")
+    (game / "action.yaml").write_text(
+        "deck: Action\ntemplate: face\nback: back\ncards:\n"
+        "  - {name: Digging, count: 6, color: '#0000ff'}\n"
+        "  - {name: Bribe, count: 2, color: '#0000fe'}\n" + extra)
+    (game / "tarot.yaml").write_text(
+        "deck: Big Cards\ntemplate: face\nsize: tarot\ncards:\n  - {name: Sun, color: '#0000ff'}\n")
+    (game / "dual.yaml").write_text(
+        "deck: Dual\ntemplate: face\nbacks: back\ncards:\n"
+        "  - {name: Hero, count: 2, color: '#0000ff'}\n  - {name: Villain, color: '#0000ff'}\n")
+    return game
+
+
+def build_png(game: Path, out: Path, *targets: str, report: Report | None = None) -> list[Path]:
+    return build_game(game, REPO, BuildOptions(only=("png",), out=out, extra={"target": targets}),
+                      report or Report())
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("png")
+    game = make_game(root)
+    out = root / "build"
+    raster.reset_stats()
+    written = build_png(game, out, "mpc", "tgc")
+    return {"game": game, "out": out / "printme" / "png", "written": written, "stats": dict(raster.STATS),
+            "root": root}
+
+
+@pytest.mark.parametrize("target, poker, tarot", [
+    ("mpc", (822, 1122), (899, 1489)),     # round(mm / 25.4 * 300) + 2 * 36
+    ("tgc", (825, 1125), (902, 1492)),     # ... + 2 * 37.5
+])
+def test_exact_sizes_per_target(built, target, poker, tarot):
+    fronts = sorted((built["out"] / target / "fronts").iterdir())
+    sizes = {p.name: Image.open(p).size for p in fronts}
+    for name, size in sizes.items():
+        assert size == (tarot if "big-cards" in name else poker), name
+    for p in fronts[:1]:
+        im = Image.open(p)
+        assert im.mode == "RGB" and round(im.info["dpi"][0]) == 300
+    assert Image.open(built["out"] / target / "backs" / "action-back.png").size == poker
+
+
+def test_rule_gives_the_services_numbers():
+    assert raster.TARGETS["mpc"].size(63.5, 88.9) == (822, 1122)
+    assert raster.TARGETS["tgc"].size(63.5, 88.9) == (825, 1125)
+
+
+def test_one_file_per_copy_named_in_order(built):
+    names = sorted(p.name for p in (built["out"] / "tgc" / "fronts").iterdir())
+    assert names == [
+        "001-action-digging-1of6.png", "002-action-digging-2of6.png", "003-action-digging-3of6.png",
+        "004-action-digging-4of6.png", "005-action-digging-5of6.png", "006-action-digging-6of6.png",
+        "007-action-bribe-1of2.png", "008-action-bribe-2of2.png", "009-big-cards-sun-1of1.png",
+        "010-dual-hero-1of2.png", "011-dual-hero-2of2.png", "012-dual-villain-1of1.png",
+    ]
+    backs = sorted(p.name for p in (built["out"] / "tgc" / "backs").iterdir())
+    # a shared back once per deck; per-card backs numbered like their fronts; no back, no file
+    assert backs == ["010-dual-hero-1of2.png", "011-dual-hero-2of2.png", "012-dual-villain-1of1.png",
+                     "action-back.png"]
+
+
+def test_copies_reuse_one_bitmap(built):
+    # per target: the blue poker face (Digging, Hero and Villain look the same), Bribe, the
+    # back (shared by Action and every Dual card, all identical) and the tarot face
+    assert built["stats"]["rasterized"] == 2 * 4
+    a = (built["out"] / "tgc" / "fronts" / "001-action-digging-1of6.png").read_bytes()
+    assert a == (built["out"] / "tgc" / "fronts" / "006-action-digging-6of6.png").read_bytes()
+
+
+def test_bleed_and_trim_land_on_exact_pixels(built):
+    # TGC: 37.5 px of bleed; the card's own bleed is 1/8 in, so the trim starts at pixel 37/38
+    im = Image.open(built["out"] / "tgc" / "fronts" / "001-action-digging-1of6.png").convert("RGB")
+    assert im.getpixel((20, 500)) == (255, 0, 0)
+    assert im.getpixel((36, 500)) == (255, 0, 0)
+    assert im.getpixel((39, 500)) == (0, 0, 255)
+    assert im.getpixel((825 - 37, 500)) == (255, 0, 0)
+    assert im.getpixel((825 - 40, 500)) == (0, 0, 255)
+    # the green mark: 10 mm = 118.1 px inside the trim
+    assert im.getpixel((37 + 121, 37 + 121)) == (0, 255, 0)
+    assert im.getpixel((37 + 115, 37 + 121)) == (0, 0, 255)
+    # MPC: 36 px of bleed, cut from the card's 37.5
+    im = Image.open(built["out"] / "mpc" / "fronts" / "001-action-digging-1of6.png").convert("RGB")
+    assert im.getpixel((34, 500)) == (255, 0, 0)
+    assert im.getpixel((38, 500)) == (0, 0, 255)
+    assert im.getpixel((36 + 121, 36 + 121)) == (0, 255, 0)
+
+
+def test_rebuild_rasterizes_nothing_and_removes_stale_files(built, tmp_path):
+    raster.reset_stats()
+    build_png(built["game"], built["out"].parent.parent, "tgc")
+    assert raster.STATS["rasterized"] == 0
+    deck = built["game"] / "action.yaml"
+    deck.write_text(deck.read_text().replace("count: 6", "count: 5").replace("'#0000fe'", "'#0000fd'"))
+    raster.reset_stats()
+    build_png(built["game"], built["out"].parent.parent, "tgc")
+    assert raster.STATS["rasterized"] == 1            # only Bribe changed
+    names = sorted(p.name for p in (built["out"] / "tgc" / "fronts").iterdir())
+    assert len(names) == 11 and "006-action-digging-6of6.png" not in names
+    assert names[5] == "006-action-bribe-1of2.png"
+
+
+def test_thin_bleed_is_extended_with_a_warning(tmp_path):
+    game = make_game(tmp_path)
+    (game / "game.yaml").write_text("title: Print Me\nbleed: 1mm\ndecks: [action]\n")
+    report = Report()
+    build_png(game, tmp_path / "build", "tgc", report=report)
+    assert any("has 1 mm bleed but The Game Crafter wants 3.17 mm" in d.message for d in report.items)
+    im = Image.open(tmp_path / "build" / "printme" / "png" / "tgc" / "fronts" / "001-action-digging-1of6.png")
+    assert im.size == (825, 1125)
+    assert im.convert("RGB").getpixel((2, 500)) == (255, 0, 0)       # edge stretched outwards
+
+
+def test_render_page_is_exact_for_awkward_sizes(tmp_path):
+    """PDFium rounds bitmap sizes: every requested size must come out exact."""
+    import pypdfium2 as pdfium
+
+    from cardgen.fonts import FontBook
+    from cardgen.ops import CardLayout, Rect
+
+    fonts = FontBook([REPO / "fonts"])
+    lay = CardLayout(180.0, 252.0, 9.0, [Rect(-9, -9, 198, 270, fill=(1, 0, 0, 1)),
+                                         Rect(0, 0, 180, 252, fill=(0, 0, 1, 1))])
+    doc = pdfium.PdfDocument(raster.jobs_pdf([lay], fonts))
+    for w, h, bleed in ((409, 573, 0), (825, 1125, 9), (822, 1122, 8.64), (101, 141, 0), (826, 1126, 9)):
+        img = raster._render_page(doc[0], lay, raster.Spec(w, h, bleed))
+        assert img.size == (w, h) and img.mode == "RGB"
+        if bleed == 0:
+            assert img.getpixel((0, 0)) == (0, 0, 255) and img.getpixel((w - 1, h - 1)) == (0, 0, 255)

@@ -1,0 +1,297 @@
+"""Tabletop Simulator export: atlas geometry, pixels in the right cells, the saved object."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from cardgen import raster, tts
+from cardgen.build import BuildOptions, build_game
+from cardgen.errors import CardgenError, Report
+from cardgen.model import load_game
+
+REPO = Path(__file__).resolve().parent.parent
+
+FACE = """\
+elements:
+  - {name: bg, type: rect, box: bleed, fill: "{{ card.color }}"}
+"""
+BACK = """\
+elements:
+  - {name: bg, type: rect, box: bleed, fill: "#102030"}
+"""
+
+
+def colour(k: int) -> tuple[int, int, int]:
+    """A colour of its own for each of 150 cards, far enough apart to tell after JPEG."""
+    return (k % 6 * 40 + 30, (k // 6) % 5 * 50 + 20, k // 30 * 50 + 10)
+
+
+def hexcol(rgb) -> str:
+    return "#%02x%02x%02x" % rgb
+
+
+def make_game(root: Path, decks: dict, game_extra: str = "") -> Path:
+    """decks: file stem -> (deck yaml header lines, [(name, count, colour)])."""
+    game = root / "synth"
+    (game / "templates").mkdir(parents=True, exist_ok=True)
+    (game / "templates" / "face.yaml").write_text(FACE)
+    (game / "templates" / "back.yaml").write_text(BACK)
+    (game / "game.yaml").write_text("title: Synth\ncard_size: poker\n" + game_extra)
+    for stem, (header, cards) in decks.items():
+        lines = [header, "cards:"]
+        for name, count, rgb, *text in cards:
+            lines.append(f"  - {{name: \"{name}\", count: {count}, color: \"{hexcol(rgb)}\""
+                         + (f", text: \"{text[0]}\"" if text else "") + "}")
+        (game / f"{stem}.yaml").write_text("\n".join(lines) + "\n")
+    return game
+
+
+def build(game: Path, out: Path, **extra) -> list[Path]:
+    return build_game(game, REPO, BuildOptions(only=("tts",), out=out, extra=extra), Report())
+
+
+# -- geometry ---------------------------------------------------------------------------------
+
+POKER = (63.5, 88.9)
+
+
+@pytest.mark.parametrize("n, hidden_back, grids", [
+    (1, False, [(2, 1)]),
+    (69, False, [(10, 7)]),
+    (70, False, [(10, 7), (2, 1)]),
+    (70, True, [(10, 7)]),
+    (150, False, [(10, 7), (10, 7), (10, 2)]),
+])
+def test_sheet_grids(n, hidden_back, grids):
+    sheets = tts.plan_sheets(list(range(n)), *POKER, hidden_back)
+    assert [(s.cols, s.rows) for s in sheets] == grids
+    per = 70 if hidden_back else 69
+    assert [len(s.entries) for s in sheets] == [min(per, n - i * per) for i in range(len(grids))]
+    for s in sheets:
+        assert s.cols <= 10 and s.rows <= 7
+        w, h = s.size
+        assert w <= 4096 and h <= 4096
+        assert abs(s.cell_w / s.cell_h - POKER[0] / POKER[1]) < 0.003
+        # cards plus the hidden cell fit the grid
+        assert len(s.entries) + (0 if hidden_back else 1) <= s.cols * s.rows
+    if n == 1:
+        assert (sheets[0].cell_w, sheets[0].cell_h) == (750, 1050)     # 300 dpi at most
+    else:
+        assert {(s.cell_w, s.cell_h) for s in sheets} == {(409, 573)}
+        assert sheets[0].size == (4090, 4011)
+
+
+def test_cell_size_landscape_and_square():
+    w, h = tts.cell_size(10, 7, 88.9, 63.5)
+    assert w * 10 <= 4096 and h * 7 <= 4096 and abs(w / h - 88.9 / 63.5) < 0.01
+    assert tts.cell_size(10, 7, 70, 70) == (409, 409)
+
+
+# -- a 150-card deck, built once --------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tts150")
+    cards = [(f"Card {k:03d}", 1, colour(k), f"Gain **{k}** :coins: now") for k in range(150)]
+    game = make_game(root, {
+        "big": ("deck: Big\ntemplate: face\nback: back\ndescription: many cards", cards),
+        "one": ("deck: Lonely\ntemplate: face\nback: back", [("Solo", 1, (200, 30, 30))]),
+        "wide": ("deck: Wide\ntemplate: face\nsize: {width: 88.9mm, height: 63.5mm}\n"
+                 "tts: {back_is_hidden: true}", [("W1", 2, (10, 200, 10)), ("W2", 1, (10, 10, 200))]),
+        "tokens": ("deck: Tokens\ntemplate: face\nbacks: back\nsize: {diameter: 30mm}",
+                   [("T1", 1, (90, 90, 0)), ("T2", 1, (0, 90, 90))]),
+    }, "decks: [big, one, wide, tokens]\ntts: {format: png}\n")
+    out = root / "build"
+    raster.reset_stats()
+    written = build(game, out)
+    stats = dict(raster.STATS)
+    save = json.loads((out / "synth" / "tts" / "synth.json").read_text())
+    return {"game": game, "out": out, "written": written, "stats": stats, "save": save}
+
+
+def _deck(save, nickname):
+    return next(o for o in save["ObjectStates"] if o["Nickname"] == nickname)
+
+
+def test_each_card_sits_in_its_own_cell(big):
+    deck = _deck(big["save"], "Big")
+    keys = list(deck["CustomDeck"])
+    assert len(keys) == 3
+    atlases = []
+    for key in keys:
+        entry = deck["CustomDeck"][key]
+        im = Image.open(entry["FaceURL"])
+        assert im.mode == "RGB"
+        assert im.size == (entry["NumWidth"] * 409, entry["NumHeight"] * 573)
+        atlases.append(im.convert("RGB"))
+    for k in range(150):
+        sheet, idx = divmod(k, 69)
+        col, row = idx % 10, idx // 10
+        for fx, fy in ((0.5, 0.5), (0.1, 0.1), (0.9, 0.9)):
+            px = atlases[sheet].getpixel((int((col + fx) * 409), int((row + fy) * 573)))
+            assert px == colour(k), (k, sheet, idx, fx, fy, px)
+    # the grid's last cell is the hidden-card image: here the shared back
+    for im, entry in zip(atlases, deck["CustomDeck"].values()):
+        cols, rows = entry["NumWidth"], entry["NumHeight"]
+        last = cols * rows - 1
+        assert im.getpixel((int((last % cols + 0.5) * 409), int((last // cols + 0.5) * 573))) == (16, 32, 48)
+
+
+def test_saved_object_structure(big):
+    save = big["save"]
+    assert isinstance(save["ObjectStates"], list) and len(save["ObjectStates"]) == 4
+    deck = _deck(save, "Big")
+    assert deck["Name"] == "Deck"
+    cards = deck["ContainedObjects"]
+    assert len(cards) == 150
+    assert deck["DeckIDs"] == [c["CardID"] for c in cards]
+    assert [c["Nickname"] for c in cards] == [f"Card {k:03d}" for k in range(150)]
+    assert cards[7]["Description"] == "Gain 7 [coins] now"
+    keys = [int(k) for k in deck["CustomDeck"]]
+    for k, c in enumerate(cards):
+        key = keys[k // 69]
+        assert c["Name"] == "Card"
+        assert c["CardID"] == key * 100 + k % 69
+        assert list(c["CustomDeck"]) == [str(key)]
+        assert c["CustomDeck"][str(key)] == deck["CustomDeck"][str(key)]
+        assert c["CardID"] < 2**31
+    for key, entry in deck["CustomDeck"].items():
+        for field in ("FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack", "Type"):
+            assert field in entry
+        assert Path(entry["FaceURL"]).is_absolute() and Path(entry["FaceURL"]).is_file()
+        assert Path(entry["BackURL"]).is_file()
+        assert entry["BackIsHidden"] is False and entry["UniqueBack"] is False and entry["Type"] == 0
+        assert Image.open(entry["BackURL"]).size == (409, 573)
+    t = deck["Transform"]
+    assert (t["scaleX"], t["scaleY"], t["scaleZ"]) == (1.0, 1.0, 1.0)
+    assert deck["Description"] == "many cards"
+    # every CardID and key is unique across the save
+    all_keys = [k for o in save["ObjectStates"] for k in o["CustomDeck"]]
+    assert len(all_keys) == len(set(all_keys))
+
+
+def test_single_card_deck_is_a_card(big):
+    solo = _deck(big["save"], "Solo")
+    assert solo["Name"] == "Card" and "ContainedObjects" not in solo
+    (key, entry), = solo["CustomDeck"].items()
+    assert solo["CardID"] == int(key) * 100
+    assert (entry["NumWidth"], entry["NumHeight"]) == (2, 1)
+    assert Image.open(entry["FaceURL"]).size == (1500, 1050)
+
+
+def test_sideways_back_is_hidden_and_round_tokens(big):
+    wide = _deck(big["save"], "Wide")
+    (key, entry), = wide["CustomDeck"].items()
+    assert wide["SidewaysCard"] is True and entry["BackIsHidden"] is True
+    assert wide["DeckIDs"] == [int(key) * 100, int(key) * 100 + 1, int(key) * 100 + 2]   # copies repeat
+    assert (entry["NumWidth"], entry["NumHeight"]) == (3, 1)          # no hidden cell
+    assert wide["Transform"]["scaleX"] == 1.0                         # short side 63.5 mm
+    im = Image.open(entry["FaceURL"])
+    cw = im.width // 3
+    assert [im.getpixel((int((i + 0.5) * cw), im.height // 2)) for i in range(3)] == \
+        [(10, 200, 10), (10, 200, 10), (10, 10, 200)]
+    tokens = _deck(big["save"], "Tokens")
+    (_, tentry), = tokens["CustomDeck"].items()
+    assert tentry["Type"] == 4 and tentry["UniqueBack"] is True
+    assert Image.open(tentry["BackURL"]).size == Image.open(tentry["FaceURL"]).size
+    assert tokens["Transform"]["scaleX"] == round(30 / 63.5, 4)
+
+
+def test_thumbnail_and_hashed_names(big):
+    tdir = big["out"] / "synth" / "tts"
+    thumb = Image.open(tdir / "synth.png")
+    assert thumb.size == (256, 256) and thumb.mode == "RGB"
+    faces = sorted(p.name for p in tdir.glob("big-faces-*.png"))
+    assert len(faces) == 3
+    assert all(len(n.rsplit("-", 1)[1]) == len("0123456789.png") for n in faces)
+
+
+def test_rebuild_rasterizes_nothing_and_json_is_identical(big):
+    # big: 150 faces + back; solo: face + back (bigger cells); wide: 2 faces (copies reuse);
+    # tokens: 2 faces + their two identical backs, drawn once
+    assert big["stats"]["rasterized"] == 150 + 1 + 2 + 2 + 2 + 1
+    before = (big["out"] / "synth" / "tts" / "synth.json").read_bytes()
+    raster.reset_stats()
+    build(big["game"], big["out"])
+    assert raster.STATS["rasterized"] == 0
+    assert (big["out"] / "synth" / "tts" / "synth.json").read_bytes() == before
+
+
+# -- small games ----------------------------------------------------------------------------
+
+def small_game(tmp_path, extra_deck="", game_extra=""):
+    cards = [(f"C{k}", 2 if k == 0 else 1, colour(k * 7)) for k in range(5)]
+    return make_game(tmp_path, {"d": ("deck: D\ntemplate: face\nback: back" + extra_deck, cards)}, game_extra)
+
+
+def test_editing_one_card_rasterizes_one(tmp_path):
+    game = small_game(tmp_path)
+    out = tmp_path / "build"
+    raster.reset_stats()
+    build(game, out)
+    assert raster.STATS["rasterized"] == 6            # 5 faces + the back
+    old = {p.name for p in (out / "synth" / "tts").iterdir()}
+    deck = game / "d.yaml"
+    deck.write_text(deck.read_text().replace(hexcol(colour(14)), "#abcdef"))
+    raster.reset_stats()
+    build(game, out)
+    assert raster.STATS["rasterized"] == 1
+    new = {p.name for p in (out / "synth" / "tts").iterdir()}
+    # the face atlas got a new name; the back kept its own; no stale atlas is left behind
+    assert len(new) == len(old) and len(old - new) == 1 and any(n.startswith("d-faces-1-") for n in old - new)
+
+
+def test_default_jpeg_and_hosted_urls(tmp_path):
+    game = small_game(tmp_path)
+    out = tmp_path / "build"
+    build(game, out, tts_base_url="https://example.org/decks/")
+    save = json.loads((out / "synth" / "tts" / "synth.json").read_text())
+    (key, entry), = save["ObjectStates"][0]["CustomDeck"].items()
+    assert entry["FaceURL"].startswith("https://example.org/decks/d-faces-1-")
+    assert entry["FaceURL"].endswith(".jpg")
+    name = entry["FaceURL"].rsplit("/", 1)[1]
+    im = Image.open(out / "synth" / "tts" / name)
+    # 6 copies + the hidden cell: one row of 7, cells as large as 4096 px allows
+    assert (entry["NumWidth"], entry["NumHeight"]) == (7, 1)
+    assert im.format == "JPEG" and im.mode == "RGB" and im.size == (7 * 585, 819)
+    r, g, b = im.getpixel((int(3.5 * 585), 400))          # C2 follows C0, C0, C1
+    assert max(abs(r - colour(14)[0]), abs(g - colour(14)[1]), abs(b - colour(14)[2])) <= 3
+
+
+def test_tts_format_png_flag(tmp_path):
+    game = small_game(tmp_path)
+    build(game, tmp_path / "build", tts_format="png")
+    assert len(list((tmp_path / "build" / "synth" / "tts").glob("d-faces-1-*.png"))) == 1
+
+
+def test_unknown_tts_option_is_one_line_error(tmp_path):
+    game = small_game(tmp_path, extra_deck="\ntts: {back_hidden: true}")
+    with pytest.raises(CardgenError) as exc:
+        build(game, tmp_path / "build")
+    msg = str(exc.value.diagnostics[0])
+    assert msg.startswith(f"{game / 'd.yaml'}:4:")
+    assert "unknown `tts:` option 'back_hidden'" in msg and "did you mean 'back_is_hidden'" in msg
+
+
+# -- keys of the bundled games ----------------------------------------------------------------
+
+def test_custom_deck_keys_unique_across_bundled_games():
+    seen: dict[int, str] = {}
+    games = sorted(p for p in (REPO / "cards").iterdir() if (p / "game.yaml").is_file())
+    assert games
+    for path in games:
+        game = load_game(path, REPO, Report())
+        taken: set[int] = set()
+        for deck in game.decks:
+            if deck.count == 0:
+                continue
+            n = len(tts.plan_sheets(list(range(deck.count)), deck.size.width, deck.size.height, False))
+            for key in tts.deck_keys(game.slug, deck.slug, n, taken):
+                assert key not in seen, f"{game.slug}/{deck.slug} collides with {seen[key]}"
+                assert 1 <= key and key * 100 + 99 < 2**31
+                seen[key] = f"{game.slug}/{deck.slug}"
+    # stable: the same inputs give the same keys
+    assert tts.deck_keys("game-601", "action", 2, set()) == tts.deck_keys("game-601", "action", 2, set())
