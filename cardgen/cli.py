@@ -1,6 +1,7 @@
 """The `cardgen` command."""
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -16,6 +17,22 @@ from cardgen.model import find_project, load_game, resolve_games
 def _print_diags(diags: list[Diagnostic]) -> None:
     for d in sorted(diags, key=Diagnostic.sort_key):
         click.echo(str(d), err=True)
+
+
+def _summary(written: list[Path]) -> str:
+    """`build/g/ print-letter.pdf, cards.pdf, tts/ (12 files)`: files at the top, folders counted."""
+    if not written:
+        return "nothing written"
+    root = Path(os.path.commonpath([str(p.parent) for p in written]))
+    top, folders = [], {}
+    for p in written:
+        rel = p.relative_to(root)
+        if len(rel.parts) == 1:
+            top.append(rel.name)
+        else:
+            folders[rel.parts[0]] = folders.get(rel.parts[0], 0) + 1
+    parts = top + [f"{name}/ ({plural(n, 'file')})" for name, n in folders.items()]
+    return f"{display_path(root)}/ " + ", ".join(parts)
 
 
 def _offset(ctx, param, value):
@@ -85,8 +102,7 @@ def build(games, pages, out, gutter, flip, back_offset, no_backs, only, strict, 
             continue
         _print_diags(report.items)
         took = time.perf_counter() - start
-        names = ", ".join(display_path(p) for p in written)
-        click.echo(f"{path.name}: built in {took:.2f}s: {names}")
+        click.echo(f"{path.name}: built in {took:.2f}s: {_summary(written)}")
         soft = [d for d in report.errors if d.code in SOFT_ERRORS]
         if soft:
             n = len(soft)
