@@ -95,3 +95,15 @@ def test_unknown_game_name():
     assert code == 1
     assert "error: no game called 'no-such-game'" in stderr
     assert "Traceback" not in stderr
+
+
+def test_build_folds_gap_reminders_into_one_line(tiny_game, tmp_path):
+    root = tiny_game("cards:\n  - {name: Alpha, todo: rules give no text}\n  - {name: Beta, todo: none either}\n")
+    code, out, stderr = run_cli("build", str(root), "--out", str(tmp_path / "o"), "--only", "cards")
+    assert code == 0
+    assert "tiny: 2 gaps still open in the data (cards with text to come, counts to be decided); " \
+           "`cardgen validate tiny` lists them" in stderr
+    assert "rules give no text" not in stderr
+    code, out, _ = run_cli("validate", str(root))
+    assert code == 0
+    assert "warning: Things: card 'Alpha' has no text yet (todo: rules give no text)" in out
