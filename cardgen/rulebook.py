@@ -15,7 +15,7 @@ from cardgen.errors import CardgenError, Diagnostic, Loc
 from cardgen.icons import IconBook
 from cardgen.model import Game
 from cardgen.schema import suggest
-from cardgen.yamlsrc import YDict, YList, loc_of
+from cardgen.yamlsrc import YDict, YList, loc_of, refine_loc
 
 PART1_KEYS = {"source", "components"}
 RULEBOOK_KEYS = {
@@ -147,7 +147,9 @@ class _Parser:
         try:
             out = expr.evaluate(value, self.ctx)
         except expr.MissingField as exc:
-            self.err(loc, self._missing(exc, value), "rules-reference")
+            needle = f".{exc.name}"
+            self.err(refine_loc(loc, needle) if isinstance(value, str) and needle in value else loc,
+                     self._missing(exc, value), "rules-reference")
             return ""
         except expr.ExprError as exc:
             self.err(loc, f"{what}: {exc}", "rules-reference")

@@ -65,6 +65,10 @@ def run_checks(game: Game, report: Report, templates: bool = True) -> None:
     check_counts(game, report)
     reported_icons = check_cards(game, res, report)
     if templates:
+        # The rulebook is checked here; a build checks it when it makes the booklet, so that a
+        # broken rules sentence never stops the cards from printing.
+        from cardgen.rulebook import rulebook_problems
+        report.extend(rulebook_problems(game))
         static_locs = check_templates(game, res, report)
         check_layout(game, res, report, static_locs, reported_icons)
 

@@ -49,6 +49,23 @@ def loc_of(container, key=None) -> Loc:
     return Loc("<unknown>")
 
 
+def refine_loc(loc: Loc, needle: str, max_lines: int = 200) -> Loc:
+    """The exact line of `needle` inside a value starting at `loc` (a multi-line block
+    scalar reports only where it starts). Falls back to `loc`."""
+    if not needle or not loc.line:
+        return loc
+    try:
+        lines = Path(loc.file).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return loc
+    for i in range(loc.line - 1, min(len(lines), loc.line - 1 + max_lines)):
+        start = loc.col - 1 if i == loc.line - 1 else 0
+        col = lines[i].find(needle, start)
+        if col >= 0:
+            return Loc(loc.file, i + 1, col + 1)
+    return loc
+
+
 def _make_loader(filename: str):
     class Loader(_Base):  # type: ignore[misc, valid-type]
         pass

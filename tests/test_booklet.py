@@ -187,13 +187,14 @@ def test_broken_reference_stops_the_build(tmp_path):
     assert marker in rules
     (game_dir / "rules.yaml").write_text(rules.replace('"All players act in the same round',
                                                        '"All {{ decks.Event.cout }} players act', 1))
-    line = next(i for i, ln in enumerate((game_dir / "rules.yaml").read_text().splitlines(), 1)
-                if "decks.Event.cout" in ln)
+    line, col = next((i, ln.index(".cout") + 1)
+                     for i, ln in enumerate((game_dir / "rules.yaml").read_text().splitlines(), 1)
+                     if "decks.Event.cout" in ln)
     with pytest.raises(CardgenError) as exc:
         build_game(game_dir, ROOT, BuildOptions(out=tmp_path / "build", only=("booklet",)), Report())
     msgs = [str(d) for d in exc.value.diagnostics]
     assert len(msgs) == 1
-    assert re.fullmatch(rf".*rules\.yaml:{line}:9: error: rules text '{{{{ decks\.Event\.cout }}}}': "
+    assert re.fullmatch(rf".*rules\.yaml:{line}:{col}: error: rules text '{{{{ decks\.Event\.cout }}}}': "
                         rf"decks\.Event has no 'cout' \(a deck has count, distinct, cards and name\)", msgs[0])
     assert not (tmp_path / "build").exists()
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -391,3 +392,20 @@ def test_todo_from_deck_defaults_is_one_warning(tmp_path):
         "cards/g/actions.yaml:3:18: warning: Action: 3 cards have no text yet ('Digging', 'Bribe', 'Theft') "
         "(todo: names to come)",
         "g: 0 errors, 1 warning"])
+
+
+def test_broken_rulebook_reference_is_a_validator_error(tmp_path):
+    import shutil
+    game = tmp_path / "g601"
+    shutil.copytree(REPO / "cards" / "game-601", game)
+    rules = (game / "rules.yaml").read_text(encoding="utf-8")
+    assert "decks.Action.count" in rules
+    lines = rules.splitlines()
+    line_no = next(i for i, ln in enumerate(lines, 1) if "decks.Action.count" in ln)
+    (game / "rules.yaml").write_text(rules.replace("decks.Action.count", "decks.Actoin.count", 1), encoding="utf-8")
+    code, out = run(tmp_path, str(game))
+    assert code == 1
+    errors = [ln for ln in out if ": error: " in ln]
+    assert len(errors) == 1
+    assert re.match(rf".*g601/rules\.yaml:{line_no}:\d+: error: rules text '.*decks\.Actoin\.count.*' refers to deck "
+                    r"'Actoin', which does not exist; did you mean 'Action'\?", errors[0]), errors[0]
