@@ -70,8 +70,8 @@ def main():
 @click.option("--back-offset", callback=_offset, metavar="X,Y",
               help="Shift back pages by X,Y mm (x right, y down) to correct a printer's duplex drift.")
 @click.option("--no-backs", is_flag=True, help="Leave out the back pages of the print sheets.")
-@click.option("--only", multiple=True, metavar="OUTPUT",
-              help="Make only this output (print, cards, booklet, tts, png); repeatable.")
+@click.option("--only", multiple=True, type=click.Choice(["print", "cards", "booklet", "tts", "png"]),
+              help="Make only this output; repeatable (default: all but png).")
 @click.option("--strict", is_flag=True, help="Refuse to build while the validator reports any problem.")
 @click.option("--booklet-page", type=click.Choice(["a5", "half-letter"]), default=None,
               help="Page size of the rules booklet (default: game.yaml's booklet.page, else a5).")
@@ -103,6 +103,13 @@ def build(games, pages, out, gutter, flip, back_offset, no_backs, only, strict, 
         except CardgenError as exc:
             _print_diags(exc.diagnostics)
             click.echo(f"{path.name}: not built; the previous output is unchanged", err=True)
+            failed = True
+            continue
+        except Exception as exc:  # a bug in cardgen, not in the game: say so in one line
+            if os.environ.get("CARDGEN_DEBUG"):
+                raise
+            click.echo(f"{path.name}: internal error ({type(exc).__name__}: {exc}); the previous output is "
+                       f"unchanged. This is a cardgen bug: please report it with CARDGEN_DEBUG=1 output", err=True)
             failed = True
             continue
         reminders = [d for d in report.items if d.severity == "warning" and d.code in REMINDER_CODES]
