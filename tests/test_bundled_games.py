@@ -1,0 +1,63 @@
+"""Every bundled game: builds, every font embedded and subset in every PDF, every card legible."""
+from __future__ import annotations
+
+import pytest
+from pypdf import PdfReader
+
+from cardgen import ops
+from cardgen.build import BuildOptions, build_game, layout_game
+from cardgen.errors import Report
+from cardgen.model import load_game
+from conftest import REPO
+
+GAMES = sorted(p.name for p in (REPO / "cards").iterdir() if (p / "game.yaml").is_file())
+
+
+def test_the_five_documents_are_bundled():
+    assert GAMES == ["alien-conspiracy", "alter-ego", "face-off", "game-601", "vigilantes"]
+
+
+def _fonts(reader):
+    seen = {}
+
+    def collect(res, depth=0):
+        res = res.get_object() if res is not None else {}
+        for f in (res.get("/Font") or {}).values():
+            f = f.get_object()
+            seen[str(f["/BaseFont"])] = f
+        if depth < 6:
+            for xo in (res.get("/XObject") or {}).values():
+                collect(xo.get_object().get("/Resources"), depth + 1)
+
+    for page in reader.pages:
+        collect(page.get("/Resources"))
+    return seen
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_pdf_embeds_and_subsets_every_font(game, tmp_path):
+    written = build_game(REPO / "cards" / game, REPO,
+                         BuildOptions(out=tmp_path, only=("print", "cards", "booklet")), Report())
+    pdfs = [p for p in written if p.suffix == ".pdf"]
+    assert {p.name for p in pdfs} >= {"print-letter.pdf", "print-a4.pdf", "cards.pdf", "rules.pdf",
+                                      "player-aid.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf"}
+    for pdf in pdfs:
+        fonts = _fonts(PdfReader(pdf))
+        assert fonts, pdf.name
+        for base, font in fonts.items():
+            assert "+" in base, f"{pdf.name}: {base} is not subset"
+            desc = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+            assert "/FontFile2" in desc["/FontDescriptor"].get_object(), f"{pdf.name}: {base} is not embedded"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_card_is_legible(game):
+    report = Report()
+    rendered = layout_game(load_game(REPO / "cards" / game, REPO, report), report)
+    overflow = [str(d) for d in report.items if d.code == "overflow"]
+    assert overflow == []
+    layouts = [f for _, _, f in rendered.faces] + rendered.distinct_backs()
+    for layout in layouts:
+        for op in layout.ops:
+            if isinstance(op, ops.Text):
+                assert op.size >= 6, f"{layout.key}: text at {op.size} pt"
