@@ -7,31 +7,14 @@ import tempfile
 from pathlib import Path
 
 
-def write_bytes(path: Path, data: bytes) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
-def copy_file(src: Path, path: Path) -> None:
-    """Copy `src` to `path` atomically (for large outputs kept on disk, e.g. bitmaps)."""
+def _replace_with(path: Path, fill) -> None:
+    """Write a temporary file beside `path` with `fill(tmp_path)`, then rename it into place."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
-        shutil.copyfile(src, tmp)
+        fill(tmp)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
@@ -40,6 +23,15 @@ def copy_file(src: Path, path: Path) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    _replace_with(path, lambda tmp: Path(tmp).write_bytes(data))
+
+
+def copy_file(src: Path, path: Path) -> None:
+    """Copy `src` to `path` atomically (for large outputs kept on disk, e.g. bitmaps)."""
+    _replace_with(path, lambda tmp: shutil.copyfile(src, tmp))
 
 
 def write_text(path: Path, text: str) -> None:
