@@ -2,13 +2,14 @@
 that reads right after duplex printing (flip on the short edge), folding and stapling.
 
 `saddle_order(n)` is the pure page arithmetic; `impose(pdf, paper)` places the pages
-with pypdf, scaling a page down (and centring it) when it is larger than half a sheet.
+with pypdf, each page once as a form, scaling a page down (and centring it) when it is larger than half a sheet.
 """
 from __future__ import annotations
 
 import io
 
-from pypdf import PageObject, PdfReader, PdfWriter, Transformation
+from pypdf import PageObject, PdfReader, PdfWriter
+from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
 from cardgen.sizes import PAPER_SIZES_MM
 from cardgen.units import MM
@@ -37,6 +38,29 @@ def placement(page_w: float, page_h: float, half_w: float, half_h: float) -> tup
     return scale, (half_w - page_w * scale) / 2, (half_h - page_h * scale) / 2
 
 
+def _page_form(writer: PdfWriter, page: PageObject):
+    """The page as a Form XObject in `writer`: its content stream as is, its resources cloned.
+    Placing a form costs nothing, where transforming a page means parsing its whole content."""
+    contents = page.get("/Contents")
+    contents = contents.get_object() if contents is not None else None
+    if contents is None:
+        data = b""
+    elif isinstance(contents, ArrayObject):
+        data = b"\n".join(part.get_object().get_data() for part in contents)
+    else:
+        data = contents.get_data()
+    box = page.mediabox
+    form = DecodedStreamObject()
+    form.set_data(data)
+    form.update({
+        NameObject("/Type"): NameObject("/XObject"),
+        NameObject("/Subtype"): NameObject("/Form"),
+        NameObject("/BBox"): ArrayObject([FloatObject(float(v)) for v in (box.left, box.bottom, box.right, box.top)]),
+        NameObject("/Resources"): page["/Resources"].get_object().clone(writer),
+    })
+    return writer._add_object(form.flate_encode())  # noqa: SLF001 (pypdf has no public call for this)
+
+
 def impose(pdf: bytes, paper: str, title: str = "") -> bytes:
     """The booklet `pdf` imposed on landscape `paper` sheets (letter or a4), front and back."""
     reader = PdfReader(io.BytesIO(pdf))
@@ -45,22 +69,31 @@ def impose(pdf: bytes, paper: str, title: str = "") -> bytes:
     sheet_w, sheet_h = ph_mm * MM, pw_mm * MM          # landscape
     half_w = sheet_w / 2
     writer = PdfWriter()
+    forms = {}
     for left, right in saddle_order(len(pages)):
         side = PageObject.create_blank_page(width=sheet_w, height=sheet_h)
+        xobjects = DictionaryObject()
+        ops = []
         for num, x0 in ((left, 0.0), (right, half_w)):
             if num > len(pages):
                 continue
             src = pages[num - 1]
+            if num not in forms:
+                forms[num] = _page_form(writer, src)
             w, h = float(src.mediabox.width), float(src.mediabox.height)
             scale, dx, dy = placement(w, h, half_w, sheet_h)
-            t = Transformation().translate(-float(src.mediabox.left), -float(src.mediabox.bottom)) \
-                .scale(scale, scale).translate(x0 + dx, dy)
-            side.merge_transformed_page(src, t)
+            name = f"/Page{num}"
+            xobjects[NameObject(name)] = forms[num]
+            tx = x0 + dx - float(src.mediabox.left) * scale
+            ty = dy - float(src.mediabox.bottom) * scale
+            ops.append(f"q {scale:.6f} 0 0 {scale:.6f} {tx:.4f} {ty:.4f} cm {name} Do Q")
+        content = DecodedStreamObject()
+        content.set_data("\n".join(ops).encode("ascii"))
+        side[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
+        side[NameObject("/Contents")] = writer._add_object(content.flate_encode())  # noqa: SLF001
         writer.add_page(side)
     writer.add_metadata({"/Producer": "cardgen", "/Creator": "cardgen",
                          "/Title": f"{title}: rules booklet ({paper}, duplex, flip on short edge)"})
-    writer.compress_identical_objects()
     buf = io.BytesIO()
     writer.write(buf)
     return buf.getvalue()
-

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
@@ -41,29 +42,30 @@ def _numbered_pdf(n: int) -> bytes:
     return buf.getvalue()
 
 
-def _halves(page, sheet_w):
-    """(left page number or None, right page number or None) read back from one imposed side."""
-    found = {}
+def _halves(pdf: bytes, index: int, sheet_w: float, sheet_h: float):
+    """(left page number or None, right page number or None) read back from one imposed side,
+    with PDFium: it follows the pages into the forms they are placed as, like a viewer."""
+    page = pdfium.PdfDocument(pdf)[index]
+    text = page.get_textpage()
 
-    def visit(text, cm, tm, font, size):
-        m = re.fullmatch(r"\s*P(\d+)\s*", text or "")
-        if m:
-            x = cm[0] * tm[4] + cm[2] * tm[5] + cm[4]
-            found["left" if x < sheet_w / 2 else "right"] = int(m.group(1))
+    def number(x0, x1):
+        m = re.search(r"P(\d+)", text.get_text_bounded(x0, 0, x1, sheet_h))
+        return int(m.group(1)) if m else None
 
-    page.extract_text(visitor_text=visit)
-    return found.get("left"), found.get("right")
+    return number(0, sheet_w / 2), number(sheet_w / 2, sheet_w)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_saddle_stitch_order_1_to_17_pages(paper):
     for n in range(1, 18):
-        out = PdfReader(io.BytesIO(impose_booklet.impose(_numbered_pdf(n), paper)))
+        imposed = impose_booklet.impose(_numbered_pdf(n), paper)
+        out = PdfReader(io.BytesIO(imposed))
         n4 = 4 * -(-n // 4)
         assert len(out.pages) == n4 // 2, n          # two sides per sheet
         sheet_w = float(out.pages[0].mediabox.width)
         assert sheet_w > float(out.pages[0].mediabox.height)      # landscape
-        sides = [_halves(p, sheet_w) for p in out.pages]
+        sheet_h = float(out.pages[0].mediabox.height)
+        sides = [_halves(imposed, i, sheet_w, sheet_h) for i in range(len(out.pages))]
         k = n4 // 4
         fronts, backs = sides[0::2], sides[1::2]
         # fold the stack: right-hand leaves first (outer sheet first), then left-hand leaves
