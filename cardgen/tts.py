@@ -326,9 +326,12 @@ def _transform(x: float, scale: float, face_down: bool = True) -> dict:
 
 
 def _description(card, field_name: str) -> str:
+    """The card's field as plain words; a list field gives one line per item."""
     value = card.fields.get(field_name)
     if value is None or value == "":
         return ""
+    if isinstance(value, list):
+        return "\n".join(plain(str(v)).strip() for v in value if v not in (None, ""))
     return plain(str(value)).strip()
 
 

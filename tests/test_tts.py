@@ -295,3 +295,12 @@ def test_custom_deck_keys_unique_across_bundled_games():
                 seen[key] = f"{game.slug}/{deck.slug}"
     # stable: the same inputs give the same keys
     assert tts.deck_keys("game-601", "action", 2, set()) == tts.deck_keys("game-601", "action", 2, set())
+
+
+def test_description_from_a_list_field_is_one_line_per_item():
+    from cardgen.tts import _description
+
+    class C:
+        fields = {"abilities": ["Pay **2** :coins:.", "Draw a card."], "text": "x"}
+
+    assert _description(C, "abilities") == "Pay 2 [coins].\nDraw a card."
