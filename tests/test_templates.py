@@ -194,3 +194,38 @@ def test_numbers_keep_their_type_and_fields_named_like_methods_work(tiny_game):
     r, _ = lay(root)
     (t,) = by_type(face(r), ops.Text)
     assert t.runs[0].content == "4" and t.size == 8
+
+
+def test_png_jpeg_and_svg_art_reach_the_pdf_svg_as_vectors(tiny_game, tmp_path):
+    from pypdf import PdfReader
+
+    from cardgen.build import BuildOptions, build_game
+
+    root = tiny_game("cards:\n  - {name: A}\n", template="""
+        elements:
+          - {name: a, type: image, src: a.png, x: 0, y: 0, width: 20mm, height: 20mm}
+          - {name: b, type: image, src: b.jpg, x: 20mm, y: 0, width: 20mm, height: 20mm}
+          - {name: c, type: image, src: c.svg, x: 40mm, y: 0, width: 20mm, height: 20mm}
+    """)
+    (root / "art").mkdir()
+    PILImage.new("RGB", (40, 40), "red").save(root / "art" / "a.png")
+    PILImage.new("RGB", (40, 40), "blue").save(root / "art" / "b.jpg", quality=90)
+    (root / "art" / "c.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                                        '<rect x="1" y="1" width="8" height="8" fill="#00ff00"/></svg>')
+    build_game(root, REPO, BuildOptions(out=tmp_path, only=("cards",)), Report())
+    reader = PdfReader(tmp_path / "tiny" / "cards.pdf")
+    kinds = []
+
+    def walk(res):
+        for xo in (res.get("/XObject") or {}).values():
+            xo = xo.get_object()
+            kinds.append((str(xo["/Subtype"]), str(xo.get("/Filter", ""))))
+            if "/Resources" in xo:
+                walk(xo["/Resources"].get_object())
+
+    walk(reader.pages[0]["/Resources"].get_object())
+    images = [k for k in kinds if k[0] == "/Image"]
+    forms = [k for k in kinds if k[0] == "/Form"]
+    assert len(images) == 2                       # the PNG and the JPEG
+    assert any("DCTDecode" in f for _, f in images)   # the JPEG stays a JPEG
+    assert len(forms) >= 2                        # the card, and the SVG as a vector form
