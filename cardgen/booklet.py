@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from dataclasses import dataclass, field, replace
 
 from cardgen import impose_booklet, ops
@@ -378,7 +379,12 @@ class BookletMaker:
                 cx = pw / 2 + radius * math.sin(math.radians(a))
                 cy = pivot_y - radius * math.cos(math.radians(a))
                 p.ops.append(Thumb(lay, cx, cy, card_w, a, True))
-        info = [x for x in (f"{self.book.players} players" if self.book.players else "",
+        players = str(self.book.players or "")
+        if players and re.fullmatch(r"[\d\s+\-–]+", players):
+            players = f"{players} players"          # "2-4" -> "2-4 players"
+        elif players:
+            players = f"Players: {players}"        # "set by the scenario"
+        info = [x for x in (players,
                             self.book.play_time, f"ages {self.book.ages}" if self.book.ages else "") if x]
         y = ph - 48 * MM
         if info:
