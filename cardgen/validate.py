@@ -7,6 +7,8 @@ the rules' component list (`cardgen.components`).  `cardgen build` runs the same
 """
 from __future__ import annotations
 
+import difflib
+
 import json
 import re
 from dataclasses import dataclass, field
@@ -64,6 +66,7 @@ def run_checks(game: Game, report: Report, templates: bool = True) -> None:
     check_rules_file(game, report)
     check_counts(game, report)
     reported_icons = check_cards(game, res, report)
+    check_field_names(game, res, report)
     if templates:
         # The rulebook is checked here; a build checks it when it makes the booklet, so that a
         # broken rules sentence never stops the cards from printing.
@@ -188,6 +191,43 @@ def check_cards(game: Game, res, report: Report) -> set[tuple[str, str]]:
                                               f"{schema.suggest(icon, res.icons.names())} (put {icon}.svg in "
                                               f"art/icons/ or map it under `icons:` in game.yaml)", "unknown-icon")
     return reported
+
+
+_CARD_FIELD = re.compile(r"\bcard\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*['\"]([^'\"]+)['\"]\s*\])")
+# Fields with a meaning of their own, or that the bundled games use as notes for people.
+_NOT_FOR_TEMPLATES = {"name", "count", "back", "todo", "placeholder", "note", "notes", "comment"}
+
+
+def _fields_used(tpl) -> set[str]:
+    used = set(tpl.defaults)
+    for el in tpl.elements:
+        for value in el.values():
+            if isinstance(value, str):
+                used.update(a or b for a, b in _CARD_FIELD.findall(value))
+    return used
+
+
+def check_field_names(game: Game, res, report: Report) -> None:
+    """A card field no template uses, close to one a template does use, is most likely a typo
+    (`cots: 3` where the template reads `card.cost`): warn, with the likely name."""
+    for deck in game.decks:
+        used: set[str] = set()
+        for ref in (deck.template, deck.back, deck.backs):
+            if not ref:
+                continue
+            try:
+                used |= _fields_used(res.templates.get(ref, deck.template_loc))
+            except CardgenError:
+                return          # reported elsewhere; no guessing without the templates
+        for card in deck.cards:
+            for key in card.data:
+                if key in used or key in _NOT_FOR_TEMPLATES or not isinstance(key, str):
+                    continue
+                close = difflib.get_close_matches(key, sorted(used - set(card.data)), n=1, cutoff=0.75)
+                if close:
+                    report.warn(card.data.key_loc(key),
+                                f"{deck.name}: card '{card.name}' has a field '{key}' that no template uses; "
+                                f"did you mean '{close[0]}'?", "unused-field")
 
 
 # -- templates -----------------------------------------------------------------------------

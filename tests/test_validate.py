@@ -409,3 +409,26 @@ def test_broken_rulebook_reference_is_a_validator_error(tmp_path):
     assert len(errors) == 1
     assert re.match(rf".*g601/rules\.yaml:{line_no}:\d+: error: rules text '.*decks\.Actoin\.count.*' refers to deck "
                     r"'Actoin', which does not exist; did you mean 'Action'\?", errors[0]), errors[0]
+
+
+def test_misspelled_card_field_is_a_warning_with_the_likely_name(tmp_path):
+    from conftest import write
+
+    game = tmp_path / "typo"
+    write(game / "game.yaml", "title: Typo\n")
+    write(game / "templates" / "t" / "face.yaml", """
+        defaults: {cost: 0}
+        elements:
+          - {name: cost, type: text, text: "{{ card.cost }}"}
+          - {name: body, type: text, text: "{{ card['rules text'] | default('') }}"}
+    """)
+    write(game / "deck.yaml", "deck: D\ntemplate: t/face\ncards:\n"
+                              "  - {name: A, cots: 3, flavour: dull, rules txt: hi}\n")
+    code, out = run(tmp_path, str(game))
+    assert code == 0
+    warnings = [ln.split(": warning: ", 1)[1] for ln in out if ": warning: " in ln]
+    assert warnings == [
+        "D: card 'A' has a field 'cots' that no template uses; did you mean 'cost'?",
+        "D: card 'A' has a field 'rules txt' that no template uses; did you mean 'rules text'?",
+    ]
+    assert out[0].startswith(f"{game.name}/deck.yaml:4:") or "deck.yaml:4:" in out[0]
