@@ -51,6 +51,18 @@ class Rendered:
     def distinct_backs(self) -> list[CardLayout]:
         return list(self.backs.values())
 
+    def printed(self) -> tuple[list[CardLayout], list[CardLayout]]:
+        """Distinct faces and backs of the cards that have copies (a `count: 0` card is parked)."""
+        faces, backs = [], []
+        for deck, card, face in self.faces:
+            if card.count <= 0:
+                continue
+            faces.append(face)
+            back = self.back_of(deck, card)
+            if back is not None and all(b is not back for b in backs):
+                backs.append(back)
+        return faces, backs
+
 
 def layout_game(game: Game, report: Report, res: Resources | None = None) -> Rendered:
     res = res or Resources(game)
@@ -97,7 +109,8 @@ def _out_print(r: Rendered, opts: BuildOptions, staging: Staging, report: Report
 
 
 def _out_cards(r: Rendered, opts: BuildOptions, staging: Staging, report: Report) -> None:
-    data = cards_pdf([f for _, _, f in r.faces], r.distinct_backs(), r.res.fonts, r.game.title)
+    faces, backs = r.printed()
+    data = cards_pdf(faces, backs, r.res.fonts, r.game.title)
     staging.add(r.out_dir / "cards.pdf", data)
 
 

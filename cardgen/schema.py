@@ -44,7 +44,7 @@ DECK_KEYS = {
 
 CARD_RESERVED = {
     "name": "the card's name (required, unique in its deck)",
-    "count": "number of copies, a whole number from 0 to 10000 (default 1)",
+    "count": "number of copies, a whole number from 0 to 10000 (default 1); 0 parks a card: kept in the data, not printed",
     "back": "fields for this card's own back (with a deck `backs:` template)",
 }
 

@@ -287,3 +287,12 @@ def test_a_card_larger_than_the_page_is_a_clear_error(tiny_game, tmp_path):
     root = tiny_game("cards:\n  - {name: Board}\n", deck_extra="size: {width: 300mm, height: 300mm}\n")
     with pytest.raises(CardgenError, match=r"a 300x300 mm card does not fit on a 215.9x279.4 mm page"):
         build(root, tmp_path, papers=("letter",))
+
+
+def test_a_card_with_count_zero_is_parked_not_printed(tiny_game, tmp_path):
+    out = build(tiny_game("cards:\n  - {name: Kept, count: 2}\n  - {name: Parked, count: 0}\n"), tmp_path,
+                papers=("letter",))
+    reader = PdfReader(out / "cards.pdf")
+    assert len(reader.pages) == 2                       # one face, one back
+    assert "Parked" not in reader.pages[0].extract_text()
+    assert len(card_placements(PdfReader(out / "print-letter.pdf"), 0)[0]) == 2
