@@ -148,6 +148,26 @@ def validate(games, strict, fmt):
     sys.exit(v.exit_code(results, strict))
 
 
+@main.command()
+@click.argument("name")
+@click.option("--size", default="poker", show_default=True,
+              help="Card size: poker, bridge, tarot, euro, mini-euro, mini-american, square or jumbo.")
+def new(name, size):
+    """Start a new game NAME: cards/NAME/ (game, one deck, rules) and templates/NAME/, ready to
+    build, validate and edit."""
+    from cardgen.scaffold import new_game
+
+    project = find_project()
+    try:
+        written = new_game(project, name, size)
+    except CardgenError as exc:
+        _print_diags(exc.diagnostics)
+        sys.exit(1)
+    for path in written:
+        click.echo(f"created {display_path(path)}")
+    click.echo(f"next: cardgen build {name}   (then edit cards/{name}/cards.yaml and rebuild)")
+
+
 @main.command("list")
 @click.argument("games", nargs=-1, metavar="[GAME_OR_PATH]...")
 def list_cmd(games):

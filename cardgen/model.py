@@ -16,6 +16,7 @@ from cardgen.units import UnitError, length_mm
 from cardgen.yamlsrc import YDict, YList, load_file
 
 NON_DECK_FILES = {"game.yaml", "rules.yaml"}
+BUNDLED = Path(__file__).resolve().parent.parent   # where cardgen's own fonts/, art/, templates/ live
 
 
 @dataclass
@@ -91,8 +92,9 @@ class Game:
         return self.root / "game.yaml"
 
     def search_dirs(self, kind: str) -> list[Path]:
-        """`templates`, `art` or `fonts` folders: the game's own first, then the project's."""
-        dirs = [self.root / kind, self.project / kind]
+        """`templates`, `art` or `fonts` folders: the game's own first, then the project's, then
+        the ones that come with cardgen (its fonts and icons work from any project)."""
+        dirs = [self.root / kind, self.project / kind, BUNDLED / kind]
         out = []
         for d in dirs:
             if d not in out:
@@ -348,7 +350,7 @@ def find_project(start: Path | None = None) -> Path:
     for p in (here, *here.parents):
         if (p / "cards").is_dir() and (p / "templates").is_dir():
             return p
-    return Path(__file__).resolve().parent.parent
+    return BUNDLED
 
 
 def resolve_games(names: list[str], project: Path) -> list[Path]:
