@@ -88,7 +88,7 @@ class Slot:
     w: float
     h: float
     clip: tuple              # (x, y, w, h) of what is shown: trim plus bleed on open sides
-    rotation: int = 0        # 0, or 90 (card's top to the left) / -90 (top to the right)
+    rotation: int = 0        # 0; 90 (card's top to the left), -90 (to the right), 180 (upside down)
 
 
 def _clip_for(rect, others, bleed, gutter):
@@ -137,8 +137,12 @@ def back_slots(grid: Grid, faces: list[Slot], flip: str = "long", offset=(0.0, 0
             x, y = s.x, grid.paper_h - s.y - s.h
             cx, cy, cw, ch = s.clip
             clip = (cx, grid.paper_h - cy - ch, cw, ch)
-        # Turned over on the long edge, a card whose top pointed left points right.
-        rotation = -s.rotation if flip == "long" else s.rotation
+        # The back must be what you see turning the cut card over like a book page. Turning the
+        # sheet over its long edge does that for upright cards; a card turned 90 degrees on the
+        # sheet needs its back turned the other way. Turning the sheet over its short edge puts
+        # an upright card's back upside down, so the back is drawn turned 180 degrees.
+        rotation = -s.rotation if flip == "long" else (180 - s.rotation) % 360
+        rotation = rotation - 360 if rotation > 180 else rotation
         out.append(Slot(x + dx, y + dy, s.w, s.h, (clip[0] + dx, clip[1] + dy, clip[2], clip[3]), rotation))
     return out
 

@@ -99,6 +99,9 @@ def _place(c, drawer: Drawer, layout: CardLayout, slot: impose.Slot, paper_h: fl
     elif slot.rotation == -90:     # card's top to the right
         c.translate(0, slot.h * MM + 2 * B)
         c.rotate(-90)
+    elif slot.rotation == 180:     # upside down
+        c.translate(slot.w * MM + 2 * B, slot.h * MM + 2 * B)
+        c.rotate(180)
     c.doForm(name)
     c.restoreState()
 

@@ -23,6 +23,14 @@ class Placement:
     y: float      # form origin, mm from the bottom
     bbox: tuple   # form BBox in points
     clip: tuple | None  # (x, y, w, h) in mm from bottom-left
+    matrix: tuple = (1, 0, 0, 1, 0, 0)   # the full placement matrix (points)
+
+    def center(self) -> tuple[float, float]:
+        """Centre of the placed form (its BBox), in mm from the page's bottom-left."""
+        x0, y0, x1, y1 = self.bbox
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        a, b, c, d, e, f = self.matrix
+        return (cx * a + cy * c + e) / MM, (cx * b + cy * d + f) / MM
 
 
 @dataclass
@@ -82,5 +90,5 @@ def page_items(reader: PdfReader, index: int):
             name = str(operands[0])
             xo = xobjects[name].get_object()
             bbox = tuple(float(v) for v in xo["/BBox"])
-            placements.append(Placement(name, ctm[4] / MM, ctm[5] / MM, bbox, clip))
+            placements.append(Placement(name, ctm[4] / MM, ctm[5] / MM, bbox, clip, ctm))
     return placements, segments

@@ -6,7 +6,7 @@ import pytest
 
 from cardgen.build import BuildOptions, build_game
 from cardgen.errors import Report
-from conftest import REPO
+from conftest import REPO, write
 
 DPI = 100
 PX = DPI / 25.4
@@ -52,3 +52,25 @@ def test_text_is_drawn_inside_its_box(tiny_game, tmp_path):
     assert sum(1 for p in inside if p[0] > 200) > 20
     below = [px(img, b + x / 10, b + y / 10) for x in range(50, 585, 5) for y in range(160, 300, 5)]
     assert all(p[0] < 30 for p in below)
+
+
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_back_reads_upright_when_the_card_is_turned_like_a_book_page(tiny_game, tmp_path, flip):
+    """The back's top edge lies behind the face's top edge, for either duplex flip."""
+    root = tiny_game("cards:\n  - {name: A, color: '#ffffff'}\n")
+    write(root / "templates" / "tiny" / "back.yaml", """
+        elements:
+          - {name: bg, type: rect, box: bleed, fill: "#ffffff"}
+          - {name: top-bar, type: rect, x: 0, y: 0, width: 100%, height: 10mm, fill: "#ff0000"}
+    """)
+    build_game(root, REPO, BuildOptions(out=tmp_path, only=("print",), papers=("a4",), flip=flip), Report())
+    img = render(tmp_path / "tiny" / "print-a4.pdf", 1)
+    # face: one card with its trim at x 9.75..73.25, y 15.15..104.05 mm (top-left of A4's grid)
+    if flip == "long":
+        x0, y0 = 210 - 9.75 - 63.5, 15.15          # mirrored left-right; the top stays on top
+        assert close(px(img, x0 + 30, y0 + 3), (255, 0, 0))
+        assert close(px(img, x0 + 30, y0 + 85), (255, 255, 255))
+    else:
+        x0, y0 = 9.75, 297 - 15.15 - 88.9           # mirrored top-bottom; the top is now below
+        assert close(px(img, x0 + 30, y0 + 85), (255, 0, 0))
+        assert close(px(img, x0 + 30, y0 + 3), (255, 255, 255))

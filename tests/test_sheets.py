@@ -142,12 +142,15 @@ def test_each_back_lands_behind_its_face(tiny_game, tmp_path, flip):
     backs, _ = card_placements(reader, 1)
     assert len(faces) == len(backs) == 7
     for f, b in zip(faces, backs):
-        fx, fy = f.x + BLEED + CW / 2, f.y + BLEED + CH / 2
-        bx, by = b.x + BLEED + CW / 2, b.y + BLEED + CH / 2
+        fx, fy = f.center()
+        bx, by = b.center()
+        assert (fx, fy) == pytest.approx((f.x + BLEED + CW / 2, f.y + BLEED + CH / 2), abs=0.01)
         if flip == "long":
             assert (bx, by) == pytest.approx((PW - fx, fy), abs=0.01)
+            assert b.matrix[:4] == pytest.approx((1, 0, 0, 1))       # upright
         else:
             assert (bx, by) == pytest.approx((fx, PH - fy), abs=0.01)
+            assert b.matrix[:4] == pytest.approx((-1, 0, 0, -1))     # turned 180 degrees
 
 
 def test_back_offset_shifts_every_back(tiny_game, tmp_path):
