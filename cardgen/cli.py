@@ -83,18 +83,45 @@ def main():
 @click.option("--target", multiple=True, type=click.Choice(["mpc", "tgc"]),
               help="Print service for `--only png`: mpc (MakePlayingCards, 822x1122 px poker) or tgc "
                    "(The Game Crafter, 825x1125 px poker); repeatable (default: both).")
-def build(games, pages, out, gutter, flip, back_offset, no_backs, only, strict, **extra):
+@click.option("--watch", is_flag=True, help="Keep running: rebuild whenever a game file, template, font or "
+                                            "art file changes (Ctrl-C to stop).")
+def build(games, pages, out, gutter, flip, back_offset, no_backs, only, strict, watch, **extra):
     """Build print sheets, cards.pdf, booklets and TTS decks for GAMES (default: every game in cards/)."""
     project = find_project()
     opts = BuildOptions(papers=tuple(pages) or PAPERS, out=out, gutter=gutter, flip=flip,
                         back_offset=back_offset, backs=not no_backs, only=tuple(only), strict=strict,
                         extra=extra)
-    failed = False
     try:
         paths = resolve_games(list(games), project)
     except CardgenError as exc:
         _print_diags(exc.diagnostics)
         sys.exit(1)
+    failed = _build_all(paths, project, opts)
+    if not watch:
+        sys.exit(1 if failed else 0)
+    from cardgen import watch as w
+    from cardgen.model import BUNDLED
+
+    def roots():
+        dirs = [*paths, project / "templates", project / "fonts", project / "art"]
+        return dirs + [BUNDLED / d for d in ("templates", "fonts", "art") if BUNDLED != project]
+
+    def rebuild(changed_files):
+        names = ", ".join(display_path(p) for p in changed_files[:3]) + (" ..." if len(changed_files) > 3 else "")
+        click.echo(f"-- changed: {names}")
+        touched = [g for g in paths if any(g.resolve() in p.resolve().parents for p in changed_files)]
+        _build_all(touched or paths, project, opts)     # a template, font or icon: rebuild every game
+
+    click.echo("watching for changes (Ctrl-C to stop)")
+    try:
+        w.watch(roots, rebuild)
+    except KeyboardInterrupt:
+        click.echo("stopped watching")
+
+
+def _build_all(paths, project, opts) -> bool:
+    """Build each game, printing its problems and a summary; True if any failed."""
+    failed = False
     for path in paths:
         report = Report()
         start = time.perf_counter()
@@ -124,7 +151,7 @@ def build(games, pages, out, gutter, flip, back_offset, no_backs, only, strict, 
             n = len(soft)
             click.echo(f"{path.name}: built despite {n} count error{'s' if n != 1 else ''} (designers print "
                        f"unfinished playtests); --strict refuses", err=True)
-    sys.exit(1 if failed else 0)
+    return failed
 
 
 @main.command()

@@ -11,16 +11,23 @@ from pathlib import Path
 
 from svglib.svglib import svg2rlg
 
-_svg_cache: dict[Path, object] = {}
+_svg_cache: dict[tuple, object] = {}
 
 
 class IconError(Exception):
     pass
 
 
+def file_key(path: Path):
+    """A cache key that changes when the file does (a `--watch` session runs for hours)."""
+    st = path.stat()
+    return path, st.st_mtime_ns, st.st_size
+
+
 def load_svg(path: Path):
     path = Path(path).resolve()
-    drawing = _svg_cache.get(path)
+    key = file_key(path)
+    drawing = _svg_cache.get(key)
     if drawing is None:
         logging.getLogger("svglib").setLevel(logging.ERROR)
         try:
@@ -29,7 +36,7 @@ def load_svg(path: Path):
             raise IconError(f"cannot read SVG {path.name}: {exc}") from None
         if drawing is None:
             raise IconError(f"cannot read SVG {path.name}")
-        _svg_cache[path] = drawing
+        _svg_cache[key] = drawing
     return drawing
 
 

@@ -10,14 +10,14 @@ from PIL import Image as PILImage
 from cardgen import expr, ops
 from cardgen.errors import CardgenError, Loc, Report
 from cardgen.fonts import FontBook, FontError
-from cardgen.icons import IconBook, IconError
+from cardgen.icons import IconBook, IconError, file_key
 from cardgen.model import Card, Deck, Game
 from cardgen.richtext import TextStyle, Typesetter, parse
 from cardgen.templates import Template, TemplateBook
 from cardgen.units import MM, UnitError, color, length_pt, number
 
 SAFE_PT = 3.175 * MM
-_image_sizes: dict[Path, tuple[int, int]] = {}
+_image_sizes: dict[tuple, tuple[int, int]] = {}
 
 
 def image_size(path: Path) -> tuple[float, float]:
@@ -25,11 +25,12 @@ def image_size(path: Path) -> tuple[float, float]:
         from cardgen.icons import load_svg
         d = load_svg(path)
         return float(d.width), float(d.height)
-    size = _image_sizes.get(path)
+    key = file_key(path)
+    size = _image_sizes.get(key)
     if size is None:
         with PILImage.open(path) as im:
             size = im.size
-        _image_sizes[path] = size
+        _image_sizes[key] = size
     return size
 
 
