@@ -141,13 +141,32 @@ def side_key(layout: ops.CardLayout, spec: Spec, font_files: dict | None = None)
 # -- rasterizing ------------------------------------------------------------------------------
 
 class Cache:
-    """Bitmaps by content hash, in one folder."""
+    """Bitmaps by content hash, in one folder. A bitmap used by a build is touched; one not
+    used for `KEEP_DAYS` is pruned, so editing a card a hundred times does not pile up files."""
+
+    KEEP_DAYS = 14
 
     def __init__(self, folder: Path):
         self.dir = Path(folder)
 
     def path(self, key: str, ext: str = "rgbz") -> Path:
         return self.dir / key[:2] / f"{key}.{ext}"
+
+    def prune(self, now: float | None = None) -> int:
+        """Delete bitmaps unused for KEEP_DAYS; returns how many."""
+        import time
+
+        limit = (now if now is not None else time.time()) - self.KEEP_DAYS * 86400
+        removed = 0
+        if self.dir.is_dir():
+            for f in self.dir.glob("*/*.*"):
+                try:
+                    if f.stat().st_mtime < limit:
+                        f.unlink()
+                        removed += 1
+                except OSError:
+                    pass
+        return removed
 
 
 @dataclass
@@ -371,6 +390,10 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
             continue
         if path.is_file():
             STATS["cached"] += 1
+            try:
+                os.utime(path)           # used now: keeps it from being pruned
+            except OSError:
+                pass
             continue
         todo[path] = Job(layout, spec, path)
     jobs = list(todo.values())
@@ -436,6 +459,7 @@ def _out_png(r, opts, staging, report) -> None:
     cache = Cache(r.out_dir / ".cache" / "raster")
     with Pool() as pool:
         _png_targets(r, targets, cache, pool, staging, report)
+    cache.prune()
 
 
 def _png_targets(r, targets, cache, pool, staging, report) -> None:

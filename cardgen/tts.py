@@ -26,6 +26,7 @@ import hashlib
 import io
 import json
 import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -289,7 +290,9 @@ def _out_tts(r, opts, staging, report) -> None:
             key = _atlas_key(im.cells, im.cols, im.rows, im.cw, im.ch, fmt, quality)
             im.cache_path = atlas_dir / key[:2] / f"{key}.{ext}"
             im.out_name = f"{im.name}-{key[:10]}.{ext}"
-            if not im.cache_path.is_file():
+            if im.cache_path.is_file():
+                os.utime(im.cache_path)        # used now: keeps it from being pruned
+            else:
                 calls.append(("call", (assemble, (str(im.cache_path), im.cells, im.cols, im.rows, im.cw, im.ch,
                                                   fmt, quality))))
         pool.map(calls)
@@ -313,6 +316,8 @@ def _out_tts(r, opts, staging, report) -> None:
     }
     staging.add(tts_dir / f"{game.slug}.json", (json.dumps(save, indent=2, ensure_ascii=False) + "\n").encode())
     staging.add(tts_dir / f"{game.slug}.png", _thumbnail(plans, cell_of))
+    cache.prune()
+    raster.Cache(atlas_dir).prune()
 
 
 def _scale(deck) -> float:

@@ -160,3 +160,20 @@ def test_render_page_is_exact_for_awkward_sizes(tmp_path):
         assert img.size == (w, h) and img.mode == "RGB"
         if bleed == 0:
             assert img.getpixel((0, 0)) == (0, 0, 255) and img.getpixel((w - 1, h - 1)) == (0, 0, 255)
+
+
+def test_cache_prunes_bitmaps_unused_for_two_weeks(tmp_path):
+    import os
+    import time
+
+    from cardgen.raster import Cache
+
+    cache = Cache(tmp_path)
+    old, fresh = cache.path("aa" + "0" * 62), cache.path("bb" + "1" * 62)
+    for p in (old, fresh):
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(b"x")
+    month_ago = time.time() - 30 * 86400
+    os.utime(old, (month_ago, month_ago))
+    assert cache.prune() == 1
+    assert not old.exists() and fresh.exists()
