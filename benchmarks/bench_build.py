@@ -17,8 +17,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 from synthetic import make_game  # noqa: E402
 
-from cardgen.build import BuildOptions, build_game  # noqa: E402
-from cardgen.errors import Report  # noqa: E402
+from cardgen.pipeline.build import BuildOptions, build_game  # noqa: E402
+from cardgen.core.errors import Report  # noqa: E402
 
 
 def main() -> None:

@@ -20,9 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardgen import raster  # noqa: E402
-from cardgen.build import BuildOptions, build_game  # noqa: E402
-from cardgen.errors import Report  # noqa: E402
+from cardgen.render import raster  # noqa: E402
+from cardgen.pipeline.build import BuildOptions, build_game  # noqa: E402
+from cardgen.core.errors import Report  # noqa: E402
 
 FACE = """\
 elements:

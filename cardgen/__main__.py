@@ -1,3 +1,3 @@
-from cardgen.cli import main
+from cardgen.cli.main import main
 
 main()

@@ -67,7 +67,7 @@ def run_cli(*args, cwd=None):
     """Run the CLI in-process; returns (exit_code, stdout, stderr)."""
     from click.testing import CliRunner
 
-    from cardgen.cli import main
+    from cardgen.cli.main import main
 
     runner = CliRunner()
     result = runner.invoke(main, list(args), catch_exceptions=False)

@@ -14,15 +14,15 @@ import pytest
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen import impose_booklet
-from cardgen.booklet import Strip, flow, make_booklet
-from cardgen.build import BuildOptions, build_game, layout_game
-from cardgen.errors import CardgenError, Report
-from cardgen.model import load_game
-from cardgen.rulebook import load_rulebook, rulebook_problems
-from cardgen.sizes import PAPER_SIZES_MM
-from cardgen.units import MM
-from cardgen.yamlsrc import load_text
+from cardgen.render import impose_booklet
+from cardgen.outputs.booklet import Strip, flow, make_booklet
+from cardgen.pipeline.build import BuildOptions, build_game, layout_game
+from cardgen.core.errors import CardgenError, Report
+from cardgen.load.game import load_game
+from cardgen.layout.rulebook import load_rulebook, rulebook_problems
+from cardgen.core.sizes import PAPER_SIZES_MM
+from cardgen.core.units import MM
+from cardgen.load.yamlsrc import load_text
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "cards" / "game-601"

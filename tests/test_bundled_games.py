@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 
-from cardgen import ops
-from cardgen.build import BuildOptions, build_game, layout_game
-from cardgen.errors import Report
-from cardgen.model import load_game
+from cardgen.model import ops
+from cardgen.pipeline.build import BuildOptions, build_game, layout_game
+from cardgen.core.errors import Report
+from cardgen.load.game import load_game
 from conftest import REPO
 
 GAMES = sorted(p.name for p in (REPO / "cards").iterdir() if (p / "game.yaml").is_file())

@@ -6,9 +6,9 @@ import re
 import click
 import pytest
 
-from cardgen.cli import main
-from cardgen.schema import CARD_RESERVED, DECK_KEYS, GAME_KEYS
-from cardgen.templates import COMMON_KEYS, TEMPLATE_KEYS, TYPE_KEYS
+from cardgen.cli.main import main
+from cardgen.schema.keys import CARD_RESERVED, DECK_KEYS, GAME_KEYS
+from cardgen.layout.templates import COMMON_KEYS, TEMPLATE_KEYS, TYPE_KEYS
 from conftest import REPO
 
 

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.build import layout_game
-from cardgen.errors import Report
-from cardgen.model import load_game
-from cardgen.ops import Text
-from cardgen.yamlsrc import load_file
+from cardgen.pipeline.build import layout_game
+from cardgen.core.errors import Report
+from cardgen.load.game import load_game
+from cardgen.model.ops import Text
+from cardgen.load.yamlsrc import load_file
 
 PROJECT = Path(__file__).resolve().parent.parent
 GAME = PROJECT / "cards" / "face-off"

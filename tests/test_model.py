@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen.build import layout_game
-from cardgen.errors import CardgenError, Report
-from cardgen.model import load_game
-from cardgen.yamlsrc import load_text
+from cardgen.pipeline.build import layout_game
+from cardgen.core.errors import CardgenError, Report
+from cardgen.load.game import load_game
+from cardgen.load.yamlsrc import load_text
 from conftest import REPO, run_cli, write
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pypdfium2 as pdfium
 import pytest
 
-from cardgen.build import BuildOptions, build_game
-from cardgen.errors import Report
+from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.core.errors import Report
 from conftest import REPO, write
 
 DPI = 100

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cardgen import raster
-from cardgen.build import BuildOptions, build_game
-from cardgen.errors import Report
+from cardgen.render import raster
+from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.core.errors import Report
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -148,8 +148,8 @@ def test_render_page_is_exact_for_awkward_sizes(tmp_path):
     """PDFium rounds bitmap sizes: every requested size must come out exact."""
     import pypdfium2 as pdfium
 
-    from cardgen.fonts import FontBook
-    from cardgen.ops import CardLayout, Rect
+    from cardgen.resources.fonts import FontBook
+    from cardgen.model.ops import CardLayout, Rect
 
     fonts = FontBook([REPO / "fonts"])
     lay = CardLayout(180.0, 252.0, 9.0, [Rect(-9, -9, 198, 270, fill=(1, 0, 0, 1)),
@@ -166,7 +166,7 @@ def test_cache_prunes_bitmaps_unused_for_two_weeks(tmp_path):
     import os
     import time
 
-    from cardgen.raster import Cache
+    from cardgen.render.raster import Cache
 
     cache = Cache(tmp_path)
     old, fresh = cache.path("aa" + "0" * 62), cache.path("bb" + "1" * 62)

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 
-from cardgen.build import BuildOptions, build_game
-from cardgen.errors import Report
+from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.core.errors import Report
 from pdfgeom import page_items
 from conftest import REPO
 
@@ -286,7 +286,7 @@ def test_jumbo_cards_turn_sideways_when_that_fits_more(tiny_game, tmp_path):
 
 
 def test_a_card_larger_than_the_page_is_a_clear_error(tiny_game, tmp_path):
-    from cardgen.errors import CardgenError
+    from cardgen.core.errors import CardgenError
     root = tiny_game("cards:\n  - {name: Board}\n", deck_extra="size: {width: 300mm, height: 300mm}\n")
     with pytest.raises(CardgenError, match=r"a 300x300 mm card does not fit on a 215.9x279.4 mm page"):
         build(root, tmp_path, papers=("letter",))

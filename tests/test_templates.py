@@ -4,11 +4,11 @@ from __future__ import annotations
 import pytest
 from PIL import Image as PILImage
 
-from cardgen import ops
-from cardgen.build import layout_game
-from cardgen.errors import CardgenError, Report
-from cardgen.model import load_game
-from cardgen.units import MM, color, length_pt
+from cardgen.model import ops
+from cardgen.pipeline.build import layout_game
+from cardgen.core.errors import CardgenError, Report
+from cardgen.load.game import load_game
+from cardgen.core.units import MM, color, length_pt
 from conftest import REPO, write
 
 
@@ -199,7 +199,7 @@ def test_numbers_keep_their_type_and_fields_named_like_methods_work(tiny_game):
 def test_png_jpeg_and_svg_art_reach_the_pdf_svg_as_vectors(tiny_game, tmp_path):
     from pypdf import PdfReader
 
-    from cardgen.build import BuildOptions, build_game
+    from cardgen.pipeline.build import BuildOptions, build_game
 
     root = tiny_game("cards:\n  - {name: A}\n", template="""
         elements:

@@ -7,10 +7,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cardgen import raster, tts
-from cardgen.build import BuildOptions, build_game
-from cardgen.errors import CardgenError, Report
-from cardgen.model import load_game
+from cardgen.render import raster
+
+from cardgen.outputs import tts
+from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.core.errors import CardgenError, Report
+from cardgen.load.game import load_game
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -298,7 +300,7 @@ def test_custom_deck_keys_unique_across_bundled_games():
 
 
 def test_description_from_a_list_field_is_one_line_per_item():
-    from cardgen.tts import _description
+    from cardgen.outputs.tts import _description
 
     class C:
         fields = {"abilities": ["Pay **2** :coins:.", "Draw a card."], "text": "x"}

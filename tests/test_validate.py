@@ -8,8 +8,8 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from cardgen.cli import main
-from cardgen.fonts import FontBook
+from cardgen.cli.main import main
+from cardgen.resources.fonts import FontBook
 from vgame import ACTIONS, FACE, REPO, RULES, make_game
 
 FAMILIES = ", ".join(sorted(FontBook([REPO / "fonts"]).families))

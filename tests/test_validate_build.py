@@ -6,7 +6,7 @@ import os
 
 from click.testing import CliRunner
 
-from cardgen.cli import main
+from cardgen.cli.main import main
 from vgame import ACTIONS, make_game
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardgen.components import COUNT_CODES, check_counts
-from cardgen.errors import Report
-from cardgen.model import load_game
+from cardgen.check.components import COUNT_CODES, check_counts
+from cardgen.core.errors import Report
+from cardgen.load.game import load_game
 
 KINDS = ["A", "B", "C"]
 

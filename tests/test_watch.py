@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import time
 
-from cardgen import watch as w
-from cardgen.icons import load_svg
+from cardgen.cli import watch as w
+from cardgen.resources.icons import load_svg
 
 
 def test_snapshot_leaves_out_build_output(tmp_path):

@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardgen import expr, schema
-from cardgen.errors import CardgenError, Diagnostic, Loc
-from cardgen.yamlsrc import YDict, YList, load_file
+from cardgen.layout import expr
+
+from cardgen.schema import keys as schema
+from cardgen.core.errors import CardgenError, Diagnostic, Loc
+from cardgen.load.yamlsrc import YDict, YList, load_file
 
 TEMPLATE_KEYS = {
     "extends": "another template to start from, e.g. base/poker",

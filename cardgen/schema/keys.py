@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import difflib
 
-from cardgen.errors import Diagnostic
-from cardgen.yamlsrc import YDict
+from cardgen.core.errors import Diagnostic
+from cardgen.load.yamlsrc import YDict
 
 GAME_KEYS = {
     "title": "the game's name as printed",

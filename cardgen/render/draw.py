@@ -10,10 +10,12 @@ from pathlib import Path
 from reportlab.graphics import renderPDF, shapes
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
-from cardgen import ops, rlcompat  # noqa: F401  (rlcompat patches ReportLab)
-from cardgen.fonts import DEFAULT_FAMILY, FontBook
-from cardgen.icons import load_svg
-from cardgen.units import MM
+from cardgen.model import ops
+
+from cardgen.render import rlcompat  # noqa: F401  (rlcompat patches ReportLab)
+from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
+from cardgen.resources.icons import load_svg
+from cardgen.core.units import MM
 
 _BLACK = (0.0, 0.0, 0.0)
 

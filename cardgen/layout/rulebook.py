@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from cardgen import expr, richtext
-from cardgen.errors import CardgenError, Diagnostic, Loc
-from cardgen.icons import IconBook
-from cardgen.model import Game
-from cardgen.schema import suggest
-from cardgen.yamlsrc import YDict, YList, loc_of, refine_loc
+from cardgen.layout import expr
+
+from cardgen.resources import richtext
+from cardgen.core.errors import CardgenError, Diagnostic, Loc
+from cardgen.resources.icons import IconBook
+from cardgen.load.game import Game
+from cardgen.schema.keys import suggest
+from cardgen.load.yamlsrc import YDict, YList, loc_of, refine_loc
 
 PART1_KEYS = {"source", "components"}
 RULEBOOK_KEYS = {

@@ -6,12 +6,12 @@ from dataclasses import dataclass
 
 from reportlab.lib.colors import white
 
-from cardgen import impose
-from cardgen.draw import Drawer, new_canvas
-from cardgen.fonts import DEFAULT_FAMILY, FontBook
-from cardgen.ops import CardLayout
-from cardgen.sizes import PAPER_SIZES_MM
-from cardgen.units import MM
+from cardgen.render import impose
+from cardgen.render.draw import Drawer, new_canvas
+from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
+from cardgen.model.ops import CardLayout
+from cardgen.core.sizes import PAPER_SIZES_MM
+from cardgen.core.units import MM
 
 
 @dataclass

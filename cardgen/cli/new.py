@@ -4,9 +4,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from cardgen.atomic import write_text
-from cardgen.errors import CardgenError, Loc
-from cardgen.sizes import CARD_SIZES_MM
+from cardgen.core.atomic import write_text
+from cardgen.core.errors import CardgenError, Loc
+from cardgen.core.sizes import CARD_SIZES_MM
 
 GAME = """\
 # {title}: game-wide settings. Format: docs/games.md

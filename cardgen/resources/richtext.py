@@ -9,8 +9,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen.fonts import FontBook
-from cardgen.ops import Run
+from cardgen.resources.fonts import FontBook
+from cardgen.model.ops import Run
 
 _TOKEN = re.compile(r"(\\[*:\\]|\*\*|\*|:[A-Za-z0-9_][A-Za-z0-9_+-]*:|\n|[ \t]+|[^\s*:\\]+|.)")
 _PARA = re.compile(r"\n[ \t]*\n\s*")

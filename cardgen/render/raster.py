@@ -27,8 +27,10 @@ from pathlib import Path
 
 from PIL import Image
 
-from cardgen import atomic, ops
-from cardgen.units import MM
+from cardgen.core import atomic
+
+from cardgen.model import ops
+from cardgen.core.units import MM
 
 # Bump when the way bitmaps are made changes in a way the hashed inputs do not show.
 RASTER_VERSION = "1"
@@ -86,7 +88,7 @@ def file_digest(path: Path) -> str:
 
 
 def _font_files() -> dict[str, Path]:
-    from cardgen import fonts
+    from cardgen.resources import fonts
     return {name: path for path, name in fonts._registered.items()}  # noqa: SLF001
 
 
@@ -101,9 +103,9 @@ def code_digest() -> str:
         import reportlab
 
         h = hashlib.sha256(RASTER_VERSION.encode())
-        here = Path(__file__).resolve().parent
-        for name in ("draw.py", "pdfout.py", "rlcompat.py", "raster.py", "ops.py"):
-            h.update(file_digest(here / name).encode())
+        pkg = Path(__file__).resolve().parents[1]
+        for name in ("render/draw.py", "render/pdf.py", "render/rlcompat.py", "render/raster.py", "model/ops.py"):
+            h.update(file_digest(pkg / name).encode())
         h.update(reportlab.Version.encode())
         h.update(str(getattr(pypdfium2, "__version__", "") or pypdfium2.version.PYPDFIUM_INFO).encode())
         h.update(Image.__version__.encode() if hasattr(Image, "__version__") else b"")
@@ -247,7 +249,7 @@ _worker_fonts: dict = {}
 
 
 def _fontbook(font_dirs: tuple):
-    from cardgen.fonts import FontBook
+    from cardgen.resources.fonts import FontBook
 
     book = _worker_fonts.get(font_dirs)
     if book is None:
@@ -261,7 +263,7 @@ def _ensure_fonts(font_names: dict) -> None:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    from cardgen import fonts
+    from cardgen.resources import fonts
 
     for name, path in font_names.items():
         if name not in pdfmetrics._fonts:  # noqa: SLF001
@@ -272,7 +274,7 @@ def _ensure_fonts(font_names: dict) -> None:
 def jobs_pdf(layouts: list[ops.CardLayout], fonts) -> bytes:
     """A PDF with one page per card side (trim + bleed), drawn by the same `Drawer` as the
     print sheets; uncompressed, since it is read back at once."""
-    from cardgen.draw import Drawer, new_canvas
+    from cardgen.render.draw import Drawer, new_canvas
 
     buf = io.BytesIO()
     c = new_canvas(buf, fonts)
@@ -449,8 +451,8 @@ def _out_png(r, opts, staging, report) -> None:
     """`png/<target>/fronts/NNN-<deck>-<card>-<i>of<n>.png` for every copy, in print order;
     `png/<target>/backs/` holds the matching per-card backs (same numbers) or one
     `<deck>-back.png` per deck with a shared back."""
-    from cardgen.errors import Loc
-    from cardgen.model import slugify
+    from cardgen.core.errors import Loc
+    from cardgen.load.game import slugify
 
     targets = opts.extra.get("target") or ()
     if isinstance(targets, str):
@@ -463,8 +465,8 @@ def _out_png(r, opts, staging, report) -> None:
 
 
 def _png_targets(r, targets, cache, pool, staging, report) -> None:
-    from cardgen.errors import Loc
-    from cardgen.model import slugify
+    from cardgen.core.errors import Loc
+    from cardgen.load.game import slugify
 
     total = sum(card.count for _, card, _ in r.faces)
     width = max(3, len(str(total)))
@@ -503,7 +505,7 @@ def _png_targets(r, targets, cache, pool, staging, report) -> None:
 
 
 def _register() -> None:
-    from cardgen.build import register_output
+    from cardgen.pipeline.build import register_output
     register_output("png", _out_png, default=False)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from cardgen.errors import CardgenError, Loc
+from cardgen.core.errors import CardgenError, Loc
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

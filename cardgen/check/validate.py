@@ -14,14 +14,16 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardgen import expr, schema
-from cardgen.components import COUNT_CODES, check_counts
-from cardgen.errors import CardgenError, Diagnostic, Loc, Report
-from cardgen.model import Game, load_game, resolve_games
-from cardgen.richtext import icon_names
-from cardgen.templates import TEMPLATE_KEYS, element_problems, find_template
-from cardgen.units import UnitError, color, length_pt, number
-from cardgen.yamlsrc import YDict, YList, load_file
+from cardgen.layout import expr
+
+from cardgen.schema import keys as schema
+from cardgen.check.components import COUNT_CODES, check_counts
+from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
+from cardgen.load.game import Game, load_game, resolve_games
+from cardgen.resources.richtext import icon_names
+from cardgen.layout.templates import TEMPLATE_KEYS, element_problems, find_template
+from cardgen.core.units import UnitError, color, length_pt, number
+from cardgen.load.yamlsrc import YDict, YList, load_file
 
 RULES_KEYS = {
     "source": "which document the counts come from",
@@ -59,7 +61,7 @@ def build_check(game: Game, report: Report) -> None:
 
 
 def run_checks(game: Game, report: Report, templates: bool = True) -> None:
-    from cardgen.layout import Resources
+    from cardgen.layout.engine import Resources
 
     res = Resources(game)
     check_game_file(game, res, report)
@@ -70,7 +72,7 @@ def run_checks(game: Game, report: Report, templates: bool = True) -> None:
     if templates:
         # The rulebook is checked here; a build checks it when it makes the booklet, so that a
         # broken rules sentence never stops the cards from printing.
-        from cardgen.rulebook import rulebook_problems
+        from cardgen.layout.rulebook import rulebook_problems
         report.extend(rulebook_problems(game))
         static_locs = check_templates(game, res, report)
         check_layout(game, res, report, static_locs, reported_icons)
@@ -363,7 +365,7 @@ def _strip_jinja(text: str) -> str:
 def check_layout(game: Game, res, report: Report, static_locs: set[Loc],
                  reported_icons: set[tuple[str, str]]) -> None:
     """Lay out every card once; collect every card's problems (Jinja values, fields no card has)."""
-    from cardgen.build import layout_game
+    from cardgen.pipeline.build import layout_game
 
     if not game.decks:
         return

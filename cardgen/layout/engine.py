@@ -7,14 +7,16 @@ from pathlib import Path
 
 from PIL import Image as PILImage
 
-from cardgen import expr, ops
-from cardgen.errors import CardgenError, Loc, Report
-from cardgen.fonts import FontBook, FontError
-from cardgen.icons import IconBook, IconError, file_key
-from cardgen.model import Card, Deck, Game
-from cardgen.richtext import TextStyle, Typesetter, parse
-from cardgen.templates import Template, TemplateBook
-from cardgen.units import MM, UnitError, color, length_pt, number
+from cardgen.layout import expr
+
+from cardgen.model import ops
+from cardgen.core.errors import CardgenError, Loc, Report
+from cardgen.resources.fonts import FontBook, FontError
+from cardgen.resources.icons import IconBook, IconError, file_key
+from cardgen.load.game import Card, Deck, Game
+from cardgen.resources.richtext import TextStyle, Typesetter, parse
+from cardgen.layout.templates import Template, TemplateBook
+from cardgen.core.units import MM, UnitError, color, length_pt, number
 
 SAFE_PT = 3.175 * MM
 _image_sizes: dict[tuple, tuple[int, int]] = {}
@@ -22,7 +24,7 @@ _image_sizes: dict[tuple, tuple[int, int]] = {}
 
 def image_size(path: Path) -> tuple[float, float]:
     if path.suffix.lower() == ".svg":
-        from cardgen.icons import load_svg
+        from cardgen.resources.icons import load_svg
         d = load_svg(path)
         return float(d.width), float(d.height)
     key = file_key(path)

@@ -32,9 +32,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from cardgen import raster
-from cardgen.errors import CardgenError, Loc
-from cardgen.richtext import plain
+from cardgen.render import raster
+from cardgen.core.errors import CardgenError, Loc
+from cardgen.resources.richtext import plain
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 MAX_CELL_DPI = 300               # no point in cells sharper than print
@@ -136,7 +136,7 @@ def _options(game, deck) -> dict:
         for k, v in t.items():
             loc = t.value_loc(k) if hasattr(t, "value_loc") else data.value_loc("tts")
             if k not in allowed:
-                from cardgen.schema import suggest
+                from cardgen.schema.keys import suggest
                 raise CardgenError(t.key_loc(k) if hasattr(t, "key_loc") else loc,
                                    f"unknown `tts:` option '{k}' in {where}{suggest(k, allowed)} "
                                    f"(options: {', '.join(sorted(allowed))})")
@@ -186,7 +186,7 @@ def assemble(out: str, cells: list, cols: int, rows: int, cw: int, ch: int, fmt:
             loaded.clear()          # copies are consecutive: keep just the last one
             loaded[cell] = img
         atlas.paste(img, (x, y))
-    from cardgen.atomic import write_bytes
+    from cardgen.core.atomic import write_bytes
     write_bytes(out, _encode(atlas, fmt, quality))
     return str(out)
 
@@ -407,7 +407,7 @@ def _thumbnail(plans, cell_of) -> bytes:
 
 
 def _register() -> None:
-    from cardgen.build import register_output
+    from cardgen.pipeline.build import register_output
     register_output("tts", _out_tts)
 
 

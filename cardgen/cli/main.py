@@ -9,9 +9,9 @@ from pathlib import Path
 import click
 
 from cardgen import __version__
-from cardgen.build import PAPERS, SOFT_ERRORS, BuildOptions, build_game
-from cardgen.errors import CardgenError, Diagnostic, Report, display_path, plural
-from cardgen.model import find_project, load_game, resolve_games
+from cardgen.pipeline.build import PAPERS, SOFT_ERRORS, BuildOptions, build_game
+from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, plural
+from cardgen.load.game import find_project, load_game, resolve_games
 
 
 def _print_diags(diags: list[Diagnostic]) -> None:
@@ -99,8 +99,8 @@ def build(games, pages, out, gutter, flip, back_offset, no_backs, only, strict, 
     failed = _build_all(paths, project, opts)
     if not watch:
         sys.exit(1 if failed else 0)
-    from cardgen import watch as w
-    from cardgen.model import BUNDLED
+    from cardgen.cli import watch as w
+    from cardgen.load.game import BUNDLED
 
     def roots():
         dirs = [*paths, project / "templates", project / "fonts", project / "art"]
@@ -163,7 +163,7 @@ def validate(games, strict, fmt):
     """Check GAMES (default: every game in cards/) without building: schema of every file,
     references, every card laid out, and card counts against rules.yaml.  A path to any file
     inside a game folder checks that game."""
-    from cardgen import validate as v
+    from cardgen.check import validate as v
 
     project = find_project()
     try:
@@ -182,7 +182,7 @@ def validate(games, strict, fmt):
 def new(name, size):
     """Start a new game NAME: cards/NAME/ (game, one deck, rules) and templates/NAME/, ready to
     build, validate and edit."""
-    from cardgen.scaffold import new_game
+    from cardgen.cli.new import new_game
 
     project = find_project()
     try:

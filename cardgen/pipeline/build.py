@@ -6,13 +6,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from cardgen import impose
-from cardgen.atomic import Staging
-from cardgen.errors import CardgenError, Diagnostic, Loc, Report
-from cardgen.layout import Layouter, Resources
-from cardgen.model import Card, Deck, Game, load_game
-from cardgen.ops import CardLayout
-from cardgen.pdfout import Copy, SheetOptions, cards_pdf, print_sheets
+from cardgen.render import impose
+from cardgen.core.atomic import Staging
+from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
+from cardgen.layout.engine import Layouter, Resources
+from cardgen.load.game import Card, Deck, Game, load_game
+from cardgen.model.ops import CardLayout
+from cardgen.render.pdf import Copy, SheetOptions, cards_pdf, print_sheets
 
 PAPERS = ("letter", "a4")
 
@@ -130,7 +130,7 @@ def _load_stages() -> None:
     import importlib
 
     _register_validator()
-    for mod in ("cardgen.tts", "cardgen.booklet", "cardgen.raster"):
+    for mod in ("cardgen.outputs.tts", "cardgen.outputs.booklet", "cardgen.render.raster"):
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as exc:
@@ -179,8 +179,8 @@ SOFT_ERRORS: set[str] = set()
 
 
 def _register_validator() -> None:
-    from cardgen.components import COUNT_CODES
-    from cardgen.validate import build_check
+    from cardgen.check.components import COUNT_CODES
+    from cardgen.check.validate import build_check
 
     if build_check not in CHECKS:
         CHECKS.append(build_check)

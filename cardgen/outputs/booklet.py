@@ -17,16 +17,18 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
-from cardgen import impose_booklet, ops
-from cardgen.build import BuildOptions, Rendered, register_output
-from cardgen.draw import Drawer, new_canvas
-from cardgen.errors import CardgenError, Loc, Report, plural
-from cardgen.fonts import FontBook
-from cardgen.richtext import TextStyle, Typesetter, parse, plain
-from cardgen.rulebook import (Callout, ListBlock, Para, Rulebook, Section, Table, has_rulebook,  # noqa: F401
+from cardgen.render import impose_booklet
+
+from cardgen.model import ops
+from cardgen.pipeline.build import BuildOptions, Rendered, register_output
+from cardgen.render.draw import Drawer, new_canvas
+from cardgen.core.errors import CardgenError, Loc, Report, plural
+from cardgen.resources.fonts import FontBook
+from cardgen.resources.richtext import TextStyle, Typesetter, parse, plain
+from cardgen.layout.rulebook import (Callout, ListBlock, Para, Rulebook, Section, Table, has_rulebook,  # noqa: F401
                               load_rulebook, rulebook_problems)
-from cardgen.sizes import CARD_SIZES_MM, PAPER_SIZES_MM
-from cardgen.units import MM, UnitError, color
+from cardgen.core.sizes import CARD_SIZES_MM, PAPER_SIZES_MM
+from cardgen.core.units import MM, UnitError, color
 
 BOOKLET_PAGES = ("a5", "half-letter")
 DEFAULT_ACCENT = "#2b4a6f"

@@ -11,10 +11,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from cardgen import schema
-from cardgen.errors import Loc, Report
-from cardgen.model import Deck, Game
-from cardgen.yamlsrc import YDict, YList
+from cardgen.schema import keys as schema
+from cardgen.core.errors import Loc, Report
+from cardgen.load.game import Deck, Game
+from cardgen.load.yamlsrc import YDict, YList
 
 ENTRY_KEYS = {
     "deck": "the deck this entry is about (its deck file's `deck:` name)",

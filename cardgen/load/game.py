@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardgen import schema
-from cardgen.errors import CardgenError, Diagnostic, Loc, Report
-from cardgen.sizes import CARD_SIZES_MM, DEFAULT_BLEED_MM, CardSize
-from cardgen.units import UnitError, length_mm
-from cardgen.yamlsrc import YDict, YList, load_file
+from cardgen.schema import keys as schema
+from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
+from cardgen.core.sizes import CARD_SIZES_MM, DEFAULT_BLEED_MM, CardSize
+from cardgen.core.units import UnitError, length_mm
+from cardgen.load.yamlsrc import YDict, YList, load_file
 
 NON_DECK_FILES = {"game.yaml", "rules.yaml"}
-BUNDLED = Path(__file__).resolve().parent.parent   # where cardgen's own fonts/, art/, templates/ live
+BUNDLED = Path(__file__).resolve().parents[2]  # where cardgen's own fonts/, art/, templates/ live
 
 
 @dataclass

@@ -11,8 +11,8 @@ import io
 from pypdf import PageObject, PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
-from cardgen.sizes import PAPER_SIZES_MM
-from cardgen.units import MM
+from cardgen.core.sizes import PAPER_SIZES_MM
+from cardgen.core.units import MM
 
 
 def padded(n: int) -> int:
