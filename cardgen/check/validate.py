@@ -60,7 +60,7 @@ def build_check(game: Game, report: Report) -> None:
     run_checks(game, report, templates=False)
 
 
-def run_checks(game: Game, report: Report, templates: bool = True) -> None:
+def run_checks(game: Game, report: Report, templates: bool = True):
     from cardgen.layout.engine import Resources
 
     res = Resources(game)
@@ -75,7 +75,8 @@ def run_checks(game: Game, report: Report, templates: bool = True) -> None:
         from cardgen.layout.rulebook import rulebook_problems
         report.extend(rulebook_problems(game))
         static_locs = check_templates(game, res, report)
-        check_layout(game, res, report, static_locs, reported_icons)
+        return check_layout(game, res, report, static_locs, reported_icons)
+    return None
 
 
 def validate_game(path: Path, project: Path) -> Report:
@@ -365,13 +366,12 @@ def _strip_jinja(text: str) -> str:
 def check_layout(game: Game, res, report: Report, static_locs: set[Loc],
                  reported_icons: set[tuple[str, str]]) -> None:
     """Lay out every card once; collect every card's problems (Jinja values, fields no card has)."""
-    from cardgen.pipeline.build import layout_game
+    from cardgen.layout.engine import layout_game
 
     if not game.decks:
-        return
+        return None
     try:
-        layout_game(game, report, res)
-        return
+        return layout_game(game, report, res)
     except CardgenError as exc:
         diags = exc.diagnostics
     grouped: dict[tuple, list[Diagnostic]] = {}

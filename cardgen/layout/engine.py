@@ -3,6 +3,7 @@ positioned drawing operations (`cardgen.ops`)."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image as PILImage
@@ -10,7 +11,7 @@ from PIL import Image as PILImage
 from cardgen.layout import expr
 
 from cardgen.model import ops
-from cardgen.core.errors import CardgenError, Loc, Report
+from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.resources.fonts import FontBook, FontError
 from cardgen.resources.icons import IconBook, IconError, file_key
 from cardgen.load.game import Card, Deck, Game
@@ -320,3 +321,71 @@ class Layouter:
             else:
                 ix, iy = x + (w - size) / 2, y + off
             layout.ops.append(ops.Icon(path, ix, iy, size, size, col, rot))
+
+
+@dataclass
+class Rendered:
+    """A game laid out: every distinct card side once, and the copies in print order."""
+
+    game: Game
+    res: Resources
+    faces: list[tuple[Deck, Card, ops.CardLayout]]
+    backs: dict[tuple[str, int | None], ops.CardLayout]   # (deck slug, card index or None for shared)
+    copies: list[ops.Copy]
+    out_dir: Path
+
+    def back_of(self, deck: Deck, card: Card) -> ops.CardLayout | None:
+        if deck.backs:
+            return self.backs.get((deck.slug, card.index))
+        if deck.back:
+            return self.backs.get((deck.slug, None))
+        return None
+
+    def distinct_backs(self) -> list[ops.CardLayout]:
+        return list(self.backs.values())
+
+    def printed(self) -> tuple[list[ops.CardLayout], list[ops.CardLayout]]:
+        """Distinct faces and backs of the cards that have copies (a `count: 0` card is parked)."""
+        faces, backs = [], []
+        for deck, card, face in self.faces:
+            if card.count <= 0:
+                continue
+            faces.append(face)
+            back = self.back_of(deck, card)
+            if back is not None and all(b is not back for b in backs):
+                backs.append(back)
+        return faces, backs
+
+
+def layout_game(game: Game, report: Report, res: Resources | None = None) -> Rendered:
+    res = res or Resources(game)
+    lay = Layouter(res, report)
+    errors: list[Diagnostic] = []
+    faces, backs, copies = [], {}, []
+    for deck in game.decks:
+        back_shared = None
+        if deck.back:
+            try:
+                back_shared = lay.card_side(deck, None, "back")
+                backs[(deck.slug, None)] = back_shared
+            except CardgenError as exc:
+                errors.extend(exc.diagnostics)
+        for card in deck.cards:
+            try:
+                face = lay.card_side(deck, card, "face")
+            except CardgenError as exc:
+                errors.extend(exc.diagnostics)
+                continue
+            faces.append((deck, card, face))
+            back = back_shared
+            if deck.backs:
+                try:
+                    back = lay.card_side(deck, card, "backs")
+                    backs[(deck.slug, card.index)] = back
+                except CardgenError as exc:
+                    errors.extend(exc.diagnostics)
+            for _ in range(card.count):
+                copies.append(ops.Copy(face, back, deck.name, deck.size.width, deck.size.height, deck.bleed))
+    if errors:
+        raise CardgenError(None, diagnostics=errors)
+    return Rendered(game, res, faces, backs, copies, Path())

@@ -116,3 +116,15 @@ class CardLayout:
     ops: list = field(default_factory=list)
     key: str = ""                # stable id (deck slug, card index, side)
     shape: str = "rect"
+
+
+@dataclass
+class Copy:
+    """One printed copy: its face, its back (or None) and which deck it belongs to."""
+
+    face: CardLayout
+    back: CardLayout | None
+    deck: str
+    width: float      # mm
+    height: float     # mm
+    bleed: float      # mm

@@ -9,10 +9,10 @@ from typing import Callable
 from cardgen.render import impose
 from cardgen.core.atomic import Staging
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
-from cardgen.layout.engine import Layouter, Resources
+from cardgen.layout.engine import Rendered, Resources, layout_game  # noqa: F401
 from cardgen.load.game import Card, Deck, Game, load_game
 from cardgen.model.ops import CardLayout
-from cardgen.render.pdf import Copy, SheetOptions, cards_pdf, print_sheets
+from cardgen.render.pdf import SheetOptions, cards_pdf, print_sheets
 
 PAPERS = ("letter", "a4")
 
@@ -30,72 +30,6 @@ class BuildOptions:
     extra: dict = field(default_factory=dict)   # options of later stages (tts, png, booklet)
 
 
-@dataclass
-class Rendered:
-    """A game laid out: every distinct card side once, and the copies in print order."""
-
-    game: Game
-    res: Resources
-    faces: list[tuple[Deck, Card, CardLayout]]
-    backs: dict[tuple[str, int | None], CardLayout]   # (deck slug, card index or None for shared)
-    copies: list[Copy]
-    out_dir: Path
-
-    def back_of(self, deck: Deck, card: Card) -> CardLayout | None:
-        if deck.backs:
-            return self.backs.get((deck.slug, card.index))
-        if deck.back:
-            return self.backs.get((deck.slug, None))
-        return None
-
-    def distinct_backs(self) -> list[CardLayout]:
-        return list(self.backs.values())
-
-    def printed(self) -> tuple[list[CardLayout], list[CardLayout]]:
-        """Distinct faces and backs of the cards that have copies (a `count: 0` card is parked)."""
-        faces, backs = [], []
-        for deck, card, face in self.faces:
-            if card.count <= 0:
-                continue
-            faces.append(face)
-            back = self.back_of(deck, card)
-            if back is not None and all(b is not back for b in backs):
-                backs.append(back)
-        return faces, backs
-
-
-def layout_game(game: Game, report: Report, res: Resources | None = None) -> Rendered:
-    res = res or Resources(game)
-    lay = Layouter(res, report)
-    errors: list[Diagnostic] = []
-    faces, backs, copies = [], {}, []
-    for deck in game.decks:
-        back_shared = None
-        if deck.back:
-            try:
-                back_shared = lay.card_side(deck, None, "back")
-                backs[(deck.slug, None)] = back_shared
-            except CardgenError as exc:
-                errors.extend(exc.diagnostics)
-        for card in deck.cards:
-            try:
-                face = lay.card_side(deck, card, "face")
-            except CardgenError as exc:
-                errors.extend(exc.diagnostics)
-                continue
-            faces.append((deck, card, face))
-            back = back_shared
-            if deck.backs:
-                try:
-                    back = lay.card_side(deck, card, "backs")
-                    backs[(deck.slug, card.index)] = back
-                except CardgenError as exc:
-                    errors.extend(exc.diagnostics)
-            for _ in range(card.count):
-                copies.append(Copy(face, back, deck.name, deck.size.width, deck.size.height, deck.bleed))
-    if errors:
-        raise CardgenError(None, diagnostics=errors)
-    return Rendered(game, res, faces, backs, copies, Path())
 
 
 def _out_print(r: Rendered, opts: BuildOptions, staging: Staging, report: Report) -> None:

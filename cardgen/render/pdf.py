@@ -9,21 +9,9 @@ from reportlab.lib.colors import white
 from cardgen.render import impose
 from cardgen.render.draw import Drawer, new_canvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
-from cardgen.model.ops import CardLayout
+from cardgen.model.ops import CardLayout, Copy
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
-
-
-@dataclass
-class Copy:
-    """One printed copy: its face, its back (or None) and which deck it belongs to."""
-
-    face: CardLayout
-    back: CardLayout | None
-    deck: str
-    width: float      # mm
-    height: float     # mm
-    bleed: float      # mm
 
 
 @dataclass
