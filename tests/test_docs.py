@@ -8,7 +8,8 @@ import pytest
 
 from cardgen.cli.main import main
 from cardgen.schema.keys import CARD_RESERVED, DECK_KEYS, GAME_KEYS
-from cardgen.layout.templates import COMMON_KEYS, TEMPLATE_KEYS, TYPE_KEYS
+from cardgen.elements import ELEMENTS
+from cardgen.pipeline import reference
 from conftest import REPO
 
 
@@ -16,10 +17,23 @@ def doc(name):
     return (REPO / "docs" / name).read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("key", sorted(set(TEMPLATE_KEYS) | set(COMMON_KEYS)
-                                       | {k for keys in TYPE_KEYS.values() for k in keys}))
-def test_template_option_documented(key):
-    assert f"`{key}`" in doc("templates.md")
+@pytest.mark.parametrize("block", sorted(reference.BLOCKS))
+def test_generated_reference_is_current(block):
+    """Every reference table in docs/ is exactly what the declarations say (regenerate with
+    `python -m cardgen.pipeline.reference --write`)."""
+    assert reference.current(REPO / "docs", block) == reference.generated(block)
+
+
+@pytest.mark.parametrize("etype", sorted(ELEMENTS))
+def test_every_element_option_has_a_row_with_its_default(etype):
+    text = doc("templates.md").split(f"### `{etype}`", 1)[1].split("\n### ", 1)[0]
+    common = doc("templates.md").split("<!-- cardgen:element-common -->", 1)[1].split("<!-- /cardgen", 1)[0]
+    for key, (_, o) in ELEMENTS[etype].options().items():
+        row = f"| `{key}` | "
+        where = text if row in text else common
+        assert row in where, f"{etype}.{key} has no row"
+        line = where.split(row, 1)[1].split("\n", 1)[0]
+        assert f"| {o.default_text()} | {o.doc} |" in line, line
 
 
 @pytest.mark.parametrize("key", sorted(set(GAME_KEYS) | set(DECK_KEYS) | set(CARD_RESERVED)))

@@ -265,17 +265,17 @@ def test_broken_deck_file(tmp_path, change, expected):
      "templates/g/face.yaml:11:11: error: element 'title': unknown font 'Lato2'; did you mean 'Lato'? (fonts "
      f"found: {FAMILIES}; add Lato2-Regular.ttf to fonts/)"),
     (('"#ffffff"', "whte"),
-     "templates/g/face.yaml:5:11: error: element 'bg': fill: unknown colour 'whte'; use #rrggbb, a CSS colour "
-     "name or none"),
+     "templates/g/face.yaml:5:11: error: element 'bg' (rect): `fill` must be a colour such as #1d6a72, a CSS "
+     "colour name or none, got 'whte'; did you mean 'white'?"),
     (("y: 5mm", "y: 5 mmm"),
-     "templates/g/face.yaml:8:8: error: element 'title': y: expected a length such as 5mm, 0.25in, 10pt or 50%, "
-     "got '5 mmm'"),
+     "templates/g/face.yaml:8:8: error: element 'title' (text): `y` must be a length such as 5mm, 0.25in, 10pt "
+     "or 50%, got '5 mmm'"),
     (("    height: 10mm\n", "    height: 10mm\n    align: centre\n"),
-     "templates/g/face.yaml:10:12: error: element 'title': align must be one of left, center, right, justify, "
-     "got 'centre'; did you mean 'center'?"),
+     "templates/g/face.yaml:10:12: error: element 'title' (text): `align` must be one of left, center, right, "
+     "justify, got 'centre'; did you mean 'center'?"),
     (("type: rect", "type: rectangle"),
      "templates/g/face.yaml:3:11: error: element 'bg': unknown type 'rectangle'; did you mean 'rect'? (types: "
-     "rect, ellipse, line, text, image, icon)"),
+     "rect, ellipse, line, polygon, text, image, icon)"),
 ])
 def test_broken_template(tmp_path, change, expected):
     make_game(tmp_path, templates={"face": FACE.replace(*change)})
@@ -301,8 +301,8 @@ def test_jinja_value_checked_per_card(tmp_path):
     deck = ACTIONS.replace("count: 6", "count: 6\n    colour: blu")
     make_game(tmp_path, templates={"face": face}, decks={"actions.yaml": deck})
     assert run(tmp_path, "g") == (1, [
-        "templates/g/face.yaml:5:11: error: card 'Digging' (actions.yaml:4), element 'bg': fill: unknown colour "
-        "'blu'; use #rrggbb, a CSS colour name or none",
+        "templates/g/face.yaml:5:11: error: card 'Digging' (actions.yaml:4), element 'bg': `fill` must be a "
+        "colour such as #1d6a72, a CSS colour name or none, got 'blu'; did you mean 'blue'?",
         "g: 1 error, 0 warnings"])
 
 

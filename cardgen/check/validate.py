@@ -21,8 +21,9 @@ from cardgen.check.components import COUNT_CODES, check_counts
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.load.game import Game, load_game, resolve_games
 from cardgen.resources.richtext import icon_names
-from cardgen.layout.templates import TEMPLATE_KEYS, element_problems, find_template
-from cardgen.core.units import UnitError, color, length_pt, number
+from cardgen.elements import ELEMENTS
+from cardgen.layout.templates import TemplateFile, element_problems, find_template
+from cardgen.core.units import UnitError, color
 from cardgen.load.yamlsrc import YDict, YList, load_file
 
 RULES_KEYS = {
@@ -38,20 +39,6 @@ RULES_KEYS = {
     "player_aid": "the one-card player aid: turn, end, notes",
 }
 
-# Static checks of template values, by element type: key -> kind.
-_LENGTHS = {"x", "y", "width", "height", "x2", "y2", "radius", "gap"}
-_NUMBERS = {"rotate", "min_size", "leading", "icon_scale", "paragraph_gap"}
-_COLOURS = {"fill", "stroke", "color"}
-_CHOICES = {
-    ("text", "style"): ("regular", "bold", "italic", "bolditalic"),
-    ("text", "align"): ("left", "center", "right", "justify"),
-    ("text", "valign"): ("top", "middle", "bottom"),
-    ("text", "fit"): ("none", "shrink"),
-    ("image", "fit"): ("contain", "cover", "stretch"),
-    ("icon", "direction"): ("row", "column"),
-    ("icon", "align"): ("start", "center", "end"),
-}
-_BOXES = ("trim", "bleed", "safe")
 
 
 def build_check(game: Game, report: Report) -> None:
@@ -259,7 +246,7 @@ def _raw_template_problems(path: Path, report: Report) -> None:
         return
     if not isinstance(data, dict):
         return
-    report.extend(schema.unknown_keys(data, TEMPLATE_KEYS, f"template {path.stem}"))
+    report.extend(TemplateFile.diagnostics(data, f"template {path.stem}", Loc(str(path), 1)))
     own = data.get("elements")
     if isinstance(own, list):
         for el in own:
@@ -268,8 +255,9 @@ def _raw_template_problems(path: Path, report: Report) -> None:
 
 
 def check_templates(game: Game, res, report: Report) -> set[Loc]:
-    """Load every template the game uses and check its static values.
-    Returns the locations reported, so layout does not report them again."""
+    """Load every template the game uses and check what can be checked without a card (the
+    loader checks every element against its declaration; here: fonts, icons and images the
+    template names).  Returns the locations reported, so layout does not report them again."""
     done: set[str] = set()
     static_locs: set[Loc] = set()
     for ref, loc in _template_refs(game):
@@ -289,76 +277,12 @@ def check_templates(game: Game, res, report: Report) -> set[Loc]:
                 static_locs.update(d.loc for d in report.items[before:])
             continue
         for el in tpl.elements:
-            for d in _element_values(el, res, game):
+            cls = ELEMENTS[str(el.get("type"))]
+            for key, message, code in cls.static_problems(el, res):
+                d = Diagnostic(el.value_loc(key), f"element '{el.get('name', '?')}': {message}", "error", code)
                 report.extend([d])
                 static_locs.add(d.loc)
     return static_locs
-
-
-def _element_values(el: YDict, res, game: Game) -> list[Diagnostic]:
-    """Problems of an element's static (non-Jinja) values: units, colours, choices, references."""
-    out: list[Diagnostic] = []
-    name = el.get("name", "?")
-    etype = el.get("type")
-
-    def bad(key, message, code="template-value"):
-        out.append(Diagnostic(el.value_loc(key), f"element '{name}': {message}", "error", code))
-
-    for key, value in el.items():
-        if expr.is_dynamic(value) or value is None:
-            continue
-        try:
-            if key in _LENGTHS or (key == "size" and etype == "icon"):
-                length_pt(value, 100.0)
-            elif key == "stroke_width":
-                length_pt(value, None)
-            elif key in _NUMBERS or (key == "size" and etype == "text") or (key == "count" and etype == "icon"):
-                n = number(value)
-                if key == "count" and (n != int(n) or n < 0):
-                    bad(key, f"count must be a whole number >= 0, got {value!r}")
-            elif key in _COLOURS:
-                color(value)
-        except UnitError as exc:
-            bad(key, f"{key}: {exc}", "template-unit" if key not in _COLOURS else "colour")
-            continue
-        choices = _CHOICES.get((etype, key))
-        if choices and str(value).strip().lower() not in choices:
-            bad(key, f"{key} must be one of {', '.join(choices)}, got {value!r}"
-                     f"{schema.suggest(str(value).lower(), choices)}")
-        if key == "box" and value not in _BOXES:
-            bad(key, f"box must be trim, bleed or safe, got {value!r}{schema.suggest(value, _BOXES)}")
-        if key == "dash" and value and (not isinstance(value, list)
-                                        or not all(isinstance(x, (int, float)) for x in value)):
-            bad(key, f"dash must be a list of numbers, got {value!r}")
-    if etype == "text":
-        font = el.get("font")
-        if font and not expr.is_dynamic(font) and not res.fonts.has(str(font)):
-            bad("font", f"unknown font '{font}'{schema.suggest(font, res.fonts.families)} "
-                        f"(fonts found: {', '.join(sorted(res.fonts.families)) or 'none'}; add "
-                        f"{font}-Regular.ttf to fonts/)", "unknown-font")
-        text = el.get("text")
-        if isinstance(text, str) and ":" in text:
-            # icons written in the template itself (Jinja parts cannot name one reliably)
-            static = text if not expr.is_dynamic(text) else _strip_jinja(text)
-            for icon in dict.fromkeys(icon_names(static)):
-                if res.icons.find(icon) is None:
-                    bad("text", f"unknown icon ':{icon}:'{schema.suggest(icon, res.icons.names())} (put "
-                                f"{icon}.svg in art/icons/ or map it under `icons:` in game.yaml)", "unknown-icon")
-    elif etype == "icon":
-        icon = el.get("icon")
-        if icon and not expr.is_dynamic(icon) and res.icons.find(str(icon)) is None:
-            bad("icon", f"unknown icon '{icon}'{schema.suggest(icon, res.icons.names())} (put {icon}.svg in "
-                        f"art/icons/ or map it under `icons:` in game.yaml)", "unknown-icon")
-    elif etype == "image":
-        src = el.get("src")
-        if src and not expr.is_dynamic(src) and not el.get("placeholder") and res.find_art(str(src)) is None:
-            bad("src", f"image '{src}' not found in art/ or the game folder; add the file, fix the name, or add "
-                       f"`placeholder: true` for a labelled box", "unknown-image")
-    return out
-
-
-def _strip_jinja(text: str) -> str:
-    return re.sub(r"\{\{.*?\}\}|\{%.*?%\}", " ", text, flags=re.S)
 
 
 # -- layout --------------------------------------------------------------------------------

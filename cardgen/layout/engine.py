@@ -1,40 +1,29 @@
 """Lay out one side of a card: its template's elements, evaluated for the card, become
-positioned drawing operations (`cardgen.ops`)."""
+positioned drawing operations (`cardgen.model.ops`).
+
+Each element's options are converted by its declaration (`cardgen.elements`): values that
+are plain YAML once per template and card size, Jinja expressions once per card.
+"""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from PIL import Image as PILImage
-
-from cardgen.layout import expr
-
-from cardgen.model import ops
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
-from cardgen.resources.fonts import FontBook, FontError
-from cardgen.resources.icons import IconBook, IconError, file_key
+from cardgen.elements import ELEMENTS
+from cardgen.elements.base import Element, ElementError, LayoutContext
+from cardgen.layout import expr
+from cardgen.layout.templates import TemplateBook
 from cardgen.load.game import Card, Deck, Game
-from cardgen.resources.richtext import TextStyle, Typesetter, parse
-from cardgen.layout.templates import Template, TemplateBook
-from cardgen.core.units import MM, UnitError, color, length_pt, number
-
-SAFE_PT = 3.175 * MM
-_image_sizes: dict[tuple, tuple[int, int]] = {}
-
-
-def image_size(path: Path) -> tuple[float, float]:
-    if path.suffix.lower() == ".svg":
-        from cardgen.resources.icons import load_svg
-        d = load_svg(path)
-        return float(d.width), float(d.height)
-    key = file_key(path)
-    size = _image_sizes.get(key)
-    if size is None:
-        with PILImage.open(path) as im:
-            size = im.size
-        _image_sizes[key] = size
-    return size
+from cardgen.model import ops
+from cardgen.resources.fonts import FontBook
+from cardgen.resources.icons import IconBook
+from cardgen.resources.richtext import Typesetter
+from cardgen.core.units import MM
+from cardgen.schema.core import Env, Invalid, Kind, Text, Colour, Anything
 
 
 class Resources:
@@ -69,15 +58,73 @@ def _key_using(el, field: str) -> str | None:
     return None
 
 
-class _ElementError(Exception):
-    def __init__(self, key: str | None, message: str):
-        self.key, self.message = key, message
+def _empty_means_default(kind: Kind) -> bool:
+    return not isinstance(kind, (Text, Colour, Anything))
+
+
+class Prepared:
+    """One template element ready for many cards: its declaration, the plain values converted
+    once (per card size), and the keys whose values are expressions."""
+
+    def __init__(self, el: Mapping):
+        self.el = el
+        self.cls: type[Element] = ELEMENTS[str(el.get("type"))]
+        opts = self.cls.options()
+        self.dynamic = [k for k in opts if k in el and k not in Element.META and expr.is_dynamic(el[k])]
+        self.static = {k: el[k] for k in opts if k in el and k not in Element.META and k not in self.dynamic}
+        self._by_env: dict[Env, dict[str, Any]] = {}
+        self._whole: dict[Env, Element] = {}
+
+    def _convert(self, key: str, value: Any, env: Env) -> tuple[str, Any] | None:
+        attr, o = self.cls.options()[key]
+        if value is None or (value == "" and _empty_means_default(o.kind)):
+            return None
+        try:
+            return attr, o.kind.convert(value, env)
+        except Invalid as exc:
+            raise ElementError(key, f"`{key}` {exc.message}", "template-value") from None
+
+    def element(self, ctx: dict, env: Env) -> Element:
+        """The typed element for one card (expressions evaluated in `ctx`)."""
+        if not self.dynamic:
+            hit = self._whole.get(env)
+            if hit is None:
+                hit = self._whole[env] = self.cls(name=str(self.el.get("name")), **self._static(env))
+            return hit
+        kwargs = dict(self._static(env))
+        for key in self.dynamic:
+            try:
+                value = expr.evaluate(self.el[key], ctx)
+            except expr.ExprError as exc:
+                raise ElementError(key, str(exc), "expression") from None
+            done = self._convert(key, value, env)
+            if done is not None:
+                kwargs[done[0]] = done[1]
+        return self.cls(name=str(self.el.get("name")), **kwargs)
+
+    def _static(self, env: Env) -> dict[str, Any]:
+        hit = self._by_env.get(env)
+        if hit is None:
+            hit = {}
+            for key, value in self.static.items():
+                done = self._convert(key, value, env)
+                if done is not None:
+                    hit[done[0]] = done[1]
+            self._by_env[env] = hit
+        return hit
 
 
 class Layouter:
     def __init__(self, res: Resources, report: Report):
         self.res = res
         self.report = report
+        self._prepared: dict[int, Prepared] = {}
+
+    def prepared(self, el: Mapping) -> Prepared:
+        p = self._prepared.get(id(el))
+        if p is None or p.el is not el:
+            p = self._prepared[id(el)] = Prepared(el)
+        return p
 
     # -- public -------------------------------------------------------------
     def card_side(self, deck: Deck, card: Card | None, side: str) -> ops.CardLayout:
@@ -103,12 +150,23 @@ class Layouter:
                                 deck.size.shape)
         who = f"card '{card.name}'" if card else f"deck '{deck.name}' back"
         where = f" ({card.loc.short})" if card else ""
+        env = Env(w, h)
         for el in tpl.elements:
+            def warn(key: str | None, message: str, code: str, el=el) -> None:
+                self.report.warn(el.value_loc(key) if key and key in el else el.loc, message, code)
+
+            lc = LayoutContext(self.res, w, h, bleed, layout.ops, who, warn)
             try:
-                self._element(el, ctx, layout, who)
-            except _ElementError as exc:
+                if "when" in el and not expr.condition(el["when"], ctx):
+                    continue
+                self.prepared(el).element(ctx, env).layout(lc)
+            except ElementError as exc:
                 eloc = el.value_loc(exc.key) if exc.key and exc.key in el else el.loc
-                raise CardgenError(eloc, f"{who}{where}, element '{el.get('name')}': {exc.message}") from None
+                raise CardgenError(eloc, f"{who}{where}, element '{el.get('name')}': {exc.message}",
+                                   code=exc.code) from None
+            except expr.ExprError as exc:
+                raise CardgenError(el.value_loc("when"), f"{who}{where}, element '{el.get('name')}': {exc}",
+                                   code="expression") from None
             except expr.MissingField as exc:
                 key = _key_using(el, exc.name)
                 eloc = el.value_loc(key) if key else el.loc
@@ -116,211 +174,6 @@ class Layouter:
                                          f"'{el.get('name')}'); add `{exc.name}:` to the card, or a default "
                                          f"under `defaults:` in template {tpl.ref}", code="missing-field") from None
         return layout
-
-    # -- elements -----------------------------------------------------------
-    def _val(self, el, key, ctx, default=None):
-        if key not in el:
-            return default
-        try:
-            return expr.evaluate(el[key], ctx)
-        except expr.ExprError as exc:
-            raise _ElementError(key, str(exc)) from None
-
-    def _len(self, el, key, ctx, default, pct_of):
-        v = self._val(el, key, ctx, None)
-        if v is None:
-            return default
-        try:
-            return length_pt(v, pct_of)
-        except UnitError as exc:
-            raise _ElementError(key, f"{key}: {exc}") from None
-
-    def _num(self, el, key, ctx, default):
-        v = self._val(el, key, ctx, None)
-        if v is None or v == "":
-            return default
-        try:
-            return number(v)
-        except UnitError as exc:
-            raise _ElementError(key, f"{key}: {exc}") from None
-
-    def _color(self, el, key, ctx, default):
-        if key not in el:
-            return default
-        v = self._val(el, key, ctx, None)
-        try:
-            return color(v)
-        except UnitError as exc:
-            raise _ElementError(key, f"{key}: {exc}") from None
-
-    def _choice(self, el, key, ctx, default, choices):
-        v = self._val(el, key, ctx, default)
-        v = default if v is None else str(v).strip().lower()
-        if v not in choices:
-            raise _ElementError(key, f"{key} must be one of {', '.join(choices)}, got {v!r}")
-        return v
-
-    def _dash(self, el, ctx):
-        v = self._val(el, "dash", ctx, None)
-        if not v:
-            return ()
-        try:
-            return tuple(float(x) for x in v)
-        except (TypeError, ValueError):
-            raise _ElementError("dash", f"dash must be a list of numbers, got {v!r}") from None
-
-    def _box(self, el, ctx, layout):
-        W, H, B = layout.width, layout.height, layout.bleed
-        box = self._val(el, "box", ctx, "trim")
-        if box == "bleed":
-            bx, by, bw, bh = -B, -B, W + 2 * B, H + 2 * B
-        elif box == "safe":
-            bx, by, bw, bh = SAFE_PT, SAFE_PT, W - 2 * SAFE_PT, H - 2 * SAFE_PT
-        elif box in ("trim", None):
-            bx, by, bw, bh = 0.0, 0.0, W, H
-        else:
-            raise _ElementError("box", f"box must be trim, bleed or safe, got {box!r}")
-        x = self._len(el, "x", ctx, bx, W)
-        y = self._len(el, "y", ctx, by, H)
-        w = self._len(el, "width", ctx, None, W)
-        h = self._len(el, "height", ctx, None, H)
-        if w is None:
-            w = bw if "x" not in el else (bx + bw) - x
-        if h is None:
-            h = bh if "y" not in el else (by + bh) - y
-        return x, y, w, h
-
-    def _element(self, el, ctx, layout: ops.CardLayout, who: str) -> None:
-        if "when" in el:
-            try:
-                if not expr.condition(el["when"], ctx):
-                    return
-            except expr.ExprError as exc:
-                raise _ElementError("when", str(exc)) from None
-        etype = el.get("type")
-        x, y, w, h = self._box(el, ctx, layout)
-        rot = self._num(el, "rotate", ctx, 0.0)
-        if etype == "rect" or etype == "ellipse":
-            fill = self._color(el, "fill", ctx, None)
-            stroke = self._color(el, "stroke", ctx, None)
-            sw = self._len(el, "stroke_width", ctx, 0.5 if stroke else 0.0, None) if stroke else 0.0
-            if fill is None and stroke is None:
-                return
-            if etype == "rect":
-                radius = self._len(el, "radius", ctx, 0.0, min(w, h))
-                layout.ops.append(ops.Rect(x, y, w, h, fill, stroke, sw, radius, self._dash(el, ctx), rot))
-            else:
-                layout.ops.append(ops.Ellipse(x, y, w, h, fill, stroke, sw, self._dash(el, ctx), rot))
-        elif etype == "line":
-            x2 = self._len(el, "x2", ctx, x + w, layout.width)
-            y2 = self._len(el, "y2", ctx, y, layout.height)
-            stroke = self._color(el, "stroke", ctx, (0, 0, 0, 1))
-            sw = self._len(el, "stroke_width", ctx, 0.5, None)
-            if stroke is not None:
-                layout.ops.append(ops.Line(x, y, x2, y2, stroke, sw, self._dash(el, ctx)))
-        elif etype == "text":
-            self._text(el, ctx, layout, who, x, y, w, h, rot)
-        elif etype == "image":
-            self._image(el, ctx, layout, x, y, w, h, rot)
-        elif etype == "icon":
-            self._icons(el, ctx, layout, x, y, w, h, rot)
-
-    def _text(self, el, ctx, layout, who, x, y, w, h, rot):
-        text = self._val(el, "text", ctx, "")
-        if text is None:
-            return
-        text = str(text)
-        if self._val(el, "uppercase", ctx, False):
-            text = text.upper()
-        if not text.strip():
-            return
-        st = TextStyle(
-            family=self._val(el, "font", ctx, None),
-            style=self._choice(el, "style", ctx, "regular", ("regular", "bold", "italic", "bolditalic")),
-            size=self._num(el, "size", ctx, 9.0),
-            leading=self._num(el, "leading", ctx, 1.2),
-            color=self._color(el, "color", ctx, (0, 0, 0, 1)),
-            align=self._choice(el, "align", ctx, "left", ("left", "center", "right", "justify")),
-            valign=self._choice(el, "valign", ctx, "top", ("top", "middle", "bottom")),
-            icon_scale=self._num(el, "icon_scale", ctx, 1.0),
-            paragraph_gap=self._num(el, "paragraph_gap", ctx, 0.45),
-        )
-        fit = self._choice(el, "fit", ctx, "none", ("none", "shrink"))
-        min_size = self._num(el, "min_size", ctx, None)
-        wrap = bool(self._val(el, "wrap", ctx, True))
-        try:
-            runs, used, overflow = self.res.typesetter.set(parse(text), st, x, y, w, h, fit, min_size, wrap)
-        except FontError as exc:
-            raise _ElementError("font" if "font" in el else "style", str(exc)) from None
-        except IconError as exc:
-            raise _ElementError("text", str(exc)) from None
-        if overflow:
-            self.report.warn(el.value_loc("text") if "text" in el else el.loc,
-                             f"{who}: text in element '{el.get('name')}' does not fit its box "
-                             f"({w / MM:.1f}x{h / MM:.1f} mm at {used:g} pt); shorten it, enlarge the box"
-                             + ("" if fit == "shrink" else " or add `fit: shrink`"), "overflow")
-        layout.ops.append(ops.Text(x, y, w, h, tuple(runs), used, overflow, rot))
-
-    def _image(self, el, ctx, layout, x, y, w, h, rot):
-        src = self._val(el, "src", ctx, "")
-        placeholder = self._val(el, "placeholder", ctx, False)
-        fit = self._choice(el, "fit", ctx, "contain", ("contain", "cover", "stretch"))
-        path = self.res.find_art(str(src)) if src else None
-        if path is None:
-            if placeholder:
-                label = placeholder if isinstance(placeholder, str) else (f"art: {src}" if src else "art to come")
-                layout.ops.append(ops.Placeholder(x, y, w, h, str(label), rot))
-                return
-            if not src:
-                return
-            raise _ElementError("src", f"image '{src}' not found in art/ or the game folder; add the file, fix "
-                                       f"the name, or add `placeholder: true` to the element for a labelled box")
-        if path.suffix.lower() not in (".png", ".jpg", ".jpeg", ".svg"):
-            raise _ElementError("src", f"image '{src}' is not PNG, JPEG or SVG")
-        try:
-            iw, ih = image_size(path)
-        except Exception as exc:  # unreadable file
-            raise _ElementError("src", f"cannot read image '{src}': {exc}") from None
-        clip = None
-        if fit == "stretch" or iw <= 0 or ih <= 0:
-            dx, dy, dw, dh = x, y, w, h
-        else:
-            scale = (min if fit == "contain" else max)(w / iw, h / ih)
-            dw, dh = iw * scale, ih * scale
-            dx, dy = x + (w - dw) / 2, y + (h - dh) / 2
-            if fit == "cover":
-                clip = (x, y, w, h)
-        layout.ops.append(ops.Image(path, dx, dy, dw, dh, clip, rot, (x, y, w, h)))
-
-    def _icons(self, el, ctx, layout, x, y, w, h, rot):
-        name = self._val(el, "icon", ctx, None)
-        if not name:
-            return
-        try:
-            path = self.res.icons.require(str(name))
-        except IconError as exc:
-            raise _ElementError("icon", str(exc)) from None
-        count_v = self._num(el, "count", ctx, 1)
-        if count_v != int(count_v) or count_v < 0:
-            raise _ElementError("count", f"count must be a whole number >= 0, got {count_v!r}")
-        count = int(count_v)
-        if count == 0:
-            return
-        direction = self._choice(el, "direction", ctx, "row", ("row", "column"))
-        along, across = (w, h) if direction == "row" else (h, w)
-        size = self._len(el, "size", ctx, across, across)
-        gap = self._len(el, "gap", ctx, 1 * MM, along)
-        align = self._choice(el, "align", ctx, "center", ("start", "center", "end"))
-        col = self._color(el, "color", ctx, None)
-        total = count * size + (count - 1) * gap
-        start = {"start": 0.0, "center": (along - total) / 2, "end": along - total}[align]
-        for i in range(count):
-            off = start + i * (size + gap)
-            if direction == "row":
-                ix, iy = x + off, y + (h - size) / 2
-            else:
-                ix, iy = x + (w - size) / 2, y + off
-            layout.ops.append(ops.Icon(path, ix, iy, size, size, col, rot))
 
 
 @dataclass

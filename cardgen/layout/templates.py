@@ -8,90 +8,34 @@ place, a new name is added at the end (or `before:`/`after:` a named element), a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 from pathlib import Path
 
-from cardgen.layout import expr
-
-from cardgen.schema import keys as schema
 from cardgen.core.errors import CardgenError, Diagnostic, Loc
+from cardgen.elements import ELEMENTS
+from cardgen.layout import expr
 from cardgen.load.yamlsrc import YDict, YList, load_file
+from cardgen.schema.core import Anything, Decl, ListOf, MapOf, Text, is_expression, opt, suggest
 
-TEMPLATE_KEYS = {
-    "extends": "another template to start from, e.g. base/poker",
-    "description": "what the template is for",
-    "defaults": "field values a card gets when it does not set them",
-    "elements": "the ordered list of elements to draw",
-    "remove": "names of inherited elements to drop",
-}
 
-COMMON_KEYS = {
-    "name": "the element's name (required, unique in the template; a child template overrides by name)",
-    "type": "rect, ellipse, line, text, image or icon",
-    "when": "draw only if this expression is true, e.g. card.cost is defined",
-    "x": "left edge from the trim's left (default 0); mm by default, or in, pt, %",
-    "y": "top edge from the trim's top, downwards (default 0)",
-    "width": "width (default: to the trim's right edge)",
-    "height": "height (default: to the trim's bottom edge)",
-    "box": "shortcut for x/y/width/height: trim, bleed (reaches into the bleed) or safe (1/8 in inside the trim)",
-    "rotate": "rotation in degrees, counter-clockwise, about the box's centre",
-    "before": "in a child template: insert this new element before the named one",
-    "after": "in a child template: insert this new element after the named one",
-}
+@dataclass(frozen=True, kw_only=True)
+class TemplateFile(Decl):
+    """A layout template file; its `elements:` are declared by `cardgen.elements`."""
 
-TYPE_KEYS = {
-    "rect": {
-        "fill": "fill colour (#rrggbb, a CSS name, or none)",
-        "stroke": "outline colour",
-        "stroke_width": "outline width (default 0.5pt when stroke is set)",
-        "radius": "corner radius",
-        "dash": "dash pattern for the outline, e.g. [2, 1] (in points)",
-    },
-    "ellipse": {
-        "fill": "fill colour",
-        "stroke": "outline colour",
-        "stroke_width": "outline width (default 0.5pt)",
-        "dash": "dash pattern for the outline (points)",
-    },
-    "line": {
-        "x2": "end point x (the start is x, y)",
-        "y2": "end point y",
-        "stroke": "line colour (default black)",
-        "stroke_width": "line width (default 0.5pt)",
-        "dash": "dash pattern (points)",
-    },
-    "text": {
-        "text": "the text: markup **bold**, *italic*, :icon:, newline, blank line for a paragraph",
-        "font": "font family in fonts/ (default Lato)",
-        "style": "regular, bold, italic or bolditalic",
-        "size": "font size in points (default 9)",
-        "min_size": "smallest size `fit: shrink` may use (default half the size, at least 6)",
-        "color": "text colour (default black)",
-        "align": "left, center, right or justify",
-        "valign": "top, middle or bottom",
-        "leading": "line height in font sizes (default 1.2)",
-        "fit": "none (default; overflow is a warning) or shrink (shrink to fit, down to min_size)",
-        "wrap": "true (default) wraps at the box's width; false keeps each line whole",
-        "icon_scale": "inline icon height relative to the default (1.0)",
-        "paragraph_gap": "extra space between paragraphs, in font sizes (default 0.45)",
-        "uppercase": "true prints the text in capitals",
-    },
-    "image": {
-        "src": "image file (PNG, JPEG or SVG) in art/, or a path relative to the game folder",
-        "fit": "contain (default), cover (fill the box, cropping) or stretch",
-        "placeholder": "true or a label: draw a labelled box when the file is missing or src is empty",
-    },
-    "icon": {
-        "icon": "icon name (a file in art/icons/ or an alias from game.yaml `icons:`)",
-        "count": "how many times to repeat it (default 1), e.g. {{ card.power }}",
-        "size": "each icon's size (default: the box's height for a row, width for a column)",
-        "gap": "space between icons (default 1mm)",
-        "direction": "row (default) or column",
-        "align": "start, center (default) or end along the direction",
-        "color": "colour for the icon's black parts (default: the icon's own colours)",
-    },
-}
+    __what__: ClassVar[str] = "template"
+    __doc_title__: ClassVar[str] = "cardgen layout template"
 
-ELEMENT_TYPES = tuple(TYPE_KEYS)
+    extends: str = opt(Text(nonempty=True), "another template to start from, e.g. base/poker", "",
+                       default_doc="none")
+    description: str = opt(Text(), "what the template is for", "", default_doc="none")
+    defaults: dict = opt(MapOf(Anything(), "field"), "field values a card gets when it does not set them", None,
+                         default_doc="none")
+    elements: tuple = opt(ListOf(Anything(), max_items=1000), "the ordered list of elements to draw", (),
+                          default_doc="none")
+    remove: tuple = opt(ListOf(Text()), "names of inherited elements to drop", (), default_doc="none")
+
+
+ELEMENT_TYPES = tuple(ELEMENTS)
 
 
 @dataclass
@@ -153,12 +97,12 @@ class TemplateBook:
             raise CardgenError(loc, f"templates extend each other in a loop: {' -> '.join(_stack + (ref,))}")
         path = find_template(ref, self.dirs)
         if path is None:
-            raise CardgenError(loc, f"unknown template '{ref}'{schema.suggest(ref, available(self.dirs))}; "
+            raise CardgenError(loc, f"unknown template '{ref}'{suggest(ref, available(self.dirs))}; "
                                     f"create templates/{ref}.yaml", code="unknown-template")
         data = load_file(path)
         if not isinstance(data, dict):
             raise CardgenError(Loc(str(path), 1), "a template must be a mapping with `elements:`")
-        problems = schema.unknown_keys(data, TEMPLATE_KEYS, f"template {ref}")
+        problems = TemplateFile.diagnostics(data, f"template {ref}", Loc(str(path), 1))
         if problems:
             raise CardgenError(None, diagnostics=problems)
         if "extends" in data:
@@ -213,21 +157,27 @@ class TemplateBook:
 
 
 def element_problems(el: YDict) -> list[Diagnostic]:
-    """Schema problems of one (merged) element: type, keys, expression syntax."""
-    out = []
+    """Problems of one (merged) element that need no card: its type, unknown keys, plain values
+    that do not fit their declaration, expressions that do not compile or are not allowed."""
     name = el.get("name", "?")
     etype = el.get("type")
-    if etype not in TYPE_KEYS:
+    cls = ELEMENTS.get(str(etype)) if isinstance(etype, str) else None
+    if cls is None:
         loc = el.value_loc("type") if "type" in el else el.loc
-        out.append(Diagnostic(loc, f"element '{name}': unknown type {etype!r}{schema.suggest(etype, TYPE_KEYS)} "
-                                   f"(types: {', '.join(ELEMENT_TYPES)})", "error", "element-type"))
-        return out
-    allowed = {**COMMON_KEYS, **TYPE_KEYS[etype]}
-    for key in el:
-        if key not in allowed:
-            out.append(Diagnostic(el.key_loc(key), f"element '{name}' ({etype}): unknown key '{key}'"
-                                                   f"{schema.suggest(key, allowed)}", "error", "unknown-key"))
+        hint = suggest(etype, ELEMENTS) if isinstance(etype, str) else ""
+        what = f"unknown type {etype!r}" if "type" in el else "no `type:`"
+        return [Diagnostic(loc, f"element '{name}': {what}{hint} (types: {', '.join(ELEMENT_TYPES)})", "error",
+                           "element-type")]
+    where = f"element '{name}' ({etype})"
+    out = cls.diagnostics(el, where, el.loc, skip_dynamic=True, code="template-value")
+    opts = cls.options()
     for key, value in el.items():
+        if not is_expression(value):
+            continue
+        if key in opts and not opts[key][1].dynamic and key != "when":
+            out.append(Diagnostic(el.value_loc(key), f"{where}: `{key}` cannot be an expression; write it "
+                                                     f"plainly", "error", "expression"))
+            continue
         problem = expr.check_syntax(value)
         if problem:
             out.append(Diagnostic(el.value_loc(key), f"element '{name}': {problem}", "error", "expression"))

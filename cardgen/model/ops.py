@@ -45,6 +45,26 @@ class Line:
     stroke: tuple | None = (0, 0, 0, 1)
     stroke_width: float = 0.5
     dash: tuple = ()
+    rotate: float = 0.0
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        x, y = min(self.x1, self.x2), min(self.y1, self.y2)
+        return x, y, abs(self.x2 - self.x1), abs(self.y2 - self.y1)
+
+
+@dataclass(frozen=True)
+class Path:
+    """A polygon or polyline through `points` ((x, y) pairs); `box` is what it turns about."""
+
+    points: tuple[tuple[float, float], ...]
+    closed: bool = True
+    fill: tuple | None = None
+    stroke: tuple | None = None
+    stroke_width: float = 0.0
+    dash: tuple = ()
+    rotate: float = 0.0
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)

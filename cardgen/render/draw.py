@@ -216,6 +216,22 @@ class Drawer:
             self._stroke(op.stroke, op.stroke_width, op.dash)
             c.line(ox + op.x1, oy - op.y1, ox + op.x2, oy - op.y2)
             c.restoreState()
+        elif isinstance(op, ops.Path):
+            if not op.points or not (op.fill or op.stroke):
+                return
+            c.saveState()
+            if op.fill:
+                self._fill(op.fill)
+            if op.stroke:
+                self._stroke(op.stroke, op.stroke_width, op.dash)
+            p = c.beginPath()
+            p.moveTo(ox + op.points[0][0], oy - op.points[0][1])
+            for px, py in op.points[1:]:
+                p.lineTo(ox + px, oy - py)
+            if op.closed:
+                p.close()
+            c.drawPath(p, stroke=1 if op.stroke else 0, fill=1 if (op.fill and op.closed) else 0)
+            c.restoreState()
         elif isinstance(op, ops.Text):
             self._text(op, ox, oy)
         elif isinstance(op, ops.Icon):
@@ -311,8 +327,10 @@ class Drawer:
 
 
 def _bounds(op):
-    if isinstance(op, ops.Image) and op.box:
+    if isinstance(op, (ops.Image, ops.Path)) and op.box:
         return op.box
+    if isinstance(op, ops.Line):
+        return op.bounds
     return op.x, op.y, op.w, op.h
 
 

@@ -64,6 +64,8 @@ def show(value: object) -> str:
         return "true" if value else "false"
     if value is None:
         return "nothing (null)"
+    if isinstance(value, float):
+        return f"{value:g}"
     text = repr(value) if isinstance(value, str) else str(value)
     text = "".join(ch if ch.isprintable() else "?" for ch in text)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -84,6 +86,21 @@ class Env:
 
 
 STATIC_ENV = Env()
+
+
+@dataclass(frozen=True)
+class Percent:
+    """A `%` length relative to something only the element knows (its own box)."""
+
+    fraction: float
+
+    def of(self, base: float) -> float:
+        return self.fraction * base
+
+
+def resolve(value: float | Percent, base: float) -> float:
+    """A length in points: a plain number as is, a `Percent` of `base`."""
+    return value.of(base) if isinstance(value, Percent) else value
 
 
 # -- kinds of value -------------------------------------------------------------------------
@@ -146,6 +163,8 @@ class Text(Kind):
 
 class Bool(Kind):
     def convert(self, value: Any, env: Env) -> Any:
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):   # rendered by Jinja
+            return value.strip().lower() == "true"
         if not isinstance(value, bool):
             raise Invalid(f"must be true or false, got {show(value)}")
         return value
@@ -220,6 +239,11 @@ class Int(Kind):
     max: int | None = None
 
     def convert(self, value: Any, env: Env) -> Any:
+        if isinstance(value, str):          # a Jinja expression rendered to text: "3"
+            try:
+                value = float(value) if value.strip() else value
+            except ValueError:
+                pass
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
@@ -252,13 +276,17 @@ class Length(Kind):
     `%` of the card's width, height or shorter side where `percent` says which.  Converts to
     points, or to millimetres with `to="mm"`.  `min`/`max` are in millimetres."""
 
-    percent: str | None = None          # "width", "height", "min" or None (no % allowed)
+    percent: str | None = None          # "width", "height", "min", "own" (a `Percent`) or None
     min: float | None = None
     max: float | None = None
     min_open: bool = False
     to: str = "pt"
 
     def convert(self, value: Any, env: Env) -> Any:
+        if self.percent == "own" and isinstance(value, str) and value.strip().endswith("%"):
+            m = _LEN_RE.match(value)
+            if m:
+                return Percent(float(m.group(1)) / 100.0)
         pt = self.points(value, env)
         mm = pt / MM
         if (self.min is not None and (mm < self.min - 1e-9 or (self.min_open and abs(mm - self.min) < 1e-9))) or \
@@ -284,7 +312,8 @@ class Length(Kind):
         return number * UNIT_PT[unit]
 
     def describe(self) -> str:
-        pct = {"width": "% of the width", "height": "% of the height", "min": "% of the shorter side"}
+        pct = {"width": "% of the card's width", "height": "% of the card's height",
+               "min": "% of the card's shorter side", "own": "% of the element's own size"}
         r = _range_text(self.min, self.max, self.min_open)
         return "length" + (f" ({pct[self.percent]} allowed)" if self.percent else "") + (f", {r} mm" if r else "")
 
@@ -298,6 +327,12 @@ class Length(Kind):
         return super().show_default(default)
 
 
+def _colour_names() -> list[str]:
+    from reportlab.lib import colors as rl_colors
+
+    return sorted(name.lower() for name in rl_colors.getAllNamedColors())
+
+
 class Colour(Kind):
     """`#rgb`, `#rrggbb`, `#rrggbbaa`, a CSS colour name, or `none`: (r, g, b, a) or None."""
 
@@ -307,7 +342,9 @@ class Colour(Kind):
         try:
             return color(value)
         except UnitError:
-            raise Invalid(f"must be a colour such as #1d6a72, a CSS colour name or none, got {show(value)}") from None
+            hint = suggest(str(value).strip().lower(), _colour_names()) if not str(value).startswith("#") else ""
+            raise Invalid(f"must be a colour such as #1d6a72, a CSS colour name or none, got {show(value)}"
+                          f"{hint}") from None
 
     def describe(self) -> str:
         return "colour"

@@ -1,0 +1,83 @@
+"""`image`: a PNG, JPEG or SVG file from art/, fitted to its box."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from cardgen.elements.base import Box, ElementError, LayoutContext, Resources, Rotate
+from cardgen.model import ops
+from cardgen.resources.icons import file_key, load_svg
+from cardgen.schema.core import Bool, Choice, OneOf, Text, is_expression, opt
+
+_image_sizes: dict[tuple, tuple[float, float]] = {}
+
+MISSING_HINT = "add the file, fix the name, or add `placeholder: true` to the element for a labelled box"
+
+
+def image_size(path: Path) -> tuple[float, float]:
+    if path.suffix.lower() == ".svg":
+        d = load_svg(path)
+        return float(d.width), float(d.height)
+    key = file_key(path)
+    size = _image_sizes.get(key)
+    if size is None:
+        from PIL import Image as PILImage
+
+        with PILImage.open(path) as im:
+            size = (float(im.size[0]), float(im.size[1]))
+        _image_sizes[key] = size
+    return size
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImageElement(Box, Rotate):
+    type_name: ClassVar[str] = "image"
+    summary: ClassVar[str] = "A PNG, JPEG or SVG picture from art/ (SVG stays vector), fitted to its box."
+
+    src: str = opt(Text(), "image file (PNG, JPEG or SVG) in art/, or a path relative to the game folder", "",
+                   dynamic=True, default_doc="none")
+    fit: str = opt(Choice(("contain", "cover", "stretch")), "contain (all of it, letterboxed), cover (fill the "
+                   "box, cropping) or stretch", "contain", dynamic=True)
+    placeholder: bool | str = opt(OneOf((Bool(), Text())), "true or a label: draw a labelled box when the file is "
+                                  "missing or src is empty", False, dynamic=True, default_doc="false")
+
+    def layout(self, lc: LayoutContext) -> None:
+        x, y, w, h = self.rect(lc)
+        src = self.src
+        path = lc.res.find_art(src) if src else None
+        if path is None:
+            if self.placeholder:
+                label = self.placeholder if isinstance(self.placeholder, str) else (
+                    f"art: {src}" if src else "art to come")
+                lc.out.append(ops.Placeholder(x, y, w, h, str(label), self.rotate))
+                return
+            if not src:
+                return
+            raise ElementError("src", f"image '{src}' not found in art/ or the game folder; {MISSING_HINT}",
+                               "unknown-image")
+        if path.suffix.lower() not in (".png", ".jpg", ".jpeg", ".svg"):
+            raise ElementError("src", f"image '{src}' is not PNG, JPEG or SVG")
+        try:
+            iw, ih = image_size(path)
+        except Exception as exc:  # unreadable file
+            raise ElementError("src", f"cannot read image '{src}': {exc}") from None
+        clip = None
+        if self.fit == "stretch" or iw <= 0 or ih <= 0:
+            dx, dy, dw, dh = x, y, w, h
+        else:
+            scale = (min if self.fit == "contain" else max)(w / iw, h / ih)
+            dw, dh = iw * scale, ih * scale
+            dx, dy = x + (w - dw) / 2, y + (h - dh) / 2
+            if self.fit == "cover":
+                clip = (x, y, w, h)
+        lc.out.append(ops.Image(path, dx, dy, dw, dh, clip, self.rotate, (x, y, w, h)))
+
+    @classmethod
+    def static_problems(cls, el: Mapping, res: Resources) -> list[tuple[str, str, str]]:
+        src = el.get("src")
+        if src and not is_expression(src) and not el.get("placeholder") and res.find_art(str(src)) is None:
+            return [("src", f"image '{src}' not found in art/ or the game folder; add the file, fix the name, or "
+                            f"add `placeholder: true` for a labelled box", "unknown-image")]
+        return []

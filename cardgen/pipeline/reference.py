@@ -1,0 +1,83 @@
+"""The reference tables in docs/, generated from the one declaration of every option.
+
+Each generated block in a Markdown file sits between `<!-- cardgen:NAME -->` and
+`<!-- /cardgen:NAME -->`.  `python -m cardgen.pipeline.reference --write` rewrites them
+from the declarations; a test checks that the committed docs are current.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from cardgen.elements import ELEMENTS
+from cardgen.elements.base import Box, Element
+from cardgen.layout.templates import TemplateFile
+from cardgen.schema.core import Opt, doc_table
+
+_BASE = set(Element.options())
+_BOX = set(Box.options()) - _BASE
+
+
+def _template_file() -> str:
+    return doc_table(TemplateFile)
+
+
+def _element_common() -> str:
+    return doc_table(Element) + "\n\nPosition and size, for every element:\n\n" + \
+        doc_table(Box, lambda key, o: key in _BOX)
+
+
+def _element_types() -> str:
+    parts = []
+    for name, cls in ELEMENTS.items():
+        def own(key: str, o: Opt) -> bool:
+            return key not in _BASE and key not in _BOX
+        parts.append(f"### `{name}`\n\n{cls.summary}\n\n{doc_table(cls, own)}")
+    return "\n\n".join(parts)
+
+
+BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
+    "template-file": ("templates.md", _template_file),
+    "element-common": ("templates.md", _element_common),
+    "element-types": ("templates.md", _element_types),
+}
+
+
+def _pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(<!-- cardgen:{re.escape(name)} -->)(.*?)(<!-- /cardgen:{re.escape(name)} -->)", re.S)
+
+
+def current(docs: Path, name: str) -> str | None:
+    """The block as the doc has it now (None if the markers are missing)."""
+    file, _ = BLOCKS[name]
+    m = _pattern(name).search((docs / file).read_text(encoding="utf-8"))
+    return m.group(2).strip("\n") if m else None
+
+
+def generated(name: str) -> str:
+    return BLOCKS[name][1]()
+
+
+def write(docs: Path) -> list[str]:
+    changed = []
+    for name, (file, make) in BLOCKS.items():
+        path = docs / file
+        text = path.read_text(encoding="utf-8")
+        new, n = _pattern(name).subn(lambda m: m.group(1) + "\n" + make() + "\n" + m.group(3), text)
+        if n != 1:
+            raise SystemExit(f"{path}: no <!-- cardgen:{name} --> block")
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            changed.append(f"{file}:{name}")
+    return changed
+
+
+if __name__ == "__main__":
+    root = Path(sys.argv[2]) if len(sys.argv) > 2 else Path("docs")
+    if sys.argv[1:2] == ["--write"]:
+        print("\n".join(write(root)) or "docs are current")
+    else:
+        for block in BLOCKS:
+            print(generated(block), end="\n\n")
