@@ -1,0 +1,94 @@
+"""JSON Schemas (draft 2020-12) of cardgen's files, made from the same declarations that
+load and check them: `cardgen schema game|deck|template|rules`.
+
+Editors use them for completion and inline errors (docs/editor.md). They describe the shape
+(keys, types, ranges, choices); the checks that need the whole game (references, counts)
+stay with `cardgen validate`.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from cardgen.elements import ELEMENTS
+from cardgen.layout.templates import TemplateFile
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+BASE_ID = "https://cardgen.invalid/schema"
+
+
+def _document(kind: str, body: dict[str, Any], title: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"$schema": DIALECT, "$id": f"{BASE_ID}/{kind}.json", "title": title}
+    out.update({k: v for k, v in body.items() if k != "title"})
+    return out
+
+
+def template_schema() -> dict[str, Any]:
+    body = TemplateFile.json_schema()
+    branches = []
+    for name, cls in ELEMENTS.items():
+        then = cls.json_schema()
+        then.pop("required", None)          # a child template may override an element by name only
+        branches.append({"if": {"properties": {"type": {"const": name}}, "required": ["type"]}, "then": then})
+    body["properties"]["elements"] = {
+        "type": "array",
+        "description": TemplateFile.options()["elements"][1].doc,
+        "items": {
+            "type": "object",
+            "required": ["name"],
+            "properties": {"type": {"enum": list(ELEMENTS)}},
+            "allOf": branches,
+        },
+    }
+    return _document("template", body, "cardgen layout template")
+
+
+def _files() -> Any:
+    from cardgen.schema import files
+    return files
+
+
+def game_schema() -> dict[str, Any]:
+    from cardgen.outputs import OUTPUTS
+
+    body = _files().GameFile.json_schema()
+    for out in OUTPUTS.values():
+        if out.section and out.Options is not None:
+            section = out.Options.json_schema()
+            section["description"] = out.summary
+            body["properties"][out.section] = section
+    return _document("game", body, "cardgen game.yaml")
+
+
+def deck_schema() -> dict[str, Any]:
+    from cardgen.outputs import OUTPUTS
+
+    files = _files()
+    body = files.DeckFile.json_schema()
+    cards = body["properties"].get("cards", {})
+    card = files.CardKeys.json_schema()
+    cards.update({"type": "array", "items": card})
+    body["properties"]["cards"] = {k: v for k, v in cards.items() if k not in ("anyOf",)}
+    for out in OUTPUTS.values():
+        if out.section and getattr(out, "DeckOptions", None) is not None:
+            section = out.DeckOptions.json_schema()
+            section["description"] = out.summary
+            body["properties"][out.section] = section
+    return _document("deck", body, "cardgen deck file")
+
+
+def rules_schema() -> dict[str, Any]:
+    return _document("rules", _files().RulesFile.json_schema(), "cardgen rules.yaml")
+
+
+SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
+    "game": game_schema,
+    "deck": deck_schema,
+    "template": template_schema,
+    "rules": rules_schema,
+}
+
+
+def dumps(kind: str) -> str:
+    return json.dumps(SCHEMAS[kind](), indent=2, ensure_ascii=False) + "\n"
