@@ -12,7 +12,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
 from cardgen.model import ops
 
-from cardgen.render import rlcompat  # noqa: F401  (rlcompat patches ReportLab)
+from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 from cardgen.resources.icons import load_svg
 from cardgen.core.units import MM
@@ -25,7 +25,7 @@ def new_canvas(target, fonts: FontBook, pagesize=(595.0, 842.0), **kw) -> Canvas
     base = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else next(iter(fonts.families)), "regular")
     # svglib's renderer sets its default font on every drawing: point it at an embedded one.
     shapes.STATE_DEFAULTS["fontName"] = base.name
-    c = Canvas(target, pagesize=pagesize, invariant=1, initialFontName=base.name, pageCompression=1, **kw)
+    c = CardCanvas(target, pagesize=pagesize, invariant=1, initialFontName=base.name, pageCompression=1, **kw)
     c.setCreator("cardgen")
     c.setProducer("cardgen")
     return c
