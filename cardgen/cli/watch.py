@@ -4,8 +4,8 @@ Polling file times keeps it dependency-free and works on every system and file s
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 IGNORED_PARTS = {"build", ".git", "__pycache__", ".cardgen-cache"}
 

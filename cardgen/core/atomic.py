@@ -1,6 +1,7 @@
 """Write outputs atomically: a failed build never leaves a half-written file."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -18,10 +19,8 @@ def _replace_with(path: Path, fill) -> None:
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
 
 

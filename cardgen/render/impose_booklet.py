@@ -58,7 +58,7 @@ def _page_form(writer: PdfWriter, page: PageObject):
         NameObject("/BBox"): ArrayObject([FloatObject(float(v)) for v in (box.left, box.bottom, box.right, box.top)]),
         NameObject("/Resources"): page["/Resources"].get_object().clone(writer),
     })
-    return writer._add_object(form.flate_encode())  # noqa: SLF001 (pypdf has no public call for this)
+    return writer._add_object(form.flate_encode())
 
 
 def impose(pdf: bytes, paper: str, title: str = "") -> bytes:
@@ -90,7 +90,7 @@ def impose(pdf: bytes, paper: str, title: str = "") -> bytes:
         content = DecodedStreamObject()
         content.set_data("\n".join(ops).encode("ascii"))
         side[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
-        side[NameObject("/Contents")] = writer._add_object(content.flate_encode())  # noqa: SLF001
+        side[NameObject("/Contents")] = writer._add_object(content.flate_encode())
         writer.add_page(side)
     writer.add_metadata({"/Producer": "cardgen", "/Creator": "cardgen",
                          "/Title": f"{title}: rules booklet ({paper}, duplex, flip on short edge)"})

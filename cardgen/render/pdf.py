@@ -2,16 +2,17 @@
 from __future__ import annotations
 
 import io
+import itertools
 from dataclasses import dataclass
 
 from reportlab.lib.colors import white
 
+from cardgen.core.sizes import PAPER_SIZES_MM
+from cardgen.core.units import MM
+from cardgen.model.ops import CardLayout, Copy
 from cardgen.render import impose
 from cardgen.render.draw import Drawer, new_canvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
-from cardgen.model.ops import CardLayout, Copy
-from cardgen.core.sizes import PAPER_SIZES_MM
-from cardgen.core.units import MM
 
 
 @dataclass
@@ -54,7 +55,7 @@ def _note(c, fonts: FontBook, grid: impose.Grid, slots, text: str):
     if margin - impose.UNPRINTABLE < 2.2:
         return
     cuts = sorted({0.0, grid.paper_h} | {s.y for s in slots} | {s.y + s.h for s in slots})
-    gaps = [(b - a, a, b) for a, b in zip(cuts, cuts[1:])]
+    gaps = [(b - a, a, b) for a, b in itertools.pairwise(cuts)]
     span, a, b = max(gaps)
     face = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "regular")
     size = 6.0
