@@ -27,12 +27,13 @@ def snapshot(roots: Iterable[Path]) -> dict[Path, tuple[float, int]]:
     return seen
 
 
-def changed(before: dict, after: dict) -> list[Path]:
+def changed(before: dict[Path, tuple[float, int]], after: dict[Path, tuple[float, int]]) -> list[Path]:
     return sorted({p for p in before.keys() | after.keys() if before.get(p) != after.get(p)})
 
 
 def watch(roots: Callable[[], list[Path]], rebuild: Callable[[list[Path]], None], interval: float = 0.5,
-          settle: float = 0.15, stop: Callable[[], bool] = lambda: False, sleep=time.sleep) -> None:
+          settle: float = 0.15, stop: Callable[[], bool] = lambda: False,
+          sleep: Callable[[float], object] = time.sleep) -> None:
     """Call `rebuild(changed_files)` whenever files below `roots()` change, until `stop()`."""
     before = snapshot(roots())
     while not stop():

@@ -5,10 +5,11 @@ import contextlib
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 
-def _replace_with(path: Path, fill) -> None:
+def _replace_with(path: Path, fill: Callable[[str], object]) -> None:
     """Write a temporary file beside `path` with `fill(tmp_path)`, then rename it into place."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -40,7 +41,7 @@ def write_text(path: Path, text: str) -> None:
 class Staging:
     """Collects a build's outputs and moves them into place only when all succeeded."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.files: dict[Path, bytes | Path] = {}
         self.owned: list[Path] = []
 
