@@ -4,8 +4,8 @@ Polling file times keeps it dependency-free and works on every system and file s
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 IGNORED_PARTS = {"build", ".git", "__pycache__", ".cardgen-cache"}
 
@@ -27,12 +27,13 @@ def snapshot(roots: Iterable[Path]) -> dict[Path, tuple[float, int]]:
     return seen
 
 
-def changed(before: dict, after: dict) -> list[Path]:
+def changed(before: dict[Path, tuple[float, int]], after: dict[Path, tuple[float, int]]) -> list[Path]:
     return sorted({p for p in before.keys() | after.keys() if before.get(p) != after.get(p)})
 
 
 def watch(roots: Callable[[], list[Path]], rebuild: Callable[[list[Path]], None], interval: float = 0.5,
-          settle: float = 0.15, stop: Callable[[], bool] = lambda: False, sleep=time.sleep) -> None:
+          settle: float = 0.15, stop: Callable[[], bool] = lambda: False,
+          sleep: Callable[[float], object] = time.sleep) -> None:
     """Call `rebuild(changed_files)` whenever files below `roots()` change, until `stop()`."""
     before = snapshot(roots())
     while not stop():

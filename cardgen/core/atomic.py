@@ -1,13 +1,15 @@
 """Write outputs atomically: a failed build never leaves a half-written file."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 
-def _replace_with(path: Path, fill) -> None:
+def _replace_with(path: Path, fill: Callable[[str], object]) -> None:
     """Write a temporary file beside `path` with `fill(tmp_path)`, then rename it into place."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -18,10 +20,8 @@ def _replace_with(path: Path, fill) -> None:
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
 
 
@@ -41,7 +41,7 @@ def write_text(path: Path, text: str) -> None:
 class Staging:
     """Collects a build's outputs and moves them into place only when all succeeded."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.files: dict[Path, bytes | Path] = {}
         self.owned: list[Path] = []
 

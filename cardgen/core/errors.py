@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,7 +55,7 @@ class Diagnostic:
     def __str__(self) -> str:
         return f"{self.loc}: {self.severity}: {self.message}"
 
-    def sort_key(self):
+    def sort_key(self) -> tuple[str, int, int, str]:
         return (display_path(self.loc.file), self.loc.line, self.loc.col, self.message)
 
     def as_dict(self) -> dict:
@@ -95,7 +96,7 @@ class Report:
         if d not in self.items:
             self.items.append(d)
 
-    def extend(self, diags) -> None:
+    def extend(self, diags: Iterable[Diagnostic]) -> None:
         for d in diags:
             if d not in self.items:
                 self.items.append(d)

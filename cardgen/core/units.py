@@ -7,6 +7,7 @@ Colours: `#rgb`, `#rrggbb`, `#rrggbbaa`, CSS colour names, or `none`.
 from __future__ import annotations
 
 import re
+from typing import SupportsFloat
 
 from reportlab.lib import colors as rl_colors
 
@@ -20,7 +21,10 @@ class UnitError(ValueError):
     pass
 
 
-def length_pt(value, percent_of_pt: float | None = None) -> float:
+RGBA = tuple[float, float, float, float]
+
+
+def length_pt(value: object, percent_of_pt: float | None = None) -> float:
     """Convert a length to points. `percent_of_pt` is what 100 % means here."""
     if isinstance(value, bool) or value is None:
         raise UnitError(f"expected a length such as 5mm, 0.25in, 10pt or 50%, got {value!r}")
@@ -37,12 +41,12 @@ def length_pt(value, percent_of_pt: float | None = None) -> float:
     return number * UNIT_PT[unit]
 
 
-def length_mm(value, percent_of_mm: float | None = None) -> float:
+def length_mm(value: object, percent_of_mm: float | None = None) -> float:
     return length_pt(value, None if percent_of_mm is None else percent_of_mm * MM) / MM
 
 
-def number(value) -> float:
-    if isinstance(value, bool):
+def number(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (str, SupportsFloat)):
         raise UnitError(f"expected a number, got {value!r}")
     try:
         return float(value)
@@ -54,7 +58,7 @@ _HEX_RE = re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 _NAMED = {name.lower(): value for name, value in rl_colors.getAllNamedColors().items()}
 
 
-def color(value):
+def color(value: object) -> RGBA | None:
     """A colour as an (r, g, b, a) tuple of floats 0-1, or None for `none`."""
     if value is None:
         return None

@@ -8,6 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+Colour = tuple[float, ...]   # (r, g, b, a), each 0..1
+Dash = tuple[float, ...]     # dash pattern in points; () for a solid line
+Box = tuple[float, float, float, float]   # (x, y, w, h)
+
 
 @dataclass(frozen=True)
 class Rect:
@@ -15,11 +19,11 @@ class Rect:
     y: float
     w: float
     h: float
-    fill: tuple | None = None
-    stroke: tuple | None = None
+    fill: Colour | None = None
+    stroke: Colour | None = None
     stroke_width: float = 0.0
     radius: float = 0.0
-    dash: tuple = ()
+    dash: Dash = ()
     rotate: float = 0.0
 
 
@@ -29,10 +33,10 @@ class Ellipse:
     y: float
     w: float
     h: float
-    fill: tuple | None = None
-    stroke: tuple | None = None
+    fill: Colour | None = None
+    stroke: Colour | None = None
     stroke_width: float = 0.0
-    dash: tuple = ()
+    dash: Dash = ()
     rotate: float = 0.0
 
 
@@ -42,9 +46,9 @@ class Line:
     y1: float
     x2: float
     y2: float
-    stroke: tuple | None = (0, 0, 0, 1)
+    stroke: Colour = (0, 0, 0, 1)
     stroke_width: float = 0.5
-    dash: tuple = ()
+    dash: Dash = ()
     rotate: float = 0.0
 
     @property
@@ -59,12 +63,12 @@ class Path:
 
     points: tuple[tuple[float, float], ...]
     closed: bool = True
-    fill: tuple | None = None
-    stroke: tuple | None = None
+    fill: Colour | None = None
+    stroke: Colour | None = None
     stroke_width: float = 0.0
-    dash: tuple = ()
+    dash: Dash = ()
     rotate: float = 0.0
-    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    box: Box = (0.0, 0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,7 @@ class Run:
     content: str | Path  # the text, or the icon's file
     font: str            # ReportLab font name (text) or "" (icon)
     size: float          # font size; for icons the icon's height
-    color: tuple | None
+    color: Colour | None
     width: float = 0.0
 
 
@@ -100,9 +104,9 @@ class Image:
     y: float
     w: float
     h: float
-    clip: tuple | None = None   # (x, y, w, h) box to clip to, for `cover`
+    clip: Box | None = None     # (x, y, w, h) box to clip to, for `cover`
     rotate: float = 0.0
-    box: tuple = ()             # the element's box, for rotation
+    box: Box | tuple[()] = ()   # the element's box, for rotation
 
 
 @dataclass(frozen=True)
@@ -112,7 +116,7 @@ class Icon:
     y: float
     w: float
     h: float
-    color: tuple | None = None
+    color: Colour | None = None
     rotate: float = 0.0
 
 
@@ -126,6 +130,10 @@ class Placeholder:
     rotate: float = 0.0
 
 
+Boxed = Rect | Ellipse | Text | Image | Icon | Placeholder   # operations with a box (x, y, w, h)
+Op = Boxed | Line | Path
+
+
 @dataclass
 class CardLayout:
     """One side of one card, ready to draw."""
@@ -133,7 +141,7 @@ class CardLayout:
     width: float                 # trim width, pt
     height: float                # trim height, pt
     bleed: float                 # pt
-    ops: list = field(default_factory=list)
+    ops: list[Op] = field(default_factory=list)
     key: str = ""                # stable id (deck slug, card index, side)
     shape: str = "rect"
 

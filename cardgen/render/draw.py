@@ -5,37 +5,40 @@ as the card has copies; icons and SVG art are forms too, shared by every card.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import IO, Any
 
 from reportlab.graphics import renderPDF, shapes
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
+from cardgen.core.units import MM
 from cardgen.model import ops
-
-from cardgen.render import rlcompat  # noqa: F401  (rlcompat patches ReportLab)
+from cardgen.model.ops import Colour
+from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 from cardgen.resources.icons import load_svg
-from cardgen.core.units import MM
 
 _BLACK = (0.0, 0.0, 0.0)
 
 
-def new_canvas(target, fonts: FontBook, pagesize=(595.0, 842.0), **kw) -> Canvas:
+def new_canvas(target: str | Path | IO[bytes], fonts: FontBook, pagesize: tuple[float, float] = (595.0, 842.0),
+               **kw: Any) -> CardCanvas:
     """A canvas that embeds only our own fonts and writes byte-identical output."""
     base = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else next(iter(fonts.families)), "regular")
     # svglib's renderer sets its default font on every drawing: point it at an embedded one.
     shapes.STATE_DEFAULTS["fontName"] = base.name
-    c = Canvas(target, pagesize=pagesize, invariant=1, initialFontName=base.name, pageCompression=1, **kw)
+    c = CardCanvas(target, pagesize=pagesize, invariant=1, initialFontName=base.name, pageCompression=1, **kw)
     c.setCreator("cardgen")
     c.setProducer("cardgen")
     return c
 
 
-def _is_black(col) -> bool:
+def _is_black(col: Any) -> bool:
     return col is not None and hasattr(col, "red") and (col.red, col.green, col.blue) == _BLACK
 
 
-def _emit_shape(c: Canvas, node) -> bool:
+def _emit_shape(c: Canvas, node: shapes.Shape) -> bool:
     """Draw an svglib node whose black parts use the current colours; False if unsupported."""
     if isinstance(node, shapes.Group):
         c.saveState()
@@ -54,13 +57,16 @@ def _emit_shape(c: Canvas, node) -> bool:
         pts = node.points
         i = 0
         for op in node.operators:
-            if op == shapes._MOVETO:  # noqa: SLF001
-                p.moveTo(pts[i], pts[i + 1]); i += 2
-            elif op == shapes._LINETO:  # noqa: SLF001
-                p.lineTo(pts[i], pts[i + 1]); i += 2
-            elif op == shapes._CURVETO:  # noqa: SLF001
-                p.curveTo(*pts[i:i + 6]); i += 6
-            elif op == shapes._CLOSEPATH:  # noqa: SLF001
+            if op == shapes._MOVETO:
+                p.moveTo(pts[i], pts[i + 1])
+                i += 2
+            elif op == shapes._LINETO:
+                p.lineTo(pts[i], pts[i + 1])
+                i += 2
+            elif op == shapes._CURVETO:
+                p.curveTo(*pts[i:i + 6])
+                i += 6
+            elif op == shapes._CLOSEPATH:
                 p.close()
     elif isinstance(node, shapes.Rect):
         p = c.beginPath()
@@ -85,12 +91,12 @@ def _emit_shape(c: Canvas, node) -> bool:
     if not (do_fill or do_stroke):
         return True
     c.saveState()
-    if do_fill and not _is_black(fill):
+    if do_fill and fill is not None and not _is_black(fill):
         c.setFillColorRGB(fill.red, fill.green, fill.blue)
         alpha = getattr(fill, "alpha", 1)
         if alpha is not None and alpha < 1:
             c.setFillAlpha(alpha)
-    if do_stroke:
+    if do_stroke and stroke is not None:
         if not _is_black(stroke):
             c.setStrokeColorRGB(stroke.red, stroke.green, stroke.blue)
         c.setLineWidth(width)
@@ -101,17 +107,18 @@ def _emit_shape(c: Canvas, node) -> bool:
     return True
 
 
-def _wrap(node):
+def _wrap(node: shapes.Shape) -> shapes.Drawing:
     d = shapes.Drawing(1, 1)
     d.add(node)
     return d
 
 
 class Drawer:
-    def __init__(self, canvas: Canvas, fonts: FontBook):
+    def __init__(self, canvas: Canvas, fonts: FontBook) -> None:
         self.c = canvas
         self.fonts = fonts
-        self.forms: dict = {}
+        # ("svg", path, themed) -> (name, width, height); ("card", id) -> (name, layout)
+        self.forms: dict[tuple[object, ...], tuple[Any, ...]] = {}
         self._n = 0
 
     def _name(self, prefix: str) -> str:
@@ -119,14 +126,15 @@ class Drawer:
         return f"{prefix}{self._n}"
 
     # -- shared forms ---------------------------------------------------------
-    def vector_form(self, path: Path, themed: bool = False) -> tuple[str, float, float]:
+    def vector_form(self, path: str | Path, themed: bool = False) -> tuple[str, float, float]:
         """A form for an SVG file. `themed`: its black parts take the fill and stroke colour
         in force where the form is placed, so one form serves every colour."""
         key = ("svg", Path(path), themed)
         hit = self.forms.get(key)
         if hit:
-            return hit
-        drawing = load_svg(path)
+            name, w, h = hit
+            return name, w, h
+        drawing = load_svg(Path(path))
         name = self._name("v")
         w, h = float(drawing.width), float(drawing.height)
         self.c.beginForm(name, 0, 0, w, h)
@@ -138,7 +146,7 @@ class Drawer:
             renderPDF.draw(drawing, self.c, 0, 0)
         self.c.endForm()
         self.forms[key] = (name, w, h)
-        return self.forms[key]
+        return name, w, h
 
     def _prepare(self, layout: ops.CardLayout) -> None:
         """Forms used inside a card form must exist before the card form begins."""
@@ -157,7 +165,7 @@ class Drawer:
         key = ("card", id(layout))
         hit = self.forms.get(key)
         if hit:
-            return hit[0]
+            return str(hit[0])
         self._prepare(layout)
         name = self._name("card")
         B = layout.bleed
@@ -171,31 +179,31 @@ class Drawer:
     def draw_ops(self, layout: ops.CardLayout, ox: float, oy: float) -> None:
         """Draw a layout with its trim top-left at (ox, oy) in canvas coordinates."""
         for op in layout.ops:
-            rot = getattr(op, "rotate", 0.0)
-            if rot:
-                bx, by, bw, bh = _bounds(op)
-                cx, cy = ox + bx + bw / 2, oy - by - bh / 2
-                self.c.saveState()
-                self.c.translate(cx, cy)
-                self.c.rotate(rot)
-                self.c.translate(-cx, -cy)
+            if not op.rotate:
+                self._op(op, ox, oy)
+                continue
+            bx, by, bw, bh = _bounds(op)
+            cx, cy = ox + bx + bw / 2, oy - by - bh / 2
+            self.c.saveState()
+            self.c.translate(cx, cy)
+            self.c.rotate(op.rotate)
+            self.c.translate(-cx, -cy)
             self._op(op, ox, oy)
-            if rot:
-                self.c.restoreState()
+            self.c.restoreState()
 
-    def _fill(self, col):
+    def _fill(self, col: Colour) -> None:
         self.c.setFillColorRGB(*col[:3])
         if len(col) > 3 and col[3] < 1:
             self.c.setFillAlpha(col[3])
 
-    def _stroke(self, col, width, dash):
+    def _stroke(self, col: Colour, width: float, dash: Sequence[float] | None) -> None:
         self.c.setStrokeColorRGB(*col[:3])
         if len(col) > 3 and col[3] < 1:
             self.c.setStrokeAlpha(col[3])
         self.c.setLineWidth(width)
         self.c.setDash(list(dash) if dash else [])
 
-    def _op(self, op, ox, oy):
+    def _op(self, op: ops.Op, ox: float, oy: float) -> None:
         c = self.c
         if isinstance(op, (ops.Rect, ops.Ellipse)):
             c.saveState()
@@ -254,7 +262,7 @@ class Drawer:
         elif isinstance(op, ops.Placeholder):
             self._placeholder(op, ox, oy)
 
-    def _icon(self, path, x, y, w, h, color):
+    def _icon(self, path: str | Path, x: float, y: float, w: float, h: float, color: Colour | None) -> None:
         c = self.c
         if Path(path).suffix.lower() == ".svg":
             name, fw, fh = self.vector_form(path, color is not None)
@@ -269,7 +277,7 @@ class Drawer:
         else:
             c.drawImage(str(path), x, y, w, h, mask="auto", preserveAspectRatio=True)
 
-    def _text(self, op: ops.Text, ox, oy):
+    def _text(self, op: ops.Text, ox: float, oy: float) -> None:
         """All text runs of a box in one text object; icons after it."""
         c = self.c
         t = c.beginText()
@@ -300,7 +308,7 @@ class Drawer:
         for r in icons:
             self._icon(r.content, ox + r.x, oy - r.baseline, r.size, r.size, r.color)
 
-    def _placeholder(self, op: ops.Placeholder, ox, oy):
+    def _placeholder(self, op: ops.Placeholder, ox: float, oy: float) -> None:
         c = self.c
         x, y = ox + op.x, oy - op.y - op.h
         c.saveState()
@@ -326,11 +334,17 @@ class Drawer:
         c.restoreState()
 
 
-def _bounds(op):
-    if isinstance(op, (ops.Image, ops.Path)) and op.box:
-        return op.box
+def _bounds(op: ops.Op) -> ops.Box:
+    """The box an operation turns about (its centre stays put)."""
     if isinstance(op, ops.Line):
         return op.bounds
+    if isinstance(op, ops.Path):
+        if any(op.box):
+            return op.box
+        xs, ys = [p[0] for p in op.points], [p[1] for p in op.points]
+        return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+    if isinstance(op, ops.Image) and len(op.box) == 4:
+        return op.box
     return op.x, op.y, op.w, op.h
 
 

@@ -14,6 +14,8 @@ MARK_LENGTH = 5.0        # preferred crop-mark length
 MARK_GAP = 1.0           # gap between the outer bleed and a mark in the margin
 MARK_CLEAR = 0.5         # marks stop this far from any card's trim
 
+Rect = tuple[float, float, float, float]   # (x, y, w, h), mm
+
 
 @dataclass(frozen=True)
 class Grid:
@@ -51,7 +53,8 @@ class DoesNotFit(ValueError):
     pass
 
 
-def _fit(paper_w, paper_h, card_w, card_h, bleed, gutter, margin):
+def _fit(paper_w: float, paper_h: float, card_w: float, card_h: float, bleed: float, gutter: bool,
+         margin: float) -> tuple[int, int]:
     eps = 1e-6
     pad = 2 * bleed if gutter else 0.0
     cols = math.floor((paper_w - 2 * margin + eps) / (card_w + pad))
@@ -59,7 +62,8 @@ def _fit(paper_w, paper_h, card_w, card_h, bleed, gutter, margin):
     return max(cols, 0), max(rows, 0)
 
 
-def plan_grid(paper_w, paper_h, card_w, card_h, bleed, gutter=False, margin=PRINTER_MARGIN) -> Grid:
+def plan_grid(paper_w: float, paper_h: float, card_w: float, card_h: float, bleed: float, gutter: bool = False,
+              margin: float = PRINTER_MARGIN) -> Grid:
     """The largest grid whose trimmed block (or, in gutter mode, bled block) fits inside `margin`.
 
     Cards are turned 90 degrees when only that fits, or fits more (jumbo cards on Letter)."""
@@ -87,16 +91,16 @@ class Slot:
     y: float                 # trim top
     w: float
     h: float
-    clip: tuple              # (x, y, w, h) of what is shown: trim plus bleed on open sides
+    clip: Rect               # (x, y, w, h) of what is shown: trim plus bleed on open sides
     rotation: int = 0        # 0; 90 (card's top to the left), -90 (to the right), 180 (upside down)
 
 
-def _clip_for(rect, others, bleed, gutter):
+def _clip_for(rect: Rect, others: list[Rect], bleed: float, gutter: bool) -> Rect:
     x, y, w, h = rect
     if gutter:
         return (x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
 
-    def touches(dx, dy):
+    def touches(dx: int, dy: int) -> bool:
         for ox, oy, ow, oh in others:
             if dx and abs(oy - y) < 1e-6 and abs((ox - (x + w)) if dx > 0 else ((ox + ow) - x)) < 1e-6:
                 return True
@@ -113,7 +117,7 @@ def _clip_for(rect, others, bleed, gutter):
 
 def slots(grid: Grid, n: int) -> list[Slot]:
     """Slots for the first n cells of a page; butted cards show bleed only on open sides."""
-    rects = [(*grid.cell(i), grid.card_w, grid.card_h) for i in range(n)]
+    rects: list[Rect] = [(*grid.cell(i), grid.card_w, grid.card_h) for i in range(n)]
     out = []
     for i, r in enumerate(rects):
         others = rects[:i] + rects[i + 1:]
@@ -121,7 +125,8 @@ def slots(grid: Grid, n: int) -> list[Slot]:
     return out
 
 
-def back_slots(grid: Grid, faces: list[Slot], flip: str = "long", offset=(0.0, 0.0)) -> list[Slot]:
+def back_slots(grid: Grid, faces: list[Slot], flip: str = "long",
+               offset: tuple[float, float] = (0.0, 0.0)) -> list[Slot]:
     """Where each face's back goes on the following page so it lands behind its face.
 
     Long-edge flip mirrors left-right, short-edge flip mirrors top-bottom; `offset`
@@ -166,10 +171,10 @@ def crop_marks(grid: Grid, page_slots: list[Slot]) -> list[Mark]:
     background."""
     rects = [(s.x, s.y, s.w, s.h) for s in page_slots]
     pw, ph = grid.paper_w, grid.paper_h
-    marks: dict[tuple, Mark] = {}
+    marks: dict[tuple[float, ...], Mark] = {}
     eps = 1e-6
 
-    def room(px, py, dx, dy):
+    def room(px: float, py: float, dx: int, dy: int) -> float:
         """Free distance from (px, py) going (dx, dy) before another trim or the edge limit."""
         if dx < 0:
             limit = px - UNPRINTABLE

@@ -9,7 +9,15 @@ from __future__ import annotations
 import io
 
 from pypdf import PageObject, PdfReader, PdfWriter
-from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
+from pypdf.generic import (
+    ArrayObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    FloatObject,
+    IndirectObject,
+    NameObject,
+    PdfObject,
+)
 
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
@@ -38,7 +46,7 @@ def placement(page_w: float, page_h: float, half_w: float, half_h: float) -> tup
     return scale, (half_w - page_w * scale) / 2, (half_h - page_h * scale) / 2
 
 
-def _page_form(writer: PdfWriter, page: PageObject):
+def _page_form(writer: PdfWriter, page: PageObject) -> IndirectObject:
     """The page as a Form XObject in `writer`: its content stream as is, its resources cloned.
     Placing a form costs nothing, where transforming a page means parsing its whole content."""
     contents = page.get("/Contents")
@@ -56,9 +64,16 @@ def _page_form(writer: PdfWriter, page: PageObject):
         NameObject("/Type"): NameObject("/XObject"),
         NameObject("/Subtype"): NameObject("/Form"),
         NameObject("/BBox"): ArrayObject([FloatObject(float(v)) for v in (box.left, box.bottom, box.right, box.top)]),
-        NameObject("/Resources"): page["/Resources"].get_object().clone(writer),
+        NameObject("/Resources"): _resources(page).clone(writer),
     })
-    return writer._add_object(form.flate_encode())  # noqa: SLF001 (pypdf has no public call for this)
+    return writer._add_object(form.flate_encode())
+
+
+def _resources(page: PageObject) -> PdfObject:
+    resources = page["/Resources"].get_object()
+    if resources is None:
+        raise ValueError("booklet page without a resource dictionary")
+    return resources
 
 
 def impose(pdf: bytes, paper: str, title: str = "") -> bytes:
@@ -90,7 +105,7 @@ def impose(pdf: bytes, paper: str, title: str = "") -> bytes:
         content = DecodedStreamObject()
         content.set_data("\n".join(ops).encode("ascii"))
         side[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
-        side[NameObject("/Contents")] = writer._add_object(content.flate_encode())  # noqa: SLF001
+        side[NameObject("/Contents")] = writer._add_object(content.flate_encode())
         writer.add_page(side)
     writer.add_metadata({"/Producer": "cardgen", "/Creator": "cardgen",
                          "/Title": f"{title}: rules booklet ({paper}, duplex, flip on short edge)"})

@@ -2,16 +2,18 @@
 from __future__ import annotations
 
 import io
+import itertools
 from dataclasses import dataclass
 
 from reportlab.lib.colors import white
+from reportlab.pdfgen.canvas import Canvas
 
+from cardgen.core.sizes import PAPER_SIZES_MM
+from cardgen.core.units import MM
+from cardgen.model.ops import CardLayout, Copy
 from cardgen.render import impose
 from cardgen.render.draw import Drawer, new_canvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
-from cardgen.model.ops import CardLayout, Copy
-from cardgen.core.sizes import PAPER_SIZES_MM
-from cardgen.core.units import MM
 
 
 @dataclass
@@ -19,27 +21,27 @@ class SheetOptions:
     paper: str = "letter"
     gutter: bool = False
     flip: str = "long"                 # long or short
-    back_offset: tuple = (0.0, 0.0)    # mm
+    back_offset: tuple[float, float] = (0.0, 0.0)    # mm
     backs: bool = True
 
 
-def _pt_rect(rect, paper_h):
+def _pt_rect(rect: impose.Rect, paper_h: float) -> impose.Rect:
     x, y, w, h = rect
     return x * MM, (paper_h - y - h) * MM, w * MM, h * MM
 
 
 def size_groups(copies: list[Copy]) -> list[list[Copy]]:
     """Copies grouped by card size (and bleed), in order of first appearance."""
-    groups: dict[tuple, list[Copy]] = {}
+    groups: dict[tuple[float, float, float], list[Copy]] = {}
     for cp in copies:
         groups.setdefault((round(cp.width, 3), round(cp.height, 3), round(cp.bleed, 3)), []).append(cp)
     return list(groups.values())
 
 
-def plan_pages(copies: list[Copy], opts: SheetOptions):
+def plan_pages(copies: list[Copy], opts: SheetOptions) -> list[tuple[impose.Grid, list[Copy]]]:
     """[(grid, [copies on the page])] for every face page, sizes on pages of their own."""
     pw, ph = PAPER_SIZES_MM[opts.paper]
-    pages = []
+    pages: list[tuple[impose.Grid, list[Copy]]] = []
     for group in size_groups(copies):
         first = group[0]
         grid = impose.plan_grid(pw, ph, first.width, first.height, first.bleed, opts.gutter)
@@ -48,13 +50,13 @@ def plan_pages(copies: list[Copy], opts: SheetOptions):
     return pages
 
 
-def _note(c, fonts: FontBook, grid: impose.Grid, slots, text: str):
+def _note(c: Canvas, fonts: FontBook, grid: impose.Grid, slots: list[impose.Slot], text: str) -> None:
     """A small line of text in the left margin, between cut lines, clear of marks."""
     margin = min(s.clip[0] for s in slots)          # left edge of what is printed
     if margin - impose.UNPRINTABLE < 2.2:
         return
     cuts = sorted({0.0, grid.paper_h} | {s.y for s in slots} | {s.y + s.h for s in slots})
-    gaps = [(b - a, a, b) for a, b in zip(cuts, cuts[1:])]
+    gaps = [(b - a, a, b) for a, b in itertools.pairwise(cuts)]
     span, a, b = max(gaps)
     face = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "regular")
     size = 6.0
@@ -72,7 +74,7 @@ def _note(c, fonts: FontBook, grid: impose.Grid, slots, text: str):
     c.restoreState()
 
 
-def _place(c, drawer: Drawer, layout: CardLayout, slot: impose.Slot, paper_h: float):
+def _place(c: Canvas, drawer: Drawer, layout: CardLayout, slot: impose.Slot, paper_h: float) -> None:
     name = drawer.card_form(layout)
     cx, cy, cw, ch = _pt_rect(slot.clip, paper_h)
     c.saveState()
@@ -94,7 +96,7 @@ def _place(c, drawer: Drawer, layout: CardLayout, slot: impose.Slot, paper_h: fl
     c.restoreState()
 
 
-def _marks(c, marks, paper_h):
+def _marks(c: Canvas, marks: list[impose.Mark], paper_h: float) -> None:
     for m in marks:
         if m.halo:
             c.setStrokeColor(white)

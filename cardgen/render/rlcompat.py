@@ -1,36 +1,79 @@
-"""Small fixes to ReportLab behaviour that cardgen relies on (imported by draw).
+"""The ReportLab canvas cardgen draws on: two fixes, made without changing any ReportLab global.
 
-1. Form XObjects drop their ExtGState resources, so transparency inside a form
-   (a card drawn once and placed many times) would point at undefined states.
-   The canvas already records the states on the form; this adds them to the form's
-   resource dictionary.
-2. ASCII85 on binary streams makes PDFs ~25 % larger for nothing.
+1. Form XObjects drop their ExtGState resources, so transparency inside a form (a card
+   drawn once and placed many times) would point at undefined graphics states. The canvas
+   records the states on the form (`form.ExtGState`) but `PDFFormXObject.format` leaves
+   them out of the form's resource dictionary; `CardCanvas.endForm` gives such a form a
+   resource dictionary that has them (the same one ReportLab would build, plus ExtGState).
+2. ASCII85 on binary streams makes PDFs ~25 % larger for nothing. ReportLab only has the
+   process-wide `rl_config.useA85` switch for this (no canvas or document argument), and
+   reads it when an image is loaded (`drawImage`) and when streams are written
+   (`save`/`getpdfdata`). `CardCanvas` turns it off for the length of those calls only and
+   puts the previous value back, so nothing outside a cardgen canvas sees a change.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
+
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
+from reportlab.pdfgen.canvas import Canvas
 
-rl_config.useA85 = 0
+__all__ = ["CardCanvas"]
 
-_original_format = pdfdoc.PDFFormXObject.format
-
-
-def _format_with_extgstate(self, document):
-    if getattr(self, "ExtGState", None) and not self.Resources:
-        resources = pdfdoc.PDFResourceDictionary()
-        resources.basicFonts()
-        if self.hasImages:
-            resources.allProcs()
-        else:
-            resources.basicProcs()
-        if self.XObjects:
-            resources.XObject = self.XObjects
-        resources.ExtGState = self.ExtGState
-        self.Resources = resources
-    return _original_format(self, document)
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
-if not getattr(pdfdoc.PDFFormXObject.format, "_cardgen", False):
-    _format_with_extgstate._cardgen = True
-    pdfdoc.PDFFormXObject.format = _format_with_extgstate
+@contextmanager
+def _without_a85() -> Iterator[None]:
+    """`rl_config.useA85` off for the duration of the block, then back as it was."""
+    before = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        yield
+    finally:
+        rl_config.useA85 = before
+
+
+def _no_a85(method: Callable[_P, _R]) -> Callable[_P, _R]:
+    @wraps(method)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with _without_a85():
+            return method(*args, **kwargs)
+
+    return wrapper
+
+
+def _form_resources(form: Any) -> Any:
+    """The resource dictionary `PDFFormXObject.format` builds, plus the form's ExtGState."""
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()
+    if form.hasImages:
+        resources.allProcs()
+    else:
+        resources.basicProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = form.ExtGState
+    return resources
+
+
+class CardCanvas(Canvas):
+    """A ReportLab `Canvas` whose forms keep their transparency and whose streams are not
+    ASCII85-encoded (see the module docstring). Same constructor and methods as `Canvas`."""
+
+    def endForm(self, **extra_attributes: Any) -> None:
+        name = self._formData[0]
+        super().endForm(**extra_attributes)
+        form = self._doc.idToObject[pdfdoc.xObjectName(name)]
+        if getattr(form, "ExtGState", None) and not form.Resources:
+            form.Resources = _form_resources(form)
+
+    drawImage = _no_a85(Canvas.drawImage)
+    save = _no_a85(Canvas.save)
+    getpdfdata = _no_a85(Canvas.getpdfdata)
+    drawInlineImage = _no_a85(Canvas.drawInlineImage)

@@ -42,7 +42,7 @@ def _register(path: Path) -> str:
         return _registered[path]
     base = path.stem
     name = base
-    if name in pdfmetrics._fonts and name not in _registered.values():  # noqa: SLF001
+    if name in pdfmetrics._fonts and name not in _registered.values():
         name = f"{base}-{hashlib.sha1(str(path).encode()).hexdigest()[:6]}"
     taken = set(_registered.values())
     if name in taken:

@@ -9,22 +9,25 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from reportlab.graphics.shapes import Drawing
 from svglib.svglib import svg2rlg
 
-_svg_cache: dict[tuple, object] = {}
+FileKey = tuple[Path, int, int]   # path, modification time (ns), size
+
+_svg_cache: dict[FileKey, Drawing] = {}
 
 
 class IconError(Exception):
     pass
 
 
-def file_key(path: Path):
+def file_key(path: Path) -> FileKey:
     """A cache key that changes when the file does (a `--watch` session runs for hours)."""
     st = path.stat()
     return path, st.st_mtime_ns, st.st_size
 
 
-def load_svg(path: Path):
+def load_svg(path: Path) -> Drawing:
     path = Path(path).resolve()
     key = file_key(path)
     drawing = _svg_cache.get(key)

@@ -5,17 +5,24 @@ literal characters; a single newline breaks the line, a blank line starts a para
 """
 from __future__ import annotations
 
+import enum
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
-from cardgen.resources.fonts import FontBook
 from cardgen.model.ops import Run
+from cardgen.resources.fonts import FontBook
 
 _TOKEN = re.compile(r"(\\[*:\\]|\*\*|\*|:[A-Za-z0-9_][A-Za-z0-9_+-]*:|\n|[ \t]+|[^\s*:\\]+|.)")
 _PARA = re.compile(r"\n[ \t]*\n\s*")
 
-BREAK = object()   # a forced line break inside a paragraph
+class _Break(enum.Enum):
+    BREAK = "break"
+
+
+BREAK: Final = _Break.BREAK   # a forced line break inside a paragraph
 
 
 @dataclass(frozen=True)
@@ -30,39 +37,47 @@ class Frag:
         return ("bold" if self.bold else "") + ("italic" if self.italic else "") or "regular"
 
 
-def parse(text: str) -> list[list]:
+Word = list[Frag]
+Paragraph = list[Word | _Break]                 # words and BREAKs
+Piece = tuple[Frag, float, str, float]          # fragment, width, font name ("" for icons), size
+LineItem = tuple[list[Piece], float]            # one word's pieces and its width
+Line = tuple[list[LineItem], float, bool]       # words, width, ends its paragraph
+
+
+def parse(text: str) -> list[Paragraph]:
     """Text -> paragraphs; a paragraph is a list of words (lists of Frag) and BREAKs."""
-    paragraphs = []
-    for ptext in _PARA.split(str(text).strip("\n")):
-        bold = italic = False
-        items: list = []
-        word: list[Frag] = []
+    return [_parse_paragraph(ptext) for ptext in _PARA.split(str(text).strip("\n"))]
 
-        def end_word():
-            nonlocal word
-            if word:
-                items.append(word)
-                word = []
 
-        for tok in _TOKEN.findall(ptext):
-            if tok == "**":
-                bold = not bold
-            elif tok == "*":
-                italic = not italic
-            elif tok == "\n":
-                end_word()
-                items.append(BREAK)
-            elif tok[0] in " \t":
-                end_word()
-            elif tok.startswith("\\") and len(tok) == 2:
-                word.append(Frag("text", tok[1], bold, italic))
-            elif len(tok) > 2 and tok[0] == ":" and tok[-1] == ":":
-                word.append(Frag("icon", tok[1:-1], bold, italic))
-            else:
-                word.append(Frag("text", tok, bold, italic))
-        end_word()
-        paragraphs.append(items)
-    return paragraphs
+def _parse_paragraph(ptext: str) -> Paragraph:
+    bold = italic = False
+    items: Paragraph = []
+    word: list[Frag] = []
+
+    def end_word() -> None:
+        nonlocal word
+        if word:
+            items.append(word)
+            word = []
+
+    for tok in _TOKEN.findall(ptext):
+        if tok == "**":
+            bold = not bold
+        elif tok == "*":
+            italic = not italic
+        elif tok == "\n":
+            end_word()
+            items.append(BREAK)
+        elif tok[0] in " \t":
+            end_word()
+        elif tok.startswith("\\") and len(tok) == 2:
+            word.append(Frag("text", tok[1], bold, italic))
+        elif len(tok) > 2 and tok[0] == ":" and tok[-1] == ":":
+            word.append(Frag("icon", tok[1:-1], bold, italic))
+        else:
+            word.append(Frag("text", tok, bold, italic))
+    end_word()
+    return items
 
 
 def icon_names(text: str) -> list[str]:
@@ -105,12 +120,12 @@ def _merge_style(base: str, frag: Frag) -> str:
 class Typesetter:
     """Breaks parsed text into positioned runs inside a box."""
 
-    def __init__(self, fonts: FontBook, icon_path):
+    def __init__(self, fonts: FontBook, icon_path: Callable[[str], Path]):
         self.fonts = fonts
         self.icon_path = icon_path    # name -> Path (raises on unknown)
 
-    def _measure(self, word, st: TextStyle, size: float):
-        pieces = []
+    def _measure(self, word: Word, st: TextStyle, size: float) -> tuple[list[Piece], float]:
+        pieces: list[Piece] = []
         total = 0.0
         for f in word:
             if f.kind == "icon":
@@ -124,14 +139,16 @@ class Typesetter:
             total += w
         return pieces, total
 
-    def _lines(self, paragraphs, st: TextStyle, size: float, width: float):
-        """Greedy line breaking. Returns (lines, too_wide); a line is (items, width, para_end)."""
-        lines = []
+    def _lines(self, paragraphs: list[Paragraph], st: TextStyle, size: float,
+               width: float) -> tuple[list[Line], bool, float]:
+        """Greedy line breaking. Returns (lines, too_wide, space); a line is (items, width, para_end)."""
+        lines: list[Line] = []
         too_wide = False
         space_face = self.fonts.face(st.family, st.style).name
         space = self.fonts.width(" ", space_face, size)
         for para in paragraphs:
-            cur, cur_w = [], 0.0
+            cur: list[LineItem] = []
+            cur_w = 0.0
             for item in para:
                 if item is BREAK:
                     lines.append((cur, cur_w, False))
@@ -148,20 +165,20 @@ class Typesetter:
             lines.append((cur, cur_w, True))
         return lines, too_wide, space
 
-    def _height(self, lines, st: TextStyle, size: float, asc: float, desc: float) -> float:
+    def _height(self, lines: list[Line], st: TextStyle, size: float, asc: float, desc: float) -> float:
         if not lines:
             return 0.0
         n = len(lines)
         gaps = sum(1 for ln in lines[:-1] if ln[2])
         return asc * size + (n - 1) * st.leading * size + gaps * st.paragraph_gap * size + desc * size
 
-    def fits(self, paragraphs, st: TextStyle, size: float, w: float, h: float) -> bool:
+    def fits(self, paragraphs: list[Paragraph], st: TextStyle, size: float, w: float, h: float) -> bool:
         face = self.fonts.face(st.family, st.style)
         lines, too_wide, _ = self._lines(paragraphs, st, size, w)
         return not too_wide and self._height(lines, st, size, face.ascent, face.descent) <= h + 0.01
 
-    def set(self, paragraphs, st: TextStyle, x: float, y: float, w: float, h: float,
-            fit: str = "none", min_size: float | None = None, wrap: bool = True):
+    def set(self, paragraphs: list[Paragraph], st: TextStyle, x: float, y: float, w: float, h: float,
+            fit: str = "none", min_size: float | None = None, wrap: bool = True) -> tuple[list[Run], float, bool]:
         """Lay out text in the box (x, y, w, h); returns (runs, size_used, overflow)."""
         size = st.size
         if fit == "shrink":

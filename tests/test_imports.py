@@ -1,0 +1,210 @@
+"""The package's import graph: no cycles, and each stage imports only from stages before it.
+
+Every module of `cardgen` is parsed with `ast` (nothing is imported), so imports inside
+functions count as much as those at the top of a file.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parent.parent / "cardgen"
+
+# Stage sub-packages, earliest first: a module may import its own sub-package and those to
+# its left, never one to its right.
+LAYERS = ["core", "schema", "model", "load", "resources", "render", "elements", "layout", "check",
+          "outputs", "pipeline", "cli"]
+# The top-level modules (`cardgen/__init__.py`, `cardgen/__main__.py`) sit above every stage.
+TOP_RANK = len(LAYERS)
+
+
+def module_name(path: Path, root: Path = PKG) -> str:
+    """cardgen/render/draw.py -> cardgen.render.draw; a package's __init__.py -> the package."""
+    parts = [root.name, *path.relative_to(root).with_suffix("").parts]
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def discover(root: Path = PKG) -> dict[str, Path]:
+    return {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
+
+
+def _resolve_relative(module: str, is_package: bool, level: int, target: str | None) -> str:
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    if level > 1:
+        base = base[: len(base) - (level - 1)]
+    return ".".join([*base, target] if target else base)
+
+
+def imports_of(module: str, path: Path, modules: set[str]) -> dict[str, int]:
+    """The package modules `module` imports, each with the line of its first import.
+    `import a.b.c` and `from a.b import c` name the deepest of a.b.c / a.b that is a module
+    of the package; `from cardgen import x` names cardgen.x when that is a module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    is_package = path.name == "__init__.py"
+    found: dict[str, int] = {}
+
+    def add(name: str, line: int) -> None:
+        while name and name not in modules:   # `import cardgen.a.b` where b is a name in a
+            name = name.rpartition(".")[0]
+        if name and name != module:
+            found.setdefault(name, line)
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "cardgen":
+                    add(alias.name, node.lineno)
+        elif isinstance(node, ast.ImportFrom):
+            base = (_resolve_relative(module, is_package, node.level, node.module) if node.level
+                    else node.module or "")
+            if base.split(".")[0] != "cardgen":
+                continue
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                add(sub if sub in modules else base, node.lineno)
+    return found
+
+
+def import_graph(root: Path = PKG) -> tuple[dict[str, dict[str, int]], dict[str, Path]]:
+    paths = discover(root)
+    names = set(paths)
+    return {m: imports_of(m, p, names) for m, p in paths.items()}, paths
+
+
+def find_cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
+    """One import cycle as a path [a, b, ..., a], or None. Deterministic: modules in name order."""
+    WHITE, GREY, BLACK = 0, 1, 2
+    colour = dict.fromkeys(graph, WHITE)
+    stack: list[str] = []
+
+    def visit(m: str) -> list[str] | None:
+        colour[m] = GREY
+        stack.append(m)
+        for dep in sorted(graph.get(m, {})):
+            if colour.get(dep, BLACK) == GREY:
+                return [*stack[stack.index(dep):], dep]
+            if colour.get(dep) == WHITE:
+                cycle = visit(dep)
+                if cycle:
+                    return cycle
+        stack.pop()
+        colour[m] = BLACK
+        return None
+
+    for m in sorted(graph):
+        if colour[m] == WHITE:
+            cycle = visit(m)
+            if cycle:
+                return cycle
+    return None
+
+
+def rank(module: str) -> int:
+    """The layer of a module: its stage's index in LAYERS; top-level modules rank above all."""
+    parts = module.split(".")
+    if len(parts) == 1 or parts[1] in ("__main__",):
+        return TOP_RANK
+    if parts[1] not in LAYERS:
+        raise AssertionError(f"{module}: cardgen.{parts[1]} is in no layer; add it to LAYERS in {__file__}")
+    return LAYERS.index(parts[1])
+
+
+def layer_violations(graph: dict[str, dict[str, int]], paths: dict[str, Path], root: Path = PKG) -> list[str]:
+    """`file:line: a imports b (...)` for every import of a later stage, in module order."""
+    out = []
+    for m in sorted(graph):
+        for dep, line in sorted(graph[m].items()):
+            if rank(dep) > rank(m):
+                where = paths[m].relative_to(root.parent)
+                out.append(f"{where}:{line}: {m} imports {dep} "
+                           f"({_layer(dep)} comes after {_layer(m)})")
+    return out
+
+
+def _layer(module: str) -> str:
+    r = rank(module)
+    return "the top level" if r == TOP_RANK else f"cardgen.{LAYERS[r]}"
+
+
+# -- the package ----------------------------------------------------------------------
+def test_no_import_cycles():
+    graph, _ = import_graph()
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_stages_import_only_earlier_stages():
+    graph, paths = import_graph()
+    problems = layer_violations(graph, paths)
+    assert not problems, f"{len(problems)} import(s) against the layering {' < '.join(LAYERS)}:\n" + "\n".join(
+        problems)
+
+
+def test_every_subpackage_has_a_layer():
+    stages = sorted(p.name for p in PKG.iterdir() if p.is_dir() and (p / "__init__.py").exists())
+    assert [s for s in stages if s not in LAYERS] == []
+
+
+# -- the checker itself, on a small package made here ---------------------------------
+def _write(root: Path, files: dict[str, str]) -> Path:
+    pkg = root / "cardgen"
+    for rel, text in files.items():
+        f = pkg / rel
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(text)
+    return pkg
+
+
+def test_checker_resolves_every_import_form(tmp_path):
+    pkg = _write(tmp_path, {
+        "__init__.py": "",
+        "core/__init__.py": "",
+        "core/units.py": "X = 1\n",
+        "core/errors.py": "",
+        "render/__init__.py": "",
+        "render/draw.py": (
+            "from cardgen.core.units import X\n"      # from package.module import name
+            "from cardgen.core import errors\n"       # from package import module
+            "import cardgen.core.units as u\n"        # import package.module
+            "def f():\n"
+            "    from ..layout import engine\n"       # relative, inside a function
+            "    from . import pdf\n"                 # relative sibling
+        ),
+        "render/pdf.py": "",
+        "layout/__init__.py": "",
+        "layout/engine.py": "",
+    })
+    graph, _ = import_graph(pkg)
+    assert graph["cardgen.render.draw"] == {
+        "cardgen.core.units": 1, "cardgen.core.errors": 2, "cardgen.layout.engine": 5,
+        "cardgen.render.pdf": 6,
+    }
+
+
+def test_checker_reports_cycle_path_and_lazy_layer_breach(tmp_path):
+    pkg = _write(tmp_path, {
+        "__init__.py": "",
+        "core/__init__.py": "",
+        "core/a.py": "import cardgen.core.b\n",
+        "core/b.py": "def g():\n    from cardgen.core import c\n",
+        "core/c.py": "from cardgen.core.a import thing\n",
+        "render/__init__.py": "",
+        "render/draw.py": "def late():\n    import cardgen.pipeline.build\n",
+        "pipeline/__init__.py": "",
+        "pipeline/build.py": "from cardgen.render import draw\n",
+    })
+    graph, paths = import_graph(pkg)
+    assert find_cycle(graph) == ["cardgen.core.a", "cardgen.core.b", "cardgen.core.c", "cardgen.core.a"]
+    assert layer_violations(graph, paths, pkg) == [
+        "cardgen/render/draw.py:2: cardgen.render.draw imports cardgen.pipeline.build"
+        " (cardgen.pipeline comes after cardgen.render)"]
+
+
+@pytest.mark.parametrize("module, expected", [("cardgen", TOP_RANK), ("cardgen.__main__", TOP_RANK),
+                                              ("cardgen.core.units", 0), ("cardgen.cli.main", LAYERS.index("cli"))])
+def test_rank(module, expected):
+    assert rank(module) == expected
