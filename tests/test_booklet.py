@@ -241,7 +241,7 @@ def test_byte_identical_rebuild(game601, tmp_path):
     assert impose_booklet.impose(again[0], "letter", "Game 601") == imposed
     # and in a fresh process, through the command line
     out = tmp_path / "out"
-    subprocess.run([sys.executable, "-m", "cardgen", "build", "game-601", "--only", "booklet",
+    subprocess.run([sys.executable, "-m", "cardgen", "build", "game-601", "--only", "booklet", "--only", "player-aid",
                     "--page", "letter", "--out", str(out)], cwd=ROOT, check=True, capture_output=True,
                    env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert (out / "game-601" / "rules.pdf").read_bytes() == rules
