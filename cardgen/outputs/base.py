@@ -16,7 +16,7 @@ from cardgen.core.atomic import Staging
 from cardgen.core.errors import Diagnostic, Loc, Report
 from cardgen.layout.engine import Rendered
 from cardgen.load.game import Deck, Game
-from cardgen.schema.core import Decl
+from cardgen.schema.core import Decl, show
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,9 +106,8 @@ class Output:
             value = data[key]
             loc = data.value_loc(key) if hasattr(data, "value_loc") else Loc(str(game.file))
             if not isinstance(value, Mapping):
-                out.append(Diagnostic(loc, f"{where}: must be a mapping of options ({cls.summary[0].lower()}"
-                                           f"{cls.summary[1:].rstrip('.')}), e.g. `{key}: {{{_example(decl)}}}`",
-                                      "error", "schema"))
+                out.append(Diagnostic(loc, f"{where}: must be a mapping of options, e.g. "
+                                           f"`{key}: {{{_example(decl)}}}`, got {show(value)}", "error", "schema"))
                 continue
             out.extend(decl.diagnostics(value, where, loc))
         return out
