@@ -37,7 +37,7 @@ def _fonts(reader):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_pdf_embeds_and_subsets_every_font(game, tmp_path):
     written = build_game(REPO / "cards" / game, REPO,
-                         BuildOptions(out=tmp_path, only=("print", "cards", "booklet")), Report())
+                         BuildOptions(out=tmp_path, only=("print", "cards", "booklet", "player-aid")), Report())
     pdfs = [p for p in written if p.suffix == ".pdf"]
     assert {p.name for p in pdfs} >= {"print-letter.pdf", "print-a4.pdf", "cards.pdf", "rules.pdf",
                                       "player-aid.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf"}

@@ -63,7 +63,8 @@ def test_back_reads_upright_when_the_card_is_turned_like_a_book_page(tiny_game, 
           - {name: bg, type: rect, box: bleed, fill: "#ffffff"}
           - {name: top-bar, type: rect, x: 0, y: 0, width: 100%, height: 10mm, fill: "#ff0000"}
     """)
-    build_game(root, REPO, BuildOptions(out=tmp_path, only=("print",), papers=("a4",), flip=flip), Report())
+    build_game(root, REPO, BuildOptions(out=tmp_path, only=("print",), papers=("a4",),
+                                                     outputs={"print": {"flip": flip}}), Report())
     img = render(tmp_path / "tiny" / "print-a4.pdf", 1)
     # face: one card with its trim at x 9.75..73.25, y 15.15..104.05 mm (top-left of A4's grid)
     if flip == "long":

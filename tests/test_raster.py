@@ -7,6 +7,7 @@ import pytest
 from PIL import Image
 
 from cardgen.render import raster
+from cardgen.outputs import png
 from cardgen.pipeline.build import BuildOptions, build_game
 from cardgen.core.errors import Report
 
@@ -44,7 +45,8 @@ def make_game(root: Path, extra: str = "") -> Path:
 
 
 def build_png(game: Path, out: Path, *targets: str, report: Report | None = None) -> list[Path]:
-    return build_game(game, REPO, BuildOptions(only=("png",), out=out, extra={"target": targets}),
+    return build_game(game, REPO, BuildOptions(only=("png",), out=out,
+                                                       outputs={"png": {"targets": targets}} if targets else {}),
                       report or Report())
 
 
@@ -75,8 +77,8 @@ def test_exact_sizes_per_target(built, target, poker, tarot):
 
 
 def test_rule_gives_the_services_numbers():
-    assert raster.TARGETS["mpc"].size(63.5, 88.9) == (822, 1122)
-    assert raster.TARGETS["tgc"].size(63.5, 88.9) == (825, 1125)
+    assert png.TARGETS["mpc"].size(63.5, 88.9) == (822, 1122)
+    assert png.TARGETS["tgc"].size(63.5, 88.9) == (825, 1125)
 
 
 def test_one_file_per_copy_named_in_order(built):

@@ -19,9 +19,10 @@ def nine_cards(n=9):
     return "cards:\n" + lines + "\n"
 
 
-def build(root, tmp_path, **kw):
+def build(root, tmp_path, papers=("letter", "a4"), **kw):
+    """`kw`: print-sheet options as the command line gives them (flip="short", gutter=True)."""
     out = tmp_path / "out"
-    opts = BuildOptions(out=out, only=("print", "cards"), **kw)
+    opts = BuildOptions(out=out, only=("print", "cards"), papers=papers, outputs={"print": kw})
     build_game(root, REPO, opts, Report())
     return out / root.name
 
@@ -160,7 +161,7 @@ def test_back_offset_shifts_every_back(tiny_game, tmp_path):
     base, _ = card_placements(reader, 1)
     shifted_out = tmp_path / "shifted"
     build_game(root, REPO, BuildOptions(out=shifted_out, only=("print",), papers=("letter",),
-                                        back_offset=(1.0, -0.5)), Report())
+                                        outputs={"print": {"back_offset": (1.0, -0.5)}}), Report())
     shifted, _ = card_placements(PdfReader(shifted_out / "tiny" / "print-letter.pdf"), 1)
     for a, b in zip(base, shifted):
         assert b.x - a.x == pytest.approx(1.0, abs=0.01)

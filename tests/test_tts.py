@@ -51,8 +51,9 @@ def make_game(root: Path, decks: dict, game_extra: str = "") -> Path:
     return game
 
 
-def build(game: Path, out: Path, **extra) -> list[Path]:
-    return build_game(game, REPO, BuildOptions(only=("tts",), out=out, extra=extra), Report())
+def build(game: Path, out: Path, **flags) -> list[Path]:
+    """`flags`: tts options as the command line gives them (format="png", base_url=...)."""
+    return build_game(game, REPO, BuildOptions(only=("tts",), out=out, outputs={"tts": flags}), Report())
 
 
 # -- geometry ---------------------------------------------------------------------------------
@@ -249,7 +250,7 @@ def test_editing_one_card_rasterizes_one(tmp_path):
 def test_default_jpeg_and_hosted_urls(tmp_path):
     game = small_game(tmp_path)
     out = tmp_path / "build"
-    build(game, out, tts_base_url="https://example.org/decks/")
+    build(game, out, base_url="https://example.org/decks/")
     save = json.loads((out / "synth" / "tts" / "synth.json").read_text())
     (key, entry), = save["ObjectStates"][0]["CustomDeck"].items()
     assert entry["FaceURL"].startswith("https://example.org/decks/d-faces-1-")
@@ -265,7 +266,7 @@ def test_default_jpeg_and_hosted_urls(tmp_path):
 
 def test_tts_format_png_flag(tmp_path):
     game = small_game(tmp_path)
-    build(game, tmp_path / "build", tts_format="png")
+    build(game, tmp_path / "build", format="png")
     assert len(list((tmp_path / "build" / "synth" / "tts").glob("d-faces-1-*.png"))) == 1
 
 
@@ -273,9 +274,8 @@ def test_unknown_tts_option_is_one_line_error(tmp_path):
     game = small_game(tmp_path, extra_deck="\ntts: {back_hidden: true}")
     with pytest.raises(CardgenError) as exc:
         build(game, tmp_path / "build")
-    msg = str(exc.value.diagnostics[0])
-    assert msg.startswith(f"{game / 'd.yaml'}:4:")
-    assert "unknown `tts:` option 'back_hidden'" in msg and "did you mean 'back_is_hidden'" in msg
+    assert [str(d) for d in exc.value.diagnostics] == [
+        f"{game / 'd.yaml'}:4:7: error: D: tts: unknown key 'back_hidden'; did you mean 'back_is_hidden'?"]
 
 
 # -- keys of the bundled games ----------------------------------------------------------------

@@ -7,9 +7,14 @@ import time
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from cardgen import __version__
-from cardgen.pipeline.build import PAPERS, SOFT_ERRORS, BuildOptions, build_game
+from cardgen.outputs import OUTPUTS
+from cardgen.pipeline.build import build_game
+from cardgen.pipeline.options import BuildOptions, Folder
+from cardgen.pipeline.validate import count_errors
+from cardgen.schema.core import STATIC_ENV, Bool, Choice, Invalid, ListOf, Opt
 from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, plural
 from cardgen.load.game import find_project, load_game, resolve_games
 
@@ -40,16 +45,6 @@ def _summary(written: list[Path]) -> str:
     return f"{display_path(root)}/ " + ", ".join(parts)
 
 
-def _offset(ctx, param, value):
-    if value is None:
-        return (0.0, 0.0)
-    try:
-        x, y = (float(v) for v in value.split(","))
-    except ValueError:
-        raise click.BadParameter("give X,Y in millimetres, e.g. 0.5,-1") from None
-    return (x, y)
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="cardgen")
 def main():
@@ -57,47 +52,72 @@ def main():
     Tabletop Simulator decks."""
 
 
-@main.command()
-@click.argument("games", nargs=-1, metavar="[GAME_OR_PATH]...")
-@click.option("--page", "pages", multiple=True, type=click.Choice(PAPERS),
-              help="Paper size of the print sheets; repeat for both (default: letter and a4).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="Output folder (default: build/ in the project); each game goes in <out>/<game>/.")
-@click.option("--gutter", is_flag=True, help="Space the cards apart so each keeps its full bleed, "
-                                             "with crop marks at every card's corners.")
-@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
-              help="How your printer turns the sheet for duplex printing; backs are mirrored to match.")
-@click.option("--back-offset", callback=_offset, metavar="X,Y",
-              help="Shift back pages by X,Y mm (x right, y down) to correct a printer's duplex drift.")
-@click.option("--no-backs", is_flag=True, help="Leave out the back pages of the print sheets.")
-@click.option("--only", multiple=True, type=click.Choice(["print", "cards", "booklet", "tts", "png"]),
-              help="Make only this output; repeatable (default: all but png).")
-@click.option("--strict", is_flag=True, help="Refuse to build while the validator reports any problem.")
-@click.option("--booklet-page", type=click.Choice(["a5", "half-letter"]), default=None,
-              help="Page size of the rules booklet (default: game.yaml's booklet.page, else a5).")
-@click.option("--tts-base-url", metavar="URL",
-              help="Tabletop Simulator: write image addresses as URL/<file> (where you upload build/<game>/tts/; "
-                   "needed for multiplayer) instead of local file paths.")
-@click.option("--tts-format", type=click.Choice(["jpeg", "png"]), default=None,
-              help="Tabletop Simulator deck images as JPEG (default, quality 92) or PNG.")
-@click.option("--target", multiple=True, type=click.Choice(["mpc", "tgc"]),
-              help="Print service for `--only png`: mpc (MakePlayingCards, 822x1122 px poker) or tgc "
-                   "(The Game Crafter, 825x1125 px poker); repeatable (default: both).")
-@click.option("--watch", is_flag=True, help="Keep running: rebuild whenever a game file, template, font or "
-                                            "art file changes (Ctrl-C to stop).")
-def build(games, pages, out, gutter, flip, back_offset, no_backs, only, strict, watch, **extra):
+def _click_option(o: Opt, dest: str) -> click.Option:
+    """A declared option as a `cardgen build` flag."""
+    kind, multiple = o.kind, False
+    if isinstance(kind, ListOf):
+        kind, multiple = kind.item, True
+    help_text = o.doc[0].upper() + o.doc[1:]
+    if isinstance(kind, Bool):
+        if o.cli.startswith("--no-"):
+            help_text = "Do not " + o.doc
+        return click.Option([o.cli, dest], is_flag=True, default=False, help=help_text + ".")
+    default = o.default_text()
+    help_text += f" (default: {default.strip('`')})."
+    if isinstance(kind, Choice):
+        return click.Option([o.cli, dest], type=click.Choice(kind.choices), multiple=multiple, help=help_text)
+    if isinstance(kind, Folder):
+        return click.Option([o.cli, dest], type=click.Path(file_okay=False, path_type=Path), help=help_text,
+                            metavar=kind.metavar)
+
+    def convert(ctx, param, value):
+        if value is None or value == ():
+            return value
+        try:
+            return kind.convert(list(value) if multiple else value, STATIC_ENV)
+        except Invalid as exc:
+            raise click.BadParameter(exc.message) from None
+
+    metavar = getattr(kind, "metavar", None) or kind.describe().split(",")[0].split(" (")[0].upper().replace(" ", "_")
+    return click.Option([o.cli, dest], callback=convert, multiple=multiple, metavar=metavar, help=help_text)
+
+
+def _flags() -> list[tuple[str | None, str, Opt, click.Option]]:
+    """Every flag of `cardgen build`: (output name or None for the build-wide options, attribute,
+    option, click option), from the declarations."""
+    out = []
+    for group, decl in [(None, BuildOptions), *((o.name, o.Options) for o in OUTPUTS.values())]:
+        for attr, o in decl.options().values():
+            if o.cli:
+                out.append((group, attr, o, _click_option(o, o.cli.lstrip("-").replace("-", "_"))))
+    return out
+
+
+def _build_options(ctx: click.Context, values: dict) -> BuildOptions:
+    """The flags given on the command line (only those) as BuildOptions."""
+    wide: dict = {}
+    outputs: dict = {}
+    for group, attr, o, param in _flags():
+        if ctx.get_parameter_source(param.name) != ParameterSource.COMMANDLINE:
+            continue
+        value = values[param.name]
+        if isinstance(o.kind, Bool) and o.cli.startswith("--no-"):
+            value = not value
+        (wide if group is None else outputs.setdefault(group, {}))[attr] = value
+    return BuildOptions(**wide, outputs=outputs)
+
+
+def _build(games, **values):
     """Build print sheets, cards.pdf, booklets and TTS decks for GAMES (default: every game in cards/)."""
+    opts = _build_options(click.get_current_context(), values)
     project = find_project()
-    opts = BuildOptions(papers=tuple(pages) or PAPERS, out=out, gutter=gutter, flip=flip,
-                        back_offset=back_offset, backs=not no_backs, only=tuple(only), strict=strict,
-                        extra=extra)
     try:
         paths = resolve_games(list(games), project)
     except CardgenError as exc:
         _print_diags(exc.diagnostics)
         sys.exit(1)
     failed = _build_all(paths, project, opts)
-    if not watch:
+    if not opts.watch:
         sys.exit(1 if failed else 0)
     from cardgen.cli import watch as w
     from cardgen.load.game import BUNDLED
@@ -119,6 +139,22 @@ def build(games, pages, out, gutter, flip, back_offset, no_backs, only, strict, 
         click.echo("stopped watching")
 
 
+build = click.Command(
+    "build", callback=_build, help=_build.__doc__,
+    params=[click.Argument(["games"], nargs=-1, metavar="[GAME_OR_PATH]..."), *(f[3] for f in _flags())],
+    epilog="Outputs (--only): " + "; ".join(f"{n}: {o.summary.rstrip('.')}" + ("" if o.default else " (only when asked for)")
+                                            for n, o in OUTPUTS.items()) + ".")
+main.add_command(build)
+
+
+def _internal_error(name: str, exc: Exception, after: str) -> None:
+    """A bug in cardgen, not in the game: say so in one line (CARDGEN_DEBUG=1: the traceback)."""
+    if os.environ.get("CARDGEN_DEBUG"):
+        raise exc
+    click.echo(f"{name}: internal error ({type(exc).__name__}: {exc}){after}. This is a cardgen bug: please "
+               f"report it with CARDGEN_DEBUG=1 output", err=True)
+
+
 def _build_all(paths, project, opts) -> bool:
     """Build each game, printing its problems and a summary; True if any failed."""
     failed = False
@@ -132,11 +168,8 @@ def _build_all(paths, project, opts) -> bool:
             click.echo(f"{path.name}: not built; the previous output is unchanged", err=True)
             failed = True
             continue
-        except Exception as exc:  # a bug in cardgen, not in the game: say so in one line
-            if os.environ.get("CARDGEN_DEBUG"):
-                raise
-            click.echo(f"{path.name}: internal error ({type(exc).__name__}: {exc}); the previous output is "
-                       f"unchanged. This is a cardgen bug: please report it with CARDGEN_DEBUG=1 output", err=True)
+        except Exception as exc:  # a bug in cardgen, not in the game
+            _internal_error(path.name, exc, "; the previous output is unchanged")
             failed = True
             continue
         reminders = [d for d in report.items if d.severity == "warning" and d.code in REMINDER_CODES]
@@ -146,7 +179,7 @@ def _build_all(paths, project, opts) -> bool:
                        f"come, counts to be decided); `cardgen validate {path.name}` lists them", err=True)
         took = time.perf_counter() - start
         click.echo(f"{path.name}: built in {took:.2f}s: {_summary(written)}")
-        soft = [d for d in report.errors if d.code in SOFT_ERRORS]
+        soft = count_errors(report)
         if soft:
             n = len(soft)
             click.echo(f"{path.name}: built despite {n} count error{'s' if n != 1 else ''} (designers print "
@@ -163,16 +196,23 @@ def validate(games, strict, fmt):
     """Check GAMES (default: every game in cards/) without building: schema of every file,
     references, every card laid out, and card counts against rules.yaml.  A path to any file
     inside a game folder checks that game."""
-    from cardgen.check import validate as v
+    from cardgen.pipeline import validate as v
 
     project = find_project()
     try:
-        results = v.validate(list(games), project)
+        paths = v.game_dirs(list(games), project)
     except CardgenError as exc:
         _print_diags(exc.diagnostics)
         sys.exit(1)
+    results, failed = [], False
+    for path in paths:
+        try:
+            results.append(v.validate_game(path, project))
+        except Exception as exc:  # a bug in cardgen, not in the game
+            _internal_error(path.name, exc, "")
+            failed = True
     click.echo(v.as_json(results, strict) if fmt == "json" else v.as_text(results))
-    sys.exit(v.exit_code(results, strict))
+    sys.exit(1 if failed else v.exit_code(results, strict))
 
 
 @main.command()

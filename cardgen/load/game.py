@@ -275,7 +275,8 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     )
 
 
-def load_game(root: Path, project: Path, report: Report | None = None, tolerant: bool = False) -> Game:
+def load_game(root: Path, project: Path, report: Report | None = None, tolerant: bool = False,
+              sections: dict | None = None, deck_sections: dict | None = None) -> Game:
     """Load a game folder. Fatal problems raise CardgenError (all of them at once, not just the
     first); others go to `report`.  With `tolerant`, problems in single deck files and in
     rules.yaml go to `report` too and the game comes back without what could not be loaded

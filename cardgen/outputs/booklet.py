@@ -1,9 +1,11 @@
 """Rule-summary booklets and player aids, from the rulebook in `rules.yaml`.
 
-Outputs (registered as the `booklet` output):
+Outputs: `booklet` (this module) and `player-aid` (`cardgen.outputs.player_aid`):
     rules.pdf                 A5 (or half-letter) pages: cover, components, the rules
-    player-aid.pdf            one poker-size card, front (turn) and back (end of game)
     rules-booklet-<paper>.pdf the booklet imposed 2-up for saddle stitching
+    player-aid.pdf            one poker-size card, front (turn) and back (end of game)
+
+Options, in game.yaml's `booklet:` section (`BookletOptions`): `page` and `accent`.
 
 Text goes through the cards' own `richtext.Typesetter` and `draw.Drawer`; real cards
 appear as their card forms (`Drawer.card_form`).  Everything is laid out as "strips"
@@ -17,21 +19,30 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
-from cardgen.render import impose_booklet
-
 from cardgen.model import ops
-from cardgen.pipeline.build import BuildOptions, Rendered, register_output
+from cardgen.layout.engine import Rendered
+from cardgen.outputs.base import Job, Output
 from cardgen.render.draw import Drawer, new_canvas
-from cardgen.core.errors import CardgenError, Loc, Report, plural
+from cardgen.core.errors import Loc, plural
+from cardgen.schema.core import Choice, Colour, Decl, opt
 from cardgen.resources.fonts import FontBook
 from cardgen.resources.richtext import TextStyle, Typesetter, parse, plain
 from cardgen.layout.rulebook import (Callout, ListBlock, Para, Rulebook, Section, Table, has_rulebook,  # noqa: F401
                               load_rulebook, rulebook_problems)
 from cardgen.core.sizes import CARD_SIZES_MM, PAPER_SIZES_MM
-from cardgen.core.units import MM, UnitError, color
+from cardgen.core.units import MM, color
 
 BOOKLET_PAGES = ("a5", "half-letter")
 DEFAULT_ACCENT = "#2b4a6f"
+
+
+@dataclass(frozen=True, kw_only=True)
+class BookletOptions(Decl):
+    __what__ = "booklet options"
+
+    page: str = opt(Choice(BOOKLET_PAGES), "page size of the rules booklet", "a5", cli="--booklet-page")
+    accent: tuple | None = opt(Colour(), "colour of headings, rules, tables and the cover band (booklet and "
+                                         "player aid)", color(DEFAULT_ACCENT), default_doc=f"`{DEFAULT_ACCENT}`")
 INK = (0.12, 0.11, 0.10, 1.0)
 GREY = (0.42, 0.42, 0.42, 1.0)
 WHITE = (1.0, 1.0, 1.0, 1.0)
@@ -317,16 +328,11 @@ class Page:
 
 
 class BookletMaker:
-    def __init__(self, r: Rendered, book: Rulebook, page: str):
+    def __init__(self, r: Rendered, book: Rulebook, page: str, accent: tuple | None):
         self.r, self.book = r, book
         self.fonts = r.res.fonts
         self.ts = r.res.typesetter
         self.pw, self.ph = (v * MM for v in PAPER_SIZES_MM[page])
-        bk = r.game.data.get("booklet") or {}
-        try:
-            accent = color(bk.get("accent", DEFAULT_ACCENT)) if isinstance(bk, dict) else color(DEFAULT_ACCENT)
-        except UnitError as exc:
-            raise CardgenError(bk.value_loc("accent"), f"booklet accent: {exc}") from None
         self.st = Styles(self.fonts, accent or color(DEFAULT_ACCENT))
         self.mx, self.top, self.bottom = 14 * MM, 15 * MM, 17 * MM
         self.cw = self.pw - 2 * self.mx
@@ -632,45 +638,59 @@ def player_aid_pages(r: Rendered, book: Rulebook, accent: tuple) -> list[Page]:
     return [front, back]
 
 
-# -- the output -------------------------------------------------------------------
-def booklet_page(r: Rendered, opts: BuildOptions) -> str:
-    page = opts.extra.get("booklet_page")
-    if not page:
-        bk = r.game.data.get("booklet")
-        page = bk.get("page") if isinstance(bk, dict) else None
-        if page and str(page) not in BOOKLET_PAGES:
-            raise CardgenError(bk.value_loc("page"), f"booklet page '{page}' is not one of "
-                                                     f"{', '.join(BOOKLET_PAGES)}")
-    return str(page or "a5")
+# -- the outputs ------------------------------------------------------------------
+def rules_pdf(r: Rendered, book: Rulebook, page: str, accent: tuple | None) -> bytes:
+    """rules.pdf for a laid-out game and its rulebook."""
+    maker = BookletMaker(r, book, page, accent)
+    return render_pages(maker.pages(), (maker.pw, maker.ph), r.res.fonts, f"{book.title}: rules summary")
 
 
-def make_booklet(r: Rendered, page: str = "a5") -> tuple[bytes, bytes | None]:
-    """(rules.pdf, player-aid.pdf or None) for a laid-out game with a rulebook."""
+def player_aid_pdf(r: Rendered, book: Rulebook, accent: tuple | None) -> bytes | None:
+    """player-aid.pdf, or None when the rulebook has no player aid."""
+    if not (book.player_aid and (book.player_aid.turn or book.player_aid.end or book.player_aid.notes)):
+        return None
+    B = AID_BLEED * MM
+    w, h = AID_SIZE[0] * MM, AID_SIZE[1] * MM
+    return render_pages(player_aid_pages(r, book, accent or color(DEFAULT_ACCENT)), (w + 2 * B, h + 2 * B),
+                        r.res.fonts, f"{book.title}: player aid", trim=(B, B, B + w, B + h))
+
+
+def make_booklet(r: Rendered, page: str = "a5", accent: tuple | None = None) -> tuple[bytes, bytes | None]:
+    """(rules.pdf, player-aid.pdf or None) for a laid-out game with a rulebook; `accent`:
+    default game.yaml's `booklet: accent`."""
     book = load_rulebook(r.game)
-    maker = BookletMaker(r, book, page)
-    rules = render_pages(maker.pages(), (maker.pw, maker.ph), r.res.fonts, f"{book.title}: rules summary")
-    aid = None
-    if book.player_aid and (book.player_aid.turn or book.player_aid.end or book.player_aid.notes):
-        B = AID_BLEED * MM
-        w, h = AID_SIZE[0] * MM, AID_SIZE[1] * MM
-        aid = render_pages(player_aid_pages(r, book, maker.st.accent), (w + 2 * B, h + 2 * B), r.res.fonts,
-                           f"{book.title}: player aid", trim=(B, B, B + w, B + h))
-    return rules, aid
+    if accent is None:
+        accent = Booklet.resolve(r.game.data).accent
+    return rules_pdf(r, book, page, accent), player_aid_pdf(r, book, accent)
 
 
-def _out_booklet(r: Rendered, opts: BuildOptions, staging, report: Report) -> None:
-    if not has_rulebook(r.game):
-        where = r.game.root / "rules.yaml"
-        report.warn(Loc(str(where if where.is_file() else r.game.file)),
+def no_rulebook(job: Job) -> bool:
+    """Warn (once a build) and say True when the game has no rulebook."""
+    if has_rulebook(job.game):
+        return False
+    where = job.game.root / "rules.yaml"
+    job.report.warn(Loc(str(where if where.is_file() else job.game.file)),
                     "no rulebook (title, intro, sections, player_aid) in rules.yaml: rules.pdf and "
                     "player-aid.pdf not made; see docs/rules-format.md Part 2", "no-rulebook")
-        return
-    rules, aid = make_booklet(r, booklet_page(r, opts))
-    staging.add(r.out_dir / "rules.pdf", rules)
-    if aid is not None:
-        staging.add(r.out_dir / "player-aid.pdf", aid)
-    for paper in opts.papers:
-        staging.add(r.out_dir / f"rules-booklet-{paper}.pdf", impose_booklet.impose(rules, paper, r.game.title))
+    return True
 
 
-register_output("booklet", _out_booklet)
+class Booklet(Output):
+    name = "booklet"
+    summary = "The rules summary as a booklet, and the same imposed 2-up to print duplex, fold and staple."
+    files = "rules.pdf, rules-booklet-<paper>.pdf"
+    section = "booklet"
+    Options = BookletOptions
+    uses_rulebook = True
+
+    def make(self, job: Job) -> None:
+        from cardgen.render import impose_booklet
+
+        if no_rulebook(job):
+            return
+        r = job.rendered
+        rules = rules_pdf(r, load_rulebook(r.game), job.options.page, job.options.accent)
+        job.staging.add(job.out_dir / "rules.pdf", rules)
+        for paper in job.build.papers:
+            job.staging.add(job.out_dir / f"rules-booklet-{paper}.pdf",
+                            impose_booklet.impose(rules, paper, r.game.title))

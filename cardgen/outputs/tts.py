@@ -10,15 +10,8 @@ are a back atlas with the same grid (`UniqueBack`).
 `<game>.png` its 256 x 256 thumbnail.  Image names carry a short content hash, because
 TTS caches images by URL.
 
-Deck YAML (or game.yaml, for every deck) may set:
-
-    tts:
-      back_is_hidden: true     # hidden cards show the back; 70 cards a sheet
-      description: text        # the card field shown as the card's description
-      shape: rounded           # rounded, rect, hex, rounded-hex, circle
-      format: jpeg             # jpeg or png (game.yaml only; --tts-format wins)
-      base_url: https://...    # hosted images (game.yaml only; --tts-base-url wins)
-      jpeg_quality: 92         # 90-100 (game.yaml only)
+Options: game.yaml's `tts:` (`TtsOptions`, for every deck) and a deck file's `tts:`
+(`TtsDeckOptions`: back_is_hidden, description, shape) over it.
 """
 from __future__ import annotations
 
@@ -30,11 +23,14 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PIL import Image
+from typing import TYPE_CHECKING, ClassVar
 
-from cardgen.render import raster
-from cardgen.core.errors import CardgenError, Loc
+from cardgen.outputs.base import Job, Output
 from cardgen.resources.richtext import plain
+from cardgen.schema.core import Bool, Choice, Decl, Int, Text, opt
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 MAX_CELL_DPI = 300               # no point in cells sharper than print
@@ -43,8 +39,40 @@ POKER_WIDTH_MM = 63.5            # a TTS card at scale 1 is a poker card
 HIDDEN_GREY = (64, 64, 64)
 PLAIN_BACK = (96, 96, 96)
 SHAPES = {"rounded": 0, "rect": 1, "rounded-hex": 2, "hex": 3, "circle": 4}
-GAME_OPTIONS = {"back_is_hidden", "description", "shape", "format", "base_url", "jpeg_quality"}
-DECK_OPTIONS = {"back_is_hidden", "description", "shape"}
+
+
+@dataclass(frozen=True)
+class Url(Text):
+    """An address such as https://example.org/my-game/tts."""
+
+    metavar: ClassVar[str] = "URL"
+
+    def describe(self) -> str:
+        return "URL"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TtsDeckOptions(Decl):
+    """What a deck file's `tts:` may set (game.yaml's sets it for every deck)."""
+
+    __what__ = "Tabletop Simulator deck options"
+
+    back_is_hidden: bool = opt(Bool(), "hidden cards (in a hand, face down) show the card's back, so a sheet "
+                                       "holds 70 cards instead of 69", False)
+    description: str = opt(Text(nonempty=True), "the card field shown as each card's description in TTS", "text")
+    shape: str | None = opt(Choice(tuple(SHAPES)), "card shape in TTS", None,
+                            default_doc="`rounded`, `circle` for round cards")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TtsOptions(TtsDeckOptions):
+    __what__ = "Tabletop Simulator options"
+
+    format: str = opt(Choice(("jpeg", "png")), "image format of the deck sheets", "jpeg", cli="--tts-format")
+    jpeg_quality: int = opt(Int(min=90, max=100), "JPEG quality of the deck sheets", 92)
+    base_url: str | None = opt(Url(nonempty=True), "write image addresses as URL/<file> (where you upload "
+                                                    "build/<game>/tts/; needed for multiplayer) instead of "
+                                                    "local file paths", None, cli="--tts-base-url")
 
 
 # -- geometry --------------------------------------------------------------------------------
@@ -121,37 +149,6 @@ def _guid(*parts) -> str:
     return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:6]
 
 
-# -- options -------------------------------------------------------------------------------
-
-def _options(game, deck) -> dict:
-    opts = {"back_is_hidden": False, "description": "text", "shape": None}
-    for data, allowed, where in ((game.data, GAME_OPTIONS, "game.yaml"), (deck.data if deck else None,
-                                                                          DECK_OPTIONS, "deck")):
-        if data is None or "tts" not in data:
-            continue
-        t = data["tts"]
-        if not isinstance(t, dict):
-            raise CardgenError(data.value_loc("tts"), "`tts:` must be a mapping of options, e.g. "
-                                                      "`tts: {back_is_hidden: true}`")
-        for k, v in t.items():
-            loc = t.value_loc(k) if hasattr(t, "value_loc") else data.value_loc("tts")
-            if k not in allowed:
-                from cardgen.schema.keys import suggest
-                raise CardgenError(t.key_loc(k) if hasattr(t, "key_loc") else loc,
-                                   f"unknown `tts:` option '{k}' in {where}{suggest(k, allowed)} "
-                                   f"(options: {', '.join(sorted(allowed))})")
-            if k == "back_is_hidden" and not isinstance(v, bool):
-                raise CardgenError(loc, "tts back_is_hidden must be true or false")
-            if k == "shape" and v not in SHAPES:
-                raise CardgenError(loc, f"unknown tts shape '{v}' (use {', '.join(SHAPES)})")
-            if k == "format" and v not in ("jpeg", "png"):
-                raise CardgenError(loc, f"tts format must be jpeg or png, not '{v}'")
-            if k == "jpeg_quality" and (not isinstance(v, int) or isinstance(v, bool) or not 90 <= v <= 100):
-                raise CardgenError(loc, f"tts jpeg_quality must be a whole number from 90 to 100, not {v!r}")
-            opts[k] = v
-    return opts
-
-
 # -- images ----------------------------------------------------------------------------------
 
 def _encode(img: Image.Image, fmt: str, quality: int) -> bytes:
@@ -166,6 +163,10 @@ def _encode(img: Image.Image, fmt: str, quality: int) -> bytes:
 def assemble(out: str, cells: list, cols: int, rows: int, cw: int, ch: int, fmt: str, quality: int) -> str:
     """Make one atlas file from cached cell bitmaps (paths) or solid colours (RGB tuples),
     one cell at a time.  Runs in a worker process; returns the file written."""
+    from PIL import Image
+
+    from cardgen.render import raster
+
     out = Path(out)
     if out.is_file():
         return str(out)
@@ -192,6 +193,8 @@ def assemble(out: str, cells: list, cols: int, rows: int, cw: int, ch: int, fmt:
 
 
 def _atlas_key(cells: list, cols, rows, cw, ch, fmt, quality) -> str:
+    from cardgen.render import raster
+
     h = hashlib.sha256(f"atlas/{raster.RASTER_VERSION}/{cols}x{rows}/{cw}x{ch}/{fmt}/{quality}".encode())
     for c in cells:
         h.update((Path(c).name if isinstance(c, (str, Path)) else repr(c)).encode() + b";")
@@ -214,16 +217,30 @@ class _Image:
     cache_path: Path | None = None
 
 
-def _out_tts(r, opts, staging, report) -> None:
+class Tts(Output):
+    name = "tts"
+    summary = "A Tabletop Simulator saved object with every deck, and its deck images."
+    files = "tts/<game>.json, tts/<game>.png, tts/*.jpg"
+    section = "tts"
+    Options = TtsOptions
+    DeckOptions = TtsDeckOptions
+
+    def make(self, job: Job) -> None:
+        _out_tts(job)
+
+
+def _out_tts(job: Job) -> None:
+    from cardgen.render import raster
+
+    r, staging = job.rendered, job.staging
     game = r.game
-    gopts = _options(game, None)
-    fmt = opts.extra.get("tts_format") or gopts.get("format") or "jpeg"
-    quality = int(gopts.get("jpeg_quality") or 92)
-    base_url = opts.extra.get("tts_base_url") or gopts.get("base_url")
+    fmt = job.options.format
+    quality = job.options.jpeg_quality
+    base_url = job.options.base_url
     ext = "png" if fmt == "png" else "jpg"
-    tts_dir = (r.out_dir / "tts").resolve()
-    cache = raster.Cache(r.out_dir / ".cache" / "raster")
-    atlas_dir = r.out_dir / ".cache" / "tts"
+    tts_dir = (job.out_dir / "tts").resolve()
+    cache = raster.Cache(job.out_dir / ".cache" / "raster")
+    atlas_dir = job.out_dir / ".cache" / "tts"
     staging.own_dir(tts_dir)
 
     by_deck: dict[str, list] = {}
@@ -238,8 +255,8 @@ def _out_tts(r, opts, staging, report) -> None:
         entries = [(card, face, r.back_of(deck, card)) for _, card, face in rows for _ in range(card.count)]
         if not entries:
             continue
-        dopts = _options(game, deck)
-        sheets = plan_sheets(entries, deck.size.width, deck.size.height, dopts["back_is_hidden"])
+        dopts = job.deck_options(deck)
+        sheets = plan_sheets(entries, deck.size.width, deck.size.height, dopts.back_is_hidden)
         for sheet, key in zip(sheets, deck_keys(game.slug, deck.slug, len(sheets), taken)):
             sheet.key = key
         plans.append((deck, dopts, sheets))
@@ -343,7 +360,7 @@ def _description(card, field_name: str) -> str:
 def _deck_object(game, deck, dopts, sheets, per_sheet, url, x) -> dict:
     scale = _scale(deck)
     sideways = deck.size.width > deck.size.height
-    shape = SHAPES[dopts["shape"]] if dopts["shape"] else (4 if deck.size.shape == "round" else 0)
+    shape = SHAPES[dopts.shape] if dopts.shape else (4 if deck.size.shape == "round" else 0)
     custom = {}
     cards = []
     for sheet, (face_img, back_img, unique) in zip(sheets, per_sheet):
@@ -358,7 +375,7 @@ def _deck_object(game, deck, dopts, sheets, per_sheet, url, x) -> dict:
                 "Name": "Card",
                 "Transform": _transform(x, scale),
                 "Nickname": card.name,
-                "Description": _description(card, dopts["description"]),
+                "Description": _description(card, dopts.description),
                 "GMNotes": "",
                 "ColorDiffuse": {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259},
                 "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True,
@@ -389,6 +406,10 @@ def _deck_object(game, deck, dopts, sheets, per_sheet, url, x) -> dict:
 
 def _thumbnail(plans, cell_of) -> bytes:
     """256 x 256: the first card of up to three decks, fanned."""
+    from PIL import Image
+
+    from cardgen.render import raster
+
     thumb = Image.new("RGB", (256, 256), (46, 52, 58))
     firsts = [sheets[0].entries[0][1] for _, _, sheets in plans if sheets][:3]
     n = len(firsts)
@@ -404,11 +425,3 @@ def _thumbnail(plans, cell_of) -> bytes:
     buf = io.BytesIO()
     thumb.save(buf, "PNG", compress_level=9)
     return buf.getvalue()
-
-
-def _register() -> None:
-    from cardgen.pipeline.build import register_output
-    register_output("tts", _out_tts)
-
-
-_register()

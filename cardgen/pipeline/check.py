@@ -1,35 +1,57 @@
 """Load and check one game: the one code path `cardgen validate` and `cardgen build` share.
 
-Both load the game tolerantly (every file's problems, not just the first), run every check
-over the same typed model, and lay out every card once.  `validate` prints what was found;
-`build` stops on blocking errors and hands the laid-out game to the outputs.
+Both load the game tolerantly (every file's problems, not just the first), check every
+output's options (game.yaml's and the decks' sections, from the outputs' declarations), run
+every check over the same typed model, and lay out every card once.  `validate` prints what
+was found; `build` stops on blocking errors and hands the laid-out game to the outputs.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardgen.check.components import COUNT_CODES
 from cardgen.check.validate import run_checks
-from cardgen.core.errors import CardgenError, Report
+from cardgen.core.errors import CardgenError, Diagnostic, Report
 from cardgen.layout.engine import Rendered
+from cardgen.layout.rulebook import rulebook_problems
 from cardgen.load.game import Game, load_game
+from cardgen.outputs import OUTPUTS
 
 
 @dataclass
 class Checked:
     game: Game | None            # None when game.yaml itself could not be read
     rendered: Rendered | None    # None when some card could not be laid out
+    rulebook: frozenset[Diagnostic] = field(default_factory=frozenset)   # the rulebook's own problems
+
+    def blocking(self, report: Report) -> list[Diagnostic]:
+        """The errors that stop a build: all but count errors (designers print unfinished
+        playtests) and the rulebook's (they stop only the outputs made from it)."""
+        return [d for d in report.errors if d.code not in COUNT_CODES and d not in self.rulebook]
 
 
-def check_game(path: Path, project: Path, report: Report, sections: Mapping | None = None,
-               deck_sections: Mapping | None = None) -> Checked:
-    """Every problem of the game at `path` goes to `report`.  `sections`: the options each
-    output reads from game.yaml (key -> declaration), `deck_sections` likewise for decks."""
+def sections() -> dict[str, str]:
+    """game.yaml keys that hold output options -> what they are."""
+    return {o.section: o.summary for o in OUTPUTS.values() if o.section}
+
+
+def deck_sections() -> dict[str, str]:
+    """Deck file keys that hold output options -> what they are."""
+    return {o.section: o.summary for o in OUTPUTS.values() if o.section and o.DeckOptions is not None}
+
+
+def check_game(path: Path, project: Path, report: Report) -> Checked:
+    """Every problem of the game at `path` goes to `report`."""
     try:
-        game = load_game(path, project, report, tolerant=True)
+        game = load_game(path, project, report, tolerant=True, sections=sections(), deck_sections=deck_sections())
     except CardgenError as exc:
         report.extend(exc.diagnostics)
         return Checked(None, None)
+    done: set[str] = set()
+    for output in OUTPUTS.values():
+        if output.section and output.section not in done:
+            done.add(output.section)
+            report.extend(output.section_problems(game))
     rendered = run_checks(game, report)
-    return Checked(game, rendered)
+    return Checked(game, rendered, frozenset(rulebook_problems(game)))

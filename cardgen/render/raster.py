@@ -11,8 +11,8 @@ its own PDF of its share of the cards, renders it and writes its own cache files
 Nothing but file names travels between processes, and no process holds more than one
 full-size bitmap at a time.
 
-This module also registers the `png` output: one PNG per card copy at a print
-service's exact pixel size (`--only png --target mpc|tgc`).
+The outputs that use it: `cardgen.outputs.tts` (deck sheets) and `cardgen.outputs.png`
+(print-service PNGs).
 """
 from __future__ import annotations
 
@@ -415,98 +415,3 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
 
 def font_dirs_of(rendered) -> list[Path]:
     return rendered.game.search_dirs("fonts")
-
-
-# -- print-service PNGs -----------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Target:
-    """A print service's image convention: 300 dpi, trim plus `bleed_px` on every side."""
-
-    name: str
-    title: str
-    dpi: int
-    bleed_px: float
-
-    def size(self, width_mm: float, height_mm: float) -> tuple[int, int]:
-        """Exact image size for a card of this trim size, bleed included.
-
-        px = round(trim_in * dpi + 2 * bleed_px): poker (2.5 x 3.5 in) gives 822 x 1122 at
-        MakePlayingCards (36 px bleed) and 825 x 1125 at The Game Crafter (1/8 in = 37.5 px)."""
-        w = round(width_mm / 25.4 * self.dpi + 2 * self.bleed_px)
-        h = round(height_mm / 25.4 * self.dpi + 2 * self.bleed_px)
-        return w, h
-
-    def bleed_pt(self) -> float:
-        return self.bleed_px / self.dpi * PT_PER_IN
-
-
-TARGETS = {
-    "mpc": Target("mpc", "MakePlayingCards", 300, 36.0),
-    "tgc": Target("tgc", "The Game Crafter", 300, 37.5),
-}
-
-
-def _out_png(r, opts, staging, report) -> None:
-    """`png/<target>/fronts/NNN-<deck>-<card>-<i>of<n>.png` for every copy, in print order;
-    `png/<target>/backs/` holds the matching per-card backs (same numbers) or one
-    `<deck>-back.png` per deck with a shared back."""
-    from cardgen.core.errors import Loc
-    from cardgen.load.game import slugify
-
-    targets = opts.extra.get("target") or ()
-    if isinstance(targets, str):
-        targets = (targets,)
-    targets = tuple(targets) or tuple(TARGETS)
-    cache = Cache(r.out_dir / ".cache" / "raster")
-    with Pool() as pool:
-        _png_targets(r, targets, cache, pool, staging, report)
-    cache.prune()
-
-
-def _png_targets(r, targets, cache, pool, staging, report) -> None:
-    from cardgen.core.errors import Loc
-    from cardgen.load.game import slugify
-
-    total = sum(card.count for _, card, _ in r.faces)
-    width = max(3, len(str(total)))
-    for tname in targets:
-        t = TARGETS[tname]
-        root = r.out_dir / "png" / t.name
-        staging.own_dir(root)
-        requests, names = [], []
-        warned = set()
-        n = 0
-        shared_done = set()
-        for deck, card, face in r.faces:
-            spec = Spec(*t.size(deck.size.width, deck.size.height), t.bleed_pt(), t.dpi, "png")
-            if spec.bleed > face.bleed + 1e-6 and deck.slug not in warned:
-                warned.add(deck.slug)
-                report.warn(deck.loc,
-                               f"deck '{deck.name}' has {deck.bleed:g} mm bleed but {t.title} wants "
-                               f"{t.bleed_px / t.dpi * 25.4:.2f} mm; the card edges are stretched to fill it "
-                               f"(set `bleed:` to at least that)", "png-bleed")
-            back = r.back_of(deck, card)
-            for i in range(1, card.count + 1):
-                n += 1
-                stem = f"{n:0{width}d}-{deck.slug}-{slugify(card.name)}-{i}of{card.count}"
-                requests.append((face, spec))
-                names.append(root / "fronts" / f"{stem}.png")
-                if back is not None and deck.backs:
-                    requests.append((back, spec))
-                    names.append(root / "backs" / f"{stem}.png")
-            if back is not None and not deck.backs and deck.slug not in shared_done:
-                shared_done.add(deck.slug)
-                requests.append((back, spec))
-                names.append(root / "backs" / f"{deck.slug}-back.png")
-        paths = rasterize(requests, cache, font_dirs_of(r), pool)
-        for name, path in zip(names, paths):
-            staging.add_file(name, path)
-
-
-def _register() -> None:
-    from cardgen.pipeline.build import register_output
-    register_output("png", _out_png, default=False)
-
-
-_register()

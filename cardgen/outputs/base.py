@@ -1,0 +1,124 @@
+"""What every output is: a class with a name, a one-line summary, and its options declared
+once (`cardgen.schema.core`), which give the game.yaml section's checks, the command-line
+flags of `cardgen build` and the docs tables.
+
+Options resolve as: command-line flag > the game.yaml section > the declared default.
+Per-deck options (`DeckOptions`) resolve as: the deck file's section > game.yaml's > default.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+from cardgen.core.atomic import Staging
+from cardgen.core.errors import Diagnostic, Loc, Report
+from cardgen.layout.engine import Rendered
+from cardgen.load.game import Deck, Game
+from cardgen.schema.core import Decl, show
+
+
+@dataclass(frozen=True, kw_only=True)
+class NoOptions(Decl):
+    """An output without options."""
+
+    __what__ = "options"
+
+
+class BuildWide(Protocol):
+    """What an output may read of the build-wide options (`cardgen.pipeline.options`)."""
+
+    papers: tuple[str, ...]
+
+
+def _section(data: Mapping | None, key: str | None) -> Mapping:
+    if data is None or key is None:
+        return {}
+    value = data.get(key)
+    return value if isinstance(value, Mapping) else {}
+
+
+@dataclass
+class Job:
+    """One output to make for one laid-out game."""
+
+    rendered: Rendered
+    options: Any                     # the output's resolved `Options`
+    build: BuildWide                 # the build-wide options (papers, ...)
+    staging: Staging
+    report: Report
+    out_dir: Path
+    deck_decl: type[Decl] | None = None
+    section: str | None = None
+    _decks: dict = field(default_factory=dict)
+
+    @property
+    def game(self) -> Game:
+        return self.rendered.game
+
+    def deck_options(self, deck: Deck) -> Any:
+        """The output's per-deck options for `deck`: the deck file's section over game.yaml's."""
+        if self.deck_decl is None:
+            raise TypeError("this output has no per-deck options")
+        got = self._decks.get(deck.slug)
+        if got is None:
+            keys = self.deck_decl.options()
+            merged = {k: v for k, v in _section(self.game.data, self.section).items() if k in keys}
+            merged.update(_section(deck.data, self.section))
+            got = self._decks[deck.slug] = self.deck_decl.load_unchecked(merged)
+        return got
+
+
+class Output:
+    """Base of every output.  A subclass sets the class attributes and `make()`."""
+
+    name: ClassVar[str]                         # the `--only` word
+    summary: ClassVar[str]                      # one line, for --help and the docs
+    files: ClassVar[str] = ""                   # what it writes, for the docs
+    default: ClassVar[bool] = True              # made when --only is not given
+    section: ClassVar[str | None] = None        # the game.yaml (and deck) key holding its options
+    Options: ClassVar[type[Decl]] = NoOptions
+    DeckOptions: ClassVar[type[Decl] | None] = None
+    uses_rulebook: ClassVar[bool] = False       # not made while rules.yaml's rulebook has errors
+
+    @classmethod
+    def resolve(cls, game_data: Mapping | None, cli: Mapping[str, Any] | None = None) -> Any:
+        """The typed options: `cli` (attribute -> value already converted, only flags that were
+        given) over the game.yaml section over the defaults.  The section is assumed checked
+        (`section_problems`); values that do not convert take the default."""
+        opts = cls.Options.load_unchecked(_section(game_data, cls.section))
+        return replace(opts, **dict(cli)) if cli else opts
+
+    @classmethod
+    def section_problems(cls, game: Game) -> list[Diagnostic]:
+        """Every problem of this output's section in game.yaml and in each deck file."""
+        if cls.section is None:
+            return []
+        out: list[Diagnostic] = []
+        key = cls.section
+        places: list[tuple[Any, type[Decl], str]] = [(game.data, cls.Options, key)]
+        if cls.DeckOptions is not None:     # (deck files without them: the loader's unknown key)
+            places += [(deck.data, cls.DeckOptions, f"{deck.name}: {key}") for deck in game.decks]
+        for data, decl, where in places:
+            if data is None or key not in data or data[key] is None:
+                continue
+            value = data[key]
+            loc = data.value_loc(key) if hasattr(data, "value_loc") else Loc(str(game.file))
+            if not isinstance(value, Mapping):
+                out.append(Diagnostic(loc, f"{where}: must be a mapping of options, e.g. "
+                                           f"`{key}: {{{_example(decl)}}}`, got {show(value)}", "error", "schema"))
+                continue
+            out.extend(decl.diagnostics(value, where, loc))
+        return out
+
+    def make(self, job: Job) -> None:
+        raise NotImplementedError
+
+
+def _example(decl: type[Decl]) -> str:
+    for key, (_, o) in decl.options().items():
+        if o.default is not None and isinstance(o.default, (bool, int, float, str)):
+            shown = ("true" if o.default else "false") if isinstance(o.default, bool) else o.default
+            return f"{key}: {shown}"
+    return "..."

@@ -1,0 +1,17 @@
+"""`cards.pdf`: every distinct card once at trim + bleed, with TrimBox and BleedBox."""
+from __future__ import annotations
+
+from cardgen.outputs.base import Job, Output
+
+
+class CardsPdf(Output):
+    name = "cards"
+    summary = "Every distinct card once at trim + bleed, with TrimBox/BleedBox, for print services."
+    files = "cards.pdf"
+
+    def make(self, job: Job) -> None:
+        from cardgen.render.pdf import cards_pdf
+
+        r = job.rendered
+        faces, backs = r.printed()
+        job.staging.add(job.out_dir / "cards.pdf", cards_pdf(faces, backs, r.res.fonts, r.game.title))

@@ -1,0 +1,23 @@
+"""`player-aid.pdf`: a poker-size player aid from rules.yaml's `player_aid:`, turn structure on
+the front, end of game on the back, in the booklet's accent colour (`booklet: accent`)."""
+from __future__ import annotations
+
+from cardgen.outputs.base import Job, Output
+from cardgen.outputs.booklet import Booklet, no_rulebook, player_aid_pdf
+
+
+class PlayerAid(Output):
+    name = "player-aid"
+    summary = "A poker-size player aid: turn structure on the front, end of game on the back."
+    files = "player-aid.pdf"
+    uses_rulebook = True
+
+    def make(self, job: Job) -> None:
+        from cardgen.layout.rulebook import load_rulebook
+
+        if no_rulebook(job):
+            return
+        r = job.rendered
+        data = player_aid_pdf(r, load_rulebook(r.game), Booklet.resolve(r.game.data).accent)
+        if data is not None:
+            job.staging.add(job.out_dir / "player-aid.pdf", data)

@@ -1,0 +1,109 @@
+"""`png/<target>/`: one PNG per card copy at a print service's exact pixel size, for
+MakePlayingCards (mpc) or The Game Crafter (tgc).  Made only when asked for
+(`--only png`, `--target mpc|tgc`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardgen.outputs.base import Job, Output
+from cardgen.schema.core import Choice, Decl, ListOf, opt
+
+PT_PER_IN = 72.0
+
+
+@dataclass(frozen=True)
+class Target:
+    """A print service's image convention: 300 dpi, trim plus `bleed_px` on every side."""
+
+    name: str
+    title: str
+    dpi: int
+    bleed_px: float
+
+    def size(self, width_mm: float, height_mm: float) -> tuple[int, int]:
+        """Exact image size for a card of this trim size, bleed included.
+
+        px = round(trim_in * dpi + 2 * bleed_px): poker (2.5 x 3.5 in) gives 822 x 1122 at
+        MakePlayingCards (36 px bleed) and 825 x 1125 at The Game Crafter (1/8 in = 37.5 px)."""
+        w = round(width_mm / 25.4 * self.dpi + 2 * self.bleed_px)
+        h = round(height_mm / 25.4 * self.dpi + 2 * self.bleed_px)
+        return w, h
+
+    def bleed_pt(self) -> float:
+        return self.bleed_px / self.dpi * PT_PER_IN
+
+
+TARGETS = {
+    "mpc": Target("mpc", "MakePlayingCards", 300, 36.0),
+    "tgc": Target("tgc", "The Game Crafter", 300, 37.5),
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class PngOptions(Decl):
+    __what__ = "print-service PNG options"
+
+    targets: tuple = opt(ListOf(Choice(tuple(TARGETS)), min_items=1),
+                         "print services: mpc (MakePlayingCards, 822x1122 px poker) or tgc (The Game Crafter, "
+                         "825x1125 px poker); repeatable", tuple(TARGETS), default_doc="both", cli="--target", key="target")
+
+
+class Png(Output):
+    name = "png"
+    summary = "One PNG per card copy at a print service's exact pixel size (MakePlayingCards, The Game Crafter)."
+    files = "png/<target>/fronts/, png/<target>/backs/"
+    default = False
+    section = "png"
+    Options = PngOptions
+
+    def make(self, job: Job) -> None:
+        """`png/<target>/fronts/NNN-<deck>-<card>-<i>of<n>.png` for every copy, in print order;
+        `png/<target>/backs/` holds the matching per-card backs (same numbers) or one
+        `<deck>-back.png` per deck with a shared back."""
+        from cardgen.render import raster
+
+        cache = raster.Cache(job.out_dir / ".cache" / "raster")
+        with raster.Pool() as pool:
+            _png_targets(job, job.options.targets, cache, pool)
+        cache.prune()
+
+
+def _png_targets(job: Job, targets, cache, pool) -> None:
+    from cardgen.load.game import slugify
+    from cardgen.render.raster import Spec, font_dirs_of, rasterize
+
+    r, report = job.rendered, job.report
+    total = sum(card.count for _, card, _ in r.faces)
+    width = max(3, len(str(total)))
+    for tname in targets:
+        t = TARGETS[tname]
+        root = job.out_dir / "png" / t.name
+        job.staging.own_dir(root)
+        requests, names = [], []
+        warned = set()
+        n = 0
+        shared_done = set()
+        for deck, card, face in r.faces:
+            spec = Spec(*t.size(deck.size.width, deck.size.height), t.bleed_pt(), t.dpi, "png")
+            if spec.bleed > face.bleed + 1e-6 and deck.slug not in warned:
+                warned.add(deck.slug)
+                report.warn(deck.loc,
+                            f"deck '{deck.name}' has {deck.bleed:g} mm bleed but {t.title} wants "
+                            f"{t.bleed_px / t.dpi * 25.4:.2f} mm; the card edges are stretched to fill it "
+                            f"(set `bleed:` to at least that)", "png-bleed")
+            back = r.back_of(deck, card)
+            for i in range(1, card.count + 1):
+                n += 1
+                stem = f"{n:0{width}d}-{deck.slug}-{slugify(card.name)}-{i}of{card.count}"
+                requests.append((face, spec))
+                names.append(root / "fronts" / f"{stem}.png")
+                if back is not None and deck.backs:
+                    requests.append((back, spec))
+                    names.append(root / "backs" / f"{stem}.png")
+            if back is not None and not deck.backs and deck.slug not in shared_done:
+                shared_done.add(deck.slug)
+                requests.append((back, spec))
+                names.append(root / "backs" / f"{deck.slug}-back.png")
+        paths = rasterize(requests, cache, font_dirs_of(r), pool)
+        for name, path in zip(names, paths):
+            job.staging.add_file(name, path)

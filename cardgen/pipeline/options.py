@@ -1,0 +1,60 @@
+"""The build-wide options of `cardgen build`, declared once: the `build` command's flags are
+made from this declaration and every output's `Options` (`cardgen.cli.main`)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from cardgen.outputs import OUTPUTS
+from cardgen.schema.core import Bool, Choice, Decl, Env, Invalid, Kind, ListOf, opt, show
+
+PAPERS = ("letter", "a4")
+
+
+@dataclass(frozen=True)
+class Folder(Kind):
+    """A folder on disk."""
+
+    metavar: ClassVar[str] = "DIR"
+
+    def convert(self, value: Any, env: Env) -> Any:
+        if isinstance(value, Path):
+            return value
+        if not isinstance(value, str) or not value.strip():
+            raise Invalid(f"must be a folder name, got {show(value)}")
+        return Path(value)
+
+    def describe(self) -> str:
+        return "folder"
+
+    def json_schema(self) -> dict:
+        return {"type": "string"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class BuildOptions(Decl):
+    """What `cardgen build` makes and where; the outputs' own options come from game.yaml and,
+    over them, `outputs` (output name -> attribute -> value given on the command line)."""
+
+    __what__ = "build options"
+
+    papers: tuple = opt(ListOf(Choice(PAPERS), min_items=1), "paper size of the print sheets and booklets; "
+                                                             "repeat for both", PAPERS,
+                        default_doc="both", cli="--page", key="page")
+    out: Path | None = opt(Folder(), "output folder; each game goes in <out>/<game>/", None,
+                           default_doc="build/ in the project", cli="--out")
+    only: tuple = opt(ListOf(Choice(tuple(OUTPUTS))), "make only this output; repeatable", (),
+                      default_doc="every output but " + ", ".join(n for n, o in OUTPUTS.items() if not o.default),
+                      cli="--only")
+    strict: bool = opt(Bool(), "refuse to build while the validator reports any problem", False, cli="--strict")
+    watch: bool = opt(Bool(), "keep running: rebuild whenever a game file, template, font or art file changes "
+                              "(Ctrl-C to stop)", False, cli="--watch")
+    outputs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def wanted(self) -> list[str]:
+        """The outputs to make, in registry order."""
+        if self.only:
+            return [n for n in OUTPUTS if n in self.only]
+        return [n for n, o in OUTPUTS.items() if o.default]
