@@ -125,10 +125,10 @@ BROKEN = {
         "templates/g/fase.yaml"]),
     "element type": (dict(templates={"face": FACE.replace("type: rect", "type: rectangle")}), [
         "templates/g/face.yaml:3:11: error: element 'bg': unknown type 'rectangle'; did you mean 'rect'? "
-        "(types: rect, ellipse, line, text, image, icon)"]),
+        "(types: rect, ellipse, line, polygon, text, image, icon)"]),
     "colour": (dict(templates={"face": FACE.replace('"#ffffff"', '"#fffffz"')}), [
-        "templates/g/face.yaml:5:11: error: element 'bg': fill: unknown colour '#fffffz'; use #rrggbb, a CSS "
-        "colour name or none"]),
+        "templates/g/face.yaml:5:11: error: element 'bg' (rect): `fill` must be a colour such as #1d6a72, a CSS "
+        "colour name or none, got '#fffffz'"]),
     "counts": (dict(decks={"actions.yaml": ACTIONS.replace("count: 6", "count: 5")}), [
         "cards/g/rules.yaml:5:22: error: Action: rules say 6 x Digging (rules.yaml:5), deck has 5 (actions.yaml:5)"]),
 }

@@ -9,7 +9,6 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from cardgen import __version__
 from cardgen.outputs import OUTPUTS
 from cardgen.pipeline.build import build_game
 from cardgen.pipeline.options import BuildOptions, Folder
@@ -46,7 +45,7 @@ def _summary(written: list[Path]) -> str:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="cardgen")
+@click.version_option(package_name="cardgen", prog_name="cardgen")
 def main():
     """Print-and-play card generator: YAML cards to print-ready PDFs, rule booklets and
     Tabletop Simulator decks."""
