@@ -16,7 +16,7 @@ from cardgen.resources import richtext
 from cardgen.core.errors import CardgenError, Diagnostic, Loc
 from cardgen.resources.icons import IconBook
 from cardgen.load.game import Game
-from cardgen.schema.keys import suggest
+from cardgen.schema.core import suggest
 from cardgen.load.yamlsrc import YDict, YList, loc_of, refine_loc
 
 PART1_KEYS = {"source", "components"}
@@ -131,7 +131,7 @@ class _Parser:
     def __init__(self, game: Game):
         self.game = game
         self.ctx = jinja_context(game)
-        self.icons = IconBook(game.search_dirs("art"), game.data.get("icons") or {})
+        self.icons = IconBook(game.search_dirs("art"), game.opts.icons or {})
         self.problems: list[Diagnostic] = []
 
     def err(self, loc: Loc, message: str, code: str = "rulebook") -> None:

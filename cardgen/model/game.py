@@ -66,7 +66,7 @@ class Deck:
             "count": self.count,
             "distinct": len(self.cards),
             "size": {"name": self.size.name, "width": self.size.width, "height": self.size.height},
-            "vars": dict(self.data.get("vars") or {}),
+            "vars": dict((self.opts.vars if self.opts else self.data.get("vars")) or {}),
             "description": self.data.get("description", ""),
         }
 
@@ -113,5 +113,9 @@ class Game:
         ctx["slug"] = self.slug
         ctx.setdefault("palette", {})
         ctx.setdefault("vars", {})
+        if not isinstance(ctx["palette"], dict):    # reported on loading
+            ctx["palette"] = {}
+        if not isinstance(ctx["vars"], dict):
+            ctx["vars"] = {}
         ctx["decks"] = {d.name: d.context() for d in self.decks}
         return ctx
