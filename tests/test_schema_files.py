@@ -14,7 +14,8 @@ import pytest
 from cardgen.check.validate import validate_game
 from cardgen.core.errors import CardgenError, Report
 from cardgen.load.game import load_game
-from cardgen.schema.files import CardKeys, ComponentEntry, DeckFile, GameFile, RulesFile
+from cardgen.schema.files import (CardKeys, ComponentEntry, DeckFile, GameFile, PlayerAid, RulebookCallout,
+                                  RulebookSection, RulebookTable, RulesFile)
 from conftest import REPO
 from vgame import make_project
 
@@ -343,3 +344,27 @@ def test_loader_is_reexported_for_other_modules():
     assert load.Card is model.Card and load.Deck is model.Deck and load.Game is model.Game
     assert load.BUNDLED == REPO
     assert load.parse_size("tarot", None).height == 120
+
+
+# -- the rulebook's own mappings (read by layout.rulebook) -----------------------------------
+
+RULEBOOK = {
+    RulebookSection: ("a section", "sections:\n  - title: S\n    {line}\n", 3),
+    RulebookTable: ("a table", "sections:\n  - title: S\n    body:\n      - table:\n          {line}\n", 5),
+    RulebookCallout: ("a callout", "sections:\n  - title: S\n    body:\n      - callout:\n          {line}\n", 5),
+    PlayerAid: ("player_aid", "player_aid:\n  {line}\n", 2),
+}
+
+
+@pytest.mark.parametrize("decl, key", [pytest.param(d, k, id=f"{d.__name__}.{k}")
+                                       for d in RULEBOOK for k in d.options()])
+def test_misspelled_rulebook_key(tmp_path, monkeypatch, decl, key):
+    monkeypatch.chdir(tmp_path)
+    what, text, line = RULEBOOK[decl]
+    written = _misspelt(key)
+    rules = text.format(line=f"{written}: x")
+    col = rules.splitlines()[line - 1].index(written) + 1
+    out = _rel(_diagnostics(tmp_path, {"game.yaml": "title: G\n", "d.yaml": DECK, "rules.yaml": rules}), tmp_path)
+    allowed = ", ".join(decl.options())
+    assert (f"cards/g/rules.yaml:{line}:{col}: error: unknown key '{written}' in {what}; did you mean '{key}'? "
+            f"(allowed: {allowed})") in _on_line(out, "rules.yaml", line)

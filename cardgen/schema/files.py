@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardgen.core.sizes import CARD_SIZES_MM, DEFAULT_BLEED_MM, CardSize
-from cardgen.schema.core import (Colour, Decl, Env, Int, Invalid, Kind, Length, ListOf, MapOf,
+from cardgen.schema.core import (Choice, Colour, Decl, Env, Int, Invalid, Kind, Length, ListOf, MapOf, OneOf,
                                  Text, opt, show, suggest)
 
 MAX_COUNT = 10000           # copies of one card
@@ -316,13 +316,62 @@ class RulesFile(Decl):
     source: str | None = opt(_TEXT, "which document the counts come from", None)
     components: list | None = opt(ComponentList(), "the component list as the rules document states it "
                                                    "(docs/rules-format.md, part 1)", None)
-    title: str | None = opt(_TEXT, "the rulebook's title", None, default_doc="game.yaml's")
-    subtitle: str | None = opt(_TEXT, "a line under the title", None, default_doc="game.yaml's")
-    players: str | None = opt(_TEXT, "player count", None, default_doc="game.yaml's")
-    play_time: str | None = opt(_TEXT, "play time", None, default_doc="game.yaml's")
-    ages: str | None = opt(_TEXT, "suggested ages", None, default_doc="game.yaml's")
+    title: str | None = opt(_TEXT, "the booklet's title", None, default_doc="game.yaml's title")
+    subtitle: str | None = opt(_TEXT, "a line under the title", None, default_doc="game.yaml's subtitle")
+    players: str | None = opt(_TEXT, "player count, e.g. 2-4", None, default_doc="game.yaml's")
+    play_time: str | None = opt(_TEXT, "play time, e.g. 30-45 min", None, default_doc="game.yaml's")
+    ages: str | None = opt(_TEXT, "suggested ages, e.g. 12+", None, default_doc="game.yaml's")
     intro: str | None = opt(_TEXT, "one paragraph: what the game is about", None)
-    sections: tuple | None = opt(FreeList("sections"), "the rulebook's sections", None)
-    player_aid: dict | None = opt(FreeMap("turn, end and notes"), "the one-card player aid: turn, end, notes",
-                                  None)
+    sections: list | None = opt(FreeList("sections"), "the rules, a list of sections with `title:` and `body:`",
+                                None)
+    player_aid: dict | None = opt(FreeMap("turn, end and notes"), "the one-card player aid: `turn:`, `end:`, "
+                                                                   "`notes:`", None)
 
+
+RULES_PART1 = ("source", "components")       # the component list; the other keys make the rulebook
+
+# The rulebook's own mappings (read by `cardgen.layout.rulebook`, which reports their problems).
+
+_TEXTS = OneOf((_TEXT, ListOf(_TEXT)), "must be text or a list of texts, got {value}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RulebookSection(Decl):
+    __what__ = "a section"
+    __doc_title__ = "rulebook section"
+
+    title: str = opt(_TEXT, "the section's heading")
+    body: list | None = opt(FreeList("blocks"), "a list of blocks: paragraphs (text), `steps:`, `bullets:`, "
+                                                "`table:`, `callout:` or a nested `section:`", None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RulebookTable(Decl):
+    __what__ = "a table"
+    __doc_title__ = "rulebook table"
+
+    header: tuple | None = opt(ListOf(_TEXT), "the column headings", None)
+    rows: list | None = opt(FreeList("rows (lists)"), "the rows, each a list of cells", None)
+
+
+CALLOUT_KINDS = ("example", "tip", "note")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RulebookCallout(Decl):
+    __what__ = "a callout"
+    __doc_title__ = "rulebook callout"
+
+    kind: str = opt(Choice(CALLOUT_KINDS), "example, tip or note", "note")
+    title: str | None = opt(_TEXT, "a heading for the box", None, default_doc="the kind, capitalised")
+    text: str = opt(_TEXT, "the box's text", "", default_doc="none")
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerAid(Decl):
+    __what__ = "player_aid"
+    __doc_title__ = "player aid"
+
+    turn: tuple | None = opt(_TEXTS, "the turn, in order (front)", None)
+    end: tuple | None = opt(_TEXTS, "how the game ends (back)", None)
+    notes: tuple | None = opt(_TEXTS, "reminders (back)", None)
