@@ -368,3 +368,9 @@ def test_misspelled_rulebook_key(tmp_path, monkeypatch, decl, key):
     allowed = ", ".join(decl.options())
     assert (f"cards/g/rules.yaml:{line}:{col}: error: unknown key '{written}' in {what}; did you mean '{key}'? "
             f"(allowed: {allowed})") in _on_line(out, "rules.yaml", line)
+
+
+def test_a_bad_default_count_is_reported_once_at_the_default(tmp_path):
+    deck = "deck: D\ntemplate: g/face\ndefaults: {count: -3}\ncards:\n  - name: A\n  - name: B\n"
+    assert _load_errors(_game(tmp_path, deck=deck)) == [
+        "d.yaml:3:19: error: deck 'D': `defaults:`: count must not be negative, got -3"]

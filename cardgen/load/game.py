@@ -114,11 +114,11 @@ def misspelt_reserved(key: Any) -> str | None:
     return None
 
 
-def _count(value: Any, loc: Loc, cname: str) -> int:
+def _count(value: Any, loc: Loc, who: str) -> int:
     try:
         return CardKeys.options()["count"][1].kind.convert(value, STATIC_ENV)
     except Invalid as exc:
-        raise CardgenError(loc, f"card '{cname}': count {exc.message}", code="count") from None
+        raise CardgenError(loc, f"{who}: count {exc.message}", code="count") from None
 
 
 def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report,
@@ -139,7 +139,7 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     fatal = [d for d in wrong if d.code == "missing-key"
              or any(d.loc == data.value_loc(k) for k in ("deck", "template", "cards") if k in data)]
     if fatal:
-        raise CardgenError(None, diagnostics=[*fatal, *(problems if not collect else [])])
+        raise CardgenError(None, diagnostics=fatal)
     opts = DeckFile.load_unchecked(data)
     name = opts.deck
     if opts.back and opts.backs:
@@ -156,7 +156,7 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     if "count" in defaults:
         try:
             default_count = _count(defaults["count"], defaults.value_loc("count") if isinstance(defaults, YDict)
-                                   else data.value_loc("defaults"), "(deck defaults)")
+                                   else data.value_loc("defaults"), f"deck '{name}': `defaults:`")
         except CardgenError as exc:
             problems.extend(exc.diagnostics)
     for i, cd in enumerate(cards_data):
@@ -187,7 +187,7 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
         count = 1
         if "count" in cd:
             try:
-                count = _count(cd["count"], cd.value_loc("count"), cname)
+                count = _count(cd["count"], cd.value_loc("count"), f"card '{cname}'")
             except CardgenError as exc:
                 problems.extend(exc.diagnostics)
                 count, count_ok = 0, False
