@@ -84,7 +84,7 @@ class Game:
 
     @property
     def title(self) -> str:
-        return str(self.data.get("title") or self.slug)
+        return self.opts.title or self.slug
 
     @property
     def file(self) -> Path:
