@@ -200,7 +200,7 @@ def test_misspelled_keys(tmp_path):
               templates={"face": FACE.replace("    fill:", "    fil:")})
     assert run(tmp_path, "g") == (1, [
         "cards/g/actions.yaml:1:1: error: deck file actions.yaml has no `template:` (layout template for the "
-        "faces, e.g. game-601/action (required))",
+        "faces, e.g. game-601/action)",
         "cards/g/actions.yaml:2:1: error: unknown key 'tempalte' in deck file actions.yaml; did you mean "
         "'template'?",
         "cards/g/rules.yaml:2:1: error: unknown key 'compnents' in rules.yaml; did you mean 'components'?",
@@ -313,8 +313,8 @@ def test_game_yaml_problems(tmp_path):
         "cards/g/game.yaml:2:1: error: unknown key 'card_sise' in game.yaml; did you mean 'card_size'?",
         "cards/g/game.yaml:3:15: error: icon alias 'coin' maps to 'no-such-file', but there is no no-such-file.svg "
         "or no-such-file.png in art/icons/",
-        "cards/g/game.yaml:4:16: error: palette colour 'ink': unknown colour 'inky'; use #rrggbb, a CSS colour "
-        "name or none",
+        "cards/g/game.yaml:4:16: error: game.yaml: `palette` 'ink' must be a colour such as #1d6a72, a CSS "
+        "colour name or none, got 'inky'",
         "g: 3 errors, 0 warnings"])
 
 

@@ -7,36 +7,19 @@ build treats those as soft errors (it builds anyway, unless --strict).
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from cardgen.schema import keys as schema
 from cardgen.core.errors import Loc, Report
-from cardgen.load.game import Deck, Game
+from cardgen.load.game import Deck, Game, file_diagnostics
 from cardgen.load.yamlsrc import YDict, YList
+from cardgen.schema.core import STATIC_ENV, Invalid, suggest
+from cardgen.schema.files import ComponentEntry, RuleCount
 
-ENTRY_KEYS = {
-    "deck": "the deck this entry is about (its deck file's `deck:` name)",
-    "decks": "several decks that each have this same breakdown",
-    "item": "a component that is not a card deck (tokens, dice, boards)",
-    "quote": "the rules document's own wording",
-    "total": "the deck's cards in all: N, \"N+\" (at least N) or tbd",
-    "cards": "named cards and their counts: {NAME: N, ...}",
-    "others": "copies of every card not named under `cards:`",
-    "by": "the card field that groups the deck's cards (type, kind, ...)",
-    "groups": "with `by:`, copies per group: {VALUE: N, ...}",
-    "each": "with `by:`, copies in every group",
-    "types": "with `by:`, how many groups there are",
-    "count": "for an `item:`, how many",
-    "silent": "the document gives no counts for this deck; say so here",
-}
 DECK_ONLY = ("total", "cards", "others", "by", "groups", "each", "types")
 
 # Codes of findings about counts: soft errors in a build.
 COUNT_CODES = {"count-mismatch", "count-missing", "count-extra", "count-deck", "count-unlisted", "count-field"}
-
-_PLUS = re.compile(r"^\s*(\d+)\s*\+\s*$")
 
 
 @dataclass(frozen=True)
@@ -81,23 +64,14 @@ class Entry:
 
 
 def _count(value, loc: Loc, what: str, report: Report, plus: bool = False) -> Count | None:
-    """Parse a count of the component list; None (after reporting) when malformed."""
-    if isinstance(value, str) and value.strip().lower() == "tbd":
-        return Count(None, loc)
-    if plus and isinstance(value, str):
-        m = _PLUS.match(value)
-        if m:
-            return Count(int(m.group(1)), loc, True)
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        forms = 'a whole number, "N+" or tbd' if plus else "a whole number or tbd"
-        report.error(loc, f"{what} must be {forms}, got {value!r}", "rules-schema")
+    """Parse a count of the component list (`ComponentEntry`'s kind); None (after reporting)
+    when malformed."""
+    try:
+        number, at_least = RuleCount(plus).convert(value, STATIC_ENV)
+    except Invalid as exc:
+        report.error(loc, f"{what} {exc.message}", "rules-schema")
         return None
-    if value > schema.MAX_COUNT:
-        report.error(loc, f"{what} {value} is more than {schema.MAX_COUNT}; is a digit too many?", "rules-schema")
-        return None
-    return Count(value, loc)
+    return Count(number, loc, at_least)
 
 
 def _count_map(entry: YDict, key: str, report: Report, what: str) -> dict[str, Count]:
@@ -138,8 +112,14 @@ def parse_components(rules: YDict, report: Report) -> list[Entry]:
 
 
 def _parse_entry(raw: YDict, report: Report, i: int) -> Entry | None:
-    for d in schema.unknown_keys(raw, ENTRY_KEYS, "a component entry"):
+    # Unknown keys, and the plain text values; the counts and lists are read one by one below.
+    plain = ("deck", "item", "quote", "silent")
+    unknown, wrong = file_diagnostics(ComponentEntry, raw, "a component entry",
+                                      skip=tuple(k for k in ComponentEntry.options() if k not in plain))
+    for d in [*unknown, *wrong]:
         report.error(d.loc, d.message, "rules-schema")
+    if any(d.loc in (raw.value_loc("deck"), raw.value_loc("item")) for d in wrong if d.code != "missing-key"):
+        return None
     heads = [k for k in ("deck", "decks", "item") if k in raw]
     if len(heads) != 1:
         what = "has none of" if not heads else "has more than one of"
@@ -292,7 +272,7 @@ def check_deck(e: Entry, deck: Deck, report: Report) -> None:
         if not cards:
             report.error(rule.loc, f"{D}: rules say {_said(rule) if not rule.tbd else 'some'} x {name} "
                                    f"({rule.loc.short}), deck has no card '{name}' ({dloc.short})"
-                                   f"{schema.suggest(name, by_name)}", "count-missing")
+                                   f"{suggest(name, by_name)}", "count-missing")
             continue
         have = sum(c.count for c in cards)
         if not _compare(rule, have):
@@ -324,7 +304,7 @@ def check_deck(e: Entry, deck: Deck, report: Report) -> None:
         if g not in groups:
             report.error(rule.loc, f"{D}: rules say {_said(rule) if not rule.tbd else 'some'} x {e.by} {g} "
                                    f"({rule.loc.short}), deck has no card with `{e.by}: {g}` ({dloc.short})"
-                                   f"{schema.suggest(g, groups)}", "count-missing")
+                                   f"{suggest(g, groups)}", "count-missing")
         elif not _compare(rule, groups[g]):
             report.error(rule.loc, f"{D}: rules say {_said(rule)} x {e.by} {g} ({rule.loc.short}), "
                                    f"deck has {groups[g]} ({first[g].loc.short})", "count-mismatch")
@@ -334,7 +314,7 @@ def check_deck(e: Entry, deck: Deck, report: Report) -> None:
                 c = first[g]
                 report.error(c.field_loc(e.by), f"{D}: deck has {_n_cards(n)} with `{e.by}: {g}` "
                                                 f"({c.field_loc(e.by).short}), a group the rules do not list "
-                                                f"({e.groups_loc.short}){schema.suggest(g, e.groups)}",
+                                                f"({e.groups_loc.short}){suggest(g, e.groups)}",
                              "count-extra")
     if e.each is not None and not e.each.tbd:
         for g, n in groups.items():
@@ -363,7 +343,7 @@ def check_counts(game: Game, report: Report) -> None:
                 if game.broken:
                     continue        # the deck may be in a file that did not load (already reported)
                 report.error(loc, f"rules name deck '{name}' ({loc.short}), which game {game.slug} does not have"
-                                  f"{schema.suggest(name, [d.name for d in game.decks])} "
+                                  f"{suggest(name, [d.name for d in game.decks])} "
                                   f"(decks: {', '.join(d.name for d in game.decks) or 'none'})", "count-deck")
                 continue
             mentioned.add(deck.name)

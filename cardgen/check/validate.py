@@ -88,30 +88,26 @@ def _want_mapping(data: YDict, key: str, what: str, report: Report) -> bool:
 
 
 def check_game_file(game: Game, res, report: Report) -> None:
-    data = game.data
-    for key in ("title", "subtitle", "designer"):
-        if key in data and isinstance(data[key], (dict, list)):
-            report.error(data.value_loc(key), f"`{key}:` must be text", "type")
-    if _want_mapping(data, "icons", "icon name: file name in art/icons", report):
-        icons = data["icons"]
-        for alias, target in icons.items():
-            if res.icons.find(str(alias)) is None:
-                report.error(icons.value_loc(alias), f"icon alias '{alias}' maps to '{target}', but there is no "
-                                                     f"{target}.svg or {target}.png in art/icons/"
-                                                     f"{schema.suggest(target, res.icons.names())}", "unknown-icon")
-    if _want_mapping(data, "palette", "colour name: #rrggbb", report):
-        pal = data["palette"]
-        for name, value in pal.items():
-            try:
-                color(value)
-            except UnitError as exc:
-                report.error(pal.value_loc(name), f"palette colour '{name}': {exc}", "colour")
-    _want_mapping(data, "vars", "name: value", report)
+    """What game.yaml's declaration (`schema.files.GameFile`, checked when the game loads)
+    cannot know: that every icon alias names an icon that exists."""
+    from cardgen.schema.core import suggest
+    icons = game.data.get("icons")
+    if game.opts.icons is None or not isinstance(icons, dict):
+        return
+    for alias, target in game.opts.icons.items():
+        if res.icons.find(str(alias)) is None:
+            report.error(icons.value_loc(alias), f"icon alias '{alias}' maps to '{target}', but there is no "
+                                                 f"{target}.svg or {target}.png in art/icons/"
+                                                 f"{suggest(target, res.icons.names())}", "unknown-icon")
 
 
 # -- rules.yaml ----------------------------------------------------------------------------
 
 def check_rules_file(game: Game, report: Report) -> None:
+    """rules.yaml against its declaration (`schema.files.RulesFile`); the entries of
+    `components:` are checked by `check.components`."""
+    from cardgen.load.game import file_diagnostics
+    from cardgen.schema.files import RulesFile
     rules = game.rules
     if rules is None:
         return
@@ -120,15 +116,12 @@ def check_rules_file(game: Game, report: Report) -> None:
         report.error(Loc(str(path), 1), "rules.yaml must be a mapping with `components:` and the rulebook "
                                         "(see docs/rules-format.md)", "rules-schema")
         return
-    report.extend(schema.unknown_keys(rules, RULES_KEYS, "rules.yaml"))
-    for key in ("source", "title", "subtitle", "intro"):
-        if key in rules and isinstance(rules[key], (dict, list)):
-            report.error(rules.value_loc(key), f"`{key}:` must be text", "rules-schema")
-    if "sections" in rules and not isinstance(rules["sections"], list):
-        report.error(rules.value_loc("sections"), "`sections:` must be a list of sections", "rules-schema")
-    if "player_aid" in rules and not isinstance(rules["player_aid"], dict):
-        report.error(rules.value_loc("player_aid"), "`player_aid:` must be a mapping with turn, end and notes",
-                     "rules-schema")
+    # `components:` is read by check.components, the rulebook's keys by layout.rulebook (which a
+    # build runs when it makes the booklet, so that the rulebook's problems never stop the cards).
+    rulebook = ("title", "subtitle", "players", "play_time", "ages", "intro", "sections", "player_aid")
+    unknown, wrong = file_diagnostics(RulesFile, rules, "rules.yaml", code="rules-schema",
+                                      skip=("components", *rulebook))
+    report.extend([*unknown, *wrong])
 
 
 # -- decks and cards -----------------------------------------------------------------------
@@ -150,9 +143,7 @@ def check_cards(game: Game, res, report: Report) -> set[tuple[str, str]]:
     Returns the (card, icon) pairs reported, so layout does not report them again."""
     reported: set[tuple[str, str]] = set()
     for deck in game.decks:
-        _want_mapping(deck.data, "vars", "name: value", report)
-        if isinstance(deck.data.get("description"), (dict, list)):
-            report.error(deck.data.value_loc("description"), "`description:` must be text", "type")
+        # `vars:`, `description:` and the other deck keys: checked by `schema.files.DeckFile` on loading
         from_defaults = [c for c in deck.cards if "todo" in c.fields and "todo" not in c.data]
         if from_defaults:   # one warning for the deck's default `todo:`, naming its cards
             defaults = deck.data.get("defaults")

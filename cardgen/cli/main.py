@@ -234,6 +234,17 @@ def new(name, size):
     click.echo(f"next: cardgen build {name}   (then edit cards/{name}/cards.yaml and rebuild)")
 
 
+@main.command()
+@click.argument("kind", type=click.Choice(["game", "deck", "template", "rules"]))
+def schema(kind):
+    """Print the JSON Schema (draft 2020-12) of one kind of file: game (game.yaml), deck (a deck
+    file), template (a layout template) or rules (rules.yaml). Editors use it for completion
+    and inline errors: see docs/editor.md."""
+    from cardgen.pipeline.jsonschema import dumps
+
+    click.echo(dumps(kind), nl=False)
+
+
 @main.command("list")
 @click.argument("games", nargs=-1, metavar="[GAME_OR_PATH]...")
 def list_cmd(games):

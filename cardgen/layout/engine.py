@@ -33,7 +33,7 @@ class Resources:
         self.game = game
         self.templates = TemplateBook(game.search_dirs("templates"))
         self.fonts = FontBook(game.search_dirs("fonts"))
-        self.icons = IconBook(game.search_dirs("art"), game.data.get("icons") or {})
+        self.icons = IconBook(game.search_dirs("art"), game.opts.icons or {})
         self.art_dirs = game.search_dirs("art")
         self.typesetter = Typesetter(self.fonts, self.icons.require)
         self.game_ctx = game.context()

@@ -16,25 +16,19 @@ from cardgen.resources import richtext
 from cardgen.core.errors import CardgenError, Diagnostic, Loc
 from cardgen.resources.icons import IconBook
 from cardgen.load.game import Game
-from cardgen.schema.keys import suggest
+from cardgen.schema.core import suggest
+from cardgen.schema.files import (CALLOUT_KINDS, RULES_PART1, PlayerAid, RulebookCallout, RulebookSection,
+                                  RulebookTable, RulesFile)
 from cardgen.load.yamlsrc import YDict, YList, loc_of, refine_loc
 
-PART1_KEYS = {"source", "components"}
-RULEBOOK_KEYS = {
-    "title": "the booklet's title (default: game.yaml's title)",
-    "subtitle": "a line under the title (default: game.yaml's subtitle)",
-    "players": "player count, e.g. 2-4 (default: game.yaml's)",
-    "play_time": "play time, e.g. 30-45 min (default: game.yaml's)",
-    "ages": "suggested ages, e.g. 12+ (default: game.yaml's)",
-    "intro": "one paragraph: what the game is about",
-    "sections": "the rules, a list of sections with `title:` and `body:`",
-    "player_aid": "the one-card player aid: `turn:`, `end:`, `notes:`",
-}
-SECTION_KEYS = {"title": "the section's heading", "body": "a list of blocks"}
-CALLOUT_KEYS = {"kind": "example, tip or note", "title": "a heading for the box", "text": "the box's text"}
-CALLOUT_KINDS = ("example", "tip", "note")
+# The keys, declared in cardgen.schema.files.
+PART1_KEYS = set(RULES_PART1)
+RULEBOOK_KEYS = {k: o.doc for k, (_, o) in RulesFile.options().items() if k not in RULES_PART1}
+SECTION_KEYS = {k: o.doc for k, (_, o) in RulebookSection.options().items()}
+TABLE_KEYS = {k: o.doc for k, (_, o) in RulebookTable.options().items()}
+CALLOUT_KEYS = {k: o.doc for k, (_, o) in RulebookCallout.options().items()}
 BLOCK_KINDS = ("steps", "bullets", "table", "callout", "section")
-AID_KEYS = {"turn": "the turn, in order (front)", "end": "how the game ends (back)", "notes": "reminders (back)"}
+AID_KEYS = {k: o.doc for k, (_, o) in PlayerAid.options().items()}
 MAX_DEPTH = 3
 
 
@@ -131,7 +125,7 @@ class _Parser:
     def __init__(self, game: Game):
         self.game = game
         self.ctx = jinja_context(game)
-        self.icons = IconBook(game.search_dirs("art"), game.data.get("icons") or {})
+        self.icons = IconBook(game.search_dirs("art"), game.opts.icons or {})
         self.problems: list[Diagnostic] = []
 
     def err(self, loc: Loc, message: str, code: str = "rulebook") -> None:
@@ -236,7 +230,7 @@ class _Parser:
             if not isinstance(value, dict):
                 self.err(vloc, f"section '{where}': a table needs `header:` and `rows:`")
                 return None
-            self.unknown(value, ("header", "rows"), "a table")
+            self.unknown(value, TABLE_KEYS, "a table")
             header = self.strings(value.get("header") or [], value.value_loc("header"), "table header")
             rows_data = value.get("rows") or []
             rows = []

@@ -1,121 +1,31 @@
-"""Games, decks and cards: the YAML in `cards/<game>/` as plain data.
+"""Load a game folder: the YAML in `cards/<game>/` into `cardgen.model.game` objects.
 
 A game is a folder with `game.yaml`, one YAML file per deck and optionally
 `rules.yaml`; it may carry its own `templates/`, `art/` and `fonts/`, which are
-searched before the project's.
+searched before the project's.  Every value is converted and checked by the declarations
+in `cardgen.schema.files`; every problem is reported at once, at its `file:line:col`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from cardgen.schema import keys as schema
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
-from cardgen.core.sizes import CARD_SIZES_MM, DEFAULT_BLEED_MM, CardSize
-from cardgen.core.units import UnitError, length_mm
+from cardgen.core.sizes import CardSize
 from cardgen.load.yamlsrc import YDict, YList, load_file
+from cardgen.model.game import BUNDLED, Card, Deck, Game
+from cardgen.schema.core import STATIC_ENV, Decl, Invalid, suggest
+from cardgen.schema.files import CardKeys, CardSizeKind, DeckFile, GameFile
+
+__all__ = ["BUNDLED", "Card", "Deck", "Game", "find_project", "load_deck", "load_game", "parse_size",
+           "resolve_games", "slugify"]
 
 NON_DECK_FILES = {"game.yaml", "rules.yaml"}
-BUNDLED = Path(__file__).resolve().parents[2]  # where cardgen's own fonts/, art/, templates/ live
 
-
-@dataclass
-class Card:
-    name: str
-    count: int
-    fields: dict            # every field, deck defaults merged under the card's own
-    loc: Loc                # where the card starts
-    index: int              # position in its deck
-    data: YDict             # the card's own mapping, for locations
-    back_fields: dict | None = None
-    count_ok: bool = True   # False when `count:` was invalid (reported; counted as 0)
-
-    def field_loc(self, key) -> Loc:
-        return self.data.value_loc(key) if key in self.data else self.loc
-
-
-@dataclass
-class Deck:
-    name: str
-    file: Path
-    template: str
-    template_loc: Loc
-    back: str | None            # shared back template
-    backs: str | None           # per-card back template
-    back_loc: Loc | None
-    size: CardSize
-    bleed: float                # mm
-    cards: list[Card]
-    data: YDict
-    slug: str = ""
-
-    @property
-    def loc(self) -> Loc:
-        return self.data.loc
-
-    @property
-    def count(self) -> int:
-        return sum(c.count for c in self.cards)
-
-    @property
-    def has_backs(self) -> bool:
-        return bool(self.back or self.backs)
-
-    def context(self) -> dict:
-        """What templates see as `deck`."""
-        return {
-            "name": self.name,
-            "count": self.count,
-            "distinct": len(self.cards),
-            "size": {"name": self.size.name, "width": self.size.width, "height": self.size.height},
-            "vars": dict(self.data.get("vars") or {}),
-            "description": self.data.get("description", ""),
-        }
-
-
-@dataclass
-class Game:
-    slug: str                   # folder name, used for output paths
-    root: Path                  # the game folder
-    project: Path               # the project folder (templates/, art/, fonts/)
-    data: YDict
-    decks: list[Deck] = field(default_factory=list)
-    rules: YDict | None = None
-    broken: list[Path] = field(default_factory=list)   # files that failed to load (tolerant loading)
-
-    @property
-    def title(self) -> str:
-        return str(self.data.get("title") or self.slug)
-
-    @property
-    def file(self) -> Path:
-        return self.root / "game.yaml"
-
-    def search_dirs(self, kind: str) -> list[Path]:
-        """`templates`, `art` or `fonts` folders: the game's own first, then the project's, then
-        the ones that come with cardgen (its fonts and icons work from any project)."""
-        dirs = [self.root / kind, self.project / kind, BUNDLED / kind]
-        out = []
-        for d in dirs:
-            if d not in out:
-                out.append(d)
-        return out
-
-    def deck(self, name: str) -> Deck | None:
-        for d in self.decks:
-            if d.name == name or d.slug == name:
-                return d
-        return None
-
-    def context(self) -> dict:
-        """What templates see as `game`."""
-        ctx = {k: v for k, v in self.data.items() if k not in ("decks",)}
-        ctx.setdefault("title", self.slug)
-        ctx["slug"] = self.slug
-        ctx.setdefault("palette", {})
-        ctx.setdefault("vars", {})
-        ctx["decks"] = {d.name: d.context() for d in self.decks}
-        return ctx
+# Output sections accepted until the pipeline passes the outputs' own (today's behaviour).
+DEFAULT_SECTIONS = {"tts": "Tabletop Simulator export options", "booklet": "rule booklet options"}
+DEFAULT_DECK_SECTIONS = {"tts": "Tabletop Simulator options for this deck"}
 
 
 def slugify(name: str) -> str:
@@ -126,53 +36,54 @@ def slugify(name: str) -> str:
 
 
 def parse_size(value, loc: Loc) -> CardSize:
-    if isinstance(value, str):
-        key = value.strip().lower()
-        if key not in CARD_SIZES_MM:
-            raise CardgenError(loc, f"unknown card size '{value}'{schema.suggest(key, CARD_SIZES_MM)} "
-                                    f"(named sizes: {', '.join(CARD_SIZES_MM)}; or give width and height)")
-        w, h = CARD_SIZES_MM[key]
-        return CardSize(w, h, key)
-    if isinstance(value, dict):
-        try:
-            if "diameter" in value:
-                d = length_mm(value["diameter"])
-                size = CardSize(d, d, str(value.get("name", "")), "round")
-            else:
-                if "width" not in value or "height" not in value:
-                    raise CardgenError(loc, "a card size needs width and height (or diameter for a round token)")
-                size = CardSize(length_mm(value["width"]), length_mm(value["height"]), str(value.get("name", "")))
-        except UnitError as exc:
-            raise CardgenError(loc, f"card size: {exc}") from None
-        if size.width <= 0 or size.height <= 0:
-            raise CardgenError(loc, "a card size must be larger than zero")
-        return size
-    raise CardgenError(loc, "card size must be a name such as poker or a mapping with width and height")
-
-
-def parse_bleed(value, loc: Loc) -> float:
+    """A card size as game.yaml's `card_size:` or a deck's `size:` takes it."""
     try:
-        bleed = length_mm(value)
-    except UnitError as exc:
-        raise CardgenError(loc, f"bleed: {exc}") from None
-    if bleed < 0 or bleed > 20:
-        raise CardgenError(loc, f"bleed must be between 0 and 20 mm, got {value!r}")
-    return bleed
+        return CardSizeKind().convert(value, STATIC_ENV)
+    except Invalid as exc:
+        raise CardgenError(loc, f"card size {exc.message}") from None
 
 
-def parse_count(value, loc: Loc, card: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
+def _safe(key: Any) -> str:
+    text = "".join(ch if ch.isprintable() else "?" for ch in str(key))
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _loc_at(data: Any, path: tuple, fallback: Loc) -> Loc:
+    """Location of the value `path` leads to inside nested YAML mappings and lists."""
+    loc, node = fallback, data
+    for step in path:
+        if isinstance(node, dict) and step in node:
+            loc = node.value_loc(step) if isinstance(node, YDict) else loc
+            node = node[step]
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            loc = node.item_loc(step) if isinstance(node, YList) else loc
+            node = node[step]
         else:
-            raise CardgenError(loc, f"card '{card}': count must be a whole number (0 to {schema.MAX_COUNT}), "
-                                    f"got {value!r}", code="count")
-    if value < 0:
-        raise CardgenError(loc, f"card '{card}': count must not be negative, got {value}", code="count")
-    if value > schema.MAX_COUNT:
-        raise CardgenError(loc, f"card '{card}': count {value} is more than {schema.MAX_COUNT} copies; "
-                                f"is a digit too many?", code="count")
-    return value
+            break
+    return loc
+
+
+def file_diagnostics(decl: type[Decl], data: YDict, what: str, extra: Mapping[str, str] | None = None,
+                     code: str = "type", skip: tuple[str, ...] = ()) -> tuple[list[Diagnostic], list[Diagnostic]]:
+    """`decl`'s problems with `data` as located diagnostics: (unknown keys, the rest).
+    Keys in `extra` (output sections, key -> doc) are allowed and left unchecked; the values
+    of keys in `skip` are left for someone else to check."""
+    extra = extra or {}
+    allowed = [*decl.options(), *extra]
+    unknown: list[Diagnostic] = []
+    other: list[Diagnostic] = []
+    for path, message in decl.problems(data, only=[k for k in decl.options() if k not in skip]):
+        if path[-1:] == ("<key>",):
+            key = path[0]
+            if isinstance(key, str) and key in extra:
+                continue
+            unknown.append(Diagnostic(data.key_loc(key), f"unknown key '{_safe(key)}' in {what}"
+                                                         f"{suggest(key, allowed)}", "error", "unknown-key"))
+        elif not path:
+            other.append(Diagnostic(data.loc, f"{what} {message}", "error", "missing-key"))
+        else:
+            other.append(Diagnostic(_loc_at(data, path, data.loc), f"{what}: {message}", "error", code))
+    return unknown, other
 
 
 def _mapping(value, loc: Loc, what: str) -> YDict:
@@ -181,45 +92,94 @@ def _mapping(value, loc: Loc, what: str) -> YDict:
     return value
 
 
+def _one_typo(a: str, b: str) -> bool:
+    """`a` is `b` with one letter wrong, missing, extra, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def misspelt_reserved(key: Any) -> str | None:
+    """The reserved card key (`name`, `count`, `back`) that `key` looks like a typo of."""
+    if not isinstance(key, str) or key in CardKeys.options() or len(key) < 3:
+        return None
+    for reserved in CardKeys.options():
+        if _one_typo(key.lower(), reserved):
+            return reserved
+    return None
+
+
+def _count(value: Any, loc: Loc, who: str) -> int:
+    try:
+        return CardKeys.options()["count"][1].kind.convert(value, STATIC_ENV)
+    except Invalid as exc:
+        raise CardgenError(loc, f"{who}: count {exc.message}", code="count") from None
+
+
 def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report,
-              problems: list[Diagnostic] | None = None) -> Deck:
-    """Load one deck file. Problems with single cards are collected: into `problems` if given
-    (the deck is returned without the broken cards), else raised together at the end.
-    Problems that leave no deck to speak of raise at once."""
+              problems: list[Diagnostic] | None = None, sections: Mapping[str, str] | None = None) -> Deck:
+    """Load one deck file. Problems are collected: into `problems` if given (the deck is
+    returned without what is broken), else raised together at the end.  Problems that leave
+    no deck to speak of raise at once.  `sections`: output keys allowed in a deck file."""
     collect = problems is not None
     problems = problems if collect else []
     data = load_file(path)
     if data is None:
         raise CardgenError(Loc(str(path), 1), "empty deck file; a deck needs `deck:`, `template:` and `cards:`")
     data = _mapping(data, Loc(str(path), 1), "a deck file")
-    report.extend(schema.unknown_keys(data, schema.DECK_KEYS, f"deck file {path.name}"))
-    missing = [key for key in ("deck", "template", "cards") if key not in data]
-    if missing:
-        raise CardgenError(None, diagnostics=[
-            Diagnostic(data.loc, f"deck file {path.name} has no `{key}:` ({schema.DECK_KEYS[key]})",
-                       "error", "missing-key") for key in missing])
-    name = str(data["deck"])
-    if data.get("back") and data.get("backs"):
+    what = f"deck file {path.name}"
+    unknown, wrong = file_diagnostics(DeckFile, data, what,
+                                      DEFAULT_DECK_SECTIONS if sections is None else sections)
+    report.extend(unknown)
+    fatal = [d for d in wrong if d.code == "missing-key"
+             or any(d.loc == data.value_loc(k) for k in ("deck", "template", "cards") if k in data)]
+    if fatal:
+        raise CardgenError(None, diagnostics=fatal)
+    opts = DeckFile.load_unchecked(data)
+    name = opts.deck
+    if opts.back and opts.backs:
         raise CardgenError(data.key_loc("backs"), f"deck '{name}' has both `back:` (one shared back) and "
                                                   f"`backs:` (per-card backs); keep one")
-    size = parse_size(data["size"], data.value_loc("size")) if "size" in data else game_size
-    bleed = parse_bleed(data["bleed"], data.value_loc("bleed")) if "bleed" in data else game_bleed
-    defaults = data.get("defaults") or {}
-    if defaults:
-        _mapping(defaults, data.value_loc("defaults"), "`defaults:`")
+    problems.extend(wrong)
+    size = opts.size or game_size
+    bleed = opts.bleed if opts.bleed is not None else game_bleed
+    defaults = opts.defaults or {}
     cards_data = data["cards"]
-    if not isinstance(cards_data, list):
-        raise CardgenError(data.value_loc("cards"), f"deck '{name}': `cards:` must be a list of cards")
     cards: list[Card] = []
     seen: dict[str, Loc] = {}
+    default_count: int | None = None
+    if "count" in defaults:
+        try:
+            default_count = _count(defaults["count"], defaults.value_loc("count") if isinstance(defaults, YDict)
+                                   else data.value_loc("defaults"), f"deck '{name}': `defaults:`")
+        except CardgenError as exc:
+            problems.extend(exc.diagnostics)
     for i, cd in enumerate(cards_data):
         cloc = cards_data.item_loc(i) if isinstance(cards_data, YList) else data.loc
         if not isinstance(cd, dict):
             problems.append(Diagnostic(cloc, f"deck '{name}': card #{i + 1} must be a mapping with at least "
                                              f"`name:`", "error", "card"))
             continue
+        label = f"card '{cd['name']}'" if isinstance(cd.get("name"), (str, int, float)) else f"card #{i + 1}"
+        for key in cd:
+            reserved = misspelt_reserved(key)
+            if reserved and reserved not in cd:
+                report.warn(cd.key_loc(key), f"deck '{name}': {label}: unknown key '{key}'; did you mean "
+                                             f"'{reserved}'? (cards may carry any fields for their templates, "
+                                             f"but this looks like a misspelt `{reserved}:`, which cardgen "
+                                             f"reads itself)", "card-key")
         if "name" not in cd or cd["name"] in (None, ""):
             problems.append(Diagnostic(cloc, f"deck '{name}': card #{i + 1} has no `name:`; every card needs one",
+                                       "error", "card"))
+            continue
+        bad = {path[0]: msg for path, msg in CardKeys.problems(cd) if path}
+        if "name" in bad:
+            problems.append(Diagnostic(cd.value_loc("name"), f"deck '{name}': card #{i + 1}: {bad['name']}",
                                        "error", "card"))
             continue
         cname = str(cd["name"])
@@ -227,17 +187,15 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
         count = 1
         if "count" in cd:
             try:
-                count = parse_count(cd["count"], cd.value_loc("count"), cname)
+                count = _count(cd["count"], cd.value_loc("count"), f"card '{cname}'")
             except CardgenError as exc:
                 problems.extend(exc.diagnostics)
                 count, count_ok = 0, False
         elif "count" in defaults:
-            try:
-                count = parse_count(defaults["count"], defaults.value_loc("count")
-                                    if isinstance(defaults, YDict) else data.value_loc("defaults"), cname)
-            except CardgenError as exc:
-                problems.extend(exc.diagnostics)
+            if default_count is None:
                 count, count_ok = 0, False
+            else:
+                count = default_count
         if cname in seen:
             report.error(cd.value_loc("name"), f"deck '{name}': duplicate card name '{cname}' "
                                                f"(also at line {seen[cname].line}); give each card its own "
@@ -249,38 +207,40 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
         fields["count"] = count
         back_fields = None
         if "back" in cd:
-            if not isinstance(cd["back"], dict):
+            if "back" in bad:
                 problems.append(Diagnostic(cd.value_loc("back"), f"card '{cname}': `back:` must be a mapping of "
                                                                  f"keys to values", "error", "card"))
                 continue
             back = cd["back"]
-            if not data.get("backs"):
+            if not opts.backs:
                 report.error(cd.key_loc("back"), f"card '{cname}' has its own `back:` fields but deck '{name}' "
                                                  f"has no `backs:` template to draw them; add `backs: <template>` "
                                                  f"to the deck", "back-fields")
             back_fields = dict(fields)
             back_fields.update(back)
-        elif data.get("backs"):
+        elif opts.backs:
             back_fields = dict(fields)
         cards.append(Card(cname, count, fields, cloc, i, cd, back_fields, count_ok))
     if problems and not collect:
         raise CardgenError(None, diagnostics=problems)
-    back_key = "back" if data.get("back") else ("backs" if data.get("backs") else None)
+    back_key = "back" if opts.back else ("backs" if opts.backs else None)
     return Deck(
-        name=name, file=path, template=str(data["template"]), template_loc=data.value_loc("template"),
-        back=str(data["back"]) if data.get("back") else None,
-        backs=str(data["backs"]) if data.get("backs") else None,
+        name=name, file=path, template=opts.template, template_loc=data.value_loc("template"),
+        back=opts.back or None, backs=opts.backs or None,
         back_loc=data.value_loc(back_key) if back_key else None,
-        size=size, bleed=bleed, cards=cards, data=data, slug=slugify(name),
+        size=size, bleed=bleed, cards=cards, data=data, slug=slugify(name), opts=opts,
     )
 
 
-def load_game(root: Path, project: Path, report: Report | None = None, tolerant: bool = False,
-              sections: dict | None = None, deck_sections: dict | None = None) -> Game:
-    """Load a game folder. Fatal problems raise CardgenError (all of them at once, not just the
-    first); others go to `report`.  With `tolerant`, problems in single deck files and in
-    rules.yaml go to `report` too and the game comes back without what could not be loaded
-    (the validator uses this to report everything); only a broken game.yaml still raises."""
+def load_game(root: Path, project: Path, report: Report | None = None, tolerant: bool = False, *,
+              sections: Mapping[str, str] | None = None, deck_sections: Mapping[str, str] | None = None) -> Game:
+    """Load a game folder. Problems raise CardgenError (all of them at once, not just the
+    first); unknown keys and warnings go to `report`.  With `tolerant`, every problem goes to
+    `report` and the game comes back with what could be loaded (the validator uses this to
+    report everything); only a game.yaml that is not a mapping still raises.
+    `sections` / `deck_sections`: the output sections (key -> one-line doc) game.yaml and deck
+    files may carry; they are left raw in `game.data` / `deck.data` for the outputs to check.
+    None: `tts` and `booklet` in game.yaml, `tts` in deck files."""
     report = report if report is not None else Report()
     root = Path(root)
     game_file = root / "game.yaml"
@@ -291,19 +251,18 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
         data = YDict()
         data.loc, data.key_locs, data.value_locs = Loc(str(game_file), 1), {}, {}
     data = _mapping(data, Loc(str(game_file), 1), "game.yaml")
-    report.extend(schema.unknown_keys(data, schema.GAME_KEYS, "game.yaml"))
-    size = parse_size(data["card_size"], data.value_loc("card_size")) if "card_size" in data \
-        else CardSize(*CARD_SIZES_MM["poker"], "poker")
-    bleed = parse_bleed(data["bleed"], data.value_loc("bleed")) if "bleed" in data else DEFAULT_BLEED_MM
-    game = Game(slug=root.resolve().name, root=root, project=project, data=data)
-    problems: list[Diagnostic] = []
+    unknown, problems = file_diagnostics(GameFile, data, "game.yaml",
+                                         DEFAULT_SECTIONS if sections is None else sections)
+    report.extend(unknown)
+    opts = GameFile.load_unchecked(data)
+    game = Game(slug=root.resolve().name, root=root, project=project, data=data, opts=opts)
 
     if "decks" in data:
         listed = data["decks"]
-        if not isinstance(listed, list):
-            raise CardgenError(data.value_loc("decks"), "`decks:` must be a list of deck file names")
         paths = []
-        for i, name in enumerate(listed):
+        for i, name in enumerate(listed if isinstance(listed, list) else []):
+            if not isinstance(name, (str, int, float)) or isinstance(name, bool) or not str(name).strip():
+                continue        # reported above
             p = root / str(name)
             if p.suffix != ".yaml":
                 p = p.with_suffix(".yaml")
@@ -318,7 +277,8 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
     names: dict[str, Path] = {}
     for p in paths:
         try:
-            deck = load_deck(p, size, bleed, report, problems if tolerant else None)
+            deck = load_deck(p, opts.card_size, opts.bleed, report, problems if tolerant else None,
+                             sections=deck_sections)
         except CardgenError as exc:
             problems.extend(exc.diagnostics)
             game.broken.append(p)
@@ -373,7 +333,7 @@ def resolve_games(names: list[str], project: Path) -> list[Path]:
             out.append(project / "cards" / name)
         else:
             known = sorted(q.name for q in (project / "cards").glob("*") if (q / "game.yaml").is_file())
-            raise CardgenError(Loc(name), f"no game called '{name}'{schema.suggest(name, known)} "
+            raise CardgenError(Loc(name), f"no game called '{name}'{suggest(name, known)} "
                                           f"(games: {', '.join(known) or 'none'}; or give a path to a game folder)")
     return out
 

@@ -1,0 +1,377 @@
+"""Declarations of the files a game is made of: game.yaml, deck files, cards, rules.yaml.
+
+One `Decl` per kind of file (and per nested mapping in it).  The loader
+(`cardgen.load.game`) converts and checks with them; the docs tables and the JSON Schema
+come from them.  Output options (`tts:`, `booklet:`, ...) are not declared here: each
+output declares its own, and the loader leaves those mappings raw.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from cardgen.core.sizes import CARD_SIZES_MM, DEFAULT_BLEED_MM, CardSize
+from cardgen.schema.core import (Choice, Colour, Decl, Env, Int, Invalid, Kind, Length, ListOf, MapOf, OneOf,
+                                 Text, opt, show, suggest)
+
+MAX_COUNT = 10000           # copies of one card
+MAX_CARD_MM = 1000.0        # the longest side of a card
+
+
+# -- kinds of value particular to these files ------------------------------------------------
+
+_SIDE = Length(min=0, min_open=True, max=MAX_CARD_MM, to="mm")
+
+
+class CardSizeKind(Kind):
+    """A card size: a name (poker, bridge, ...), `{width, height, name?}` or `{diameter, name?}`
+    for a round token; converts to `core.sizes.CardSize` (mm)."""
+
+    def convert(self, value: Any, env: Env) -> Any:
+        if isinstance(value, str):
+            key = value.strip().lower()
+            if key not in CARD_SIZES_MM:
+                raise Invalid(f"is not a card size: '{show(value)[1:-1]}'{suggest(key, CARD_SIZES_MM)} "
+                              f"(named sizes: {', '.join(CARD_SIZES_MM)}; or give width and height)")
+            w, h = CARD_SIZES_MM[key]
+            return CardSize(w, h, key)
+        if not isinstance(value, dict):
+            raise Invalid(f"must be a card size name such as poker, or a mapping with width and height "
+                          f"(or diameter), got {show(value)}")
+        allowed = ("diameter", "name") if "diameter" in value else ("width", "height", "name")
+        for k in value:
+            if k not in allowed:
+                hint = suggest(k, allowed) or (" (a round token has only diameter and name)"
+                                                 if "diameter" in value else "")
+                raise Invalid(f"has an unknown key '{k}'{hint}", (k,))
+        name = ""
+        if "name" in value:
+            try:
+                name = Text().convert(value["name"], env)
+            except Invalid as exc:
+                raise Invalid(f"name {exc.message}", ("name",)) from None
+        if "diameter" in value:
+            d = self._side(value, "diameter", env)
+            return CardSize(d, d, name, "round")
+        missing = [k for k in ("width", "height") if k not in value]
+        if missing:
+            raise Invalid(f"has no {' and no '.join(missing)}; a card size needs width and height "
+                          f"(or diameter for a round token)")
+        return CardSize(self._side(value, "width", env), self._side(value, "height", env), name)
+
+    @staticmethod
+    def _side(value: dict, key: str, env: Env) -> float:
+        try:
+            return _SIDE.convert(value[key], env)
+        except Invalid as exc:
+            raise Invalid(f"{key} {exc.message}", (key,)) from None
+
+    def describe(self) -> str:
+        return f"card size: a name ({', '.join(CARD_SIZES_MM)}) or {{width, height}} or {{diameter}}"
+
+    def json_schema(self) -> dict:
+        length = _SIDE.json_schema()
+        return {"anyOf": [
+            {"enum": list(CARD_SIZES_MM)},
+            {"type": "object", "properties": {"width": length, "height": length, "name": {"type": "string"}},
+             "required": ["width", "height"], "additionalProperties": False},
+            {"type": "object", "properties": {"diameter": length, "name": {"type": "string"}},
+             "required": ["diameter"], "additionalProperties": False}]}
+
+    def show_default(self, default: Any) -> str:
+        return default.name if isinstance(default, CardSize) else super().show_default(default)
+
+
+_PLUS = re.compile(r"^\s*(\d+)\s*\+\s*$")
+
+
+@dataclass(frozen=True)
+class CopyCount(Int):
+    """How many copies of a card: a whole number from 0 to 10000."""
+
+    min: int | None = 0
+    max: int | None = MAX_COUNT
+
+    def convert(self, value: Any, env: Env) -> Any:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise Invalid(f"must be a whole number (0 to {MAX_COUNT}), got {show(value)}")
+        if value < 0:
+            raise Invalid(f"must not be negative, got {value}")
+        if value > MAX_COUNT:
+            raise Invalid(f"{value} is more than {MAX_COUNT} copies; is a digit too many?")
+        return value
+
+
+@dataclass(frozen=True)
+class RuleCount(Kind):
+    """A count as a rules document states it: a whole number, `tbd` (to be decided) and, where
+    `plus`, `"N+"` (at least N).  Converts to (number or None, at_least)."""
+
+    plus: bool = False
+
+    def convert(self, value: Any, env: Env) -> Any:
+        if isinstance(value, str) and value.strip().lower() == "tbd":
+            return (None, False)
+        if self.plus and isinstance(value, str):
+            m = _PLUS.match(value)
+            if m:
+                return (int(m.group(1)), True)
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            forms = 'a whole number, "N+" or tbd' if self.plus else "a whole number or tbd"
+            raise Invalid(f"must be {forms}, got {show(value)}")
+        if value > MAX_COUNT:
+            raise Invalid(f"{value} is more than {MAX_COUNT}; is a digit too many?")
+        return (value, False)
+
+    def describe(self) -> str:
+        return 'whole number, "N+" (at least N) or tbd' if self.plus else "whole number or tbd"
+
+    def json_schema(self) -> dict:
+        alts: list[dict] = [{"type": "integer", "minimum": 0, "maximum": MAX_COUNT}, {"const": "tbd"}]
+        if self.plus:
+            alts.append({"type": "string", "pattern": r"^\s*\d+\s*\+\s*$"})
+        return {"anyOf": alts}
+
+
+@dataclass(frozen=True)
+class FreeMap(Kind):
+    """A mapping of free keys to any values (`vars:`, `defaults:`, a card's `back:`)."""
+
+    what: str = "keys to values"
+
+    def convert(self, value: Any, env: Env) -> Any:
+        if not isinstance(value, dict):
+            raise Invalid(f"must be a mapping of {self.what}, got {show(value)}")
+        return value
+
+    def describe(self) -> str:
+        return f"mapping of {self.what}"
+
+    def json_schema(self) -> dict:
+        return {"type": "object"}
+
+
+@dataclass(frozen=True)
+class FreeList(Kind):
+    """A list whose items someone else reads (the rulebook's `sections:`)."""
+
+    what: str = "items"
+
+    def convert(self, value: Any, env: Env) -> Any:
+        if not isinstance(value, list):
+            raise Invalid(f"must be a list of {self.what}, got {show(value)}")
+        return value
+
+    def describe(self) -> str:
+        return f"list of {self.what}"
+
+    def json_schema(self) -> dict:
+        return {"type": "array"}
+
+
+class CardList(Kind):
+    """The cards of a deck: a list of mappings (each checked by `CardKeys`).  Kept as the raw
+    list: the loader checks each card itself, to report every card's problems."""
+
+    def convert(self, value: Any, env: Env) -> Any:
+        if not isinstance(value, list):
+            raise Invalid(f"must be a list of cards (`- name: ...`), got {show(value)}")
+        return value
+
+    def describe(self) -> str:
+        return "list of cards"
+
+    def json_schema(self) -> dict:
+        return {"type": "array", "items": CardKeys.json_schema()}
+
+
+class ComponentList(Kind):
+    """rules.yaml's `components:`: a list of entries, each checked by `ComponentEntry`
+    (`cardgen.check.components` reads them)."""
+
+    def convert(self, value: Any, env: Env) -> Any:
+        if not isinstance(value, list):
+            raise Invalid("must be a list of entries (`- deck: NAME` ...); see docs/rules-format.md")
+        return value
+
+    def describe(self) -> str:
+        return "list of component entries"
+
+    def json_schema(self) -> dict:
+        return {"type": "array", "items": ComponentEntry.json_schema()}
+
+
+_TEXT = Text()
+
+
+# -- game.yaml ------------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class GameFile(Decl):
+    __what__ = "game.yaml"
+    __doc_title__ = "game.yaml"
+
+    title: str | None = opt(_TEXT, "the game's name as printed", None, default_doc="the folder's name")
+    subtitle: str | None = opt(_TEXT, "a line under the title (booklet cover)", None)
+    designer: str | None = opt(_TEXT, "who made the game", None)
+    version: str | None = opt(_TEXT, "the rules or playtest version", None)
+    players: str | None = opt(_TEXT, "player count, e.g. 2-4", None)
+    play_time: str | None = opt(_TEXT, "play time, e.g. 30-45 min", None)
+    ages: str | None = opt(_TEXT, "suggested ages, e.g. 12+", None)
+    card_size: CardSize = opt(CardSizeKind(), "default card size for every deck: a name (poker, tarot, ...) "
+                                              "or {width, height} or {diameter}",
+                              CardSize(*CARD_SIZES_MM["poker"], "poker"))
+    bleed: float = opt(Length(min=0, max=20, to="mm"), "bleed around every card", DEFAULT_BLEED_MM,
+                       default_doc="1/8 in (3.175 mm)")
+    decks: tuple[str, ...] | None = opt(ListOf(Text(nonempty=True)), "deck files in the order to build them",
+                                        None, default_doc="every other .yaml file, sorted by name")
+    icons: dict = opt(MapOf(Text(nonempty=True), "alias"),
+                      "icon aliases: name -> icon file name in art/icons (without .svg)", None, default_doc="none")
+    palette: dict = opt(MapOf(Colour(), "colour name"),
+                        "named colours, available in templates as game.palette.<name> (as written)", None,
+                        default_doc="none")
+    vars: dict = opt(FreeMap("name: value"), "anything else game-wide, available in templates as "
+                                               "game.vars.<name>", None, default_doc="none")
+
+
+# -- deck files and cards -------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class DeckFile(Decl):
+    __what__ = "deck file"
+    __doc_title__ = "deck file"
+
+    deck: str = opt(Text(nonempty=True), "the deck's name")
+    description: str = opt(_TEXT, "a line about the deck, shown in listings", "", default_doc="none")
+    template: str = opt(Text(nonempty=True), "layout template for the faces, e.g. game-601/action")
+    back: str | None = opt(_TEXT, "layout template for one shared back", None)
+    backs: str | None = opt(_TEXT, "layout template for per-card backs (double-sided cards); a card's "
+                                   "`back:` fields override its own", None)
+    size: CardSize | None = opt(CardSizeKind(), "card size for this deck (overrides the game's card_size)",
+                                None, default_doc="the game's card_size")
+    bleed: float | None = opt(Length(min=0, max=20, to="mm"), "bleed for this deck (overrides the game's)",
+                              None, default_doc="the game's bleed")
+    defaults: dict | None = opt(FreeMap("card fields to values"),
+                                "field values every card in the deck gets unless it sets its own", None,
+                                default_doc="none")
+    cards: list = opt(CardList(), "the list of cards")
+    vars: dict | None = opt(FreeMap("name: value"), "anything else deck-wide, available in templates as "
+                                                      "deck.vars.<name>", None, default_doc="none")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardKeys(Decl):
+    """The keys of a card that mean something to cardgen; every other key is a free field."""
+
+    __what__ = "card"
+    __doc_title__ = "card"
+    __extra__ = "keep"
+
+    name: str = opt(Text(nonempty=True), "the card's name (required, unique in its deck)")
+    count: int = opt(CopyCount(), "number of copies, a whole number from 0 to 10000; 0 parks a card: kept in "
+                                  "the data, not printed", 1)
+    back: dict | None = opt(FreeMap("keys to values"), "fields for this card's own back (with a deck "
+                                                         "`backs:` template)", None, default_doc="none")
+
+
+# -- rules.yaml -----------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class ComponentEntry(Decl):
+    """One entry of rules.yaml's `components:` (docs/rules-format.md, part 1)."""
+
+    __what__ = "a component entry"
+    __doc_title__ = "component entry"
+
+    deck: str | None = opt(_TEXT, "the deck this entry is about (its deck file's `deck:` name)", None)
+    decks: tuple | None = opt(ListOf(_TEXT, min_items=1), "several decks that each have this same breakdown",
+                              None)
+    item: str | None = opt(_TEXT, "a component that is not a card deck (tokens, dice, boards)", None)
+    quote: str | None = opt(_TEXT, "the rules document's own wording", None)
+    total: tuple | None = opt(RuleCount(plus=True), "the deck's cards in all: N, \"N+\" (at least N) or tbd",
+                              None)
+    cards: dict | None = opt(MapOf(RuleCount(), "card name"), "named cards and their counts: {NAME: N, ...}",
+                             None)
+    others: tuple | None = opt(RuleCount(), "copies of every card not named under `cards:`", None)
+    by: str | None = opt(Text(nonempty=True), "the card field that groups the deck's cards (type, kind, ...)",
+                         None)
+    groups: dict | None = opt(MapOf(RuleCount(), "field value"), "with `by:`, copies per group: {VALUE: N, ...}",
+                              None)
+    each: tuple | None = opt(RuleCount(), "with `by:`, copies in every group", None)
+    types: tuple | None = opt(RuleCount(), "with `by:`, how many groups there are", None)
+    count: tuple | None = opt(RuleCount(plus=True), "for an `item:`, how many", None)
+    silent: str | None = opt(_TEXT, "the document gives no counts for this deck; say so here", None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RulesFile(Decl):
+    __what__ = "rules.yaml"
+    __doc_title__ = "rules.yaml"
+
+    source: str | None = opt(_TEXT, "which document the counts come from", None)
+    components: list | None = opt(ComponentList(), "the component list as the rules document states it "
+                                                   "(docs/rules-format.md, part 1)", None)
+    title: str | None = opt(_TEXT, "the booklet's title", None, default_doc="game.yaml's title")
+    subtitle: str | None = opt(_TEXT, "a line under the title", None, default_doc="game.yaml's subtitle")
+    players: str | None = opt(_TEXT, "player count, e.g. 2-4", None, default_doc="game.yaml's")
+    play_time: str | None = opt(_TEXT, "play time, e.g. 30-45 min", None, default_doc="game.yaml's")
+    ages: str | None = opt(_TEXT, "suggested ages, e.g. 12+", None, default_doc="game.yaml's")
+    intro: str | None = opt(_TEXT, "one paragraph: what the game is about", None)
+    sections: list | None = opt(FreeList("sections"), "the rules, a list of sections with `title:` and `body:`",
+                                None)
+    player_aid: dict | None = opt(FreeMap("turn, end and notes"), "the one-card player aid: `turn:`, `end:`, "
+                                                                   "`notes:`", None)
+
+
+RULES_PART1 = ("source", "components")       # the component list; the other keys make the rulebook
+
+# The rulebook's own mappings (read by `cardgen.layout.rulebook`, which reports their problems).
+
+_TEXTS = OneOf((_TEXT, ListOf(_TEXT)), "must be text or a list of texts, got {value}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RulebookSection(Decl):
+    __what__ = "a section"
+    __doc_title__ = "rulebook section"
+
+    title: str = opt(_TEXT, "the section's heading")
+    body: list | None = opt(FreeList("blocks"), "a list of blocks: paragraphs (text), `steps:`, `bullets:`, "
+                                                "`table:`, `callout:` or a nested `section:`", None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RulebookTable(Decl):
+    __what__ = "a table"
+    __doc_title__ = "rulebook table"
+
+    header: tuple | None = opt(ListOf(_TEXT), "the column headings", None)
+    rows: list | None = opt(FreeList("rows (lists)"), "the rows, each a list of cells", None)
+
+
+CALLOUT_KINDS = ("example", "tip", "note")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RulebookCallout(Decl):
+    __what__ = "a callout"
+    __doc_title__ = "rulebook callout"
+
+    kind: str = opt(Choice(CALLOUT_KINDS), "example, tip or note", "note")
+    title: str | None = opt(_TEXT, "a heading for the box", None, default_doc="the kind, capitalised")
+    text: str = opt(_TEXT, "the box's text", "", default_doc="none")
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerAid(Decl):
+    __what__ = "player_aid"
+    __doc_title__ = "player aid"
+
+    turn: tuple | None = opt(_TEXTS, "the turn, in order (front)", None)
+    end: tuple | None = opt(_TEXTS, "how the game ends (back)", None)
+    notes: tuple | None = opt(_TEXTS, "reminders (back)", None)
