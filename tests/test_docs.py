@@ -7,7 +7,6 @@ import click
 import pytest
 
 from cardgen.cli.main import main
-from cardgen.schema.keys import CARD_RESERVED, DECK_KEYS, GAME_KEYS
 from cardgen.elements import ELEMENTS
 from cardgen.pipeline import reference
 from conftest import REPO
@@ -34,11 +33,6 @@ def test_every_element_option_has_a_row_with_its_default(etype):
         assert row in where, f"{etype}.{key} has no row"
         line = where.split(row, 1)[1].split("\n", 1)[0]
         assert f"| {o.default_text()} | {o.doc} |" in line, line
-
-
-@pytest.mark.parametrize("key", sorted(set(GAME_KEYS) | set(DECK_KEYS) | set(CARD_RESERVED)))
-def test_game_and_deck_keys_documented(key):
-    assert f"`{key}`" in doc("games.md")
 
 
 def _flags():

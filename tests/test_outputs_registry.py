@@ -150,8 +150,6 @@ def test_validate_and_build_report_the_same(tmp_path, case):
         assert not (tmp_path / "build").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="card_size is checked by its declaration in the load branch; until then "
-                                       "validate finds nothing and the build fails inside")
 def test_nan_card_size_is_reported_the_same(tmp_path):
     make_game(tmp_path, game="title: Test game\ncard_size: {width: .nan, height: 88}\n")
     vcode, vout = _run(tmp_path, "validate", "g")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from cardgen.layout import expr
 
-from cardgen.schema import keys as schema
+from cardgen.schema.core import suggest
 from cardgen.check.components import COUNT_CODES, check_counts
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.load.game import Game, load_game, resolve_games
@@ -169,7 +169,7 @@ def check_cards(game: Game, res, report: Report) -> set[tuple[str, str]]:
                         if res.icons.find(icon) is None:
                             reported.add((card.name, icon))
                             report.error(loc, f"{deck.name}: card '{card.name}', `{key}:`: unknown icon ':{icon}:'"
-                                              f"{schema.suggest(icon, res.icons.names())} (put {icon}.svg in "
+                                              f"{suggest(icon, res.icons.names())} (put {icon}.svg in "
                                               f"art/icons/ or map it under `icons:` in game.yaml)", "unknown-icon")
     return reported
 

@@ -38,7 +38,19 @@ def _element_types() -> str:
     return "\n\n".join(parts)
 
 
+def _files(name: str) -> Callable[[], str]:
+    def make() -> str:
+        from cardgen.schema import files
+        return doc_table(getattr(files, name))
+    return make
+
+
 BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
+    "game-file": ("games.md", _files("GameFile")),
+    "deck-file": ("games.md", _files("DeckFile")),
+    "card-keys": ("games.md", _files("CardKeys")),
+    "rules-file": ("rules-format.md", _files("RulesFile")),
+    "component-entry": ("rules-format.md", _files("ComponentEntry")),
     "template-file": ("templates.md", _template_file),
     "element-common": ("templates.md", _element_common),
     "element-types": ("templates.md", _element_types),

@@ -75,7 +75,7 @@ class IconBook:
     def require(self, name: str) -> Path:
         p = self.find(name)
         if p is None:
-            from cardgen.schema.keys import suggest
+            from cardgen.schema.core import suggest
             raise IconError(f"unknown icon ':{name}:'{suggest(name, self.names())} "
                             f"(put {name}.svg in art/icons/ or map it under `icons:` in game.yaml)")
         return p

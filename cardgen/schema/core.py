@@ -48,9 +48,9 @@ class Invalid(Exception):
         self.path = path
 
 
-def suggest(word: object, choices: Iterable[object]) -> str:
+def suggest(word: object, choices: Iterable[object], cutoff: float = 0.6) -> str:
     """`; did you mean 'x'?` for the closest choice, or nothing."""
-    match = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    match = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=cutoff)
     return f"; did you mean '{match[0]}'?" if match else ""
 
 
@@ -342,7 +342,7 @@ class Colour(Kind):
         try:
             return color(value)
         except UnitError:
-            hint = suggest(str(value).strip().lower(), _colour_names()) if not str(value).startswith("#") else ""
+            hint = suggest(str(value).strip().lower(), _colour_names(), 0.8) if not str(value).startswith("#") else ""
             raise Invalid(f"must be a colour such as #1d6a72, a CSS colour name or none, got {show(value)}"
                           f"{hint}") from None
 
