@@ -14,15 +14,15 @@ import pytest
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.render import impose_booklet
-from cardgen.outputs.booklet import Strip, flow, make_booklet
-from cardgen.pipeline.build import BuildOptions, build_game, layout_game
 from cardgen.core.errors import CardgenError, Report
-from cardgen.load.game import load_game
-from cardgen.layout.rulebook import load_rulebook, rulebook_problems
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
+from cardgen.layout.rulebook import load_rulebook, rulebook_problems
+from cardgen.load.game import load_game
 from cardgen.load.yamlsrc import load_text
+from cardgen.outputs.booklet import Strip, flow, make_booklet
+from cardgen.pipeline.build import BuildOptions, build_game, layout_game
+from cardgen.render import impose_booklet
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "cards" / "game-601"

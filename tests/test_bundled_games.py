@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import pytest
+from conftest import REPO
 from pypdf import PdfReader
 
-from cardgen.model import ops
-from cardgen.pipeline.build import BuildOptions, build_game, layout_game
 from cardgen.core.errors import Report
 from cardgen.load.game import load_game
-from conftest import REPO
+from cardgen.model import ops
+from cardgen.pipeline.build import BuildOptions, build_game, layout_game
 
 GAMES = sorted(p.name for p in (REPO / "cards").iterdir() if (p / "game.yaml").is_file())
 

@@ -5,11 +5,11 @@ import re
 
 import click
 import pytest
+from conftest import REPO
 
 from cardgen.cli.main import main
 from cardgen.elements import ELEMENTS
 from cardgen.pipeline import reference
-from conftest import REPO
 
 
 def doc(name):

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import pypdfium2 as pdfium
 import pytest
+from conftest import REPO
+from test_validate import run
+from vgame import make_game
 
 from cardgen.core.errors import Report
 from cardgen.elements import ELEMENTS
 from cardgen.elements.base import Element
 from cardgen.pipeline.build import BuildOptions, build_game
-from cardgen.schema.core import (Anything, Bool, Choice, Colour, Int, Kind, Length, ListOf, Number, OneOf, Text)
-from conftest import REPO
-from test_validate import run
-from vgame import make_game
+from cardgen.schema.core import Anything, Bool, Choice, Colour, Int, Kind, Length, ListOf, Number, OneOf, Text
 
 # What each element needs besides the option under test, so that only that option is wrong.
 NEEDS = {"text": "    text: hi\n", "icon": "    icon: coins\n", "image": "    placeholder: true\n"}

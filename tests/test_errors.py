@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import run_cli, write
 
 GOOD = "cards:\n  - {name: Alpha, color: '#ff0000'}\n"

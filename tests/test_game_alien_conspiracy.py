@@ -3,10 +3,10 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.model import ops
-from cardgen.pipeline.build import layout_game
 from cardgen.core.errors import Report
 from cardgen.load.game import load_game
+from cardgen.model import ops
+from cardgen.pipeline.build import layout_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardgen.model import ops
-from cardgen.pipeline.build import layout_game
 from cardgen.core.errors import Report
 from cardgen.load.game import load_game
+from cardgen.model import ops
+from cardgen.pipeline.build import layout_game
 
 PROJECT = Path(__file__).resolve().parent.parent
 GAME = PROJECT / "cards" / "alter-ego"

@@ -6,10 +6,10 @@ import json
 
 import pytest
 import yaml
+from conftest import REPO, run_cli
 from jsonschema import Draft202012Validator
 
 from cardgen.pipeline import jsonschema as js
-from conftest import REPO, run_cli
 
 KINDS = sorted(js.SCHEMAS)
 

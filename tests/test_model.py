@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import pytest
+from conftest import REPO, run_cli, write
 
-from cardgen.pipeline.build import layout_game
 from cardgen.core.errors import CardgenError, Report
 from cardgen.load.game import load_game
 from cardgen.load.yamlsrc import load_text
-from conftest import REPO, run_cli, write
+from cardgen.pipeline.build import layout_game
 
 
 def test_every_value_keeps_its_source_line():

@@ -7,6 +7,8 @@ import re
 
 import pytest
 from click.testing import CliRunner
+from conftest import REPO
+from vgame import ACTIONS, FACE, RULES, make_game
 
 from cardgen.cli import main as cli
 from cardgen.outputs import OUTPUTS
@@ -14,8 +16,6 @@ from cardgen.outputs.booklet import Booklet
 from cardgen.outputs.docs import BEGIN, END, options_markdown
 from cardgen.outputs.tts import Tts
 from cardgen.pipeline.options import BuildOptions
-from conftest import REPO
-from vgame import ACTIONS, FACE, RULES, make_game
 
 
 def _help() -> str:

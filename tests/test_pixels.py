@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pypdfium2 as pdfium
 import pytest
-
-from cardgen.pipeline.build import BuildOptions, build_game
-from cardgen.core.errors import Report
 from conftest import REPO, write
+
+from cardgen.core.errors import Report
+from cardgen.pipeline.build import BuildOptions, build_game
 
 DPI = 100
 PX = DPI / 25.4

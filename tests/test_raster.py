@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cardgen.render import raster
+from cardgen.core.errors import Report
 from cardgen.outputs import png
 from cardgen.pipeline.build import BuildOptions, build_game
-from cardgen.core.errors import Report
+from cardgen.render import raster
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -150,8 +150,8 @@ def test_render_page_is_exact_for_awkward_sizes(tmp_path):
     """PDFium rounds bitmap sizes: every requested size must come out exact."""
     import pypdfium2 as pdfium
 
-    from cardgen.resources.fonts import FontBook
     from cardgen.model.ops import CardLayout, Rect
+    from cardgen.resources.fonts import FontBook
 
     fonts = FontBook([REPO / "fonts"])
     lay = CardLayout(180.0, 252.0, 9.0, [Rect(-9, -9, 198, 270, fill=(1, 0, 0, 1)),

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import os
 
-from pypdf import PdfReader
-
 from conftest import run_cli
+from pypdf import PdfReader
 
 
 def in_dir(path, *args):

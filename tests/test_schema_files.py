@@ -10,14 +10,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import REPO
+from vgame import make_project
 
 from cardgen.check.validate import validate_game
 from cardgen.core.errors import CardgenError, Report
 from cardgen.load.game import load_game
-from cardgen.schema.files import (CardKeys, ComponentEntry, DeckFile, GameFile, PlayerAid, RulebookCallout,
-                                  RulebookSection, RulebookTable, RulesFile)
-from conftest import REPO
-from vgame import make_project
+from cardgen.schema.files import (
+    CardKeys,
+    ComponentEntry,
+    DeckFile,
+    GameFile,
+    PlayerAid,
+    RulebookCallout,
+    RulebookSection,
+    RulebookTable,
+    RulesFile,
+)
 
 FACE = "elements:\n  - {name: t, type: text, text: \"{{ card.name }}\"}\n"
 DECK = "deck: D\ntemplate: g/face\ncards:\n  - name: A\n"

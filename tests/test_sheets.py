@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import pytest
+from conftest import REPO
+from pdfgeom import page_items
 from pypdf import PdfReader
 
-from cardgen.pipeline.build import BuildOptions, build_game
 from cardgen.core.errors import Report
-from pdfgeom import page_items
-from conftest import REPO
+from cardgen.pipeline.build import BuildOptions, build_game
 
 BLEED = 3.175
 PW, PH = 215.9, 279.4          # Letter

@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import pytest
+from conftest import REPO, write
 from PIL import Image as PILImage
 
+from cardgen.core.errors import CardgenError, Report
+from cardgen.core.units import MM, color, length_pt
+from cardgen.load.game import load_game
 from cardgen.model import ops
 from cardgen.pipeline.build import layout_game
-from cardgen.core.errors import CardgenError, Report
-from cardgen.load.game import load_game
-from cardgen.core.units import MM, color, length_pt
-from conftest import REPO, write
 
 
 def lay(root, report=None):

@@ -7,12 +7,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cardgen.render import raster
-
-from cardgen.outputs import tts
-from cardgen.pipeline.build import BuildOptions, build_game
 from cardgen.core.errors import CardgenError, Report
 from cardgen.load.game import load_game
+from cardgen.outputs import tts
+from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.render import raster
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -293,7 +292,7 @@ def test_custom_deck_keys_unique_across_bundled_games():
             n = len(tts.plan_sheets(list(range(deck.count)), deck.size.width, deck.size.height, False))
             for key in tts.deck_keys(game.slug, deck.slug, n, taken):
                 assert key not in seen, f"{game.slug}/{deck.slug} collides with {seen[key]}"
-                assert 1 <= key and key * 100 + 99 < 2**31
+                assert key >= 1 and key * 100 + 99 < 2**31
                 seen[key] = f"{game.slug}/{deck.slug}"
     # stable: the same inputs give the same keys
     assert tts.deck_keys("game-601", "action", 2, set()) == tts.deck_keys("game-601", "action", 2, set())

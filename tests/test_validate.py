@@ -7,10 +7,10 @@ import re
 
 import pytest
 from click.testing import CliRunner
+from vgame import ACTIONS, FACE, REPO, RULES, make_game
 
 from cardgen.cli.main import main
 from cardgen.resources.fonts import FontBook
-from vgame import ACTIONS, FACE, REPO, RULES, make_game
 
 FAMILIES = ", ".join(sorted(FontBook([REPO / "fonts"]).families))
 
@@ -257,7 +257,7 @@ def test_broken_deck_file(tmp_path, change, expected):
     code, out = run(tmp_path, "g")
     assert code == 1
     assert out[0] == expected
-    assert out[-1].startswith("g: ") and out[-1].endswith(" errors, 0 warnings") or out[-1] == "g: 1 error, 0 warnings"
+    assert (out[-1].startswith("g: ") and out[-1].endswith(" errors, 0 warnings")) or out[-1] == "g: 1 error, 0 warnings"
 
 
 @pytest.mark.parametrize("change, expected", [

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 
 from click.testing import CliRunner
+from vgame import ACTIONS, make_game
 
 from cardgen.cli.main import main
-from vgame import ACTIONS, make_game
 
 
 def build(tmp_path, *args):

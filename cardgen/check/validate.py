@@ -8,23 +8,18 @@ the rules' component list (`cardgen.components`).  `cardgen build` runs the same
 from __future__ import annotations
 
 import difflib
-
-import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardgen.layout import expr
-
-from cardgen.schema.core import suggest
-from cardgen.check.components import COUNT_CODES, check_counts
+from cardgen.check.components import check_counts
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
-from cardgen.load.game import Game, load_game, resolve_games
-from cardgen.resources.richtext import icon_names
 from cardgen.elements import ELEMENTS
+from cardgen.layout import expr
 from cardgen.layout.templates import TemplateFile, element_problems, find_template
-from cardgen.core.units import UnitError, color
+from cardgen.load.game import Game, load_game
 from cardgen.load.yamlsrc import YDict, YList, load_file
+from cardgen.resources.richtext import icon_names
+from cardgen.schema.core import suggest
 
 RULES_KEYS = {
     "source": "which document the counts come from",

@@ -9,13 +9,13 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
+from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, plural
+from cardgen.load.game import find_project, load_game, resolve_games
 from cardgen.outputs import OUTPUTS
 from cardgen.pipeline.build import build_game
 from cardgen.pipeline.options import BuildOptions, Folder
 from cardgen.pipeline.validate import count_errors
 from cardgen.schema.core import STATIC_ENV, Bool, Choice, Invalid, ListOf, Opt
-from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, plural
-from cardgen.load.game import find_project, load_game, resolve_games
 
 
 def _print_diags(diags: list[Diagnostic]) -> None:
@@ -123,7 +123,7 @@ def _build(games, **values):
 
     def roots():
         dirs = [*paths, project / "templates", project / "fonts", project / "art"]
-        return dirs + [BUNDLED / d for d in ("templates", "fonts", "art") if BUNDLED != project]
+        return dirs + [BUNDLED / d for d in ("templates", "fonts", "art") if project != BUNDLED]
 
     def rebuild(changed_files):
         names = ", ".join(display_path(p) for p in changed_files[:3]) + (" ..." if len(changed_files) > 3 else "")

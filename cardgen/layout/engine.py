@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
+from cardgen.core.errors import CardgenError, Diagnostic, Report
+from cardgen.core.units import MM
 from cardgen.elements import ELEMENTS
 from cardgen.elements.base import Element, ElementError, LayoutContext
 from cardgen.layout import expr
@@ -22,8 +23,7 @@ from cardgen.model import ops
 from cardgen.resources.fonts import FontBook
 from cardgen.resources.icons import IconBook
 from cardgen.resources.richtext import Typesetter
-from cardgen.core.units import MM
-from cardgen.schema.core import Env, Invalid, Kind, Text, Colour, Anything
+from cardgen.schema.core import Anything, Colour, Env, Invalid, Kind, Text
 
 
 class Resources:

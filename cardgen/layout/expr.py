@@ -7,7 +7,7 @@ compiled once.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from jinja2 import StrictUndefined, TemplateSyntaxError
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
@@ -93,7 +93,7 @@ def is_dynamic(value) -> bool:
     return isinstance(value, str) and ("{{" in value or "{%" in value)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compile(source: str):
     m = _SINGLE.match(source)
     try:
@@ -104,7 +104,7 @@ def _compile(source: str):
         raise ExprError(f"bad template expression {source!r}: {exc.message}") from None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compile_condition(source: str):
     s = source.strip()
     m = _SINGLE.match(s)

@@ -10,16 +10,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from cardgen.layout import expr
-
-from cardgen.resources import richtext
 from cardgen.core.errors import CardgenError, Diagnostic, Loc
-from cardgen.resources.icons import IconBook
+from cardgen.layout import expr
 from cardgen.load.game import Game
+from cardgen.load.yamlsrc import YDict, loc_of, refine_loc
+from cardgen.resources import richtext
+from cardgen.resources.icons import IconBook
 from cardgen.schema.core import suggest
-from cardgen.schema.files import (CALLOUT_KINDS, RULES_PART1, PlayerAid, RulebookCallout, RulebookSection,
-                                  RulebookTable, RulesFile)
-from cardgen.load.yamlsrc import YDict, YList, loc_of, refine_loc
+from cardgen.schema.files import (
+    CALLOUT_KINDS,
+    RULES_PART1,
+    PlayerAid,
+    RulebookCallout,
+    RulebookSection,
+    RulebookTable,
+    RulesFile,
+)
 
 # The keys, declared in cardgen.schema.files.
 PART1_KEYS = set(RULES_PART1)

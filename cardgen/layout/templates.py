@@ -8,8 +8,8 @@ place, a new name is added at the end (or `before:`/`after:` a named element), a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 from pathlib import Path
+from typing import ClassVar
 
 from cardgen.core.errors import CardgenError, Diagnostic, Loc
 from cardgen.elements import ELEMENTS

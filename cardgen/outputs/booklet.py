@@ -19,18 +19,27 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
-from cardgen.model import ops
-from cardgen.layout.engine import Rendered
-from cardgen.outputs.base import Job, Output
-from cardgen.render.draw import Drawer, new_canvas
 from cardgen.core.errors import Loc, plural
-from cardgen.schema.core import Choice, Colour, Decl, opt
-from cardgen.resources.fonts import FontBook
-from cardgen.resources.richtext import TextStyle, Typesetter, parse, plain
-from cardgen.layout.rulebook import (Callout, ListBlock, Para, Rulebook, Section, Table, has_rulebook,  # noqa: F401
-                              load_rulebook, rulebook_problems)
 from cardgen.core.sizes import CARD_SIZES_MM, PAPER_SIZES_MM
 from cardgen.core.units import MM, color
+from cardgen.layout.engine import Rendered
+from cardgen.layout.rulebook import (  # noqa: F401
+    Callout,
+    ListBlock,
+    Para,
+    Rulebook,
+    Section,
+    Table,
+    has_rulebook,
+    load_rulebook,
+    rulebook_problems,
+)
+from cardgen.model import ops
+from cardgen.outputs.base import Job, Output
+from cardgen.render.draw import Drawer, new_canvas
+from cardgen.resources.fonts import FontBook
+from cardgen.resources.richtext import TextStyle, Typesetter, parse, plain
+from cardgen.schema.core import Choice, Colour, Decl, opt
 
 BOOKLET_PAGES = ("a5", "half-letter")
 DEFAULT_ACCENT = "#2b4a6f"

@@ -22,7 +22,6 @@ import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-
 from typing import TYPE_CHECKING, ClassVar
 
 from cardgen.outputs.base import Job, Output

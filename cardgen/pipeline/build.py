@@ -13,7 +13,7 @@ from cardgen.outputs.base import Job
 from cardgen.pipeline.check import check_game
 from cardgen.pipeline.options import PAPERS, BuildOptions
 
-__all__ = ["PAPERS", "BuildOptions", "build_game", "layout_game", "Rendered"]
+__all__ = ["PAPERS", "BuildOptions", "Rendered", "build_game", "layout_game"]
 
 
 def _refuse(report: Report, *extra: Diagnostic) -> CardgenError:

@@ -28,9 +28,7 @@ from pathlib import Path
 from PIL import Image
 
 from cardgen.core import atomic
-
 from cardgen.model import ops
-from cardgen.core.units import MM
 
 # Bump when the way bitmaps are made changes in a way the hashed inputs do not show.
 RASTER_VERSION = "1"
@@ -89,7 +87,7 @@ def file_digest(path: Path) -> str:
 
 def _font_files() -> dict[str, Path]:
     from cardgen.resources import fonts
-    return {name: path for path, name in fonts._registered.items()}  # noqa: SLF001
+    return {name: path for path, name in fonts._registered.items()}
 
 
 _code_digest: str | None = None
@@ -266,9 +264,9 @@ def _ensure_fonts(font_names: dict) -> None:
     from cardgen.resources import fonts
 
     for name, path in font_names.items():
-        if name not in pdfmetrics._fonts:  # noqa: SLF001
+        if name not in pdfmetrics._fonts:
             pdfmetrics.registerFont(TTFont(name, str(path)))
-            fonts._registered.setdefault(Path(path).resolve(), name)  # noqa: SLF001
+            fonts._registered.setdefault(Path(path).resolve(), name)
 
 
 def jobs_pdf(layouts: list[ops.CardLayout], fonts) -> bytes:

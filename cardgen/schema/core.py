@@ -21,7 +21,7 @@ import difflib
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
 from cardgen.core.errors import CardgenError, Diagnostic, Loc

@@ -12,8 +12,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardgen.core.sizes import CARD_SIZES_MM, DEFAULT_BLEED_MM, CardSize
-from cardgen.schema.core import (Choice, Colour, Decl, Env, Int, Invalid, Kind, Length, ListOf, MapOf, OneOf,
-                                 Text, opt, show, suggest)
+from cardgen.schema.core import (
+    Choice,
+    Colour,
+    Decl,
+    Env,
+    Int,
+    Invalid,
+    Kind,
+    Length,
+    ListOf,
+    MapOf,
+    OneOf,
+    Text,
+    opt,
+    show,
+    suggest,
+)
 
 MAX_COUNT = 10000           # copies of one card
 MAX_CARD_MM = 1000.0        # the longest side of a card
