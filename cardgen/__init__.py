@@ -1,18 +1,21 @@
 """cardgen: print-and-play card generator.
 
-The pipeline, one module a stage, plain data between them:
+The pipeline, one sub-package a stage, plain typed data between them (each package imports
+only from the ones above it; tests/test_imports.py holds it to that):
 
-    yamlsrc        load YAML, keeping the source line of every value
-    model          games, decks and cards (plain dataclasses); schema: the keys each file takes
-    components     the rules' component list;  validate: schema, references and counts
-    templates      layout templates, `extends:` resolved;  expr: sandboxed Jinja values
-    layout         one card through its template -> positioned drawing operations (ops)
-                   (richtext: markup and line breaking; fonts, icons: what text and icons use)
-    draw           drawing operations -> ReportLab canvas, each card side one PDF form
-    impose         sheet geometry: grids, crop marks, duplex mirroring;  pdfout: the PDFs
-    rulebook       the rules summary in rules.yaml;  booklet, impose_booklet: booklet, player aid
-    raster         card sides -> exact-size bitmaps with pypdfium2 (cached);  tts: TTS decks
-    atomic         write outputs atomically
-    build          runs the stages for each game;  cli: the `cardgen` command
+    core        diagnostics (file:line:col), units, sizes, atomic writes
+    schema      one declaration per option (core.py) and the file declarations (files.py)
+    model       plain data: games, decks, cards; drawing operations
+    load        YAML with source locations; games, decks and projects
+    resources   fonts, icons, rich text
+    render      drawing operations -> PDF (ReportLab); sheet geometry; pypdfium2 rasterizing
+    elements    template element types, one module each (plug-ins; registry ELEMENTS)
+    layout      templates, sandboxed expressions, every card laid out once
+    check       the validator's checks: references, field names, counts against the rules
+    outputs     outputs, one module each (plug-ins; registry OUTPUTS)
+    pipeline    check_game (shared by validate and build), build_game, JSON Schema, docs tables
+    cli         the `cardgen` command
+
+See docs/design.md.
 """
 __version__ = "0.1.0"
