@@ -141,7 +141,8 @@ def _build(games, **values):
 build = click.Command(
     "build", callback=_build, help=_build.__doc__,
     params=[click.Argument(["games"], nargs=-1, metavar="[GAME_OR_PATH]..."), *(f[3] for f in _flags())],
-    epilog="Outputs (--only): " + "; ".join(f"{n}: {o.summary.rstrip('.')}" + ("" if o.default else " (only when asked for)")
+    epilog="Outputs (--only): " + "; ".join(f"{n}: {o.summary.rstrip('.')}"
+                                            + ("" if o.default else " (only when asked for)")
                                             for n, o in OUTPUTS.items()) + ".")
 main.add_command(build)
 

@@ -94,7 +94,7 @@ class TemplateBook:
         if ref in self._cache:
             return self._cache[ref]
         if ref in _stack:
-            raise CardgenError(loc, f"templates extend each other in a loop: {' -> '.join(_stack + (ref,))}")
+            raise CardgenError(loc, f"templates extend each other in a loop: {' -> '.join((*_stack, ref))}")
         path = find_template(ref, self.dirs)
         if path is None:
             raise CardgenError(loc, f"unknown template '{ref}'{suggest(ref, available(self.dirs))}; "
@@ -106,7 +106,7 @@ class TemplateBook:
         if problems:
             raise CardgenError(None, diagnostics=problems)
         if "extends" in data:
-            parent = self.get(str(data["extends"]), data.value_loc("extends"), _stack + (ref,))
+            parent = self.get(str(data["extends"]), data.value_loc("extends"), (*_stack, ref))
             elements = list(parent.elements)
             defaults = dict(parent.defaults)
             chain = [path, *parent.chain]

@@ -84,7 +84,7 @@ def _make_loader(filename: str):
             try:
                 hash(key)
             except TypeError:
-                raise CardgenError(mark(k_node), "a mapping key must be a plain value")
+                raise CardgenError(mark(k_node), "a mapping key must be a plain value") from None
             if key in d:
                 raise CardgenError(mark(k_node), f"duplicate key '{key}' (first at line {d.key_locs[key].line}); "
                                                  f"remove one of them")

@@ -274,7 +274,7 @@ def _out_tts(job: Job) -> None:
 
         images: list[_Image] = []
         deck_images = []    # per plan: [(face image, back image, unique back)] per sheet
-        for deck, dopts, sheets in plans:
+        for deck, _dopts, sheets in plans:
             shared = r.backs.get((deck.slug, None)) if deck.back else None
             hidden_cell = cell_of[id(shared)] if shared is not None else HIDDEN_GREY
             per_sheet = []

@@ -77,7 +77,7 @@ def write(docs: Path) -> list[str]:
     for name, (file, make) in BLOCKS.items():
         path = docs / file
         text = path.read_text(encoding="utf-8")
-        new, n = _pattern(name).subn(lambda m: m.group(1) + "\n" + make() + "\n" + m.group(3), text)
+        new, n = _pattern(name).subn(lambda m, make=make: m.group(1) + "\n" + make() + "\n" + m.group(3), text)
         if n != 1:
             raise SystemExit(f"{path}: no <!-- cardgen:{name} --> block")
         if new != text:
