@@ -550,7 +550,7 @@ class Decl:
         cached = Decl.__options.get(cls)
         if cached is None:
             cached = {}
-            for f in fields(cls):  # type: ignore[arg-type]
+            for f in fields(cls):
                 o = f.metadata.get("cardgen")
                 if o is not None:
                     cached[o.key or f.name] = (f.name, o)
@@ -630,7 +630,7 @@ class Decl:
         return cls.load_unchecked(data, env)
 
     @classmethod
-    def defaults(cls) -> dict[str, Any]:
+    def default_values(cls) -> dict[str, Any]:
         return {key: o.default for key, (_, o) in cls.options().items() if not o.required}
 
     @classmethod
