@@ -302,3 +302,4 @@ def check_layout(game: Game, res, report: Report, static_locs: set[Loc],
             d = Diagnostic(d.loc, f"{d.message} ({len(group) - 1} more card{'s' if len(group) > 2 else ''} "
                                   f"the same)", d.severity, d.code)
         report.extend([d])
+    return None
