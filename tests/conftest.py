@@ -46,7 +46,7 @@ BACK_TEMPLATE = """
 def tiny_game(tmp_path):
     """A game folder with its own templates: one deck of poker cards."""
 
-    def make(cards_yaml: str = None, template: str = SOLID_TEMPLATE, deck_extra: str = "", game_extra: str = ""):
+    def make(cards_yaml: str | None = None, template: str = SOLID_TEMPLATE, deck_extra: str = "", game_extra: str = ""):
         root = tmp_path / "tiny"
         write(root / "game.yaml", f"title: Tiny\n{game_extra}")
         write(root / "templates" / "tiny" / "face.yaml", template)

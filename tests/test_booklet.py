@@ -210,7 +210,7 @@ def test_unknown_block_and_icon_are_reported():
 
 
 def test_booklet_pages_and_player_aid(game601):
-    game, rendered = game601
+    _game, rendered = game601
     rules, aid = make_booklet(rendered, "half-letter")
     r = PdfReader(io.BytesIO(rules))
     w, h = (float(v) / MM for v in (r.pages[0].mediabox.width, r.pages[0].mediabox.height))

@@ -13,7 +13,7 @@ GOOD = "cards:\n  - {name: Alpha, color: '#ff0000'}\n"
 def built(tiny_game, tmp_path, monkeypatch):
     root = tiny_game(GOOD)
     out = tmp_path / "out"
-    code, stdout, stderr = run_cli("build", str(root), "--out", str(out), "--only", "print", "--page", "a4")
+    code, _stdout, stderr = run_cli("build", str(root), "--out", str(out), "--only", "print", "--page", "a4")
     assert code == 0, stderr
     pdf = out / "tiny" / "print-a4.pdf"
     return root, out, pdf, pdf.read_bytes()

@@ -53,7 +53,7 @@ def card(game, name):
 
 
 def test_decks_are_the_four_factions_and_heathen_house(game):
-    assert sorted(d.name for d in game.decks) == sorted(FACTIONS + ["Heathen House"])
+    assert sorted(d.name for d in game.decks) == sorted([*FACTIONS, "Heathen House"])
 
 
 @pytest.mark.parametrize("faction", FACTIONS)

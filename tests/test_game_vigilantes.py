@@ -55,8 +55,11 @@ def test_layout_has_no_overflow_and_stat_slots(game):
     rendered = layout_game(game, report)
     assert [d for d in report.items if d.code == "overflow"] == []
     faces = {card.name: face for _, card, face in rendered.faces}
-    texts = lambda face: [" ".join(str(r.content).strip() for r in op.runs if r.kind == "text") for op in face.ops
-                          if isinstance(op, ops.Text)]
+
+    def texts(face):
+        return [" ".join(str(r.content).strip() for r in op.runs if r.kind == "text") for op in face.ops
+                if isinstance(op, ops.Text)]
+
     # unknown stats print a "?" slot; the kind line gives the activation order
     assert texts(faces["Villain"]).count("?") == 3
     assert any("ACTIVATES 2ND" in t for t in texts(faces["Fast Henchman"]))

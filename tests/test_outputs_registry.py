@@ -35,7 +35,7 @@ def test_every_output_flag_is_in_build_help():
     flags = [o.cli for out in OUTPUTS.values() for _, o in out.Options.options().values() if o.cli]
     assert flags == ["--gutter", "--flip", "--back-offset", "--no-backs", "--booklet-page", "--tts-format",
                      "--tts-base-url", "--target"]
-    for flag in flags + ["--page", "--out", "--only", "--strict", "--watch"]:
+    for flag in [*flags, "--page", "--out", "--only", "--strict", "--watch"]:
         assert re.search(rf"^\s+{re.escape(flag)}\b", text, re.M), flag
     for out in OUTPUTS.values():
         assert f"{out.name}: {out.summary.rstrip('.')}" in " ".join(text.split())
@@ -108,28 +108,28 @@ def _problems(lines):
 
 
 BROKEN = {
-    "tts option": (dict(game="title: Test game\ntts:\n  formt: png\n  jpeg_quality: 80\n"), [
+    "tts option": ({"game": "title: Test game\ntts:\n  formt: png\n  jpeg_quality: 80\n"}, [
         "cards/g/game.yaml:3:3: error: tts: unknown key 'formt'; did you mean 'format'?",
         "cards/g/game.yaml:4:17: error: tts: `jpeg_quality` must be a whole number from 90 to 100, got 80"]),
-    "deck tts option": (dict(decks={"actions.yaml": ACTIONS + "tts: {shape: hexagon, format: png}\n"}), [
+    "deck tts option": ({"decks": {"actions.yaml": ACTIONS + "tts: {shape: hexagon, format: png}\n"}}, [
         "cards/g/actions.yaml:10:14: error: Action: tts: `shape` must be one of rounded, rect, rounded-hex, hex, "
         "circle, got 'hexagon'; did you mean 'hex'?",
         "cards/g/actions.yaml:10:23: error: Action: tts: unknown key 'format'"]),
-    "tts not a mapping": (dict(game="title: Test game\ntts: 5\n"), [
+    "tts not a mapping": ({"game": "title: Test game\ntts: 5\n"}, [
         "cards/g/game.yaml:2:6: error: tts: must be a mapping of options, e.g. `tts: {back_is_hidden: false}`, "
         "got 5"]),
-    "booklet page": (dict(game="title: Test game\nbooklet: {page: a3}\n"), [
+    "booklet page": ({"game": "title: Test game\nbooklet: {page: a3}\n"}, [
         "cards/g/game.yaml:2:17: error: booklet: `page` must be one of a5, half-letter, got 'a3'"]),
-    "unknown template": (dict(decks={"actions.yaml": ACTIONS.replace("g/face", "g/fase")}), [
+    "unknown template": ({"decks": {"actions.yaml": ACTIONS.replace("g/face", "g/fase")}}, [
         "cards/g/actions.yaml:2:11: error: unknown template 'g/fase'; did you mean 'g/face'?; create "
         "templates/g/fase.yaml"]),
-    "element type": (dict(templates={"face": FACE.replace("type: rect", "type: rectangle")}), [
+    "element type": ({"templates": {"face": FACE.replace("type: rect", "type: rectangle")}}, [
         "templates/g/face.yaml:3:11: error: element 'bg': unknown type 'rectangle'; did you mean 'rect'? "
         "(types: rect, ellipse, line, polygon, text, image, icon)"]),
-    "colour": (dict(templates={"face": FACE.replace('"#ffffff"', '"#fffffz"')}), [
+    "colour": ({"templates": {"face": FACE.replace('"#ffffff"', '"#fffffz"')}}, [
         "templates/g/face.yaml:5:11: error: element 'bg' (rect): `fill` must be a colour such as #1d6a72, a CSS "
         "colour name or none, got '#fffffz'"]),
-    "counts": (dict(decks={"actions.yaml": ACTIONS.replace("count: 6", "count: 5")}), [
+    "counts": ({"decks": {"actions.yaml": ACTIONS.replace("count: 6", "count: 5")}}, [
         "cards/g/rules.yaml:5:22: error: Action: rules say 6 x Digging (rules.yaml:5), deck has 5 (actions.yaml:5)"]),
 }
 

@@ -18,7 +18,7 @@ def render(path, page=0):
 
 
 def px(img, x_mm, y_mm):
-    return img.getpixel((int(round(x_mm * PX)), int(round(y_mm * PX))))
+    return img.getpixel((round(x_mm * PX), round(y_mm * PX)))
 
 
 def close(a, b, tol=12):

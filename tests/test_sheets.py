@@ -241,16 +241,16 @@ def test_every_font_is_embedded_and_subset(tmp_path):
         reader = PdfReader(out / "game-601" / name)
         fonts = {}
 
-        def collect(res):
+        def collect(res, fonts):
             res = res.get_object() if res else {}
             for f in (res.get("/Font") or {}).values():
                 f = f.get_object()
                 fonts[str(f["/BaseFont"])] = f
             for xo in (res.get("/XObject") or {}).values():
-                collect(xo.get_object().get("/Resources"))
+                collect(xo.get_object().get("/Resources"), fonts)
 
         for page in reader.pages:
-            collect(page.get("/Resources"))
+            collect(page.get("/Resources"), fonts)
         assert fonts, name
         for base, font in fonts.items():
             assert "+" in base, f"{base} is not subset"
@@ -273,10 +273,10 @@ def test_jumbo_cards_turn_sideways_when_that_fits_more(tiny_game, tmp_path):
     reader = PdfReader(out / "print-letter.pdf")
     cards, _ = card_placements(reader, 0)
     assert len(cards) == 3            # 1 x 3 turned, instead of 2 x 1 upright
-    placements, _ = page_items(reader, 0)
+    _placements, _ = page_items(reader, 0)
     # the forms are placed with a 90 degree turn: read the clip (sheet space) of each
     for p in cards:
-        x, y, w, h = p.clip
+        _x, _y, w, h = p.clip
         assert w > h                  # landscape on the sheet
     backs, _ = card_placements(reader, 1)
     assert len(backs) == 3

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from PIL import Image
@@ -31,7 +32,7 @@ def colour(k: int) -> tuple[int, int, int]:
 
 
 def hexcol(rgb) -> str:
-    return "#%02x%02x%02x" % rgb
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
 def make_game(root: Path, decks: dict, game_extra: str = "") -> Path:
@@ -160,7 +161,7 @@ def test_saved_object_structure(big):
         assert list(c["CustomDeck"]) == [str(key)]
         assert c["CustomDeck"][str(key)] == deck["CustomDeck"][str(key)]
         assert c["CardID"] < 2**31
-    for key, entry in deck["CustomDeck"].items():
+    for entry in deck["CustomDeck"].values():
         for field in ("FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack", "Type"):
             assert field in entry
         assert Path(entry["FaceURL"]).is_absolute() and Path(entry["FaceURL"]).is_file()
@@ -251,7 +252,7 @@ def test_default_jpeg_and_hosted_urls(tmp_path):
     out = tmp_path / "build"
     build(game, out, base_url="https://example.org/decks/")
     save = json.loads((out / "synth" / "tts" / "synth.json").read_text())
-    (key, entry), = save["ObjectStates"][0]["CustomDeck"].items()
+    (_key, entry), = save["ObjectStates"][0]["CustomDeck"].items()
     assert entry["FaceURL"].startswith("https://example.org/decks/d-faces-1-")
     assert entry["FaceURL"].endswith(".jpg")
     name = entry["FaceURL"].rsplit("/", 1)[1]
@@ -301,7 +302,6 @@ def test_custom_deck_keys_unique_across_bundled_games():
 def test_description_from_a_list_field_is_one_line_per_item():
     from cardgen.outputs.tts import _description
 
-    class C:
-        fields = {"abilities": ["Pay **2** :coins:.", "Draw a card."], "text": "x"}
+    card = SimpleNamespace(fields={"abilities": ["Pay **2** :coins:.", "Draw a card."], "text": "x"})
 
-    assert _description(C, "abilities") == "Pay 2 [coins].\nDraw a card."
+    assert _description(card, "abilities") == "Pay 2 [coins].\nDraw a card."

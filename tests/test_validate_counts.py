@@ -26,7 +26,7 @@ def case(draw):
     if form == "total":
         rule["total"] = draw(st.integers(0, 30))
     elif form == "cards":
-        named = draw(st.lists(st.sampled_from(names + ["Ghost"]), unique=True, max_size=4))
+        named = draw(st.lists(st.sampled_from([*names, "Ghost"]), unique=True, max_size=4))
         rule["cards"] = {n: draw(st.integers(0, 5)) for n in named}
         if draw(st.booleans()):
             rule["others"] = draw(st.integers(0, 5))

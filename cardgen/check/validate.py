@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardgen.check.components import check_counts
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
@@ -20,6 +21,9 @@ from cardgen.load.game import Game, load_game
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.resources.richtext import icon_names
 from cardgen.schema.core import suggest
+
+if TYPE_CHECKING:
+    from cardgen.layout.engine import Rendered
 
 RULES_KEYS = {
     "source": "which document the counts come from",
@@ -42,7 +46,7 @@ def build_check(game: Game, report: Report) -> None:
     run_checks(game, report, templates=False)
 
 
-def run_checks(game: Game, report: Report, templates: bool = True):
+def run_checks(game: Game, report: Report, templates: bool = True) -> Rendered | None:
     from cardgen.layout.engine import Resources
 
     res = Resources(game)
@@ -87,7 +91,7 @@ def check_game_file(game: Game, res, report: Report) -> None:
     cannot know: that every icon alias names an icon that exists."""
     from cardgen.schema.core import suggest
     icons = game.data.get("icons")
-    if game.opts.icons is None or not isinstance(icons, dict):
+    if game.opts.icons is None or not isinstance(icons, YDict):
         return
     for alias, target in game.opts.icons.items():
         if res.icons.find(str(alias)) is None:
@@ -107,7 +111,7 @@ def check_rules_file(game: Game, report: Report) -> None:
     if rules is None:
         return
     path = game.root / "rules.yaml"
-    if not isinstance(rules, dict):
+    if not isinstance(rules, YDict):
         report.error(Loc(str(path), 1), "rules.yaml must be a mapping with `components:` and the rulebook "
                                         "(see docs/rules-format.md)", "rules-schema")
         return
@@ -209,12 +213,12 @@ def check_field_names(game: Game, res, report: Report) -> None:
 # -- templates -----------------------------------------------------------------------------
 
 def _template_refs(game: Game) -> list[tuple[str, Loc]]:
-    refs = []
+    refs: list[tuple[str, Loc]] = []
     for deck in game.decks:
         refs.append((deck.template, deck.template_loc))
         for ref in (deck.back, deck.backs):
             if ref:
-                refs.append((ref, deck.back_loc))
+                refs.append((ref, deck.back_loc or deck.loc))
     # every template file in the game's own folders, referenced or not
     for base in (game.root / "templates", game.project / "templates" / game.slug):
         if base.is_dir():
@@ -230,13 +234,13 @@ def _raw_template_problems(path: Path, report: Report) -> None:
         data = load_file(path)
     except CardgenError:
         return
-    if not isinstance(data, dict):
+    if not isinstance(data, YDict):
         return
     report.extend(TemplateFile.diagnostics(data, f"template {path.stem}", Loc(str(path), 1)))
     own = data.get("elements")
     if isinstance(own, list):
         for el in own:
-            if isinstance(el, dict) and "type" in el:
+            if isinstance(el, YDict) and "type" in el:
                 report.extend(element_problems(el))
 
 
@@ -274,7 +278,7 @@ def check_templates(game: Game, res, report: Report) -> set[Loc]:
 # -- layout --------------------------------------------------------------------------------
 
 def check_layout(game: Game, res, report: Report, static_locs: set[Loc],
-                 reported_icons: set[tuple[str, str]]) -> None:
+                 reported_icons: set[tuple[str, str]]) -> Rendered | None:
     """Lay out every card once; collect every card's problems (Jinja values, fields no card has)."""
     from cardgen.layout.engine import layout_game
 
@@ -298,3 +302,4 @@ def check_layout(game: Game, res, report: Report, static_locs: set[Loc],
             d = Diagnostic(d.loc, f"{d.message} ({len(group) - 1} more card{'s' if len(group) > 2 else ''} "
                                   f"the same)", d.severity, d.code)
         report.extend([d])
+    return None

@@ -15,7 +15,7 @@ from cardgen.outputs import OUTPUTS
 from cardgen.pipeline.build import build_game
 from cardgen.pipeline.options import BuildOptions, Folder
 from cardgen.pipeline.validate import count_errors
-from cardgen.schema.core import STATIC_ENV, Bool, Choice, Invalid, ListOf, Opt
+from cardgen.schema.core import STATIC_ENV, Bool, Choice, Decl, Invalid, ListOf, Opt
 
 
 def _print_diags(diags: list[Diagnostic]) -> None:
@@ -33,7 +33,8 @@ def _summary(written: list[Path]) -> str:
     if not written:
         return "nothing written"
     root = Path(os.path.commonpath([str(p.parent) for p in written]))
-    top, folders = [], {}
+    top: list[str] = []
+    folders: dict[str, int] = {}
     for p in written:
         rel = p.relative_to(root)
         if len(rel.parts) == 1:
@@ -85,7 +86,9 @@ def _flags() -> list[tuple[str | None, str, Opt, click.Option]]:
     """Every flag of `cardgen build`: (output name or None for the build-wide options, attribute,
     option, click option), from the declarations."""
     out = []
-    for group, decl in [(None, BuildOptions), *((o.name, o.Options) for o in OUTPUTS.values())]:
+    decls: list[tuple[str | None, type[Decl]]] = [(None, BuildOptions),
+                                                   *((o.name, o.Options) for o in OUTPUTS.values())]
+    for group, decl in decls:
         for attr, o in decl.options().values():
             if o.cli:
                 out.append((group, attr, o, _click_option(o, o.cli.lstrip("-").replace("-", "_"))))
@@ -141,7 +144,8 @@ def _build(games, **values):
 build = click.Command(
     "build", callback=_build, help=_build.__doc__,
     params=[click.Argument(["games"], nargs=-1, metavar="[GAME_OR_PATH]..."), *(f[3] for f in _flags())],
-    epilog="Outputs (--only): " + "; ".join(f"{n}: {o.summary.rstrip('.')}" + ("" if o.default else " (only when asked for)")
+    epilog="Outputs (--only): " + "; ".join(f"{n}: {o.summary.rstrip('.')}"
+                                            + ("" if o.default else " (only when asked for)")
                                             for n, o in OUTPUTS.items()) + ".")
 main.add_command(build)
 

@@ -129,15 +129,17 @@ class Layouter:
     # -- public -------------------------------------------------------------
     def card_side(self, deck: Deck, card: Card | None, side: str) -> ops.CardLayout:
         """Lay out `side` ("face", "back" or "backs") of a card (card None: the deck's shared back)."""
-        if side == "face":
+        if side == "face" and card is not None:
             ref, loc = deck.template, deck.template_loc
             fields = card.fields
-        elif side == "back":
+        elif side == "back" and deck.back and deck.back_loc:
             ref, loc = deck.back, deck.back_loc
             fields = {"name": f"{deck.name} back"}
-        else:
+        elif side == "backs" and card is not None and deck.backs and deck.back_loc:
             ref, loc = deck.backs, deck.back_loc
             fields = card.back_fields or card.fields
+        else:
+            raise ValueError(f"deck '{deck.name}' has no {side} to lay out")
         tpl = self.res.templates.get(ref, loc)
         if tpl.defaults:
             merged = dict(tpl.defaults)
@@ -199,7 +201,8 @@ class Rendered:
 
     def printed(self) -> tuple[list[ops.CardLayout], list[ops.CardLayout]]:
         """Distinct faces and backs of the cards that have copies (a `count: 0` card is parked)."""
-        faces, backs = [], []
+        faces: list[ops.CardLayout] = []
+        backs: list[ops.CardLayout] = []
         for deck, card, face in self.faces:
             if card.count <= 0:
                 continue
@@ -214,7 +217,9 @@ def layout_game(game: Game, report: Report, res: Resources | None = None) -> Ren
     res = res or Resources(game)
     lay = Layouter(res, report)
     errors: list[Diagnostic] = []
-    faces, backs, copies = [], {}, []
+    faces: list[tuple[Deck, Card, ops.CardLayout]] = []
+    backs: dict[tuple[str, int | None], ops.CardLayout] = {}
+    copies: list[ops.Copy] = []
     for deck in game.decks:
         back_shared = None
         if deck.back:

@@ -165,7 +165,7 @@ class _Parser:
 
     def _missing(self, exc: expr.MissingField, source: str) -> str:
         owner = exc.owner
-        refs = re.findall(r"\{\{(?:(?!\}\}).)*?\b%s\b(?:(?!\}\}).)*\}\}" % re.escape(exc.name), source, re.S)
+        refs = re.findall(r"\{\{(?:(?!\}\}).)*?\b" + re.escape(exc.name) + r"\b(?:(?!\}\}).)*\}\}", source, re.S)
         ref = refs[0] if refs else source.strip()
         if owner == "decks":
             names = [d.name for d in self.game.decks]

@@ -75,7 +75,7 @@ def find_template(ref: str, dirs: list[Path]) -> Path | None:
 
 
 def available(dirs: list[Path]) -> list[str]:
-    out = set()
+    out: set[str] = set()
     for d in dirs:
         if d.is_dir():
             out.update(str(p.relative_to(d).with_suffix("")) for p in d.rglob("*.yaml"))
@@ -94,19 +94,19 @@ class TemplateBook:
         if ref in self._cache:
             return self._cache[ref]
         if ref in _stack:
-            raise CardgenError(loc, f"templates extend each other in a loop: {' -> '.join(_stack + (ref,))}")
+            raise CardgenError(loc, f"templates extend each other in a loop: {' -> '.join((*_stack, ref))}")
         path = find_template(ref, self.dirs)
         if path is None:
             raise CardgenError(loc, f"unknown template '{ref}'{suggest(ref, available(self.dirs))}; "
                                     f"create templates/{ref}.yaml", code="unknown-template")
         data = load_file(path)
-        if not isinstance(data, dict):
+        if not isinstance(data, YDict):
             raise CardgenError(Loc(str(path), 1), "a template must be a mapping with `elements:`")
         problems = TemplateFile.diagnostics(data, f"template {ref}", Loc(str(path), 1))
         if problems:
             raise CardgenError(None, diagnostics=problems)
         if "extends" in data:
-            parent = self.get(str(data["extends"]), data.value_loc("extends"), _stack + (ref,))
+            parent = self.get(str(data["extends"]), data.value_loc("extends"), (*_stack, ref))
             elements = list(parent.elements)
             defaults = dict(parent.defaults)
             chain = [path, *parent.chain]
@@ -128,7 +128,7 @@ class TemplateBook:
         seen = set()
         for i, el in enumerate(own):
             eloc = own.item_loc(i) if isinstance(own, YList) else data.loc
-            if not isinstance(el, dict):
+            if not isinstance(el, YDict):
                 raise CardgenError(eloc, "each element must be a mapping with name and type")
             name = el.get("name")
             if not name:

@@ -87,7 +87,7 @@ def file_diagnostics(decl: type[Decl], data: YDict, what: str, extra: Mapping[st
 
 
 def _mapping(value, loc: Loc, what: str) -> YDict:
-    if not isinstance(value, dict):
+    if not isinstance(value, YDict):
         raise CardgenError(loc, f"{what} must be a mapping of keys to values")
     return value
 
@@ -127,7 +127,8 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     returned without what is broken), else raised together at the end.  Problems that leave
     no deck to speak of raise at once.  `sections`: output keys allowed in a deck file."""
     collect = problems is not None
-    problems = problems if collect else []
+    if problems is None:
+        problems = []
     data = load_file(path)
     if data is None:
         raise CardgenError(Loc(str(path), 1), "empty deck file; a deck needs `deck:`, `template:` and `cards:`")
@@ -161,7 +162,7 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
             problems.extend(exc.diagnostics)
     for i, cd in enumerate(cards_data):
         cloc = cards_data.item_loc(i) if isinstance(cards_data, YList) else data.loc
-        if not isinstance(cd, dict):
+        if not isinstance(cd, YDict):
             problems.append(Diagnostic(cloc, f"deck '{name}': card #{i + 1} must be a mapping with at least "
                                              f"`name:`", "error", "card"))
             continue

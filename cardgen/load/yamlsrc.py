@@ -11,33 +11,9 @@ from pathlib import Path
 import yaml
 
 from cardgen.core.errors import CardgenError, Loc
+from cardgen.core.located import YDict, YList
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class YDict(dict):
-    """A dict with `loc` (the mapping), `key_locs` and `value_locs` (per key)."""
-
-    loc: Loc
-    key_locs: dict
-    value_locs: dict
-
-    def key_loc(self, key) -> Loc:
-        return self.key_locs.get(key, self.loc) if hasattr(self, "key_locs") else getattr(self, "loc", Loc("?"))
-
-    def value_loc(self, key) -> Loc:
-        return self.value_locs.get(key, self.loc) if hasattr(self, "value_locs") else getattr(self, "loc", Loc("?"))
-
-
-class YList(list):
-    """A list with `loc` (the sequence) and `item_locs` (per item)."""
-
-    loc: Loc
-    item_locs: list
-
-    def item_loc(self, i: int) -> Loc:
-        locs = getattr(self, "item_locs", None)
-        return locs[i] if locs and i < len(locs) else getattr(self, "loc", Loc("?"))
 
 
 def loc_of(container, key=None) -> Loc:
@@ -84,7 +60,7 @@ def _make_loader(filename: str):
             try:
                 hash(key)
             except TypeError:
-                raise CardgenError(mark(k_node), "a mapping key must be a plain value")
+                raise CardgenError(mark(k_node), "a mapping key must be a plain value") from None
             if key in d:
                 raise CardgenError(mark(k_node), f"duplicate key '{key}' (first at line {d.key_locs[key].line}); "
                                                  f"remove one of them")

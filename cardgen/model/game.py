@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.core.errors import Loc
+from cardgen.core.located import YDict
 from cardgen.core.sizes import CardSize
 from cardgen.schema.files import DeckFile, GameFile
 
@@ -23,7 +24,7 @@ class Card:
     fields: dict            # every field, deck defaults merged under the card's own
     loc: Loc                # where the card starts
     index: int              # position in its deck
-    data: dict              # the card's own mapping (a YDict), for locations
+    data: YDict             # the card's own mapping, for locations
     back_fields: dict | None = None
     count_ok: bool = True   # False when `count:` was invalid (reported; counted as 0)
 
@@ -43,7 +44,7 @@ class Deck:
     size: CardSize
     bleed: float                # mm
     cards: list[Card]
-    data: dict                  # the deck file's mapping (a YDict)
+    data: YDict                 # the deck file's mapping
     slug: str = ""
     opts: DeckFile | None = None    # the deck file's declared options, converted
 
@@ -76,7 +77,7 @@ class Game:
     slug: str                   # folder name, used for output paths
     root: Path                  # the game folder
     project: Path               # the project folder (templates/, art/, fonts/)
-    data: dict                  # game.yaml's mapping (a YDict); templates read it as `game`
+    data: YDict                 # game.yaml's mapping; templates read it as `game`
     decks: list[Deck] = field(default_factory=list)
     rules: dict | None = None   # rules.yaml's mapping (a YDict)
     broken: list[Path] = field(default_factory=list)   # files that failed to load (tolerant loading)

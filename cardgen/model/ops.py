@@ -6,7 +6,7 @@ growing downwards (as in templates).  Colours are (r, g, b, a) tuples or None.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path as FilePath
 
 Colour = tuple[float, ...]   # (r, g, b, a), each 0..1
 Dash = tuple[float, ...]     # dash pattern in points; () for a solid line
@@ -78,7 +78,7 @@ class Run:
     x: float
     baseline: float
     kind: str            # "text" or "icon"
-    content: str | Path  # the text, or the icon's file
+    content: str | FilePath  # the text, or the icon's file
     font: str            # ReportLab font name (text) or "" (icon)
     size: float          # font size; for icons the icon's height
     color: Colour | None
@@ -99,7 +99,7 @@ class Text:
 
 @dataclass(frozen=True)
 class Image:
-    path: Path
+    path: FilePath
     x: float                    # where the image is drawn (after fitting)
     y: float
     w: float
@@ -111,7 +111,7 @@ class Image:
 
 @dataclass(frozen=True)
 class Icon:
-    path: Path
+    path: FilePath
     x: float
     y: float
     w: float

@@ -29,7 +29,8 @@ class NoOptions(Decl):
 class BuildWide(Protocol):
     """What an output may read of the build-wide options (`cardgen.pipeline.options`)."""
 
-    papers: tuple[str, ...]
+    @property
+    def papers(self) -> tuple[str, ...]: ...
 
 
 def _section(data: Mapping | None, key: str | None) -> Mapping:

@@ -534,20 +534,20 @@ def render_pages(pages: list[Page], size: tuple[float, float], fonts: FontBook, 
         c.setBleedBox((0, 0, W, H))
         c.setTrimBox(trim)
     for page in pages:
-        batch: list = []
+        batch: list[ops.Op] = []
 
-        def flush():
+        def flush(batch: list[ops.Op]) -> None:
             if batch:
                 drawer.draw_ops(ops.CardLayout(W, H, 0.0, list(batch)), 0.0, H)
                 batch.clear()
 
         for op in page.ops:
             if isinstance(op, Thumb):
-                flush()
+                flush(batch)
                 _draw_thumb(c, drawer, op, H)
             else:
                 batch.append(op)
-        flush()
+        flush(batch)
         c.showPage()
     c.save()
     return buf.getvalue()

@@ -18,6 +18,9 @@ class PlayerAid(Output):
         if no_rulebook(job):
             return
         r = job.rendered
-        data = player_aid_pdf(r, load_rulebook(r.game), Booklet.resolve(r.game.data).accent)
+        book = load_rulebook(r.game)
+        if book is None:
+            return
+        data = player_aid_pdf(r, book, Booklet.resolve(r.game.data).accent)
         if data is not None:
             job.staging.add(job.out_dir / "player-aid.pdf", data)

@@ -45,7 +45,8 @@ class PngOptions(Decl):
 
     targets: tuple = opt(ListOf(Choice(tuple(TARGETS)), min_items=1),
                          "print services: mpc (MakePlayingCards, 822x1122 px poker) or tgc (The Game Crafter, "
-                         "825x1125 px poker); repeatable", tuple(TARGETS), default_doc="both", cli="--target", key="target")
+                         "825x1125 px poker); repeatable", tuple(TARGETS), default_doc="both", cli="--target",
+                         key="target")
 
 
 class Png(Output):

@@ -37,6 +37,7 @@ KEY_MAX = (2**31 - 1) // 100 - 1  # key * 100 + 99 must fit a 32-bit int
 POKER_WIDTH_MM = 63.5            # a TTS card at scale 1 is a poker card
 HIDDEN_GREY = (64, 64, 64)
 PLAIN_BACK = (96, 96, 96)
+Cell = str | tuple[int, int, int] | None   # an atlas cell: a cached bitmap's path, a solid colour or empty
 SHAPES = {"rounded": 0, "rect": 1, "rounded-hex": 2, "hex": 3, "circle": 4}
 
 
@@ -159,7 +160,7 @@ def _encode(img: Image.Image, fmt: str, quality: int) -> bytes:
     return buf.getvalue()
 
 
-def assemble(out: str, cells: list, cols: int, rows: int, cw: int, ch: int, fmt: str, quality: int) -> str:
+def assemble(out: str | Path, cells: list, cols: int, rows: int, cw: int, ch: int, fmt: str, quality: int) -> str:
     """Make one atlas file from cached cell bitmaps (paths) or solid colours (RGB tuples),
     one cell at a time.  Runs in a worker process; returns the file written."""
     from PIL import Image
@@ -207,13 +208,13 @@ class _Image:
     """An image file to make: cells on a grid (one cell for single images)."""
 
     name: str             # output name without hash and extension
-    cells: list
+    cells: list[Cell]
     cols: int
     rows: int
     cw: int
     ch: int
     out_name: str = ""
-    cache_path: Path | None = None
+    cache_path: Path = Path()   # set once the atlas key is known
 
 
 class Tts(Output):
@@ -274,7 +275,7 @@ def _out_tts(job: Job) -> None:
 
         images: list[_Image] = []
         deck_images = []    # per plan: [(face image, back image, unique back)] per sheet
-        for deck, dopts, sheets in plans:
+        for deck, _dopts, sheets in plans:
             shared = r.backs.get((deck.slug, None)) if deck.back else None
             hidden_cell = cell_of[id(shared)] if shared is not None else HIDDEN_GREY
             per_sheet = []
@@ -285,14 +286,15 @@ def _out_tts(job: Job) -> None:
                 back_img = _Image(f"{deck.slug}-back", [back_cell], 1, 1, s0.cell_w, s0.cell_h)
                 images.append(back_img)
             for n, sheet in enumerate(sheets, 1):
-                cells = [cell_of[id(face)] for _, face, _ in sheet.entries]
+                cells: list[Cell] = [cell_of[id(face)] for _, face, _ in sheet.entries]
                 if sheet.hidden:
                     cells += [None] * (sheet.cols * sheet.rows - len(cells) - 1) + [hidden_cell]
                 face_img = _Image(f"{deck.slug}-faces-{n}", cells, sheet.cols, sheet.rows, sheet.cell_w, sheet.cell_h)
                 images.append(face_img)
                 sheet_back = back_img
                 if deck.backs:
-                    bcells = [cell_of[id(back)] if back is not None else PLAIN_BACK for _, _, back in sheet.entries]
+                    bcells: list[Cell] = [cell_of[id(back)] if back is not None else PLAIN_BACK
+                                          for _, _, back in sheet.entries]
                     if sheet.hidden:
                         bcells += [None] * (sheet.cols * sheet.rows - len(bcells) - 1) + [HIDDEN_GREY]
                     sheet_back = _Image(f"{deck.slug}-backs-{n}", bcells, sheet.cols, sheet.rows,
@@ -303,9 +305,9 @@ def _out_tts(job: Job) -> None:
 
         calls = []
         for im in images:
-            key = _atlas_key(im.cells, im.cols, im.rows, im.cw, im.ch, fmt, quality)
-            im.cache_path = atlas_dir / key[:2] / f"{key}.{ext}"
-            im.out_name = f"{im.name}-{key[:10]}.{ext}"
+            digest = _atlas_key(im.cells, im.cols, im.rows, im.cw, im.ch, fmt, quality)
+            im.cache_path = atlas_dir / digest[:2] / f"{digest}.{ext}"
+            im.out_name = f"{im.name}-{digest[:10]}.{ext}"
             if im.cache_path.is_file():
                 os.utime(im.cache_path)        # used now: keeps it from being pruned
             else:

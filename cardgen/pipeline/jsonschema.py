@@ -71,7 +71,7 @@ def deck_schema() -> dict[str, Any]:
     cards.update({"type": "array", "items": card})
     body["properties"]["cards"] = {k: v for k, v in cards.items() if k not in ("anyOf",)}
     for out in OUTPUTS.values():
-        if out.section and getattr(out, "DeckOptions", None) is not None:
+        if out.section and out.DeckOptions is not None:
             section = out.DeckOptions.json_schema()
             section["description"] = out.summary
             body["properties"][out.section] = section

@@ -72,12 +72,17 @@ def generated(name: str) -> str:
     return BLOCKS[name][1]()
 
 
+def _fill(body: str) -> Callable[[re.Match[str]], str]:
+    """A replacement that puts `body` between a block's opening and closing markers."""
+    return lambda m: m.group(1) + "\n" + body + "\n" + m.group(3)
+
+
 def write(docs: Path) -> list[str]:
     changed = []
     for name, (file, make) in BLOCKS.items():
         path = docs / file
         text = path.read_text(encoding="utf-8")
-        new, n = _pattern(name).subn(lambda m: m.group(1) + "\n" + make() + "\n" + m.group(3), text)
+        new, n = _pattern(name).subn(_fill(make()), text)
         if n != 1:
             raise SystemExit(f"{path}: no <!-- cardgen:{name} --> block")
         if new != text:

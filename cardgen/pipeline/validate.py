@@ -47,7 +47,7 @@ def game_dirs(args: list[str], project: Path) -> list[Path]:
             rest.append(a)
     if rest or not out:
         out.extend(resolve_games(rest, project))
-    unique = []
+    unique: list[Path] = []
     for p in out:
         if p.resolve() not in [q.resolve() for q in unique]:
             unique.append(p)
@@ -74,7 +74,7 @@ def exit_code(results: list[GameResult], strict: bool) -> int:
 
 
 def as_text(results: list[GameResult]) -> str:
-    lines = []
+    lines: list[str] = []
     for r in results:
         lines.extend(str(d) for d in r.diagnostics)
     lines.extend(r.summary() for r in results)

@@ -16,6 +16,7 @@ The outputs that use it: `cardgen.outputs.tts` (deck sheets) and `cardgen.output
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import math
@@ -390,10 +391,8 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
             continue
         if path.is_file():
             STATS["cached"] += 1
-            try:
+            with contextlib.suppress(OSError):
                 os.utime(path)           # used now: keeps it from being pruned
-            except OSError:
-                pass
             continue
         todo[path] = Job(layout, spec, path)
     jobs = list(todo.values())

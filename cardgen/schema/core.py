@@ -17,6 +17,7 @@ layout stage converts the evaluated value with the same kind, per card.
 """
 from __future__ import annotations
 
+import contextlib
 import difflib
 import math
 import re
@@ -240,14 +241,13 @@ class Int(Kind):
 
     def convert(self, value: Any, env: Env) -> Any:
         if isinstance(value, str):          # a Jinja expression rendered to text: "3"
-            try:
+            with contextlib.suppress(ValueError):
                 value = float(value) if value.strip() else value
-            except ValueError:
-                pass
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise Invalid(f"must be a whole number{' ' + _range_text(self.min, self.max) if self.min is not None or self.max is not None else ''}, got {show(value)}")
+            bounds = " " + _range_text(self.min, self.max) if self.min is not None or self.max is not None else ""
+            raise Invalid(f"must be a whole number{bounds}, got {show(value)}")
         if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
             raise Invalid(f"must be a whole number {_range_text(self.min, self.max)}, got {show(value)}")
         return value
@@ -337,7 +337,7 @@ class Colour(Kind):
     """`#rgb`, `#rrggbb`, `#rrggbbaa`, a CSS colour name, or `none`: (r, g, b, a) or None."""
 
     def convert(self, value: Any, env: Env) -> Any:
-        if isinstance(value, (dict, list, bool)) or isinstance(value, (int, float)):
+        if isinstance(value, (dict, list, bool, int, float)):
             raise Invalid(f"must be a colour such as #1d6a72, a CSS colour name or none, got {show(value)}")
         try:
             return color(value)
@@ -550,7 +550,7 @@ class Decl:
         cached = Decl.__options.get(cls)
         if cached is None:
             cached = {}
-            for f in fields(cls):  # type: ignore[arg-type]
+            for f in fields(cls):
                 o = f.metadata.get("cardgen")
                 if o is not None:
                     cached[o.key or f.name] = (f.name, o)
@@ -630,7 +630,7 @@ class Decl:
         return cls.load_unchecked(data, env)
 
     @classmethod
-    def defaults(cls) -> dict[str, Any]:
+    def default_values(cls) -> dict[str, Any]:
         return {key: o.default for key, (_, o) in cls.options().items() if not o.required}
 
     @classmethod
