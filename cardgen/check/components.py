@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from cardgen.core.errors import Loc, Report
-from cardgen.load.game import Deck, Game, file_diagnostics
+from cardgen.load.game import Card, Deck, Game, file_diagnostics
 from cardgen.load.yamlsrc import YDict, YList
 from cardgen.schema.core import STATIC_ENV, Invalid, suggest
 from cardgen.schema.files import ComponentEntry, RuleCount
@@ -101,7 +101,7 @@ def parse_components(rules: YDict, report: Report) -> list[Entry]:
     entries = []
     for i, raw in enumerate(comps):
         iloc = comps.item_loc(i) if isinstance(comps, YList) else rules.value_loc("components")
-        if not isinstance(raw, dict):
+        if not isinstance(raw, YDict):
             report.error(iloc, f"component entry #{i + 1} must be a mapping starting with `deck:`, `decks:` "
                                f"or `item:`", "rules-schema")
             continue
@@ -208,23 +208,23 @@ def check_entry_itself(e: Entry, report: Report) -> None:
     parts = None    # the sum of the itemized parts, when the document gives them all
     parts_how = ""
     if e.groups and all(not c.tbd for c in e.groups.values()):
-        parts = sum(c.value for c in e.groups.values())
-        parts_how = f"its {e.by} groups add up to {parts} ({e.groups_loc.short})"
-    elif e.each is not None and e.types is not None and not e.each.tbd and not e.types.tbd:
+        parts = sum(_n(c) for c in e.groups.values())
+        parts_how = f"its {e.by} groups add up to {parts} ({_short(e.groups_loc)})"
+    elif e.each is not None and e.types is not None and e.each.value is not None and e.types.value is not None:
         parts = e.each.value * e.types.value
         parts_how = f"{e.types.value} {e.by} groups of {e.each.value} make {parts} ({e.each.loc.short})"
     elif e.cards and e.others is None and not e.by and all(not c.tbd for c in e.cards.values()):
-        parts = sum(c.value for c in e.cards.values())
+        parts = sum(_n(c) for c in e.cards.values())
         parts_how = f"its named cards add up to {parts} ({next(iter(e.cards.values())).loc.short})"
-    if parts is not None and e.total is not None and not e.total.tbd:
+    if parts is not None and e.total is not None and e.total.value is not None:
         t = e.total
-        if (t.at_least and parts < t.value) or (not t.at_least and parts != t.value):
+        if (t.at_least and parts < _n(t)) or (not t.at_least and parts != t.value):
             e.contradicted = True   # the data cannot match both; its parts are checked one by one
             report.warn(t.loc, f"{who}: the rules contradict themselves: total {t} ({t.loc.short}), but "
                                f"{parts_how}", "rules-total")
     if e.groups and e.types is not None and not e.types.tbd and len(e.groups) != e.types.value:
         report.warn(e.types.loc, f"{who}: the rules contradict themselves: {e.types.value} {e.by} groups "
-                                 f"({e.types.loc.short}), but {len(e.groups)} are listed ({e.groups_loc.short})",
+                                 f"({e.types.loc.short}), but {len(e.groups)} are listed ({_short(e.groups_loc)})",
                     "rules-total")
     if e.groups and e.each is not None and not e.each.tbd:
         for g, c in e.groups.items():
@@ -235,6 +235,17 @@ def check_entry_itself(e: Entry, report: Report) -> None:
 
 # -- the data against the rules ---------------------------------------------------------
 
+def _n(c: Count) -> int:
+    """The number of a count that is not tbd (callers check `tbd` first)."""
+    if c.value is None:
+        raise ValueError(f"count at {c.loc} is tbd")
+    return c.value
+
+
+def _short(loc: Loc | None) -> str:
+    return loc.short if loc is not None else "?"
+
+
 def _n_cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
@@ -243,7 +254,7 @@ def _compare(rule: Count, have: int) -> bool:
     """True when the data agrees with the rule."""
     if rule.tbd:
         return True
-    return have >= rule.value if rule.at_least else have == rule.value
+    return have >= _n(rule) if rule.at_least else have == rule.value
 
 
 def _said(rule: Count) -> str:
@@ -290,11 +301,11 @@ def check_deck(e: Entry, deck: Deck, report: Report) -> None:
     if not e.by:
         return
     groups: dict[str, int] = Counter()
-    first: dict[str, object] = {}
+    first: dict[str, Card] = {}
     for c in deck.cards:
         if e.by not in c.fields:
             report.error(c.loc, f"{D}: card '{c.name}' has no `{e.by}:`, which the rules group the deck by "
-                                f"({e.by_loc.short}); add it to the card or to the deck's `defaults:`",
+                                f"({_short(e.by_loc)}); add it to the card or to the deck's `defaults:`",
                          "count-field")
             continue
         v = str(c.fields[e.by])
@@ -314,7 +325,7 @@ def check_deck(e: Entry, deck: Deck, report: Report) -> None:
                 c = first[g]
                 report.error(c.field_loc(e.by), f"{D}: deck has {_n_cards(n)} with `{e.by}: {g}` "
                                                 f"({c.field_loc(e.by).short}), a group the rules do not list "
-                                                f"({e.groups_loc.short}){suggest(g, e.groups)}",
+                                                f"({_short(e.groups_loc)}){suggest(g, e.groups)}",
                              "count-extra")
     if e.each is not None and not e.each.tbd:
         for g, n in groups.items():
@@ -330,7 +341,7 @@ def check_deck(e: Entry, deck: Deck, report: Report) -> None:
 def check_counts(game: Game, report: Report) -> None:
     """Hold the game's card data to its rules.yaml component list, and the list to itself."""
     rules = game.rules
-    if not isinstance(rules, dict) or "components" not in rules:
+    if not isinstance(rules, YDict) or "components" not in rules:
         return
     entries = parse_components(rules, report)
     mentioned: set[str] = set()
