@@ -267,3 +267,126 @@ sections:
     assert "Also needed" in text
     assert "15 CIV tokens" in text
     assert "Money tokens (count still to be decided)" in text
+
+
+# -- outline, links, punctuation, contrast (issue 14) ---------------------------------------
+
+BUNDLED = sorted(p.name for p in (Path(__file__).resolve().parent.parent / "cards").iterdir()
+                 if (p / "rules.yaml").is_file())
+
+
+@pytest.fixture(scope="module")
+def bundled_booklets(tmp_path_factory):
+    repo = Path(__file__).resolve().parent.parent
+    out = tmp_path_factory.mktemp("booklets")
+    books = {}
+    for name in BUNDLED:
+        build_game(repo / "cards" / name, repo, BuildOptions(only=("booklet",), out=out), Report())
+        books[name] = PdfReader(out / name / "rules.pdf")
+    return books
+
+
+def _outline(reader: PdfReader) -> list[tuple[str, int]]:
+    got: list[tuple[str, int]] = []
+
+    def walk(items):
+        for it in items:
+            if isinstance(it, list):
+                walk(it)
+            else:
+                got.append((it.title, reader.get_destination_page_number(it)))
+    walk(reader.outline)
+    return got
+
+
+def _headings(sections) -> list[str]:
+    out = []
+    for sec in sections:
+        out.append(sec.title)
+        out += _headings([b for b in sec.body if type(b).__name__ == "Section"])
+    return out
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"\s+", " ", s.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')).strip()
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_outline_lists_every_heading_on_its_page(bundled_booklets, name):
+    reader = bundled_booklets[name]
+    repo = Path(__file__).resolve().parent.parent
+    book = load_rulebook(load_game(repo / "cards" / name, repo, Report()))
+    outline = _outline(reader)
+    titles = [_norm(t) for t, _ in outline]
+    for h in _headings(book.sections):
+        assert _norm(re.sub(r"[*_]", "", h)) in titles, (name, h)
+    assert "Components" in titles
+    for title, page in outline:        # each entry goes to the page that shows the heading
+        text = _norm(reader.pages[page].extract_text())
+        assert _norm(title).split(" ")[0] in text, (name, title, page)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_contents_links_go_to_their_sections(bundled_booklets, name):
+    reader = bundled_booklets[name]
+    dests = {t: p for t, p in _outline(reader)}
+    links = 0
+    for page in reader.pages:
+        for annot in page.get("/Annots") or []:
+            a = annot.get_object()
+            if a.get("/Subtype") != "/Link":
+                continue
+            target = a["/Dest"][0]
+            target_no = next(i for i, p in enumerate(reader.pages) if p.indirect_reference == target)
+            links += 1
+            assert target_no in dests.values()
+    top = [s for s in load_rulebook(load_game(Path(__file__).resolve().parent.parent / "cards" / name,
+                                              Path(__file__).resolve().parent.parent, Report())).sections]
+    assert links == len(top)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_no_straight_quotes_in_the_rules(bundled_booklets, name):
+    reader = bundled_booklets[name]
+    # the components pages show real cards (card data, drawn as printed); the rules follow them
+    first = min(p for t, p in _outline(reader) if t not in ("Components", "Also needed", "Contents"))
+    assert first >= 2
+    for i, page in enumerate(reader.pages[first:], first + 1):
+        text = page.extract_text()
+        assert '"' not in text and "'" not in text, (name, i, [ln for ln in text.splitlines() if "'" in ln or '"' in ln])
+
+
+def _luminance(rgb) -> float:
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(fg, bg=(1, 1, 1)) -> float:
+    hi, lo = sorted((_luminance(fg), _luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_footer_text_contrast_at_least_4_5():
+    from cardgen.core.units import color
+    from cardgen.outputs import booklet
+
+    assert contrast((0, 0, 0)) == pytest.approx(21.0)
+    assert contrast(booklet.GREY) >= 4.5
+    assert contrast(booklet.INK) >= 4.5
+    assert contrast(color(booklet.DEFAULT_ACCENT)) >= 4.5
+    for game in BUNDLED:               # accents the bundled games chose (page numbers, headings)
+        repo = Path(__file__).resolve().parent.parent
+        g = load_game(repo / "cards" / game, repo, Report())
+        accent = booklet.Booklet.resolve(g.data).accent or color(booklet.DEFAULT_ACCENT)
+        assert contrast(accent) >= 4.5, game
+
+
+def test_smarten():
+    from cardgen.layout.rulebook import smarten
+
+    assert smarten('the "XX" card, the rules\' end -- 2-4 players - or more...') == \
+        "the \u201cXX\u201d card, the rules\u2019 end \u2014 2\u20134 players \u2013 or more\u2026"
+    assert smarten("it's **\"bold\"** and 'quoted' at -1") == \
+        "it\u2019s **\u201cbold\u201d** and \u2018quoted\u2019 at -1"

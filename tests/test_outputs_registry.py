@@ -116,7 +116,7 @@ BROKEN = {
         "circle, got 'hexagon'; did you mean 'hex'?",
         "cards/g/actions.yaml:10:23: error: Action: tts: unknown key 'format'"]),
     "tts not a mapping": ({"game": "title: Test game\ntts: 5\n"}, [
-        "cards/g/game.yaml:2:6: error: tts: must be a mapping of options, e.g. `tts: {back_is_hidden: false}`, "
+        "cards/g/game.yaml:2:6: error: tts: must be a mapping of options, e.g. `tts: {back_is_hidden: true}`, "
         "got 5"]),
     "booklet page": ({"game": "title: Test game\nbooklet: {page: a3}\n"}, [
         "cards/g/game.yaml:2:17: error: booklet: `page` must be one of a5, half-letter, got 'a3'"]),

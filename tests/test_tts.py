@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from types import SimpleNamespace
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 import pytest
 from PIL import Image
@@ -33,6 +35,13 @@ def colour(k: int) -> tuple[int, int, int]:
 
 def hexcol(rgb) -> str:
     return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def local(uri: str) -> Path:
+    """The file a `file:` URI names (and it must be one)."""
+    parts = urlparse(uri)
+    assert parts.scheme == "file" and parts.netloc == "", uri
+    return Path(url2pathname(parts.path))
 
 
 def make_game(root: Path, decks: dict, game_extra: str = "") -> Path:
@@ -66,7 +75,11 @@ POKER = (63.5, 88.9)
     (69, False, [(10, 7)]),
     (70, False, [(10, 7), (2, 1)]),
     (70, True, [(10, 7)]),
-    (150, False, [(10, 7), (10, 7), (10, 2)]),
+    (150, False, [(10, 7), (10, 7), (7, 2)]),          # 12 cards + hidden cell: 13 cells in 14
+    (1, True, [(1, 1)]),
+    (10, True, [(5, 2)]),                               # no empty cell (was 10 x 2 with 9 empty)
+    (12, True, [(4, 3)]),                               # 4 x 3 gives larger cells than 6 x 2
+    (150, True, [(10, 7), (10, 7), (5, 2)]),
 ])
 def test_sheet_grids(n, hidden_back, grids):
     sheets = tts.plan_sheets(list(range(n)), *POKER, hidden_back)
@@ -80,7 +93,7 @@ def test_sheet_grids(n, hidden_back, grids):
         assert abs(s.cell_w / s.cell_h - POKER[0] / POKER[1]) < 0.003
         # cards plus the hidden cell fit the grid
         assert len(s.entries) + (0 if hidden_back else 1) <= s.cols * s.rows
-    if n == 1:
+    if grids[0] != (10, 7):
         assert (sheets[0].cell_w, sheets[0].cell_h) == (750, 1050)     # 300 dpi at most
     else:
         assert {(s.cell_w, s.cell_h) for s in sheets} == {(409, 573)}
@@ -100,7 +113,7 @@ def big(tmp_path_factory):
     root = tmp_path_factory.mktemp("tts150")
     cards = [(f"Card {k:03d}", 1, colour(k), f"Gain **{k}** :coins: now") for k in range(150)]
     game = make_game(root, {
-        "big": ("deck: Big\ntemplate: face\nback: back\ndescription: many cards", cards),
+        "big": ("deck: Big\ntemplate: face\nback: back\ndescription: many cards\ntts: {back_is_hidden: false}", cards),
         "one": ("deck: Lonely\ntemplate: face\nback: back", [("Solo", 1, (200, 30, 30))]),
         "wide": ("deck: Wide\ntemplate: face\nsize: {width: 88.9mm, height: 63.5mm}\n"
                  "tts: {back_is_hidden: true}", [("W1", 2, (10, 200, 10)), ("W2", 1, (10, 10, 200))]),
@@ -126,13 +139,14 @@ def test_each_card_sits_in_its_own_cell(big):
     atlases = []
     for key in keys:
         entry = deck["CustomDeck"][key]
-        im = Image.open(entry["FaceURL"])
+        im = Image.open(local(entry["FaceURL"]))
         assert im.mode == "RGB"
         assert im.size == (entry["NumWidth"] * 409, entry["NumHeight"] * 573)
         atlases.append(im.convert("RGB"))
     for k in range(150):
         sheet, idx = divmod(k, 69)
-        col, row = idx % 10, idx // 10
+        ncols = list(deck["CustomDeck"].values())[sheet]["NumWidth"]
+        col, row = idx % ncols, idx // ncols
         for fx, fy in ((0.5, 0.5), (0.1, 0.1), (0.9, 0.9)):
             px = atlases[sheet].getpixel((int((col + fx) * 409), int((row + fy) * 573)))
             assert px == colour(k), (k, sheet, idx, fx, fy, px)
@@ -152,7 +166,7 @@ def test_saved_object_structure(big):
     assert len(cards) == 150
     assert deck["DeckIDs"] == [c["CardID"] for c in cards]
     assert [c["Nickname"] for c in cards] == [f"Card {k:03d}" for k in range(150)]
-    assert cards[7]["Description"] == "Gain 7 [coins] now"
+    assert cards[7]["Description"] == "Gain 7 coins now"
     keys = [int(k) for k in deck["CustomDeck"]]
     for k, c in enumerate(cards):
         key = keys[k // 69]
@@ -164,10 +178,10 @@ def test_saved_object_structure(big):
     for entry in deck["CustomDeck"].values():
         for field in ("FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack", "Type"):
             assert field in entry
-        assert Path(entry["FaceURL"]).is_absolute() and Path(entry["FaceURL"]).is_file()
-        assert Path(entry["BackURL"]).is_file()
+        assert local(entry["FaceURL"]).is_absolute() and local(entry["FaceURL"]).is_file()
+        assert local(entry["BackURL"]).is_file()
         assert entry["BackIsHidden"] is False and entry["UniqueBack"] is False and entry["Type"] == 0
-        assert Image.open(entry["BackURL"]).size == (409, 573)
+        assert Image.open(local(entry["BackURL"])).size == (409, 573)
     t = deck["Transform"]
     assert (t["scaleX"], t["scaleY"], t["scaleZ"]) == (1.0, 1.0, 1.0)
     assert deck["Description"] == "many cards"
@@ -181,8 +195,8 @@ def test_single_card_deck_is_a_card(big):
     assert solo["Name"] == "Card" and "ContainedObjects" not in solo
     (key, entry), = solo["CustomDeck"].items()
     assert solo["CardID"] == int(key) * 100
-    assert (entry["NumWidth"], entry["NumHeight"]) == (2, 1)
-    assert Image.open(entry["FaceURL"]).size == (1500, 1050)
+    assert (entry["NumWidth"], entry["NumHeight"]) == (1, 1) and entry["BackIsHidden"] is True
+    assert Image.open(local(entry["FaceURL"])).size == (750, 1050)
 
 
 def test_sideways_back_is_hidden_and_round_tokens(big):
@@ -192,14 +206,14 @@ def test_sideways_back_is_hidden_and_round_tokens(big):
     assert wide["DeckIDs"] == [int(key) * 100, int(key) * 100 + 1, int(key) * 100 + 2]   # copies repeat
     assert (entry["NumWidth"], entry["NumHeight"]) == (3, 1)          # no hidden cell
     assert wide["Transform"]["scaleX"] == 1.0                         # short side 63.5 mm
-    im = Image.open(entry["FaceURL"])
+    im = Image.open(local(entry["FaceURL"]))
     cw = im.width // 3
     assert [im.getpixel((int((i + 0.5) * cw), im.height // 2)) for i in range(3)] == \
         [(10, 200, 10), (10, 200, 10), (10, 10, 200)]
     tokens = _deck(big["save"], "Tokens")
     (_, tentry), = tokens["CustomDeck"].items()
     assert tentry["Type"] == 4 and tentry["UniqueBack"] is True
-    assert Image.open(tentry["BackURL"]).size == Image.open(tentry["FaceURL"]).size
+    assert Image.open(local(tentry["BackURL"])).size == Image.open(local(tentry["FaceURL"])).size
     assert tokens["Transform"]["scaleX"] == round(30 / 63.5, 4)
 
 
@@ -257,10 +271,11 @@ def test_default_jpeg_and_hosted_urls(tmp_path):
     assert entry["FaceURL"].endswith(".jpg")
     name = entry["FaceURL"].rsplit("/", 1)[1]
     im = Image.open(out / "synth" / "tts" / name)
-    # 6 copies + the hidden cell: one row of 7, cells as large as 4096 px allows
-    assert (entry["NumWidth"], entry["NumHeight"]) == (7, 1)
-    assert im.format == "JPEG" and im.mode == "RGB" and im.size == (7 * 585, 819)
-    r, g, b = im.getpixel((int(3.5 * 585), 400))          # C2 follows C0, C0, C1
+    # 6 copies, BackIsHidden: 3 x 2 without an empty cell, 300 dpi cells
+    assert entry["BackIsHidden"] is True
+    assert (entry["NumWidth"], entry["NumHeight"]) == (3, 2)
+    assert im.format == "JPEG" and im.mode == "RGB" and im.size == (3 * 750, 2 * 1050)
+    r, g, b = im.getpixel((375, 1050 + 525))              # C2 follows C0, C0, C1: row 2, column 1
     assert max(abs(r - colour(14)[0]), abs(g - colour(14)[1]), abs(b - colour(14)[2])) <= 3
 
 
@@ -304,4 +319,136 @@ def test_description_from_a_list_field_is_one_line_per_item():
 
     card = SimpleNamespace(fields={"abilities": ["Pay **2** :coins:.", "Draw a card."], "text": "x"})
 
-    assert _description(card, "abilities") == "Pay 2 [coins].\nDraw a card."
+    assert _description(card, "abilities") == "Pay 2 coins.\nDraw a card."
+
+
+# -- compared with a real save, addresses, the table, the rules -------------------------------
+
+FIXTURE = REPO / "tests" / "fixtures" / "tts" / "sced-tarot-deck.json"
+
+
+def _shape(value):
+    """The JSON type of a value, as TTS's loader sees it (ints and floats are both numbers)."""
+    return "number" if isinstance(value, (int, float)) and not isinstance(value, bool) else type(value).__name__
+
+
+def test_deck_and_card_fields_match_a_real_tts_save(big):
+    real = json.loads(FIXTURE.read_text(encoding="utf-8"))["ObjectStates"][0]
+    ours = _deck(big["save"], "Big")
+    for theirs, mine in ((real, ours), (real["ContainedObjects"][0], ours["ContainedObjects"][0])):
+        # every field TTS wrote is there, with the same type (Tags only where the data has some)
+        missing = set(theirs) - set(mine) - {"Tags"}
+        assert not missing, missing
+        extra = set(mine) - set(theirs) - {"Tags"}
+        assert not extra, extra
+        for key, value in theirs.items():
+            if key in mine:
+                assert _shape(mine[key]) == _shape(value), key
+        assert set(mine["Transform"]) == set(theirs["Transform"])
+        (entry,) = theirs["CustomDeck"].values()
+        for mentry in mine["CustomDeck"].values():
+            assert {k: _shape(v) for k, v in mentry.items()} == {k: _shape(v) for k, v in entry.items()}
+    assert real["CustomDeck"]["2663"]["BackIsHidden"] is True     # what real decks use
+
+
+def _table_game(root: Path) -> Path:
+    game = make_game(root / "my game #1 – ünï", {
+        "a": ("deck: Alpha\ntemplate: face\nback: back\ndefaults: {type: Action}\ntts: {face_up: true}",
+              [("A1", 3, (200, 0, 0)), ("A2", 1, (0, 200, 0))]),
+        "b": ("deck: Beta\ntemplate: face\nback: back", [(f"B{k}", 1, colour(k)) for k in range(10)]),
+        "c": ("deck: Gamma\ntemplate: face\nback: back\nsize: tarot", [("G", 2, (9, 9, 9))]),
+        "d": ("deck: Delta\ntemplate: face\nback: back\nsize: {width: 88.9mm, height: 63.5mm}",
+              [("D", 2, (9, 9, 9))]),
+        "e": ("deck: Eps\ntemplate: face\nback: back", [("E", 1, (9, 9, 9))]),
+        "f": ("deck: Zeta\ntemplate: face\nback: back", [("Z", 2, (9, 9, 9))]),
+    }, "decks: [a, b, c, d, e, f]\n")
+    (game / "b.yaml").write_text((game / "b.yaml").read_text().replace(
+        '{name: "B0", count: 1, color: "#1e140a"}',
+        '{name: "B0", count: 1, color: "#1e140a", type: Hero, notes: "Playtest: too strong?"}'))
+    (game / "rules.yaml").write_text("title: Synth rules\nsections:\n  - title: Play\n    body: Take turns.\n")
+    return game
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    root = tmp_path_factory.mktemp("table")
+    game = _table_game(root)
+    out = root / "out dir #1 – ü"
+    build(game, out)
+    return json.loads(next((out / game.name / "tts").glob("*.json")).read_text()), out / game.name
+
+
+def test_local_addresses_are_file_uris(table):
+    save, folder = table
+    urls = [e[k] for o in save["ObjectStates"] for e in o.get("CustomDeck", {}).values() for k in ("FaceURL", "BackURL")]
+    urls.append(next(o for o in save["ObjectStates"] if o["Name"] == "Custom_PDF")["CustomPDF"]["PDFUrl"])
+    assert urls
+    for u in urls:
+        assert u.startswith("file:///") and " " not in u and "#" not in u and u.isascii(), u
+        assert "%20" in u and "%23" in u and "%C3%BC" in u
+        path = local(u)
+        assert path.is_absolute() and str(path).startswith(str(folder))
+        if not u.endswith("rules.pdf"):
+            assert path.is_file()
+    assert local(urls[-1]) == folder / "rules.pdf"
+
+
+def test_decks_lie_in_a_grid_without_overlapping(table):
+    save, _ = table
+    objs = save["ObjectStates"]
+    sizes = {"Gamma": (70, 120), "Delta": (88.9, 63.5)}
+    boxes = []
+    for o in objs:
+        t = o["Transform"]
+        if o["Name"] == "Custom_PDF":
+            w, d = tts.footprint(o)
+        else:
+            w, d = tts.footprint({**o, "_size_mm": sizes.get(o["Nickname"], POKER)})
+        boxes.append((o["Nickname"], t["posX"] - w / 2, t["posZ"] - d / 2, t["posX"] + w / 2, t["posZ"] + d / 2))
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            overlap = a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
+            assert not overlap, (a, b)
+    decks = [o for o in objs if o["Name"] != "Custom_PDF"]
+    assert [o["Nickname"] for o in decks] == ["Alpha", "Beta", "Gamma", "Delta", "E", "Zeta"]   # one card: a Card
+    # rows of five: the first five share a row, left to right; the sixth starts the next row nearer the players
+    zs = [o["Transform"]["posZ"] for o in decks]
+    xs = [o["Transform"]["posX"] for o in decks]
+    assert len(set(zs[:5])) == 1 and zs[5] < zs[0]
+    assert xs[:5] == sorted(xs[:5]) and xs[5] == min(xs)
+
+
+def test_face_up_tags_notes_and_the_rules_pdf(table):
+    save, _ = table
+    by = {o["Nickname"]: o for o in save["ObjectStates"]}
+    alpha, beta = by["Alpha"], by["Beta"]
+    assert alpha["Transform"]["rotZ"] == 0.0 and beta["Transform"]["rotZ"] == 180.0
+    assert all(c["Transform"]["rotZ"] == 0.0 for c in alpha["ContainedObjects"])
+    assert alpha["Tags"] == ["Alpha", "Action"] and beta["Tags"] == ["Beta"]
+    b0 = beta["ContainedObjects"][0]
+    assert b0["Tags"] == ["Beta", "Hero"] and b0["GMNotes"] == "Playtest: too strong?"
+    assert beta["ContainedObjects"][1]["GMNotes"] == "" and beta["ContainedObjects"][1]["Tags"] == ["Beta"]
+    # a 10-card deck: 5 x 2, no empty cell, back hidden
+    (entry,) = beta["CustomDeck"].values()
+    assert (entry["NumWidth"], entry["NumHeight"], entry["BackIsHidden"]) == (5, 2, True)
+    pdf = by["Synth rules"] if "Synth rules" in by else next(o for o in save["ObjectStates"] if o["Name"] == "Custom_PDF")
+    assert pdf["Name"] == "Custom_PDF" and set(pdf["CustomPDF"]) == {"PDFUrl", "PDFPassword", "PDFPage", "PDFPageOffset"}
+    assert pdf["CustomPDF"]["PDFUrl"].endswith("/rules.pdf")
+    # every CardID fits 32 bits, every key unique
+    ids = [c["CardID"] for o in save["ObjectStates"] for c in o.get("ContainedObjects", [o]) if "CardID" in c]
+    assert ids and max(ids) < 2**31 and len(ids) == len(set(ids))
+
+
+def test_hosted_rules_pdf_address(tmp_path):
+    game = _table_game(tmp_path)
+    out = tmp_path / "build"
+    build(game, out, base_url="https://example.org/g/")
+    save = json.loads(next((out / game.name / "tts").glob("*.json")).read_text())
+    pdf = next(o for o in save["ObjectStates"] if o["Name"] == "Custom_PDF")
+    assert pdf["CustomPDF"]["PDFUrl"] == "https://example.org/g/rules.pdf"
+
+
+def test_icon_names_in_descriptions():
+    assert tts.words(":ap: AP +5") == "AP +5"
+    assert tts.words("Roll the :health-die:.") == "Roll the health die."
+    assert tts.words("Gain **2** :coins:\nthen *draw*.") == "Gain 2 coins\nthen draw."

@@ -33,6 +33,7 @@ from cardgen.layout.rulebook import (  # noqa: F401
     has_rulebook,
     load_rulebook,
     rulebook_problems,
+    smarten,
 )
 from cardgen.model import ops
 from cardgen.outputs.base import Job, Output
@@ -72,6 +73,29 @@ class Thumb:
     shadow: bool = False
 
 
+@dataclass(frozen=True)
+class Mark:
+    """A PDF destination at (x, y) and its entry in the outline (bookmarks): `level` 0 is
+    the top; `key` is the destination's name."""
+
+    key: str
+    title: str
+    level: int
+    x: float = 0.0
+    y: float = 0.0
+
+
+@dataclass(frozen=True)
+class Link:
+    """A clickable area (x, y top left, w x h) going to the destination `key`."""
+
+    key: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+
 def shift(op, dx: float, dy: float):
     if isinstance(op, ops.Text):
         runs = tuple(replace(r, x=r.x + dx, baseline=r.baseline + dy) for r in op.runs)
@@ -96,11 +120,17 @@ class Strip:
 
 # -- styles -----------------------------------------------------------------------
 class Styles:
+    def next_key(self) -> int:
+        """A fresh number for a heading's PDF destination."""
+        self._keys += 1
+        return self._keys
+
     def __init__(self, fonts: FontBook, accent: tuple, base: float = 9.5):
         serif = "Vollkorn" if fonts.has("Vollkorn") else None
         sans = "Lato" if fonts.has("Lato") else None
         self.base = base
         self.accent = accent
+        self._keys = 0
         self.body = TextStyle(sans, "regular", base, 1.32, INK)
         self.lead = TextStyle(serif, "italic", base * 1.12, 1.3, INK)
         self.bold = TextStyle(sans, "bold", base, 1.32, INK)
@@ -117,12 +147,13 @@ class Composer:
 
     def __init__(self, ts: Typesetter, fonts: FontBook, st: Styles, width: float):
         self.ts, self.fonts, self.st, self.w = ts, fonts, st, width
+        self.smart = True       # rulebook text: curly quotes and dashes (off for card data)
 
     # text -> one strip per line
     def lines(self, text: str, style: TextStyle, w: float, x: float = 0.0) -> list[Strip]:
         if not str(text).strip():
             return []
-        runs, size, _ = self.ts.set(parse(text), style, x, 0.0, w, 1e7)
+        runs, size, _ = self.ts.set(parse(smarten(str(text)) if self.smart else str(text)), style, x, 0.0, w, 1e7)
         face = self.fonts.face(style.family, style.style)
         lead = style.leading * size
         pad = (lead - (face.ascent + face.descent) * size) / 2
@@ -165,6 +196,8 @@ class Composer:
     def heading(self, title: str, level: int, anchor: str | None = None) -> Strip:
         style = self.st.h[min(level, 3)]
         s = self.merge(self.lines(title, style, self.w))
+        key = f"sec:{anchor}" if anchor else f"h:{self.st.next_key()}:{plain(title)}"
+        s.ops.insert(0, Mark(key, plain(title), min(level, 3) - 1))
         if level == 1:
             s.h += style.size * 0.25
             s.ops.append(ops.Line(0, s.h, self.w, s.h, self.st.accent, 0.8))
@@ -422,8 +455,18 @@ class BookletMaker:
         return p
 
     def components(self) -> list[Strip]:
-        c, st = self.comp, self.st
+        c = self.comp
         out = [c.heading("Components", 1)]
+        c.smart = False         # deck names and descriptions are card data: as typed
+        try:
+            out += self._component_strips()
+        finally:
+            c.smart = True
+        return out
+
+    def _component_strips(self) -> list[Strip]:
+        c, st = self.comp, self.st
+        out: list[Strip] = []
         by_deck = self._faces()
         thumb_w = 15 * MM
         for deck in self.r.game.decks:
@@ -438,7 +481,8 @@ class BookletMaker:
             lines += c.lines(detail, st.small, self.cw - tx, tx)
             desc = deck.data.get("description")
             if desc:
-                lines += c.lines(str(desc), replace(st.small, color=INK), self.cw - tx, tx)
+                # the deck's description is prose for the booklet: typeset it (the cards keep theirs)
+                lines += c.lines(smarten(str(desc)), replace(st.small, color=INK), self.cw - tx, tx)
             text = c.merge(lines)
             h = max(th, text.h) + 2.5 * MM
             s = Strip(h, [shift(op, 0, 1.2 * MM) for op in text.ops], space=st.gap)
@@ -474,6 +518,7 @@ class BookletMaker:
             s = c.merge(left)
             s.ops += right[0].ops
             s.ops.append(ops.Line(0, s.h, self.cw, s.h, _tint(st.accent, 0.75), 0.3, (0.6, 1.8)))
+            s.ops.append(Link(f"sec:{sec.title}", 0, 0, self.cw, s.h))
             s.space = st.base * 0.15
             out.append(s)
         return out
@@ -533,6 +578,7 @@ def render_pages(pages: list[Page], size: tuple[float, float], fonts: FontBook, 
     if trim:
         c.setBleedBox((0, 0, W, H))
         c.setTrimBox(trim)
+    last_level = -1
     for page in pages:
         batch: list[ops.Op] = []
 
@@ -541,13 +587,23 @@ def render_pages(pages: list[Page], size: tuple[float, float], fonts: FontBook, 
                 drawer.draw_ops(ops.CardLayout(W, H, 0.0, list(batch)), 0.0, H)
                 batch.clear()
 
+        links = []
         for op in page.ops:
             if isinstance(op, Thumb):
                 flush(batch)
                 _draw_thumb(c, drawer, op, H)
+            elif isinstance(op, Mark):
+                c.bookmarkPage(op.key, fit="XYZ", left=0, top=H - op.y + 4, zoom=0)
+                level = max(0, min(op.level, last_level + 1))
+                c.addOutlineEntry(op.title, op.key, level=level, closed=False)
+                last_level = level
+            elif isinstance(op, Link):
+                links.append(op)
             else:
                 batch.append(op)
         flush(batch)
+        for ln in links:
+            c.linkAbsolute("", ln.key, (ln.x, H - ln.y - ln.h, ln.x + ln.w, H - ln.y), thickness=0)
         c.showPage()
     c.save()
     return buf.getvalue()

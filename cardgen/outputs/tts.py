@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from cardgen.outputs.base import Job, Output
-from cardgen.resources.richtext import plain
 from cardgen.schema.core import Bool, Choice, Decl, Int, Text, opt
 
 if TYPE_CHECKING:
@@ -58,7 +57,8 @@ class TtsDeckOptions(Decl):
     __what__ = "Tabletop Simulator deck options"
 
     back_is_hidden: bool = opt(Bool(), "hidden cards (in a hand, face down) show the card's back, so a sheet "
-                                       "holds 70 cards instead of 69", False)
+                                       "holds 70 cards; `false` draws a hidden-card image in the last cell", True)
+    face_up: bool = opt(Bool(), "the deck lands face up on the table (a display or a supply)", False)
     description: str = opt(Text(nonempty=True), "the card field shown as each card's description in TTS", "text")
     shape: str | None = opt(Choice(tuple(SHAPES)), "card shape in TTS", None,
                             default_doc="`rounded`, `circle` for round cards")
@@ -77,13 +77,21 @@ class TtsOptions(TtsDeckOptions):
 
 # -- geometry --------------------------------------------------------------------------------
 
-def grid_for(cells: int) -> tuple[int, int]:
-    """Columns and rows for `cells` cells (at most 10 x 7): full rows of ten, fewer
-    columns only when everything fits one row."""
+def grid_for(cells: int, width_mm: float = 63.5, height_mm: float = 88.9) -> tuple[int, int]:
+    """The smallest grid (at most 10 x 7) holding `cells` cells: fewest empty cells first,
+    then the largest cell the 4096 px limit allows, then more columns than rows."""
     if cells < 1 or cells > MAX_COLS * MAX_ROWS:
         raise ValueError(f"a sheet holds 1 to {MAX_COLS * MAX_ROWS} cells, not {cells}")
-    cols = min(MAX_COLS, cells)
-    return cols, math.ceil(cells / cols)
+    best: tuple | None = None
+    for cols in range(1, MAX_COLS + 1):
+        rows = math.ceil(cells / cols)
+        if rows > MAX_ROWS:
+            continue
+        rank = (cols * rows - cells, -cell_size(cols, rows, width_mm, height_mm)[0], -cols)
+        if best is None or rank < best[0]:
+            best = (rank, cols, rows)
+    assert best is not None
+    return best[1], best[2]
 
 
 def cell_size(cols: int, rows: int, width_mm: float, height_mm: float) -> tuple[int, int]:
@@ -123,10 +131,10 @@ def plan_sheets(entries: list, width_mm: float, height_mm: float, back_is_hidden
     if not chunks:
         return []
     hidden = 0 if back_is_hidden else 1
-    cw, ch = cell_size(*grid_for(len(chunks[0]) + hidden), width_mm, height_mm)
+    cw, ch = cell_size(*grid_for(len(chunks[0]) + hidden, width_mm, height_mm), width_mm, height_mm)
     sheets = []
     for chunk in chunks:
-        cols, rows = grid_for(len(chunk) + hidden)
+        cols, rows = grid_for(len(chunk) + hidden, width_mm, height_mm)
         sheets.append(Sheet(cols, rows, cw, ch, chunk, not back_is_hidden))
     return sheets
 
@@ -318,15 +326,15 @@ def _out_tts(job: Job) -> None:
         staging.add_file(tts_dir / im.out_name, im.cache_path)
 
     def url(im: _Image) -> str:
-        if base_url:
-            return f"{base_url.rstrip('/')}/{im.out_name}"
-        return str(tts_dir / im.out_name)
+        return address(im.out_name, tts_dir, base_url)
 
     objects = []
-    x = 0.0
     for (deck, dopts, sheets), per_sheet in zip(plans, deck_images):
-        objects.append(_deck_object(game, deck, dopts, sheets, per_sheet, url, x))
-        x += 3.0 * _scale(deck)
+        objects.append(_deck_object(game, deck, dopts, sheets, per_sheet, url))
+    rules = _rules_object(job, base_url)
+    if rules is not None:
+        objects.append(rules)
+    table_layout(objects)
     save = {
         "SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
         "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
@@ -338,14 +346,96 @@ def _out_tts(job: Job) -> None:
     raster.Cache(atlas_dir).prune()
 
 
+def address(name: str, folder: Path, base_url: str | None) -> str:
+    """Where TTS finds a file: `base_url/name`, or the file's `file:` URI (what TTS itself
+    writes for local files; spaces, `#` and non-ASCII are escaped)."""
+    if base_url:
+        return f"{base_url.rstrip('/')}/{name}"
+    return (folder / name).resolve().as_uri()
+
+
 def _scale(deck) -> float:
     """TTS scale: a poker card's width is 1; the shorter side decides (sideways cards)."""
     return round(min(deck.size.width, deck.size.height) / POKER_WIDTH_MM, 4)
 
 
-def _transform(x: float, scale: float, face_down: bool = True) -> dict:
-    return {"posX": round(x, 4), "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0,
+# -- the table -------------------------------------------------------------------------------
+
+UNITS_PER_MM = 2.2 / POKER_WIDTH_MM   # a poker card at scale 1 is about 2.2 x 3.1 table units
+PDF_FOOTPRINT = (8.5, 11.0)           # a Custom_PDF object at scale 1 (width, depth), generous
+TABLE_GAP = 1.5                       # between objects, in table units
+PER_ROW = 5                           # decks per row
+
+
+def footprint(obj: dict) -> tuple[float, float]:
+    """Width (x) and depth (z) an object covers on the table, in table units, from its
+    kind, size and scale (what `table_layout` spaces objects by, and tests check)."""
+    t = obj["Transform"]
+    if obj["Name"] == "Custom_PDF":
+        return PDF_FOOTPRINT[0] * t["scaleX"], PDF_FOOTPRINT[1] * t["scaleZ"]
+    w, h = obj.get("_size_mm", (POKER_WIDTH_MM, 88.9))
+    return w * UNITS_PER_MM, h * UNITS_PER_MM
+
+
+def table_layout(objects: list[dict]) -> None:
+    """Place the objects on the table in reading order: decks in rows of five from the far
+    side towards the players, left to right, the rules to the left of them all; no two
+    footprints overlap.  Sets posX/posZ and drops the helper keys."""
+    decks = [o for o in objects if o["Name"] != "Custom_PDF"]
+    rows = [decks[i:i + PER_ROW] for i in range(0, len(decks), PER_ROW)]
+    widths = [[footprint(o)[0] for o in row] for row in rows]
+    depths = [max((footprint(o)[1] for o in row), default=0.0) for row in rows]
+    total_w = max((sum(w) + TABLE_GAP * (len(w) - 1) for w in widths), default=0.0)
+    total_d = sum(depths) + TABLE_GAP * max(0, len(rows) - 1)
+    z = total_d / 2
+    for row, ws, d in zip(rows, widths, depths):
+        x = -total_w / 2
+        for obj, w in zip(row, ws):
+            obj["Transform"]["posX"] = round(x + w / 2, 4)
+            obj["Transform"]["posZ"] = round(z - d / 2, 4)
+            x += w + TABLE_GAP
+        z -= d + TABLE_GAP
+    for obj in objects:
+        if obj["Name"] == "Custom_PDF":
+            w, _ = footprint(obj)
+            obj["Transform"]["posX"] = round(-total_w / 2 - TABLE_GAP * 2 - w / 2, 4)
+            obj["Transform"]["posZ"] = 0.0
+        obj.pop("_size_mm", None)
+
+
+def _transform(scale: float, face_down: bool = True) -> dict:
+    return {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0,
             "rotZ": 180.0 if face_down else 0.0, "scaleX": scale, "scaleY": 1.0, "scaleZ": scale}
+
+
+def words(text: str) -> str:
+    """Card text as words for TTS: markup dropped, each icon as its name (`:health-die:`
+    gives "health die"), left out where the text after it already says it (`:ap: AP +5`)."""
+    from cardgen.resources.richtext import BREAK, parse
+
+    out = []
+    for para in parse(text):
+        flat = [("break", "") if item is BREAK else ("word", "") for item in para]
+        frags = [[(f.kind, f.value) for f in item] if item is not BREAK else [] for item in para]
+        texts = []
+        for n, (kind, _) in enumerate(flat):
+            if kind == "break":
+                texts.append("\n")
+                continue
+            parts = []
+            for i, (fk, fv) in enumerate(frags[n]):
+                if fk == "text":
+                    parts.append(fv)
+                    continue
+                name = fv.replace("-", " ").replace("_", " ")
+                after = "".join(v for k, v in frags[n][i + 1:] if k == "text")
+                after += " " + " ".join("".join(v for k, v in w if k == "text") for w in frags[n + 1:] if w)
+                if not after.strip().lower().startswith(name.lower()):
+                    parts.append(name)
+            if "".join(parts):
+                texts.append("".join(parts))
+        out.append(" ".join(texts).replace(" \n ", "\n"))
+    return "\n\n".join(out).strip()
 
 
 def _description(card, field_name: str) -> str:
@@ -354,53 +444,102 @@ def _description(card, field_name: str) -> str:
     if value is None or value == "":
         return ""
     if isinstance(value, list):
-        return "\n".join(plain(str(v)).strip() for v in value if v not in (None, ""))
-    return plain(str(value)).strip()
+        return "\n".join(words(str(v)) for v in value if v not in (None, ""))
+    return words(str(value))
 
 
-def _deck_object(game, deck, dopts, sheets, per_sheet, url, x) -> dict:
+def _tags(deck, cards: list) -> list[str]:
+    """TTS tags: the deck's name and the cards' `type` field, when every one of `cards`
+    has the same (a card's own tags: pass just that card)."""
+    tags = [deck.name]
+    kinds = {str(c.fields.get("type") or "").strip() for c in cards}
+    if len(kinds) == 1 and (kind := kinds.pop()) and kind not in tags:
+        tags.append(kind)
+    return tags
+
+
+def _notes(card) -> str:
+    """GMNotes: the card's `notes` field, if it has one."""
+    value = card.fields.get("notes")
+    if isinstance(value, list):
+        return "\n".join(str(v) for v in value if v not in (None, ""))
+    return str(value) if value not in (None, "") else ""
+
+
+COMMON = {"AltLookAngle": {"x": 0.0, "y": 0.0, "z": 0.0},
+          "ColorDiffuse": {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259},
+          "LayoutGroupSortIndex": 0, "Value": 0, "Locked": False, "Grid": True, "Snap": True,
+          "IgnoreFoW": False, "MeasureMovement": False, "DragSelectable": True, "Autoraise": True,
+          "Sticky": True, "Tooltip": True, "GridProjection": False}
+
+
+def _deck_object(game, deck, dopts, sheets, per_sheet, url) -> dict:
     scale = _scale(deck)
     sideways = deck.size.width > deck.size.height
     shape = SHAPES[dopts.shape] if dopts.shape else (4 if deck.size.shape == "round" else 0)
+    face_down = not dopts.face_up
     custom = {}
     cards = []
     for sheet, (face_img, back_img, unique) in zip(sheets, per_sheet):
         entry = {"FaceURL": url(face_img), "BackURL": url(back_img), "NumWidth": sheet.cols,
                  "NumHeight": sheet.rows, "BackIsHidden": not sheet.hidden, "UniqueBack": unique, "Type": shape}
         custom[str(sheet.key)] = entry
-        copy_no: dict[int, int] = {}
         for i, (card, _, _) in enumerate(sheet.entries):
-            copy_no[card.index] = copy_no.get(card.index, 0) + 1
             cards.append({
                 "GUID": _guid(game.slug, deck.slug, sheet.key, i),
                 "Name": "Card",
-                "Transform": _transform(x, scale),
+                "Transform": _transform(scale, face_down),
                 "Nickname": card.name,
                 "Description": _description(card, dopts.description),
-                "GMNotes": "",
-                "ColorDiffuse": {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259},
-                "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True,
-                "Tooltip": True, "Hands": True, "HideWhenFaceDown": True,
+                "GMNotes": _notes(card),
+                **COMMON,
+                "Tags": _tags(deck, [card]),
+                "HideWhenFaceDown": True, "Hands": True,
                 "CardID": sheet.key * 100 + i,
                 "SidewaysCard": sideways,
                 "CustomDeck": {str(sheet.key): entry},
                 "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
             })
+    size = (deck.size.width, deck.size.height)
     if len(cards) == 1:
-        return cards[0]
+        return {**cards[0], "_size_mm": size}
     return {
         "GUID": _guid(game.slug, deck.slug),
         "Name": "Deck",
-        "Transform": _transform(x, scale),
+        "Transform": _transform(scale, face_down),
         "Nickname": deck.name,
         "Description": str(deck.data.get("description") or ""),
         "GMNotes": "",
-        "ColorDiffuse": {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259},
-        "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
-        "Hands": False, "HideWhenFaceDown": True, "SidewaysCard": sideways,
+        **COMMON,
+        "Tags": _tags(deck, [card for sheet in sheets for card, _, _ in sheet.entries]),
+        "HideWhenFaceDown": True, "Hands": False, "SidewaysCard": sideways,
         "DeckIDs": [c["CardID"] for c in cards],
         "CustomDeck": custom,
         "ContainedObjects": cards,
+        "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
+        "_size_mm": size,
+    }
+
+
+def _rules_object(job: Job, base_url: str | None) -> dict | None:
+    """The rules booklet as a Custom_PDF object, when the game has a rulebook: `rules.pdf`
+    next to the tts folder (made by the booklet output), or `base_url/rules.pdf`."""
+    from cardgen.layout.rulebook import has_rulebook
+
+    game = job.game
+    if not has_rulebook(game):
+        return None
+    return {
+        "GUID": _guid(game.slug, "rules.pdf"),
+        "Name": "Custom_PDF",
+        "Transform": _transform(1.0, face_down=False),
+        "Nickname": f"{game.title} rules" if getattr(game, "title", None) else "Rules",
+        "Description": "", "GMNotes": "",
+        **COMMON,
+        "Tags": ["Rules"],
+        "HideWhenFaceDown": False, "Hands": False,
+        "CustomPDF": {"PDFUrl": address("rules.pdf", job.out_dir, base_url), "PDFPassword": "",
+                      "PDFPage": 0, "PDFPageOffset": 0},
         "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
     }
 
