@@ -139,3 +139,25 @@ def test_the_layout_that_wastes_least_paper_is_chosen_and_said(tiny_game, tmp_pa
                                         outputs={"print": {"mix_backs": True}}), Report())
     if n_red % 9:
         assert marked_edges(mixed / root.name / "print-letter.pdf", 3.175)[0] != []
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_back_pages_carry_the_front_crop_marks_mirrored(tiny_game, tmp_path, paper):
+    from conftest import write
+    root = _two_backs(tiny_game, 9, 0)
+    write(root / "blue.yaml", "deck: Blues\ntemplate: tiny/face\nback: tiny/blue-back\ncards: []\n")
+    build_game(root, REPO, BuildOptions(out=tmp_path, only=("print",), papers=(paper,)), Report())
+    reader = PdfReader(tmp_path / root.name / f"print-{paper}.pdf")
+    pw = float(reader.pages[0].mediabox.width) / MM
+
+    def marks(page):
+        segs = page_items(reader, page)[1]
+        return sorted((round(min(s.x1, s.x2), 2), round(min(s.y1, s.y2), 2), round(max(s.x1, s.x2), 2),
+                       round(max(s.y1, s.y2), 2)) for s in segs if s.gray == 0 and s.width in (0.3, 0.5))
+
+    front, back = marks(0), marks(1)
+    assert len(front) >= 12
+    mirrored = sorted((pw - x2, y1, pw - x1, y2) for x1, y1, x2, y2 in front)
+    assert len(back) == len(mirrored)
+    for got, want in zip(back, mirrored):
+        assert got == pytest.approx(want, abs=0.02)

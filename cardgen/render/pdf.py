@@ -144,6 +144,7 @@ def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title:
             for cp, slot in zip(page, b_slots):
                 if cp.back is not None:
                     _place(c, drawer, cp.back, slot, ph)
+            _marks(c, impose.crop_marks(grid, b_slots), ph)     # cut from either side
             _note(c, fonts, grid, b_slots, f"{title} · {decks} · sheet {n} of {len(pages)} · backs")
             c.showPage()
     c.save()
