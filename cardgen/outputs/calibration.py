@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import Any
 
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
@@ -47,10 +48,10 @@ def behind(site: Site, paper_w: float, paper_h: float, flip: str, offset: tuple[
     return Site(x + offset[0], y + offset[1])
 
 
-def _ticks(c, along_x: bool, x0: float, y0: float, paper_h: float, labels: bool, font: str) -> None:
+def _ticks(c: Any, along_x: bool, x0: float, y0: float, paper_h: float, labels: bool, font: str) -> None:
     """A scale centred on (x0, y0) mm (from the top-left): ticks every STEP mm across -RANGE..RANGE.
     `along_x`: ticks are vertical lines spread along x (they read an x position)."""
-    n = int(round(RANGE / STEP))
+    n = round(RANGE / STEP)
     for k in range(-n, n + 1):
         v = k * STEP
         whole = abs(v - round(v)) < 1e-9
@@ -68,7 +69,7 @@ def _ticks(c, along_x: bool, x0: float, y0: float, paper_h: float, labels: bool,
                 c.drawString((x0 + length + 0.8) * MM, (paper_h - y - 0.6) * MM, f"{v:+g}" if k else "0")
 
 
-def calibration_pdf(paper: str, flip: str, offset: tuple[float, float], fonts, title: str) -> bytes:
+def calibration_pdf(paper: str, flip: str, offset: tuple[float, float], fonts: Any, title: str) -> bytes:
     from cardgen.render.draw import new_canvas
     from cardgen.resources.fonts import DEFAULT_FAMILY
 
