@@ -182,6 +182,8 @@ def _build_all(paths, project, opts) -> bool:
                        f"come, counts to be decided); `cardgen validate {path.name}` lists them", err=True)
         took = time.perf_counter() - start
         click.echo(f"{path.name}: built in {took:.2f}s: {_summary(written)}")
+        for note in report.notes:
+            click.echo(f"{path.name}: {note}")
         soft = count_errors(report)
         if soft:
             n = len(soft)

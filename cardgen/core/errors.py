@@ -85,6 +85,12 @@ class Report:
     """Collects warnings (and errors) while a build runs."""
 
     items: list[Diagnostic] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)    # not problems: lines for the build summary
+
+    def note(self, message: str) -> None:
+        """A line for the build summary (how an output was laid out), not a problem."""
+        if message not in self.notes:
+            self.notes.append(message)
 
     def warn(self, loc: Loc, message: str, code: str = "") -> None:
         d = Diagnostic(loc, message, "warning", code)

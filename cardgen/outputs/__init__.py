@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from cardgen.outputs.base import Output
 from cardgen.outputs.booklet import Booklet
+from cardgen.outputs.calibration import Calibration
 from cardgen.outputs.cards_pdf import CardsPdf
 from cardgen.outputs.player_aid import PlayerAid
 from cardgen.outputs.png import Png
@@ -16,6 +17,7 @@ from cardgen.outputs.tts import Tts
 
 OUTPUTS: dict[str, type[Output]] = {o.name: o for o in (
     PrintSheets,
+    Calibration,
     CardsPdf,
     Booklet,
     PlayerAid,

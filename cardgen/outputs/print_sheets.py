@@ -46,6 +46,9 @@ class PrintOptions(Decl):
     back_offset: tuple = opt(Offset(), "shift the back pages by X,Y mm (x right, y down) to correct a printer's "
                                        "duplex drift", (0.0, 0.0), cli="--back-offset")
     backs: bool = opt(Bool(), "print the back pages of the print sheets", True, cli="--no-backs")
+    mix_backs: bool = opt(Bool(), "lay copies out in deck order even where cards with different backs then share "
+                                  "a cut line (a miscut can then mark a card by its neighbour's back)", False,
+                          cli="--mix-backs")
 
 
 class PrintSheets(Output):
@@ -57,17 +60,19 @@ class PrintSheets(Output):
 
     def make(self, job: Job) -> None:
         from cardgen.render import impose
-        from cardgen.render.pdf import SheetOptions, print_sheets
+        from cardgen.render.pdf import SheetOptions, plan_sheets, print_sheets
 
         r, o = job.rendered, job.options
         for paper in job.build.papers:
-            so = SheetOptions(paper, o.gutter, o.flip, o.back_offset, o.backs)
+            so = SheetOptions(paper, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs)
             try:
-                data = print_sheets(r.copies, r.res.fonts, so, r.game.title)
+                pages, how = plan_sheets(r.copies, so)
+                data = print_sheets(r.copies, r.res.fonts, so, r.game.title, pages)
             except impose.DoesNotFit as exc:
                 raise CardgenError(Loc(str(r.game.file), 1), f"{exc}; use a larger --page or a smaller card") \
                     from None
             job.staging.add(job.out_dir / f"print-{paper}.pdf", data)
+            job.report.note(f"print-{paper}.pdf: {len(pages)} sheets; {how}")
 
 
 

@@ -12,6 +12,7 @@ from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
 from cardgen.model.ops import CardLayout, Copy
 from cardgen.render import impose
+from cardgen.render.backs import describe, plan_size_group
 from cardgen.render.draw import Drawer, new_canvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 
@@ -23,6 +24,7 @@ class SheetOptions:
     flip: str = "long"                 # long or short
     back_offset: tuple[float, float] = (0.0, 0.0)    # mm
     backs: bool = True
+    mix_backs: bool = False            # True: copies in deck order, different backs may touch
 
 
 def _pt_rect(rect: impose.Rect, paper_h: float) -> impose.Rect:
@@ -40,14 +42,23 @@ def size_groups(copies: list[Copy]) -> list[list[Copy]]:
 
 def plan_pages(copies: list[Copy], opts: SheetOptions) -> list[tuple[impose.Grid, list[Copy]]]:
     """[(grid, [copies on the page])] for every face page, sizes on pages of their own."""
+    return plan_sheets(copies, opts)[0]
+
+
+def plan_sheets(copies: list[Copy], opts: SheetOptions) -> tuple[list[tuple[impose.Grid, list[Copy]]], str]:
+    """Every face page, and one line saying how different backs were kept apart
+    (`cardgen.render.backs`)."""
     pw, ph = PAPER_SIZES_MM[opts.paper]
+    any_backs = opts.backs and any(cp.back is not None for cp in copies)
     pages: list[tuple[impose.Grid, list[Copy]]] = []
+    plans = []
     for group in size_groups(copies):
         first = group[0]
         grid = impose.plan_grid(pw, ph, first.width, first.height, first.bleed, opts.gutter)
-        for i in range(0, len(group), grid.per_page):
-            pages.append((grid, group[i:i + grid.per_page]))
-    return pages
+        plan = plan_size_group(group, grid, opts.mix_backs or not any_backs)
+        plans.append(plan)
+        pages += plan.pages
+    return pages, describe(plans) if any_backs else "no back pages"
 
 
 def _note(c: Canvas, fonts: FontBook, grid: impose.Grid, slots: list[impose.Slot], text: str) -> None:
@@ -108,13 +119,15 @@ def _marks(c: Canvas, marks: list[impose.Mark], paper_h: float) -> None:
         c.line(m.x1 * MM, (paper_h - m.y1) * MM, m.x2 * MM, (paper_h - m.y2) * MM)
 
 
-def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title: str) -> bytes:
+def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title: str,
+                 pages: list[tuple[impose.Grid, list[Copy]]] | None = None) -> bytes:
     pw, ph = PAPER_SIZES_MM[opts.paper]
     buf = io.BytesIO()
     c = new_canvas(buf, fonts, pagesize=(pw * MM, ph * MM))
     c.setTitle(f"{title}: print sheets ({opts.paper})")
     drawer = Drawer(c, fonts)
-    pages = plan_pages(copies, opts)
+    if pages is None:
+        pages = plan_sheets(copies, opts)[0]
     any_backs = opts.backs and any(cp.back is not None for cp in copies)
     for n, (grid, page) in enumerate(pages, 1):
         face_slots = impose.slots(grid, len(page))
@@ -131,6 +144,7 @@ def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title:
             for cp, slot in zip(page, b_slots):
                 if cp.back is not None:
                     _place(c, drawer, cp.back, slot, ph)
+            _marks(c, impose.crop_marks(grid, b_slots), ph)     # cut from either side
             _note(c, fonts, grid, b_slots, f"{title} · {decks} · sheet {n} of {len(pages)} · backs")
             c.showPage()
     c.save()
