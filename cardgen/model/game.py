@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.core.errors import Loc
+from cardgen.core.paths import allowed_roots
 from cardgen.core.sizes import CardSize
 from cardgen.schema.files import DeckFile, GameFile
 
@@ -89,6 +90,11 @@ class Game:
     @property
     def file(self) -> Path:
         return self.root / "game.yaml"
+
+    @property
+    def roots(self) -> tuple[Path, ...]:
+        """The folders this game may read files from (`cardgen.core.paths`)."""
+        return allowed_roots(self.root, self.project, BUNDLED)
 
     def search_dirs(self, kind: str) -> list[Path]:
         """`templates`, `art` or `fonts` folders: the game's own first, then the project's, then
