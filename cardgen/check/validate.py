@@ -11,9 +11,9 @@ import difflib
 import re
 from pathlib import Path
 
-from cardgen.core.paths import PathRefused
 from cardgen.check.components import check_counts
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
+from cardgen.core.paths import PathRefused
 from cardgen.elements import ELEMENTS
 from cardgen.layout import expr
 from cardgen.layout.templates import TemplateFile, element_problems, find_template

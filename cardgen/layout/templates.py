@@ -7,8 +7,8 @@ place, a new name is added at the end (or `before:`/`after:` a named element), a
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 

@@ -6,8 +6,8 @@ A family is a set of files `<Family>-Regular.ttf`, `-Bold.ttf`, `-Italic.ttf` an
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
