@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cardgen.check.components import check_counts
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
-from cardgen.core.paths import PathRefused
+from cardgen.core.paths import PathRefused, check_ref
 from cardgen.elements import ELEMENTS
 from cardgen.layout import expr
 from cardgen.layout.templates import TemplateFile, element_problems, find_template
@@ -91,6 +91,10 @@ def check_game_file(game: Game, res, report: Report) -> None:
     if game.opts.icons is None or not isinstance(icons, dict):
         return
     for alias, target in game.opts.icons.items():
+        try:
+            check_ref(str(target), "icon")
+        except PathRefused:
+            continue        # reported when game.yaml loaded
         refused = res.icons.refusal(str(alias))
         if refused:
             report.error(icons.value_loc(alias), f"icon alias '{alias}': {refused}", "path")
