@@ -235,7 +235,7 @@ def test_font_symlink_outside_is_not_used(tiny_game, tmp_path, secret):
     book = FontBook([root / "fonts"], allowed_roots(root, tmp_path, BUNDLED))
     assert book.has("Evil")               # points into cardgen's own fonts/: allowed
     assert not book.has("Evil2")
-    with pytest.raises(FontError, match="font file 'Evil2-Regular.ttf' resolves outside the allowed folders"):
+    with pytest.raises(FontError, match=r"font file 'Evil2-Regular\.ttf' resolves outside the allowed folders"):
         book.face("Evil2")
 
 

@@ -14,7 +14,7 @@ from jinja2 import StrictUndefined, TemplateSyntaxError, nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 from jinja2.nodes import EvalContext
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.sandbox import ImmutableSandboxedEnvironment, modifies_known_mutable
 from jinja2.utils import generate_lorem_ipsum
 
 from cardgen.core import limits
@@ -305,9 +305,14 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         return super().getitem(obj, argument)
 
     def unsafe_undefined(self, obj, attribute: str):
-        raise SecurityError(f"'{attribute}' of {type(obj).__name__} is not allowed in a template"
-                            if not attribute.startswith("_") else
-                            f"'{attribute}' (names starting with _ are internal)")
+        if attribute.startswith("_"):
+            raise SecurityError(f"'{attribute}' (names starting with _ are internal)")
+        kind = ("a list" if isinstance(obj, list) else "a mapping" if isinstance(obj, dict)
+                else "text" if isinstance(obj, str) else type(obj).__name__)
+        if modifies_known_mutable(obj, attribute):
+            raise SecurityError(f"'{attribute}' on {kind} (templates may read card, deck and game data but "
+                                f"not change it)")
+        raise SecurityError(f"'{attribute}' on {kind}")
 
 
 ENV = BoundedEnvironment(undefined=_Undefined, autoescape=False, trim_blocks=True, lstrip_blocks=True)

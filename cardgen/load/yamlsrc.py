@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import ClassVar
 
 import yaml
 
@@ -167,9 +168,27 @@ def _children(node) -> list:
     return []
 
 
+def _check_depth(text: str, filename: str) -> None:
+    """Refuse nesting deeper than MAX_YAML_DEPTH from the event stream, before anything is
+    composed (libyaml's composer recurses and would crash on a few thousand `[`)."""
+    depth = 0
+    starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    for event in yaml.parse(text, Loader=_Base):
+        if isinstance(event, starts):
+            depth += 1
+            if depth > limits.MAX_YAML_DEPTH:
+                m = event.start_mark
+                raise CardgenError(Loc(filename, m.line + 1, m.column + 1),
+                                   f"mappings and lists nested more than {limits.MAX_YAML_DEPTH} deep; flatten "
+                                   f"the data (limit CARDGEN_MAX_YAML_DEPTH)", code="yaml")
+        elif isinstance(event, ends):
+            depth -= 1
+
+
 def _make_loader(filename: str):
     class Loader(_Base):  # type: ignore[misc, valid-type]
-        yaml_implicit_resolvers: dict = {}
+        yaml_implicit_resolvers: ClassVar[dict] = {}
 
     for tag, pattern, first in _CORE:
         Loader.add_implicit_resolver(tag, re.compile(pattern), list(first))
@@ -257,6 +276,8 @@ def load_text(text: str, filename: str):
     with file:line.  Alias bombs, absurd nesting and non-plain tags are refused."""
     Loader = _make_loader(filename)
     try:
+        if text.count("[") + text.count("{") + text.count("\n") > limits.MAX_YAML_DEPTH:
+            _check_depth(text, filename)
         loader = Loader(text)
         loader.name = filename
         try:
