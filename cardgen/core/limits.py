@@ -29,6 +29,9 @@ MAX_LIPSUM = _env_int("CARDGEN_MAX_LIPSUM", 100)            # paragraphs of lips
 MAX_YAML_NODES = _env_int("CARDGEN_MAX_YAML_NODES", 1_000_000)   # values after expanding aliases
 MAX_YAML_DEPTH = _env_int("CARDGEN_MAX_YAML_DEPTH", 100)         # nesting of mappings and lists
 
+# Files.
+MAX_SVG_BYTES = _env_int("CARDGEN_MAX_SVG_BYTES", 20_000_000)   # size of one SVG file (cardgen.core.paths)
+
 NAMES = {
     "CARDGEN_MAX_TEXT": "characters in one string a template expression makes",
     "CARDGEN_MAX_ITEMS": "items in one list a template expression makes",
@@ -38,4 +41,5 @@ NAMES = {
     "CARDGEN_MAX_LIPSUM": "paragraphs of `lipsum(...)`",
     "CARDGEN_MAX_YAML_NODES": "values in one YAML file once aliases (`*name`) are expanded",
     "CARDGEN_MAX_YAML_DEPTH": "nesting depth of mappings and lists in one YAML file",
+    "CARDGEN_MAX_SVG_BYTES": "size of one SVG file in bytes",
 }

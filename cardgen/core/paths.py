@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
+from cardgen.core import limits
+
 SHARED_KINDS = ("templates", "art", "fonts")
 WHERE = ("files may only come from the game folder, the project's templates/, art/ and fonts/ "
          "folders, or cardgen's bundled ones")
@@ -95,7 +97,6 @@ def find_confined(ref: str, bases: Sequence[Path], roots: Sequence[Path], what: 
 
 _HREF = re.compile(r"""(?:\bxlink:href|(?<![\w:-])href|\bsrc)\s*=\s*(["'])(.*?)\1""", re.S | re.I)
 _URL = re.compile(r"""url\(\s*(["']?)(.*?)\1\s*\)|@import""", re.I)
-MAX_SVG_BYTES = int(os.environ.get("CARDGEN_MAX_SVG_BYTES", 20_000_000))
 
 
 def svg_problem(path: Path, roots: Sequence[Path], _seen: set[Path] | None = None) -> str | None:
@@ -108,8 +109,8 @@ def svg_problem(path: Path, roots: Sequence[Path], _seen: set[Path] | None = Non
         return None
     seen.add(path)
     try:
-        if path.stat().st_size > MAX_SVG_BYTES:
-            return (f"SVG {path.name} is larger than {MAX_SVG_BYTES} bytes (CARDGEN_MAX_SVG_BYTES); "
+        if path.stat().st_size > limits.MAX_SVG_BYTES:
+            return (f"SVG {path.name} is larger than {limits.MAX_SVG_BYTES} bytes (CARDGEN_limits.MAX_SVG_BYTES); "
                     f"simplify it or raise the limit")
         text = path.read_bytes().decode("utf-8", errors="replace")
     except OSError as exc:

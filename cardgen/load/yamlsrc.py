@@ -179,7 +179,7 @@ def _check_depth(text: str, filename: str) -> None:
             depth += 1
             if depth > limits.MAX_YAML_DEPTH:
                 m = event.start_mark
-                raise CardgenError(Loc(filename, m.line + 1, m.column + 1),
+                raise CardgenError(Loc(filename, m.line + 1, m.column + 1) if m else Loc(filename),
                                    f"mappings and lists nested more than {limits.MAX_YAML_DEPTH} deep; flatten "
                                    f"the data (limit CARDGEN_MAX_YAML_DEPTH)", code="yaml")
         elif isinstance(event, ends):
