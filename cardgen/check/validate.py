@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from cardgen.check.components import check_counts
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
+from cardgen.core.paths import PathRefused, check_ref
 from cardgen.elements import ELEMENTS
 from cardgen.layout import expr
 from cardgen.layout.templates import TemplateFile, element_problems, find_template
@@ -94,7 +95,14 @@ def check_game_file(game: Game, res, report: Report) -> None:
     if game.opts.icons is None or not isinstance(icons, YDict):
         return
     for alias, target in game.opts.icons.items():
-        if res.icons.find(str(alias)) is None:
+        try:
+            check_ref(str(target), "icon")
+        except PathRefused:
+            continue        # reported when game.yaml loaded
+        refused = res.icons.refusal(str(alias))
+        if refused:
+            report.error(icons.value_loc(alias), f"icon alias '{alias}': {refused}", "path")
+        elif res.icons.find(str(alias)) is None:
             report.error(icons.value_loc(alias), f"icon alias '{alias}' maps to '{target}', but there is no "
                                                  f"{target}.svg or {target}.png in art/icons/"
                                                  f"{suggest(target, res.icons.names())}", "unknown-icon")
@@ -260,7 +268,10 @@ def check_templates(game: Game, res, report: Report) -> set[Loc]:
         except CardgenError as exc:
             report.extend(exc.diagnostics)
             static_locs.update(d.loc for d in exc.diagnostics)
-            path = find_template(ref, res.templates.dirs)
+            try:
+                path = find_template(ref, res.templates.dirs, res.templates.roots)
+            except PathRefused:
+                path = None     # reported just above
             if path is not None:
                 before = len(report.items)
                 _raw_template_problems(path, report)

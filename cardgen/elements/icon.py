@@ -60,6 +60,9 @@ class IconElement(Box, Rotate):
     @classmethod
     def static_problems(cls, el: Mapping, res: Resources) -> list[tuple[str, str, str]]:
         icon = el.get("icon")
+        refused = res.icons.refusal(str(icon)) if icon and not is_expression(icon) else None
+        if refused:
+            return [("icon", refused, "path")]
         if icon and not is_expression(icon) and res.icons.find(str(icon)) is None:
             return [("icon", f"unknown icon '{icon}'{suggest(icon, res.icons.names())} (put {icon}.svg in "
                              f"art/icons/ or map it under `icons:` in game.yaml)", "unknown-icon")]

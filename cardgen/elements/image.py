@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+from cardgen.core.paths import PathRefused
 from cardgen.elements.base import Box, ElementError, LayoutContext, Resources, Rotate
 from cardgen.model import ops
 from cardgen.resources.icons import file_key, load_svg
@@ -46,7 +47,10 @@ class ImageElement(Box, Rotate):
     def layout(self, lc: LayoutContext) -> None:
         x, y, w, h = self.rect(lc)
         src = self.src
-        path = lc.res.find_art(src) if src else None
+        try:
+            path = lc.res.find_art(src) if src else None
+        except PathRefused as exc:
+            raise ElementError("src", str(exc), "path") from None
         if path is None:
             if self.placeholder:
                 label = self.placeholder if isinstance(self.placeholder, str) else (
@@ -77,6 +81,11 @@ class ImageElement(Box, Rotate):
     @classmethod
     def static_problems(cls, el: Mapping, res: Resources) -> list[tuple[str, str, str]]:
         src = el.get("src")
+        if src and not is_expression(src):
+            try:
+                res.find_art(str(src))
+            except PathRefused as exc:
+                return [("src", str(exc), "path")]
         if src and not is_expression(src) and not el.get("placeholder") and res.find_art(str(src)) is None:
             return [("src", f"image '{src}' not found in art/ or the game folder; add the file, fix the name, or "
                             f"add `placeholder: true` for a labelled box", "unknown-image")]

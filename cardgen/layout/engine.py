@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core.errors import CardgenError, Diagnostic, Report
+from cardgen.core.paths import PathRefused, find_confined, svg_problem
 from cardgen.core.units import MM
 from cardgen.elements import ELEMENTS
 from cardgen.elements.base import Element, ElementError, LayoutContext
@@ -31,22 +32,25 @@ class Resources:
 
     def __init__(self, game: Game):
         self.game = game
-        self.templates = TemplateBook(game.search_dirs("templates"))
-        self.fonts = FontBook(game.search_dirs("fonts"))
-        self.icons = IconBook(game.search_dirs("art"), game.opts.icons or {})
+        self.roots = game.roots
+        self.templates = TemplateBook(game.search_dirs("templates"), self.roots)
+        self.fonts = FontBook(game.search_dirs("fonts"), self.roots)
+        self.icons = IconBook(game.search_dirs("art"), game.opts.icons or {}, self.roots)
         self.art_dirs = game.search_dirs("art")
         self.typesetter = Typesetter(self.fonts, self.icons.require)
         self.game_ctx = game.context()
 
     def find_art(self, src: str) -> Path | None:
-        p = Path(src)
-        if p.is_absolute():
-            return p if p.is_file() else None
-        for base in (*self.art_dirs, self.game.root, self.game.project):
-            q = base / p
-            if q.is_file():
-                return q
-        return None
+        """The art file `src` names (in art/, the game folder or the project), confined to the
+        game's allowed folders: PathRefused for an absolute path, a `..` escape, a symbolic link
+        pointing outside or an SVG referring to outside files."""
+        path = find_confined(str(src), (*self.art_dirs, self.game.root, self.game.project), self.roots,
+                             "image")
+        if path is not None and path.suffix.lower() == ".svg":
+            problem = svg_problem(path, self.roots)
+            if problem:
+                raise PathRefused(problem)
+        return path
 
 
 def _key_using(el, field: str) -> str | None:

@@ -7,11 +7,17 @@ compiled once.
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from functools import cache
 
-from jinja2 import StrictUndefined, TemplateSyntaxError
+from jinja2 import StrictUndefined, TemplateSyntaxError, nodes
+from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.nodes import EvalContext
+from jinja2.sandbox import ImmutableSandboxedEnvironment, modifies_known_mutable
+from jinja2.utils import generate_lorem_ipsum
+
+from cardgen.core import limits
 
 
 class MissingField(Exception):
@@ -85,7 +91,231 @@ class _Undefined(StrictUndefined):
     __int__ = __float__ = __add__ = __radd__ = __mul__ = __getitem__ = __lt__ = _fail_with_undefined_error
 
 
-ENV = SandboxedEnvironment(undefined=_Undefined, autoescape=False, trim_blocks=True, lstrip_blocks=True)
+class LimitError(Exception):
+    """An expression tried to make or compute more than the limits allow (`cardgen.core.limits`)."""
+
+
+_steps: ContextVar[int] = ContextVar("cardgen_expr_steps", default=0)
+_INT_BITS = int(limits.MAX_INT_DIGITS * 3.33) + 1
+_AMPLIFYING = {"center", "ljust", "rjust", "zfill", "expandtabs", "indent", "wordwrap", "truncate", "batch",
+               "slice", "format", "replace", "join", "mul"}
+
+
+def _tick(n: int = 1) -> None:
+    steps = _steps.get() + n
+    _steps.set(steps)
+    if steps > limits.MAX_STEPS:
+        raise LimitError(f"the expression takes more than {limits.MAX_STEPS:,} steps (loops too long?); "
+                         f"simplify it (limit CARDGEN_MAX_STEPS)")
+
+
+def _too_long(what: str, n: int, limit: int, var: str) -> LimitError:
+    return LimitError(f"the expression would make {what} of {n:,} (more than {limit:,}); simplify it "
+                      f"(limit {var})")
+
+
+def _check_value(value):
+    """`value` if its size is within the limits, else LimitError."""
+    if isinstance(value, str):
+        if len(value) > limits.MAX_TEXT:
+            raise _too_long("a text", len(value), limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
+    elif isinstance(value, bool):
+        pass
+    elif isinstance(value, int):
+        if value.bit_length() > _INT_BITS:
+            raise LimitError(f"the expression would make a number with more than {limits.MAX_INT_DIGITS:,} "
+                             f"digits; simplify it (limit CARDGEN_MAX_INT_DIGITS)")
+    elif isinstance(value, (list, tuple, dict, set)) and len(value) > limits.MAX_ITEMS:
+        raise _too_long("a list", len(value), limits.MAX_ITEMS, "CARDGEN_MAX_ITEMS")
+    return value
+
+
+def _length(value) -> int | None:
+    return len(value) if isinstance(value, (str, list, tuple)) else None
+
+
+def _check_ints(args, what: str) -> None:
+    for a in args:
+        if isinstance(a, int) and not isinstance(a, bool) and abs(a) > limits.MAX_TEXT:
+            raise LimitError(f"{what}: {a:,} is more than {limits.MAX_TEXT:,} (limit CARDGEN_MAX_TEXT)")
+
+
+def _check_format(fmt: str) -> None:
+    """A printf or str.format pattern asking for a huge width or precision."""
+    for m in re.finditer(r"\d{6,}", fmt):
+        if int(m.group()) > limits.MAX_TEXT:
+            raise LimitError(f"a format width of {int(m.group()):,} is more than {limits.MAX_TEXT:,} "
+                             f"(limit CARDGEN_MAX_TEXT)")
+    if re.search(r"%[-+ #0]*\*", fmt):
+        raise LimitError("a `*` width in a % format is not allowed in a template; write the width out")
+
+
+def _pre_binop(op: str, left, right) -> None:
+    if op == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right > 0:
+        if right * max(abs(left).bit_length() - 1, 1) > _INT_BITS:
+            raise LimitError(f"the expression would make a number with more than {limits.MAX_INT_DIGITS:,} "
+                             f"digits; simplify it (limit CARDGEN_MAX_INT_DIGITS)")
+    elif op == "*":
+        for seq, n in ((left, right), (right, left)):
+            size = _length(seq)
+            if size is not None and isinstance(n, int) and not isinstance(n, bool):
+                if isinstance(seq, str) and size * n > limits.MAX_TEXT:
+                    raise _too_long("a text", size * n, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
+                if not isinstance(seq, str) and size * n > limits.MAX_ITEMS:
+                    raise _too_long("a list", size * n, limits.MAX_ITEMS, "CARDGEN_MAX_ITEMS")
+        if isinstance(left, int) and isinstance(right, int) and \
+                left.bit_length() + right.bit_length() > _INT_BITS + 1:
+            raise LimitError(f"the expression would make a number with more than {limits.MAX_INT_DIGITS:,} "
+                             f"digits; simplify it (limit CARDGEN_MAX_INT_DIGITS)")
+    elif op == "+":
+        a, b = _length(left), _length(right)
+        if a is not None and b is not None and a + b > limits.MAX_TEXT:
+            raise _too_long("a text" if isinstance(left, str) else "a list", a + b, limits.MAX_TEXT,
+                            "CARDGEN_MAX_TEXT")
+    elif op == "%" and isinstance(left, str):
+        _check_format(left)
+
+
+def _pre_call(obj, args, kwargs) -> None:
+    name = getattr(obj, "__name__", "")
+    owner = getattr(obj, "__self__", None)
+    if isinstance(owner, str):
+        if name in ("format", "format_map"):
+            _check_format(owner)
+        elif name == "replace":
+            _check_replace(owner, *args[:2])
+        _check_ints([*args, *kwargs.values()], f"'{name}'")
+
+
+def _check_replace(text, old=None, new=None) -> None:
+    """Refuse a replacement whose result would pass MAX_TEXT (its length is known in advance)."""
+    if isinstance(text, str) and isinstance(old, str) and isinstance(new, str):
+        n = len(text) + text.count(old) * (len(new) - len(old))
+        if n > limits.MAX_TEXT:
+            raise _too_long("a text", n, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
+
+
+class _CountingRange:
+    """range() for templates: at most MAX_RANGE long, each turn counted as a step."""
+
+    def __init__(self, *args: int):
+        for a in args:
+            if isinstance(a, int) and a.bit_length() > 63:
+                raise _too_long("a range", abs(a), limits.MAX_RANGE, "CARDGEN_MAX_RANGE")
+        self.r = range(*args)
+        if len(self.r) > limits.MAX_RANGE:
+            raise _too_long("a range", len(self.r), limits.MAX_RANGE, "CARDGEN_MAX_RANGE")
+
+    def __iter__(self):
+        for i in self.r:
+            _tick()
+            yield i
+
+    def __len__(self) -> int:
+        return len(self.r)
+
+    def __contains__(self, x) -> bool:
+        return x in self.r
+
+
+def _lipsum(n: int = 5, html: bool = False, min: int = 20, max: int = 100) -> str:
+    if not all(isinstance(v, int) for v in (n, min, max)) or n > limits.MAX_LIPSUM or max > 1000 or min > 1000:
+        raise LimitError(f"lipsum() is limited to {limits.MAX_LIPSUM} paragraphs of at most 1000 words "
+                         f"(limit CARDGEN_MAX_LIPSUM)")
+    return _check_value(generate_lorem_ipsum(n, html, min, max))
+
+
+class _BoundedCodeGenerator(CodeGenerator):
+    def visit_Concat(self, node: nodes.Concat, frame) -> None:
+        self.write("environment.bounded_concat((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
+
+
+class BoundedEnvironment(ImmutableSandboxedEnvironment):
+    """The sandbox templates run in: immutable (no `append`, `update`, ... on card, deck or game
+    data), and bounded: every operation, call and loop turn counts against MAX_STEPS, and no
+    string, list or integer may grow past the limits in `cardgen.core.limits`."""
+
+    code_generator_class = _BoundedCodeGenerator
+    intercepted_binops = frozenset(["*", "**", "+", "%", "//", "/", "-"])
+    intercepted_unops = frozenset(["-", "+"])
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.globals["range"] = _CountingRange
+        self.globals["lipsum"] = _lipsum
+        self.filters = {name: self._bounded_filter(name, f) for name, f in self.filters.items()}
+
+    @staticmethod
+    def _bounded_filter(name: str, f):
+        def run(*args, **kwargs):
+            _tick()
+            if name in _AMPLIFYING:
+                _check_ints([*args[1:], *kwargs.values()], f"filter '{name}'")
+                plain = [a for a in args if not isinstance(a, EvalContext)]
+                if name == "format" and plain and isinstance(plain[0], str):
+                    _check_format(plain[0])
+                if name == "replace" and len(plain) >= 3:
+                    _check_replace(*plain[:3])
+            return _check_value(f(*args, **kwargs))
+
+        for attr in ("jinja_pass_arg",):
+            if hasattr(f, attr):
+                setattr(run, attr, getattr(f, attr))
+        run.__name__ = getattr(f, "__name__", name)
+        return run
+
+    def bounded_concat(self, parts) -> str:
+        _tick()
+        total = 0
+        out = []
+        for p in parts:
+            s = str(p)
+            total += len(s)
+            if total > limits.MAX_TEXT:
+                raise _too_long("a text", total, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
+            out.append(s)
+        return "".join(out)
+
+    def call_binop(self, context, operator: str, left, right):
+        _tick()
+        _pre_binop(operator, left, right)
+        return _check_value(super().call_binop(context, operator, left, right))
+
+    def call_unop(self, context, operator: str, arg):
+        _tick()
+        return super().call_unop(context, operator, arg)
+
+    def call(__self, __context, __obj, *args, **kwargs):
+        _tick()
+        _pre_call(__obj, args, kwargs)
+        return _check_value(super().call(__context, __obj, *args, **kwargs))
+
+    def getattr(self, obj, attribute: str):
+        _tick()
+        if isinstance(obj, str) and attribute in ("format", "format_map"):
+            _check_format(obj)
+        return super().getattr(obj, attribute)
+
+    def getitem(self, obj, argument):
+        _tick()
+        return super().getitem(obj, argument)
+
+    def unsafe_undefined(self, obj, attribute: str):
+        if attribute.startswith("_"):
+            raise SecurityError(f"'{attribute}' (names starting with _ are internal)")
+        kind = ("a list" if isinstance(obj, list) else "a mapping" if isinstance(obj, dict)
+                else "text" if isinstance(obj, str) else type(obj).__name__)
+        if modifies_known_mutable(obj, attribute):
+            raise SecurityError(f"'{attribute}' on {kind} (templates may read card, deck and game data but "
+                                f"not change it)")
+        raise SecurityError(f"'{attribute}' on {kind}")
+
+
+ENV = BoundedEnvironment(undefined=_Undefined, autoescape=False, trim_blocks=True, lstrip_blocks=True)
 _SINGLE = re.compile(r"^\s*\{\{(?P<e>(?:(?!\{\{|\}\}).)*)\}\}\s*$", re.S)
 
 
@@ -131,15 +361,22 @@ def evaluate(value, ctx: dict):
     if not is_dynamic(value):
         return value
     kind, compiled = _compile(value)
+    token = _steps.set(0)
     try:
         if kind == "expr":
             result = compiled(**ctx)
             if isinstance(result, _Undefined):
                 str(result)  # raises MissingField
-            return result
-        return compiled.render(**ctx)
+            return _check_value(result)
+        return _render_bounded(compiled, ctx)
     except (MissingField, ExprError):
         raise
+    except LimitError as exc:
+        raise ExprError(str(exc)) from None
+    except RecursionError:
+        raise ExprError("the expression nests too deeply; simplify it") from None
+    except MemoryError:
+        raise ExprError("the expression needs too much memory; simplify it") from None
     except SecurityError as exc:
         raise ExprError(f"not allowed in a template: {exc}") from None
     except UndefinedError as exc:
@@ -147,7 +384,26 @@ def evaluate(value, ctx: dict):
     except TemplateError as exc:
         raise ExprError(f"{value!r}: {exc}") from None
     except Exception as exc:  # arithmetic on text and the like
-        raise ExprError(f"{value!r}: {type(exc).__name__}: {exc}") from None
+        raise ExprError(f"{_short(value)}: {type(exc).__name__}: {_short(str(exc))}") from None
+    finally:
+        _steps.reset(token)
+
+
+def _short(text: str, n: int = 200) -> str:
+    text = repr(text) if not isinstance(text, str) else text
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def _render_bounded(template, ctx: dict) -> str:
+    """Render, stopping as soon as the output passes MAX_TEXT characters."""
+    out: list[str] = []
+    total = 0
+    for chunk in template.generate(**ctx):
+        total += len(chunk)
+        if total > limits.MAX_TEXT:
+            raise _too_long("a text", total, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
+        out.append(chunk)
+    return "".join(out)
 
 
 def condition(value, ctx: dict) -> bool:
@@ -156,6 +412,7 @@ def condition(value, ctx: dict) -> bool:
         return bool(value)
     if not isinstance(value, str):
         return bool(value)
+    token = _steps.set(0)
     try:
         result = _compile_condition(value)(**ctx)
         if isinstance(result, _Undefined):
@@ -163,8 +420,14 @@ def condition(value, ctx: dict) -> bool:
         return bool(result)
     except (MissingField, ExprError):
         raise
+    except LimitError as exc:
+        raise ExprError(f"condition: {exc}") from None
+    except SecurityError as exc:
+        raise ExprError(f"not allowed in a template: {exc}") from None
     except Exception as exc:
-        raise ExprError(f"condition {value!r}: {exc}") from None
+        raise ExprError(f"condition {_short(value)}: {_short(str(exc))}") from None
+    finally:
+        _steps.reset(token)
 
 
 def context(card: dict | None, deck: dict | None, game: dict | None) -> dict:

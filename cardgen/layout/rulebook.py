@@ -131,7 +131,7 @@ class _Parser:
     def __init__(self, game: Game):
         self.game = game
         self.ctx = jinja_context(game)
-        self.icons = IconBook(game.search_dirs("art"), game.opts.icons or {})
+        self.icons = IconBook(game.search_dirs("art"), game.opts.icons or {}, game.roots)
         self.problems: list[Diagnostic] = []
 
     def err(self, loc: Loc, message: str, code: str = "rulebook") -> None:

@@ -7,11 +7,13 @@ place, a new name is added at the end (or `before:`/`after:` a named element), a
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
 from cardgen.core.errors import CardgenError, Diagnostic, Loc
+from cardgen.core.paths import PathRefused, check_ref, find_confined
 from cardgen.elements import ELEMENTS
 from cardgen.layout import expr
 from cardgen.load.yamlsrc import YDict, YList, load_file
@@ -65,8 +67,13 @@ def _merge(parent: YDict, child: YDict) -> YDict:
     return out
 
 
-def find_template(ref: str, dirs: list[Path]) -> Path | None:
+def find_template(ref: str, dirs: list[Path], roots: Sequence[Path] | None = None) -> Path | None:
+    """The template file `ref` names; PathRefused when it leaves the allowed folders (with
+    `roots`; without, absolute paths and `..` escapes are still refused)."""
     ref = str(ref).strip().removesuffix(".yaml")
+    if roots is not None:
+        return find_confined(ref, dirs, roots, "template", (".yaml",))
+    check_ref(ref, "template")
     for d in dirs:
         p = d / f"{ref}.yaml"
         if p.is_file():
@@ -85,8 +92,9 @@ def available(dirs: list[Path]) -> list[str]:
 class TemplateBook:
     """Loads templates from the given folders (earlier folders win), caching each."""
 
-    def __init__(self, dirs: list[Path]):
+    def __init__(self, dirs: list[Path], roots: Sequence[Path] | None = None):
         self.dirs = dirs
+        self.roots = roots
         self._cache: dict[str, Template] = {}
 
     def get(self, ref: str, loc: Loc, _stack: tuple = ()) -> Template:
@@ -95,7 +103,10 @@ class TemplateBook:
             return self._cache[ref]
         if ref in _stack:
             raise CardgenError(loc, f"templates extend each other in a loop: {' -> '.join((*_stack, ref))}")
-        path = find_template(ref, self.dirs)
+        try:
+            path = find_template(ref, self.dirs, self.roots)
+        except PathRefused as exc:
+            raise CardgenError(loc, str(exc), code="path") from None
         if path is None:
             raise CardgenError(loc, f"unknown template '{ref}'{suggest(ref, available(self.dirs))}; "
                                     f"create templates/{ref}.yaml", code="unknown-template")

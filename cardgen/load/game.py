@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
+from cardgen.core.paths import PathRefused, allowed_roots, check_ref, confine
 from cardgen.core.sizes import CardSize
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.model.game import BUNDLED, Card, Deck, Game
@@ -247,6 +248,11 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
     game_file = root / "game.yaml"
     if not game_file.is_file():
         raise CardgenError(Loc(str(root)), "not a game folder: no game.yaml here")
+    roots = allowed_roots(root, project, BUNDLED)
+    try:
+        confine(game_file, roots, "game.yaml")
+    except PathRefused as exc:
+        raise CardgenError(Loc(str(game_file)), str(exc), code="path") from None
     data = load_file(game_file)
     if data is None:
         data = YDict()
@@ -257,6 +263,14 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
     report.extend(unknown)
     opts = GameFile.load_unchecked(data)
     game = Game(slug=root.resolve().name, root=root, project=project, data=data, opts=opts)
+    aliases = data.get("icons")
+    if isinstance(aliases, YDict):
+        for alias, target in aliases.items():
+            if isinstance(target, str):
+                try:
+                    check_ref(target, f"icon alias '{_safe(alias)}' file")
+                except PathRefused as exc:
+                    problems.append(Diagnostic(aliases.value_loc(alias), str(exc), "error", "path"))
 
     if "decks" in data:
         listed = data["decks"]
@@ -264,6 +278,11 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
         for i, name in enumerate(listed if isinstance(listed, list) else []):
             if not isinstance(name, (str, int, float)) or isinstance(name, bool) or not str(name).strip():
                 continue        # reported above
+            try:
+                check_ref(str(name), "deck file")
+            except PathRefused as exc:
+                problems.append(Diagnostic(listed.item_loc(i), str(exc), "error", "path"))
+                continue
             p = root / str(name)
             if p.suffix != ".yaml":
                 p = p.with_suffix(".yaml")
@@ -277,6 +296,12 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
         paths = sorted(p for p in root.glob("*.yaml") if p.name not in NON_DECK_FILES)
     names: dict[str, Path] = {}
     for p in paths:
+        try:
+            confine(p, roots, "deck file", p.name)
+        except PathRefused as exc:
+            problems.append(Diagnostic(Loc(str(p)), str(exc), "error", "path"))
+            game.broken.append(p)
+            continue
         try:
             deck = load_deck(p, opts.card_size, opts.bleed, report, problems if tolerant else None,
                              sections=deck_sections)
@@ -292,9 +317,16 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
         names[deck.name] = p
         game.decks.append(deck)
     rules = root / "rules.yaml"
-    if rules.is_file():
+    if rules.exists() and not rules.is_file():
+        problems.append(Diagnostic(Loc(str(rules)), "rules.yaml is not a file (a folder?); make it a YAML file "
+                                                    "or remove it", "error", "rules-file"))
+    elif rules.is_file():
         try:
+            confine(rules, roots, "rules.yaml")
             game.rules = load_file(rules)
+        except PathRefused as exc:
+            problems.append(Diagnostic(Loc(str(rules)), str(exc), "error", "path"))
+            game.broken.append(rules)
         except CardgenError as exc:
             problems.extend(exc.diagnostics)
             game.broken.append(rules)

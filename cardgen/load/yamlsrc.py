@@ -6,10 +6,13 @@ plain Python values, so the data can go straight into Jinja templates.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import ClassVar
 
 import yaml
 
+from cardgen.core import limits
 from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.located import YDict, YList
 
@@ -42,26 +45,160 @@ def refine_loc(loc: Loc, needle: str, max_lines: int = 200) -> Loc:
     return loc
 
 
+# YAML 1.2 core schema for plain values (PyYAML alone is YAML 1.1: `no` would be false,
+# `010` octal 8, `1_000` 1000, `1:30` 90 and `2024-01-01` a date).
+_CORE = [
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    ("tag:yaml.org,2002:float", r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                                r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", "-+0123456789."),
+    ("tag:yaml.org,2002:merge", r"^(?:<<)$", "<"),
+]
+# Tags a file may write explicitly (`!!str 10`); any other (`!!set`, `!!binary`, `!!python/...`,
+# `!custom`) is refused.
+_PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "map", "seq", "merge")}
+
+
+def _core_int(loader, node) -> int:
+    value = loader.construct_scalar(node)
+    if value.startswith("0o"):
+        return int(value[2:], 8)
+    if value.startswith("0x"):
+        return int(value[2:], 16)
+    if len(value.lstrip("+-")) > limits.MAX_INT_DIGITS:
+        raise CardgenError(_mark(loader.name, node), f"a number with more than {limits.MAX_INT_DIGITS} digits; "
+                                                     f"write it in quotes if it is text")
+    return int(value, 10)
+
+
+def _core_float(loader, node) -> float:
+    value = loader.construct_scalar(node)
+    low = value.lower()
+    if low.endswith(".inf"):
+        return float("-inf") if low.startswith("-") else float("inf")
+    if low == ".nan":
+        return float("nan")
+    return float(value)
+
+
+def _core_bool(loader, node) -> bool:
+    return loader.construct_scalar(node).lower() == "true"
+
+
+def _mark(filename: str, node) -> Loc:
+    return Loc(filename, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def _check_nodes(root, filename: str) -> None:
+    """Refuse what would make cardgen's work explode or mean something else than it seems:
+    more than MAX_YAML_NODES values once aliases are expanded (an alias bomb), nesting deeper
+    than MAX_YAML_DEPTH, an alias that contains itself, tags other than the plain ones.
+    Iterative, and each node's expanded size is computed once, so it is fast on any input."""
+    size: dict[int, int] = {}
+    depth_of: dict[int, int] = {id(root): 1}
+    stack: list[tuple[object, bool]] = [(root, False)]
+    active: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        nid = id(node)
+        if done:
+            active.discard(nid)
+            children = _children(node)
+            total = 1 + sum(size[id(c)] for c in children)
+            size[nid] = total
+            if total > limits.MAX_YAML_NODES:
+                raise CardgenError(_mark(filename, node), f"this value expands to more than "
+                                   f"{limits.MAX_YAML_NODES:,} values through aliases (`*name`); an alias bomb? "
+                                   f"(limit CARDGEN_MAX_YAML_NODES)", code="yaml")
+            continue
+        if nid in size:
+            continue
+        if nid in active:
+            raise CardgenError(_mark(filename, node), "this value contains itself through an alias (`*name`); "
+                                                      "an alias must refer to a finished value", code="yaml")
+        tag = getattr(node, "tag", "")
+        if tag not in _PLAIN_TAGS:
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            raise CardgenError(_mark(filename, node), f"the YAML tag '{shown[:60]}' is not allowed; cardgen reads "
+                                                      f"plain text, numbers, true/false, lists and mappings only "
+                                                      f"(write `!!str` or quotes for text)", code="yaml")
+        depth = depth_of.get(nid, 1)
+        if depth > limits.MAX_YAML_DEPTH:
+            raise CardgenError(_mark(filename, node), f"mappings and lists nested more than "
+                                                      f"{limits.MAX_YAML_DEPTH} deep; flatten the data "
+                                                      f"(limit CARDGEN_MAX_YAML_DEPTH)", code="yaml")
+        active.add(nid)
+        stack.append((node, True))
+        for child in _children(node):
+            if id(child) not in size:
+                depth_of[id(child)] = max(depth_of.get(id(child), 0), depth + 1)
+                stack.append((child, False))
+
+
+def _children(node) -> list:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _check_depth(text: str, filename: str) -> None:
+    """Refuse nesting deeper than MAX_YAML_DEPTH from the event stream, before anything is
+    composed (libyaml's composer recurses and would crash on a few thousand `[`)."""
+    depth = 0
+    starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    for event in yaml.parse(text, Loader=_Base):
+        if isinstance(event, starts):
+            depth += 1
+            if depth > limits.MAX_YAML_DEPTH:
+                m = event.start_mark
+                raise CardgenError(Loc(filename, m.line + 1, m.column + 1) if m else Loc(filename),
+                                   f"mappings and lists nested more than {limits.MAX_YAML_DEPTH} deep; flatten "
+                                   f"the data (limit CARDGEN_MAX_YAML_DEPTH)", code="yaml")
+        elif isinstance(event, ends):
+            depth -= 1
+
+
 def _make_loader(filename: str):
     class Loader(_Base):  # type: ignore[misc, valid-type]
-        pass
+        yaml_implicit_resolvers: ClassVar[dict] = {}
+
+    for tag, pattern, first in _CORE:
+        Loader.add_implicit_resolver(tag, re.compile(pattern), list(first))
+    Loader.add_constructor("tag:yaml.org,2002:int", _core_int)
+    Loader.add_constructor("tag:yaml.org,2002:float", _core_float)
+    Loader.add_constructor("tag:yaml.org,2002:bool", _core_bool)
 
     def mark(node) -> Loc:
         return Loc(filename, node.start_mark.line + 1, node.start_mark.column + 1)
 
     def construct_map(loader, node):
-        loader.flatten_mapping(node)
+        own = sum(1 for k, _ in node.value if k.tag != "tag:yaml.org,2002:merge")
+        try:
+            loader.flatten_mapping(node)
+        except yaml.constructor.ConstructorError as exc:
+            raise CardgenError(mark(node), f"a merge key `<<:` needs a mapping or a list of mappings "
+                                           f"({exc.problem})", code="yaml") from None
+        merged = len(node.value) - own     # the first `merged` pairs came from `<<:`; own keys override them
         d = YDict()
         d.loc = mark(node)
         d.key_locs = {}
         d.value_locs = {}
-        for k_node, v_node in node.value:
+        from_merge: set = set()
+        for i, (k_node, v_node) in enumerate(node.value):
             key = loader.construct_object(k_node, deep=True)
             try:
                 hash(key)
             except TypeError:
                 raise CardgenError(mark(k_node), "a mapping key must be a plain value") from None
-            if key in d:
+            if i < merged:
+                from_merge.add(key)
+            elif key in from_merge:
+                from_merge.discard(key)     # an own key overrides a merged one
+            elif key in d:
                 raise CardgenError(mark(k_node), f"duplicate key '{key}' (first at line {d.key_locs[key].line}); "
                                                  f"remove one of them")
             d[key] = loader.construct_object(v_node, deep=True)
@@ -111,14 +248,30 @@ def _yaml_error(filename: str, exc: yaml.YAMLError, text: str) -> CardgenError:
 
 
 def load_text(text: str, filename: str):
-    """Parse YAML text; errors become CardgenError with file:line."""
+    """Parse YAML text (YAML 1.2 core schema for plain values); errors become CardgenError
+    with file:line.  Alias bombs, absurd nesting and non-plain tags are refused."""
     Loader = _make_loader(filename)
     try:
-        return yaml.load(text, Loader=Loader)
+        if text.count("[") + text.count("{") + text.count("\n") > limits.MAX_YAML_DEPTH:
+            _check_depth(text, filename)
+        loader = Loader(text)
+        loader.name = filename
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                return None
+            _check_nodes(node, filename)
+            return loader.construct_document(node)
+        finally:
+            loader.dispose()
     except CardgenError:
         raise
     except yaml.YAMLError as exc:
         raise _yaml_error(filename, exc, text) from None
+    except RecursionError:
+        raise CardgenError(Loc(filename, 1), f"mappings and lists nested too deeply; flatten the data "
+                                             f"(limit CARDGEN_MAX_YAML_DEPTH, {limits.MAX_YAML_DEPTH})",
+                           code="yaml") from None
 
 
 def load_file(path: str | Path):

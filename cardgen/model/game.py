@@ -11,6 +11,7 @@ from pathlib import Path
 
 from cardgen.core.errors import Loc
 from cardgen.core.located import YDict
+from cardgen.core.paths import allowed_roots
 from cardgen.core.sizes import CardSize
 from cardgen.schema.files import DeckFile, GameFile
 
@@ -90,6 +91,11 @@ class Game:
     @property
     def file(self) -> Path:
         return self.root / "game.yaml"
+
+    @property
+    def roots(self) -> tuple[Path, ...]:
+        """The folders this game may read files from (`cardgen.core.paths`)."""
+        return allowed_roots(self.root, self.project, BUNDLED)
 
     def search_dirs(self, kind: str) -> list[Path]:
         """`templates`, `art` or `fonts` folders: the game's own first, then the project's, then

@@ -6,11 +6,14 @@ A family is a set of files `<Family>-Regular.ttf`, `-Bold.ttf`, `-Italic.ttf` an
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+from cardgen.core.paths import PathRefused, confine
 
 DEFAULT_FAMILY = "Lato"
 STYLES = ("regular", "bold", "italic", "bolditalic")
@@ -56,8 +59,12 @@ def _register(path: Path) -> str:
 
 
 class FontBook:
-    def __init__(self, dirs: list[Path]):
+    """Font families in `dirs`.  With `roots` (`cardgen.core.paths`), a font file that resolves
+    outside the allowed folders (a symbolic link pointing out) is not used; `refused` says why."""
+
+    def __init__(self, dirs: list[Path], roots: Sequence[Path] | None = None):
         self.families: dict[str, dict[str, Path]] = {}
+        self.refused: dict[str, str] = {}
         for d in reversed(dirs):  # earlier dirs win
             if not d.is_dir():
                 continue
@@ -68,6 +75,12 @@ class FontBook:
                 key = style.lower()
                 if key not in STYLES:
                     continue
+                if roots is not None:
+                    try:
+                        f = confine(f, roots, "font file", f.name)
+                    except PathRefused as exc:
+                        self.refused[family] = str(exc)
+                        continue
                 self.families.setdefault(family, {})[key] = f
         self._faces: dict[tuple[str, str], Face] = {}
         self._widths: dict[tuple[str, str], float] = {}
@@ -82,6 +95,8 @@ class FontBook:
         if face is not None:
             return face
         files = self.families.get(family)
+        if not files and family in self.refused:
+            raise FontError(self.refused[family])
         if not files:
             known = ", ".join(sorted(self.families)) or "none"
             raise FontError(f"unknown font '{family}' (fonts found: {known}; add <Family>-Regular.ttf to fonts/)")

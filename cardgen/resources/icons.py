@@ -7,10 +7,13 @@ Black in an icon is drawn in the colour asked for (the text colour inline).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 
 from reportlab.graphics.shapes import Drawing
 from svglib.svglib import svg2rlg
+
+from cardgen.core.paths import PathRefused, check_ref, find_confined, svg_problem
 
 FileKey = tuple[Path, int, int]   # path, modification time (ns), size
 
@@ -44,26 +47,48 @@ def load_svg(path: Path) -> Drawing:
 
 
 class IconBook:
-    def __init__(self, art_dirs: list[Path], aliases: dict | None = None):
+    """Icons by name. With `roots` (`cardgen.core.paths`), an icon or alias that leaves the
+    allowed folders is refused: `find` gives None and `require`/`refusal` say why."""
+
+    def __init__(self, art_dirs: list[Path], aliases: dict | None = None, roots: Sequence[Path] | None = None):
         self.dirs = [d / "icons" for d in art_dirs]
         self.aliases = {str(k): str(v) for k, v in (aliases or {}).items()}
+        self.roots = tuple(roots) if roots is not None else None
         self._paths: dict[str, Path | None] = {}
+        self._refused: dict[str, str] = {}
 
     def find(self, name: str) -> Path | None:
         if name in self._paths:
             return self._paths[name]
         target = self.aliases.get(name, name)
         found = None
-        for d in self.dirs:
-            for ext in (".svg", ".png"):
-                p = d / f"{target}{ext}"
-                if p.is_file():
-                    found = p
-                    break
-            if found:
-                break
+        try:
+            if self.roots is None:
+                check_ref(target, "icon")
+                for d in self.dirs:
+                    for ext in (".svg", ".png"):
+                        p = d / f"{target}{ext}"
+                        if p.is_file():
+                            found = p
+                            break
+                    if found:
+                        break
+            else:
+                found = find_confined(target, self.dirs, self.roots, "icon", (".svg", ".png"))
+                if found is not None and found.suffix.lower() == ".svg":
+                    problem = svg_problem(found, self.roots)
+                    if problem:
+                        raise PathRefused(problem)
+        except PathRefused as exc:
+            self._refused[name] = str(exc)
+            found = None
         self._paths[name] = found
         return found
+
+    def refusal(self, name: str) -> str | None:
+        """Why icon `name` was refused (outside the allowed folders), or None."""
+        self.find(name)
+        return self._refused.get(name)
 
     def names(self) -> list[str]:
         out = set(self.aliases)
@@ -74,6 +99,8 @@ class IconBook:
 
     def require(self, name: str) -> Path:
         p = self.find(name)
+        if name in self._refused:
+            raise IconError(self._refused[name])
         if p is None:
             from cardgen.schema.core import suggest
             raise IconError(f"unknown icon ':{name}:'{suggest(name, self.names())} "

@@ -1,0 +1,45 @@
+"""Limits on what one game may make cardgen do (docs/security.md lists them).
+
+Each limit has a default that no real game comes near and may be raised with an environment
+variable of the same name (`CARDGEN_MAX_TEXT=500000 cardgen build`), read when cardgen starts.
+"""
+from __future__ import annotations
+
+import os
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "")
+    try:
+        value = int(raw)
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+# Template expressions (cardgen.layout.expr), per evaluation of one value for one card.
+MAX_TEXT = _env_int("CARDGEN_MAX_TEXT", 100_000)            # characters in any string an expression makes
+MAX_ITEMS = _env_int("CARDGEN_MAX_ITEMS", 100_000)          # items in any list an expression makes
+MAX_INT_DIGITS = _env_int("CARDGEN_MAX_INT_DIGITS", 1_000)  # decimal digits of any integer
+MAX_RANGE = _env_int("CARDGEN_MAX_RANGE", 10_000)           # length of range(...)
+MAX_STEPS = _env_int("CARDGEN_MAX_STEPS", 1_000_000)        # operations, calls and loop turns
+MAX_LIPSUM = _env_int("CARDGEN_MAX_LIPSUM", 100)            # paragraphs of lipsum(...)
+
+# YAML files (cardgen.load.yamlsrc), per file.
+MAX_YAML_NODES = _env_int("CARDGEN_MAX_YAML_NODES", 1_000_000)   # values after expanding aliases
+MAX_YAML_DEPTH = _env_int("CARDGEN_MAX_YAML_DEPTH", 100)         # nesting of mappings and lists
+
+# Files.
+MAX_SVG_BYTES = _env_int("CARDGEN_MAX_SVG_BYTES", 20_000_000)   # size of one SVG file (cardgen.core.paths)
+
+NAMES = {
+    "CARDGEN_MAX_TEXT": "characters in one string a template expression makes",
+    "CARDGEN_MAX_ITEMS": "items in one list a template expression makes",
+    "CARDGEN_MAX_INT_DIGITS": "decimal digits of one integer a template expression makes",
+    "CARDGEN_MAX_RANGE": "length of `range(...)` in a template expression",
+    "CARDGEN_MAX_STEPS": "operations, calls and loop turns of one template expression for one card",
+    "CARDGEN_MAX_LIPSUM": "paragraphs of `lipsum(...)`",
+    "CARDGEN_MAX_YAML_NODES": "values in one YAML file once aliases (`*name`) are expanded",
+    "CARDGEN_MAX_YAML_DEPTH": "nesting depth of mappings and lists in one YAML file",
+    "CARDGEN_MAX_SVG_BYTES": "size of one SVG file in bytes",
+}

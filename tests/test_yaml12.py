@@ -1,0 +1,75 @@
+"""YAML 1.2 core schema on PyYAML: plain values mean what they say; merge keys work; tags
+other than the plain ones are refused at their line."""
+from __future__ import annotations
+
+import math
+
+import pytest
+from conftest import run_cli
+
+from cardgen.core.errors import CardgenError
+from cardgen.load.yamlsrc import load_text
+
+
+@pytest.mark.parametrize("plain, value", [
+    ("No", "No"), ("no", "no"), ("yes", "yes"), ("Yes", "Yes"), ("on", "on"), ("OFF", "OFF"), ("y", "y"),
+    ("true", True), ("True", True), ("FALSE", False),
+    ("010", 10), ("0o10", 8), ("0x1F", 31), ("-7", -7), ("+3", 3), ("007", 7),
+    ("1_000", "1_000"), ("1:30", "1:30"), ("0b101", "0b101"), ("2024-01-01", "2024-01-01"),
+    ("1.5", 1.5), ("1e3", 1000.0), (".5", 0.5), ("-.inf", -math.inf), (".Inf", math.inf),
+    ("~", None), ("null", None), ("NULL", None), ("", None),
+    ("'010'", "010"), ("!!str 10", "10"), ("=", "="),
+])
+def test_plain_values(plain, value):
+    got = load_text(f"a: {plain}\n", "x.yaml")["a"]
+    assert got == value and type(got) is type(value)
+
+
+def test_nan_is_a_float():
+    assert math.isnan(load_text("a: .nan\n", "x.yaml")["a"])
+
+
+def test_merge_keys_then_override():
+    data = load_text("base: &d {cost: 1, color: red}\nmore: &m {rare: true}\n"
+                     "card:\n  <<: *d\n  cost: 2\nboth:\n  <<: [*d, *m]\n  color: blue\n", "x.yaml")
+    assert data["card"] == {"cost": 2, "color": "red"}
+    assert data["both"] == {"cost": 1, "color": "blue", "rare": True}
+    assert data["card"].value_loc("cost").line == 5
+
+
+def test_own_duplicates_are_still_errors_with_a_merge():
+    with pytest.raises(CardgenError, match=r"^x\.yaml:4:3: error: duplicate key 'cost' \(first at line 3\)"):
+        load_text("base: &d {cost: 1}\ncard:\n  cost: 2\n  cost: 3\n  <<: *d\n", "x.yaml")
+
+
+@pytest.mark.parametrize("value, tag", [
+    ("!!set {a, b}", "!!set"), ("!!binary aGVsbG8=", "!!binary"), ("!!timestamp 2024-01-01", "!!timestamp"),
+    ("!!omap [a: 1]", "!!omap"), ("!!pairs [a: 1]", "!!pairs"), ("!!python/name:os.system", "!!python/name:os.system"),
+    ("!!python/object/apply:os.system ['echo hi']", "!!python/object/apply:os.system"), ("!custom x", "!custom"),
+    ("!<tag:example.com,2000:x> y", "tag:example.com,2000:x"),
+])
+def test_non_plain_tags_are_refused(value, tag):
+    with pytest.raises(CardgenError) as info:
+        load_text(f"card:\n  a: {value}\n", "x.yaml")
+    assert str(info.value) == (f"x.yaml:2:6: error: the YAML tag '{tag}' is not allowed; cardgen reads plain text, "
+                               f"numbers, true/false, lists and mappings only (write `!!str` or quotes for text)")
+
+
+def test_yaml12_values_reach_the_cards(tiny_game):
+    root = tiny_game("cards:\n  - {name: No, count: 010}\n  - {name: Off, count: 0o2}\n")
+    from cardgen.core.errors import Report
+    from cardgen.load.game import load_game
+    from cardgen.model.game import BUNDLED
+
+    game = load_game(root, BUNDLED, Report())
+    assert [(c.name, c.count) for c in game.decks[0].cards] == [("No", 10), ("Off", 2)]
+
+
+@pytest.mark.parametrize("count", [".nan", ".inf", "-.inf"])
+def test_non_finite_counts_are_refused(tiny_game, count):
+    root = tiny_game(f"cards:\n  - {{name: A, count: {count}}}\n")
+    code, stdout, stderr = run_cli("validate", str(root))
+    assert code == 1 and "Traceback" not in stdout + stderr
+    lines = [ln for ln in (stdout + stderr).splitlines() if ": error: " in ln]
+    assert lines == [f"{root}/deck.yaml:5:22: error: card 'A': count must be a whole number (0 to 10000), "
+                     f"got {count.lstrip('.').replace('.', '')}"]
