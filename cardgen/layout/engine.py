@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardgen.core import progress
 from cardgen.core.errors import CardgenError, Diagnostic, Report
 from cardgen.core.units import MM
 from cardgen.elements import ELEMENTS
@@ -215,6 +216,7 @@ def layout_game(game: Game, report: Report, res: Resources | None = None) -> Ren
     lay = Layouter(res, report)
     errors: list[Diagnostic] = []
     faces, backs, copies = [], {}, []
+    bar = progress.start("laying out", sum(len(d.cards) for d in game.decks))
     for deck in game.decks:
         back_shared = None
         if deck.back:
@@ -224,6 +226,7 @@ def layout_game(game: Game, report: Report, res: Resources | None = None) -> Ren
             except CardgenError as exc:
                 errors.extend(exc.diagnostics)
         for card in deck.cards:
+            bar.advance(1, None)
             try:
                 face = lay.card_side(deck, card, "face")
             except CardgenError as exc:
@@ -239,6 +242,7 @@ def layout_game(game: Game, report: Report, res: Resources | None = None) -> Ren
                     errors.extend(exc.diagnostics)
             for _ in range(card.count):
                 copies.append(ops.Copy(face, back, deck.name, deck.size.width, deck.size.height, deck.bleed))
+    bar.close()
     if errors:
         raise CardgenError(None, diagnostics=errors)
     return Rendered(game, res, faces, backs, copies, Path())
