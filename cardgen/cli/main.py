@@ -172,7 +172,8 @@ def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
         game = written.game
         print_backs = OUTPUTS["print"].resolve(game.data, opts.outputs.get("print")).backs
         duplex = bool(print_backs) and any(d.has_backs for d in game.decks)
-        for line in game_summary(path.resolve().name, sum(d.count for d in game.decks), written, took, duplex):
+        for line in game_summary(path.resolve().name, sum(d.count for d in game.decks), written, written.out_dir,
+                                 took, duplex):
             click.echo(line)
         soft = count_errors(report)
         if soft:

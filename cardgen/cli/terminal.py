@@ -66,16 +66,17 @@ def pdf_pages(path: Path) -> int:
     return len(PdfReader(path).pages)
 
 
-def game_summary(name: str, cards: int, written: list[Path], seconds: float, duplex_print: bool) -> list[str]:
+def game_summary(name: str, cards: int, written: list[Path], out_dir: Path, seconds: float,
+                 duplex_print: bool) -> list[str]:
     """`g: 12 cards built in 0.84s into build/g/` and one line per output: pages (and sheets
     of paper for what is printed double-sided), or the number of files in a folder."""
     if not written:
         return [f"{name}: nothing written"]
-    root = Path(os.path.commonpath([str(p.parent) for p in written]))
-    lines = [f"{name}: built in {seconds:.2f}s: {plural(cards, 'card')} into {display_path(root)}/"]
+    root = out_dir.resolve()
+    lines = [f"{name}: built in {seconds:.2f}s: {plural(cards, 'card')} into {display_path(out_dir)}/"]
     folders: dict[str, int] = {}
     rows: list[tuple[str, str]] = []
-    for p in sorted(written, key=lambda q: (len(q.relative_to(root).parts), str(q))):
+    for p in sorted((q.resolve() for q in written), key=lambda q: (len(q.relative_to(root).parts), str(q))):
         rel = p.relative_to(root)
         if len(rel.parts) > 1:
             folders[rel.parts[0]] = folders.get(rel.parts[0], 0) + 1

@@ -24,11 +24,13 @@ def _refuse(report: Report, *extra: Diagnostic) -> CardgenError:
 
 
 class Built(list[Path]):
-    """The files a build wrote (a list), and the game they were made from (for the summary)."""
+    """The files a build wrote (a list), the game they were made from and the output folder
+    (for the summary)."""
 
-    def __init__(self, files: list[Path], game: Game) -> None:
+    def __init__(self, files: list[Path], game: Game, out_dir: Path) -> None:
         super().__init__(files)
         self.game = game
+        self.out_dir = out_dir
 
 
 def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) -> Built:
@@ -66,4 +68,4 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
             options = output.resolve(game.data, opts.outputs.get(output.name))
             output().make(Job(rendered, options, opts, staging, report, out_dir, output.DeckOptions, output.section))
             advance(1)
-    return Built(staging.commit(), game)
+    return Built(staging.commit(), game, out_dir)
