@@ -190,8 +190,8 @@ def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
               help="text: `path:line:col: severity: message` lines and a summary; json: for CI and editors.")
 def validate(games, strict, fmt):
     """Check GAMES (default: the game the current folder is in, else every game of the project)
-    without building: schema of every file, references, every card laid out, and card counts against rules.yaml.  A path to any file
-    inside a game folder checks that game."""
+    without building: schema of every file, references, every card laid out, and card counts
+    against rules.yaml.  A path to any file inside a game folder checks that game."""
     from cardgen.pipeline import validate as v
 
     project = find_project()

@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, TextIO
 
 import click
 
@@ -20,7 +20,7 @@ DELAY = 1.0     # seconds a stage runs before its bar appears
 class DelayedBar:
     """A click progress bar that appears only once its stage has run for `delay` seconds."""
 
-    def __init__(self, label: str, total: int, file: IO[str], delay: float = DELAY,
+    def __init__(self, label: str, total: int, file: TextIO, delay: float = DELAY,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.label, self.total, self.file, self.delay, self.clock = label, total, file, delay, clock
         self.start = clock()
@@ -49,7 +49,7 @@ class DelayedBar:
             self.bar = None
 
 
-def bar_factory(quiet: bool, stream: IO[str] | None = None) -> Callable[[str, int], Bar] | None:
+def bar_factory(quiet: bool, stream: TextIO | None = None) -> Callable[[str, int], Bar] | None:
     """Progress bars on `stream` (default stderr) if it is a terminal and not `quiet`; else None."""
     stream = stream or sys.stderr
     if quiet or not stream.isatty() or os.environ.get("TERM") == "dumb":
