@@ -224,9 +224,9 @@ def test_yaml_symlinks_outside_are_refused(tiny_game, tmp_path, secret, name):
 def test_font_symlink_outside_is_not_used(tiny_game, tmp_path, secret):
     root = tiny_game()
     (root / "fonts").mkdir()
-    (root / "fonts" / "Evil-Regular.ttf").symlink_to(Path(__file__).parent.parent / "fonts" / "Lato-Regular.ttf")
+    (root / "fonts" / "Evil-Regular.ttf").symlink_to(DATA / "fonts" / "Lato-Regular.ttf")
     outside = tmp_path / "secret" / "Evil2-Regular.ttf"
-    outside.write_bytes((Path(__file__).parent.parent / "fonts" / "Lato-Regular.ttf").read_bytes())
+    outside.write_bytes((DATA / "fonts" / "Lato-Regular.ttf").read_bytes())
     (root / "fonts" / "Evil2-Regular.ttf").symlink_to(outside)
     from cardgen.core.paths import allowed_roots
     from cardgen.model.game import BUNDLED

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from cardgen.core.data import DATA
 from cardgen.core.errors import Report
 from cardgen.load.game import load_game
 from cardgen.model import ops
@@ -108,7 +109,7 @@ def test_rules_component_list_matches_the_document_and_the_data(game):
 def test_document_icons_are_aliased(game):
     icons = game.data["icons"]
     for name in ("money", "family", "community", "teamwork", "badge", "fight", "trophy", "villain", "civ"):
-        assert (PROJECT / "art" / "icons" / f"{icons[name]}.svg").is_file(), name
+        assert (DATA / "art" / "icons" / f"{icons[name]}.svg").is_file(), name
 
 
 def test_every_card_lays_out_without_overflow_or_tiny_text(game):

@@ -53,7 +53,7 @@ def test_names_and_classes_agree():
 def _given(monkeypatch, *args) -> BuildOptions:
     """The BuildOptions the command line makes of `args` (nothing is built)."""
     seen = []
-    monkeypatch.setattr(cli, "_build_all", lambda paths, project, opts: seen.append(opts) or False)
+    monkeypatch.setattr(cli, "_build_all", lambda paths, opts: seen.append(opts) or False)
     r = CliRunner().invoke(cli.main, ["build", "game-601", *args])
     assert r.exit_code == 0, r.output
     return seen[0]

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from cardgen.core.data import DATA
 from cardgen.core.errors import Report
 from cardgen.outputs import png
 from cardgen.pipeline.build import BuildOptions, build_game
@@ -153,7 +154,7 @@ def test_render_page_is_exact_for_awkward_sizes(tmp_path):
     from cardgen.model.ops import CardLayout, Rect
     from cardgen.resources.fonts import FontBook
 
-    fonts = FontBook([REPO / "fonts"])
+    fonts = FontBook([DATA / "fonts"])
     lay = CardLayout(180.0, 252.0, 9.0, [Rect(-9, -9, 198, 270, fill=(1, 0, 0, 1)),
                                          Rect(0, 0, 180, 252, fill=(0, 0, 1, 1))])
     doc = pdfium.PdfDocument(raster.jobs_pdf([lay], fonts))

@@ -14,6 +14,7 @@ from conftest import REPO
 from vgame import make_project
 
 from cardgen.check.validate import validate_game
+from cardgen.core.data import DATA
 from cardgen.core.errors import CardgenError, Report
 from cardgen.load.game import load_game
 from cardgen.schema.files import (
@@ -351,7 +352,7 @@ def test_loader_is_reexported_for_other_modules():
     from cardgen.load import game as load
     from cardgen.model import game as model
     assert load.Card is model.Card and load.Deck is model.Deck and load.Game is model.Game
-    assert load.BUNDLED == REPO
+    assert load.BUNDLED == DATA == REPO / "cardgen" / "data"
     assert load.parse_size("tarot", None).height == 120
 
 

@@ -10,9 +10,10 @@ from click.testing import CliRunner
 from vgame import ACTIONS, FACE, REPO, RULES, make_game
 
 from cardgen.cli.main import main
+from cardgen.core.data import DATA
 from cardgen.resources.fonts import FontBook
 
-FAMILIES = ", ".join(sorted(FontBook([REPO / "fonts"]).families))
+FAMILIES = ", ".join(sorted(FontBook([DATA / "fonts"]).families))
 
 
 def run(tmp_path, *args):
@@ -397,7 +398,8 @@ def test_todo_from_deck_defaults_is_one_warning(tmp_path):
 def test_broken_rulebook_reference_is_a_validator_error(tmp_path):
     import shutil
     game = tmp_path / "g601"
-    shutil.copytree(REPO / "cards" / "game-601", game)
+    shutil.copytree(REPO / "cards" / "game-601", game)     # a game folder on its own: its templates go with it
+    shutil.copytree(REPO / "templates" / "game-601", game / "templates" / "game-601")
     rules = (game / "rules.yaml").read_text(encoding="utf-8")
     assert "decks.Action.count" in rules
     lines = rules.splitlines()

@@ -1,31 +1,72 @@
 """`cardgen build --watch`: what changed is noticed, and only that triggers a rebuild."""
 from __future__ import annotations
 
+import shutil
+import threading
 import time
 
 from cardgen.cli import watch as w
 from cardgen.resources.icons import load_svg
 
 
-def test_snapshot_leaves_out_build_output(tmp_path):
-    (tmp_path / "deck.yaml").write_text("a")
-    (tmp_path / "build").mkdir()
-    (tmp_path / "build" / "out.pdf").write_text("x")
-    assert list(w.snapshot([tmp_path])) == [tmp_path / "deck.yaml"]
+class Watcher:
+    """`watch()` running in a thread on a temporary folder, stopped at the end."""
+
+    def __init__(self, roots, ignore=()):
+        self.calls: list[list] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=w.watch, args=(lambda: roots, self.calls.append),
+                                       kwargs={"ignore": ignore, "stop": self.stop, "debounce": 0.1, "recheck": 0.3})
+
+    def __enter__(self):
+        self.thread.start()
+        time.sleep(0.4)                 # the watcher is set up
+        return self
+
+    def wait_for(self, n: int, timeout: float = 5.0) -> list[list]:
+        end = time.monotonic() + timeout
+        while len(self.calls) < n and time.monotonic() < end:
+            time.sleep(0.05)
+        time.sleep(0.3)                 # and nothing more comes
+        return self.calls
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join(5)
+        assert not self.thread.is_alive()
 
 
-def test_watch_rebuilds_once_per_change_with_the_changed_file(tmp_path):
-    deck = tmp_path / "deck.yaml"
-    deck.write_text("count: 1\n")
-    calls, ticks = [], []
+def test_fires_under_a_folder_named_build_but_not_in_the_output_folder(tmp_path):
+    game = tmp_path / "build" / "work" / "build" / "g"      # every folder above named build
+    game.mkdir(parents=True)
+    (game / "deck.yaml").write_text("a")
+    out = game / "build"
+    out.mkdir()
+    with Watcher([game], ignore=[out]) as watcher:
+        (out / "print-a4.pdf").write_text("pdf")            # the build's own output: not a change
+        time.sleep(0.6)
+        assert watcher.calls == []
+        (game / "deck.yaml").write_text("count: 12\n")
+        assert watcher.wait_for(1) == [[(game / "deck.yaml").resolve()]]
 
-    def fake_sleep(_):
-        ticks.append(1)
-        if len(ticks) == 3:                 # the designer saves an edit between two polls
-            deck.write_text("count: 12\n")
 
-    w.watch(lambda: [tmp_path], calls.append, stop=lambda: len(ticks) >= 8, sleep=fake_sleep)
-    assert calls == [[deck]]
+def test_survives_folders_appearing_and_disappearing(tmp_path):
+    game = tmp_path / "g"
+    game.mkdir()
+    shared = tmp_path / "templates"                         # not there when watching starts
+    with Watcher([game, shared]) as watcher:
+        shared.mkdir()
+        assert watcher.wait_for(1)[0] == [shared.resolve()]
+        (shared / "face.yaml").write_text("elements: []\n")
+        assert watcher.wait_for(2)[1] == [(shared / "face.yaml").resolve()]
+        shutil.rmtree(shared)
+        n = len(watcher.wait_for(3))
+        (game / "sub").mkdir()                              # still watching the game
+        (game / "sub" / "deck.yaml").write_text("a")
+        calls = watcher.wait_for(n + 1)
+        assert calls[n] and all(game.resolve() in p.parents for p in calls[n])    # the game is rebuilt
+        (game / "sub" / "deck.yaml").write_text("b")        # and the new folder is watched
+        assert watcher.wait_for(n + 2)[-1] == [(game / "sub" / "deck.yaml").resolve()]
 
 
 def test_caches_notice_an_edited_svg(tmp_path):

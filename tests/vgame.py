@@ -5,6 +5,8 @@ import os
 import textwrap
 from pathlib import Path
 
+from cardgen.core.data import DATA
+
 REPO = Path(__file__).resolve().parent.parent
 
 FACE = """\
@@ -54,7 +56,7 @@ def make_project(tmp_path: Path) -> Path:
     (tmp_path / "templates").mkdir(exist_ok=True)
     for name in ("fonts", "art"):
         if not (tmp_path / name).exists():
-            os.symlink(REPO / name, tmp_path / name)
+            os.symlink(DATA / name, tmp_path / name)
     return tmp_path
 
 

@@ -1,4 +1,5 @@
-"""Copy icons from the game-icons.net set into art/icons/ as standalone SVG files.
+"""Copy icons from the game-icons.net set into cardgen/data/art/icons/ (the icons that ship
+with cardgen) as standalone SVG files.
 
 The set is published on the npm registry as @iconify-json/game-icons (CC BY 3.0).
 Usage:
@@ -8,7 +9,7 @@ Usage:
 
 Each icon is written with a black fill; cardgen draws black parts of an icon in the
 colour of the surrounding text, so one file serves every colour.  The attribution
-file art/icons/ATTRIBUTION.md is rewritten to list every game-icons file present.
+file cardgen/data/art/icons/ATTRIBUTION.md is rewritten to list every game-icons file present.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-ICON_DIR = Path(__file__).resolve().parent.parent / "art" / "icons"
+ICON_DIR = Path(__file__).resolve().parent.parent / "cardgen" / "data" / "art" / "icons"
 MARK = "<!-- game-icons.net, CC BY 3.0 -->"
 
 

@@ -10,7 +10,9 @@ import click
 from click.core import ParameterSource
 
 from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, plural
-from cardgen.load.game import find_project, load_game, resolve_games
+from cardgen.core.progress import listening
+from cardgen.load.game import load_game
+from cardgen.load.project import find_project, game_project, output_dir, resolve_games
 from cardgen.outputs import OUTPUTS
 from cardgen.pipeline.build import build_game
 from cardgen.pipeline.options import BuildOptions, Folder
@@ -26,23 +28,6 @@ def _print_diags(diags: list[Diagnostic]) -> None:
 # Warnings that remind of known gaps (a card's text to come, a count to be decided): a build
 # folds them into one line; `cardgen validate` lists each.
 REMINDER_CODES = {"todo", "tbd"}
-
-
-def _summary(written: list[Path]) -> str:
-    """`build/g/ print-letter.pdf, cards.pdf, tts/ (12 files)`: files at the top, folders counted."""
-    if not written:
-        return "nothing written"
-    root = Path(os.path.commonpath([str(p.parent) for p in written]))
-    top: list[str] = []
-    folders: dict[str, int] = {}
-    for p in written:
-        rel = p.relative_to(root)
-        if len(rel.parts) == 1:
-            top.append(rel.name)
-        else:
-            folders[rel.parts[0]] = folders.get(rel.parts[0], 0) + 1
-    parts = top + [f"{name}/ ({plural(n, 'file')})" for name, n in folders.items()]
-    return f"{display_path(root)}/ " + ", ".join(parts)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -110,7 +95,8 @@ def _build_options(ctx: click.Context, values: dict) -> BuildOptions:
 
 
 def _build(games, **values):
-    """Build print sheets, cards.pdf, booklets and TTS decks for GAMES (default: every game in cards/)."""
+    """Build print sheets, cards.pdf, booklets and TTS decks for GAMES (default: the game the
+    current folder is in, else every game of the project)."""
     opts = _build_options(click.get_current_context(), values)
     project = find_project()
     try:
@@ -118,25 +104,26 @@ def _build(games, **values):
     except CardgenError as exc:
         _print_diags(exc.diagnostics)
         sys.exit(1)
-    failed = _build_all(paths, project, opts)
+    failed = _build_all(paths, opts)
     if not opts.watch:
         sys.exit(1 if failed else 0)
     from cardgen.cli import watch as w
-    from cardgen.load.game import BUNDLED
 
-    def roots():
-        dirs = [*paths, project / "templates", project / "fonts", project / "art"]
-        return dirs + [BUNDLED / d for d in ("templates", "fonts", "art") if project != BUNDLED]
+    projects = {game_project(p) for p in paths}
 
-    def rebuild(changed_files):
+    def roots() -> list[Path]:
+        return [*paths, *(q / d for q in projects for d in ("templates", "fonts", "art"))]
+
+    def rebuild(changed_files: list[Path]) -> None:
         names = ", ".join(display_path(p) for p in changed_files[:3]) + (" ..." if len(changed_files) > 3 else "")
         click.echo(f"-- changed: {names}")
         touched = [g for g in paths if any(g.resolve() in p.resolve().parents for p in changed_files)]
-        _build_all(touched or paths, project, opts)     # a template, font or icon: rebuild every game
+        _build_all(touched or paths, opts)     # a template, font or icon: rebuild every game
 
+    outputs = [output_dir(p, game_project(p), opts.out) for p in paths]
     click.echo("watching for changes (Ctrl-C to stop)")
     try:
-        w.watch(roots, rebuild)
+        w.watch(roots, rebuild, ignore=outputs)
     except KeyboardInterrupt:
         click.echo("stopped watching")
 
@@ -158,14 +145,18 @@ def _internal_error(name: str, exc: Exception, after: str) -> None:
                f"report it with CARDGEN_DEBUG=1 output", err=True)
 
 
-def _build_all(paths, project, opts) -> bool:
+def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
     """Build each game, printing its problems and a summary; True if any failed."""
+    from cardgen.cli.terminal import bar_factory, game_summary
+    from cardgen.outputs import OUTPUTS
+
     failed = False
     for path in paths:
         report = Report()
         start = time.perf_counter()
         try:
-            written = build_game(path, project, opts, report)
+            with listening(bar_factory(opts.quiet)):
+                written = build_game(path, game_project(path), opts, report)
         except CardgenError as exc:
             _print_diags(exc.diagnostics)
             click.echo(f"{path.name}: not built; the previous output is unchanged", err=True)
@@ -181,9 +172,12 @@ def _build_all(paths, project, opts) -> bool:
             click.echo(f"{path.name}: {plural(len(reminders), 'gap')} still open in the data (cards with text to "
                        f"come, counts to be decided); `cardgen validate {path.name}` lists them", err=True)
         took = time.perf_counter() - start
-        click.echo(f"{path.name}: built in {took:.2f}s: {_summary(written)}")
-        for note in report.notes:
-            click.echo(f"{path.name}: {note}")
+        game = written.game
+        print_backs = OUTPUTS["print"].resolve(game.data, opts.outputs.get("print")).backs
+        duplex = bool(print_backs) and any(d.has_backs for d in game.decks)
+        for line in game_summary(path.resolve().name, sum(d.count for d in game.decks), written, written.out_dir,
+                                 took, duplex):
+            click.echo(line)
         soft = count_errors(report)
         if soft:
             n = len(soft)
@@ -198,9 +192,9 @@ def _build_all(paths, project, opts) -> bool:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: `path:line:col: severity: message` lines and a summary; json: for CI and editors.")
 def validate(games, strict, fmt):
-    """Check GAMES (default: every game in cards/) without building: schema of every file,
-    references, every card laid out, and card counts against rules.yaml.  A path to any file
-    inside a game folder checks that game."""
+    """Check GAMES (default: the game the current folder is in, else every game of the project)
+    without building: schema of every file, references, every card laid out, and card counts
+    against rules.yaml.  A path to any file inside a game folder checks that game."""
     from cardgen.pipeline import validate as v
 
     project = find_project()
@@ -212,7 +206,7 @@ def validate(games, strict, fmt):
     results, failed = [], False
     for path in paths:
         try:
-            results.append(v.validate_game(path, project))
+            results.append(v.validate_game(path, game_project(path)))
         except Exception as exc:  # a bug in cardgen, not in the game
             _internal_error(path.name, exc, "")
             failed = True
@@ -225,19 +219,19 @@ def validate(games, strict, fmt):
 @click.option("--size", default="poker", show_default=True,
               help="Card size: poker, bridge, tarot, euro, mini-euro, mini-american, square or jumbo.")
 def new(name, size):
-    """Start a new game NAME: cards/NAME/ (game, one deck, rules) and templates/NAME/, ready to
-    build, validate and edit."""
+    """Start a new game NAME: a folder ./NAME/ (inside a project: cards/NAME/) holding its
+    game.yaml, one deck, rules.yaml and its own templates/, ready to build, validate and edit."""
     from cardgen.cli.new import new_game
 
-    project = find_project()
     try:
-        written = new_game(project, name, size)
+        root = new_game(Path.cwd(), name, size)
     except CardgenError as exc:
         _print_diags(exc.diagnostics)
         sys.exit(1)
-    for path in written:
-        click.echo(f"created {display_path(path)}")
-    click.echo(f"next: cardgen build {name}   (then edit cards/{name}/cards.yaml and rebuild)")
+    where = display_path(root)
+    target = name if find_project() is not None else where     # in a project: by name, from anywhere in it
+    click.echo(f"created {where}/ (game.yaml, cards.yaml, rules.yaml, templates/card.yaml and back.yaml); "
+               f"next: cardgen build {target}")
 
 
 @main.command()
@@ -254,12 +248,13 @@ def schema(kind):
 @main.command("list")
 @click.argument("games", nargs=-1, metavar="[GAME_OR_PATH]...")
 def list_cmd(games):
-    """List games, their decks and card counts."""
+    """List games, their decks and card counts (default: the game the current folder is in,
+    else every game of the project)."""
     project = find_project()
     try:
         paths = resolve_games(list(games), project)
         for path in paths:
-            game = load_game(path, project, Report())
+            game = load_game(path, game_project(path), Report())
             total = sum(d.count for d in game.decks)
             click.echo(f"{game.slug}: {game.title} ({plural(total, 'card')})")
             for d in game.decks:

@@ -1,4 +1,7 @@
-"""`cardgen new`: a new game that builds and validates at once, to edit from there."""
+"""`cardgen new`: a new game that builds and validates at once, to edit from there.
+
+The game is self-contained (its templates are in its own `templates/`, extending the bundled
+`basic/card` and `basic/back`), so it builds from anywhere, moved or zipped."""
 from __future__ import annotations
 
 import re
@@ -7,6 +10,7 @@ from pathlib import Path
 from cardgen.core.atomic import write_text
 from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.sizes import CARD_SIZES_MM
+from cardgen.load.project import find_project
 
 GAME = """\
 # {title}: game-wide settings. Format: docs/games.md
@@ -17,7 +21,7 @@ version: "0.1"
 players: 2-4
 play_time: 30 min
 card_size: {size}          # poker, bridge, tarot, euro, mini-euro, mini-american, square, jumbo
-decks: [cards]
+# decks: [cards]          # the decks in print order; leave out to build every deck file here, by name
 booklet:
   accent: "#35506b"
 """
@@ -26,8 +30,8 @@ DECK = """\
 # One deck. Every card has a name and any fields you like; `count` is the number of copies.
 deck: Cards
 description: The main deck.
-template: {slug}/card       # templates/{slug}/card.yaml
-back: {slug}/back
+template: card              # templates/card.yaml in this folder
+back: back                  # templates/back.yaml
 vars: {{color: "#35506b"}}
 cards:
   - name: Scout Ahead
@@ -78,7 +82,7 @@ CARD_TEMPLATE = """\
 extends: basic/card
 elements:
   - name: title
-    font: Vollkorn            # any family in fonts/
+    font: Vollkorn            # Lato, Vollkorn, CabinSketch, LeckerliOne, or a family in this game's fonts/
 """
 
 BACK_TEMPLATE = """\
@@ -90,26 +94,26 @@ def slug_ok(name: str) -> bool:
     return bool(re.fullmatch(r"[a-z0-9][a-z0-9-]*", name))
 
 
-def new_game(project: Path, name: str, size: str = "poker") -> list[Path]:
-    """Write cards/<name>/ and templates/<name>/ in the project; refuse to overwrite."""
+def new_game(cwd: Path, name: str, size: str = "poker") -> Path:
+    """Write the game `name` into `cwd/name/`, or `cards/name/` of the project `cwd` is in;
+    refuse to overwrite.  Returns the game folder."""
     if not slug_ok(name):
         raise CardgenError(Loc(name), f"'{name}' is not a usable game folder name; use lower-case letters, "
                                       f"digits and dashes, e.g. my-game")
     if size not in CARD_SIZES_MM:
         raise CardgenError(Loc(name), f"unknown card size '{size}' (named sizes: {', '.join(CARD_SIZES_MM)})")
-    game_dir = project / "cards" / name
-    tpl_dir = project / "templates" / name
-    for d in (game_dir, tpl_dir):
-        if d.exists():
-            raise CardgenError(Loc(str(d)), "already exists; choose another name or remove it first")
+    project = find_project(cwd)
+    game_dir = (project / "cards" if project is not None else cwd) / name
+    if game_dir.exists():
+        raise CardgenError(Loc(str(game_dir)), "already exists; choose another name or remove it first")
     title = " ".join(w.capitalize() for w in name.split("-"))
     files = {
         game_dir / "game.yaml": GAME.format(title=title, size=size),
-        game_dir / "cards.yaml": DECK.format(slug=name),
+        game_dir / "cards.yaml": DECK.format(),
         game_dir / "rules.yaml": RULES.format(title=title),
-        tpl_dir / "card.yaml": CARD_TEMPLATE,
-        tpl_dir / "back.yaml": BACK_TEMPLATE,
+        game_dir / "templates" / "card.yaml": CARD_TEMPLATE,
+        game_dir / "templates" / "back.yaml": BACK_TEMPLATE,
     }
     for path, text in files.items():
         write_text(path, text)
-    return list(files)
+    return game_dir

@@ -1,48 +1,56 @@
 """`cardgen build --watch`: rebuild when a game's files, templates, fonts or art change.
 
-Polling file times keeps it dependency-free and works on every system and file share."""
+On `watchfiles` (the operating system's file events, polling only where there are none).
+Every folder counts, whatever its name (a game inside a folder called `build` too); only the
+build's own output folders, version-control and cache folders and editors' temporary files are
+ignored.  Folders may come and go: the watched set is checked again every `recheck` seconds,
+and a folder that appears counts as changed."""
 from __future__ import annotations
 
-import time
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-IGNORED_PARTS = {"build", ".git", "__pycache__", ".cardgen-cache"}
+from watchfiles import DefaultFilter
+from watchfiles import watch as watch_changes
+
+IGNORED_DIRS = (*DefaultFilter.ignore_dirs, ".cardgen-cache")
 
 
-def snapshot(roots: Iterable[Path]) -> dict[Path, tuple[float, int]]:
-    """(mtime, size) of every file below the roots, build output and caches left out."""
-    seen: dict[Path, tuple[float, int]] = {}
-    for root in roots:
-        if not root.exists():
+def existing(roots: Iterable[Path]) -> list[Path]:
+    """The roots that exist, resolved, without those inside another one."""
+    found = sorted({p.resolve() for p in roots if p.exists()})
+    return [p for p in found if not any(q in p.parents for q in found)]
+
+
+def watch(roots: Callable[[], list[Path]], rebuild: Callable[[list[Path]], None], *,
+          ignore: Iterable[Path] = (), stop: threading.Event | None = None,
+          debounce: float = 0.3, recheck: float = 1.0, force_polling: bool | None = None) -> None:
+    """Call `rebuild(changed_paths)` whenever files below `roots()` change, until `stop` is set
+    (or Ctrl-C, raised as KeyboardInterrupt).  `ignore`: folders whose changes do not count (the
+    output folders)."""
+    stop = stop or threading.Event()
+    ignored = [str(p.resolve()) for p in ignore]
+    watch_filter = DefaultFilter(ignore_dirs=IGNORED_DIRS, ignore_paths=ignored)
+    watched = existing(roots())
+    while not stop.is_set():
+        if not watched:
+            stop.wait(recheck)
+            appeared = existing(roots())
+            if appeared:
+                watched = appeared
+                rebuild(appeared)
             continue
-        files = [root] if root.is_file() else root.rglob("*")
-        for p in files:
-            if p.is_file() and not IGNORED_PARTS.intersection(p.parts) and not p.name.startswith(".#"):
-                try:
-                    st = p.stat()
-                except OSError:
-                    continue
-                seen[p] = (st.st_mtime, st.st_size)
-    return seen
-
-
-def changed(before: dict[Path, tuple[float, int]], after: dict[Path, tuple[float, int]]) -> list[Path]:
-    return sorted({p for p in before.keys() | after.keys() if before.get(p) != after.get(p)})
-
-
-def watch(roots: Callable[[], list[Path]], rebuild: Callable[[list[Path]], None], interval: float = 0.5,
-          settle: float = 0.15, stop: Callable[[], bool] = lambda: False,
-          sleep: Callable[[float], object] = time.sleep) -> None:
-    """Call `rebuild(changed_files)` whenever files below `roots()` change, until `stop()`."""
-    before = snapshot(roots())
-    while not stop():
-        sleep(interval)
-        after = snapshot(roots())
-        diff = changed(before, after)
-        if not diff:
-            continue
-        sleep(settle)                      # let an editor finish writing (save = several writes)
-        after = snapshot(roots())
-        rebuild(changed(before, after) or diff)
-        before = after
+        for changes in watch_changes(*watched, watch_filter=watch_filter, stop_event=stop,
+                                     debounce=int(debounce * 1000), step=50, rust_timeout=int(recheck * 1000),
+                                     yield_on_timeout=True, force_polling=force_polling):
+            now = existing(roots())
+            appeared = [p for p in now if p not in watched]
+            paths = sorted({Path(path) for _, path in changes} | set(appeared))
+            if paths:
+                rebuild(paths)
+            if now != watched:          # a folder came or went: watch the new set
+                watched = now
+                break
+        else:
+            return                      # stopped

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardgen.core import progress
 from cardgen.core.errors import CardgenError, Diagnostic, Report
 from cardgen.core.paths import PathRefused, find_confined, svg_problem
 from cardgen.core.units import MM
@@ -224,6 +225,7 @@ def layout_game(game: Game, report: Report, res: Resources | None = None) -> Ren
     faces: list[tuple[Deck, Card, ops.CardLayout]] = []
     backs: dict[tuple[str, int | None], ops.CardLayout] = {}
     copies: list[ops.Copy] = []
+    bar = progress.start("laying out", sum(len(d.cards) for d in game.decks))
     for deck in game.decks:
         back_shared = None
         if deck.back:
@@ -233,6 +235,7 @@ def layout_game(game: Game, report: Report, res: Resources | None = None) -> Ren
             except CardgenError as exc:
                 errors.extend(exc.diagnostics)
         for card in deck.cards:
+            bar.advance(1, None)
             try:
                 face = lay.card_side(deck, card, "face")
             except CardgenError as exc:
@@ -248,6 +251,7 @@ def layout_game(game: Game, report: Report, res: Resources | None = None) -> Ren
                     errors.extend(exc.diagnostics)
             for _ in range(card.count):
                 copies.append(ops.Copy(face, back, deck.name, deck.size.width, deck.size.height, deck.bleed))
+    bar.close()
     if errors:
         raise CardgenError(None, diagnostics=errors)
     return Rendered(game, res, faces, backs, copies, Path())

@@ -14,15 +14,17 @@ from typing import Any
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.paths import PathRefused, allowed_roots, check_ref, confine
 from cardgen.core.sizes import CardSize
+from cardgen.load.project import find_project, game_project, resolve_games
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.model.game import BUNDLED, Card, Deck, Game
 from cardgen.schema.core import STATIC_ENV, Decl, Invalid, suggest
 from cardgen.schema.files import CardKeys, CardSizeKind, DeckFile, GameFile
 
-__all__ = ["BUNDLED", "Card", "Deck", "Game", "find_project", "load_deck", "load_game", "parse_size",
-           "resolve_games", "slugify"]
+__all__ = ["BUNDLED", "Card", "Deck", "Game", "deck_files", "find_project", "game_project", "load_deck", "load_game",
+           "parse_size", "resolve_games", "slugify"]
 
-NON_DECK_FILES = {"game.yaml", "rules.yaml"}
+NON_DECK_FILES = {"game.yaml", "rules.yaml", "cardgen.yaml"}
+DECK_SUFFIXES = (".yaml", ".yml")
 
 # Output sections accepted until the pipeline passes the outputs' own (today's behaviour).
 DEFAULT_SECTIONS = {"tts": "Tabletop Simulator export options", "booklet": "rule booklet options"}
@@ -234,6 +236,20 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     )
 
 
+def deck_files(root: Path) -> list[Path]:
+    """Every deck file of a game folder: its `*.yaml` and `*.yml` files but game.yaml, rules.yaml
+    and cardgen.yaml (either spelling), by name.  Subfolders (templates/, art/, build/) hold no decks."""
+    return sorted((p for p in root.iterdir()
+                   if p.suffix in DECK_SUFFIXES and p.is_file() and p.with_suffix(".yaml").name not in NON_DECK_FILES),
+                  key=lambda p: p.name)
+
+
+def _listed_deck(root: Path, name: str) -> Path | None:
+    """The file a `decks:` entry names: `name` as given if it ends in .yaml/.yml, else with either."""
+    candidates = [root / name] if Path(name).suffix in DECK_SUFFIXES else [root / (name + s) for s in DECK_SUFFIXES]
+    return next((p for p in candidates if p.is_file()), None)
+
+
 def load_game(root: Path, project: Path, report: Report | None = None, tolerant: bool = False, *,
               sections: Mapping[str, str] | None = None, deck_sections: Mapping[str, str] | None = None) -> Game:
     """Load a game folder. Problems raise CardgenError (all of them at once, not just the
@@ -272,6 +288,7 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
                 except PathRefused as exc:
                     problems.append(Diagnostic(aliases.value_loc(alias), str(exc), "error", "path"))
 
+    found = deck_files(root)
     if "decks" in data:
         listed = data["decks"]
         paths = []
@@ -283,17 +300,21 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
             except PathRefused as exc:
                 problems.append(Diagnostic(listed.item_loc(i), str(exc), "error", "path"))
                 continue
-            p = root / str(name)
-            if p.suffix != ".yaml":
-                p = p.with_suffix(".yaml")
-            if not p.is_file():
+            p = _listed_deck(root, str(name))
+            if p is None:
                 problems.append(Diagnostic(listed.item_loc(i), f"deck file '{name}' not found in {root.name}/",
                                            "error", "deck-file"))
-                game.broken.append(p)
+                game.broken.append(root / str(name))
                 continue
             paths.append(p)
+        if isinstance(listed, list):
+            for p in found:
+                if p not in paths:
+                    report.warn(Loc(str(p), 1), f"deck file {p.name} is not built: game.yaml's `decks:` does not "
+                                                f"list it; add '{p.stem}' to `decks:` (or move the file out of "
+                                                f"{root.name}/)", "unlisted-deck")
     else:
-        paths = sorted(p for p in root.glob("*.yaml") if p.name not in NON_DECK_FILES)
+        paths = found
     names: dict[str, Path] = {}
     for p in paths:
         try:
@@ -335,40 +356,6 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
             raise CardgenError(None, diagnostics=sorted(problems, key=Diagnostic.sort_key))
         report.extend(problems)
     return game
-
-
-def find_project(start: Path | None = None) -> Path:
-    """The project folder: the nearest folder upwards with `cards/` or `templates/`,
-    else the folder the cardgen package was installed from."""
-    here = (start or Path.cwd()).resolve()
-    for p in (here, *here.parents):
-        if (p / "cards").is_dir() and (p / "templates").is_dir():
-            return p
-    return BUNDLED
-
-
-def resolve_games(names: list[str], project: Path) -> list[Path]:
-    """Game folders for CLI arguments: names under cards/ or paths to game folders."""
-    if not names:
-        cards = project / "cards"
-        games = sorted(p for p in cards.iterdir() if (p / "game.yaml").is_file()) if cards.is_dir() else []
-        if not games:
-            raise CardgenError(Loc(str(cards)), "no games found (a game is a folder with a game.yaml)")
-        return games
-    out = []
-    for name in names:
-        p = Path(name)
-        if p.is_file() and p.name == "game.yaml":
-            p = p.parent
-        if (p / "game.yaml").is_file():
-            out.append(p)
-        elif (project / "cards" / name / "game.yaml").is_file():
-            out.append(project / "cards" / name)
-        else:
-            known = sorted(q.name for q in (project / "cards").glob("*") if (q / "game.yaml").is_file())
-            raise CardgenError(Loc(name), f"no game called '{name}'{suggest(name, known)} "
-                                          f"(games: {', '.join(known) or 'none'}; or give a path to a game folder)")
-    return out
 
 
 def diagnostics_of(exc: CardgenError) -> list[Diagnostic]:

@@ -9,13 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardgen.core.data import DATA
 from cardgen.core.errors import Loc
 from cardgen.core.located import YDict
 from cardgen.core.paths import allowed_roots
 from cardgen.core.sizes import CardSize
 from cardgen.schema.files import DeckFile, GameFile
 
-BUNDLED = Path(__file__).resolve().parents[2]  # where cardgen's own fonts/, art/, templates/ live
+BUNDLED = DATA     # cardgen's own fonts/, art/icons/ and templates/basic/, shipped in the package
 
 
 @dataclass
@@ -98,8 +99,9 @@ class Game:
         return allowed_roots(self.root, self.project, BUNDLED)
 
     def search_dirs(self, kind: str) -> list[Path]:
-        """`templates`, `art` or `fonts` folders: the game's own first, then the project's, then
-        the ones that come with cardgen (its fonts and icons work from any project)."""
+        """`templates`, `art` or `fonts` folders: the game's own first, then the project's (if the
+        game is in one), then the ones that ship with cardgen (its fonts, icons and `basic/*`
+        templates work from any folder)."""
         dirs = [self.root / kind, self.project / kind, BUNDLED / kind]
         out = []
         for d in dirs:

@@ -7,20 +7,33 @@ from pathlib import Path
 
 from cardgen.core.atomic import Staging
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
+from cardgen.core.progress import stage
 from cardgen.layout.engine import Rendered, layout_game
+from cardgen.load.game import Game
+from cardgen.load.project import output_dir
 from cardgen.outputs import OUTPUTS
 from cardgen.outputs.base import Job
 from cardgen.pipeline.check import check_game
 from cardgen.pipeline.options import PAPERS, BuildOptions
 
-__all__ = ["PAPERS", "BuildOptions", "Rendered", "build_game", "layout_game"]
+__all__ = ["PAPERS", "BuildOptions", "Built", "Rendered", "build_game", "layout_game"]
 
 
 def _refuse(report: Report, *extra: Diagnostic) -> CardgenError:
     return CardgenError(None, diagnostics=sorted({*report.items, *extra}, key=Diagnostic.sort_key))
 
 
-def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) -> list[Path]:
+class Built(list[Path]):
+    """The files a build wrote (a list), the game they were made from and the output folder
+    (for the summary)."""
+
+    def __init__(self, files: list[Path], game: Game, out_dir: Path) -> None:
+        super().__init__(files)
+        self.game = game
+        self.out_dir = out_dir
+
+
+def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) -> Built:
     """Build one game; raises CardgenError (nothing written) on errors."""
     checked = check_game(path, project, report)
     game = checked.game
@@ -36,7 +49,7 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
         except CardgenError as exc:
             raise CardgenError(None, diagnostics=sorted({*report.items, *exc.diagnostics},
                                                         key=Diagnostic.sort_key)) from None
-    out_dir = (opts.out or project / "build") / game.slug
+    out_dir = output_dir(game.root, game.project, opts.out)
     rendered.out_dir = out_dir
     wanted = [OUTPUTS[name] for name in opts.wanted()]
     if checked.rulebook & set(report.errors):
@@ -49,7 +62,10 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
             report.warn(Loc(str(where if where.is_file() else game.file)),
                         f"{', '.join(skipped)} not made while the rulebook has errors", "not-made")
     staging = Staging()
-    for output in wanted:
-        options = output.resolve(game.data, opts.outputs.get(output.name))
-        output().make(Job(rendered, options, opts, staging, report, out_dir, output.DeckOptions, output.section))
-    return staging.commit()
+    with stage("writing", len(wanted)) as advance:
+        for output in wanted:
+            advance(0, output.name)
+            options = output.resolve(game.data, opts.outputs.get(output.name))
+            output().make(Job(rendered, options, opts, staging, report, out_dir, output.DeckOptions, output.section))
+            advance(1)
+    return Built(staging.commit(), game, out_dir)

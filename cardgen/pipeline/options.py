@@ -44,13 +44,15 @@ class BuildOptions(Decl):
                                                              "repeat for both", PAPERS,
                         default_doc="both", cli="--page", key="page")
     out: Path | None = opt(Folder(), "output folder; each game goes in <out>/<game>/", None,
-                           default_doc="build/ in the project", cli="--out")
+                           default_doc="build/ in the project, or in a game folder outside any project", cli="--out")
     only: tuple = opt(ListOf(Choice(tuple(OUTPUTS))), "make only this output; repeatable", (),
                       default_doc="every output but " + ", ".join(n for n, o in OUTPUTS.items() if not o.default),
                       cli="--only")
     strict: bool = opt(Bool(), "refuse to build while the validator reports any problem", False, cli="--strict")
     watch: bool = opt(Bool(), "keep running: rebuild whenever a game file, template, font or art file changes "
                               "(Ctrl-C to stop)", False, cli="--watch")
+    quiet: bool = opt(Bool(), "show no progress bars (they show only on a terminal, for stages longer than "
+                              "about a second)", False, cli="--quiet")
     outputs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def wanted(self) -> list[str]:

@@ -30,7 +30,7 @@ class GameResult:
         return f"{self.name}: {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}"
 
 
-def game_dirs(args: list[str], project: Path) -> list[Path]:
+def game_dirs(args: list[str], project: Path | None) -> list[Path]:
     """Game folders for the arguments: game names, game folders, or any file inside a game folder."""
     out: list[Path] = []
     rest: list[str] = []

@@ -1,0 +1,98 @@
+"""What `cardgen build` shows while it works: progress bars (click's) for stages that take
+longer than about a second, on a terminal only, and the closing summary of each game."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+import click
+
+from cardgen.core.errors import display_path, plural
+from cardgen.core.progress import Bar
+
+DELAY = 1.0     # seconds a stage runs before its bar appears
+
+
+class DelayedBar:
+    """A click progress bar that appears only once its stage has run for `delay` seconds."""
+
+    def __init__(self, label: str, total: int, file: TextIO, delay: float = DELAY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.label, self.total, self.file, self.delay, self.clock = label, total, file, delay, clock
+        self.start = clock()
+        self.done = 0
+        self.step = ""
+        self.bar: Any = None
+
+    def _text(self) -> str:
+        return f"{self.label} {self.step}".strip()
+
+    def advance(self, steps: int = 1, label: str | None = None) -> None:
+        self.done += steps
+        if label is not None:
+            self.step = label
+        if self.bar is None and self.clock() - self.start >= self.delay:
+            self.bar = click.progressbar(length=self.total, label=self._text(), file=self.file, width=30)
+            self.bar.__enter__()
+            self.bar.update(self.done)
+        elif self.bar is not None:
+            self.bar.label = self._text()
+            self.bar.update(steps)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+def bar_factory(quiet: bool, stream: TextIO | None = None) -> Callable[[str, int], Bar] | None:
+    """Progress bars on `stream` (default stderr) if it is a terminal and not `quiet`; else None."""
+    stream = stream or sys.stderr
+    if quiet or not stream.isatty() or os.environ.get("TERM") == "dumb":
+        return None
+    return lambda label, total: DelayedBar(label, total, stream)
+
+
+DUPLEX_ALWAYS = ("rules-booklet-",)     # imposed booklets: two pages a sheet
+
+
+def pdf_pages(path: Path) -> int:
+    from pypdf import PdfReader
+
+    return len(PdfReader(path).pages)
+
+
+def game_summary(name: str, cards: int, written: list[Path], out_dir: Path, seconds: float,
+                 duplex_print: bool) -> list[str]:
+    """`g: 12 cards built in 0.84s into build/g/` and one line per output: pages (and sheets
+    of paper for what is printed double-sided), or the number of files in a folder."""
+    if not written:
+        return [f"{name}: nothing written"]
+    root = out_dir.resolve()
+    lines = [f"{name}: built in {seconds:.2f}s: {plural(cards, 'card')} into {display_path(out_dir)}/"]
+    folders: dict[str, int] = {}
+    rows: list[tuple[str, str]] = []
+    for p in sorted((q.resolve() for q in written), key=lambda q: (len(q.relative_to(root).parts), str(q))):
+        rel = p.relative_to(root)
+        if len(rel.parts) > 1:
+            folders[rel.parts[0]] = folders.get(rel.parts[0], 0) + 1
+            continue
+        if p.suffix == ".pdf":
+            pages = pdf_pages(p)
+            text = plural(pages, "page")
+            duplex = p.name.startswith(DUPLEX_ALWAYS) or (p.name.startswith("print-") and duplex_print)
+            if duplex:
+                text += f", {plural((pages + 1) // 2, 'sheet')} double-sided"
+            elif p.name.startswith("print-"):
+                text += f", {plural(pages, 'sheet')}"
+            rows.append((p.name, text))
+        else:
+            rows.append((p.name, ""))
+    rows += [(f"{folder}/", plural(n, "file")) for folder, n in folders.items()]
+    width = max(len(r[0]) for r in rows)
+    lines += [f"  {n.ljust(width)}  {t}".rstrip() for n, t in rows]
+    return lines

@@ -1,0 +1,76 @@
+"""Progress of long stages: reported only to a listener (the command line on a terminal), the
+bar appears only after a second, and nothing at all when quiet or not on a terminal."""
+from __future__ import annotations
+
+import io
+
+from conftest import write
+
+from cardgen.cli.terminal import DelayedBar, bar_factory
+from cardgen.core.errors import Report
+from cardgen.core.progress import listening
+from cardgen.pipeline.build import BuildOptions, build_game
+
+
+class Recorder:
+    def __init__(self):
+        self.stages = []
+
+    def __call__(self, label, total):
+        rec = self
+
+        class Bar:
+            def __init__(self):
+                self.done, self.labels = 0, []
+                rec.stages.append((label, total, self))
+
+            def advance(self, steps=1, step=None):
+                self.done += steps
+                if step:
+                    self.labels.append(step)
+
+            def close(self):
+                self.closed = True
+
+        return Bar()
+
+
+def test_build_reports_laying_out_every_card_and_writing_every_output(tmp_path):
+    root = tmp_path / "g"
+    write(root / "game.yaml", "title: G\n")
+    write(root / "d.yaml", "deck: D\ntemplate: basic/card\ncards: [{name: A, count: 3}, {name: B}, {name: C}]\n")
+    rec = Recorder()
+    with listening(rec):
+        build_game(root, root, BuildOptions(only=("print", "cards"), papers=("a4",)), Report())
+    assert [(label, total) for label, total, _ in rec.stages] == [("laying out", 3), ("writing", 2)]
+    assert all(bar.done == total and bar.closed for _, total, bar in rec.stages)
+    assert rec.stages[1][2].labels == ["print", "cards"]
+    build_game(root, root, BuildOptions(only=("cards",)), Report())     # nobody listening: nothing reported
+    assert len(rec.stages) == 2
+
+
+class Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_bars_only_on_a_terminal_and_not_when_quiet(monkeypatch):
+    monkeypatch.setenv("TERM", "xterm")
+    assert bar_factory(False, io.StringIO()) is None
+    assert bar_factory(True, Tty()) is None
+    assert bar_factory(False, Tty()) is not None
+
+
+def test_the_bar_appears_after_a_second():
+    now = [0.0]
+    out = Tty()
+    bar = DelayedBar("laying out", 10, out, clock=lambda: now[0])
+    bar.advance(3)
+    now[0] = 0.5
+    bar.advance(1)
+    assert bar.bar is None and out.getvalue() == ""
+    now[0] = 1.2
+    bar.advance(1, "print")
+    assert bar.bar is not None
+    bar.close()
+    assert "laying out print" in out.getvalue() and "50%" in out.getvalue()
