@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, write
 
+from cardgen.core.data import DATA
+
 MARK = "SECRETMARKER7731"
 WHERE = ("files may only come from the game folder, the project's templates/, art/ and fonts/ folders, "
          "or cardgen's bundled ones")
