@@ -8,6 +8,7 @@ from pathlib import Path
 from cardgen.core.atomic import Staging
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.layout.engine import Rendered, layout_game
+from cardgen.load import sheets
 from cardgen.outputs import OUTPUTS
 from cardgen.outputs.base import Job
 from cardgen.pipeline.check import check_game
@@ -22,7 +23,8 @@ def _refuse(report: Report, *extra: Diagnostic) -> CardgenError:
 
 def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) -> list[Path]:
     """Build one game; raises CardgenError (nothing written) on errors."""
-    checked = check_game(path, project, report)
+    with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
+        checked = check_game(path, project, report)
     game = checked.game
     if game is None or checked.blocking(report):
         raise _refuse(report)

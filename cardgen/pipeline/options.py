@@ -51,6 +51,8 @@ class BuildOptions(Decl):
     strict: bool = opt(Bool(), "refuse to build while the validator reports any problem", False, cli="--strict")
     watch: bool = opt(Bool(), "keep running: rebuild whenever a game file, template, font or art file changes "
                               "(Ctrl-C to stop)", False, cli="--watch")
+    refresh: bool = opt(Bool(), "fetch every Google Sheet a deck reads now, even if the cached copy is recent",
+                        False, cli="--refresh")
     outputs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def wanted(self) -> list[str]:
