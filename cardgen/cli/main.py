@@ -218,20 +218,29 @@ def validate(games, strict, fmt):
 @click.argument("name")
 @click.option("--size", default="poker", show_default=True,
               help="Card size: poker, bridge, tarot, euro, mini-euro, mini-american, square or jumbo.")
-def new(name, size):
+@click.option("--from", "source", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Start from a spreadsheet (.csv, .xlsx, .ods): one deck per sheet, a template showing every "
+                   "column (docs/spreadsheets.md).")
+def new(name, size, source=None):
     """Start a new game NAME: cards/NAME/ (game, one deck, rules) and templates/NAME/, ready to
     build, validate and edit."""
     from cardgen.cli.new import new_game
 
     project = find_project()
     try:
-        written = new_game(project, name, size)
+        if source is not None:
+            from cardgen.cli.new_from_sheet import new_game_from_sheet
+
+            written = new_game_from_sheet(project, name, source, size)
+        else:
+            written = new_game(project, name, size)
     except CardgenError as exc:
         _print_diags(exc.diagnostics)
         sys.exit(1)
     for path in written:
         click.echo(f"created {display_path(path)}")
-    click.echo(f"next: cardgen build {name}   (then edit cards/{name}/cards.yaml and rebuild)")
+    edit = source.name if source is not None else f"cards/{name}/cards.yaml"
+    click.echo(f"next: cardgen build {name}   (then edit {edit} and rebuild)")
 
 
 @main.command()
