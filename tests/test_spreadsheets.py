@@ -8,6 +8,7 @@ import re
 import threading
 import time
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
@@ -381,7 +382,7 @@ SHEET = "name,count,text\nA,2,From the web\nB,1,Again\n"
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
-    hits: list[str] = []
+    hits: ClassVar[list[str]] = []
 
     def do_GET(self):
         type(self).hits.append(self.path)
