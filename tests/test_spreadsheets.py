@@ -348,7 +348,8 @@ def test_bad_cards_values_are_one_line_errors(tmp_path):
     root = make_game(tmp_path, decks={"d.yaml": "deck: D\ntemplate: g/face\ncards: {file: d.csv, url: x}\n",
                                       "e.yaml": "deck: E\ntemplate: g/face\ncards: e.txt\n",
                                       "f.yaml": "deck: F\ntemplate: g/face\ncards: nothere.xlsx\n",
-                                      "h.yaml": "deck: H\ntemplate: g/face\ncards: broken.xlsx\n"},
+                                      "h.yaml": "deck: H\ntemplate: g/face\ncards: broken.xlsx\n",
+                                      "i.yaml": "deck: I\ntemplate: g/face\ncards: https://x.test/a.csv\n"},
                      templates={"face": BROKEN_FACE}, rules=None)
     (root / "broken.xlsx").write_text("not a zip")
     got = _diags(root, tmp_path)
@@ -360,6 +361,8 @@ def test_bad_cards_values_are_one_line_errors(tmp_path):
         "cards/g/f.yaml:3:8: error: spreadsheet 'nothere.xlsx' not found next to f.yaml",
         "cards/g/h.yaml:3:8: error: cannot read broken.xlsx as an Excel workbook (BadZipFile: File is not a zip "
         "file); save it again as .xlsx",
+        "cards/g/i.yaml:3:8: error: deck file i.yaml: `cards` is a link; a Google Sheet's link goes under `url:`: "
+        "cards: {url: \"https://x.test/a.csv\"}",
     ]
 
 

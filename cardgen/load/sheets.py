@@ -239,8 +239,12 @@ def read_xlsx(path: Path, sheet: str | None, loc: Loc) -> list[Row]:
     """A worksheet's cached values (not formulas), read-only."""
     import zipfile
 
-    import openpyxl
-    from openpyxl.utils.exceptions import InvalidFileException
+    try:
+        import openpyxl
+        from openpyxl.utils.exceptions import InvalidFileException
+    except ImportError:
+        raise CardgenError(loc, "reading .xlsx files needs openpyxl, which is not installed: "
+                                "pip install 'openpyxl>=3.1,<4' (or reinstall cardgen)", code="sheet") from None
 
     try:
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
@@ -259,8 +263,12 @@ def read_xlsx(path: Path, sheet: str | None, loc: Loc) -> list[Row]:
 
 def read_ods(path: Path, sheet: str | None, loc: Loc) -> list[Row]:
     """An OpenDocument spreadsheet's sheet, with python-calamine."""
-    import python_calamine as pc
-
+    try:
+        import python_calamine as pc
+    except ImportError:
+        raise CardgenError(loc, "reading .ods files needs python-calamine, which is not installed: "
+                                "pip install 'python-calamine<1' (or reinstall cardgen), or save the sheet "
+                                "as .xlsx", code="sheet") from None
     try:
         wb = pc.load_workbook(str(path))
         name = _pick_sheet(list(wb.sheet_names), sheet, path, loc)

@@ -203,6 +203,9 @@ class CardList(Kind):
         if isinstance(value, list):
             return value
         if isinstance(value, str):
+            if value.strip().lower().startswith(("https://", "http://")):
+                raise Invalid(f"is a link; a Google Sheet's link goes under `url:`: "
+                              f"cards: {{url: \"{value.strip()}\"}}")
             if not value.strip().lower().endswith(SHEET_SUFFIXES):
                 raise Invalid(f"must be a list of cards (`- name: ...`) or a spreadsheet file "
                               f"({', '.join(SHEET_SUFFIXES)}), got {show(value)}")
