@@ -14,7 +14,7 @@ GAMES = sorted(p.name for p in (REPO / "cards").iterdir() if (p / "game.yaml").i
 
 
 def test_the_five_documents_are_bundled():
-    assert GAMES == ["alien-conspiracy", "alter-ego", "face-off", "game-601", "vigilantes"]
+    assert GAMES == ["alien-conspiracy", "alter-ego", "face-off", "game-601", "sheet-demo", "vigilantes"]
 
 
 def _fonts(reader):

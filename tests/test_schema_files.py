@@ -74,7 +74,7 @@ CASES: dict[tuple[type, str], dict] = {
         "range": (".inf", "deck file d.yaml: `bleed` must be a finite number, got inf", None)},
     (D, "defaults"): {"wrong": ("5", "deck file d.yaml: `defaults` must be a mapping of card fields to values, "
                                      "got 5", None), "range": None},
-    (D, "cards"): {"wrong": ("5", "deck file d.yaml: `cards` must be a list of cards (`- name: ...`), got 5", None),
+    (D, "cards"): {"wrong": ("5", "deck file d.yaml: `cards` must be a list of cards (`- name: ...`) or a spreadsheet, got 5", None),
                    "range": None},
     (D, "vars"): {"wrong": ("5", "deck file d.yaml: `vars` must be a mapping of name: value, got 5", None),
                   "range": None},

@@ -218,20 +218,29 @@ def validate(games, strict, fmt):
 @click.argument("name")
 @click.option("--size", default="poker", show_default=True,
               help="Card size: poker, bridge, tarot, euro, mini-euro, mini-american, square or jumbo.")
-def new(name, size):
+@click.option("--from", "source", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Start from a spreadsheet (.csv, .xlsx, .ods): one deck per sheet, a template showing every "
+                   "column (docs/spreadsheets.md).")
+def new(name, size, source=None):
     """Start a new game NAME: a folder ./NAME/ (inside a project: cards/NAME/) holding its
     game.yaml, one deck, rules.yaml and its own templates/, ready to build, validate and edit."""
     from cardgen.cli.new import new_game
 
     try:
-        root = new_game(Path.cwd(), name, size)
+        if source is not None:
+            from cardgen.cli.new_from_sheet import new_game_from_sheet
+
+            root = new_game_from_sheet(Path.cwd(), name, source, size)
+        else:
+            root = new_game(Path.cwd(), name, size)
     except CardgenError as exc:
         _print_diags(exc.diagnostics)
         sys.exit(1)
     where = display_path(root)
     target = name if find_project() is not None else where     # in a project: by name, from anywhere in it
-    click.echo(f"created {where}/ (game.yaml, cards.yaml, rules.yaml, templates/card.yaml and back.yaml); "
-               f"next: cardgen build {target}")
+    made = f"from {source.name}" if source is not None else \
+        "(game.yaml, cards.yaml, rules.yaml, templates/card.yaml and back.yaml)"
+    click.echo(f"created {where}/ {made}; next: cardgen build {target}")
 
 
 @main.command()

@@ -25,14 +25,19 @@ def display_path(path: str | os.PathLike | None) -> str:
 
 @dataclass(frozen=True, order=True)
 class Loc:
-    """A place in a source file (1-based line and column)."""
+    """A place in a source file (1-based line and column).  `cell`: a spreadsheet cell as the
+    workbook names it (`Actions!B5`); then `line`/`col` are its row and column numbers and
+    the place prints as `cards.xlsx: Actions!B5`."""
 
     file: str
     line: int = 0
     col: int = 0
+    cell: str = ""
 
     def __str__(self) -> str:
         out = display_path(self.file)
+        if self.cell:
+            return f"{out}: {self.cell}"
         if self.line:
             out += f":{self.line}"
             if self.col:
@@ -42,6 +47,8 @@ class Loc:
     @property
     def short(self) -> str:
         """`file.yaml:12` with the file's base name only, for inline references."""
+        if self.cell:
+            return f"{Path(self.file).name} {self.cell}"
         return f"{Path(self.file).name}:{self.line}" if self.line else Path(self.file).name
 
 
@@ -59,7 +66,7 @@ class Diagnostic:
         return (display_path(self.loc.file), self.loc.line, self.loc.col, self.message)
 
     def as_dict(self) -> dict:
-        return {
+        out = {
             "file": display_path(self.loc.file),
             "line": self.loc.line,
             "col": self.loc.col,
@@ -67,6 +74,9 @@ class Diagnostic:
             "code": self.code,
             "message": self.message,
         }
+        if self.loc.cell:
+            out["cell"] = self.loc.cell
+        return out
 
 
 class CardgenError(Exception):

@@ -14,6 +14,7 @@ from typing import Any
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.paths import PathRefused, allowed_roots, check_ref, confine
 from cardgen.core.sizes import CardSize
+from cardgen.load import sheets
 from cardgen.load.project import find_project, game_project, resolve_games
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.model.game import BUNDLED, Card, Deck, Game
@@ -125,10 +126,12 @@ def _count(value: Any, loc: Loc, who: str) -> int:
 
 
 def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report,
-              problems: list[Diagnostic] | None = None, sections: Mapping[str, str] | None = None) -> Deck:
+              problems: list[Diagnostic] | None = None, sections: Mapping[str, str] | None = None,
+              sheet_cache: Path | None = None) -> Deck:
     """Load one deck file. Problems are collected: into `problems` if given (the deck is
     returned without what is broken), else raised together at the end.  Problems that leave
-    no deck to speak of raise at once.  `sections`: output keys allowed in a deck file."""
+    no deck to speak of raise at once.  `sections`: output keys allowed in a deck file.
+    `sheet_cache`: where a deck whose cards are a Google Sheet keeps its fetched copy."""
     collect = problems is not None
     if problems is None:
         problems = []
@@ -154,6 +157,9 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     bleed = opts.bleed if opts.bleed is not None else game_bleed
     defaults = opts.defaults or {}
     cards_data = data["cards"]
+    if not isinstance(cards_data, list):       # a spreadsheet (cardgen.load.sheets)
+        cards_data = sheets.read_cards(cards_data, path, data.value_loc("cards"), report, sheet_cache,
+                                       f"deck '{name}'")
     cards: list[Card] = []
     seen: dict[str, Loc] = {}
     default_count: int | None = None
@@ -325,7 +331,7 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
             continue
         try:
             deck = load_deck(p, opts.card_size, opts.bleed, report, problems if tolerant else None,
-                             sections=deck_sections)
+                             sections=deck_sections, sheet_cache=sheets.cache_dir(project, game.slug))
         except CardgenError as exc:
             problems.extend(exc.diagnostics)
             game.broken.append(p)

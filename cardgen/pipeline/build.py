@@ -9,6 +9,7 @@ from cardgen.core.atomic import Staging
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.progress import stage
 from cardgen.layout.engine import Rendered, layout_game
+from cardgen.load import sheets
 from cardgen.load.game import Game
 from cardgen.load.project import output_dir
 from cardgen.outputs import OUTPUTS
@@ -35,7 +36,8 @@ class Built(list[Path]):
 
 def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) -> Built:
     """Build one game; raises CardgenError (nothing written) on errors."""
-    checked = check_game(path, project, report)
+    with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
+        checked = check_game(path, project, report)
     game = checked.game
     if game is None or checked.blocking(report):
         raise _refuse(report)

@@ -66,10 +66,7 @@ def deck_schema() -> dict[str, Any]:
 
     files = _files()
     body = files.DeckFile.json_schema()
-    cards = body["properties"].get("cards", {})
-    card = files.CardKeys.json_schema()
-    cards.update({"type": "array", "items": card})
-    body["properties"]["cards"] = {k: v for k, v in cards.items() if k not in ("anyOf",)}
+    # `cards:` as CardList declares it: a list of cards (CardKeys) or a spreadsheet
     for out in OUTPUTS.values():
         if out.section and out.DeckOptions is not None:
             section = out.DeckOptions.json_schema()

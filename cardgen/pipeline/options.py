@@ -53,6 +53,8 @@ class BuildOptions(Decl):
                               "(Ctrl-C to stop)", False, cli="--watch")
     quiet: bool = opt(Bool(), "show no progress bars (they show only on a terminal, for stages longer than "
                               "about a second)", False, cli="--quiet")
+    refresh: bool = opt(Bool(), "fetch every Google Sheet a deck reads now, even if the cached copy is recent",
+                        False, cli="--refresh")
     outputs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def wanted(self) -> list[str]:

@@ -49,6 +49,7 @@ BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "game-file": ("games.md", _files("GameFile")),
     "deck-file": ("games.md", _files("DeckFile")),
     "card-keys": ("games.md", _files("CardKeys")),
+    "sheet-source": ("spreadsheets.md", _files("SheetSource")),
     "rules-file": ("rules-format.md", _files("RulesFile")),
     "component-entry": ("rules-format.md", _files("ComponentEntry")),
     "template-file": ("templates.md", _template_file),

@@ -23,6 +23,7 @@ from cardgen.schema.core import (
     Length,
     ListOf,
     MapOf,
+    Number,
     OneOf,
     Text,
     opt,
@@ -189,20 +190,48 @@ class FreeList(Kind):
         return {"type": "array"}
 
 
+SHEET_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".ods")
+
+
 class CardList(Kind):
-    """The cards of a deck: a list of mappings (each checked by `CardKeys`).  Kept as the raw
-    list: the loader checks each card itself, to report every card's problems."""
+    """The cards of a deck: a list of mappings (each checked by `CardKeys`), or a spreadsheet
+    that holds them: a file name (`actions.csv`) or a `SheetSource` mapping (`{file: cards.xlsx,
+    sheet: Actions}`, `{url: ...}`).  Kept as given: the loader reads the sheet and checks
+    each card itself, to report every card's problems."""
 
     def convert(self, value: Any, env: Env) -> Any:
-        if not isinstance(value, list):
-            raise Invalid(f"must be a list of cards (`- name: ...`), got {show(value)}")
-        return value
+        if isinstance(value, list):
+            return value
+        if isinstance(value, str):
+            if value.strip().lower().startswith(("https://", "http://")):
+                raise Invalid(f"is a link; a Google Sheet's link goes under `url:`: "
+                              f"cards: {{url: \"{value.strip()}\"}}")
+            if not value.strip().lower().endswith(SHEET_SUFFIXES):
+                raise Invalid(f"must be a list of cards (`- name: ...`) or a spreadsheet file "
+                              f"({', '.join(SHEET_SUFFIXES)}), got {show(value)}")
+            return value
+        if isinstance(value, dict):
+            problems = SheetSource.problems(value, env)
+            if problems:
+                path, message = problems[0]
+                raise Invalid(f"has an {message}" if path[-1:] == ("<key>",) else f"(spreadsheet) {message}")
+            src = SheetSource.load_unchecked(value, env)
+            if (src.file is None) == (src.url is None):
+                raise Invalid("needs either `file:` (a spreadsheet next to the deck file) or `url:` "
+                              "(a published Google Sheet), not both")
+            if src.file is not None and not src.file.strip().lower().endswith(SHEET_SUFFIXES):
+                raise Invalid(f"(spreadsheet) `file` must be a .csv, .tsv, .xlsx, .xlsm or .ods file, "
+                              f"got {show(src.file)}")
+            return value
+        raise Invalid(f"must be a list of cards (`- name: ...`) or a spreadsheet, got {show(value)}")
 
     def describe(self) -> str:
-        return "list of cards"
+        return "list of cards, or a spreadsheet: a file name or a mapping"
 
     def json_schema(self) -> dict:
-        return {"type": "array", "items": CardKeys.json_schema()}
+        return {"anyOf": [{"type": "array", "items": CardKeys.json_schema()},
+                          {"type": "string", "pattern": r"(?i)\.(" + "|".join(x[1:] for x in SHEET_SUFFIXES) + r")$"},
+                          SheetSource.json_schema()]}
 
 
 class ComponentList(Kind):
@@ -274,7 +303,8 @@ class DeckFile(Decl):
     defaults: dict | None = opt(FreeMap("card fields to values"),
                                 "field values every card in the deck gets unless it sets its own", None,
                                 default_doc="none")
-    cards: list = opt(CardList(), "the list of cards")
+    cards: list | str | dict = opt(CardList(), "the list of cards, or the spreadsheet that holds them "
+                                                           "(docs/spreadsheets.md)")
     vars: dict | None = opt(FreeMap("name: value"), "anything else deck-wide, available in templates as "
                                                       "deck.vars.<name>", None, default_doc="none")
 
@@ -292,6 +322,28 @@ class CardKeys(Decl):
                                   "the data, not printed", 1)
     back: dict | None = opt(FreeMap("keys to values"), "fields for this card's own back (with a deck "
                                                          "`backs:` template)", None, default_doc="none")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SheetSource(Decl):
+    """A deck's `cards:` read from a spreadsheet (docs/spreadsheets.md)."""
+
+    __what__ = "a spreadsheet source"
+    __doc_title__ = "spreadsheet source"
+
+    file: str | None = opt(Text(nonempty=True), "a .csv, .tsv, .xlsx, .xlsm or .ods file, relative to the deck "
+                                                "file", None)
+    sheet: str | None = opt(Text(nonempty=True), "the workbook's sheet (tab) to read", None,
+                            default_doc="the first sheet")
+    url: str | None = opt(Text(nonempty=True), "a published Google Sheet's CSV link (`https://...output=csv`)",
+                          None)
+    separator: str = opt(Text(nonempty=True, max_length=5), "splits the cells of list columns (a header "
+                                                           "ending in `[]`, e.g. `tags[]`)", ";")
+    encoding: str = opt(Text(nonempty=True), "a CSV file's encoding when it is not UTF-8 (e.g. cp1252, latin-1)",
+                        "utf-8")
+    refresh_after: float = opt(Number(min=0, max=100_000), "minutes a fetched Google Sheet is reused before "
+                                                            "it is fetched again (`--refresh` fetches now)", 5.0,
+                               default_doc="5")
 
 
 # -- rules.yaml -----------------------------------------------------------------------------

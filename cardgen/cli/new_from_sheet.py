@@ -1,0 +1,166 @@
+"""`cardgen new NAME --from cards.xlsx`: a new game from an existing spreadsheet.
+
+One deck per sheet (a CSV file is one sheet), each reading its sheet where it is
+(`cards: {file: cards.xlsx, sheet: Actions}`), and per deck a template that prints every
+column as a labelled line in the basic card's text box, to rearrange from there.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import textwrap
+from pathlib import Path
+
+import yaml
+
+from cardgen.core.atomic import write_text
+from cardgen.core.errors import CardgenError, Loc, Report
+from cardgen.core.sizes import CARD_SIZES_MM
+from cardgen.load import sheets
+from cardgen.load.game import slugify
+from cardgen.schema.files import SHEET_SUFFIXES
+
+GAME = """\
+# {title}: made by `cardgen new --from {source}`. Format: docs/games.md
+title: {title}
+card_size: {size}          # poker, bridge, tarot, euro, mini-euro, mini-american, square, jumbo
+decks: [{decks}]
+{skipped}"""
+
+DECK = """\
+# The cards are the rows of {where}; the header row names the fields (docs/spreadsheets.md).
+deck: {deck}
+template: {slug}/{deck_slug}       # templates/{slug}/{deck_slug}.yaml
+back: {slug}/back
+cards: {cards}
+"""
+
+BACK = "extends: basic/back\n"
+
+COLOURS = ("#35506b", "#1d6a72", "#7a4b1e", "#6b2d5c", "#3f6b2d", "#8a3324")
+
+
+def _sheet_names(path: Path) -> list[str | None]:
+    """The sheets to make decks of (None: the file is one sheet)."""
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".tsv"):
+        return [None]
+    try:
+        if suffix == ".ods":
+            import python_calamine as pc
+
+            return list(pc.load_workbook(str(path)).sheet_names)
+        import openpyxl
+
+        wb = openpyxl.load_workbook(path, read_only=True)
+        try:
+            return list(wb.sheetnames)
+        finally:
+            wb.close()
+    except Exception as exc:   # any reader's "cannot read": one line, no traceback
+        raise CardgenError(Loc(str(path)), f"cannot read {path.name} as a workbook ({type(exc).__name__}: "
+                                           f"{exc})") from None
+
+
+def _columns(path: Path, sheet: str | None) -> list[tuple[str, bool]]:
+    """The fields a sheet's header names, (field, is a list), without name and count; raises
+    if the sheet has no cards."""
+    report = Report()
+    value: object = path.name if sheet is None else {"file": path.name, "sheet": sheet}
+    cards = sheets.read_cards(value, path.parent / "deck.yaml", Loc(str(path)), report)
+    if not cards:
+        raise CardgenError(Loc(str(path)), "no cards")
+    fields: dict[str, bool] = {}
+    for card in cards:
+        for key, v in card.items():
+            if key not in ("name", "count", "back"):
+                fields.setdefault(key, isinstance(v, list))
+    return list(fields.items())
+
+
+def _template(fields: list[tuple[str, bool]], colour: str) -> str:
+    lines = []
+    for key, is_list in fields:
+        if any(ch in key for ch in "\n\r{}%#"):
+            continue                     # not a name a template line can hold; add it by hand
+        ref = f"card[{key!r}]"
+        value = f"{ref} | join(', ')" if is_list else ref
+        lines += [f"  {{% if {ref} is defined %}}**{key}:** {{{{ {value} }}}}", "  {% endif %}"]
+    text = "\n".join(lines) if lines else "  {{ card.name }}"
+    return f"""\
+# Every column of the sheet, one line each, in the basic card's text box. Move them into
+# elements of their own as the design settles. Every option: docs/templates.md
+extends: basic/card
+defaults: {{type: ""}}
+elements:
+  - {{name: background, fill: "{colour}"}}
+  - {{name: title-band, fill: "{colour}"}}
+  - name: text
+    when: true
+    align: left
+    valign: top
+    size: 8
+    min_size: 5
+    text: |-
+{textwrap.indent(text, "    ")}
+"""
+
+
+def new_game_from_sheet(cwd: Path, name: str, source: Path, size: str = "poker") -> Path:
+    """Write the game `name` (the spreadsheet copied in, game.yaml, one deck file per sheet and
+    a template for each in its own templates/) into `cwd/name/`, or `cards/name/` of the project
+    `cwd` is in, as `cardgen new` does; refuse to overwrite.  Returns the game folder."""
+    from cardgen.cli.new import slug_ok
+    from cardgen.load.project import find_project
+
+    if not slug_ok(name):
+        raise CardgenError(Loc(name), f"'{name}' is not a usable game folder name; use lower-case letters, "
+                                      f"digits and dashes, e.g. my-game")
+    if size not in CARD_SIZES_MM:
+        raise CardgenError(Loc(name), f"unknown card size '{size}' (named sizes: {', '.join(CARD_SIZES_MM)})")
+    source = Path(source)
+    if not source.is_file():
+        raise CardgenError(Loc(str(source)), "file not found")
+    if source.suffix.lower() not in SHEET_SUFFIXES:
+        raise CardgenError(Loc(str(source)), f"not a spreadsheet cardgen reads ({', '.join(SHEET_SUFFIXES)})")
+    project = find_project(cwd)
+    game_dir = (project / "cards" if project is not None else cwd) / name
+    tpl_dir = game_dir / "templates" / name
+    if game_dir.exists():
+        raise CardgenError(Loc(str(game_dir)), "already exists; choose another name or remove it first")
+    decks: list[tuple[str | None, list[tuple[str, bool]]]] = []
+    skipped: list[str] = []
+    for sheet in _sheet_names(source):
+        try:
+            decks.append((sheet, _columns(source, sheet)))
+        except CardgenError:
+            skipped.append(sheet or source.name)     # no header with a name column, or no rows
+    if not decks:
+        raise CardgenError(Loc(str(source)), "no sheet has a header row with a `name` column and cards under it")
+    title = " ".join(w.capitalize() for w in name.split("-"))
+    files: dict[Path, str] = {}
+    slugs: list[str] = []
+    for i, (sheet, fields) in enumerate(decks):
+        deck = sheet or re.sub(r"[-_]+", " ", source.stem).strip().title() or "Cards"
+        deck_slug = slugify(deck)
+        while deck_slug in slugs or deck_slug in ("game", "rules", "back"):
+            deck_slug += "-deck"
+        slugs.append(deck_slug)
+        cards = source.name if sheet is None else \
+            yaml.safe_dump({"file": source.name, "sheet": sheet}, default_flow_style=True, width=1000).strip()
+        where = source.name if sheet is None else f"the sheet '{sheet}' of {source.name}"
+        files[game_dir / f"{deck_slug}.yaml"] = DECK.format(where=where, deck=yaml.safe_dump(deck).strip()
+                                                            .removesuffix("\n...").strip(), slug=name,
+                                                            deck_slug=deck_slug, cards=cards)
+        files[tpl_dir / f"{deck_slug}.yaml"] = _template(fields, COLOURS[i % len(COLOURS)])
+    note = f"# Not made into decks (no header row with a `name` column, or no cards): {', '.join(skipped)}\n" \
+        if skipped else ""
+    files[game_dir / "game.yaml"] = GAME.format(title=title, size=size, source=source.name, decks=", ".join(slugs),
+                                                skipped=note)
+    files[tpl_dir / "back.yaml"] = BACK
+    game_dir.mkdir(parents=True)
+    copy = game_dir / source.name
+    shutil.copyfile(source, copy)
+    for path, text in files.items():
+        write_text(path, text)
+    return game_dir

@@ -1,0 +1,535 @@
+"""Card data from spreadsheets: CSV/TSV, XLSX (openpyxl), ODS (python-calamine) and a
+published Google Sheet (fetched as CSV over HTTPS, cached).
+
+A deck's `cards:` may name a spreadsheet instead of listing cards (`cards: actions.csv`,
+`cards: {file: cards.xlsx, sheet: Actions}`, `cards: {url: ...}`; declared by
+`cardgen.schema.files.CardList` and `SheetSource`).  The sheet becomes the same `YList` of
+`YDict` cards the YAML loader makes, every value carrying the location of its cell, so the
+deck loader and every check run unchanged on it and point at the cell:
+`actions.csv:ROW:COL` for CSV (ROW the file's line, COL the column number) and
+`cards.xlsx: Actions!B5` for workbooks.
+
+The rules (docs/spreadsheets.md):
+
+- the first row that is not empty and not a comment names the fields; `name`, `count` and
+  `back` are recognised in any case, every other header is kept as written;
+- `qty`, `quantity` and `copies` are aliases of `count`;
+- a header ending in `[]` (`tags[]`) is a list column: its cells are split at the separator
+  (`;` unless the source says otherwise);
+- a header `back.FIELD` gives the card's own back field FIELD (decks with `backs:`);
+- a cell's text becomes a number where it reads as one in YAML (`3`, `-2`, `1.5`, `2e3`);
+  anything else stays text as written (`No`, `true`, `0012`: a leading zero keeps text);
+  surrounding spaces are dropped; an empty cell is an absent field;
+- a row whose first cell starts with `#` is a comment; a row with no name is skipped.
+"""
+from __future__ import annotations
+
+import contextlib
+import csv
+import datetime as dt
+import hashlib
+import io
+import json
+import math
+import re
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from http.client import HTTPException
+from pathlib import Path
+from typing import Any
+
+from cardgen.core.atomic import write_text
+from cardgen.core.errors import CardgenError, Loc, Report
+from cardgen.load.yamlsrc import YDict, YList
+from cardgen.schema.core import STATIC_ENV, suggest
+from cardgen.schema.files import SheetSource
+
+COUNT_ALIASES = ("count", "qty", "quantity", "copies")
+RESERVED = ("name", "count", "back")
+MAX_DOWNLOAD = 20 * 1024 * 1024
+FALLBACK_ENCODING = "cp1252"
+
+Cell = tuple[Any, Loc]          # a cell's raw value and its location
+Row = list[Cell]
+
+
+# -- settings: what the build says (--refresh, where the cache is) ----------------------------
+
+@dataclass(frozen=True)
+class SheetSettings:
+    """Build-wide settings for reading Google Sheets: `out` is the build folder (the cache is
+    `<out>/<game>/.cache/sheets/`), `refresh` fetches even a recent cached copy."""
+
+    out: Path | None = None
+    refresh: bool = False
+    timeout: float = 10.0
+
+
+_DEFAULT_SETTINGS = SheetSettings()
+_SETTINGS: ContextVar[SheetSettings] = ContextVar("cardgen_sheet_settings")
+
+
+@contextlib.contextmanager
+def settings(value: SheetSettings) -> Iterator[None]:
+    """Use `value` while the block runs (the build wraps its loading in this)."""
+    token = _SETTINGS.set(value)
+    try:
+        yield
+    finally:
+        _SETTINGS.reset(token)
+
+
+def cache_dir(project: Path, slug: str) -> Path:
+    """Where a game's fetched sheets are kept: beside the raster cache in its build folder."""
+    out = _SETTINGS.get(_DEFAULT_SETTINGS).out or project / "build"
+    return out / slug / ".cache" / "sheets"
+
+
+# -- cell values ----------------------------------------------------------------------------
+
+_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|(?:0|[1-9][0-9]*)(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+
+
+def typed(text: str) -> Any:
+    """A cell's text as a card value: a number where it reads as a YAML number (without
+    leading zeros: `0012` stays text), else the text itself."""
+    if _INT.fullmatch(text):
+        return int(text)
+    if ("." in text or "e" in text or "E" in text) and _FLOAT.fullmatch(text) and any(c.isdigit() for c in text):
+        value = float(text)
+        return value if math.isfinite(value) else text
+    return text
+
+
+def cell_value(raw: Any) -> Any:
+    """A cell as a card value, or None for an empty cell."""
+    if raw is None:
+        return None
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, float):
+        if not math.isfinite(raw):
+            return str(raw)
+        return int(raw) if raw.is_integer() and abs(raw) < 2**53 else raw
+    if isinstance(raw, dt.datetime):
+        return raw.date().isoformat() if raw.time() == dt.time() else raw.isoformat(sep=" ")
+    if isinstance(raw, (dt.date, dt.time)):
+        return raw.isoformat()
+    if isinstance(raw, dt.timedelta):
+        return str(raw)
+    text = str(raw).strip()
+    return typed(text) if text else None
+
+
+def _is_comment(raw: Any) -> bool:
+    return isinstance(raw, str) and raw.lstrip().startswith("#")
+
+
+def column_letters(n: int) -> str:
+    """1 -> A, 27 -> AA."""
+    out = ""
+    while n > 0:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
+def _sheet_ref(name: str) -> str:
+    """A sheet name as a cell reference writes it: `Actions`, `'My cards'`."""
+    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", name) else "'" + name.replace("'", "''") + "'"
+
+
+def _column_name(loc: Loc) -> str:
+    """`column 3` (CSV) or `column C` (workbook), for messages."""
+    return f"column {column_letters(loc.col)}" if loc.cell else f"column {loc.col}"
+
+
+# -- readers: every one gives rows of (raw value, location) --------------------------------------
+
+def _decode(raw: bytes, path: Path, encoding: str, report: Report, loc: Loc) -> str:
+    enc = encoding.strip().lower().replace("_", "-")
+    if enc in ("utf-8", "utf8", "utf-8-sig"):
+        try:
+            return raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            report.warn(Loc(str(path)), f"{path.name} is not UTF-8 text (byte {exc.start + 1}); read it as "
+                                        f"Windows-1252 ({FALLBACK_ENCODING}); save it as \"CSV UTF-8\" or set "
+                                        f"`encoding:` in the deck's `cards:` if letters look wrong", "sheet-encoding")
+            return raw.decode(FALLBACK_ENCODING, errors="replace")
+    try:
+        return raw.decode(encoding)
+    except LookupError:
+        raise CardgenError(loc, f"unknown encoding '{encoding}' for {path.name} (e.g. utf-8, cp1252, "
+                                f"latin-1)", code="sheet") from None
+    except UnicodeDecodeError as exc:
+        raise CardgenError(loc, f"{path.name} is not {encoding} text (byte {exc.start + 1}); check `encoding:`",
+                           code="sheet") from None
+
+
+def _delimiter(text: str, default: str) -> str:
+    """The CSV delimiter: the sniffer's answer if the header line has it, else the candidate the
+    header line has most of (`,` on a tie or when it has none)."""
+    sample = text[:16384]
+    header = next((line for line in sample.splitlines() if line.strip() and not line.lstrip().startswith("#")), "")
+    candidates = (",", ";", "\t", "|")
+    try:
+        sniffed = csv.Sniffer().sniff(sample, delimiters="".join(candidates)).delimiter
+    except csv.Error:
+        sniffed = ""
+    if sniffed and sniffed in header:
+        return sniffed
+    counts = {c: header.count(c) for c in candidates}
+    best = max(candidates, key=lambda c: counts[c])
+    return best if counts[best] else default
+
+
+def read_csv_text(text: str, file: str, default_delimiter: str = ",") -> list[Row]:
+    """Rows of a CSV text; a row's location is the file line it starts on."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text, default_delimiter))
+    rows: list[Row] = []
+    line = 1
+    try:
+        for record in reader:
+            rows.append([(v, Loc(file, line, j + 1)) for j, v in enumerate(record)])
+            line = reader.line_num + 1
+    except csv.Error as exc:
+        raise CardgenError(Loc(file, reader.line_num), f"cannot read this CSV line: {exc}; check its quotes",
+                           code="sheet") from None
+    return rows
+
+
+def read_csv(path: Path, encoding: str, report: Report, loc: Loc) -> list[Row]:
+    raw = path.read_bytes()
+    text = _decode(raw, path, encoding, report, loc)
+    return read_csv_text(text, str(path), "\t" if path.suffix.lower() == ".tsv" else ",")
+
+
+def _pick_sheet(names: list[str], wanted: str | None, path: Path, loc: Loc) -> str:
+    if not names:
+        raise CardgenError(loc, f"{path.name} has no sheets", code="sheet")
+    if wanted is None:
+        return names[0]
+    if wanted in names:
+        return wanted
+    folded = {n.lower(): n for n in names}
+    if wanted.lower() in folded:
+        return folded[wanted.lower()]
+    raise CardgenError(loc, f"{path.name} has no sheet '{wanted}'{suggest(wanted, names)} "
+                            f"(sheets: {', '.join(names)})", code="sheet")
+
+
+def _grid(path: Path, sheet: str, values: Iterator[Any] | list[Any]) -> list[Row]:
+    rows: list[Row] = []
+    ref = _sheet_ref(sheet)
+    for i, record in enumerate(values):
+        rows.append([(v, Loc(str(path), i + 1, j + 1, f"{ref}!{column_letters(j + 1)}{i + 1}"))
+                     for j, v in enumerate(record)])
+    return rows
+
+
+def read_xlsx(path: Path, sheet: str | None, loc: Loc) -> list[Row]:
+    """A worksheet's cached values (not formulas), read-only."""
+    import zipfile
+
+    try:
+        import openpyxl
+        from openpyxl.utils.exceptions import InvalidFileException
+    except ImportError:
+        raise CardgenError(loc, "reading .xlsx files needs openpyxl, which is not installed: "
+                                "pip install 'openpyxl>=3.1,<4' (or reinstall cardgen)", code="sheet") from None
+
+    try:
+        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+        raise CardgenError(loc, f"cannot read {path.name} as an Excel workbook ({type(exc).__name__}: {exc}); "
+                                f"save it again as .xlsx", code="sheet") from None
+    try:
+        name = _pick_sheet(wb.sheetnames, sheet, path, loc)
+        ws = wb[name]
+        if hasattr(ws, "reset_dimensions"):
+            ws.reset_dimensions()          # some writers store wrong dimensions
+        return _grid(path, name, ws.iter_rows(values_only=True))
+    finally:
+        wb.close()
+
+
+def read_ods(path: Path, sheet: str | None, loc: Loc) -> list[Row]:
+    """An OpenDocument spreadsheet's sheet, with python-calamine."""
+    try:
+        import python_calamine as pc
+    except ImportError:
+        raise CardgenError(loc, "reading .ods files needs python-calamine, which is not installed: "
+                                "pip install 'python-calamine<1' (or reinstall cardgen), or save the sheet "
+                                "as .xlsx", code="sheet") from None
+    try:
+        wb = pc.load_workbook(str(path))
+        name = _pick_sheet(list(wb.sheet_names), sheet, path, loc)
+        data = wb.get_sheet_by_name(name).to_python(skip_empty_area=False)
+    except CardgenError:
+        raise
+    except Exception as exc:   # calamine raises its own error types, all "cannot read"
+        raise CardgenError(loc, f"cannot read {path.name} as an OpenDocument spreadsheet "
+                                f"({type(exc).__name__}: {exc}); save it again as .ods or .xlsx",
+                           code="sheet") from None
+    return _grid(path, name, [[None if v == "" else v for v in record] for record in data])
+
+
+# -- Google Sheets (or any CSV link) -------------------------------------------------------------
+
+class FetchError(Exception):
+    """The sheet could not be fetched; the message says why in a few words."""
+
+
+def check_url(url: str) -> str | None:
+    """Why `url` may not be fetched, or None: only https (and http on this computer, for tests)."""
+    parts = urllib.parse.urlsplit(url.strip())
+    if parts.scheme == "https" and parts.hostname:
+        return None
+    if parts.scheme == "http" and parts.hostname in ("127.0.0.1", "localhost"):
+        return None
+    return "only https:// links can be fetched (File > Share > Publish to web gives one)"
+
+
+def _download(url: str, timeout: float) -> str:
+    request = urllib.request.Request(url, headers={"User-Agent": "cardgen"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as resp:
+            data = resp.read(MAX_DOWNLOAD + 1)
+            ctype = resp.headers.get_content_type()
+            charset = resp.headers.get_content_charset() or "utf-8"
+    except urllib.error.HTTPError as exc:
+        hint = "; is the sheet published (File > Share > Publish to web)?" if exc.code in (401, 403, 404) else ""
+        raise FetchError(f"the server answered {exc.code} {exc.reason}{hint}") from None
+    except urllib.error.URLError as exc:
+        reason = exc.reason
+        if isinstance(reason, TimeoutError) or "timed out" in str(reason):
+            raise FetchError(f"no answer within {timeout:g} s") from None
+        raise FetchError(f"cannot reach the server ({reason})") from None
+    except TimeoutError:
+        raise FetchError(f"no answer within {timeout:g} s") from None
+    except (OSError, HTTPException, ValueError) as exc:
+        raise FetchError(f"{type(exc).__name__}: {exc}") from None
+    if len(data) > MAX_DOWNLOAD:
+        raise FetchError(f"the sheet is larger than {MAX_DOWNLOAD // (1024 * 1024)} MB")
+    try:
+        text = data.decode("utf-8-sig" if charset.lower().replace("_", "-") in ("utf-8", "utf8") else charset)
+    except (LookupError, UnicodeDecodeError):
+        raise FetchError(f"the answer is not {charset} text") from None
+    head = text.lstrip()[:200].lower()
+    if ctype == "text/html" or head.startswith(("<!doctype", "<html")):
+        raise FetchError("the link gives a web page, not CSV; publish the sheet as CSV (File > Share > "
+                         "Publish to web, choose the sheet and \"Comma-separated values\")")
+    return text
+
+
+def _age(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 36 * 3600:
+        return f"{seconds / 3600:.0f} h"
+    return f"{seconds / 86400:.0f} days"
+
+
+def fetch_sheet(url: str, cache: Path | None, refresh_after_s: float, report: Report, loc: Loc) -> str:
+    """The CSV text behind `url`: a cached copy younger than `refresh_after_s` (unless the
+    build says --refresh), else fetched now and cached; when fetching fails, the cached copy
+    with a warning that says how old it is, or an error if there is none."""
+    why = check_url(url)
+    if why:
+        raise CardgenError(loc, f"cannot fetch {url!r}: {why}", code="sheet-url")
+    opts = _SETTINGS.get(_DEFAULT_SETTINGS)
+    key = hashlib.sha256(url.strip().encode()).hexdigest()[:24]
+    data_file = cache / f"{key}.csv" if cache else None
+    meta_file = cache / f"{key}.json" if cache else None
+    cached: tuple[str, float] | None = None
+    if data_file and meta_file and data_file.is_file() and meta_file.is_file():
+        try:
+            meta = json.loads(meta_file.read_text(encoding="utf-8"))
+            cached = (data_file.read_text(encoding="utf-8"), float(meta["fetched"]))
+        except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+            cached = None
+    now = time.time()
+    if cached and not opts.refresh and now - cached[1] < refresh_after_s:
+        return cached[0]
+    try:
+        text = _download(url, opts.timeout)
+    except FetchError as exc:
+        if cached:
+            report.warn(loc, f"could not fetch the sheet ({exc}); using the copy fetched {_age(now - cached[1])} ago",
+                        "sheet-offline")
+            return cached[0]
+        raise CardgenError(loc, f"could not fetch the sheet ({exc}) and no copy of it is cached yet",
+                           code="sheet-fetch") from None
+    if data_file and meta_file:
+        try:
+            write_text(data_file, text)
+            write_text(meta_file, json.dumps({"url": url, "fetched": now,
+                                              "fetched_utc": dt.datetime.fromtimestamp(now, dt.UTC).isoformat()}))
+        except OSError as exc:
+            report.warn(loc, f"could not keep a copy of the sheet in {cache} ({exc})", "sheet-cache")
+    return text
+
+
+# -- rows to cards -------------------------------------------------------------------------------
+
+@dataclass
+class _Column:
+    key: str              # the card field (`count` for every alias)
+    header: str           # as written
+    loc: Loc
+    is_list: bool = False
+    back: bool = False    # a `back.FIELD` column
+    ignored: bool = False  # a second copy-count column (warned about)
+
+
+def _ydict(loc: Loc) -> YDict:
+    d = YDict()
+    d.loc, d.key_locs, d.value_locs = loc, {}, {}
+    return d
+
+
+def _header(row: Row, report: Report, where: str) -> list[_Column | None]:
+    """The columns a header row names (None for a column that gives no field)."""
+    columns: list[_Column | None] = []
+    seen: dict[tuple[bool, str], _Column] = {}
+    counts: list[_Column] = []
+    for raw, loc in row:
+        text = "" if raw is None else str(raw).strip()
+        if not text:
+            columns.append(None)
+            continue
+        back = text.lower().startswith("back.") and len(text) > 5
+        key = text[5:].strip() if back else text
+        is_list = key.endswith("[]")
+        if is_list:
+            key = key[:-2].strip()
+        if not back and key.lower() in (*RESERVED, *COUNT_ALIASES):
+            key = "count" if key.lower() in COUNT_ALIASES else key.lower()
+        col = _Column(key, text, loc, is_list, back)
+        if not back and key == "count":
+            counts.append(col)
+            columns.append(col)
+            continue
+        if (back, key) in seen:
+            first = seen[(back, key)]
+            raise CardgenError(loc, f"{where}: column '{text}' appears twice (also {_column_name(first.loc)}); "
+                                    f"rename or remove one", code="sheet-header")
+        seen[(back, key)] = col
+        columns.append(col)
+    if len(counts) > 1:
+        used = next((c for c in counts if c.header.lower() == "count"), counts[0])
+        for c in counts:
+            if c is not used:
+                report.warn(c.loc, f"{where}: columns '{used.header}' and '{c.header}' both give the number of "
+                                   f"copies; using '{used.header}' ({_column_name(used.loc)}), ignoring "
+                                   f"'{c.header}'", "count-alias")
+                c.ignored = True
+    return columns
+
+
+def rows_to_cards(rows: list[Row], src: SheetSource, report: Report, where: str, loc: Loc) -> YList:
+    """The cards of a sheet, as the YAML loader would give them (every value located)."""
+    cards = YList()
+    cards.loc, cards.item_locs = loc, []
+    columns: list[_Column | None] | None = None
+    name_col: int | None = None
+    warned_blank: set[int] = set()
+    for row in rows:
+        if not any(cell_value(raw) is not None for raw, _ in row):
+            continue
+        if _is_comment(row[0][0]):
+            continue
+        if columns is None:
+            columns = _header(row, report, where)
+            name_col = next((j for j, c in enumerate(columns) if c and c.key == "name" and not c.back), None)
+            if name_col is None:
+                raise CardgenError(row[0][1], f"{where}: the header row has no `name` column; the first row "
+                                              f"names the fields and every card needs a name", code="sheet-header")
+            continue
+        assert name_col is not None
+        if name_col >= len(row) or cell_value(row[name_col][0]) is None:
+            continue                        # a row with no name is skipped
+        card = _ydict(row[0][1])
+        back: YDict | None = None
+        for j, (raw, cloc) in enumerate(row):
+            value = cell_value(raw)
+            if value is None:
+                continue
+            col = columns[j] if j < len(columns) else None
+            if col is None:
+                if j not in warned_blank:
+                    warned_blank.add(j)
+                    report.warn(cloc, f"{where}: {_column_name(cloc)} has no header; its cells are ignored "
+                                      f"(give it a name in the header row)", "sheet-header")
+                continue
+            if col.ignored:
+                continue
+            if col.is_list:
+                items = YList(cell_value(part) for part in str(raw).split(src.separator))
+                items = YList(v for v in items if v is not None)
+                items.loc, items.item_locs = cloc, [cloc] * len(items)
+                value = items
+            target = card
+            if col.back:
+                if back is None:
+                    back = _ydict(cloc)
+                    card["back"] = back
+                    card.key_locs["back"], card.value_locs["back"] = col.loc, cloc
+                target = back
+            target[col.key] = value
+            target.key_locs[col.key] = col.loc
+            target.value_locs[col.key] = cloc
+        cards.append(card)
+        cards.item_locs.append(card.loc)
+    return cards
+
+
+# -- the one entry point ---------------------------------------------------------------------------
+
+def source_of(value: Any) -> SheetSource:
+    """The declared source for a deck's `cards:` value that is not a list."""
+    if isinstance(value, str):
+        return SheetSource(file=value.strip())
+    return SheetSource.load_unchecked(value, STATIC_ENV)
+
+
+def read_cards(value: Any, deck_path: Path, loc: Loc, report: Report, cache: Path | None = None,
+               where: str = "cards") -> YList:
+    """A deck's `cards:` spreadsheet as cards.  `loc`: the `cards:` value in the deck file;
+    `cache`: where fetched Google Sheets are kept (None: not kept); `where` starts messages
+    (`deck 'Actions'`)."""
+    src = source_of(value)
+    if src.url is not None:
+        text = fetch_sheet(src.url, cache, src.refresh_after * 60, report, loc)
+        rows = read_csv_text(text, f"{deck_path} (Google Sheet)")
+        # Workbook-style places: `deck.yaml (Google Sheet): B5`.
+        prefix = f"{_sheet_ref(src.sheet)}!" if src.sheet else ""
+        rows = [[(v, Loc(c.file, c.line, c.col, f"{prefix}{column_letters(c.col)}{c.line}")) for v, c in row]
+                for row in rows]
+    else:
+        assert src.file is not None
+        path = (deck_path.parent / src.file)
+        if not path.is_file():
+            raise CardgenError(loc, f"spreadsheet '{src.file}' not found next to {deck_path.name}", code="sheet")
+        suffix = path.suffix.lower()
+        try:
+            if suffix in (".csv", ".tsv"):
+                rows = read_csv(path, src.encoding, report, loc)
+            elif suffix in (".xlsx", ".xlsm"):
+                rows = read_xlsx(path, src.sheet, loc)
+            else:
+                rows = read_ods(path, src.sheet, loc)
+        except OSError as exc:
+            raise CardgenError(loc, f"cannot read {path.name}: {exc.strerror or exc}", code="sheet") from None
+    return rows_to_cards(rows, src, report, where, loc)
