@@ -329,7 +329,7 @@ def test_outline_lists_every_heading_on_its_page(bundled_booklets, name):
 @pytest.mark.parametrize("name", BUNDLED)
 def test_contents_links_go_to_their_sections(bundled_booklets, name):
     reader = bundled_booklets[name]
-    dests = {t: p for t, p in _outline(reader)}
+    dests = dict(_outline(reader))
     links = 0
     for page in reader.pages:
         for annot in page.get("/Annots") or []:
@@ -340,8 +340,8 @@ def test_contents_links_go_to_their_sections(bundled_booklets, name):
             target_no = next(i for i, p in enumerate(reader.pages) if p.indirect_reference == target)
             links += 1
             assert target_no in dests.values()
-    top = [s for s in load_rulebook(load_game(Path(__file__).resolve().parent.parent / "cards" / name,
-                                              Path(__file__).resolve().parent.parent, Report())).sections]
+    top = list(load_rulebook(load_game(Path(__file__).resolve().parent.parent / "cards" / name,
+                                              Path(__file__).resolve().parent.parent, Report())).sections)
     assert links == len(top)
 
 

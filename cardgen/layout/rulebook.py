@@ -20,12 +20,12 @@ from cardgen.schema.core import suggest
 from cardgen.schema.files import (
     CALLOUT_KINDS,
     RULES_PART1,
-    PlayerAid,
     RulebookCallout,
     RulebookSection,
     RulebookTable,
     RulesFile,
 )
+from cardgen.schema.files import PlayerAid as PlayerAidDecl
 
 # The keys, declared in cardgen.schema.files.
 PART1_KEYS = set(RULES_PART1)
@@ -34,7 +34,7 @@ SECTION_KEYS = {k: o.doc for k, (_, o) in RulebookSection.options().items()}
 TABLE_KEYS = {k: o.doc for k, (_, o) in RulebookTable.options().items()}
 CALLOUT_KEYS = {k: o.doc for k, (_, o) in RulebookCallout.options().items()}
 BLOCK_KINDS = ("steps", "bullets", "table", "callout", "section")
-AID_KEYS = {k: o.doc for k, (_, o) in PlayerAid.options().items()}
+AID_KEYS = {k: o.doc for k, (_, o) in PlayerAidDecl.options().items()}
 MAX_DEPTH = 3
 
 
@@ -199,7 +199,7 @@ class _Parser:
 
     # -- structure ------------------------------------------------------------
     def section(self, data, loc: Loc, level: int) -> Section | None:
-        if not isinstance(data, dict):
+        if not isinstance(data, YDict):
             self.err(loc, "a section must be a mapping with `title:` and `body:`")
             return None
         self.unknown(data, SECTION_KEYS, "a section")
@@ -220,7 +220,7 @@ class _Parser:
     def block(self, block, loc: Loc, level: int, where: str):
         if isinstance(block, (str, int, float)):
             return Para(self.text(block, loc, f"section '{where}': paragraph"), loc)
-        if not isinstance(block, dict) or len(block) != 1:
+        if not isinstance(block, YDict) or len(block) != 1:
             self.err(loc, f"section '{where}': a block is a paragraph (text) or a mapping with one of "
                           f"{', '.join(BLOCK_KINDS)}")
             return None
@@ -233,7 +233,7 @@ class _Parser:
         if kind in ("steps", "bullets"):
             return ListBlock(kind, self.strings(value, vloc, f"section '{where}': {kind}"), vloc)
         if kind == "table":
-            if not isinstance(value, dict):
+            if not isinstance(value, YDict):
                 self.err(vloc, f"section '{where}': a table needs `header:` and `rows:`")
                 return None
             self.unknown(value, TABLE_KEYS, "a table")
@@ -254,7 +254,7 @@ class _Parser:
             if isinstance(value, str):
                 value_d = {"text": value}
                 value_loc = lambda k: vloc  # noqa: E731
-            elif isinstance(value, dict):
+            elif isinstance(value, YDict):
                 self.unknown(value, CALLOUT_KEYS, "a callout")
                 value_d, value_loc = value, value.value_loc
             else:
@@ -274,6 +274,7 @@ class _Parser:
 
     def rulebook(self) -> Rulebook:
         rules = self.game.rules
+        assert isinstance(rules, YDict)  # _parse() only runs when has_rulebook()
         gd = self.game.data
         self.unknown(rules, [*PART1_KEYS, *RULEBOOK_KEYS], "rules.yaml")
 
@@ -295,7 +296,7 @@ class _Parser:
         aid = None
         if "player_aid" in rules:
             a = rules["player_aid"]
-            if not isinstance(a, dict):
+            if not isinstance(a, YDict):
                 self.err(rules.value_loc("player_aid"), "`player_aid:` must be a mapping with `turn:` and `end:`")
             else:
                 self.unknown(a, AID_KEYS, "player_aid")

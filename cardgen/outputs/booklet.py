@@ -19,7 +19,7 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
-from cardgen.core.errors import Loc, plural
+from cardgen.core.errors import CardgenError, Loc, plural
 from cardgen.core.sizes import CARD_SIZES_MM, PAPER_SIZES_MM
 from cardgen.core.units import MM, color
 from cardgen.layout.engine import Rendered
@@ -254,10 +254,10 @@ class Composer:
         head = replace(st.bold, size=size, leading=1.2, color=WHITE)
         natural = [0.0] * ncol
         for r, row in enumerate([tb.header, *tb.rows]):
-            for c, cell in enumerate(row):
+            for c, cell_text in enumerate(row):
                 style = head if (r == 0 and tb.header) else body
                 face = self.fonts.face(style.family, style.style)
-                natural[c] = max(natural[c], self.fonts.width(plain(cell), face.name, size) + 2 * pad + 1)
+                natural[c] = max(natural[c], self.fonts.width(plain(cell_text), face.name, size) + 2 * pad + 1)
         total = sum(natural)
         if total <= self.w:
             widths = [n + (self.w - total) / ncol for n in natural]
@@ -375,7 +375,7 @@ class BookletMaker:
         self.fonts = r.res.fonts
         self.ts = r.res.typesetter
         self.pw, self.ph = (v * MM for v in PAPER_SIZES_MM[page])
-        self.st = Styles(self.fonts, accent or color(DEFAULT_ACCENT))
+        self.st = Styles(self.fonts, accent_or_default(accent))
         self.mx, self.top, self.bottom = 14 * MM, 15 * MM, 17 * MM
         self.cw = self.pw - 2 * self.mx
         self.ch = self.ph - self.top - self.bottom
@@ -538,8 +538,8 @@ class BookletMaker:
         # the contents' page numbers depend on how many pages the components take
         n_front = 1 + len(flow(comp + self.contents({s.title: 0 for s in self.book.sections}), self.ch))
         starts = {}
-        for pi, page in enumerate(rule_pages):
-            for _, s in page:
+        for pi, rule_page in enumerate(rule_pages):
+            for _, s in rule_page:
                 if s.anchor and s.anchor not in starts:
                     starts[s.anchor] = n_front + pi + 1
         front_pages = flow(comp + self.contents(starts), self.ch)
@@ -654,6 +654,7 @@ AID_BLEED = 3.175
 
 def player_aid_pages(r: Rendered, book: Rulebook, accent: tuple) -> list[Page]:
     aid = book.player_aid
+    assert aid is not None, "player_aid_pages() needs a rulebook with a player aid"
     fonts, ts = r.res.fonts, r.res.typesetter
     B = AID_BLEED * MM
     w, h = AID_SIZE[0] * MM, AID_SIZE[1] * MM
@@ -667,7 +668,7 @@ def player_aid_pages(r: Rendered, book: Rulebook, accent: tuple) -> list[Page]:
         while True:   # the largest text size (down to 5 pt) at which everything fits
             st = Styles(fonts, accent, base)
             comp = Composer(ts, fonts, st, cw)
-            strips = []
+            strips: list[Strip] = []
             for sub, items, numbered in parts:
                 if not items:
                     continue
@@ -704,6 +705,15 @@ def player_aid_pages(r: Rendered, book: Rulebook, accent: tuple) -> list[Page]:
 
 
 # -- the outputs ------------------------------------------------------------------
+def accent_or_default(accent: tuple | None) -> tuple:
+    """`accent`, or the default accent colour (DEFAULT_ACCENT) when there is none."""
+    if accent:
+        return accent
+    default = color(DEFAULT_ACCENT)
+    assert default is not None
+    return default
+
+
 def rules_pdf(r: Rendered, book: Rulebook, page: str, accent: tuple | None) -> bytes:
     """rules.pdf for a laid-out game and its rulebook."""
     maker = BookletMaker(r, book, page, accent)
@@ -716,7 +726,7 @@ def player_aid_pdf(r: Rendered, book: Rulebook, accent: tuple | None) -> bytes |
         return None
     B = AID_BLEED * MM
     w, h = AID_SIZE[0] * MM, AID_SIZE[1] * MM
-    return render_pages(player_aid_pages(r, book, accent or color(DEFAULT_ACCENT)), (w + 2 * B, h + 2 * B),
+    return render_pages(player_aid_pages(r, book, accent_or_default(accent)), (w + 2 * B, h + 2 * B),
                         r.res.fonts, f"{book.title}: player aid", trim=(B, B, B + w, B + h))
 
 
@@ -724,6 +734,9 @@ def make_booklet(r: Rendered, page: str = "a5", accent: tuple | None = None) -> 
     """(rules.pdf, player-aid.pdf or None) for a laid-out game with a rulebook; `accent`:
     default game.yaml's `booklet: accent`."""
     book = load_rulebook(r.game)
+    if book is None:
+        raise CardgenError(Loc(str(r.game.root / "rules.yaml")), "no rulebook (title, intro, sections, player_aid) "
+                           "in rules.yaml: see docs/rules-format.md Part 2", code="no-rulebook")
     if accent is None:
         accent = Booklet.resolve(r.game.data).accent
     return rules_pdf(r, book, page, accent), player_aid_pdf(r, book, accent)
@@ -754,7 +767,10 @@ class Booklet(Output):
         if no_rulebook(job):
             return
         r = job.rendered
-        rules = rules_pdf(r, load_rulebook(r.game), job.options.page, job.options.accent)
+        book = load_rulebook(r.game)
+        if book is None:
+            return
+        rules = rules_pdf(r, book, job.options.page, job.options.accent)
         job.staging.add(job.out_dir / "rules.pdf", rules)
         for paper in job.build.papers:
             job.staging.add(job.out_dir / f"rules-booklet-{paper}.pdf",
