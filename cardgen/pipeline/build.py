@@ -3,6 +3,7 @@ validate` takes too), make each wanted output from the one layout of every card,
 all outputs into place together."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from cardgen.core.atomic import Staging
@@ -36,7 +37,7 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
         except CardgenError as exc:
             raise CardgenError(None, diagnostics=sorted({*report.items, *exc.diagnostics},
                                                         key=Diagnostic.sort_key)) from None
-    out_dir = (opts.out or project / "build") / game.slug
+    out_dir = Path(os.path.abspath((opts.out or project / "build") / game.slug))
     rendered.out_dir = out_dir
     wanted = [OUTPUTS[name] for name in opts.wanted()]
     if checked.rulebook & set(report.errors):
@@ -48,8 +49,8 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
             where = game.root / "rules.yaml"
             report.warn(Loc(str(where if where.is_file() else game.file)),
                         f"{', '.join(skipped)} not made while the rulebook has errors", "not-made")
-    staging = Staging()
+    staging = Staging(out_dir)
     for output in wanted:
         options = output.resolve(game.data, opts.outputs.get(output.name))
         output().make(Job(rendered, options, opts, staging, report, out_dir, output.DeckOptions, output.section))
-    return staging.commit()
+    return staging.commit(report)
