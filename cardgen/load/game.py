@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cardgen.core.names import slugify, unique_slugs
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.sizes import CardSize
 from cardgen.load.yamlsrc import YDict, YList, load_file
@@ -28,11 +29,6 @@ DEFAULT_SECTIONS = {"tts": "Tabletop Simulator export options", "booklet": "rule
 DEFAULT_DECK_SECTIONS = {"tts": "Tabletop Simulator options for this deck"}
 
 
-def slugify(name: str) -> str:
-    out = "".join(ch.lower() if ch.isalnum() else "-" for ch in str(name))
-    while "--" in out:
-        out = out.replace("--", "-")
-    return out.strip("-") or "deck"
 
 
 def parse_size(value, loc: Loc) -> CardSize:
@@ -290,6 +286,9 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
             continue
         names[deck.name] = p
         game.decks.append(deck)
+    # file names made from deck names: bounded, and `Action` and `ACTION!` stay two decks
+    for deck, slug in zip(game.decks, unique_slugs([d.name for d in game.decks])):
+        deck.slug = slug
     rules = root / "rules.yaml"
     if rules.is_file():
         try:
