@@ -145,12 +145,38 @@ def load_text(text: str, filename: str):
         raise _yaml_error(filename, exc, text) from None
 
 
+def _decode(raw: bytes, path: Path) -> str:
+    """A YAML file's bytes as text: UTF-8 only (a UTF-8 BOM is fine); UTF-16, binary data and
+    other encodings are errors at the line where they show."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) > 1 and (raw[0] == 0) != (raw[1] == 0)):
+        raise CardgenError(Loc(str(path), 1, 1), "this file is UTF-16 text; save it as UTF-8 (any text editor's "
+                                                 "\"Save as\" offers the encoding)", code="encoding")
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        line = raw.count(b"\n", 0, nul) + 1
+        col = nul - (raw.rfind(b"\n", 0, nul) + 1) + 1
+        raise CardgenError(Loc(str(path), line, col), "binary data (a NUL byte), not YAML text; is this the right "
+                                                      "file?", code="encoding")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = len(raw[raw.rfind(b"\n", 0, exc.start) + 1:exc.start].decode("utf-8", "replace")) + 1
+        raise CardgenError(Loc(str(path), line, col), f"not UTF-8 text (byte 0x{raw[exc.start]:02x} here); save the "
+                                                      f"file as UTF-8", code="encoding") from None
+
+
 def load_file(path: str | Path):
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise CardgenError(Loc(str(path)), "file not found") from None
-    except UnicodeDecodeError as exc:
-        raise CardgenError(Loc(str(path)), f"not UTF-8 text ({exc.reason}); save the file as UTF-8") from None
-    return load_text(text, str(path))
+    except IsADirectoryError:
+        raise CardgenError(Loc(str(path)), "this is a folder, not a YAML file; rename it (or move it out of the "
+                                           "game folder)", code="not-a-file") from None
+    except OSError as exc:
+        raise CardgenError(Loc(str(path)), f"cannot read: {exc.strerror or exc}", code="unreadable") from None
+    return load_text(_decode(raw, path), str(path))
