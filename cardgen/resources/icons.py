@@ -91,6 +91,7 @@ class IconBook:
         self.dirs = [d / "icons" for d in art_dirs]
         self.aliases = {str(k): str(v) for k, v in (aliases or {}).items()}
         self._paths: dict[str, Path | None] = {}
+        self._checked: set[Path] = set()
 
     def find(self, name: str) -> Path | None:
         if name in self._paths:
@@ -121,8 +122,10 @@ class IconBook:
             from cardgen.schema.core import suggest
             raise IconError(f"unknown icon ':{name}:'{suggest(name, self.names())} "
                             f"(put {name}.svg in art/icons/ or map it under `icons:` in game.yaml)")
-        try:
-            check_art(p)
-        except IconError as exc:
-            raise IconError(f"icon ':{name}:': {exc}") from None
+        if p not in self._checked:
+            try:
+                check_art(p)
+            except IconError as exc:
+                raise IconError(f"icon ':{name}:': {exc}") from None
+            self._checked.add(p)
         return p
