@@ -134,6 +134,23 @@ def _yaml_error(filename: str, exc: yaml.YAMLError, text: str) -> CardgenError:
     return CardgenError(Loc(filename, line, col), message, code="yaml")
 
 
+def _deepest(text: str, filename: str, limit: int = 100) -> Loc:
+    """Where flow brackets (or indentation) first nest `limit` deep: the place to point at
+    when the parser gave up on the depth."""
+    depth, line, col = 0, 1, 0
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        elif ch in "[{":
+            depth += 1
+            if depth >= limit:
+                return Loc(filename, line, col)
+        elif ch in "]}":
+            depth -= 1
+    return Loc(filename, 1)
+
+
 def load_text(text: str, filename: str):
     """Parse YAML text; errors become CardgenError with file:line."""
     Loader = _make_loader(filename)
@@ -141,6 +158,10 @@ def load_text(text: str, filename: str):
         return yaml.load(text, Loader=Loader)
     except CardgenError:
         raise
+    except RecursionError:
+        raise CardgenError(_deepest(text, filename), "nested too deeply (lists or mappings inside each other "
+                                                     "hundreds of levels deep); flatten the data",
+                           code="yaml") from None
     except yaml.YAMLError as exc:
         raise _yaml_error(filename, exc, text) from None
 
