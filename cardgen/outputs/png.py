@@ -96,7 +96,8 @@ def _png_targets(job: Job, targets, cache, pool) -> None:
             for i in range(1, card.count + 1):
                 n += 1
                 tail = f"-{i}of{card.count}"
-                stem = bounded(f"{n:0{width}d}-{deck.slug}-{slugify(card.name)}", NAME_LIMIT - len(tail)) + tail
+                head = f"{n:0{width}d}-{deck.slug}-{slugify(card.name)}"
+                stem = bounded(head, NAME_LIMIT - len(tail) - len(".png")) + tail
                 requests.append((face, spec))
                 names.append(root / "fronts" / f"{stem}.png")
                 if back is not None and deck.backs:
