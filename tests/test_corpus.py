@@ -19,9 +19,7 @@ import shutil
 import struct
 import subprocess
 import sys
-import textwrap
 import zlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -232,7 +230,7 @@ def good(tmp_path_factory) -> Path:
                                        f'<text>{SECRET}</text></svg>')
     (secret / "deck.yaml").write_text(f"deck: {SECRET}\ntemplate: c/face\ncards:\n  - {{name: {SECRET}}}\n")
     (secret / "tpl.yaml").write_text(f"elements:\n  - {{name: t, type: text, text: {SECRET}}}\n")
-    code, out, err = _run(base, ["build", str(root), "--out", str(base / "build"), *ARGS])
+    code, _, err = _run(base, ["build", str(root), "--out", str(base / "build"), *ARGS])
     assert code == 0, err
     return base
 

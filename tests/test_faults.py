@@ -67,7 +67,7 @@ def test_kill_during_commit_leaves_old_output_and_next_build_cleans_up(built, tm
     else:                                                  # between the two renames (no renameat2)
         assert not (out / "tiny").exists()
         assert leftovers(out) == [".tiny.cardgen-new", ".tiny.cardgen-old"]
-    assert not [p for p in out.rglob("*.tmp")]
+    assert not list(out.rglob("*.tmp"))
     # the next build (or any other) finds things in order and cleans up
     code, _, err = build(root, out, "--only", "print", "--only", "tts")
     assert code == 0, err
@@ -79,7 +79,7 @@ def test_kill_during_commit_leaves_old_output_and_next_build_cleans_up(built, tm
 
 def test_killed_mid_swap_then_failed_build_restores_old_output(built, tmp_path):
     """Recovery happens even when the next build does not get as far as writing."""
-    root, out, before = built
+    _, out, before = built
     os.rename(out / "tiny", out / ".tiny.cardgen-old")    # what a kill between the renames leaves
     (out / ".tiny.cardgen-new").mkdir()
     from cardgen.core.atomic import recover
@@ -114,7 +114,7 @@ def test_environment_failure_at_write_is_one_line_and_nothing_changes(built, mon
     root, out, before = built
     write(root / "deck.yaml", "deck: Things\ntemplate: tiny/face\nback: tiny/back\n" + TWO)
     _fail_writes_under(monkeypatch, "tts", err)
-    code, stdout, stderr = build(root, out, "--only", "print", "--only", "tts")
+    code, _, stderr = build(root, out, "--only", "print", "--only", "tts")
     assert code == 1
     lines = stderr.strip().splitlines()
     assert len(lines) == 2, stderr
@@ -185,7 +185,7 @@ def test_linked_output_folder_is_replaced_never_cleared(tiny_game, tmp_path, sub
 
 
 def test_other_links_in_output_are_kept(built):
-    root, out, before = built
+    root, out, _ = built
     (out / "tiny" / "notes").symlink_to("/nonexistent/notes")
     code, _, stderr = build(root, out, "--only", "print")
     assert code == 0, stderr

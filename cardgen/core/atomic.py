@@ -264,9 +264,10 @@ class Staging:
                 try:
                     if src.is_symlink():
                         if rel in new or rel in ancestors or under_owned(rel):
+                            kind = "folder" if rel in ancestors or rel in owned else "file"
                             notes.append((out / rel, f"was a link to {display_path(os.readlink(src))}; replaced "
-                                                     f"by cardgen's own {'folder' if rel in ancestors or rel in owned else 'file'} "
-                                                     f"(nothing in the linked place was changed or deleted)"))
+                                                     f"by cardgen's own {kind} (nothing in the linked place was "
+                                                     f"changed or deleted)"))
                             continue
                         dst.parent.mkdir(parents=True, exist_ok=True)
                         os.symlink(os.readlink(src), dst)

@@ -38,7 +38,7 @@ class OutputProblem(OSError):
 def describe(exc: OSError, action: str = "cannot write") -> str:
     """One line for an OSError: `path: cannot write: cause (what to do)`."""
     if isinstance(exc, OutputProblem):
-        path: object = exc.path
+        path: str | os.PathLike | None = exc.path
         action = exc.action
         exc = exc.cause
     else:

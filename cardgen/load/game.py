@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from cardgen.core.names import slugify, unique_slugs
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
+from cardgen.core.names import slugify, unique_slugs
 from cardgen.core.sizes import CardSize
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.model.game import BUNDLED, Card, Deck, Game
