@@ -332,3 +332,30 @@ def test_subprocess_build_real_stderr(good: Path, tmp_path: Path) -> None:
     """A real process: the broken-image case's one line reaches stderr, exit status 1."""
     case = next(c for c in CASES if c.id == "truncated-png")
     _check(Case(case.id, case.category, case.files, case.pattern, subprocess=True), good, tmp_path)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES if c.category not in ("dos", "paths")])
+def test_corpus_validate_and_list(case: Case, good: Path, tmp_path: Path) -> None:
+    """`cardgen validate` and `cardgen list` on the same broken games: exit 1 (list may
+    succeed when the break is in a template), no traceback, nothing unescaped."""
+    project = tmp_path / "p"
+    shutil.copytree(good, project, symlinks=True)
+    root = project / "cards" / "c"
+    for rel, data in case.files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if data is None:
+            p.mkdir()
+        elif isinstance(data, bytes):
+            p.write_bytes(data)
+        else:
+            p.write_text(data, encoding="utf-8")
+    code, stdout, stderr = _run(project, ["validate", str(root)], real=case.subprocess)
+    text = stdout + stderr
+    assert code == 1, text
+    assert "Traceback" not in text and "internal error" not in text, text
+    assert any(re.search(case.pattern, ln) for ln in text.splitlines()), text
+    assert not any(ch in text for ch in "\x1b\x07\r\u202e"), repr(text)
+    code, stdout, stderr = _run(project, ["list", str(root)])
+    assert "Traceback" not in stdout + stderr and "internal error" not in stdout + stderr
+    assert code in (0, 1)
