@@ -154,12 +154,12 @@ def test_every_csv_message_names_line_and_column(tmp_path):
     assert got == [
         "cards/g/actions.csv:1:4: warning: Action: card 'Alpha' has a field 'txt' that no template uses; "
         "did you mean 'text'?",
-        "cards/g/actions.csv:1:4: warning: Action: card 'Beta\n(two lines)' has a field 'txt' that no template "
+        "cards/g/actions.csv:1:4: warning: Action: card 'Beta\\n(two lines)' has a field 'txt' that no template "
         "uses; did you mean 'text'?",
         "cards/g/actions.csv:2:2: error: card 'Alpha': count must be a whole number (0 to 10000), got 'two'",
         "cards/g/actions.csv:5:1: error: deck 'Action': duplicate card name 'Alpha' (also at line 2); give each "
         "card its own name or raise the first one's count",
-        "templates/g/face.yaml:3:58: error: card 'Beta\n(two lines)' (actions.csv:3) has no field 'cost' (used by "
+        "templates/g/face.yaml:3:58: error: card 'Beta\\n(two lines)' (actions.csv:3) has no field 'cost' (used by "
         "element 'cost'); add `cost:` to the card, or a default under `defaults:` in template g/face",
     ]
 

@@ -281,7 +281,8 @@ def check_templates(game: Game, res, report: Report) -> set[Loc]:
             cls = ELEMENTS[str(el.get("type"))]
             for key, message, code in cls.static_problems(el, res):
                 d = Diagnostic(el.value_loc(key), f"element '{el.get('name', '?')}': {message}", "error", code)
-                report.extend([d])
+                if code != "path-alias":        # said once already, where the alias is
+                    report.extend([d])
                 static_locs.add(d.loc)
     return static_locs
 

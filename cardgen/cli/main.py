@@ -9,7 +9,8 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, plural
+from cardgen.core.envfail import describe, is_environment
+from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, escape_controls, plural
 from cardgen.core.progress import listening
 from cardgen.load.game import load_game
 from cardgen.load.project import find_project, game_project, output_dir, resolve_games
@@ -30,7 +31,25 @@ def _print_diags(diags: list[Diagnostic]) -> None:
 REMINDER_CODES = {"todo", "tbd"}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Main(click.Group):
+    """The command group: no command ever ends in a traceback.  A game's mistake is its
+    located messages, a computer's problem (disk full, permissions) one line naming the path,
+    anything else one line saying it is a cardgen bug (CARDGEN_DEBUG=1: the traceback)."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort,
+                SystemExit, KeyboardInterrupt):
+            raise
+        except CardgenError as exc:
+            _print_diags(exc.diagnostics)
+        except Exception as exc:
+            _internal_error(ctx.invoked_subcommand or "cardgen", exc, "")
+        ctx.exit(1)
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardgen", prog_name="cardgen")
 def main():
     """Print-and-play card generator: YAML cards to print-ready PDFs, rule booklets and
@@ -138,9 +157,15 @@ main.add_command(build)
 
 
 def _internal_error(name: str, exc: Exception, after: str) -> None:
-    """A bug in cardgen, not in the game: say so in one line (CARDGEN_DEBUG=1: the traceback)."""
+    """A bug in cardgen, not in the game: say so in one line (CARDGEN_DEBUG=1: the traceback).
+    A problem of the computer (disk full, permission denied, ...): one line naming the path."""
     if os.environ.get("CARDGEN_DEBUG"):
         raise exc
+    if is_environment(exc):
+        click.echo(escape_controls(describe(exc)), err=True)  # type: ignore[arg-type]
+        if after:
+            click.echo(f"{name}: not built{after}", err=True)
+        return
     click.echo(f"{name}: internal error ({type(exc).__name__}: {exc}){after}. This is a cardgen bug: please "
                f"report it with CARDGEN_DEBUG=1 output", err=True)
 
@@ -207,6 +232,9 @@ def validate(games, strict, fmt):
     for path in paths:
         try:
             results.append(v.validate_game(path, game_project(path)))
+        except CardgenError as exc:
+            _print_diags(exc.diagnostics)
+            failed = True
         except Exception as exc:  # a bug in cardgen, not in the game
             _internal_error(path.name, exc, "")
             failed = True
@@ -265,10 +293,10 @@ def list_cmd(games):
         for path in paths:
             game = load_game(path, game_project(path), Report())
             total = sum(d.count for d in game.decks)
-            click.echo(f"{game.slug}: {game.title} ({plural(total, 'card')})")
+            click.echo(escape_controls(f"{game.slug}: {game.title} ({plural(total, 'card')})"))
             for d in game.decks:
-                click.echo(f"  {d.name}: {plural(d.count, 'card')}, {len(d.cards)} distinct, {d.size.label}"
-                           f", template {d.template}")
+                click.echo(escape_controls(f"  {d.name}: {plural(d.count, 'card')}, {len(d.cards)} distinct, "
+                                           f"{d.size.label}, template {d.template}"))
     except CardgenError as exc:
         _print_diags(exc.diagnostics)
         sys.exit(1)

@@ -1,19 +1,43 @@
-"""Write outputs atomically: a failed build never leaves a half-written file."""
+"""Write outputs so that nothing is ever lost or mixed.
+
+Single files (cache entries) are written to a temporary name beside them and renamed into
+place.  A build's outputs are moved into place all at once per game (`Staging`): everything
+is written into a staging folder next to `build/<game>` (same file system), the files of the
+previous output that this build keeps are hard-linked in, the disk is synced, and the two
+folders are swapped in one step (Linux `renameat2(RENAME_EXCHANGE)`; elsewhere two renames,
+which `recover` completes if a build is killed between them).  So `build/<game>` is always
+either the old output or the new one; a build killed at any moment leaves at most
+`build/.<game>.cardgen-new` or `.cardgen-old`, which the next build removes.
+
+A link inside the output (e.g. `build/g/tts` pointing at Tabletop Simulator's Saved Objects
+folder) is replaced by cardgen's own folder; the folder it pointed at is never cleared.
+"""
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import errno
 import os
 import shutil
+import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
+
+from cardgen.core.envfail import OutputProblem
+from cardgen.core.errors import Loc, Report, display_path
+from cardgen.core.names import bounded
+
+STAGE_SUFFIX = ".cardgen-new"
+OLD_SUFFIX = ".cardgen-old"
 
 
 def _replace_with(path: Path, fill: Callable[[str], object]) -> None:
     """Write a temporary file beside `path` with `fill(tmp_path)`, then rename it into place."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:60]}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
         fill(tmp)
@@ -38,35 +62,231 @@ def write_text(path: Path, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
 
 
-class Staging:
-    """Collects a build's outputs and moves them into place only when all succeeded."""
+def is_debris(name: str) -> bool:
+    """A temporary file of `_replace_with` left by a killed process."""
+    return name.startswith(".") and name.endswith(".tmp")
 
-    def __init__(self) -> None:
-        self.files: dict[Path, bytes | Path] = {}
+
+# -- the all-or-nothing move of a game's outputs ---------------------------------------------
+
+Source = bytes | Path | tuple[Path, Callable[[Path], bytes]]
+
+
+def side_paths(out: Path) -> tuple[Path, Path]:
+    """The staging folder and the backup folder of output folder `out` (beside it)."""
+    base = bounded(out.name, 180)
+    return out.parent / f".{base}{STAGE_SUFFIX}", out.parent / f".{base}{OLD_SUFFIX}"
+
+
+def _remove(path: Path) -> None:
+    """Remove a file, a link (not what it points at) or a folder tree (links in it are
+    removed as links)."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
+
+
+def recover(out: Path) -> None:
+    """Finish or undo what a killed build left beside `out`."""
+    stage, old = side_paths(out)
+    if not os.path.lexists(out) and old.is_dir() and not old.is_symlink():
+        os.rename(old, out)         # killed between the two renames: the previous output back
+    for p in (stage, old):
+        if os.path.lexists(p):
+            _remove(p)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (Linux renameat2); False where not supported."""
+    if not sys.platform.startswith("linux") or os.environ.get("CARDGEN_TEST_COMMIT_PHASE") == "mid-swap":
+        return False
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    at_fdcwd, rename_exchange = -100, 2
+    if fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    e = ctypes.get_errno()
+    if e in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(e, os.strerror(e), str(b))
+
+
+def _test_hook(phase: str) -> None:
+    """For the fault tests: `CARDGEN_TEST_COMMIT_HOOK=<file>` touches the file and sleeps at
+    `CARDGEN_TEST_COMMIT_PHASE` (before-swap or mid-swap), so a test can kill the build there."""
+    marker = os.environ.get("CARDGEN_TEST_COMMIT_HOOK")
+    if marker and os.environ.get("CARDGEN_TEST_COMMIT_PHASE", "before-swap") == phase:
+        Path(marker).write_text(phase)
+        time.sleep(float(os.environ.get("CARDGEN_TEST_COMMIT_SLEEP", "30")))
+
+
+def _write_file(path: Path, data: bytes) -> None:
+    """Write one staged file (the single place files are written: tests simulate a full disk here)."""
+    with open(path, "xb") as f:
+        f.write(data)
+
+
+def _put(path: Path, src: Source) -> None:
+    if isinstance(src, bytes):
+        _write_file(path, src)
+    elif isinstance(src, tuple):
+        _write_file(path, src[1](src[0]))
+    else:
+        _write_file(path, src.read_bytes())
+    os.chmod(path, 0o644)
+
+
+def _sync(files: list[Path]) -> None:
+    if hasattr(os, "sync"):
+        os.sync()
+        return
+    for f in files:                                          # pragma: no cover (not POSIX)
+        with contextlib.suppress(OSError):
+            fd = os.open(f, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+
+class Staging:
+    """Collects a build's outputs (all inside one game's output folder) and moves them into
+    place only when all were made, all at once (see the module docstring)."""
+
+    def __init__(self, out_dir: Path | None = None) -> None:
+        self.out_dir = Path(os.path.abspath(out_dir)) if out_dir is not None else None
+        self.files: dict[Path, Source] = {}
         self.owned: list[Path] = []
 
     def add(self, path: Path, data: bytes) -> None:
         self.files[Path(path)] = data
 
-    def add_file(self, path: Path, src: Path) -> None:
-        """Stage a copy of the file `src` (kept on disk until commit, not in memory)."""
-        self.files[Path(path)] = Path(src)
+    def add_file(self, path: Path, src: Path, read: Callable[[Path], bytes] | None = None) -> None:
+        """Stage a copy of the file `src` (kept on disk until commit, not in memory); `read`:
+        how to get the bytes to write from it (e.g. a cache entry checked against its checksum)."""
+        self.files[Path(path)] = (Path(src), read) if read is not None else Path(src)
 
     def own_dir(self, folder: Path) -> None:
-        """`folder` holds only this output: after commit, files in it that this build did
-        not write (left from an earlier build, e.g. a card since removed) are deleted."""
+        """`folder` holds only this output: files in it that this build did not write (left from
+        an earlier build, e.g. a card since removed) are not kept."""
         self.owned.append(Path(folder))
 
-    def commit(self) -> list[Path]:
-        for path, data in self.files.items():
-            if isinstance(data, Path):
-                copy_file(data, path)
-            else:
-                write_bytes(path, data)
-        written = set(self.files)
-        for folder in self.owned:
-            if folder.is_dir():
-                for f in sorted(folder.rglob("*")):
-                    if f.is_file() and f not in written:
-                        f.unlink()
-        return list(self.files)
+    def _root(self) -> Path:
+        if self.out_dir is not None:
+            return self.out_dir
+        paths = [os.path.abspath(p) for p in [*self.files, *self.owned]]
+        return Path(os.path.commonpath([os.path.dirname(p) for p in paths])) if paths else Path.cwd()
+
+    def _rel(self, root: Path, path: Path) -> Path:
+        rel = Path(os.path.relpath(os.path.abspath(path), root))
+        if rel.parts and rel.parts[0] == "..":
+            raise ValueError(f"output {path} is outside the output folder {root}")
+        return rel
+
+    def commit(self, report: Report | None = None) -> list[Path]:
+        """Move everything into place; returns the files written (their final paths)."""
+        out = self._root()
+        real = out.resolve() if out.is_symlink() and out.is_dir() else out
+        if os.path.lexists(real) and not real.is_dir():
+            raise OutputProblem(out, OSError(errno.ENOTDIR, "it is a file, not a folder"))
+        try:
+            real.parent.mkdir(parents=True, exist_ok=True)
+            recover(real)
+        except OSError as exc:
+            raise OutputProblem(exc.filename or real.parent, exc) from None
+        stage, old = side_paths(real)
+        new = {self._rel(out, p): src for p, src in self.files.items()}
+        owned = {self._rel(out, p) for p in self.owned}
+        notes: list[tuple[Path, str]] = []
+        try:
+            try:
+                stage.mkdir()
+            except OSError as exc:
+                raise OutputProblem(real.parent, exc) from None
+            for rel, src in sorted(new.items()):
+                try:
+                    (stage / rel).parent.mkdir(parents=True, exist_ok=True)
+                    _put(stage / rel, src)
+                except OSError as exc:
+                    raise OutputProblem(out / rel, exc) from None
+            if real.is_dir():
+                notes = self._carry_over(out, real, stage, set(new), owned)
+            _sync([stage / rel for rel in new])
+            _test_hook("before-swap")
+            try:
+                if not real.is_dir():
+                    os.rename(stage, real)
+                elif _exchange(stage, real):
+                    old = stage                     # now holds the previous output
+                else:
+                    os.rename(real, old)
+                    _test_hook("mid-swap")
+                    os.rename(stage, real)
+            except OSError as exc:
+                raise OutputProblem(out, exc, "cannot move the new output into place") from None
+        except BaseException:
+            with contextlib.suppress(OSError):
+                if not os.path.lexists(real) and old.is_dir():
+                    os.rename(old, real)
+                if os.path.lexists(stage):
+                    _remove(stage)
+            raise
+        with contextlib.suppress(OSError):
+            _remove(old)
+        if report is not None:
+            for path, message in notes:
+                report.warn(Loc(str(path)), message, "output-replaced")
+        return [out / rel for rel in new]
+
+    def _carry_over(self, out: Path, real: Path, stage: Path, new: set[Path], owned: set[Path]
+                    ) -> list[tuple[Path, str]]:
+        """Hard-link (or copy) into `stage` what the previous output has that this build keeps:
+        outputs not made this time, the cache.  Not kept: files replaced now, files in folders
+        this build owns, temporary debris.  Links are kept as links, except where cardgen now
+        needs its own folder or file."""
+        ancestors = {a for rel in new for a in rel.parents if a != Path(".")}
+        notes: list[tuple[Path, str]] = []
+
+        def under_owned(rel: Path) -> bool:
+            return any(rel == o or o in rel.parents for o in owned)
+
+        for dirpath, dirnames, filenames in os.walk(real):
+            here = Path(dirpath)
+            reld = here.relative_to(real)
+            descend = []
+            for name in [*dirnames, *filenames]:
+                src, rel = here / name, reld / name
+                dst = stage / rel
+                try:
+                    if src.is_symlink():
+                        if rel in new or rel in ancestors or under_owned(rel):
+                            kind = "folder" if rel in ancestors or rel in owned else "file"
+                            notes.append((out / rel, f"was a link to {display_path(os.readlink(src))}; replaced "
+                                                     f"by cardgen's own {kind} (nothing in the linked place was "
+                                                     f"changed or deleted)"))
+                            continue
+                        dst.parent.mkdir(parents=True, exist_ok=True)
+                        os.symlink(os.readlink(src), dst)
+                    elif name in dirnames:
+                        if rel in new:
+                            notes.append((out / rel, "was a folder; replaced by the file cardgen writes there"))
+                        elif not under_owned(rel):
+                            dst.mkdir(parents=True, exist_ok=True)
+                            descend.append(name)
+                    elif rel in ancestors:
+                        notes.append((out / rel, "was a file; replaced by cardgen's own folder"))
+                    elif rel not in new and not under_owned(rel) and not is_debris(name) and \
+                            not os.path.lexists(dst):
+                        dst.parent.mkdir(parents=True, exist_ok=True)
+                        try:
+                            os.link(src, dst)
+                        except OSError:
+                            shutil.copy2(src, dst)
+                except OSError as exc:
+                    raise OutputProblem(out / rel, exc, "cannot keep the previous output's file") from None
+            dirnames[:] = descend
+        return notes

@@ -23,6 +23,24 @@ def display_path(path: str | os.PathLike | None) -> str:
         return str(p)
 
 
+def escape_controls(text: str) -> str:
+    """`text` safe to print on a terminal: control characters (escape sequences, carriage
+    returns, a bell) shown as `\\x1b`, `\\r`, ... instead of acting on the terminal."""
+    if text.isprintable():
+        return text
+    return "".join(ch.encode("unicode_escape").decode("ascii") if _unsafe(ch) else ch for ch in text)
+
+
+_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _unsafe(ch: str) -> bool:
+    """C0/C1 controls, line separators and bidi overrides (they reorder what follows)."""
+    import unicodedata
+
+    return unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in _BIDI
+
+
 @dataclass(frozen=True, order=True)
 class Loc:
     """A place in a source file (1-based line and column).  `cell`: a spreadsheet cell as the
@@ -60,7 +78,7 @@ class Diagnostic:
     code: str = ""
 
     def __str__(self) -> str:
-        return f"{self.loc}: {self.severity}: {self.message}"
+        return escape_controls(f"{self.loc}: {self.severity}: {self.message}")
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (display_path(self.loc.file), self.loc.line, self.loc.col, self.message)

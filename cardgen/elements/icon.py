@@ -62,7 +62,8 @@ class IconElement(Box, Rotate):
         icon = el.get("icon")
         refused = res.icons.refusal(str(icon)) if icon and not is_expression(icon) else None
         if refused:
-            return [("icon", refused, "path")]
+            # an alias from game.yaml's `icons:` is reported there, once
+            return [("icon", refused, "path-alias" if str(icon) in res.icons.aliases else "path")]
         if icon and not is_expression(icon) and res.icons.find(str(icon)) is None:
             return [("icon", f"unknown icon '{icon}'{suggest(icon, res.icons.names())} (put {icon}.svg in "
                              f"art/icons/ or map it under `icons:` in game.yaml)", "unknown-icon")]

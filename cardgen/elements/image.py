@@ -9,10 +9,8 @@ from typing import ClassVar
 from cardgen.core.paths import PathRefused
 from cardgen.elements.base import Box, ElementError, LayoutContext, Resources, Rotate
 from cardgen.model import ops
-from cardgen.resources.icons import file_key, load_svg
+from cardgen.resources.icons import IconError, check_raster, load_svg
 from cardgen.schema.core import Bool, Choice, OneOf, Text, is_expression, opt
-
-_image_sizes: dict[tuple, tuple[float, float]] = {}
 
 MISSING_HINT = "add the file, fix the name, or add `placeholder: true` to the element for a labelled box"
 
@@ -21,15 +19,8 @@ def image_size(path: Path) -> tuple[float, float]:
     if path.suffix.lower() == ".svg":
         d = load_svg(path)
         return float(d.width), float(d.height)
-    key = file_key(path)
-    size = _image_sizes.get(key)
-    if size is None:
-        from PIL import Image as PILImage
-
-        with PILImage.open(path) as im:
-            size = (float(im.size[0]), float(im.size[1]))
-        _image_sizes[key] = size
-    return size
+    w, h = check_raster(path)
+    return float(w), float(h)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,8 +56,10 @@ class ImageElement(Box, Rotate):
             raise ElementError("src", f"image '{src}' is not PNG, JPEG or SVG")
         try:
             iw, ih = image_size(path)
+        except IconError as exc:
+            raise ElementError("src", f"cannot use image '{src}': {exc}", "bad-image") from None
         except Exception as exc:  # unreadable file
-            raise ElementError("src", f"cannot read image '{src}': {exc}") from None
+            raise ElementError("src", f"cannot read image '{src}': {exc}", "bad-image") from None
         clip = None
         if self.fit == "stretch" or iw <= 0 or ih <= 0:
             dx, dy, dw, dh = x, y, w, h

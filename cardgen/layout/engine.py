@@ -40,6 +40,15 @@ class Resources:
         self.art_dirs = game.search_dirs("art")
         self.typesetter = Typesetter(self.fonts, self.icons.require)
         self.game_ctx = game.context()
+        self._deck_ctx: dict[int, dict] = {}
+
+    def deck_ctx(self, deck: Deck) -> dict:
+        """What templates see as `deck`, made once per deck (its total is a sum over its cards:
+        per card, that made a build quadratic in the number of cards)."""
+        ctx = self._deck_ctx.get(id(deck))
+        if ctx is None:
+            ctx = self._deck_ctx[id(deck)] = deck.context()
+        return ctx
 
     def find_art(self, src: str) -> Path | None:
         """The art file `src` names (in art/, the game folder or the project), confined to the
@@ -150,7 +159,7 @@ class Layouter:
             merged = dict(tpl.defaults)
             merged.update(fields)
             fields = merged
-        ctx = expr.context(fields, deck.context(), self.res.game_ctx)
+        ctx = expr.context(fields, self.res.deck_ctx(deck), self.res.game_ctx)
         bleed = deck.bleed * MM
         w, h = deck.size.width * MM, deck.size.height * MM
         layout = ops.CardLayout(w, h, bleed, [], f"{deck.slug}/{card.index if card else 'back'}/{side}",

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
+from cardgen.core.names import slugify, unique_slugs
 from cardgen.core.paths import PathRefused, allowed_roots, check_ref, confine
 from cardgen.core.sizes import CardSize
 from cardgen.load import sheets
@@ -32,11 +33,6 @@ DEFAULT_SECTIONS = {"tts": "Tabletop Simulator export options", "booklet": "rule
 DEFAULT_DECK_SECTIONS = {"tts": "Tabletop Simulator options for this deck"}
 
 
-def slugify(name: str) -> str:
-    out = "".join(ch.lower() if ch.isalnum() else "-" for ch in str(name))
-    while "--" in out:
-        out = out.replace("--", "-")
-    return out.strip("-") or "deck"
 
 
 def parse_size(value, loc: Loc) -> CardSize:
@@ -244,9 +240,10 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
 
 def deck_files(root: Path) -> list[Path]:
     """Every deck file of a game folder: its `*.yaml` and `*.yml` files but game.yaml, rules.yaml
-    and cardgen.yaml (either spelling), by name.  Subfolders (templates/, art/, build/) hold no decks."""
+    and cardgen.yaml (either spelling), by name.  Subfolders (templates/, art/, build/) hold no decks;
+    a folder named like a deck file (`x.yaml/`) is kept, so that loading it says what is wrong."""
     return sorted((p for p in root.iterdir()
-                   if p.suffix in DECK_SUFFIXES and p.is_file() and p.with_suffix(".yaml").name not in NON_DECK_FILES),
+                   if p.suffix in DECK_SUFFIXES and p.with_suffix(".yaml").name not in NON_DECK_FILES),
                   key=lambda p: p.name)
 
 
@@ -343,6 +340,9 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
             continue
         names[deck.name] = p
         game.decks.append(deck)
+    # file names made from deck names: bounded, and `Action` and `ACTION!` stay two decks
+    for deck, slug in zip(game.decks, unique_slugs([d.name for d in game.decks])):
+        deck.slug = slug
     rules = root / "rules.yaml"
     if rules.exists() and not rules.is_file():
         problems.append(Diagnostic(Loc(str(rules)), "rules.yaml is not a file (a folder?); make it a YAML file "

@@ -247,6 +247,23 @@ def _yaml_error(filename: str, exc: yaml.YAMLError, text: str) -> CardgenError:
     return CardgenError(Loc(filename, line, col), message, code="yaml")
 
 
+def _deepest(text: str, filename: str, limit: int = 100) -> Loc:
+    """Where flow brackets (or indentation) first nest `limit` deep: the place to point at
+    when the parser gave up on the depth."""
+    depth, line, col = 0, 1, 0
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        elif ch in "[{":
+            depth += 1
+            if depth >= limit:
+                return Loc(filename, line, col)
+        elif ch in "]}":
+            depth -= 1
+    return Loc(filename, 1)
+
+
 def load_text(text: str, filename: str):
     """Parse YAML text (YAML 1.2 core schema for plain values); errors become CardgenError
     with file:line.  Alias bombs, absurd nesting and non-plain tags are refused."""
@@ -266,20 +283,46 @@ def load_text(text: str, filename: str):
             loader.dispose()
     except CardgenError:
         raise
+    except RecursionError:
+        raise CardgenError(_deepest(text, filename), "nested too deeply (lists or mappings inside each other "
+                                                     "hundreds of levels deep); flatten the data",
+                           code="yaml") from None
     except yaml.YAMLError as exc:
         raise _yaml_error(filename, exc, text) from None
-    except RecursionError:
-        raise CardgenError(Loc(filename, 1), f"mappings and lists nested too deeply; flatten the data "
-                                             f"(limit CARDGEN_MAX_YAML_DEPTH, {limits.MAX_YAML_DEPTH})",
-                           code="yaml") from None
+
+
+def _decode(raw: bytes, path: Path) -> str:
+    """A YAML file's bytes as text: UTF-8 only (a UTF-8 BOM is fine); UTF-16, binary data and
+    other encodings are errors at the line where they show."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) > 1 and (raw[0] == 0) != (raw[1] == 0)):
+        raise CardgenError(Loc(str(path), 1, 1), "this file is UTF-16 text; save it as UTF-8 (any text editor's "
+                                                 "\"Save as\" offers the encoding)", code="encoding")
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        line = raw.count(b"\n", 0, nul) + 1
+        col = nul - (raw.rfind(b"\n", 0, nul) + 1) + 1
+        raise CardgenError(Loc(str(path), line, col), "binary data (a NUL byte), not YAML text; is this the right "
+                                                      "file?", code="encoding")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = len(raw[raw.rfind(b"\n", 0, exc.start) + 1:exc.start].decode("utf-8", "replace")) + 1
+        raise CardgenError(Loc(str(path), line, col), f"not UTF-8 text (byte 0x{raw[exc.start]:02x} here); save the "
+                                                      f"file as UTF-8", code="encoding") from None
 
 
 def load_file(path: str | Path):
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise CardgenError(Loc(str(path)), "file not found") from None
-    except UnicodeDecodeError as exc:
-        raise CardgenError(Loc(str(path)), f"not UTF-8 text ({exc.reason}); save the file as UTF-8") from None
-    return load_text(text, str(path))
+    except IsADirectoryError:
+        raise CardgenError(Loc(str(path)), "this is a folder, not a YAML file; rename it (or move it out of the "
+                                           "game folder)", code="not-a-file") from None
+    except OSError as exc:
+        raise CardgenError(Loc(str(path)), f"cannot read: {exc.strerror or exc}", code="unreadable") from None
+    return load_text(_decode(raw, path), str(path))

@@ -70,7 +70,8 @@ class Png(Output):
 
 
 def _png_targets(job: Job, targets, cache, pool) -> None:
-    from cardgen.load.game import slugify
+    from cardgen.core.names import NAME_LIMIT, bounded, slugify
+    from cardgen.render import raster
     from cardgen.render.raster import Spec, font_dirs_of, rasterize
 
     r, report = job.rendered, job.report
@@ -95,7 +96,9 @@ def _png_targets(job: Job, targets, cache, pool) -> None:
             back = r.back_of(deck, card)
             for i in range(1, card.count + 1):
                 n += 1
-                stem = f"{n:0{width}d}-{deck.slug}-{slugify(card.name)}-{i}of{card.count}"
+                tail = f"-{i}of{card.count}"
+                head = f"{n:0{width}d}-{deck.slug}-{slugify(card.name)}"
+                stem = bounded(head, NAME_LIMIT - len(tail) - len(".png")) + tail
                 requests.append((face, spec))
                 names.append(root / "fronts" / f"{stem}.png")
                 if back is not None and deck.backs:
@@ -107,4 +110,4 @@ def _png_targets(job: Job, targets, cache, pool) -> None:
                 names.append(root / "backs" / f"{deck.slug}-back.png")
         paths = rasterize(requests, cache, font_dirs_of(r), pool)
         for name, path in zip(names, paths):
-            job.staging.add_file(name, path)
+            job.staging.add_file(name, path, raster.read_payload)

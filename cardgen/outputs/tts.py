@@ -176,7 +176,7 @@ def assemble(out: str | Path, cells: list, cols: int, rows: int, cw: int, ch: in
     from cardgen.render import raster
 
     out = Path(out)
-    if out.is_file():
+    if out.is_file() and raster.is_intact(out):
         return str(out)
     atlas = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
     loaded: dict = {}
@@ -196,7 +196,7 @@ def assemble(out: str | Path, cells: list, cols: int, rows: int, cw: int, ch: in
             loaded[cell] = img
         atlas.paste(img, (x, y))
     from cardgen.core.atomic import write_bytes
-    write_bytes(out, _encode(atlas, fmt, quality))
+    write_bytes(out, raster.seal(_encode(atlas, fmt, quality)))
     return str(out)
 
 
@@ -246,7 +246,7 @@ def _out_tts(job: Job) -> None:
     quality = job.options.jpeg_quality
     base_url = job.options.base_url
     ext = "png" if fmt == "png" else "jpg"
-    tts_dir = (job.out_dir / "tts").resolve()
+    tts_dir = Path(os.path.abspath(job.out_dir / "tts"))   # not resolved: a link there is replaced
     cache = raster.Cache(job.out_dir / ".cache" / "raster")
     atlas_dir = job.out_dir / ".cache" / "tts"
     staging.own_dir(tts_dir)
@@ -316,14 +316,14 @@ def _out_tts(job: Job) -> None:
             digest = _atlas_key(im.cells, im.cols, im.rows, im.cw, im.ch, fmt, quality)
             im.cache_path = atlas_dir / digest[:2] / f"{digest}.{ext}"
             im.out_name = f"{im.name}-{digest[:10]}.{ext}"
-            if im.cache_path.is_file():
+            if im.cache_path.is_file() and raster.is_intact(im.cache_path):
                 os.utime(im.cache_path)        # used now: keeps it from being pruned
             else:
                 calls.append(("call", (assemble, (str(im.cache_path), im.cells, im.cols, im.rows, im.cw, im.ch,
                                                   fmt, quality))))
         pool.map(calls)
     for im in images:
-        staging.add_file(tts_dir / im.out_name, im.cache_path)
+        staging.add_file(tts_dir / im.out_name, im.cache_path, raster.read_payload)
 
     def url(im: _Image) -> str:
         return address(im.out_name, tts_dir, base_url)

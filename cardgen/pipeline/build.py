@@ -3,6 +3,7 @@ validate` takes too), make each wanted output from the one layout of every card,
 all outputs into place together."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from cardgen.core.atomic import Staging
@@ -51,7 +52,7 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
         except CardgenError as exc:
             raise CardgenError(None, diagnostics=sorted({*report.items, *exc.diagnostics},
                                                         key=Diagnostic.sort_key)) from None
-    out_dir = output_dir(game.root, game.project, opts.out)
+    out_dir = Path(os.path.abspath(output_dir(game.root, game.project, opts.out)))
     rendered.out_dir = out_dir
     wanted = [OUTPUTS[name] for name in opts.wanted()]
     if checked.rulebook & set(report.errors):
@@ -63,11 +64,11 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
             where = game.root / "rules.yaml"
             report.warn(Loc(str(where if where.is_file() else game.file)),
                         f"{', '.join(skipped)} not made while the rulebook has errors", "not-made")
-    staging = Staging()
+    staging = Staging(out_dir)
     with stage("writing", len(wanted)) as advance:
         for output in wanted:
             advance(0, output.name)
             options = output.resolve(game.data, opts.outputs.get(output.name))
             output().make(Job(rendered, options, opts, staging, report, out_dir, output.DeckOptions, output.section))
             advance(1)
-    return Built(staging.commit(), game, out_dir)
+    return Built(staging.commit(report), game, out_dir)

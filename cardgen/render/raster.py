@@ -17,6 +17,7 @@ The outputs that use it: `cardgen.outputs.tts` (deck sheets) and `cardgen.output
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import io
 import math
@@ -32,18 +33,62 @@ from cardgen.core import atomic
 from cardgen.model import ops
 
 # Bump when the way bitmaps are made changes in a way the hashed inputs do not show.
-RASTER_VERSION = "1"
+RASTER_VERSION = "2"     # 2: cache entries sealed with a checksum
 SMALL_JOB = 24            # fewer jobs than this: no worker processes (their startup costs more)
 PT_PER_IN = 72.0
 
 # Counters for tests and benchmarks: how many card sides were actually rasterized
 # (cache misses) and how many were found in the cache.
-STATS = {"rasterized": 0, "cached": 0}
+STATS = {"rasterized": 0, "cached": 0, "corrupt": 0}
 
 
 def reset_stats() -> None:
     STATS["rasterized"] = 0
     STATS["cached"] = 0
+    STATS["corrupt"] = 0
+
+
+# -- checksummed cache entries ---------------------------------------------------------------
+# Every cache file (card bitmaps, TTS atlases) is `_SEAL + sha256(payload) + payload`: a file
+# damaged on disk (a bit flip, a truncated write) is noticed, rebuilt and never copied into
+# an output.
+
+_SEAL = b"CGSEAL1\n"
+
+
+class CorruptCache(OSError):
+    """A cache entry whose checksum does not match its content."""
+
+    def __init__(self, path: Path):
+        super().__init__(errno.EIO, "damaged cache entry (checksum mismatch); build again to remake it", str(path))
+
+
+def seal(payload: bytes) -> bytes:
+    return _SEAL + hashlib.sha256(payload).digest() + payload
+
+
+def read_payload(path: Path) -> bytes:
+    """The content of a sealed cache entry; CorruptCache if damaged."""
+    blob = Path(path).read_bytes()
+    head = len(_SEAL) + 32
+    payload = blob[head:]
+    if not blob.startswith(_SEAL) or len(blob) < head or hashlib.sha256(payload).digest() != blob[len(_SEAL):head]:
+        raise CorruptCache(Path(path))
+    return payload
+
+
+def is_intact(path: Path) -> bool:
+    """True if `path` is a cache entry whose checksum matches; a damaged one is deleted."""
+    try:
+        read_payload(path)
+        return True
+    except CorruptCache:
+        STATS["corrupt"] += 1
+        with contextlib.suppress(OSError):
+            Path(path).unlink()
+        return False
+    except OSError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -162,7 +207,8 @@ class Cache:
         if self.dir.is_dir():
             for f in self.dir.glob("*/*.*"):
                 try:
-                    if f.stat().st_mtime < limit:
+                    debris = atomic.is_debris(f.name) and f.stat().st_mtime < time.time() - 3600
+                    if debris or f.stat().st_mtime < limit:
                         f.unlink()
                         removed += 1
                 except OSError:
@@ -228,19 +274,19 @@ def _save(img: Image.Image, path: Path, spec: Spec) -> None:
         data = buf.getvalue()
     else:
         data = _RAW_MAGIC + struct.pack("<II", *img.size) + zlib.compress(img.tobytes(), 1)
-    atomic.write_bytes(path, data)
+    atomic.write_bytes(path, seal(data))
 
 
 def open_image(path) -> Image.Image:
     """A cached bitmap (either kind) as an RGB image."""
     path = Path(path)
+    data = read_payload(path)
     if path.suffix == ".rgbz":
-        data = path.read_bytes()
         if not data.startswith(_RAW_MAGIC):
-            raise ValueError(f"{path}: not a cardgen raster cache file")
+            raise CorruptCache(path)
         w, h = struct.unpack_from("<II", data, len(_RAW_MAGIC))
         return Image.frombytes("RGB", (w, h), zlib.decompress(data[len(_RAW_MAGIC) + 8:]))
-    with Image.open(path) as im:
+    with Image.open(io.BytesIO(data)) as im:
         return im.convert("RGB")
 
 
@@ -389,7 +435,7 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
         paths.append(path)
         if path in todo:
             continue
-        if path.is_file():
+        if path.is_file() and is_intact(path):
             STATS["cached"] += 1
             with contextlib.suppress(OSError):
                 os.utime(path)           # used now: keeps it from being pruned

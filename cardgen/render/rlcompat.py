@@ -5,6 +5,7 @@
    records the states on the form (`form.ExtGState`) but `PDFFormXObject.format` leaves
    them out of the form's resource dictionary; `CardCanvas.endForm` gives such a form a
    resource dictionary that has them (the same one ReportLab would build, plus ExtGState).
+3. (below) `drawInlineImage` draws an image XObject: see its docstring.
 2. ASCII85 on binary streams makes PDFs ~25 % larger for nothing. ReportLab only has the
    process-wide `rl_config.useA85` switch for this (no canvas or document argument), and
    reads it when an image is loaded (`drawImage`) and when streams are written
@@ -76,4 +77,17 @@ class CardCanvas(Canvas):
     drawImage = _no_a85(Canvas.drawImage)
     save = _no_a85(Canvas.save)
     getpdfdata = _no_a85(Canvas.getpdfdata)
-    drawInlineImage = _no_a85(Canvas.drawInlineImage)
+    def drawInlineImage(self, image: Any, x: float, y: float, width: float | None = None,
+                        height: float | None = None, preserveAspectRatio: bool = False,
+                        anchor: str = "c", anchorAtXY: bool = False, showBoundary: bool = False,
+                        extraReturn: Any = None) -> Any:
+        """Images inline in a content stream break inside forms (ReportLab joins the form's
+        stream as text and the image data is bytes: a TypeError for every SVG that embeds a
+        raster `<image>`). Draw them as image XObjects instead, which forms hold fine."""
+        from reportlab.lib.utils import ImageReader
+
+        if not isinstance(image, (str, ImageReader)):
+            image = ImageReader(image)
+        return self.drawImage(image, x, y, width, height, preserveAspectRatio=preserveAspectRatio,
+                              anchor=anchor, anchorAtXY=anchorAtXY, showBoundary=showBoundary,
+                              extraReturn=extraReturn)

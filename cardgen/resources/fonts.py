@@ -54,6 +54,9 @@ def _register(path: Path) -> str:
         pdfmetrics.registerFont(TTFont(name, str(path)))
     except TTFError as exc:
         raise FontError(f"cannot use font file {path.name}: {exc} (only TrueType-outline .ttf fonts work)") from None
+    except Exception as exc:  # a damaged file trips the parser anywhere (struct.error, IndexError, ...)
+        raise FontError(f"cannot use font file {path.name}: the file is damaged ({type(exc).__name__}: {exc}); "
+                        f"download or copy it again") from None
     _registered[path] = name
     return name
 

@@ -35,15 +35,58 @@ def load_svg(path: Path) -> Drawing:
     key = file_key(path)
     drawing = _svg_cache.get(key)
     if drawing is None:
-        logging.getLogger("svglib").setLevel(logging.ERROR)
+        logging.getLogger("svglib").setLevel(logging.CRITICAL)
         try:
             drawing = svg2rlg(str(path))
         except Exception as exc:  # svglib raises assorted errors on bad files
             raise IconError(f"cannot read SVG {path.name}: {exc}") from None
         if drawing is None:
-            raise IconError(f"cannot read SVG {path.name}")
+            raise IconError(f"cannot read SVG {path.name}: not a valid SVG file")
+        if not (float(drawing.width) > 0 and float(drawing.height) > 0):
+            raise IconError(f"SVG {path.name} has no size (width or height 0); give its <svg> a width, height "
+                            f"or viewBox")
         _svg_cache[key] = drawing
     return drawing
+
+
+_raster_sizes: dict[FileKey, tuple[int, int]] = {}
+
+
+def check_raster(path: Path) -> tuple[int, int]:
+    """Pixel size of a PNG or JPEG after decoding all of it once (a truncated or corrupt file
+    fails here, with a message, instead of deep inside a PDF writer). Images beyond Pillow's
+    `Image.MAX_IMAGE_PIXELS` safety limit (decompression bombs) are refused."""
+    from PIL import Image, UnidentifiedImageError
+
+    key = file_key(Path(path))
+    size = _raster_sizes.get(key)
+    if size is not None:
+        return size
+    name = Path(path).name
+    try:
+        with Image.open(path) as im:
+            limit = Image.MAX_IMAGE_PIXELS
+            if limit and im.size[0] * im.size[1] > limit:
+                raise IconError(f"{name} is {im.size[0]} x {im.size[1]} pixels, more than the {limit} cardgen "
+                                f"reads (a decompression bomb?); scale it down")
+            im.load()
+            size = im.size
+    except Image.DecompressionBombError as exc:
+        raise IconError(f"{name} is too large to read safely ({exc}); scale it down") from None
+    except UnidentifiedImageError:
+        raise IconError(f"{name} is not a PNG or JPEG image Pillow can read (damaged, or another format)") from None
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise IconError(f"{name} is damaged or truncated ({exc}); export it again") from None
+    _raster_sizes[key] = size
+    return size
+
+
+def check_art(path: Path) -> None:
+    """Raise IconError if the art file (SVG, PNG or JPEG) cannot be drawn."""
+    if Path(path).suffix.lower() == ".svg":
+        load_svg(path)
+    else:
+        check_raster(path)
 
 
 class IconBook:
@@ -56,6 +99,7 @@ class IconBook:
         self.roots = tuple(roots) if roots is not None else None
         self._paths: dict[str, Path | None] = {}
         self._refused: dict[str, str] = {}
+        self._checked: set[Path] = set()
 
     def find(self, name: str) -> Path | None:
         if name in self._paths:
@@ -105,4 +149,10 @@ class IconBook:
             from cardgen.schema.core import suggest
             raise IconError(f"unknown icon ':{name}:'{suggest(name, self.names())} "
                             f"(put {name}.svg in art/icons/ or map it under `icons:` in game.yaml)")
+        if p not in self._checked:
+            try:
+                check_art(p)
+            except IconError as exc:
+                raise IconError(f"icon ':{name}:': {exc}") from None
+            self._checked.add(p)
         return p

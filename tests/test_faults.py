@@ -1,0 +1,351 @@
+"""Faults while writing outputs: a build killed during the commit, a full disk, a read-only or
+forbidden folder, an output path that is a file, links inside the output folder, a damaged
+cache entry; and the names of output files (bounded, unique)."""
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import run_cli, write
+
+from cardgen.core.errors import display_path
+
+REPO = Path(__file__).resolve().parent.parent
+ONE = "cards:\n  - {name: Alpha, color: '#ff0000'}\n"
+TWO = "cards:\n  - {name: Alpha, color: '#ff0000'}\n  - {name: Beta, color: '#00ff00'}\n"
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and ".cache" not in p.parts}
+
+
+def build(root: Path, out: Path, *extra: str) -> tuple[int, str, str]:
+    return run_cli("build", str(root), "--out", str(out), "--page", "a4", *extra)
+
+
+@pytest.fixture
+def built(tiny_game, tmp_path):
+    root = tiny_game(ONE)
+    out = tmp_path / "out"
+    code, _, err = build(root, out, "--only", "print", "--only", "tts")
+    assert code == 0, err
+    return root, out, snapshot(out / "tiny")
+
+
+def leftovers(out: Path) -> list[str]:
+    return sorted(p.name for p in out.iterdir() if p.name != "tiny")
+
+
+# -- kill -9 during the commit -----------------------------------------------------------------
+
+@pytest.mark.parametrize("phase", ["before-swap", "mid-swap"])
+def test_kill_during_commit_leaves_old_output_and_next_build_cleans_up(built, tmp_path, phase):
+    root, out, before = built
+    write(root / "deck.yaml", "deck: Things\ntemplate: tiny/face\nback: tiny/back\n" + TWO)
+    marker = tmp_path / "marker"
+    env = dict(os.environ, PYTHONPATH=str(REPO), CARDGEN_TEST_COMMIT_HOOK=str(marker),
+               CARDGEN_TEST_COMMIT_PHASE=phase)
+    proc = subprocess.Popen([sys.executable, "-m", "cardgen.cli.main", "build", str(root), "--out", str(out),
+                             "--page", "a4", "--only", "print", "--only", "tts"], env=env, cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 60
+    while not marker.exists() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert marker.read_text() == phase
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    if phase == "before-swap":
+        assert snapshot(out / "tiny") == before            # the old output, whole
+        assert leftovers(out) == [".tiny.cardgen-new"]
+    else:                                                  # between the two renames (no renameat2)
+        assert not (out / "tiny").exists()
+        assert leftovers(out) == [".tiny.cardgen-new", ".tiny.cardgen-old"]
+    assert not list(out.rglob("*.tmp"))
+    # the next build (or any other) finds things in order and cleans up
+    code, _, err = build(root, out, "--only", "print", "--only", "tts")
+    assert code == 0, err
+    assert leftovers(out) == []
+    after = snapshot(out / "tiny")
+    assert len(after) == len(before)
+    assert after["print-a4.pdf"] != before["print-a4.pdf"]    # the new output: two cards now
+
+
+def test_killed_mid_swap_then_failed_build_restores_old_output(built, tmp_path):
+    """Recovery happens even when the next build does not get as far as writing."""
+    _, out, before = built
+    os.rename(out / "tiny", out / ".tiny.cardgen-old")    # what a kill between the renames leaves
+    (out / ".tiny.cardgen-new").mkdir()
+    from cardgen.core.atomic import recover
+
+    recover(out / "tiny")
+    assert snapshot(out / "tiny") == before
+    assert leftovers(out) == []
+
+
+# -- full disk, read-only, a file in the way -------------------------------------------------
+
+def _fail_writes_under(monkeypatch, part: str, err: int) -> None:
+    from cardgen.core import atomic
+
+    real = atomic._write_file
+
+    def write_file(path: Path, data: bytes) -> None:
+        if part in Path(path).parts:
+            raise OSError(err, os.strerror(err))
+        real(path, data)
+
+    monkeypatch.setattr(atomic, "_write_file", write_file)
+
+
+@pytest.mark.parametrize("err, hint", [
+    (errno.ENOSPC, "No space left on device (free some disk space and build again)"),
+    (errno.EROFS, "Read-only file system (the disk is read-only: build somewhere else with --out)"),
+    (errno.EACCES, "Permission denied (check the folder's permissions, or build somewhere else with --out)"),
+    (errno.ENAMETOOLONG, "File name too long (use a shorter name or a shorter --out path)"),
+])
+def test_environment_failure_at_write_is_one_line_and_nothing_changes(built, monkeypatch, err, hint):
+    root, out, before = built
+    write(root / "deck.yaml", "deck: Things\ntemplate: tiny/face\nback: tiny/back\n" + TWO)
+    _fail_writes_under(monkeypatch, "tts", err)
+    code, _, stderr = build(root, out, "--only", "print", "--only", "tts")
+    assert code == 1
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 2, stderr
+    assert lines[0].startswith(display_path(out / "tiny" / "tts") + "/")
+    assert lines[0].endswith(f": cannot write: {hint}"), lines[0]
+    assert lines[1] == "tiny: not built; the previous output is unchanged"
+    assert "internal error" not in stderr and "Traceback" not in stderr
+    assert snapshot(out / "tiny") == before                 # PDFs not new beside old TTS files
+    assert leftovers(out) == []
+
+
+def test_output_folder_is_a_file(tiny_game, tmp_path):
+    root = tiny_game(ONE)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "tiny").write_text("mine")
+    code, _, stderr = build(root, out, "--only", "print")
+    assert code == 1
+    assert stderr.splitlines()[0] == (f"{display_path(out / 'tiny')}: cannot write: it is a file, not a folder "
+                                      f"(a file is in the way of a folder cardgen needs: move or rename it)")
+    assert (out / "tiny").read_text() == "mine"
+
+
+def test_out_parent_is_a_file(tiny_game, tmp_path):
+    root = tiny_game(ONE)
+    (tmp_path / "out").write_text("mine")
+    code, _, stderr = build(root, tmp_path / "out" / "sub", "--only", "print")
+    assert code == 1
+    assert "Traceback" not in stderr and "internal error" not in stderr
+    assert ": cannot write: " in stderr.splitlines()[0]
+
+
+def test_tts_path_is_a_file_is_replaced_and_said(built):
+    root, out, before = built
+    tts = out / "tiny" / "tts"
+    for f in tts.iterdir():
+        f.unlink()
+    tts.rmdir()
+    tts.write_text("stray file")
+    code, _, stderr = build(root, out, "--only", "print", "--only", "tts")
+    assert code == 0, stderr
+    assert f"{display_path(tts)}: warning: was a file; replaced by cardgen's own folder" in stderr
+    assert snapshot(out / "tiny") == before
+
+
+# -- links inside the output folder ------------------------------------------------------------
+
+@pytest.mark.parametrize("sub", ["tts", "png/mpc"])
+def test_linked_output_folder_is_replaced_never_cleared(tiny_game, tmp_path, sub):
+    root = tiny_game(ONE)
+    out = tmp_path / "out"
+    users = tmp_path / "Saved Objects"
+    users.mkdir()
+    (users / "other-game.json").write_text("{}")
+    (users / "nested").mkdir()
+    (users / "nested" / "deck.jpg").write_bytes(b"jpg")
+    link = out / "tiny" / sub
+    link.parent.mkdir(parents=True)
+    link.symlink_to(users, target_is_directory=True)
+    code, _, stderr = build(root, out, *(["--only", "tts", "--only", "png"] if sub == "png/mpc" else ["--only", "tts"]), *(
+        ["--target", "mpc"] if sub == "png/mpc" else []))
+    assert code == 0, stderr
+    assert sorted(str(p.relative_to(users)) for p in users.rglob("*")) == ["nested", "nested/deck.jpg",
+                                                                          "other-game.json"]
+    assert not link.is_symlink() and link.is_dir()
+    assert any(link.iterdir())
+    assert "replaced by cardgen's own folder (nothing in the linked place was changed or deleted)" in stderr
+
+
+def test_other_links_in_output_are_kept(built):
+    root, out, _ = built
+    (out / "tiny" / "notes").symlink_to("/nonexistent/notes")
+    code, _, stderr = build(root, out, "--only", "print")
+    assert code == 0, stderr
+    assert os.readlink(out / "tiny" / "notes") == "/nonexistent/notes"
+
+
+def test_outputs_not_made_this_time_are_kept(built):
+    root, out, before = built
+    code, _, stderr = build(root, out, "--only", "print")
+    assert code == 0, stderr
+    assert snapshot(out / "tiny") == before                # tts/ from the earlier build still there
+
+
+# -- damaged cache -----------------------------------------------------------------------------
+
+def test_damaged_cache_entries_are_rebuilt_never_copied(built):
+    from cardgen.render import raster
+
+    root, out, before = built
+    cache = out / "tiny" / ".cache"
+    entries = sorted(p for p in cache.rglob("*") if p.is_file())
+    assert entries and all(p.read_bytes().startswith(b"CGSEAL1\n") for p in entries)
+    for p in entries:                                      # flip one byte near the end of each
+        data = bytearray(p.read_bytes())
+        data[-5] ^= 0x55
+        p.write_bytes(bytes(data))
+    raster.reset_stats()
+    code, _, stderr = build(root, out, "--only", "print", "--only", "tts")
+    assert code == 0, stderr
+    assert raster.STATS["corrupt"] >= len([p for p in entries if p.suffix == ".rgbz"])
+    assert snapshot(out / "tiny") == before                # byte-identical: remade, not copied damaged
+    for p in cache.rglob("*"):
+        if p.is_file():
+            raster.read_payload(p)                         # every entry intact again
+
+
+def test_truncated_cache_entry(built):
+    root, out, before = built
+    for p in (out / "tiny" / ".cache").rglob("*.rgbz"):
+        p.write_bytes(p.read_bytes()[:20])
+    code, _, stderr = build(root, out, "--only", "tts")
+    assert code == 0, stderr
+    assert snapshot(out / "tiny") == before
+
+
+# -- names ---------------------------------------------------------------------------------------
+
+def test_decks_whose_names_slugify_alike_stay_apart(tiny_game, tmp_path):
+    import json
+    from urllib.parse import urlparse
+    from urllib.request import url2pathname
+
+    root = tiny_game(ONE)
+    write(root / "deck2.yaml", "deck: ACTION!\ntemplate: tiny/face\ncards:\n  - {name: B, color: '#0000ff'}\n")
+    write(root / "deck3.yaml", "deck: Action\ntemplate: tiny/face\ncards:\n  - {name: C, color: '#00ffff'}\n")
+    out = tmp_path / "out"
+    code, _, stderr = build(root, out, "--only", "tts")
+    assert code == 0, stderr
+    save = json.loads((out / "tiny" / "tts" / "tiny.json").read_text())
+    objects = save["ObjectStates"]
+    assert sorted(o["Nickname"] for o in objects) == ["Alpha", "B", "C"]     # one-card decks: cards
+    faces = [d["FaceURL"] for o in objects for d in o["CustomDeck"].values()]
+    assert len(set(faces)) == 3                          # three decks, three face images
+    assert all(Path(url2pathname(urlparse(f).path)).is_file() for f in faces)     # file: URIs
+    assert len({d for o in objects for d in o["CustomDeck"]}) == 3
+
+
+def test_long_deck_and_card_names_make_bounded_file_names(tiny_game, tmp_path):
+    root = tiny_game(ONE)
+    long = "Very long deck name " * 15
+    write(root / "deck2.yaml", f"deck: {long}\ntemplate: tiny/face\ncards:\n  - {{name: '{'Ü' * 200}', "
+                               f"color: '#0000ff'}}\n")
+    out = tmp_path / "out"
+    code, _, stderr = build(root, out, "--only", "tts", "--only", "png", "--target", "mpc")
+    assert code == 0, stderr
+    names = [p.name for p in (out / "tiny").rglob("*") if ".cache" not in p.parts]
+    assert max(len(n.encode()) for n in names) <= 80
+    assert len([n for n in names if n.endswith("1of1.png")]) == 2
+
+
+def test_unique_slugs_unit():
+    from cardgen.core.names import bounded, unique_slugs
+
+    got = unique_slugs(["Action", "ACTION!", "Other", "x" * 300])
+    assert len(set(got)) == 4
+    assert got[2] == "other"
+    assert got[0].startswith("action-") and got[1].startswith("action-")
+    assert all(len(s.encode()) <= 48 for s in got)
+    assert bounded("é" * 100, 20) != bounded("é" * 99 + "e", 20)
+    assert len(bounded("é" * 100, 20).encode()) <= 20
+
+
+# -- other failures said plainly ------------------------------------------------------------
+
+def test_relative_out_works(tiny_game, tmp_path, monkeypatch):
+    root = tiny_game(ONE)
+    monkeypatch.chdir(tmp_path)
+    code, stdout, stderr = run_cli("build", str(root), "--out", "rel/out", "--only", "print", "--page", "a4")
+    assert code == 0, stderr
+    assert "into rel/out/tiny/" in stdout and "print-a4.pdf" in stdout
+    assert (tmp_path / "rel" / "out" / "tiny" / "print-a4.pdf").is_file()
+
+
+def test_list_and_validate_never_trace(tiny_game):
+    root = tiny_game(ONE)
+    write(root / "deck.yaml", "deck: Things\ntemplate: tiny/face\nvars: [1, 2\n")
+    for cmd in ("list", "validate"):
+        code, stdout, stderr = run_cli(cmd, str(root))
+        assert code == 1
+        assert "Traceback" not in stdout + stderr
+        assert "deck.yaml:3:" in stderr + stdout
+
+
+def test_svg_embedding_a_raster_image_draws_it(tiny_game, tmp_path):
+    import base64
+    import io
+
+    import pypdfium2 as pdfium
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (10, 10), (255, 0, 0)).save(buf, "PNG")
+
+    root = tiny_game(ONE, template="""
+        elements:
+          - {name: pic, type: image, src: pic.svg, x: 0mm, y: 0mm, width: 63.5mm, height: 88.9mm, fit: stretch}
+    """)
+    data = base64.b64encode(buf.getvalue()).decode()
+    write(root / "art" / "pic.svg", f'<svg xmlns="http://www.w3.org/2000/svg" '
+                                    f'xmlns:xlink="http://www.w3.org/1999/xlink" width="20" height="20">'
+                                    f'<image x="0" y="0" width="20" height="20" '
+                                    f'xlink:href="data:image/png;base64,{data}"/></svg>')
+    out = tmp_path / "out"
+    code, _, stderr = run_cli("build", str(root), "--out", str(out), "--only", "cards")
+    assert code == 0, stderr
+    pdf = pdfium.PdfDocument(str(out / "tiny" / "cards.pdf"))
+    img = pdf[0].render(scale=0.5).to_pil().convert("RGB")
+    w, h = img.size
+    assert img.getpixel((w // 2, h // 2)) == (255, 0, 0)
+
+
+def test_layout_makes_each_deck_context_once(tiny_game, monkeypatch):
+    """Linear in the number of cards: a deck's context (its total is a sum over its cards) is
+    made once per deck, not once per card."""
+    from cardgen.core.errors import Report
+    from cardgen.layout.engine import layout_game
+    from cardgen.load.game import load_game
+    from cardgen.model.game import Deck
+
+    cards = "cards:\n" + "".join(f"  - {{name: C{i}, color: '#ff0000'}}\n" for i in range(60))
+    root = tiny_game(cards)
+    calls = []
+    real = Deck.context
+
+    def counted(self):
+        calls.append(self.name)
+        return real(self)
+
+    monkeypatch.setattr(Deck, "context", counted)
+    game = load_game(root, REPO, Report())
+    calls.clear()
+    layout_game(game, Report())
+    assert len(calls) <= 2          # game.context() once, the engine's cache once
