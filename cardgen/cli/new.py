@@ -94,9 +94,9 @@ def slug_ok(name: str) -> bool:
     return bool(re.fullmatch(r"[a-z0-9][a-z0-9-]*", name))
 
 
-def new_game(cwd: Path, name: str, size: str = "poker") -> Path:
-    """Write the game `name` into `cwd/name/`, or `cards/name/` of the project `cwd` is in;
-    refuse to overwrite.  Returns the game folder."""
+def new_game_dir(cwd: Path, name: str, size: str) -> Path:
+    """Where `cardgen new NAME` writes: `cwd/NAME/`, or `cards/NAME/` of the project `cwd` is in;
+    refuses a bad name, an unknown size, or a folder that exists."""
     if not slug_ok(name):
         raise CardgenError(Loc(name), f"'{name}' is not a usable game folder name; use lower-case letters, "
                                       f"digits and dashes, e.g. my-game")
@@ -106,6 +106,13 @@ def new_game(cwd: Path, name: str, size: str = "poker") -> Path:
     game_dir = (project / "cards" if project is not None else cwd) / name
     if game_dir.exists():
         raise CardgenError(Loc(str(game_dir)), "already exists; choose another name or remove it first")
+    return game_dir
+
+
+def new_game(cwd: Path, name: str, size: str = "poker") -> Path:
+    """Write the game `name` into `cwd/name/`, or `cards/name/` of the project `cwd` is in;
+    refuse to overwrite.  Returns the game folder."""
+    game_dir = new_game_dir(cwd, name, size)
     title = " ".join(w.capitalize() for w in name.split("-"))
     files = {
         game_dir / "game.yaml": GAME.format(title=title, size=size),

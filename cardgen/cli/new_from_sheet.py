@@ -15,7 +15,6 @@ import yaml
 
 from cardgen.core.atomic import write_text
 from cardgen.core.errors import CardgenError, Loc, Report
-from cardgen.core.sizes import CARD_SIZES_MM
 from cardgen.load import sheets
 from cardgen.load.game import slugify
 from cardgen.schema.files import SHEET_SUFFIXES
@@ -110,24 +109,15 @@ def new_game_from_sheet(cwd: Path, name: str, source: Path, size: str = "poker")
     """Write the game `name` (the spreadsheet copied in, game.yaml, one deck file per sheet and
     a template for each in its own templates/) into `cwd/name/`, or `cards/name/` of the project
     `cwd` is in, as `cardgen new` does; refuse to overwrite.  Returns the game folder."""
-    from cardgen.cli.new import slug_ok
-    from cardgen.load.project import find_project
+    from cardgen.cli.new import new_game_dir
 
-    if not slug_ok(name):
-        raise CardgenError(Loc(name), f"'{name}' is not a usable game folder name; use lower-case letters, "
-                                      f"digits and dashes, e.g. my-game")
-    if size not in CARD_SIZES_MM:
-        raise CardgenError(Loc(name), f"unknown card size '{size}' (named sizes: {', '.join(CARD_SIZES_MM)})")
     source = Path(source)
     if not source.is_file():
         raise CardgenError(Loc(str(source)), "file not found")
     if source.suffix.lower() not in SHEET_SUFFIXES:
         raise CardgenError(Loc(str(source)), f"not a spreadsheet cardgen reads ({', '.join(SHEET_SUFFIXES)})")
-    project = find_project(cwd)
-    game_dir = (project / "cards" if project is not None else cwd) / name
+    game_dir = new_game_dir(cwd, name, size)
     tpl_dir = game_dir / "templates" / name
-    if game_dir.exists():
-        raise CardgenError(Loc(str(game_dir)), "already exists; choose another name or remove it first")
     decks: list[tuple[str | None, list[tuple[str, bool]]]] = []
     skipped: list[str] = []
     for sheet in _sheet_names(source):

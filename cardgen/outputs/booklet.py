@@ -742,6 +742,13 @@ def make_booklet(r: Rendered, page: str = "a5", accent: tuple | None = None) -> 
     return rules_pdf(r, book, page, accent), player_aid_pdf(r, book, accent)
 
 
+def job_rulebook(job: Job) -> Rulebook | None:
+    """The game's rulebook, or None (after a warning, once a build) when it has none."""
+    if no_rulebook(job):
+        return None
+    return load_rulebook(job.rendered.game)
+
+
 def no_rulebook(job: Job) -> bool:
     """Warn (once a build) and say True when the game has no rulebook."""
     if has_rulebook(job.game):
@@ -764,10 +771,8 @@ class Booklet(Output):
     def make(self, job: Job) -> None:
         from cardgen.render import impose_booklet
 
-        if no_rulebook(job):
-            return
         r = job.rendered
-        book = load_rulebook(r.game)
+        book = job_rulebook(job)
         if book is None:
             return
         rules = rules_pdf(r, book, job.options.page, job.options.accent)

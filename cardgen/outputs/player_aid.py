@@ -3,7 +3,7 @@ the front, end of game on the back, in the booklet's accent colour (`booklet: ac
 from __future__ import annotations
 
 from cardgen.outputs.base import Job, Output
-from cardgen.outputs.booklet import Booklet, no_rulebook, player_aid_pdf
+from cardgen.outputs.booklet import Booklet, job_rulebook, player_aid_pdf
 
 
 class PlayerAid(Output):
@@ -13,12 +13,8 @@ class PlayerAid(Output):
     uses_rulebook = True
 
     def make(self, job: Job) -> None:
-        from cardgen.layout.rulebook import load_rulebook
-
-        if no_rulebook(job):
-            return
         r = job.rendered
-        book = load_rulebook(r.game)
+        book = job_rulebook(job)
         if book is None:
             return
         data = player_aid_pdf(r, book, Booklet.resolve(r.game.data).accent)

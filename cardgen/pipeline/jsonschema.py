@@ -49,29 +49,28 @@ def _files() -> Any:
     return files
 
 
-def game_schema() -> dict[str, Any]:
+def _with_output_sections(body: dict[str, Any], attr: str) -> dict[str, Any]:
+    """Each output's options under its key (`tts:`, `booklet:`): `Options` for game.yaml,
+    `DeckOptions` for deck files."""
     from cardgen.outputs import OUTPUTS
 
-    body = _files().GameFile.json_schema()
     for out in OUTPUTS.values():
-        if out.section and out.Options is not None:
-            section = out.Options.json_schema()
+        decl = getattr(out, attr)
+        if out.section and decl is not None:
+            section = decl.json_schema()
             section["description"] = out.summary
             body["properties"][out.section] = section
+    return body
+
+
+def game_schema() -> dict[str, Any]:
+    body = _with_output_sections(_files().GameFile.json_schema(), "Options")
     return _document("game", body, "cardgen game.yaml")
 
 
 def deck_schema() -> dict[str, Any]:
-    from cardgen.outputs import OUTPUTS
-
-    files = _files()
-    body = files.DeckFile.json_schema()
     # `cards:` as CardList declares it: a list of cards (CardKeys) or a spreadsheet
-    for out in OUTPUTS.values():
-        if out.section and out.DeckOptions is not None:
-            section = out.DeckOptions.json_schema()
-            section["description"] = out.summary
-            body["properties"][out.section] = section
+    body = _with_output_sections(_files().DeckFile.json_schema(), "DeckOptions")
     return _document("deck", body, "cardgen deck file")
 
 
