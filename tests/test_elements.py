@@ -65,7 +65,9 @@ def out_of_range(kind: Kind) -> tuple[str, str] | None:
         return f"{kind.max + 1}", f"must be a whole number {_range(kind.min, kind.max)}, got {kind.max + 1}"
     if isinstance(kind, Choice):
         return "sideways", f"must be one of {', '.join(kind.choices)}, got 'sideways'"
-    if isinstance(kind, ListOf):
+    if isinstance(kind, ListOf) and isinstance(kind.item, Choice):
+        return "[sideways]", f"item 1 must be one of {', '.join(kind.item.choices)}, got 'sideways'"
+    if isinstance(kind, ListOf) and isinstance(kind.item, Number):
         return "[-1]", f"item 1 must be a number {_range(kind.item.min, kind.item.max)}, got -1"
     return None
 
