@@ -4,12 +4,12 @@ from `cardgen validate` (the same check the build runs first)."""
 from __future__ import annotations
 
 import pytest
-
-from cardgen.outputs import OUTPUTS
-from cardgen.schema.core import Kind, Text
 from test_elements import out_of_range, wrong_type
 from test_validate import run
 from vgame import ACTIONS, make_game
+
+from cardgen.outputs import OUTPUTS
+from cardgen.schema.core import Kind, Text
 
 
 def wrong(kind: Kind) -> tuple[str, str] | None:
