@@ -1,6 +1,7 @@
 """Shared test helpers: small games written into tmp folders, and PDF geometry read back."""
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -72,3 +73,13 @@ def run_cli(*args, cwd=None):
     runner = CliRunner()
     result = runner.invoke(main, list(args), catch_exceptions=False)
     return result.exit_code, result.stdout, result.stderr
+
+
+def in_dir(path, *args):
+    """`run_cli(*args)` with `path` as the current folder."""
+    old = os.getcwd()
+    os.chdir(path)
+    try:
+        return run_cli(*args)
+    finally:
+        os.chdir(old)

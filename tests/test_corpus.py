@@ -279,15 +279,7 @@ def _check(case: Case, good: Path, tmp_path: Path) -> None:
     root = project / "cards" / "c"
     out = project / "build"
     before = _snapshot(out)
-    for rel, data in case.files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if data is None:
-            p.mkdir()
-        elif isinstance(data, bytes):
-            p.write_bytes(data)
-        else:
-            p.write_text(data.replace("@SECRET@", str(project / "secret")), encoding="utf-8")
+    _break(root, case, project / "secret")
     code, stdout, stderr = _run(project, ["build", str(root), "--out", str(out), *ARGS], real=case.subprocess)
     text = stdout + stderr
     assert "Traceback" not in text, text
@@ -314,6 +306,19 @@ def _check(case: Case, good: Path, tmp_path: Path) -> None:
 def _param(case: Case):
     marks: list = []
     return pytest.param(case, id=f"{case.category}-{case.id}", marks=marks)
+
+
+def _break(root: Path, case: Case, secret: Path) -> None:
+    """Write the case's files into the good game at `root` (None: a folder)."""
+    for rel, data in case.files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if data is None:
+            p.mkdir()
+        elif isinstance(data, bytes):
+            p.write_bytes(data)
+        else:
+            p.write_text(data.replace("@SECRET@", str(secret)), encoding="utf-8")
 
 
 @pytest.mark.parametrize("case", [_param(c) for c in CASES])
@@ -343,15 +348,7 @@ def test_corpus_validate_and_list(case: Case, good: Path, tmp_path: Path) -> Non
     project = tmp_path / "p"
     shutil.copytree(good, project, symlinks=True)
     root = project / "cards" / "c"
-    for rel, data in case.files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if data is None:
-            p.mkdir()
-        elif isinstance(data, bytes):
-            p.write_bytes(data)
-        else:
-            p.write_text(data, encoding="utf-8")
+    _break(root, case, project / "secret")
     code, stdout, stderr = _run(project, ["validate", str(root)], real=case.subprocess)
     text = stdout + stderr
     assert code == 1, text

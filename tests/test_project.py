@@ -1,11 +1,10 @@
 """Where cardgen finds its work (`cardgen.load.project`), and which deck files a game builds."""
 from __future__ import annotations
 
-import os
 import shutil
 
 import pytest
-from conftest import run_cli, write
+from conftest import in_dir, write
 
 from cardgen.core.data import DATA
 from cardgen.core.errors import CardgenError, Report
@@ -21,15 +20,6 @@ def game(root, decks=("a",), game_yaml=GAME):
     for d in decks:
         write(root / f"{d}.yaml", DECK.format(name=d.upper()))
     return root
-
-
-def in_dir(path, *args):
-    old = os.getcwd()
-    os.chdir(path)
-    try:
-        return run_cli(*args)
-    finally:
-        os.chdir(old)
 
 
 def test_a_project_is_found_upwards_by_cardgen_yaml_or_cards_and_templates(tmp_path):

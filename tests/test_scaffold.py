@@ -2,20 +2,10 @@
 or inside a project, and keeps building after it is moved."""
 from __future__ import annotations
 
-import os
 import shutil
 
-from conftest import run_cli
+from conftest import in_dir
 from pypdf import PdfReader
-
-
-def in_dir(path, *args):
-    old = os.getcwd()
-    os.chdir(path)
-    try:
-        return run_cli(*args)
-    finally:
-        os.chdir(old)
 
 
 def test_new_game_in_an_empty_folder_builds_validates_and_moves(tmp_path):
