@@ -16,6 +16,7 @@ from cardgen.load.game import load_game
 from cardgen.load.project import find_project, game_project, output_dir, resolve_games
 from cardgen.outputs import OUTPUTS
 from cardgen.pipeline.build import build_game
+from cardgen.pipeline.jsonschema import SCHEMAS, dumps
 from cardgen.pipeline.options import BuildOptions, Folder
 from cardgen.pipeline.validate import count_errors
 from cardgen.schema.core import STATIC_ENV, Bool, Choice, Decl, Invalid, ListOf, Opt
@@ -272,13 +273,11 @@ def new(name, size, source=None):
 
 
 @main.command()
-@click.argument("kind", type=click.Choice(["game", "deck", "template", "rules"]))
+@click.argument("kind", type=click.Choice(list(SCHEMAS)))
 def schema(kind):
     """Print the JSON Schema (draft 2020-12) of one kind of file: game (game.yaml), deck (a deck
     file), template (a layout template) or rules (rules.yaml). Editors use it for completion
     and inline errors: see docs/editor.md."""
-    from cardgen.pipeline.jsonschema import dumps
-
     click.echo(dumps(kind), nl=False)
 
 
