@@ -434,3 +434,15 @@ def test_misspelled_card_field_is_a_warning_with_the_likely_name(tmp_path):
         "D: card 'A' has a field 'rules txt' that no template uses; did you mean 'rules text'?",
     ]
     assert out[0].startswith(f"{game.name}/deck.yaml:4:") or "deck.yaml:4:" in out[0]
+
+
+def test_a_deck_file_that_does_not_load_is_reported_once(tmp_path):
+    """The rules' reference to the deck in that file is not a second error."""
+    rules = RULES + ("title: G\nsections:\n  - title: Set-up\n    body:\n"
+                     "      - Shuffle the {{ decks.Action.count }} actions.\n")
+    make_game(tmp_path, rules=rules, decks={"actions.yaml": ACTIONS.replace("count: 6", "count: [6")})
+    code, out = run(tmp_path, "g")
+    assert code == 1
+    assert [line for line in out if ": error: " in line] == [
+        "cards/g/actions.yaml:5:12: error: invalid YAML: did not find expected ',' or ']' (the one opened here; "
+        "while parsing a flow sequence), noticed at line 6; check the indentation and quoting on this line"]
