@@ -45,7 +45,19 @@ def _files(name: str) -> Callable[[], str]:
     return make
 
 
+def _build_flags() -> str:
+    """The build-wide flags, from `pipeline.options.BuildOptions`."""
+    from cardgen.pipeline.options import BuildOptions
+
+    rows = ["| flag | value | default | meaning |", "|---|---|---|---|"]
+    for _, (_, o) in BuildOptions.options().items():
+        if o.cli:
+            rows.append(f"| `{o.cli}` | {o.kind.describe()} | {o.default_text()} | {o.doc} |")
+    return "\n".join(rows)
+
+
 BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
+    "build-flags": ("outputs.md", _build_flags),
     "game-file": ("games.md", _files("GameFile")),
     "deck-file": ("games.md", _files("DeckFile")),
     "card-keys": ("games.md", _files("CardKeys")),
