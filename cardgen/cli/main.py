@@ -12,13 +12,10 @@ from click.core import ParameterSource
 from cardgen.core.envfail import describe, is_environment
 from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, escape_controls, plural
 from cardgen.core.progress import listening
-from cardgen.load.game import load_game
 from cardgen.load.project import find_project, game_project, output_dir, resolve_games
 from cardgen.outputs import OUTPUTS
-from cardgen.pipeline.build import build_game
 from cardgen.pipeline.jsonschema import SCHEMAS, dumps
 from cardgen.pipeline.options import BuildOptions, Folder
-from cardgen.pipeline.validate import count_errors
 from cardgen.schema.core import STATIC_ENV, Bool, Choice, Decl, Invalid, ListOf, Opt
 
 
@@ -175,6 +172,8 @@ def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
     """Build each game, printing its problems and a summary; True if any failed."""
     from cardgen.cli.terminal import bar_factory, game_summary
     from cardgen.outputs import OUTPUTS
+    from cardgen.pipeline.build import build_game  # (here, not at start-up: `cardgen --help` is quick)
+    from cardgen.pipeline.validate import count_errors
 
     failed = False
     for path in paths:
@@ -286,6 +285,8 @@ def schema(kind):
 def list_cmd(games):
     """List games, their decks and card counts (default: the game the current folder is in,
     else every game of the project)."""
+    from cardgen.load.game import load_game
+
     project = find_project()
     try:
         paths = resolve_games(list(games), project)

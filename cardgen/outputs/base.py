@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from cardgen.core.atomic import Staging
 from cardgen.core.errors import Diagnostic, Loc, Report
-from cardgen.layout.engine import Rendered
-from cardgen.load.game import Deck, Game
 from cardgen.schema.core import Decl, show
+
+if TYPE_CHECKING:      # (not imported at start-up: `cardgen --help` makes its flags from the outputs)
+    from cardgen.core.atomic import Staging
+    from cardgen.layout.engine import Rendered
+    from cardgen.load.game import Deck, Game
 
 
 @dataclass(frozen=True, kw_only=True)

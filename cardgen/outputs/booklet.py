@@ -18,29 +18,21 @@ import io
 import math
 import re
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from cardgen.core.errors import CardgenError, Loc, plural
 from cardgen.core.sizes import CARD_SIZES_MM, PAPER_SIZES_MM
 from cardgen.core.units import MM, color
-from cardgen.layout.engine import Rendered
-from cardgen.layout.rulebook import (  # noqa: F401
-    Callout,
-    ListBlock,
-    Para,
-    Rulebook,
-    Section,
-    Table,
-    has_rulebook,
-    load_rulebook,
-    rulebook_problems,
-    smarten,
-)
 from cardgen.model import ops
 from cardgen.outputs.base import Job, Output
-from cardgen.render.draw import Drawer, new_canvas
 from cardgen.resources.fonts import FontBook
 from cardgen.resources.richtext import TextStyle, Typesetter, parse, plain
 from cardgen.schema.core import Choice, Colour, Decl, opt
+
+if TYPE_CHECKING:    # (the rulebook's parser, Jinja and ReportLab are imported when used: start-up time)
+    from cardgen.layout.engine import Rendered
+    from cardgen.layout.rulebook import Callout, Rulebook, Section, Table
+    from cardgen.render.draw import Drawer
 
 BOOKLET_PAGES = ("a5", "half-letter")
 DEFAULT_ACCENT = "#2b4a6f"
@@ -151,6 +143,8 @@ class Composer:
 
     # text -> one strip per line
     def lines(self, text: str, style: TextStyle, w: float, x: float = 0.0) -> list[Strip]:
+        from cardgen.layout.rulebook import smarten
+
         if not str(text).strip():
             return []
         runs, size, _ = self.ts.set(parse(smarten(str(text)) if self.smart else str(text)), style, x, 0.0, w, 1e7)
@@ -317,6 +311,8 @@ class Composer:
         return lines
 
     def blocks(self, body: list) -> list[Strip]:
+        from cardgen.layout.rulebook import Callout, ListBlock, Para, Section, Table
+
         out: list[Strip] = []
         for b in body:
             if isinstance(b, Para):
@@ -465,6 +461,8 @@ class BookletMaker:
         return out
 
     def _component_strips(self) -> list[Strip]:
+        from cardgen.layout.rulebook import smarten
+
         c, st = self.comp, self.st
         out: list[Strip] = []
         by_deck = self._faces()
@@ -570,6 +568,8 @@ class BookletMaker:
 def render_pages(pages: list[Page], size: tuple[float, float], fonts: FontBook, title: str,
                  trim: tuple | None = None) -> bytes:
     """Pages of ops (y down, points) to a PDF with embedded fonts and fixed bytes."""
+    from cardgen.render.draw import Drawer, new_canvas
+
     buf = io.BytesIO()
     c = new_canvas(buf, fonts, pagesize=size)
     c.setTitle(title)
@@ -733,6 +733,8 @@ def player_aid_pdf(r: Rendered, book: Rulebook, accent: tuple | None) -> bytes |
 def make_booklet(r: Rendered, page: str = "a5", accent: tuple | None = None) -> tuple[bytes, bytes | None]:
     """(rules.pdf, player-aid.pdf or None) for a laid-out game with a rulebook; `accent`:
     default game.yaml's `booklet: accent`."""
+    from cardgen.layout.rulebook import load_rulebook
+
     book = load_rulebook(r.game)
     if book is None:
         raise CardgenError(Loc(str(r.game.root / "rules.yaml")), "no rulebook (title, intro, sections, player_aid) "
@@ -744,6 +746,8 @@ def make_booklet(r: Rendered, page: str = "a5", accent: tuple | None = None) -> 
 
 def job_rulebook(job: Job) -> Rulebook | None:
     """The game's rulebook, or None (after a warning, once a build) when it has none."""
+    from cardgen.layout.rulebook import load_rulebook
+
     if no_rulebook(job):
         return None
     return load_rulebook(job.rendered.game)
@@ -751,6 +755,8 @@ def job_rulebook(job: Job) -> Rulebook | None:
 
 def no_rulebook(job: Job) -> bool:
     """Warn (once a build) and say True when the game has no rulebook."""
+    from cardgen.layout.rulebook import has_rulebook
+
     if has_rulebook(job.game):
         return False
     where = job.game.root / "rules.yaml"

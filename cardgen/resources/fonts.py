@@ -10,9 +10,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
-
 from cardgen.core.paths import PathRefused, confine
 
 DEFAULT_FAMILY = "Lato"
@@ -43,6 +40,9 @@ def _register(path: Path) -> str:
     path = path.resolve()
     if path in _registered:
         return _registered[path]
+    from reportlab.pdfbase import pdfmetrics  # (ReportLab is imported on first use: start-up time)
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
     base = path.stem
     name = base
     if name in pdfmetrics._fonts and name not in _registered.values():
@@ -107,6 +107,8 @@ class FontBook:
             raise FontError(f"unknown font style '{style}' (use regular, bold, italic or bolditalic)")
         path = next(files[s] for s in _FALLBACK[style] if s in files)
         name = _register(path)
+        from reportlab.pdfbase import pdfmetrics
+
         font = pdfmetrics.getFont(name)
         cap = getattr(font.face, "capHeight", 700) or 700
         desc = abs(getattr(font.face, "descent", -200) or -200)
@@ -118,6 +120,8 @@ class FontBook:
         key = (text, font_name)
         w = self._widths.get(key)
         if w is None:
-            w = pdfmetrics.stringWidth(text, font_name, 1.0)
+            from reportlab.pdfbase.pdfmetrics import stringWidth
+
+            w = stringWidth(text, font_name, 1.0)
             self._widths[key] = w
         return w * size
