@@ -171,7 +171,6 @@ def _internal_error(name: str, exc: Exception, after: str) -> None:
 def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
     """Build each game, printing its problems and a summary; True if any failed."""
     from cardgen.cli.terminal import bar_factory, game_summary
-    from cardgen.outputs import OUTPUTS
     from cardgen.pipeline.build import build_game  # (here, not at start-up: `cardgen --help` is quick)
     from cardgen.pipeline.validate import count_errors
 
@@ -197,11 +196,8 @@ def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
             click.echo(f"{path.name}: {plural(len(reminders), 'gap')} still open in the data (cards with text to "
                        f"come, counts to be decided); `cardgen validate {path.name}` lists them", err=True)
         took = time.perf_counter() - start
-        game = written.game
-        print_backs = OUTPUTS["print"].resolve(game.data, opts.outputs.get("print")).backs
-        duplex = bool(print_backs) and any(d.has_backs for d in game.decks)
-        for line in game_summary(path.resolve().name, sum(d.count for d in game.decks), written, written.out_dir,
-                                 took, duplex):
+        for line in game_summary(path.resolve().name, written.cards, written, written.out_dir, took, written.duplex,
+                                 written.kept, written.unchanged):
             click.echo(line)
         soft = count_errors(report)
         if soft:

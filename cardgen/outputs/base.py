@@ -12,7 +12,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from cardgen.core.digest import digest
 from cardgen.core.errors import Diagnostic, Loc, Report
+from cardgen.outputs.incremental import Ledger, Part
 from cardgen.schema.core import Decl, show
 
 if TYPE_CHECKING:      # (not imported at start-up: `cardgen --help` makes its flags from the outputs)
@@ -54,11 +56,22 @@ class Job:
     out_dir: Path
     deck_decl: type[Decl] | None = None
     section: str | None = None
+    output: str = ""                 # the output's name
+    ledger: Ledger | None = None     # what the previous build made (None: make everything)
     _decks: dict = field(default_factory=dict)
 
     @property
     def game(self) -> Game:
         return self.rendered.game
+
+    def part(self, key: str, *inputs: Any) -> Part:
+        """A part of this output (`key`: e.g. the paper) that reads `inputs` besides the
+        output's options (`cardgen.outputs.incremental`): keep it if they did not change."""
+        name = f"{self.output}:{key}" if key else self.output
+        ledger = self.ledger
+        fingerprint = "" if ledger is None else \
+            digest(ledger.code, name, self.options, str(self.out_dir), ledger.value(inputs))
+        return Part(ledger, name, fingerprint, self.staging, self.report)
 
     def deck_options(self, deck: Deck) -> Any:
         """The output's per-deck options for `deck`: the deck file's section over game.yaml's."""

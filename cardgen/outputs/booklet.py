@@ -14,11 +14,13 @@ paragraphs split between lines and headings stay with what follows them.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardgen.core.errors import CardgenError, Loc, plural
 from cardgen.core.sizes import CARD_SIZES_MM, PAPER_SIZES_MM
@@ -744,6 +746,46 @@ def make_booklet(r: Rendered, page: str = "a5", accent: tuple | None = None) -> 
     return rules_pdf(r, book, page, accent), player_aid_pdf(r, book, accent)
 
 
+_REFERS_TO_CARDS = re.compile(r"\{[{%](?:(?!\}\}|%\}).)*\bcards\b", re.S)
+
+
+def rulebook_inputs(job: Job, shows_cards: bool) -> tuple:
+    """What the rulebook's pages read, for `Job.part`: game.yaml and rules.yaml (by content),
+    the decks' names, counts, sizes and descriptions, every card's data when the rules' text
+    refers to `cards`, the game's fonts and icons, and (`shows_cards`: the booklet) the card
+    faces it pictures (it shows at most the first five of a deck)."""
+    from cardgen.core.digest import file_digest
+    from cardgen.outputs.incremental import fonts_digest
+
+    r, game = job.rendered, job.game
+    decks = [(d.name, d.slug, d.count, len(d.cards), d.size, d.context()) for d in game.decks]
+    cards = [[c.fields for c in d.cards] for d in game.decks] if _REFERS_TO_CARDS.search(repr(game.rules)) else None
+    shown: list = []
+    if shows_cards:
+        for deck in game.decks:
+            shown.append([face for d, _, face in r.faces if d is deck][:5])
+    icons = [(str(p), file_digest(p)) for d in r.res.icons.dirs if d.is_dir() for p in sorted(d.iterdir())
+             if p.suffix.lower() in (".svg", ".png")]
+    return (file_digest(game.file), file_digest(game.root / "rules.yaml"), decks, cards, shown,
+            fonts_digest(r.res.fonts), sorted(r.res.icons.aliases.items()), icons)
+
+
+@contextlib.contextmanager
+def rulebook_part(job: Job, shows_cards: bool, *inputs: Any) -> Iterator[Rulebook | None]:
+    """The rulebook to make an output from, inside that output's part (`Job.part`, reading
+    `rulebook_inputs` and `inputs`); None when the game has none (after a warning) or when
+    the part is kept from the last build."""
+    if no_rulebook(job):
+        yield None
+        return
+    part = job.part("", *inputs, rulebook_inputs(job, shows_cards))
+    if part.keep():
+        yield None
+        return
+    with part:
+        yield job_rulebook(job)
+
+
 def job_rulebook(job: Job) -> Rulebook | None:
     """The game's rulebook, or None (after a warning, once a build) when it has none."""
     from cardgen.layout.rulebook import load_rulebook
@@ -778,11 +820,11 @@ class Booklet(Output):
         from cardgen.render import impose_booklet
 
         r = job.rendered
-        book = job_rulebook(job)
-        if book is None:
-            return
-        rules = rules_pdf(r, book, job.options.page, job.options.accent)
-        job.staging.add(job.out_dir / "rules.pdf", rules)
-        for paper in job.build.papers:
-            job.staging.add(job.out_dir / f"rules-booklet-{paper}.pdf",
-                            impose_booklet.impose(rules, paper, r.game.title))
+        with rulebook_part(job, True, job.build.papers) as book:
+            if book is None:
+                return
+            rules = rules_pdf(r, book, job.options.page, job.options.accent)
+            job.staging.add(job.out_dir / "rules.pdf", rules)
+            for paper in job.build.papers:
+                job.staging.add(job.out_dir / f"rules-booklet-{paper}.pdf",
+                                impose_booklet.impose(rules, paper, r.game.title))

@@ -59,20 +59,22 @@ class PrintSheets(Output):
     Options = PrintOptions
 
     def make(self, job: Job) -> None:
+        from cardgen.outputs.incremental import fonts_digest
         from cardgen.render import impose
         from cardgen.render.pdf import SheetOptions, plan_sheets, print_sheets
 
         r, o = job.rendered, job.options
         for paper in job.build.papers:
             so = SheetOptions(paper, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs)
-            try:
-                pages, how = plan_sheets(r.copies, so)
-                data = print_sheets(r.copies, r.res.fonts, so, r.game.title, pages)
-            except impose.DoesNotFit as exc:
-                raise CardgenError(Loc(str(r.game.file), 1), f"{exc}; use a larger --page or a smaller card") \
-                    from None
-            job.staging.add(job.out_dir / f"print-{paper}.pdf", data)
-            job.report.note(f"print-{paper}.pdf: {len(pages)} sheets; {how}")
-
-
-
+            part = job.part(paper, r.copies, so, r.game.title, fonts_digest(r.res.fonts))
+            if part.keep():
+                continue
+            with part:
+                try:
+                    pages, how = plan_sheets(r.copies, so)
+                    data = print_sheets(r.copies, r.res.fonts, so, r.game.title, pages)
+                except impose.DoesNotFit as exc:
+                    raise CardgenError(Loc(str(r.game.file), 1), f"{exc}; use a larger --page or a smaller card") \
+                        from None
+                job.staging.add(job.out_dir / f"print-{paper}.pdf", data)
+                job.report.note(f"print-{paper}.pdf: {len(pages)} sheets; {how}")

@@ -25,6 +25,11 @@ _FALLBACK = {
 _registered: dict[Path, str] = {}   # font file -> ReportLab font name (process-wide)
 
 
+def font_files() -> dict[str, Path]:
+    """ReportLab font name -> font file, of every font registered so far."""
+    return {name: path for path, name in _registered.items()}
+
+
 class FontError(Exception):
     pass
 

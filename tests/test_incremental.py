@@ -1,0 +1,277 @@
+"""Incremental builds: a rebuild makes exactly the outputs whose inputs changed, keeps the
+others as they were (the same files, hard-linked), and ends byte for byte where a clean
+build would."""
+from __future__ import annotations
+
+import http.server
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import in_dir, write
+from PIL import Image
+from pypdf import PdfReader
+
+from cardgen.core.data import DATA
+from cardgen.core.errors import Report
+from cardgen.pipeline.build import BuildOptions, build_game
+
+FACE = """
+elements:
+  - {name: bg, type: rect, box: bleed, fill: "#3366cc"}
+  - {name: pic, type: image, src: pic.png, x: 5mm, y: 20mm, width: 20mm, height: 20mm}
+  - {name: title, type: text, x: 5mm, y: 5mm, width: 53.5mm, height: 10mm, text: "{{ card.name }}",
+     font: Plain, size: 12, color: "#ffffff"}
+  - {name: text, type: text, x: 5mm, y: 45mm, width: 53.5mm, height: 30mm, text: "{{ card.text }}",
+     font: Plain, size: 9, color: "#ffffff"}
+"""
+BACK = """
+elements:
+  - {name: bg, type: rect, box: bleed, fill: "#aa2222"}
+"""
+RULES = """
+title: Seven Cards
+intro: Play the seven cards.
+sections:
+  - title: How to play
+    body:
+      - "Draw one of the {{ decks.Things.count }} cards each turn."
+player_aid:
+  turn: [Draw a card, Play a card]
+  end: [Count your cards]
+"""
+# The booklet pictures the first five cards of a deck: card 7 is on none of its pages.
+CARDS = [f"  - {{name: Card {i}, text: 'The text of card {i}.'}}" for i in range(1, 8)]
+
+CARD_OUTPUTS = {"print-letter.pdf", "print-a4.pdf", "cards.pdf"}
+OTHER = {"calibration-letter.pdf", "calibration-a4.pdf", "rules.pdf", "rules-booklet-letter.pdf",
+         "rules-booklet-a4.pdf", "player-aid.pdf"}
+
+
+def paint(path: Path, colour: tuple[int, int, int]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (16, 16), colour).save(path)
+
+
+def make_game(root: Path) -> Path:
+    game = root / "seven"
+    write(game / "game.yaml", "title: Seven\n")
+    write(game / "deck.yaml", "deck: Things\ntemplate: face\nback: back\ncards:\n" + "\n".join(CARDS) + "\n")
+    write(game / "templates" / "face.yaml", FACE)
+    write(game / "templates" / "back.yaml", BACK)
+    write(game / "rules.yaml", RULES)
+    (game / "fonts").mkdir()
+    shutil.copy(DATA / "fonts" / "Lato-Regular.ttf", game / "fonts" / "Plain-Regular.ttf")
+    paint(game / "art" / "pic.png", (200, 30, 30))
+    return game
+
+
+def build(game: Path, out: Path, **opts) -> tuple[list[Path], Report]:
+    report = Report()
+    built = build_game(game, game, BuildOptions(out=out, **opts), report)
+    return built, report
+
+
+def names(paths: list[Path], out: Path) -> set[str]:
+    """Files as their path inside the game's output folder (tts/ files as `tts/...`)."""
+    return {p.relative_to(out / "seven").as_posix() for p in paths}
+
+
+def snapshot(out: Path) -> dict[str, tuple[int, int]]:
+    """Every output file (not the cache or the state) -> (inode, mtime_ns)."""
+    root = out / "seven"
+    return {p.relative_to(root).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+            for p in root.rglob("*") if p.is_file() and not p.relative_to(root).parts[0].startswith(".")}
+
+
+def contents(out: Path) -> dict[str, bytes]:
+    root = out / "seven"
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in root.rglob("*") if p.is_file() and not p.relative_to(root).parts[0].startswith(".")}
+
+
+@pytest.fixture
+def setup(tmp_path):
+    game = make_game(tmp_path)
+    out = tmp_path / "build"
+    first, _ = build(game, out)
+    tts = {n for n in names(first, out) if n.startswith("tts/")}
+    assert names(first, out) == CARD_OUTPUTS | OTHER | tts and len(tts) == 4   # json, thumbnail, faces, back
+    return game, out, tts
+
+
+def test_a_rebuild_with_nothing_changed_rewrites_nothing(setup):
+    game, out, tts = setup
+    before = snapshot(out)
+    again, _ = build(game, out)
+    assert list(again) == [] and again.unchanged
+    assert names(again.kept, out) == CARD_OUTPUTS | OTHER | tts
+    assert snapshot(out) == before                    # the same files: same inodes, untouched
+    code, stdout, _ = in_dir(game.parent, "build", "seven", "--out", str(out))
+    assert code == 0
+    assert re.fullmatch(r"seven: up to date, nothing changed since the last build \(7 cards in build/seven/, "
+                        r"checked in \d+\.\d\ds\)\n", stdout), stdout
+    assert snapshot(out) == before
+
+
+def split(files: set[str]) -> tuple[set[str], set[str]]:
+    """(files at the top of the output folder, files in tts/)"""
+    return {n for n in files if not n.startswith("tts/")}, {n for n in files if n.startswith("tts/")}
+
+
+def test_editing_one_card_remakes_only_the_outputs_that_show_it(setup):
+    game, out, tts = setup
+    rules_inode = (out / "seven" / "rules.pdf").stat().st_ino
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 7.", "Card seven, rewritten."))
+    again, _ = build(game, out)
+    top, made_tts = split(names(again, out))
+    assert top == CARD_OUTPUTS and len(made_tts) == 4 and len(made_tts & tts) == 3   # the faces sheet is new
+    assert names(again.kept, out) == OTHER          # the booklet shows cards 1-5 only: kept
+    assert (out / "seven" / "rules.pdf").stat().st_ino == rules_inode
+    text = "".join(page.extract_text() for page in PdfReader(out / "seven" / "cards.pdf").pages)
+    assert "Card seven, rewritten." in text and "The text of card 7." not in text
+
+
+def test_editing_a_card_the_booklet_pictures_remakes_the_booklet(setup):
+    game, out, _ = setup
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 1.", "Card one, rewritten."))
+    again, _ = build(game, out)
+    made = names(again, out)
+    assert {"rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf"} <= made
+    assert names(again.kept, out) == {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"}
+
+
+@pytest.mark.parametrize("change, kept", [
+    # the picture on every card: every output that draws cards (the booklet too)
+    ("art", {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"}),
+    # the face template: the same
+    ("template", {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"}),
+    # the font: everything sets text in the game's fonts
+    ("font", set()),
+    # --flip short: the print and calibration sheets only
+    ("flip", {"cards.pdf", "rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf", "player-aid.pdf"}),
+])
+def test_each_kind_of_input_invalidates_what_reads_it(setup, change, kept):
+    game, out, tts = setup
+    opts = {}
+    if change == "art":
+        paint(game / "art" / "pic.png", (30, 200, 30))
+    elif change == "template":
+        face = game / "templates" / "face.yaml"
+        face.write_text(face.read_text().replace("#3366cc", "#336600"))
+    elif change == "font":
+        shutil.copy(DATA / "fonts" / "Vollkorn-Regular.ttf", game / "fonts" / "Plain-Regular.ttf")
+    else:
+        opts = {"outputs": {"print": {"flip": "short"}}}
+    again, _ = build(game, out, **opts)
+    top_kept, tts_kept = split(names(again.kept, out))
+    top_made, tts_made = split(names(again, out))
+    assert top_kept == kept and top_made == (CARD_OUTPUTS | OTHER) - kept
+    if change == "flip":                         # the Tabletop Simulator export does not print
+        assert tts_kept == tts and not tts_made
+    else:                                        # the faces changed: the export is made again, with
+        assert not tts_kept and len(tts_made) == 4    # a new faces sheet (the back's is the same)
+        assert tts - tts_made == {n for n in tts if "-faces-" in n}
+
+
+def test_a_damaged_output_is_made_again_not_kept(setup):
+    game, out, _ = setup
+    rules = out / "seven" / "rules.pdf"
+    good = rules.read_bytes()
+    st = rules.stat()
+    damaged = bytearray(good)
+    damaged[len(damaged) // 2] ^= 0xFF                  # same size, one byte changed,
+    rules.write_bytes(bytes(damaged))
+    os.utime(rules, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the same modification time
+    again, _ = build(game, out)
+    assert not again.unchanged
+    assert names(again, out) == {"rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf"}
+    assert rules.read_bytes() == good
+
+
+def test_a_deleted_output_is_made_again(setup):
+    game, out, _ = setup
+    (out / "seven" / "print-a4.pdf").unlink()
+    again, _ = build(game, out)
+    assert names(again, out) == {"print-a4.pdf"}
+
+
+def test_only_builds_keep_working(setup):
+    game, out, _ = setup
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 7.", "Card seven, rewritten."))
+    only_cards, _ = build(game, out, only=("cards",))
+    assert names(only_cards, out) == {"cards.pdf"}
+    assert not only_cards.kept
+    assert (out / "seven" / "print-letter.pdf").is_file()          # not made this time, still there
+    full, _ = build(game, out)                                      # the print sheets are behind now
+    assert names(full, out) - {n for n in names(full, out) if n.startswith("tts/")} == {"print-letter.pdf",
+                                                                                        "print-a4.pdf"}
+    assert "cards.pdf" in names(full.kept, out)
+    again, _ = build(game, out, only=("print",))
+    assert list(again) == [] and names(again.kept, out) == {"print-letter.pdf", "print-a4.pdf"}
+
+
+def test_the_last_builds_warnings_are_repeated_when_nothing_changed(setup):
+    game, out, _ = setup
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("text: 'The text of card 3.'", "text: 'To come', todo: write it"))
+    _, first = build(game, out)
+    again, second = build(game, out)
+    assert again.unchanged
+    assert [str(d) for d in second.items] == [str(d) for d in first.items] and first.items
+
+
+def test_an_incremental_build_ends_byte_identical_to_a_clean_build(setup, tmp_path):
+    game, out, _ = setup
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 2.", "Card two, rewritten."))
+    build(game, out)
+    build(game, out, outputs={"print": {"flip": "short"}})
+    paint(game / "art" / "pic.png", (10, 10, 240))
+    build(game, out, outputs={"print": {"flip": "short"}})
+    incremental_result = contents(out)
+    shutil.rmtree(out)
+    clean, _ = build(game, out, outputs={"print": {"flip": "short"}})
+    assert not clean.kept
+    assert contents(out) == incremental_result
+
+
+class _Sheet(http.server.BaseHTTPRequestHandler):
+    body = "name,text\nA,From the web\n"
+
+    def do_GET(self):
+        data = type(self).body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/csv; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_game_reading_a_google_sheet_is_never_taken_as_unchanged(tmp_path):
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Sheet)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        game = tmp_path / "seven"
+        write(game / "game.yaml", "title: Linked\n")
+        write(game / "deck.yaml", "deck: Things\ntemplate: face\n"
+                                  f"cards: {{url: 'http://127.0.0.1:{srv.server_port}/s.csv', refresh_after: 0}}\n")
+        write(game / "templates" / "face.yaml", "elements:\n  - {name: t, type: text, text: '{{ card.text }}'}\n")
+        out = tmp_path / "build"
+        build(game, out, only=("cards",))
+        _Sheet.body = "name,text\nA,Changed on the web\n"        # no file of the game changed
+        again, _ = build(game, out, only=("cards",))
+        assert not again.unchanged and names(again, out) == {"cards.pdf"}
+        assert "Changed on the web" in PdfReader(out / "seven" / "cards.pdf").pages[0].extract_text()
+    finally:
+        srv.shutdown()
+        srv.server_close()
