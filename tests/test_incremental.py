@@ -275,3 +275,15 @@ def test_a_game_reading_a_google_sheet_is_never_taken_as_unchanged(tmp_path):
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+def test_the_summary_counts_pages_without_a_pdf_library(setup):
+    """The summary reads a PDF's page count from its page tree (pypdf only as a fallback):
+    the same count pypdf gives, for every PDF a build makes."""
+    from cardgen.cli.terminal import pdf_pages
+
+    _, out, _ = setup
+    pdfs = sorted((out / "seven").glob("*.pdf"))
+    assert len(pdfs) == len(CARD_OUTPUTS | OTHER)
+    for pdf in pdfs:
+        assert pdf_pages(pdf) == len(PdfReader(pdf).pages), pdf.name

@@ -3,6 +3,7 @@ longer than about a second, on a terminal only, and the closing summary of each 
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -60,7 +61,17 @@ def bar_factory(quiet: bool, stream: TextIO | None = None) -> Callable[[str, int
 DUPLEX_ALWAYS = ("rules-booklet-",)     # imposed booklets: two pages a sheet
 
 
+_PAGES = re.compile(rb"<<(?:(?!<<|>>).)*?/Type\s*/Pages\b(?:(?!<<|>>).)*?>>", re.S)
+_COUNT = re.compile(rb"/Count\s+(\d+)")
+
+
 def pdf_pages(path: Path) -> int:
+    """The number of pages: read from the page tree's root in the file cardgen wrote (no
+    PDF library to import, nothing to parse); pypdf for a file laid out otherwise."""
+    data = Path(path).read_bytes()
+    counts = [int(m.group(1)) for tree in _PAGES.findall(data) if (m := _COUNT.search(tree))]
+    if counts:
+        return max(counts)           # the root of the page tree counts every page
     from pypdf import PdfReader
 
     return len(PdfReader(path).pages)

@@ -9,6 +9,7 @@ that changed since.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import importlib.util
 import os
@@ -46,6 +47,36 @@ def digest(*values: Any) -> str:
     """A stable hash of plain data: strings, numbers, paths, tuples, lists, dicts and the
     frozen dataclasses of `cardgen.model` (by their `repr`, which lists every field)."""
     return hashlib.sha256(repr(values).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# -- checksummed cache entries ---------------------------------------------------------------
+# Every cache file (card bitmaps, TTS atlases, drawn card forms) is `_SEAL + sha256(payload) + payload`: a file
+# damaged on disk (a bit flip, a truncated write) is noticed, rebuilt and never copied into
+# an output.
+
+_SEAL = b"CGSEAL1\n"
+
+
+class CorruptCache(OSError):
+    """A cache entry whose checksum does not match its content."""
+
+    def __init__(self, path: Path):
+        super().__init__(errno.EIO, "damaged cache entry (checksum mismatch); build again to remake it", str(path))
+
+
+def seal(payload: bytes) -> bytes:
+    return _SEAL + hashlib.sha256(payload).digest() + payload
+
+
+def read_payload(path: Path) -> bytes:
+    """The content of a sealed cache entry; CorruptCache if damaged."""
+    blob = Path(path).read_bytes()
+    head = len(_SEAL) + 32
+    payload = blob[head:]
+    if not blob.startswith(_SEAL) or len(blob) < head or hashlib.sha256(payload).digest() != blob[len(_SEAL):head]:
+        raise CorruptCache(Path(path))
+    return payload
+
 
 
 class DigestCache:

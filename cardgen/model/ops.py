@@ -164,7 +164,11 @@ class Copy:
 def layout_digest(layout: CardLayout, font_files: Mapping[str, FilePath]) -> str:
     """Content hash of one laid-out card side: its size, shape and drawing operations, and
     the content of every font (`font_files`: ReportLab font name -> file), icon and image file
-    they use.  Equal digests draw equal pictures."""
+    they use.  Equal digests draw equal pictures.  Worked out once per layout (a finished
+    layout is not changed)."""
+    done = layout.__dict__.get("_digest")
+    if done is not None:
+        return str(done)
     files: set[str] = set()
     fonts: set[str] = set()
     for op in layout.ops:
@@ -181,5 +185,7 @@ def layout_digest(layout: CardLayout, font_files: Mapping[str, FilePath]) -> str
     for name in sorted(fonts):
         path = font_files.get(name)
         font_digests.append((name, file_digest(path) if path else ""))
-    return digest(layout.width, layout.height, layout.bleed, layout.shape, layout.ops,
+    done = digest(layout.width, layout.height, layout.bleed, layout.shape, layout.ops,
                   [(f, file_digest(FilePath(f))) for f in sorted(files)], font_digests)
+    layout.__dict__["_digest"] = done
+    return done

@@ -11,6 +11,7 @@ class CardsPdf(Output):
 
     def make(self, job: Job) -> None:
         from cardgen.outputs.incremental import fonts_digest
+        from cardgen.render.formcache import FormCache
         from cardgen.render.pdf import cards_pdf
 
         r = job.rendered
@@ -18,4 +19,5 @@ class CardsPdf(Output):
         part = job.part("", faces, backs, r.game.title, fonts_digest(r.res.fonts))
         if not part.keep():
             with part:
-                job.staging.add(job.out_dir / "cards.pdf", cards_pdf(faces, backs, r.res.fonts, r.game.title))
+                job.staging.add(job.out_dir / "cards.pdf", cards_pdf(faces, backs, r.res.fonts, r.game.title,
+                                                                     FormCache.of(job.out_dir)))

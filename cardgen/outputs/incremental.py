@@ -60,14 +60,9 @@ class Ledger:
     parts: dict[str, dict[str, Any]] = field(default_factory=dict)
     made: list[str] = field(default_factory=list)    # part names made this build, in order
     kept: list[str] = field(default_factory=list)    # part names kept from the previous build
-    _layouts: dict[int, tuple[ops.CardLayout, str]] = field(default_factory=dict)
 
     def layout(self, layout: ops.CardLayout) -> str:
-        """`ops.layout_digest` of a card side, worked out once a build."""
-        hit = self._layouts.get(id(layout))
-        if hit is None or hit[0] is not layout:
-            hit = self._layouts[id(layout)] = (layout, ops.layout_digest(layout, self.font_files()))
-        return hit[1]
+        return ops.layout_digest(layout, self.font_files())
 
     def value(self, v: Any) -> Any:
         """`v` with every card side replaced by its digest (for the fingerprint)."""

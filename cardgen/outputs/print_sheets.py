@@ -61,6 +61,7 @@ class PrintSheets(Output):
     def make(self, job: Job) -> None:
         from cardgen.outputs.incremental import fonts_digest
         from cardgen.render import impose
+        from cardgen.render.formcache import FormCache
         from cardgen.render.pdf import SheetOptions, plan_sheets, print_sheets
 
         r, o = job.rendered, job.options
@@ -72,7 +73,7 @@ class PrintSheets(Output):
             with part:
                 try:
                     pages, how = plan_sheets(r.copies, so)
-                    data = print_sheets(r.copies, r.res.fonts, so, r.game.title, pages)
+                    data = print_sheets(r.copies, r.res.fonts, so, r.game.title, pages, FormCache.of(job.out_dir))
                 except impose.DoesNotFit as exc:
                     raise CardgenError(Loc(str(r.game.file), 1), f"{exc}; use a larger --page or a smaller card") \
                         from None

@@ -17,6 +17,7 @@ from cardgen.outputs.base import Job
 from cardgen.outputs.incremental import Ledger
 from cardgen.pipeline import incremental
 from cardgen.pipeline.options import PAPERS, BuildOptions
+from cardgen.render import formcache
 from cardgen.resources import fonts
 
 if TYPE_CHECKING:     # (imported when a game is built: a rebuild with nothing changed never loads them)
@@ -109,6 +110,7 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
             advance(1)
     made = len(report.items)
     files = staging.commit(report)
+    formcache.save_all()
     ledger.committed(staging.digests)
     cards, duplex = sum(d.count for d in game.decks), _duplex(game, opts)
     incremental.record(out_dir, inputs, ledger, state, [o.name for o in wanted], report.items[:made], report.notes,

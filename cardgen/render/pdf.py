@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reportlab.lib.colors import white
@@ -14,6 +15,7 @@ from cardgen.model.ops import CardLayout, Copy
 from cardgen.render import impose
 from cardgen.render.backs import describe, plan_size_group
 from cardgen.render.draw import Drawer, new_canvas
+from cardgen.render.formcache import FormCache
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 
 
@@ -59,6 +61,18 @@ def plan_sheets(copies: list[Copy], opts: SheetOptions) -> tuple[list[tuple[impo
         plans.append(plan)
         pages += plan.pages
     return pages, describe(plans) if any_backs else "no back pages"
+
+
+def _sides(cards: Sequence[Copy | CardLayout]) -> list[CardLayout]:
+    """The distinct card sides of these copies (faces and backs) or sides, in order: what
+    `Drawer.prepare` names the resources from (the print sheets and cards.pdf of one game
+    name them alike, whether the sheets print backs or not, so they share card forms)."""
+    seen: dict[int, CardLayout] = {}
+    for item in cards:
+        for side in (item.face, item.back) if isinstance(item, Copy) else (item,):
+            if side is not None:
+                seen.setdefault(id(side), side)
+    return list(seen.values())
 
 
 def _note(c: Canvas, fonts: FontBook, grid: impose.Grid, slots: list[impose.Slot], text: str) -> None:
@@ -120,12 +134,14 @@ def _marks(c: Canvas, marks: list[impose.Mark], paper_h: float) -> None:
 
 
 def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title: str,
-                 pages: list[tuple[impose.Grid, list[Copy]]] | None = None) -> bytes:
+                 pages: list[tuple[impose.Grid, list[Copy]]] | None = None, cache: FormCache | None = None) -> bytes:
+    """The print sheets; `cache`: card forms drawn before (`cardgen.render.formcache`)."""
     pw, ph = PAPER_SIZES_MM[opts.paper]
     buf = io.BytesIO()
     c = new_canvas(buf, fonts, pagesize=(pw * MM, ph * MM))
     c.setTitle(f"{title}: print sheets ({opts.paper})")
-    drawer = Drawer(c, fonts)
+    drawer = Drawer(c, fonts, cache)
+    drawer.prepare(_sides(copies))
     if pages is None:
         pages = plan_sheets(copies, opts)[0]
     any_backs = opts.backs and any(cp.back is not None for cp in copies)
@@ -151,12 +167,15 @@ def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title:
     return buf.getvalue()
 
 
-def cards_pdf(faces: list[CardLayout], backs: list[CardLayout], fonts: FontBook, title: str) -> bytes:
-    """Each distinct face once, then each distinct back, at trim + bleed with TrimBox/BleedBox."""
+def cards_pdf(faces: list[CardLayout], backs: list[CardLayout], fonts: FontBook, title: str,
+              cache: FormCache | None = None) -> bytes:
+    """Each distinct face once, then each distinct back, at trim + bleed with TrimBox/BleedBox;
+    `cache`: card forms drawn before (`cardgen.render.formcache`)."""
     buf = io.BytesIO()
     c = new_canvas(buf, fonts)
     c.setTitle(f"{title}: cards")
-    drawer = Drawer(c, fonts)
+    drawer = Drawer(c, fonts, cache)
+    drawer.prepare(_sides([*faces, *backs]))
     for layout in [*faces, *backs]:
         B = layout.bleed
         w, h = layout.width + 2 * B, layout.height + 2 * B

@@ -17,7 +17,6 @@ The outputs that use it: `cardgen.outputs.tts` (deck sheets) and `cardgen.output
 from __future__ import annotations
 
 import contextlib
-import errno
 import hashlib
 import io
 import math
@@ -30,7 +29,7 @@ from pathlib import Path
 from PIL import Image
 
 from cardgen.core import atomic
-from cardgen.core.digest import file_digest
+from cardgen.core.digest import CorruptCache, file_digest, read_payload, seal
 from cardgen.model import ops
 from cardgen.resources.fonts import font_files as registered_fonts
 
@@ -50,34 +49,7 @@ def reset_stats() -> None:
     STATS["corrupt"] = 0
 
 
-# -- checksummed cache entries ---------------------------------------------------------------
-# Every cache file (card bitmaps, TTS atlases) is `_SEAL + sha256(payload) + payload`: a file
-# damaged on disk (a bit flip, a truncated write) is noticed, rebuilt and never copied into
-# an output.
-
-_SEAL = b"CGSEAL1\n"
-
-
-class CorruptCache(OSError):
-    """A cache entry whose checksum does not match its content."""
-
-    def __init__(self, path: Path):
-        super().__init__(errno.EIO, "damaged cache entry (checksum mismatch); build again to remake it", str(path))
-
-
-def seal(payload: bytes) -> bytes:
-    return _SEAL + hashlib.sha256(payload).digest() + payload
-
-
-def read_payload(path: Path) -> bytes:
-    """The content of a sealed cache entry; CorruptCache if damaged."""
-    blob = Path(path).read_bytes()
-    head = len(_SEAL) + 32
-    payload = blob[head:]
-    if not blob.startswith(_SEAL) or len(blob) < head or hashlib.sha256(payload).digest() != blob[len(_SEAL):head]:
-        raise CorruptCache(Path(path))
-    return payload
-
+# -- checksummed cache entries (`cardgen.core.digest.seal`) -------------------------------------
 
 def is_intact(path: Path) -> bool:
     """True if `path` is a cache entry whose checksum matches; a damaged one is deleted."""

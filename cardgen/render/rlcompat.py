@@ -6,6 +6,9 @@
    them out of the form's resource dictionary; `CardCanvas.endForm` gives such a form a
    resource dictionary that has them (the same one ReportLab would build, plus ExtGState).
 3. (below) `drawInlineImage` draws an image XObject: see its docstring.
+4. (below) Reusable form contents: `fix_resources` names fonts, font codes and transparency
+   states the same way in every document that draws the same cards, so a card form's
+   operators (`form_contents`) drawn in one document are valid in another (`replay`).
 2. ASCII85 on binary streams makes PDFs ~25 % larger for nothing. ReportLab only has the
    process-wide `rl_config.useA85` switch for this (no canvas or document argument), and
    reads it when an image is loaded (`drawImage`) and when streams are written
@@ -14,7 +17,7 @@
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -77,6 +80,57 @@ class CardCanvas(Canvas):
     drawImage = _no_a85(Canvas.drawImage)
     save = _no_a85(Canvas.save)
     getpdfdata = _no_a85(Canvas.getpdfdata)
+
+    # -- reusable form contents ----------------------------------------------------------
+    def fix_resources(self, chars: Mapping[str, Iterable[str]], alphas: Iterable[float]) -> dict[str, str]:
+        """Before anything is drawn: give the fonts `chars` names (ReportLab font name ->
+        the characters set in it) their resource names in sorted order, assign the codes of
+        their characters in sorted order (ASCII keeps its own codes), and name a transparency
+        state for each alpha in `alphas` (fill and stroke), sorted.  ReportLab otherwise
+        numbers all of these in order of first use, which differs between documents.
+        Returns, per font and for the transparency states (key ""), a token that is equal
+        for two documents exactly when they name and code them alike."""
+        from reportlab.pdfbase import pdfmetrics
+
+        doc = self._doc
+        tokens: dict[str, str] = {}
+        for name in sorted(chars):
+            font = pdfmetrics.getFont(name)
+            if getattr(font, "_dynamicFont", False):
+                ascii_fixed = bool(getattr(font, "_asciiReadable", False))   # ASCII codes are its own
+                text = "".join(sorted(ch for ch in set(chars[name]) if not (ascii_fixed and ord(ch) < 128)))
+                internal = font.getSubsetInternalName(0, doc)
+                font.splitString(text, doc)
+            else:
+                text, internal = "", doc.getInternalFontName(name)
+            tokens[name] = f"{internal}:{text}"
+        states = self._extgstate._c
+        for a in sorted(set(alphas)):
+            for key in ("ca", "CA"):
+                if (key, a) not in states:
+                    states[(key, a)] = f"gRLs{len(states)}"
+        tokens[""] = repr(sorted(states.items()))
+        return tokens
+
+    def form_contents(self) -> tuple[list[str], list[str]] | None:
+        """Inside a form, before `endForm`: its operators and the forms and images it uses;
+        None when it uses something that is not reusable (spot colours, shadings)."""
+        if self._colorsUsed or self._shadingUsed or self._annotationrefs:
+            return None
+        return list(self._code), list(self._formsinuse)
+
+    def replay(self, code: list[str], forms: list[str]) -> None:
+        """Inside a form: operators from `form_contents` of a document with the same
+        `fix_resources` token (the forms and images they use must exist in this one)."""
+        self._code.extend(code)
+        self._formsinuse.extend(forms)
+
+    def register_image(self, path: str) -> None:
+        """Put the image file into the document as `drawImage(path, mask="auto")` would,
+        drawing nothing (for a replayed form that shows it)."""
+        mark = len(self._code)
+        self.drawImage(path, 0, 0, 1, 1, mask="auto")
+        del self._code[mark:]
     def drawInlineImage(self, image: Any, x: float, y: float, width: float | None = None,
                         height: float | None = None, preserveAspectRatio: bool = False,
                         anchor: str = "c", anchorAtXY: bool = False, showBoundary: bool = False,
