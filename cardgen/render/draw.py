@@ -10,12 +10,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from reportlab.graphics import renderPDF, shapes
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
-from cardgen.core.digest import digest
+from cardgen.core.digest import digest, file_digest
 from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.model.ops import Colour
@@ -24,16 +23,20 @@ from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files
 from cardgen.resources.icons import load_svg
 
+if TYPE_CHECKING:    # (ReportLab's graphics and svglib are imported when an SVG is drawn, not reused)
+    from reportlab.graphics import shapes
+
 _BLACK = (0.0, 0.0, 0.0)
+
+
+def _base_font(fonts: FontBook) -> str:
+    return fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else next(iter(fonts.families)), "regular").name
 
 
 def new_canvas(target: str | Path | IO[bytes], fonts: FontBook, pagesize: tuple[float, float] = (595.0, 842.0),
                **kw: Any) -> CardCanvas:
     """A canvas that embeds only our own fonts and writes byte-identical output."""
-    base = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else next(iter(fonts.families)), "regular")
-    # svglib's renderer sets its default font on every drawing: point it at an embedded one.
-    shapes.STATE_DEFAULTS["fontName"] = base.name
-    c = CardCanvas(target, pagesize=pagesize, invariant=1, initialFontName=base.name, pageCompression=1, **kw)
+    c = CardCanvas(target, pagesize=pagesize, invariant=1, initialFontName=_base_font(fonts), pageCompression=1, **kw)
     c.setCreator("cardgen")
     c.setProducer("cardgen")
     return c
@@ -45,6 +48,8 @@ def _is_black(col: Any) -> bool:
 
 def _emit_shape(c: Canvas, node: shapes.Shape) -> bool:
     """Draw an svglib node whose black parts use the current colours; False if unsupported."""
+    from reportlab.graphics import renderPDF, shapes
+
     if isinstance(node, shapes.Group):
         c.saveState()
         if node.transform and tuple(node.transform) != (1, 0, 0, 1, 0, 0):
@@ -113,6 +118,8 @@ def _emit_shape(c: Canvas, node: shapes.Shape) -> bool:
 
 
 def _wrap(node: shapes.Shape) -> shapes.Drawing:
+    from reportlab.graphics import shapes
+
     d = shapes.Drawing(1, 1)
     d.add(node)
     return d
@@ -172,16 +179,35 @@ class Drawer:
         if same:
             self.forms[key] = same
             return name, same[1], same[2]
-        drawing = load_svg(Path(path))
-        w, h = float(drawing.width), float(drawing.height)
-        self.c.beginForm(name, 0, 0, w, h)
-        if themed:
-            for node in drawing.contents:
-                if not _emit_shape(self.c, node):
-                    renderPDF.draw(_wrap(node), self.c, 0, 0)
+        c, cache = self.c, self.cache
+        reuse = found = None
+        if cache is not None and isinstance(c, CardCanvas):
+            reuse = digest("svg", file_digest(Path(path)), themed, _base_font(self.fonts), self.variant)
+            found = cache.get(reuse)
+        if found is not None:
+            w, h = found[2]
+            c.beginForm(name, 0, 0, w, h)
+            c.replay(found[0], found[1])
         else:
-            renderPDF.draw(drawing, self.c, 0, 0)
-        self.c.endForm()
+            from reportlab.graphics import renderPDF, shapes
+
+            drawing = load_svg(Path(path))
+            w, h = float(drawing.width), float(drawing.height)
+            # svglib's renderer sets its default font on every drawing: point it at an embedded one.
+            shapes.STATE_DEFAULTS["fontName"] = _base_font(self.fonts)
+            c.beginForm(name, 0, 0, w, h)
+            if themed:
+                for node in drawing.contents:
+                    if not _emit_shape(c, node):
+                        renderPDF.draw(_wrap(node), c, 0, 0)
+            else:
+                renderPDF.draw(drawing, c, 0, 0)
+            contents = c.form_contents() if isinstance(c, CardCanvas) else None
+            # reusable unless it sets text or transparency (named in order of use) or shows images
+            if cache is not None and reuse is not None and contents is not None and not contents[1] and \
+                    not any(" Tf" in op or " gs" in op for op in contents[0]):
+                cache.put(reuse, (contents[0], [], (w, h)))
+        c.endForm()
         self.forms[key] = self.forms[("svg-name", name)] = (name, w, h)
         return name, w, h
 
@@ -215,13 +241,13 @@ class Drawer:
             if found is not None:
                 for path in _raster_files(layout):
                     c.register_image(path)
-                c.replay(*found)
+                c.replay(found[0], found[1])
         if found is None:
             self.draw_ops(layout, B, B + layout.height)
             if self.cache is not None and self._tokens is not None and isinstance(c, CardCanvas):
                 contents = c.form_contents()
                 if contents is not None:
-                    self.cache.put(reuse, contents)
+                    self.cache.put(reuse, (*contents, ()))
         c.endForm()
         self.forms[key] = (name, layout)  # keep layout alive so id() stays unique
         return name

@@ -23,7 +23,8 @@ from pathlib import Path
 from cardgen.core import atomic
 from cardgen.core.digest import CorruptCache, code_version, read_payload, seal
 
-Entry = tuple[list[str], list[str]]        # a form's operators, and the forms and images it uses
+# a form's operators, the forms and images it uses, and its size (an SVG's; () for a card)
+Entry = tuple[list[str], list[str], tuple[float, ...]]
 _open: dict[Path, FormCache] = {}
 
 

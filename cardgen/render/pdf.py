@@ -16,6 +16,7 @@ from cardgen.render import impose
 from cardgen.render.backs import describe, plan_size_group
 from cardgen.render.draw import Drawer, new_canvas
 from cardgen.render.formcache import FormCache
+from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 
 
@@ -99,26 +100,21 @@ def _note(c: Canvas, fonts: FontBook, grid: impose.Grid, slots: list[impose.Slot
     c.restoreState()
 
 
-def _place(c: Canvas, drawer: Drawer, layout: CardLayout, slot: impose.Slot, paper_h: float) -> None:
+def _place(c: CardCanvas, drawer: Drawer, layout: CardLayout, slot: impose.Slot, paper_h: float) -> None:
+    """Place a card's form in its slot, clipped to the slot, turned as the slot says."""
     name = drawer.card_form(layout)
-    cx, cy, cw, ch = _pt_rect(slot.clip, paper_h)
-    c.saveState()
-    p = c.beginPath()
-    p.rect(cx, cy, cw, ch)
-    c.clipPath(p, stroke=0, fill=0)
     B = layout.bleed
-    c.translate(slot.x * MM - B, (paper_h - slot.y - slot.h) * MM - B)
+    x, y = slot.x * MM - B, (paper_h - slot.y - slot.h) * MM - B
+    w, h = slot.w * MM + 2 * B, slot.h * MM + 2 * B
     if slot.rotation == 90:        # card's top to the left
-        c.translate(slot.w * MM + 2 * B, 0)
-        c.rotate(90)
+        matrix = (0.0, 1.0, -1.0, 0.0, x + w, y)
     elif slot.rotation == -90:     # card's top to the right
-        c.translate(0, slot.h * MM + 2 * B)
-        c.rotate(-90)
+        matrix = (0.0, -1.0, 1.0, 0.0, x, y + h)
     elif slot.rotation == 180:     # upside down
-        c.translate(slot.w * MM + 2 * B, slot.h * MM + 2 * B)
-        c.rotate(180)
-    c.doForm(name)
-    c.restoreState()
+        matrix = (-1.0, 0.0, 0.0, -1.0, x + w, y + h)
+    else:
+        matrix = (1.0, 0.0, 0.0, 1.0, x, y)
+    c.place_form(name, _pt_rect(slot.clip, paper_h), matrix)
 
 
 def _marks(c: Canvas, marks: list[impose.Mark], paper_h: float) -> None:

@@ -66,6 +66,15 @@ def _form_resources(form: Any) -> Any:
     return resources
 
 
+def _numbers(values: Iterable[float]) -> str:
+    """Numbers for a content stream, to 1/10000 pt (ReportLab's `fp_str`, quicker)."""
+    out = []
+    for v in values:
+        text = f"{v:.4f}".rstrip("0").rstrip(".")
+        out.append("0" if text in ("", "-0") else text)
+    return " ".join(out)
+
+
 class CardCanvas(Canvas):
     """A ReportLab `Canvas` whose forms keep their transparency and whose streams are not
     ASCII85-encoded (see the module docstring). Same constructor and methods as `Canvas`."""
@@ -124,6 +133,13 @@ class CardCanvas(Canvas):
         `fix_resources` token (the forms and images they use must exist in this one)."""
         self._code.extend(code)
         self._formsinuse.extend(forms)
+
+    def place_form(self, name: str, clip: tuple[float, float, float, float], matrix: tuple[float, ...]) -> None:
+        """Draw the form `name` through `matrix` (a b c d e f), clipped to the rectangle `clip`
+        (x, y, w, h): what saveState, a clip path, translate/rotate, doForm and restoreState
+        write, as one operator string (the print sheets place thousands of cards)."""
+        self._code.append(f"q {_numbers(clip)} re W n {_numbers(matrix)} cm /{self._doc.getXObjectName(name)} Do Q")
+        self._formsinuse.append(name)
 
     def register_image(self, path: str) -> None:
         """Put the image file into the document as `drawImage(path, mask="auto")` would,
