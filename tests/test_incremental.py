@@ -22,6 +22,7 @@ from cardgen.pipeline.build import BuildOptions, build_game
 FACE = """
 elements:
   - {name: bg, type: rect, box: bleed, fill: "#3366cc"}
+  - {name: veil, type: rect, x: 3mm, y: 44mm, width: 57.5mm, height: 32mm, fill: "#ffffff40"}
   - {name: pic, type: image, src: pic.png, x: 5mm, y: 20mm, width: 20mm, height: 20mm}
   - {name: title, type: text, x: 5mm, y: 5mm, width: 53.5mm, height: 10mm, text: "{{ card.name }}",
      font: Plain, size: 12, color: "#ffffff"}
@@ -44,7 +45,7 @@ player_aid:
   end: [Count your cards]
 """
 # The booklet pictures the first five cards of a deck: card 7 is on none of its pages.
-CARDS = [f"  - {{name: Card {i}, text: 'The text of card {i}.'}}" for i in range(1, 8)]
+CARDS = [f"  - {{name: Card {i}, text: 'The text of card {i}. Café — crème.'}}" for i in range(1, 8)]
 
 CARD_OUTPUTS = {"print-letter.pdf", "print-a4.pdf", "cards.pdf"}
 OTHER = {"calibration-letter.pdf", "calibration-a4.pdf", "rules.pdf", "rules-booklet-letter.pdf",
@@ -220,7 +221,7 @@ def test_only_builds_keep_working(setup):
 def test_the_last_builds_warnings_are_repeated_when_nothing_changed(setup):
     game, out, _ = setup
     deck = game / "deck.yaml"
-    deck.write_text(deck.read_text().replace("text: 'The text of card 3.'", "text: 'To come', todo: write it"))
+    deck.write_text(deck.read_text().replace("text: 'The text of card 3. Café — crème.'", "text: 'To come', todo: write it"))
     _, first = build(game, out)
     again, second = build(game, out)
     assert again.unchanged
@@ -287,3 +288,45 @@ def test_the_summary_counts_pages_without_a_pdf_library(setup):
     assert len(pdfs) == len(CARD_OUTPUTS | OTHER)
     for pdf in pdfs:
         assert pdf_pages(pdf) == len(PdfReader(pdf).pages), pdf.name
+
+
+def test_each_card_side_is_drawn_once_a_build_and_reused_after(setup, tmp_path):
+    """print-letter.pdf, print-a4.pdf and cards.pdf show the same 8 card sides (7 faces, a
+    shared back): a clean build draws each once, a rebuild after one edit draws that one
+    card, and the PDFs are byte for byte those of a clean build."""
+    from cardgen.render.formcache import FormCache
+
+    game, out, _ = setup
+    fresh = tmp_path / "fresh"
+    build(game, fresh)
+    cache = FormCache.of(fresh / "seven")
+    assert (cache.drawn, cache.reused) == (8, 2 * 8)
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 6.", "Card six, rewritten."))
+    cache = FormCache.of(out / "seven")
+    before = (cache.drawn, cache.reused)
+    build(game, out)
+    cache = FormCache.of(out / "seven")
+    assert (cache.drawn - before[0], cache.reused - before[1]) == (1, 3 * 8 - 1)
+    shutil.rmtree(fresh)
+    build(game, fresh)
+    for name in CARD_OUTPUTS:
+        assert (out / "seven" / name).read_bytes() == (fresh / "seven" / name).read_bytes(), name
+
+
+def test_a_new_character_redraws_the_cards_set_in_its_font(setup, tmp_path):
+    """A character no card used before changes how the font's codes are numbered: every card
+    set in that font is drawn again (and the PDFs are still those of a clean build)."""
+    from cardgen.render.formcache import FormCache
+
+    game, out, _ = setup
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 6.", "Straße card six."))
+    cache = FormCache.of(out / "seven")
+    before = cache.drawn
+    build(game, out)
+    assert FormCache.of(out / "seven").drawn - before == 7       # the faces (the back has no text)
+    fresh = tmp_path / "fresh"
+    build(game, fresh)
+    for name in CARD_OUTPUTS:
+        assert (out / "seven" / name).read_bytes() == (fresh / "seven" / name).read_bytes(), name

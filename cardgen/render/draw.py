@@ -144,25 +144,19 @@ class Drawer:
         return f"{prefix}{self._n}"
 
     def prepare(self, layouts: Iterable[ops.CardLayout]) -> None:
-        """Before drawing: fix how the document names the fonts, font codes and transparency
-        states of the card sides it will draw (`CardCanvas.fix_resources`), so that with a
-        `FormCache` a card form drawn in another document with the same sides is reused."""
+        """Before drawing: fix how the document names the fonts and font codes of the card
+        sides it will draw (`CardCanvas.fix_resources`), so that with a `FormCache` a card
+        form drawn in another document with the same sides is reused."""
         if self.cache is None or not isinstance(self.c, CardCanvas):
             return
         chars: dict[str, set[str]] = {}
-        alphas: set[float] = set()
         for layout in layouts:
             for op in layout.ops:
-                for col in (getattr(op, "fill", None), getattr(op, "stroke", None), getattr(op, "color", None)):
-                    if col is not None and len(col) > 3 and col[3] < 1:
-                        alphas.add(col[3])
                 if isinstance(op, ops.Text):
                     for r in op.runs:
-                        if r.color is not None and len(r.color) > 3 and r.color[3] < 1:
-                            alphas.add(r.color[3])
                         if r.kind == "text":
                             chars.setdefault(r.font, set()).update(str(r.content))
-        self._tokens = self.c.fix_resources(chars, alphas)
+        self._tokens = self.c.fix_resources(chars)
 
     # -- shared forms ---------------------------------------------------------
     def vector_form(self, path: str | Path, themed: bool = False) -> tuple[str, float, float]:
@@ -187,7 +181,7 @@ class Drawer:
         if found is not None:
             w, h = found[2]
             c.beginForm(name, 0, 0, w, h)
-            c.replay(found[0], found[1])
+            c.replay(found[0], found[1], found[3])
         else:
             from reportlab.graphics import renderPDF, shapes
 
@@ -203,10 +197,10 @@ class Drawer:
             else:
                 renderPDF.draw(drawing, c, 0, 0)
             contents = c.form_contents() if isinstance(c, CardCanvas) else None
-            # reusable unless it sets text or transparency (named in order of use) or shows images
+            # reusable unless it sets text (in fonts this key does not name) or shows images
             if cache is not None and reuse is not None and contents is not None and not contents[1] and \
-                    not any(" Tf" in op or " gs" in op for op in contents[0]):
-                cache.put(reuse, (contents[0], [], (w, h)))
+                    not any(" Tf" in op for op in contents[0]):
+                cache.put(reuse, (contents[0], [], (w, h), contents[2]))
         c.endForm()
         self.forms[key] = self.forms[("svg-name", name)] = (name, w, h)
         return name, w, h
@@ -241,23 +235,22 @@ class Drawer:
             if found is not None:
                 for path in _raster_files(layout):
                     c.register_image(path)
-                c.replay(found[0], found[1])
+                c.replay(found[0], found[1], found[3])
         if found is None:
             self.draw_ops(layout, B, B + layout.height)
             if self.cache is not None and self._tokens is not None and isinstance(c, CardCanvas):
                 contents = c.form_contents()
                 if contents is not None:
-                    self.cache.put(reuse, (*contents, ()))
+                    self.cache.put(reuse, (contents[0], contents[1], (), contents[2]))
         c.endForm()
         self.forms[key] = (name, layout)  # keep layout alive so id() stays unique
         return name
 
     def _reuse_key(self, layout: ops.CardLayout, tokens: dict[str, str]) -> str:
         """What a card form's operators depend on: the side's drawing (`ops.layout_digest`), how
-        this document names and codes the fonts it uses and its transparency states, and the
-        drawer's `variant`."""
+        this document names and codes the fonts it uses, and the drawer's `variant`."""
         used = sorted({r.font for op in layout.ops if isinstance(op, ops.Text) for r in op.runs if r.kind == "text"})
-        return digest(ops.layout_digest(layout, font_files()), [tokens[f] for f in used], tokens[""], self.variant)
+        return digest(ops.layout_digest(layout, font_files()), [tokens[f] for f in used], self.variant)
 
     # -- operations -------------------------------------------------------------
     def draw_ops(self, layout: ops.CardLayout, ox: float, oy: float) -> None:

@@ -3,8 +3,8 @@
 Drawing a card side into a PDF form (`Drawer.card_form`) is most of the work of the print
 sheets and cards.pdf.  The form's operators depend only on the card side (its drawing
 operations and the fonts and files they use: `ops.layout_digest`) and on how the document
-names its fonts, font codes and transparency states, which `Drawer.prepare` fixes from the
-cards it will draw (`CardCanvas.fix_resources`: the same cards give the same names).  So
+names its fonts and font codes, which `Drawer.prepare` fixes from the cards it will draw
+(`CardCanvas.fix_resources`: the same cards give the same names).  So
 the operators drawn for `print-letter.pdf` serve `print-a4.pdf` and `cards.pdf` as they are,
 and a rebuild after one card was edited draws that one card.
 
@@ -23,8 +23,9 @@ from pathlib import Path
 from cardgen.core import atomic
 from cardgen.core.digest import CorruptCache, code_version, read_payload, seal
 
-# a form's operators, the forms and images it uses, and its size (an SVG's; () for a card)
-Entry = tuple[list[str], list[str], tuple[float, ...]]
+# a form's operators, the forms and images it uses, its size (an SVG's; () for a card) and
+# the transparency states it named ([((key, value), name)])
+Entry = tuple[list[str], list[str], tuple[float, ...], list]
 _open: dict[Path, FormCache] = {}
 
 
@@ -33,8 +34,9 @@ class FormCache:
         self.path = path
         self.entries: dict[str, Entry] = {}
         self.used: set[str] = set()
-        self.drawn = 0                  # forms drawn (not found) since loading
+        self.drawn = 0                  # forms drawn (not found), since this process opened it
         self.reused = 0                 # forms found
+        self._new = False               # drawn since saved
         self._loaded = path is None
         self._stamp: tuple[int, int] | None = None      # the file as last read or written
 
@@ -79,15 +81,16 @@ class FormCache:
         self.entries[key] = entry
         self.used.add(key)
         self.drawn += 1
+        self._new = True
 
     def save(self) -> None:
         """Keep the entries this process used (if it drew any form: else the file is current)."""
-        if self.path is None or not self.drawn:
+        if self.path is None or not self._new:
             return
         body = marshal.dumps((code_version(), {k: v for k, v in self.entries.items() if k in self.used}))
         atomic.write_bytes(self.path, seal(body))
         self._stamp = _stamp(self.path)
-        self.drawn = 0
+        self._new = False
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:

@@ -6,9 +6,10 @@
    them out of the form's resource dictionary; `CardCanvas.endForm` gives such a form a
    resource dictionary that has them (the same one ReportLab would build, plus ExtGState).
 3. (below) `drawInlineImage` draws an image XObject: see its docstring.
-4. (below) Reusable form contents: `fix_resources` names fonts, font codes and transparency
-   states the same way in every document that draws the same cards, so a card form's
-   operators (`form_contents`) drawn in one document are valid in another (`replay`).
+4. (below) Reusable form contents: `fix_resources` names fonts and font codes the same way in
+   every document that draws the same cards, so a card form's operators (`form_contents`,
+   with the transparency states it named: ReportLab names those afresh in each form) drawn
+   in one document are valid in another (`replay`).
 2. ASCII85 on binary streams makes PDFs ~25 % larger for nothing. ReportLab only has the
    process-wide `rl_config.useA85` switch for this (no canvas or document argument), and
    reads it when an image is loaded (`drawImage`) and when streams are written
@@ -91,14 +92,12 @@ class CardCanvas(Canvas):
     getpdfdata = _no_a85(Canvas.getpdfdata)
 
     # -- reusable form contents ----------------------------------------------------------
-    def fix_resources(self, chars: Mapping[str, Iterable[str]], alphas: Iterable[float]) -> dict[str, str]:
+    def fix_resources(self, chars: Mapping[str, Iterable[str]]) -> dict[str, str]:
         """Before anything is drawn: give the fonts `chars` names (ReportLab font name ->
-        the characters set in it) their resource names in sorted order, assign the codes of
-        their characters in sorted order (ASCII keeps its own codes), and name a transparency
-        state for each alpha in `alphas` (fill and stroke), sorted.  ReportLab otherwise
-        numbers all of these in order of first use, which differs between documents.
-        Returns, per font and for the transparency states (key ""), a token that is equal
-        for two documents exactly when they name and code them alike."""
+        the characters set in it) their resource names in sorted order, and assign the codes
+        of their characters in sorted order (ASCII keeps its own codes).  ReportLab otherwise
+        numbers both in order of first use, which differs between documents.  Returns a
+        token per font, equal for two documents exactly when they name and code it alike."""
         from reportlab.pdfbase import pdfmetrics
 
         doc = self._doc
@@ -113,26 +112,22 @@ class CardCanvas(Canvas):
             else:
                 text, internal = "", doc.getInternalFontName(name)
             tokens[name] = f"{internal}:{text}"
-        states = self._extgstate._c
-        for a in sorted(set(alphas)):
-            for key in ("ca", "CA"):
-                if (key, a) not in states:
-                    states[(key, a)] = f"gRLs{len(states)}"
-        tokens[""] = repr(sorted(states.items()))
         return tokens
 
-    def form_contents(self) -> tuple[list[str], list[str]] | None:
-        """Inside a form, before `endForm`: its operators and the forms and images it uses;
-        None when it uses something that is not reusable (spot colours, shadings)."""
+    def form_contents(self) -> tuple[list[str], list[str], list] | None:
+        """Inside a form, before `endForm`: its operators, the forms and images it uses and
+        the transparency states it named; None when it uses something that is not reusable
+        (spot colours, shadings)."""
         if self._colorsUsed or self._shadingUsed or self._annotationrefs:
             return None
-        return list(self._code), list(self._formsinuse)
+        return list(self._code), list(self._formsinuse), sorted(self._extgstate._c.items())
 
-    def replay(self, code: list[str], forms: list[str]) -> None:
-        """Inside a form: operators from `form_contents` of a document with the same
-        `fix_resources` token (the forms and images they use must exist in this one)."""
+    def replay(self, code: list[str], forms: list[str], states: list) -> None:
+        """Inside a form: what `form_contents` gave in a document with the same
+        `fix_resources` tokens (the forms and images it uses must exist in this one)."""
         self._code.extend(code)
         self._formsinuse.extend(forms)
+        self._extgstate._c.update((tuple(key), name) for key, name in states)
 
     def place_form(self, name: str, clip: tuple[float, float, float, float], matrix: tuple[float, ...]) -> None:
         """Draw the form `name` through `matrix` (a b c d e f), clipped to the rectangle `clip`
