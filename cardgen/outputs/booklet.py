@@ -362,6 +362,32 @@ def flow(strips: list[Strip], height: float) -> list[list[tuple[float, Strip]]]:
 
 
 # -- the booklet ------------------------------------------------------------------
+def faces_by_deck(r: Rendered) -> dict[str, list]:
+    """Deck name -> [(card, face layout)], in deck order."""
+    by_deck: dict[str, list] = {}
+    for deck, card, lay in r.faces:
+        by_deck.setdefault(deck.name, []).append((card, lay))
+    return by_deck
+
+
+def fan_cards(r: Rendered) -> list[ops.CardLayout]:
+    """The cover's fan: up to five faces, taking each deck's cards in turn."""
+    lists = [v for v in faces_by_deck(r).values() if v]
+    out: list = []
+    k = 0
+    while len(out) < 5 and any(k < len(v) for v in lists):
+        for v in lists:
+            if k < len(v) and len(out) < 5:
+                out.append(v[k][1])
+        k += 1
+    return out
+
+
+def pictured(r: Rendered) -> list[ops.CardLayout]:
+    """Every card face the booklet shows: the cover's fan and each deck's first card."""
+    return [*fan_cards(r), *(v[0][1] for v in faces_by_deck(r).values() if v)]
+
+
 @dataclass
 class Page:
     ops: list = field(default_factory=list)   # page coordinates, y down, points
@@ -381,22 +407,10 @@ class BookletMaker:
 
     # faces of each deck, in deck order
     def _faces(self):
-        by_deck: dict[str, list] = {}
-        for deck, card, lay in self.r.faces:
-            by_deck.setdefault(deck.name, []).append((card, lay))
-        return by_deck
+        return faces_by_deck(self.r)
 
     def fan_cards(self) -> list[ops.CardLayout]:
-        by_deck = self._faces()
-        lists = [v for v in by_deck.values() if v]
-        out: list = []
-        k = 0
-        while len(out) < 5 and any(k < len(v) for v in lists):
-            for v in lists:
-                if k < len(v) and len(out) < 5:
-                    out.append(v[k][1])
-            k += 1
-        return out
+        return fan_cards(self.r)
 
     def cover(self) -> Page:
         st, pw, ph = self.st, self.pw, self.ph
@@ -753,17 +767,14 @@ def rulebook_inputs(job: Job, shows_cards: bool) -> tuple:
     """What the rulebook's pages read, for `Job.part`: game.yaml and rules.yaml (by content),
     the decks' names, counts, sizes and descriptions, every card's data when the rules' text
     refers to `cards`, the game's fonts and icons, and (`shows_cards`: the booklet) the card
-    faces it pictures (it shows at most the first five of a deck)."""
+    faces it pictures (`pictured`)."""
     from cardgen.core.digest import file_digest
     from cardgen.outputs.incremental import fonts_digest
 
     r, game = job.rendered, job.game
     decks = [(d.name, d.slug, d.count, len(d.cards), d.size, d.context()) for d in game.decks]
     cards = [[c.fields for c in d.cards] for d in game.decks] if _REFERS_TO_CARDS.search(repr(game.rules)) else None
-    shown: list = []
-    if shows_cards:
-        for deck in game.decks:
-            shown.append([face for d, _, face in r.faces if d is deck][:5])
+    shown = pictured(r) if shows_cards else []
     icons = [(str(p), file_digest(p)) for d in r.res.icons.dirs if d.is_dir() for p in sorted(d.iterdir())
              if p.suffix.lower() in (".svg", ".png")]
     return (file_digest(game.file), file_digest(game.root / "rules.yaml"), decks, cards, shown,
