@@ -66,7 +66,7 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
     out_dir = Path(os.path.abspath(output_dir(Path(path), project, opts.out)))
     state = incremental.State.load(out_dir)
     inputs = incremental.scan(Path(path), project, out_dir, opts, opts.wanted(), state)
-    done = incremental.up_to_date(inputs, state, out_dir, opts.wanted(), opts, report)
+    done = incremental.up_to_date(inputs, state, out_dir, opts, report)
     if done is not None:
         return Built([], None, out_dir, done.files, done.cards, done.duplex, unchanged=True)
     from cardgen.layout.engine import layout_game
@@ -113,6 +113,6 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
     formcache.save_all()
     ledger.committed(staging.digests)
     cards, duplex = sum(d.count for d in game.decks), _duplex(game, opts)
-    incremental.record(out_dir, inputs, ledger, state, [o.name for o in wanted], report.items[:made], report.notes,
-                       game, cards, duplex)
+    incremental.record(out_dir, inputs, ledger, state, [o.name for o in wanted], staging.digests, report.items[:made],
+                       report.notes, game, cards, duplex)
     return Built(files, game, out_dir, staging.kept, cards, duplex)

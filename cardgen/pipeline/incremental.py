@@ -102,17 +102,16 @@ def volatile(game: Any) -> bool:
     return False
 
 
-def _intact(out_dir: Path, parts: Mapping[str, Any], wanted: list[str]) -> list[Path] | None:
-    """The files of the wanted outputs' parts, if each is there as it was made; else None."""
+def _intact(out_dir: Path, outputs: Any) -> list[Path] | None:
+    """The files the last build made or kept, if each is there as it was; else None."""
+    if not isinstance(outputs, dict):
+        return None
     files: list[Path] = []
-    for name, part in parts.items():
-        if name.split(":")[0] not in wanted:
-            continue
-        for rel, sha in (part.get("files") or {}).items():
-            path = out_dir / rel
-            if not sha or file_sha256(path) != sha:
-                return None
-            files.append(path)
+    for rel, sha in sorted(outputs.items()):
+        path = out_dir / rel
+        if not sha or file_sha256(path) != sha:
+            return None
+        files.append(path)
     return files
 
 
@@ -125,14 +124,13 @@ class UpToDate:
     duplex: bool
 
 
-def up_to_date(inputs: Inputs, state: State, out_dir: Path, wanted: list[str], opts: Any,
-               report: Report) -> UpToDate | None:
+def up_to_date(inputs: Inputs, state: State, out_dir: Path, opts: Any, report: Report) -> UpToDate | None:
     """The outputs of the last build if nothing they were made from has changed (and they
     are intact); the last build's warnings and notes go to `report`.  None: build."""
     data = state.data
     if not data or data.get("inputs") != inputs.key or data.get("volatile", True) or opts.refresh:
         return None
-    files = _intact(out_dir, state.parts, wanted)
+    files = _intact(out_dir, data.get("outputs"))
     if files is None:
         return None
     for rec in data.get("report", []):
@@ -154,12 +152,16 @@ def save(out_dir: Path, data: dict[str, Any]) -> None:
 
 
 def record(out_dir: Path, inputs: Inputs, ledger: Ledger, state: State, wanted: list[str],
-           diagnostics: list[Diagnostic], notes: list[str], game: Any, cards: int, duplex: bool) -> None:
+           written: Mapping[Path, str], diagnostics: list[Diagnostic], notes: list[str], game: Any, cards: int,
+           duplex: bool) -> None:
     """The state after a build: this build's parts over the previous build's (outputs not
-    made this time keep their records, as their files are kept too), and the build's
-    problems and notes (to repeat when nothing changes)."""
+    made this time keep their records, as their files are kept too), every file this build
+    wrote (`written`: path -> sha256) or kept, and its problems and notes (to repeat when
+    nothing changes)."""
     parts = {name: part for name, part in state.parts.items() if name.split(":")[0] not in wanted}
     parts.update(ledger.parts)
+    outputs = {rel: sha for name in ledger.kept for rel, sha in ledger.parts[name]["files"].items()}
+    outputs.update((ledger.rel(p), sha) for p, sha in written.items())
     save(out_dir, {
         "format": FORMAT,
         "inputs": inputs.key,
@@ -167,6 +169,7 @@ def record(out_dir: Path, inputs: Inputs, ledger: Ledger, state: State, wanted: 
         "volatile": volatile(game),
         "digests": inputs.cache.entries,
         "parts": parts,
+        "outputs": outputs,
         "report": [diagnostic_record(d) for d in diagnostics],
         "notes": list(notes),
         "cards": cards,

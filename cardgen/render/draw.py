@@ -199,7 +199,7 @@ class Drawer:
             contents = c.form_contents() if isinstance(c, CardCanvas) else None
             # reusable unless it sets text (in fonts this key does not name) or shows images
             if cache is not None and reuse is not None and contents is not None and not contents[1] and \
-                    not any(" Tf" in op for op in contents[0]):
+                    " Tf" not in contents[0]:
                 cache.put(reuse, (contents[0], [], (w, h), contents[2]))
         c.endForm()
         self.forms[key] = self.forms[("svg-name", name)] = (name, w, h)

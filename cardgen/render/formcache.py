@@ -25,7 +25,7 @@ from cardgen.core.digest import CorruptCache, code_version, read_payload, seal
 
 # a form's operators, the forms and images it uses, its size (an SVG's; () for a card) and
 # the transparency states it named ([((key, value), name)])
-Entry = tuple[list[str], list[str], tuple[float, ...], list]
+Entry = tuple[str, list[str], tuple[float, ...], list]
 _open: dict[Path, FormCache] = {}
 
 

@@ -114,18 +114,19 @@ class CardCanvas(Canvas):
             tokens[name] = f"{internal}:{text}"
         return tokens
 
-    def form_contents(self) -> tuple[list[str], list[str], list] | None:
-        """Inside a form, before `endForm`: its operators, the forms and images it uses and
-        the transparency states it named; None when it uses something that is not reusable
-        (spot colours, shadings)."""
+    def form_contents(self) -> tuple[str, list[str], list] | None:
+        """Inside a form, before `endForm`: its operators (one string, as the form's stream
+        joins them), the forms and images it uses and the transparency states it named; None
+        when it uses something that is not reusable (spot colours, shadings)."""
         if self._colorsUsed or self._shadingUsed or self._annotationrefs:
             return None
-        return list(self._code), list(self._formsinuse), sorted(self._extgstate._c.items())
+        return "\n".join(self._code), list(self._formsinuse), sorted(self._extgstate._c.items())
 
-    def replay(self, code: list[str], forms: list[str], states: list) -> None:
+    def replay(self, code: str, forms: list[str], states: list) -> None:
         """Inside a form: what `form_contents` gave in a document with the same
         `fix_resources` tokens (the forms and images it uses must exist in this one)."""
-        self._code.extend(code)
+        if code:
+            self._code.append(code)
         self._formsinuse.extend(forms)
         self._extgstate._c.update((tuple(key), name) for key, name in states)
 
