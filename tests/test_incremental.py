@@ -330,3 +330,20 @@ def test_a_new_character_redraws_the_cards_set_in_its_font(setup, tmp_path):
     build(game, fresh)
     for name in CARD_OUTPUTS:
         assert (out / "seven" / name).read_bytes() == (fresh / "seven" / name).read_bytes(), name
+
+
+def test_records_made_by_another_installation_are_not_trusted(setup, monkeypatch):
+    """A build folder that came with a game (made by another cardgen, another machine) is
+    rebuilt as if empty: its state and its drawn-form cache carry another code version."""
+    from cardgen.core import digest
+    from cardgen.render import formcache
+
+    game, out, _ = setup
+    forms = out / "seven" / ".cache" / "forms.bin"
+    assert forms.is_file()
+    monkeypatch.setattr(digest, "_code", [("another installation", {})])
+    monkeypatch.setattr(formcache, "_open", {})
+    again, _ = build(game, out)
+    assert not again.unchanged and not again.kept
+    cache = formcache.FormCache.of(out / "seven")
+    assert cache.reused == 2 * 8 and cache.drawn == 8          # every side drawn again, once

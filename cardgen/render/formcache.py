@@ -12,7 +12,10 @@ A `FormCache` holds them by (document token, card side digest), one per output f
 (`FormCache.of(folder)`, shared by every output of a build and kept while `--watch` runs),
 saved to `<output>/.cache/forms.bin` when the build is done (`save_all`): the entries that
 build used, sealed with a checksum like every cache file (`core.digest.seal`; a damaged file
-is deleted and its forms drawn again).
+is deleted and its forms drawn again).  The file starts with cardgen's code version
+(`core.digest.code_version`, which includes when this installation's libraries were
+installed): a file made by another installation, such as one shipped inside a downloaded
+game folder, is ignored without being read further.
 """
 from __future__ import annotations
 
@@ -63,9 +66,12 @@ class FormCache:
             return
         except OSError:
             return
+        head = code_version().encode() + b"\n"
+        if not body.startswith(head):
+            return       # another version of cardgen (or not cardgen's): never unmarshalled
         with contextlib.suppress(ValueError, EOFError, TypeError):
-            code, entries = marshal.loads(body)
-            if code == code_version() and isinstance(entries, dict):
+            entries = marshal.loads(body[len(head):])
+            if isinstance(entries, dict):
                 self.entries = entries
 
     def get(self, key: str) -> Entry | None:
@@ -87,8 +93,8 @@ class FormCache:
         """Keep the entries this process used (if it drew any form: else the file is current)."""
         if self.path is None or not self._new:
             return
-        body = marshal.dumps((code_version(), {k: v for k, v in self.entries.items() if k in self.used}))
-        atomic.write_bytes(self.path, seal(body))
+        body = marshal.dumps({k: v for k, v in self.entries.items() if k in self.used})
+        atomic.write_bytes(self.path, seal(code_version().encode() + b"\n" + body))
         self._stamp = _stamp(self.path)
         self._new = False
 
