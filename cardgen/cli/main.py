@@ -127,12 +127,10 @@ def _build(games, **values):
     failed = _build_all(paths, opts)
     if not opts.watch:
         sys.exit(1 if failed else 0)
-    from cardgen.cli import watch as w
-
-    projects = {game_project(p) for p in paths}
+    from cardgen.pipeline import watch as w
 
     def roots() -> list[Path]:
-        return [*paths, *(q / d for q in projects for d in ("templates", "fonts", "art"))]
+        return w.game_roots(paths)
 
     def rebuild(changed_files: list[Path]) -> None:
         names = ", ".join(display_path(p) for p in changed_files[:3]) + (" ..." if len(changed_files) > 3 else "")
