@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
+from cardgen.cli.serve import serve
 from cardgen.core.envfail import describe, is_environment
 from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, escape_controls, plural
 from cardgen.core.progress import listening
@@ -153,6 +154,7 @@ build = click.Command(
                                             + ("" if o.default else " (only when asked for)")
                                             for n, o in OUTPUTS.items()) + ".")
 main.add_command(build)
+main.add_command(serve)
 
 
 def _internal_error(name: str, exc: Exception, after: str) -> None:
