@@ -202,6 +202,28 @@ def test_errors_are_shown_and_the_cards_come_back(served):
     assert "errors" not in get(running.url, "/fragment")[2].decode().split("<section class=\"deck\"")[0]
 
 
+def test_a_deck_file_that_stops_loading_keeps_its_last_cards(served):
+    running, game = served
+    v = state(running.url)["version"]
+    tokens = game / "tokens.yaml"
+    good = tokens.read_text()
+    tokens.write_text(good.replace("{name: Moon, color:", "{name: Moon, color: [oops,"))
+    broken = wait_for(lambda: (s := state(running.url))["version"] > v and s)
+    assert broken["stale"] is False and [c["name"] for c in broken["cards"]][-2:] == ["Sun", "Moon"]
+    assert len(broken["errors"]) == 1 and broken["errors"][0].startswith("tokens.yaml:6: error: invalid YAML")
+    page = parse(get(running.url, "/")[2].decode())
+    deck = page.by_id("deck-tokens")
+    assert "stale" in deck.classes and "tokens.yaml does not load" in deck.text()
+    assert "stale" not in page.by_id("deck-things").classes
+    moon = next(t for t in card_tiles(deck) if t.find_all("span", "name")[0].text() == "Moon")
+    assert "tokens.yaml:6" in moon.find_all("ul", "problems")[0].text()        # the error, on the card it is in
+    assert all(get(running.url, img.attrs["src"])[0] == 200 for img in grid_images(page))
+    tokens.write_text(good)
+    fixed = wait_for(lambda: (s := state(running.url))["version"] > broken["version"] and s)
+    assert fixed["errors"] == [] and "stale" not in parse(get(running.url, "/")[2].decode()).by_id(
+        "deck-tokens").classes
+
+
 def test_a_broken_game_yaml_keeps_the_page_alive(served):
     running, game = served
     v = state(running.url)["version"]

@@ -126,6 +126,7 @@ class DeckView:
     back: Side | None             # the shared back, shown once
     problems: list[Problem] = field(default_factory=list)
     where: str = ""
+    stale: bool = False           # the preview: its file no longer loads; these are its last cards
 
     @property
     def name(self) -> str:
@@ -325,9 +326,21 @@ def replace_problems(old: Album, game: Game, diagnostics: Iterable[Diagnostic]) 
     for d in old.decks:
         cards = [CardView(c.deck, c.card, c.face, c.back, problems_of(placed.cards.get((d.slug, c.card.index), []),
                                                                      game), c.where) for c in d.cards]
-        decks.append(DeckView(d.deck, cards, d.back, problems_of(placed.decks.get(d.slug, []), game), d.where))
+        decks.append(DeckView(d.deck, cards, d.back, problems_of(placed.decks.get(d.slug, []), game), d.where,
+                              d.stale))
     return Album(old.title, decks, problems_of(placed.game, game),
                  sum(1 for d in diags if d.severity == "error"), sum(1 for d in diags if d.severity == "warning"))
+
+
+def restore_decks(al: Album, old: Album, lost: list[DeckView], game: Game,
+                  diagnostics: Iterable[Diagnostic]) -> Album:
+    """`al` with the decks `lost` of `old` put back where they were, marked stale (their files
+    no longer load: a deck does not vanish from the page while its file is being edited), and
+    today's problems placed again over all of them."""
+    decks = list(al.decks)
+    for d in lost:
+        decks.insert(min(old.decks.index(d), len(decks)), DeckView(d.deck, d.cards, d.back, [], d.where, True))
+    return replace_problems(Album(al.title, decks, []), game, diagnostics)
 
 
 # -- a card's data and source lines (the preview's detail panel) -----------------------------------

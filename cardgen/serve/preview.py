@@ -108,10 +108,22 @@ class Preview:
         if rendered is None:                       # no decks
             return self._page(Snapshot(0, game.title, A.bare(game, items), errors, game=game))
         al = A.album(rendered, items)
+        lost = self._lost_decks(game)
+        if lost:
+            assert self._good is not None and self._good.album is not None
+            al = A.restore_decks(al, self._good.album, lost, game, items)
         sides = self._images(al, raster.font_dirs_of(rendered))
         snap = self._page(Snapshot(0, al.title, al, errors, sides=sides, game=game))
         self._good = snap
         return snap
+
+    def _lost_decks(self, game: Game) -> list[A.DeckView]:
+        """The decks of the last good check whose files do not load now."""
+        good = self._good.album if self._good is not None else None
+        broken = {Path(os.path.abspath(p)) for p in game.broken}
+        if good is None or not broken:
+            return []
+        return [d for d in good.decks if Path(os.path.abspath(d.deck.file)) in broken]
 
     def _keep_last(self, items: list[Diagnostic], errors: list[A.Problem], game=None) -> Snapshot:
         """The game does not lay out: today's errors over the last cards that did."""
