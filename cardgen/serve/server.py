@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
+import sys
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from cardgen.core.errors import escape_controls
 from cardgen.outputs import album as A
 from cardgen.serve.preview import Preview
 
@@ -71,6 +74,19 @@ class Handler(BaseHTTPRequestHandler):
         self._answer(head=False)
 
     def _answer(self, head: bool) -> None:
+        try:
+            self._route(head)
+        except ConnectionError:
+            pass                                 # the browser went away
+        except Exception as exc:                 # a cardgen bug: one answer, one line, the server lives on
+            if os.environ.get("CARDGEN_DEBUG"):
+                raise
+            sys.stderr.write(f"preview: internal error on {escape_controls(self.path[:200])} "
+                             f"({type(exc).__name__}: {escape_controls(str(exc))})\n")
+            with contextlib.suppress(Exception):
+                self._send(HTTPStatus.INTERNAL_SERVER_ERROR, b"internal error\n", "text/plain; charset=utf-8", head)
+
+    def _route(self, head: bool) -> None:
         if not self._host_ok():
             self._send(HTTPStatus.FORBIDDEN, b"wrong host\n", "text/plain; charset=utf-8", head)
             return
