@@ -27,8 +27,8 @@ def _help() -> str:
 def test_only_choices_are_the_registry():
     only = next(p for p in cli.build.params if p.name == "only")
     assert list(only.type.choices) == list(OUTPUTS) == ["print", "calibration", "cards", "booklet", "player-aid",
-                                                        "tts", "png"]
-    assert re.search(r"--only \[print\|calibration\|cards\|booklet\|player-aid\|tts\|png\]", _help())
+                                                        "tts", "png", "gallery"]
+    assert re.search(r"--only \[print\|calibration\|cards\|booklet\|player-aid\|tts\|png\|gallery\]", _help())
 
 
 def test_every_output_flag_is_in_build_help():
@@ -73,7 +73,7 @@ def test_command_line_over_game_yaml_over_default(monkeypatch):
     assert (tts.format, tts.jpeg_quality, tts.base_url) == ("png", 95, "https://example.org/t")
     plain = _given(monkeypatch)
     assert plain.outputs == {} and plain.papers == ("letter", "a4") and plain.wanted() == [
-        "print", "calibration", "cards", "booklet", "player-aid", "tts"]
+        "print", "calibration", "cards", "booklet", "player-aid", "tts", "gallery"]
 
 
 def test_bad_flag_value_is_a_usage_error():

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
+from cardgen.cli.serve import serve
 from cardgen.core.envfail import describe, is_environment
 from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, escape_controls, plural
 from cardgen.core.progress import listening
@@ -127,12 +128,10 @@ def _build(games, **values):
     failed = _build_all(paths, opts)
     if not opts.watch:
         sys.exit(1 if failed else 0)
-    from cardgen.cli import watch as w
-
-    projects = {game_project(p) for p in paths}
+    from cardgen.pipeline import watch as w
 
     def roots() -> list[Path]:
-        return [*paths, *(q / d for q in projects for d in ("templates", "fonts", "art"))]
+        return w.game_roots(paths)
 
     def rebuild(changed_files: list[Path]) -> None:
         names = ", ".join(display_path(p) for p in changed_files[:3]) + (" ..." if len(changed_files) > 3 else "")
@@ -155,6 +154,7 @@ build = click.Command(
                                             + ("" if o.default else " (only when asked for)")
                                             for n, o in OUTPUTS.items()) + ".")
 main.add_command(build)
+main.add_command(serve)
 
 
 def _internal_error(name: str, exc: Exception, after: str) -> None:
