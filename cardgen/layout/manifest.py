@@ -19,10 +19,11 @@ import dataclasses
 import hashlib
 import json
 import os
+import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from reportlab.pdfbase import pdfmetrics
 
@@ -198,51 +199,102 @@ def file_hash(path: Path) -> str:
     return got
 
 
-def _font_hash(name: str) -> str:
-    if not name:
-        return ""
-    try:
-        filename = pdfmetrics.getFont(name).face.filename
-    except (KeyError, AttributeError):
-        return name                 # a standard PDF font: its name is all there is
-    return file_hash(Path(filename)) if isinstance(filename, str) else name
+class SideHasher:
+    """Content hashes of laid-out sides (`side`), with the files they draw hashed once (each
+    font and image file looked at once per hasher: make one per build)."""
+
+    def __init__(self) -> None:
+        self._files: dict[Path, str] = {}
+        self._fonts: dict[str, str] = {}
+        self._sides: dict[int, tuple[ops.CardLayout, str]] = {}
+
+    def file(self, path: Path) -> str:
+        got = self._files.get(path)
+        if got is None:
+            got = self._files[path] = file_hash(path)
+        return got
+
+    def font(self, name: str) -> str:
+        got = self._fonts.get(name)
+        if got is None:
+            try:
+                filename = pdfmetrics.getFont(name).face.filename
+            except (KeyError, AttributeError):
+                filename = None     # a standard PDF font: its name is all there is
+            got = self._fonts[name] = self.file(Path(filename)) if isinstance(filename, str) else name
+        return got
+
+    def _value(self, v: object, nums: list[float], words: list[str]) -> None:
+        if v is None:
+            words.append("\x01")
+        elif isinstance(v, (int, float)):           # bool too
+            nums.append(v)
+        elif isinstance(v, str):
+            words.append(v)
+        elif isinstance(v, Path):
+            words.append(self.file(v))
+        elif isinstance(v, tuple):
+            words.append(f"({len(v)}")
+            for x in v:
+                self._value(x, nums, words)
+        else:
+            words.append(repr(v))
+
+    def _op(self, op: ops.Op, nums: list[float], words: list[str]) -> None:
+        """An op's values: numbers to `nums`, the rest to `words`; files (art, icons, fonts) by
+        content rather than by path (the same game unpacked elsewhere hashes the same)."""
+        if type(op) is ops.Text:
+            words.append("Text")
+            nums += (op.x, op.y, op.w, op.h, op.size, op.overflow, op.rotate, len(op.runs))
+            for r in op.runs:
+                nums += (r.x, r.baseline, r.size, r.width)
+                words += (r.kind, self.file(r.content) if isinstance(r.content, Path) else r.content,
+                          self.font(r.font) if r.font else "")
+                self._value(r.color, nums, words)
+            return
+        names = _FIELDS.get(type(op))
+        if names is None:
+            names = _FIELDS[type(op)] = tuple(f.name for f in dataclasses.fields(op))
+        words.append(type(op).__name__)
+        for n in names:
+            self._value(getattr(op, n), nums, words)
+
+    def side(self, layout: ops.CardLayout) -> str:
+        """The content hash of one laid-out side: its size, shape and every op but its stamp
+        (the elements showing `game.version` or `card.revision`)."""
+        known = self._sides.get(id(layout))
+        if known is not None and known[0] is layout:       # a shared back: hashed once
+            return known[1]
+        stamp = set(layout.stamp)
+        nums: list[float] = [layout.width, layout.height, layout.bleed]
+        words: list[str] = [layout.shape]
+        for i, op in enumerate(layout.ops):
+            if i not in stamp:
+                self._op(op, nums, words)
+        h = hashlib.sha256(struct.pack(f"<{len(nums)}d", *nums))       # the same bytes on every machine
+        h.update("\0".join(words).encode("utf-8", "surrogatepass"))
+        got = h.hexdigest()[:HASH_LENGTH]
+        self._sides[id(layout)] = (layout, got)
+        return got
 
 
-def _plain(value: Any, field: str = "") -> Any:
-    """An op's value as JSON can hold it: numbers rounded to 1/1000 pt, files by content."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [type(value).__name__, *(_plain(getattr(value, f.name), f.name) for f in dataclasses.fields(value))]
-    if isinstance(value, Path):
-        return file_hash(value)
-    if isinstance(value, float):
-        return round(value, 3) + 0.0
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if field == "font" and isinstance(value, str):
-        return _font_hash(value)
-    return value
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def side_hash(layout: ops.CardLayout) -> str:
-    """The content hash of one laid-out side: its size, shape and every op but its stamp."""
-    stamp = set(layout.stamp)
-    body = [[_plain(layout.width), _plain(layout.height), _plain(layout.bleed), layout.shape],
-            *(_plain(op) for i, op in enumerate(layout.ops) if i not in stamp)]
-    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_LENGTH]
-
-
-def entry(deck_name: str, card: Card, face: ops.CardLayout, back: ops.CardLayout | None) -> Entry:
+def entry(deck_name: str, card: Card, face: ops.CardLayout, back: ops.CardLayout | None,
+          hasher: SideHasher | None = None) -> Entry:
     """The manifest's entry for one laid-out card."""
+    hasher = hasher or SideHasher()
     kind, _, ident = card.ident.partition(":")
     return Entry(deck=deck_name, name=card.name, id=ident if kind == "id" else None, copies=card.count,
                  revision=card.revision_number, data=card.data_hash[:HASH_LENGTH],
-                 body=card.body_hash[:HASH_LENGTH], face=side_hash(face),
-                 back=side_hash(back) if back is not None else None)
+                 body=card.body_hash[:HASH_LENGTH], face=hasher.side(face),
+                 back=hasher.side(back) if back is not None else None)
 
 
 def manifest_of(rendered: Rendered) -> Manifest:
     """The manifest of a laid-out game (every card, in build order)."""
+    hasher = SideHasher()
     return Manifest(rendered.game.slug, rendered.game.version,
-                    [entry(deck.name, card, face, rendered.back_of(deck, card))
+                    [entry(deck.name, card, face, rendered.back_of(deck, card), hasher)
                      for deck, card, face in rendered.faces])
