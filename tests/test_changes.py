@@ -386,6 +386,25 @@ def test_changes_pdf_without_backs_and_with_nothing_changed(tmp_path):
     assert "no changes: nothing to print, nothing to take out" in pages[0][1] and "Nothing to print." in pages[0][1]
 
 
+def test_a_rename_that_prints_the_same_and_a_parked_card_need_nothing(tmp_path):
+    root = make_game(tmp_path / "tiny")
+    edit(root, 'text: "{{ card.name }}"', "text: \"{{ card.color | default('') }}\"", "templates/tiny/face.yaml")
+    build(root)
+    edit(root, "name: Delta", "name: Delto")                  # the name is not on the card
+    (root / "deck.yaml").write_text((root / "deck.yaml").read_text() + "  - {name: Zeta, count: 0}\n")
+    assert changes(root)[1] == [
+        "tiny: since the last build: 1 added, 1 renamed",
+        "  added    Things: Zeta  ×0",
+        "  renamed  Things: Delta → Delto  ×1 (prints the same)",
+        "  nothing to print, nothing to take out",
+    ]
+    out = build(root, "--changed-since", str(root / "build"))
+    assert "changes-letter.pdf  1 page, " in out           # the listing alone: no sheets, no blank back
+    listing = _card_pages(root / "build" / "changes-letter.pdf")[0][1]
+    assert listing.endswith("Changed in the data only (nothing to do) ×0 Things: Zeta added, no copies (count: 0) "
+                            "×1 Things: Delta → Delto renamed; prints the same Nothing to print.")
+
+
 @needs_git
 def test_changed_since_a_git_revision(repo):
     root = repo / "tiny"

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tarfile
 from pathlib import Path
 
 DESCRIBE_TIMEOUT = 5.0      # seconds
@@ -125,6 +124,8 @@ def archive(folder: Path, commit: str, dest: Path) -> Path:
     top = toplevel(folder)
     if top is None:
         raise GitError(f"{folder} is not in a git repository")
+    import tarfile
+
     safe = _safe_options(folder)
     tar_path = dest / ".cardgen-archive.tar"
     with open(tar_path, "wb") as out:

@@ -134,8 +134,10 @@ class _Listing:
         if same:
             self.heading("Changed in the data only (nothing to do)")
             for c in same:
-                assert c.new is not None
-                self.item(c.new.copies, c.label, "renamed; prints the same")
+                e = c.new or c.old
+                assert e is not None
+                self.item(e.copies, c.label, f"{c.kind}, no copies (count: 0)" if not e.copies
+                          else "renamed; prints the same")
         self.y += LINE
         self.room(LINE)
         if sheets:
