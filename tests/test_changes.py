@@ -428,6 +428,25 @@ def test_changed_since_a_git_revision(repo):
 
 
 @needs_git
+def test_a_git_revision_of_a_project_uses_its_templates_as_they_were(tmp_path):
+    top = tmp_path / "project"
+    game = make_game(top / "cards" / "tiny")
+    shutil.move(game / "templates", top / "templates")         # the project's shared templates
+    (top / "templates" / "elsewhere").symlink_to("/etc")        # a link out: left out when unpacked
+    write(top / ".gitignore", "build/\n")
+    git(top, "init", "-q")
+    git(top, "add", ".")
+    git(top, "commit", "-q", "-m", "first")
+    git(top, "tag", "v1")
+    edit(top, "size: 12", "size: 13", "templates/tiny/face.yaml")
+    code, lines, err = changes(game, "--since", "v1")
+    assert (code, err) == (0, "")
+    assert lines[0] == "tiny: since v1: 4 changed"
+    git(top, "commit", "-q", "-am", "bigger titles")
+    assert changes(game, "--since", "HEAD")[1] == ["tiny: since HEAD: no changes"]
+
+
+@needs_git
 def test_a_bad_revision_stops_the_build_with_one_line(repo):
     root = repo / "tiny"
     build(root)

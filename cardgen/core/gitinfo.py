@@ -117,24 +117,45 @@ def commit_of(folder: Path, ref: str) -> str:
     return got
 
 
-def archive(folder: Path, commit: str, dest: Path) -> Path:
-    """Write the files at `commit` (from `commit_of`) of the repository `folder` is in into a
-    new folder in `dest`, which it returns (the repository's top).  Extracted with tarfile's
-    `data` filter: no file can land outside it."""
+def has_file(folder: Path, commit: str, path: Path) -> bool:
+    """Whether the file `path` (in the repository `folder` is in) existed at `commit`."""
+    top = toplevel(folder)
+    if top is None:
+        return False
+    rel = Path(os.path.relpath(Path(path).resolve(), top.resolve())).as_posix()
+    done = _run(["cat-file", "-e", f"{commit}:{rel}"], folder, DESCRIBE_TIMEOUT)
+    return done is not None and done.returncode == 0
+
+
+def archive(folder: Path, commit: str, dest: Path, within: Path | None = None) -> Path:
+    """Write the files at `commit` (from `commit_of`) of the repository `folder` is in (only
+    those in the folder `within`, if given) into a new folder in `dest`, which it returns (the
+    repository's top).  Unpacked with tarfile's `data` filter: no file lands outside it, and
+    an entry the filter refuses (a link pointing outside, say) is left out."""
+    import tarfile
+
     top = toplevel(folder)
     if top is None:
         raise GitError(f"{folder} is not in a git repository")
-    import tarfile
-
+    spec: list[str] = []
+    if within is not None and Path(within).resolve() != top.resolve():
+        spec = ["--", os.path.relpath(Path(within).resolve(), top.resolve())]
     safe = _safe_options(folder)
     tar_path = dest / ".cardgen-archive.tar"
     with open(tar_path, "wb") as out:
-        done = _run([*safe, "archive", "--format=tar", commit], top, ARCHIVE_TIMEOUT, stdout=out)
+        done = _run([*safe, "archive", "--format=tar", commit, *spec], top, ARCHIVE_TIMEOUT, stdout=out)
     if done is None or done.returncode != 0:
         raise GitError(f"git archive {commit[:12]} failed: {_first_line(done, 'git did not answer in time')}")
+
+    def safe_member(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo | None:
+        try:
+            return tarfile.data_filter(member, path)
+        except tarfile.FilterError:
+            return None
+
     try:
         with tarfile.open(tar_path) as tar:
-            tar.extractall(dest / "tree", filter="data")
+            tar.extractall(dest / "tree", filter=safe_member)
     except (tarfile.TarError, OSError) as exc:
         raise GitError(f"cannot unpack {commit[:12]}: {exc}") from None
     finally:

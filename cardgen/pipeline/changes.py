@@ -57,15 +57,16 @@ def at_revision(game: Game, ref: str) -> Manifest:
     try:
         commit = gitinfo.commit_of(game.root, ref)
         top = gitinfo.toplevel(game.root)
+        if top is None or not gitinfo.has_file(game.root, commit, game.root / "game.yaml"):
+            return Manifest(game.slug, "", [])
+        top, root, project = top.resolve(), game.root.resolve(), game.project.resolve()
+        inside = project.is_relative_to(top)
         with tempfile.TemporaryDirectory(prefix="cardgen-changes-") as tmp:
-            tree = gitinfo.archive(game.root, commit, Path(tmp))
-            root, project = game.root.resolve(), game.project.resolve()
-            then = tree / root.relative_to(top) if top is not None else tree
-            if not (then / "game.yaml").is_file():
-                return Manifest(game.slug, "", [])
+            # only the project's files (the game's, when the project is not in the repository)
+            tree = gitinfo.archive(game.root, commit, Path(tmp), project if inside else root)
+            then = tree / root.relative_to(top)
             # a project outside the repository (only the game is in git): its files as they are now
-            project_then = then if project == root else \
-                tree / project.relative_to(top) if top is not None and project.is_relative_to(top) else project
+            project_then = tree / project.relative_to(top) if inside else project
             report = Report()
             rendered = laid_out(check_game(then, project_then, report), report)
             if rendered is None:
