@@ -10,25 +10,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import BACK_TEMPLATE, run_cli, write
+from conftest import BACK_TEMPLATE, SOLID_TEMPLATE, run_cli, write
 from pdfgeom import page_items
 from pypdf import PdfReader
 
-FACE = """
-    elements:
-      - name: bg
-        type: rect
-        box: bleed
-        fill: "{{ card.color | default('#3366cc') }}"
-      - name: title
-        type: text
-        x: 5mm
-        y: 5mm
-        width: 53.5mm
-        height: 10mm
-        text: "{{ card.name }}"
-        size: 12
-        color: "#ffffff"
+FACE = SOLID_TEMPLATE.rstrip("\n") + """
       - name: stamp
         type: text
         x: 5mm
