@@ -26,9 +26,9 @@ def _help() -> str:
 
 def test_only_choices_are_the_registry():
     only = next(p for p in cli.build.params if p.name == "only")
-    assert list(only.type.choices) == list(OUTPUTS) == ["print", "calibration", "cards", "booklet", "player-aid",
-                                                        "tts", "png", "gallery"]
-    assert re.search(r"--only \[print\|calibration\|cards\|booklet\|player-aid\|tts\|png\|gallery\]", _help())
+    assert list(only.type.choices) == list(OUTPUTS) == ["print", "changes", "calibration", "cards", "booklet",
+                                                        "player-aid", "tts", "png", "gallery"]
+    assert re.search(r"--only \[print\|changes\|calibration\|cards\|booklet\|player-aid\|tts\|png\|gallery\]", _help())
 
 
 def test_every_output_flag_is_in_build_help():
@@ -45,7 +45,7 @@ def test_every_output_flag_is_in_build_help():
 def test_names_and_classes_agree():
     for name, out in OUTPUTS.items():
         assert out.name == name and out.summary and out.summary.endswith(".")
-    assert [n for n, o in OUTPUTS.items() if not o.default] == ["png"]
+    assert [n for n, o in OUTPUTS.items() if not o.default] == ["changes", "png"]
     sections = [o.section for o in OUTPUTS.values() if o.section]
     assert len(sections) == len(set(sections))
 

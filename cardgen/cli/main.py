@@ -244,6 +244,41 @@ def validate(games, strict, fmt):
 
 
 @main.command()
+@click.argument("games", nargs=-1, metavar="[GAME_OR_PATH]...")
+@click.option("--since", metavar="BUILD_OR_REF", default=None,
+              help="A build folder (its manifest.json) or a git revision (tag, branch, commit) to compare with "
+                   "(default: the game's last build).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
+              help="The output folder the game is built into, as given to `cardgen build --out` (default: "
+                   "build/ in the project).")
+def changes(games, since, out):
+    """List the cards added, changed, renamed and removed in GAMES (default: the game the current
+    folder is in, else every game of the project) since their last build, or since a build
+    folder or git revision, with their copies: what to print and what to take out of the box
+    (docs/changes.md).  `cardgen build --changed-since` prints them."""
+    from cardgen.pipeline.changes import game_changes
+
+    project = find_project()
+    failed = False
+    try:
+        paths = resolve_games(list(games), project)
+    except CardgenError as exc:
+        _print_diags(exc.diagnostics)
+        sys.exit(1)
+    for path in paths:
+        report = Report()
+        try:
+            found = game_changes(path, game_project(path), since, out, report)
+        except CardgenError as exc:
+            _print_diags([d for d in exc.diagnostics if d.severity == "error"])
+            failed = True
+            continue
+        for line in found.lines(path.resolve().name):
+            click.echo(escape_controls(line))
+    sys.exit(1 if failed else 0)
+
+
+@main.command()
 @click.argument("name")
 @click.option("--size", default="poker", show_default=True,
               help="Card size: poker, bridge, tarot, euro, mini-euro, mini-american, square or jumbo.")

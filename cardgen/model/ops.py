@@ -144,6 +144,8 @@ class CardLayout:
     ops: list[Op] = field(default_factory=list)
     key: str = ""                # stable id (deck slug, card index, side)
     shape: str = "rect"
+    stamp: list[int] = field(default_factory=list)   # indices of the ops that show game.version or
+    #                                                  card.revision (left out of the side's content hash)
 
 
 @dataclass

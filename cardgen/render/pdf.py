@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from reportlab.lib.colors import white
@@ -120,7 +121,10 @@ def _marks(c: Canvas, marks: list[impose.Mark], paper_h: float) -> None:
 
 
 def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title: str,
-                 pages: list[tuple[impose.Grid, list[Copy]]] | None = None) -> bytes:
+                 pages: list[tuple[impose.Grid, list[Copy]]] | None = None,
+                 cover: Callable[[Canvas, bool], None] | None = None) -> bytes:
+    """The print sheets of `copies` (faces, then their backs, page by page).  `cover(canvas,
+    duplex)` draws pages before the first sheet (an even number of them when `duplex`)."""
     pw, ph = PAPER_SIZES_MM[opts.paper]
     buf = io.BytesIO()
     c = new_canvas(buf, fonts, pagesize=(pw * MM, ph * MM))
@@ -129,6 +133,8 @@ def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title:
     if pages is None:
         pages = plan_sheets(copies, opts)[0]
     any_backs = opts.backs and any(cp.back is not None for cp in copies)
+    if cover is not None:
+        cover(c, any_backs)
     for n, (grid, page) in enumerate(pages, 1):
         face_slots = impose.slots(grid, len(page))
         for cp, slot in zip(page, face_slots):

@@ -263,7 +263,9 @@ class GameFile(Decl):
     title: str | None = opt(_TEXT, "the game's name as printed", None, default_doc="the folder's name")
     subtitle: str | None = opt(_TEXT, "a line under the title (booklet cover)", None)
     designer: str | None = opt(_TEXT, "who made the game", None)
-    version: str | None = opt(_TEXT, "the rules or playtest version", None)
+    version: str | None = opt(_TEXT, "the game's version, e.g. playtest 3; templates show it as game.version "
+                                     "(docs/changes.md)", None,
+                              default_doc="`git describe --tags --always --dirty` in a git repository, else none")
     players: str | None = opt(_TEXT, "player count, e.g. 2-4", None)
     play_time: str | None = opt(_TEXT, "play time, e.g. 30-45 min", None)
     ages: str | None = opt(_TEXT, "suggested ages, e.g. 12+", None)
