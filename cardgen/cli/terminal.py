@@ -58,6 +58,7 @@ def bar_factory(quiet: bool, stream: TextIO | None = None) -> Callable[[str, int
 
 
 DUPLEX_ALWAYS = ("rules-booklet-",)     # imposed booklets: two pages a sheet
+SINGLE_SIDED = ("-foldover.pdf",)       # fold-over print sheets (`outputs/foldover.py`)
 
 
 def pdf_pages(path: Path) -> int:
@@ -84,7 +85,8 @@ def game_summary(name: str, cards: int, written: list[Path], out_dir: Path, seco
         if p.suffix == ".pdf":
             pages = pdf_pages(p)
             text = plural(pages, "page")
-            duplex = p.name.startswith(DUPLEX_ALWAYS) or (p.name.startswith("print-") and duplex_print)
+            duplex = p.name.startswith(DUPLEX_ALWAYS) or (p.name.startswith("print-") and duplex_print
+                                                           and not p.name.endswith(SINGLE_SIDED))
             if duplex:
                 text += f", {plural((pages + 1) // 2, 'sheet')} double-sided"
             elif p.name.startswith("print-"):

@@ -10,6 +10,7 @@ from cardgen.outputs.base import Output
 from cardgen.outputs.booklet import Booklet
 from cardgen.outputs.calibration import Calibration
 from cardgen.outputs.cards_pdf import CardsPdf
+from cardgen.outputs.foldover import Foldover
 from cardgen.outputs.player_aid import PlayerAid
 from cardgen.outputs.png import Png
 from cardgen.outputs.print_sheets import PrintSheets
@@ -17,6 +18,7 @@ from cardgen.outputs.tts import Tts
 
 OUTPUTS: dict[str, type[Output]] = {o.name: o for o in (
     PrintSheets,
+    Foldover,
     Calibration,
     CardsPdf,
     Booklet,
