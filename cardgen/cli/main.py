@@ -11,6 +11,7 @@ from click.core import ParameterSource
 
 from cardgen.core.envfail import describe, is_environment
 from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, escape_controls, plural
+from cardgen.core.paths import SHARED_KINDS
 from cardgen.core.progress import listening
 from cardgen.load.game import load_game
 from cardgen.load.project import find_project, game_project, output_dir, resolve_games
@@ -132,7 +133,7 @@ def _build(games, **values):
     projects = {game_project(p) for p in paths}
 
     def roots() -> list[Path]:
-        return [*paths, *(q / d for q in projects for d in ("templates", "fonts", "art"))]
+        return [*paths, *(q / d for q in projects for d in SHARED_KINDS)]      # templates, art, fonts, layouts
 
     def rebuild(changed_files: list[Path]) -> None:
         names = ", ".join(display_path(p) for p in changed_files[:3]) + (" ..." if len(changed_files) > 3 else "")

@@ -1,4 +1,4 @@
-"""`cardgen build --watch`: rebuild when a game's files, templates, fonts or art change.
+"""`cardgen build --watch`: rebuild when a game's files, templates, fonts, art or sheet layouts change.
 
 On `watchfiles` (the operating system's file events, polling only where there are none).
 Every folder counts, whatever its name (a game inside a folder called `build` too); only the

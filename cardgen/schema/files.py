@@ -396,8 +396,9 @@ class RulesFile(Decl):
     intro: str | None = opt(_TEXT, "one paragraph: what the game is about", None)
     sections: list | None = opt(FreeList("sections"), "the rules, a list of sections with `title:` and `body:`",
                                 None)
-    player_aid: dict | None = opt(FreeMap("turn, end and notes"), "the one-card player aid: `turn:`, `end:`, "
-                                                                   "`notes:`", None)
+    player_aid: dict | None = opt(FreeMap("turn, end, notes and count"), "the one-card player aid: `turn:`, "
+                                                                          "`end:`, `notes:`; `count:` copies on "
+                                                                          "the print sheets (one per player)", None)
 
 
 RULES_PART1 = ("source", "components")       # the component list; the other keys make the rulebook
