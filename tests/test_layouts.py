@@ -480,3 +480,35 @@ def test_player_aids_in_the_print_service_pngs(tiny_game, tmp_path):
     back = Image.open(out / "png" / "mpc" / "backs" / aids[0])
     assert front.size == back.size == (822, 1122)                               # poker at MakePlayingCards
     assert front.convert("RGB").getpixel((411, 60)) != back.convert("RGB").getpixel((411, 600))
+
+
+# -- the docs' examples, and layouts for one card size --------------------------------------------
+
+def test_the_example_layouts_in_the_docs_load_and_hold_their_cards(tmp_path):
+    text = (REPO / "docs" / "printing.md").read_text(encoding="utf-8")
+    examples = [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if b.startswith("description:")]
+    assert len(examples) == 2
+    for i, body in enumerate(examples):
+        path = write(tmp_path / f"example{i}.yaml", body)
+        layout = load_layout(path)
+        size = (70.0, 120.0) if layout.spec.card is not None else POKER
+        frame = layout.frame(*size, BLEED, False, "a deck")
+        assert frame.per_page == (3 if layout.spec.card is not None else 4)      # poker: 2x2 in that area
+
+
+def test_a_deck_of_another_size_than_the_layout_is_an_error(tiny_game, tmp_path):
+    root = tiny_game()
+    write(root / "layouts" / "tarot3.yaml", "paper: a4\ncard: tarot\ncards:\n  - {x: 20mm, y: 20mm}\n")
+    with pytest.raises(CardgenError) as exc:
+        build(root, tmp_path / "out", print={"layout": ("tarot3",)})
+    d = exc.value.diagnostics[0]
+    assert (d.loc.line, d.loc.col) == (2, 7)
+    assert d.message == ("layout 'tarot3' is for tarot (70x120 mm) cards, but deck 'Things' is 63.5x88.9 mm; use a "
+                         "layout for that size or one with `card: any`")
+
+
+def test_foldover_takes_only_layouts_with_a_fold(tmp_path):
+    make_game(tmp_path, game="title: Test game\nfoldover:\n  layout: [letter-foldover, a4]\n")
+    assert run(tmp_path, "g") == (1, ["cards/g/game.yaml:3:29: error: layout 'a4' has no fold (`fold: none`): it "
+                                      "makes duplex sheets; name it under `print: layout:` instead",
+                                      "g: 1 error, 0 warnings"])
