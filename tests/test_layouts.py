@@ -5,6 +5,7 @@ are where docs/printing.md says, and the player aid is printed with the cards.""
 from __future__ import annotations
 
 import io
+import math
 import re
 
 import pypdfium2 as pdfium
@@ -512,3 +513,32 @@ def test_foldover_takes_only_layouts_with_a_fold(tmp_path):
     assert run(tmp_path, "g") == (1, ["cards/g/game.yaml:3:29: error: layout 'a4' has no fold (`fold: none`): it "
                                       "makes duplex sheets; name it under `print: layout:` instead",
                                       "g: 1 error, 0 warnings"])
+
+
+def test_listed_positions_are_where_the_cards_go(tiny_game, tmp_path):
+    root = tiny_game("cards:\n  - {name: A, count: 4}\n", deck_extra="size: tarot\n")
+    write(root / "layouts" / "three.yaml", "paper: {width: 297mm, height: 297mm}\ncard: tarot\ncards:\n"
+                                           "  - {x: 25mm, y: 45mm}\n  - {x: 95mm, y: 45mm}\n"
+                                           "  - {x: 202mm, y: 45mm, rotate: 180}\n  - {x: 100mm, y: 175mm, rotate: 90}\n")
+    out, report = build(root, tmp_path / "out", print={"layout": ("three",)})
+    reader = PdfReader(out / "print-three.pdf")
+    h = 297.0
+    trims = [(x0, h - y1, x1 - x0, y1 - y0) for x0, y0, x1, y1 in card_trims(reader, 0)]   # top-left origin
+    expect = [(25, 45, 70, 120), (95, 45, 70, 120), (202, 45, 70, 120), (100, 175, 120, 70)]
+    assert [v for t in trims for v in t] == pytest.approx([v for t in expect for v in t], abs=0.01)
+    placements = [p for p in page_items(reader, 0)[0] if ".card" in p.name]
+    turns = [round(math.degrees(math.atan2(p.matrix[1], p.matrix[0]))) % 360 for p in placements]
+    assert turns == [0, 0, 180, 90]
+    first, second = placements[0].clip, placements[1].clip        # butted: no bleed between them
+    assert first[0] + first[2] == pytest.approx(95, abs=0.01) and second[0] == pytest.approx(95, abs=0.01)
+    backs = [(x0, h - y1, x1 - x0, y1 - y0) for x0, y0, x1, y1 in card_trims(reader, 1)]
+    assert [round(297 - x - w, 2) for x, _, w, _ in backs] == [25, 95, 202, 100]        # long-edge flip
+    assert report.notes == ["print-three.pdf: 1 sheets; one back design per card size: cards butted"]
+    write(root / "layouts" / "three.yaml", "paper: a4\ncard: tarot\ncards:\n  - {x: 10mm, y: 10mm}\n"
+                                           "  - {x: 84mm, y: 10mm}\n")
+    with pytest.raises(CardgenError) as exc:
+        build(root, tmp_path / "again", print={"layout": ("three",)})
+    d = exc.value.diagnostics[0]
+    assert (d.loc.line, d.loc.col, d.message) == (5, 5, "layout 'three': card position 2 is closer to position 1 "
+                                                        "than two bleeds of deck 'Things' (6.35 mm): butt them or "
+                                                        "space them further apart, so no card's bleed lies on another")

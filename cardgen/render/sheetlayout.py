@@ -44,13 +44,14 @@ def _overlap(a: impose.Rect, b: impose.Rect) -> bool:
 
 
 def _touch(a: impose.Rect, b: impose.Rect) -> bool:
-    """True when the two trims share part of a cut line (butted)."""
-    ax0, ay0, aw, ah = a
-    bx0, by0, bw, bh = b
-    along_y = min(ay0 + ah, by0 + bh) - max(ay0, by0) > EPS
-    along_x = min(ax0 + aw, bx0 + bw) - max(ax0, bx0) > EPS
-    return (along_y and (abs(ax0 + aw - bx0) < EPS or abs(bx0 + bw - ax0) < EPS)) or \
-        (along_x and (abs(ay0 + ah - by0) < EPS or abs(by0 + bh - ay0) < EPS))
+    """True when the two trims are butted as `impose.slots` takes it (and so clips the bleed
+    between them): side by side with their tops level, or one above the other with their left
+    edges level."""
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    side = abs(ay - by) < EPS and (abs(ax + aw - bx) < EPS or abs(bx + bw - ax) < EPS)
+    stacked = abs(ax - bx) < EPS and (abs(ay + ah - by) < EPS or abs(by + bh - ay) < EPS)
+    return side or stacked
 
 
 def _grow(r: impose.Rect, d: float) -> impose.Rect:
