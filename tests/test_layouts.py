@@ -13,6 +13,7 @@ import pytest
 from conftest import REPO, write
 from pdfgeom import MM, page_items
 from pypdf import PdfReader
+from test_marked_cards import _placed_rect
 from test_validate import run
 from vgame import make_game
 
@@ -63,20 +64,11 @@ def build(root, out, only=("print",), papers=("letter",), project=REPO, **output
     return out / root.name, report
 
 
-def placed_rect(p):
-    """The placed form's box (x0, y0, x1, y1), mm from the page's bottom-left."""
-    x0, y0, x1, y1 = p.bbox
-    a, b, c, d, e, f = p.matrix
-    xs = [(x * a + y * c + e) / MM for x in (x0, x1) for y in (y0, y1)]
-    ys = [(x * b + y * d + f) / MM for x in (x0, x1) for y in (y0, y1)]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
 def card_trims(reader, page):
     """Trim boxes (x0, y0, x1, y1) of the cards placed on a page, in drawing order."""
     placements, _ = page_items(reader, page)
     return [(x0 + BLEED, y0 + BLEED, x1 - BLEED, y1 - BLEED)
-            for x0, y0, x1, y1 in (placed_rect(p) for p in placements if ".card" in p.name)]
+            for x0, y0, x1, y1 in (_placed_rect(p) for p in placements if ".card" in p.name)]
 
 
 # -- the presets -------------------------------------------------------------------------------
