@@ -80,7 +80,7 @@ def _click_option(o: Opt, dest: str) -> click.Option:
         if value is None or value == ():
             return value
         try:
-            return kind.convert(list(value) if multiple else value, STATIC_ENV)
+            return o.kind.convert(list(value), STATIC_ENV) if multiple else kind.convert(value, STATIC_ENV)
         except Invalid as exc:
             raise click.BadParameter(exc.message) from None
 
@@ -311,8 +311,8 @@ def new(name, size, source=None):
 @click.argument("kind", type=click.Choice(list(SCHEMAS)))
 def schema(kind):
     """Print the JSON Schema (draft 2020-12) of one kind of file: game (game.yaml), deck (a deck
-    file), template (a layout template) or rules (rules.yaml). Editors use it for completion
-    and inline errors: see docs/editor.md."""
+    file), template (a layout template), rules (rules.yaml) or layout (a sheet layout,
+    layouts/NAME.yaml). Editors use it for completion and inline errors: see docs/editor.md."""
     click.echo(dumps(kind), nl=False)
 
 

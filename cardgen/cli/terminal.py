@@ -59,6 +59,7 @@ def bar_factory(quiet: bool, stream: TextIO | None = None) -> Callable[[str, int
 
 
 DUPLEX_ALWAYS = ("rules-booklet-",)     # imposed booklets: two pages a sheet
+SINGLE_SIDED = ("-foldover.pdf",)       # fold-over print sheets (`outputs/foldover.py`)
 
 
 def pdf_pages(path: Path) -> int:
@@ -88,7 +89,7 @@ def game_summary(name: str, cards: int, written: list[Path], out_dir: Path, seco
             pages = pdf_pages(p)
             text = plural(pages, "page")
             sheets = p.name.startswith(("print-", "changes-"))
-            duplex = p.name.startswith(DUPLEX_ALWAYS) or (sheets and duplex_print)
+            duplex = p.name.startswith(DUPLEX_ALWAYS) or (sheets and duplex_print and not p.name.endswith(SINGLE_SIDED))
             if duplex:
                 text += f", {plural((pages + 1) // 2, 'sheet')} double-sided"
             elif sheets:

@@ -16,7 +16,7 @@ from cardgen.load.game import Game
 from cardgen.load.yamlsrc import YDict, loc_of, refine_loc
 from cardgen.resources import richtext
 from cardgen.resources.icons import IconBook
-from cardgen.schema.core import suggest
+from cardgen.schema.core import STATIC_ENV, Invalid, suggest
 from cardgen.schema.files import (
     CALLOUT_KINDS,
     RULES_PART1,
@@ -79,6 +79,7 @@ class PlayerAid:
     turn: list[str] = field(default_factory=list)
     end: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    count: int | None = None        # copies to print; None: one per player
 
 
 @dataclass
@@ -302,8 +303,14 @@ class _Parser:
                 self.err(rules.value_loc("player_aid"), "`player_aid:` must be a mapping with `turn:` and `end:`")
             else:
                 self.unknown(a, AID_KEYS, "player_aid")
-                aid = PlayerAid(*(self.strings(a.get(k) or [], a.value_loc(k), f"player_aid {k}")
-                                  for k in ("turn", "end", "notes")))
+                turn, end, notes = (self.strings(a.get(k) or [], a.value_loc(k), f"player_aid {k}")
+                                    for k in ("turn", "end", "notes"))
+                aid = PlayerAid(turn, end, notes)
+                if a.get("count") is not None:
+                    try:
+                        aid.count = PlayerAidDecl.options()["count"][1].kind.convert(a["count"], STATIC_ENV)
+                    except Invalid as exc:
+                        self.err(a.value_loc("count"), f"player_aid `count` {exc.message}")
         return Rulebook(meta("title", self.game.title), meta("subtitle"), meta("players"), meta("play_time"),
                         meta("ages"), meta("intro"), sections, aid, rules.loc)
 

@@ -40,18 +40,23 @@ MAX_CARD_MM = 1000.0        # the longest side of a card
 _SIDE = Length(min=0, min_open=True, max=MAX_CARD_MM, to="mm")
 
 
+def named_size(value: str, table: dict[str, tuple[float, float]], what: str) -> tuple[float, float, str]:
+    """(width, height, name) of a size `table` names, e.g. `poker`; Invalid with the names."""
+    key = value.strip().lower()
+    if key not in table:
+        raise Invalid(f"is not a {what} size: '{show(value)[1:-1]}'{suggest(key, table)} "
+                      f"(named sizes: {', '.join(table)}; or give width and height)")
+    w, h = table[key]
+    return w, h, key
+
+
 class CardSizeKind(Kind):
     """A card size: a name (poker, bridge, ...), `{width, height, name?}` or `{diameter, name?}`
     for a round token; converts to `core.sizes.CardSize` (mm)."""
 
     def convert(self, value: Any, env: Env) -> Any:
         if isinstance(value, str):
-            key = value.strip().lower()
-            if key not in CARD_SIZES_MM:
-                raise Invalid(f"is not a card size: '{show(value)[1:-1]}'{suggest(key, CARD_SIZES_MM)} "
-                              f"(named sizes: {', '.join(CARD_SIZES_MM)}; or give width and height)")
-            w, h = CARD_SIZES_MM[key]
-            return CardSize(w, h, key)
+            return CardSize(*named_size(value, CARD_SIZES_MM, "card"))
         if not isinstance(value, dict):
             raise Invalid(f"must be a card size name such as poker, or a mapping with width and height "
                           f"(or diameter), got {show(value)}")
@@ -393,8 +398,9 @@ class RulesFile(Decl):
     intro: str | None = opt(_TEXT, "one paragraph: what the game is about", None)
     sections: list | None = opt(FreeList("sections"), "the rules, a list of sections with `title:` and `body:`",
                                 None)
-    player_aid: dict | None = opt(FreeMap("turn, end and notes"), "the one-card player aid: `turn:`, `end:`, "
-                                                                   "`notes:`", None)
+    player_aid: dict | None = opt(FreeMap("turn, end, notes and count"), "the one-card player aid: `turn:`, "
+                                                                          "`end:`, `notes:`; `count:` copies on "
+                                                                          "the print sheets (one per player)", None)
 
 
 RULES_PART1 = ("source", "components")       # the component list; the other keys make the rulebook
@@ -444,3 +450,7 @@ class PlayerAid(Decl):
     turn: tuple | None = opt(_TEXTS, "the turn, in order (front)", None)
     end: tuple | None = opt(_TEXTS, "how the game ends (back)", None)
     notes: tuple | None = opt(_TEXTS, "reminders (back)", None)
+    count: int | None = opt(Int(min=0, max=MAX_COUNT), "copies on the print sheets and in the print-service PNGs; "
+                                                       "0 leaves it off them", None,
+                            default_doc="one per player: the largest number in game.yaml's `players` (4 for 2-4), "
+                                        "else 1")
