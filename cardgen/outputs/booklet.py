@@ -708,6 +708,7 @@ class BookletMaker:
         out = []
         if self.book.intro:
             out += c.para(self.book.intro, c.st.lead)
+            out[0].space = c.st.base * 1.6   # set off from the contents or components above it
             out[-1].keep = True         # the lead paragraph opens the rules: it stays with the first section
         for sec in self.book.sections:
             out += c.section(sec)
