@@ -664,3 +664,23 @@ def test_smarten():
         "the \u201cXX\u201d card, the rules\u2019 end \u2014 2\u20134 players \u2013 or more\u2026"
     assert smarten("it's **\"bold\"** and 'quoted' at -1") == \
         "it\u2019s **\u201cbold\u201d** and \u2018quoted\u2019 at -1"
+
+
+def test_back_cover_lists_every_deck_when_their_pictures_do_not_fit(game601):
+    import copy
+    import dataclasses
+
+    game, rendered = game601
+    many = copy.copy(game)
+    many.decks = list(game.decks) * 8                      # 48 decks: no room for 48 pictures
+    maker = booklet.BookletMaker(dataclasses.replace(rendered, game=many), load_rulebook(game), "a5", None)
+    few = booklet.BookletMaker(rendered, load_rulebook(game), "a5", None).back_cover(9.5, show_aid=False)
+    assert sum(isinstance(op, booklet.Thumb) for op in few.ops) == len(game.decks)
+    page = maker.back_cover(9.5, show_aid=False)
+    assert not any(isinstance(op, booklet.Thumb) for op in page.ops)
+    dots = [op for op in page.ops if isinstance(op, ops.Ellipse)]            # one bullet per deck
+    assert len(dots) == 48 + len(maker._items())
+    assert len({round(op.x) for op in dots}) == 2                            # in two columns
+    band_top = booklet.BLEED + maker.ph - 44 * MM
+    assert max(op.y + op.h for op in page.ops if isinstance(op, ops.Text)
+               and op.y < band_top) <= band_top                         # all above the band

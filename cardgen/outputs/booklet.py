@@ -502,10 +502,6 @@ class Plan:
     back: tuple[str, ...]       # after the content: "reference", "notes", then "back" (the back cover)
     cost: float
 
-    @property
-    def total(self) -> int:
-        return 1 + len(self.pages) + len(self.back)
-
 
 def _card_unfinished(card, lay: ops.CardLayout) -> int:
     """0 for a finished card; more for placeholder art ("art to come") or text still to come."""
@@ -726,20 +722,21 @@ class BookletMaker:
 
         out = []
         aid = bool(self.book.player_aid and (self.book.player_aid.turn or self.book.player_aid.end))
-        fronts = {"none": parts.components, "after": parts.components + parts.contents,
-                  "before": parts.contents + parts.components}
+        fronts = {"none": parts.components}
+        if self.book.sections:
+            fronts.update({"after": parts.components + parts.contents, "before": parts.contents + parts.components})
         for where, front in fronts.items():
             for new_page in (True, False):
                 pages = (flow(front, self.ch) + flow(parts.rules, self.ch)) if new_page \
                     else flow(front + parts.rules, self.ch)
                 n = 1 + len(pages)
                 total = padded(n)
-                if (where != "none") != (total >= 8):      # a contents list from 8 pages on, never below
-                    continue
                 extra = total - n
                 back = (("back",), ("reference" if aid else "notes", "back"),
                         ("reference" if aid else "notes", "notes", "back"))[extra - 1] if extra else ()
                 cost = 100.0 * total + 4 * abs(parts.base - BODY_SIZE)
+                if len(fronts) > 1 and (where != "none") != (total >= 8):
+                    cost += 1000.0          # a contents list from 8 pages on, never below
                 cost += (1.5, 0.0, 2.0 if aid else 6.0, 12.0)[extra]
                 cost += (0.0 if new_page else 1.0) + (0.5 if where == "before" else 0.0)
                 for k, placed in enumerate(pages):
@@ -795,14 +792,16 @@ class BookletMaker:
         return [Page([shift(op, BLEED, BLEED) for op in p.ops]) for p in out]
 
     # -- back matter ------------------------------------------------------------------------
-    def _fit(self, make, height: float, base: float) -> list[tuple[float, Strip]]:
-        """The strips `make(composer)` gives, at the largest body size up to `base` at which they
-        fit one page `height` tall (down to 6.5 pt)."""
+    def _fit(self, make, height: float, base: float) -> list[tuple[float, Strip]] | None:
+        """The strips `make(composer)` gives, placed at the largest body size up to `base` at which
+        they fit one page `height` tall (down to 6.5 pt); None when they do not fit even then."""
         size = base
         while True:
             placed = flow(make(self.composer(size)), height)
-            if len(placed) == 1 or size <= 6.5:
+            if len(placed) == 1:
                 return placed[0]
+            if size <= 6.5:
+                return None
             size -= 0.25
 
     def _aid_strips(self, c: Composer, title: str | None) -> list[Strip]:
@@ -819,10 +818,31 @@ class BookletMaker:
                 out += [h, *c.items(items, numbered)]
         return out
 
-    def _box_strips(self, c: Composer) -> list[Strip]:
+    def _box_strips(self, c: Composer, columns: int = 0) -> list[Strip]:
         """What is in the box: a grid of the decks (a finished card of each, its count and name
-        below), then the other components as a list."""
+        below), then the other components as a list; with `columns`, everything as a list in
+        that many columns, top to bottom then across."""
         st = c.st
+        if columns:
+            c.smart = False
+            try:
+                texts = [f"**{d.count}** {d.name}" for d in self.r.game.decks] + self._items()
+                gap = 5 * MM
+                width = (self.cw - gap * (columns - 1)) / columns
+                entries = [c.merge(c.items([t], False, width=width)) for t in texts]
+                per = -(-len(entries) // columns)
+                listing = [c.heading("In the box", 1)]
+                for i in range(per):
+                    line = Strip(0.0, space=st.base * 0.28 if i else st.gap)
+                    for j in range(columns):
+                        if i + j * per < len(entries):
+                            e = entries[i + j * per]
+                            line.ops += [shift(op, j * (width + gap), 0) for op in e.ops]
+                            line.h = max(line.h, e.h)
+                    listing.append(line)
+                return listing
+            finally:
+                c.smart = True
         faces = {name: min(v, key=lambda cl: _card_unfinished(*cl))[1] for name, v in self._faces().items() if v}
         decks = self.r.game.decks
         cols = max(1, min(4, len(decks)))
@@ -863,7 +883,9 @@ class BookletMaker:
     def reference_page(self, base: float) -> Page:
         """A page of quick reference (the player aid's turn, end of game and reminders)."""
         page = Page()
-        for y, s in self._fit(lambda c: self._aid_strips(c, "Quick reference"), self.ch, base):
+        placed = self._fit(lambda c: self._aid_strips(c, "Quick reference"), self.ch, base)
+        # (a player aid fits a poker card, so it always fits a page)
+        for y, s in placed or flow(self._aid_strips(self.composer(6.5), "Quick reference"), self.ch)[0]:
             page.ops += [shift(op, self.mx, self.top + y) for op in s.ops]
         return page
 
@@ -892,9 +914,13 @@ class BookletMaker:
         def make(c: Composer) -> list[Strip]:
             return self._aid_strips(c, "At a glance") if (show_aid and has_aid) else self._box_strips(c)
 
-        # a little larger than the body text, centred in the space above the band
+        # a little larger than the body text, centred in the space above the band; decks too many
+        # for their pictures are listed by name
         height = ph - band - self.top - 10 * MM
-        placed = self._fit(make, height, base * 1.15)
+        placed = (self._fit(make, height, base * 1.15)
+                  or self._fit(lambda c: self._box_strips(c, 1), height, base * 1.15)
+                  or self._fit(lambda c: self._box_strips(c, 2), height, base * 1.15)
+                  or flow(self._box_strips(self.composer(6.5), 3), height)[0])
         top = self.top + max(0.0, (height - page_fill(placed, height) * height) / 2)
         for y, s in placed:
             p.ops += [shift(op, self.mx, top + y) for op in s.ops]
