@@ -684,3 +684,19 @@ def test_back_cover_lists_every_deck_when_their_pictures_do_not_fit(game601):
     band_top = booklet.BLEED + maker.ph - 44 * MM
     assert max(op.y + op.h for op in page.ops if isinstance(op, ops.Text)
                and op.y < band_top) <= band_top                         # all above the band
+
+
+def test_a_long_table_sets_its_header_again_on_every_page(game601):
+    from cardgen.layout.rulebook import Table
+
+    _, rendered = game601
+    maker = booklet.BookletMaker(rendered, load_rulebook(rendered.game), "a5", None)
+    rows = [[f"Row {k}", str(k), str(k * k)] for k in range(60)]
+    strips = maker.comp.table(Table(["Name", "n", "n²"], rows, None))
+    pages = flow(strips, maker.ch)
+    assert len(pages) >= 2
+    header = strips[0]
+    for page in pages:
+        assert page[0][1] is header and page[0][0] == 0.0
+        assert all(y + s.h <= maker.ch + 1e-6 for y, s in page)
+    assert [s for p in pages for _, s in p if s is not header] == strips[1:]     # every row once, in order

@@ -168,6 +168,7 @@ class Strip:
     keep: bool = False          # keep on the same page as the next strip
     anchor: str | None = None   # a top-level section starts here (for the contents)
     heading: bool = False       # a heading: never the last thing on a page
+    repeat: Strip | None = None  # set again above this strip when it starts a page (a table's header)
 
 
 # -- styles -----------------------------------------------------------------------
@@ -355,9 +356,13 @@ class Composer:
             if not is_head:
                 strip.ops.append(ops.Line(0, h, self.w, h, _tint(st.accent, 0.6), 0.4))
             out.append(strip)
-        # a short table stays in one piece; a long one keeps its header with two rows
+        # a short table stays in one piece; a long one keeps its header with two rows, and its
+        # header is set again at the top of every page it runs on to
         for k, strip in enumerate(out[:-1]):
             strip.keep = len(out) <= 12 or k < (3 if tb.header else 2)
+        if tb.header:
+            for strip in out[1:]:
+                strip.repeat = out[0]
         out[0].space = st.gap * 1.4
         return out
 
@@ -442,32 +447,40 @@ def flow(strips: list[Strip], height: float) -> list[list[tuple[float, Strip]]]:
             j += 1
         group = strips[i:j + 1]
         alone = group[0].h + sum(s.space + s.h for s in group[1:])     # at the top of a page
+        if group[0].repeat is not None:
+            alone += group[0].repeat.h                                  # under its table's header
         if pages[-1] and y + group[0].space + alone > height + _EPS and alone <= height + _EPS:
             pages.append([])
             y = 0.0
-        if not pages[-1] or y + group[0].space + alone <= height + _EPS:
+        if (not pages[-1] and alone <= height + _EPS) or (pages[-1] and y + group[0].space + alone
+                                                            - (group[0].repeat.h if group[0].repeat else 0.0)
+                                                            <= height + _EPS):
             for s in group:
-                space = s.space if pages[-1] else 0.0
-                pages[-1].append((y + space, s))
-                y += space + s.h
+                y = _place(pages[-1], s, y)
         else:
             for s in group:      # taller than a page: split it
-                space = s.space if pages[-1] else 0.0
-                if pages[-1] and y + space + s.h > height + _EPS:
+                if pages[-1] and y + (s.space if pages[-1] else 0.0) + s.h > height + _EPS:
                     carry: list[Strip] = []
                     while pages[-1] and pages[-1][-1][1].heading:     # a heading goes with what follows
                         carry.insert(0, pages[-1].pop()[1])
                     pages.append([])
                     y = 0.0
                     for c in carry:
-                        sp = c.space if pages[-1] else 0.0
-                        pages[-1].append((y + sp, c))
-                        y += sp + c.h
-                    space = s.space if pages[-1] else 0.0
-                pages[-1].append((y + space, s))
-                y += space + s.h
+                        y = _place(pages[-1], c, y)
+                y = _place(pages[-1], s, y)
         i = j + 1
     return [p for p in pages if p] or [[]]
+
+
+def _place(page: list[tuple[float, Strip]], s: Strip, y: float) -> float:
+    """Put `s` on `page` below `y` (its space dropped at the top of the page, a table's header
+    set again above a row that starts the page); the new bottom."""
+    if not page and s.repeat is not None:
+        page.append((0.0, s.repeat))
+        y = s.repeat.h
+    space = s.space if page else 0.0
+    page.append((y + space, s))
+    return y + space + s.h
 
 
 def page_fill(placed: list[tuple[float, Strip]], height: float) -> float:
