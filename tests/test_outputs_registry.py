@@ -35,7 +35,7 @@ def test_every_output_flag_is_in_build_help():
     text = _help()
     flags = [o.cli for out in OUTPUTS.values() for _, o in out.Options.options().values() if o.cli]
     assert flags == ["--gutter", "--flip", "--back-offset", "--no-backs", "--mix-backs", "--layout",
-                     "--foldover-layout", "--booklet-page",
+                     "--foldover-layout", "--booklet-page", "--designer-notes",
                      "--tts-format", "--tts-base-url", "--target"]
     for flag in [*flags, "--page", "--out", "--only", "--strict", "--watch"]:
         assert re.search(rf"^\s+{re.escape(flag)}\b", text, re.M), flag

@@ -63,7 +63,8 @@ CASES: dict[tuple[type, str], dict] = {
                                  "or none, got 'inky'", "inky")},
     (G, "vars"): {"wrong": ("5", "game.yaml: `vars` must be a mapping of name: value, got 5", None), "range": None},
 
-    **{(D, k): _text("deck file d.yaml", k) for k in ("deck", "description", "template", "back", "backs")},
+    **{(D, k): _text("deck file d.yaml", k) for k in ("deck", "description", "designer_note", "template", "back",
+                                                                 "backs")},
     (D, "size"): {
         "wrong": ("[1, 2]", "deck file d.yaml: `size` must be a card size name such as poker, or a mapping with "
                             "width and height (or diameter), got a list", None),

@@ -44,7 +44,7 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
     game = checked.game
     if game is None or checked.blocking(report):
         raise _refuse(report)
-    if opts.strict and report.items:
+    if opts.strict and any(d.severity != "note" for d in report.items):
         raise _refuse(report, Diagnostic(Loc(str(game.file)), "--strict: not building while there are problems",
                                          "error", "strict"))
     rendered = checked.rendered

@@ -299,6 +299,9 @@ class DeckFile(Decl):
 
     deck: str = opt(Text(nonempty=True), "the deck's name")
     description: str = opt(_TEXT, "a line about the deck, shown in listings", "", default_doc="none")
+    designer_note: str | None = opt(_TEXT, "a note for the designer (a doubt, an erratum of the source): "
+                                           "`validate` and `build` show it; rules.pdf prints it only with "
+                                           "`booklet: {designer_notes: true}`", None)
     template: str = opt(Text(nonempty=True), "layout template for the faces, e.g. game-601/action")
     back: str | None = opt(_TEXT, "layout template for one shared back", None)
     backs: str | None = opt(_TEXT, "layout template for per-card backs (double-sided cards); a card's "
