@@ -15,6 +15,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.model.ops import Colour
+from cardgen.render import docinfo
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 from cardgen.resources.icons import load_svg
@@ -24,13 +25,15 @@ _BLACK = (0.0, 0.0, 0.0)
 
 def new_canvas(target: str | Path | IO[bytes], fonts: FontBook, pagesize: tuple[float, float] = (595.0, 842.0),
                **kw: Any) -> CardCanvas:
-    """A canvas that embeds only our own fonts and writes byte-identical output."""
+    """A canvas that embeds only our own fonts and writes byte-identical output, with the
+    document information of `cardgen.render.docinfo` (designer, date; set the title with
+    `setTitle`). `enforceColorSpace` (ReportLab's hook, a function of a colour) is how
+    `cardgen.render.cmyk` turns every colour into CMYK."""
     base = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else next(iter(fonts.families)), "regular")
     # svglib's renderer sets its default font on every drawing: point it at an embedded one.
     shapes.STATE_DEFAULTS["fontName"] = base.name
     c = CardCanvas(target, pagesize=pagesize, invariant=1, initialFontName=base.name, pageCompression=1, **kw)
-    c.setCreator("cardgen")
-    c.setProducer("cardgen")
+    docinfo.attach(c)
     return c
 
 

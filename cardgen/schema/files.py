@@ -253,6 +253,30 @@ class ComponentList(Kind):
 _TEXT = Text()
 
 
+class DateKind(Kind):
+    """A calendar date written `YYYY-MM-DD` (as text; a YAML date value is taken as well)."""
+
+    def convert(self, value: Any, env: Env) -> Any:
+        import datetime
+
+        if isinstance(value, datetime.date):
+            return value.strftime("%Y-%m-%d")
+        text = str(value).strip() if isinstance(value, str) else None
+        try:
+            if text is None or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+                raise ValueError
+            datetime.date.fromisoformat(text)
+        except ValueError:
+            raise Invalid(f"must be a date written YYYY-MM-DD, e.g. 2024-05-01, got {show(value)}") from None
+        return text
+
+    def describe(self) -> str:
+        return "date (YYYY-MM-DD)"
+
+    def json_schema(self) -> dict:
+        return {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+
+
 # -- game.yaml ------------------------------------------------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
@@ -264,6 +288,9 @@ class GameFile(Decl):
     subtitle: str | None = opt(_TEXT, "a line under the title (booklet cover)", None)
     designer: str | None = opt(_TEXT, "who made the game", None)
     version: str | None = opt(_TEXT, "the rules or playtest version", None)
+    date: str | None = opt(DateKind(), "the date of this version, YYYY-MM-DD: the creation date written into "
+                                       "every PDF (the SOURCE_DATE_EPOCH environment variable, when set, wins)",
+                           None, default_doc="none: the PDFs carry no date")
     players: str | None = opt(_TEXT, "player count, e.g. 2-4", None)
     play_time: str | None = opt(_TEXT, "play time, e.g. 30-45 min", None)
     ages: str | None = opt(_TEXT, "suggested ages, e.g. 12+", None)
