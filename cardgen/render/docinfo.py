@@ -23,9 +23,18 @@ from typing import Any
 
 from reportlab.pdfbase import pdfdoc
 
-import cardgen
 
-CREATOR = f"cardgen {cardgen.__version__}"
+def _version() -> str:
+    """The installed cardgen's version (pyproject.toml's, as `cardgen.__version__`)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("cardgen")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
+CREATOR = f"cardgen {_version()}"
 
 
 @dataclass(frozen=True)
