@@ -12,6 +12,7 @@ from cardgen.outputs.calibration import Calibration
 from cardgen.outputs.cards_pdf import CardsPdf
 from cardgen.outputs.player_aid import PlayerAid
 from cardgen.outputs.png import Png
+from cardgen.outputs.print_service import PrintService
 from cardgen.outputs.print_sheets import PrintSheets
 from cardgen.outputs.tts import Tts
 
@@ -23,4 +24,5 @@ OUTPUTS: dict[str, type[Output]] = {o.name: o for o in (
     PlayerAid,
     Tts,
     Png,
+    PrintService,
 )}

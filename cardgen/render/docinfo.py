@@ -108,6 +108,13 @@ def attach(canvas: Any, title: str = "") -> None:
     doc.info = info
 
 
+def extend(canvas: Any, **extra: Any) -> None:
+    """More keys in a canvas's document information (str values as text, ("name", word) as
+    a PDF name), e.g. PDF/X's GTS_PDFXVersion."""
+    info = canvas._doc.info
+    info.meta = replace(info.meta, extra={**info.meta.extra, **extra})
+
+
 def pypdf_metadata(title: str) -> dict[str, str]:
     """The same information for a pypdf `PdfWriter.add_metadata`."""
     info = current()

@@ -5,7 +5,7 @@ as the card has copies; icons and SVG art are forms too, shared by every card.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -117,6 +117,11 @@ def _wrap(node: shapes.Shape) -> shapes.Drawing:
 
 
 class Drawer:
+    # The colour a shape's area is filled with, given the shape and its colour; None: the
+    # colour as it is. The print-service PDF prints large black areas as rich black with it
+    # (`cardgen.render.cmyk.Separation.area_fill`).
+    area_fill: Callable[[ops.Op, Colour], Any] | None = None
+
     def __init__(self, canvas: Canvas, fonts: FontBook) -> None:
         self.c = canvas
         self.fonts = fonts
@@ -194,8 +199,11 @@ class Drawer:
             self._op(op, ox, oy)
             self.c.restoreState()
 
-    def _fill(self, col: Colour) -> None:
-        self.c.setFillColorRGB(*col[:3])
+    def _fill(self, col: Colour, area: ops.Op | None = None) -> None:
+        if area is not None and self.area_fill is not None:
+            self.c.setFillColor(self.area_fill(area, col))
+        else:
+            self.c.setFillColorRGB(*col[:3])
         if len(col) > 3 and col[3] < 1:
             self.c.setFillAlpha(col[3])
 
@@ -211,7 +219,7 @@ class Drawer:
         if isinstance(op, (ops.Rect, ops.Ellipse)):
             c.saveState()
             if op.fill:
-                self._fill(op.fill)
+                self._fill(op.fill, op)
             if op.stroke:
                 self._stroke(op.stroke, op.stroke_width, op.dash)
             x, y = ox + op.x, oy - op.y - op.h
@@ -232,7 +240,7 @@ class Drawer:
                 return
             c.saveState()
             if op.fill:
-                self._fill(op.fill)
+                self._fill(op.fill, op)
             if op.stroke:
                 self._stroke(op.stroke, op.stroke_width, op.dash)
             p = c.beginPath()
