@@ -312,3 +312,20 @@ def test_translucent_art_over_art_becomes_an_exact_cmyk_picture(tmp_path):
     glass_on_ink = px.getpixel((round((3.175 + 15) * mm), round((3.175 + 45) * mm)))    # red over the black block
     assert glass_on_panel[0] > 180 and glass_on_panel[1] < 170 and glass_on_panel[2] < 170, glass_on_panel
     assert 90 < glass_on_ink[0] < 170 and glass_on_ink[1] < 60 and glass_on_ink[2] < 60, glass_on_ink   # dark red
+
+
+def test_rebuild_is_byte_identical_wherever_it_is_built(tmp_path, monkeypatch):
+    from PIL import Image
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    root = pdfx_game(tmp_path, "date: 2024-05-01\n")
+    face = FACE + "      - {name: glass, type: image, src: glass.png, x: 5mm, y: 30mm, width: 30mm, height: 30mm}\n"
+    (root / "templates" / "tiny" / "face.yaml").write_text(face.replace("\n    ", "\n").lstrip("\n"))
+    Image.new("RGBA", (30, 30), (255, 0, 0, 128)).save(root / "art" / "glass.png")     # flattened into a picture
+    a, _ = build_pdfx(root, tmp_path / "one")
+    b, _ = build_pdfx(root, tmp_path / "two" / "deeper")
+    files = sorted(p.name for p in (a / "print-service").iterdir())
+    assert files == ["things-counts.txt", "things-pdfx.pdf"]
+    for name in files:
+        assert (a / "print-service" / name).read_bytes() == (b / "print-service" / name).read_bytes(), name
+    assert PdfReader(a / "print-service" / "things-pdfx.pdf").metadata["/CreationDate"] == "D:20240501000000+00'00'"

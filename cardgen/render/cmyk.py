@@ -27,6 +27,7 @@ from reportlab.lib.colors import CMYKColor, Color, toColor
 from cardgen.core.data import DATA
 from cardgen.core.units import MM
 from cardgen.model import ops
+from cardgen.render.rlcompat import CardCanvas
 
 ICC_DIR = DATA / "icc"
 DEFAULT_PROFILE = ICC_DIR / "cardgen-FOGRA39-240.icc"
@@ -196,6 +197,19 @@ class Separation:
                                             if r.kind == "icon" and not _is_svg(r.content) else r for r in op.runs))
             out.append(op)
         return replace(layout, ops=out), peak
+
+
+class CmykCanvas(CardCanvas):
+    """The canvas of CMYK files: an image file (always one `Separation.art_in` made, in a
+    temporary folder) is named in the PDF by its content, not by its path, so the same
+    cards give the same bytes wherever they were built."""
+
+    def drawImage(self, image: Any, *args: Any, **kwargs: Any) -> Any:
+        from reportlab.lib.utils import ImageReader
+
+        if isinstance(image, (str, Path)):
+            image = ImageReader(str(image))
+        return super().drawImage(image, *args, **kwargs)
 
 
 def _is_svg(path: Any) -> bool:

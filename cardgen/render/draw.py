@@ -24,15 +24,15 @@ _BLACK = (0.0, 0.0, 0.0)
 
 
 def new_canvas(target: str | Path | IO[bytes], fonts: FontBook, pagesize: tuple[float, float] = (595.0, 842.0),
-               **kw: Any) -> CardCanvas:
+               canvas: type[CardCanvas] = CardCanvas, **kw: Any) -> CardCanvas:
     """A canvas that embeds only our own fonts and writes byte-identical output, with the
     document information of `cardgen.render.docinfo` (designer, date; set the title with
-    `setTitle`). `enforceColorSpace` (ReportLab's hook, a function of a colour) is how
-    `cardgen.render.cmyk` turns every colour into CMYK."""
+    `setTitle`). `enforceColorSpace` (ReportLab's hook, a function of a colour) and a
+    `canvas` class of its own are how `cardgen.render.cmyk` turns everything into CMYK."""
     base = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else next(iter(fonts.families)), "regular")
     # svglib's renderer sets its default font on every drawing: point it at an embedded one.
     shapes.STATE_DEFAULTS["fontName"] = base.name
-    c = CardCanvas(target, pagesize=pagesize, invariant=1, initialFontName=base.name, pageCompression=1, **kw)
+    c = canvas(target, pagesize=pagesize, invariant=1, initialFontName=base.name, pageCompression=1, **kw)
     docinfo.attach(c)
     return c
 

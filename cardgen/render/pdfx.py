@@ -22,7 +22,7 @@ from reportlab.pdfbase import pdfdoc
 
 from cardgen.model import ops
 from cardgen.render import docinfo
-from cardgen.render.cmyk import Condition, Separation
+from cardgen.render.cmyk import CmykCanvas, Condition, Separation
 from cardgen.render.draw import Drawer, new_canvas
 from cardgen.resources.fonts import FontBook
 
@@ -36,7 +36,7 @@ def draw_sides(sides: list[ops.CardLayout], fonts: FontBook, sep: Separation, fo
     """One page per layout (trim + bleed, the layout drawn once as a form however often it
     appears); with `condition`, a PDF/X-1a file (boxes, output intent, PDF/X keys)."""
     buf = io.BytesIO()
-    c = new_canvas(buf, fonts, enforceColorSpace=sep.enforce)
+    c = new_canvas(buf, fonts, canvas=CmykCanvas, enforceColorSpace=sep.enforce)
     c.setTitle(title)
     drawer = Drawer(c, fonts)
     drawer.area_fill = sep.area_fill
