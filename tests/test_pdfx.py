@@ -329,3 +329,22 @@ def test_rebuild_is_byte_identical_wherever_it_is_built(tmp_path, monkeypatch):
     for name in files:
         assert (a / "print-service" / name).read_bytes() == (b / "print-service" / name).read_bytes(), name
     assert PdfReader(a / "print-service" / "things-pdfx.pdf").metadata["/CreationDate"] == "D:20240501000000+00'00'"
+
+
+def test_translucent_shapes_on_a_flat_colour_are_mixed_and_stay_vector(made):
+    import re
+
+    from cardgen.render.cmyk import Separation
+
+    reader = PdfReader(made["pdf"])
+    assert "/ID" in reader.trailer
+    streams = b"\n".join(_stream(o) for k, o in _objects(reader) if k == "/Form")
+    used = [tuple(float(v) for v in m.groups())
+            for m in re.finditer(rb"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) [kK]\b", streams)]   # fill k, stroke K
+    sep = Separation()
+    a = 0x80 / 255
+    veil = sep.cmyk(tuple(a * 1.0 + (1 - a) * c for c in (0x33 / 255, 0x66 / 255, 0xCC / 255)))   # white 50 % on blue
+    frame = sep.cmyk(tuple(0x66 / 255 + (1 - 0x66 / 255) * c for c in (0xAA / 255, 0x22 / 255, 0x22 / 255)))
+    for want in (veil, frame):
+        assert any(max(abs(x - y) for x, y in zip(got, want)) < 0.006 for got in used), (want, used)
+    assert [o for k, o in _objects(reader) if k == "/Image"] and made["report"].notes == []   # no pictures
