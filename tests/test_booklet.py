@@ -23,8 +23,8 @@ from cardgen.load.yamlsrc import load_text
 from cardgen.model import ops
 from cardgen.outputs import booklet
 from cardgen.outputs.booklet import Strip, flow, make_booklet
-from cardgen.pipeline.build import BuildOptions, build_game, layout_game
-from cardgen.render import impose_booklet
+from cardgen.pipeline.build import BuildOptions, build_game, game_docinfo, layout_game
+from cardgen.render import docinfo, impose_booklet
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "cards" / "game-601"
@@ -230,11 +230,12 @@ def test_booklet_pages_and_player_aid(game601):
 
 def test_byte_identical_rebuild(game601, tmp_path):
     _, rendered = game601
-    rules, aid = make_booklet(rendered)
-    imposed = impose_booklet.impose(rules, "letter", "Game 601")
-    again = make_booklet(layout_game(load_game(GAME, ROOT, Report()), Report()))
-    assert again == (rules, aid)
-    assert impose_booklet.impose(again[0], "letter", "Game 601") == imposed
+    with docinfo.using(game_docinfo(rendered.game)):      # the designer, as a build writes it
+        rules, aid = make_booklet(rendered)
+        imposed = impose_booklet.impose(rules, "letter", "Game 601")
+        again = make_booklet(layout_game(load_game(GAME, ROOT, Report()), Report()))
+        assert again == (rules, aid)
+        assert impose_booklet.impose(again[0], "letter", "Game 601") == imposed
     # and in a fresh process, through the command line
     out = tmp_path / "out"
     subprocess.run([sys.executable, "-m", "cardgen", "build", "game-601", "--only", "booklet", "--only", "player-aid",

@@ -27,8 +27,8 @@ def _help() -> str:
 def test_only_choices_are_the_registry():
     only = next(p for p in cli.build.params if p.name == "only")
     assert list(only.type.choices) == list(OUTPUTS) == ["print", "foldover", "changes", "calibration", "cards", "booklet",
-                                                        "player-aid", "tts", "png", "gallery"]
-    assert re.search(r"--only \[print\|foldover\|changes\|calibration\|cards\|booklet\|player-aid\|tts\|png\|gallery\]", _help())
+                                                        "player-aid", "tts", "png", "pdfx", "gallery"]
+    assert re.search(r"--only \[print\|foldover\|changes\|calibration\|cards\|booklet\|player-aid\|tts\|png\|pdfx\|gallery\]", _help())
 
 
 def test_every_output_flag_is_in_build_help():
@@ -36,7 +36,7 @@ def test_every_output_flag_is_in_build_help():
     flags = [o.cli for out in OUTPUTS.values() for _, o in out.Options.options().values() if o.cli]
     assert flags == ["--gutter", "--flip", "--back-offset", "--no-backs", "--mix-backs", "--layout",
                      "--foldover-layout", "--booklet-page", "--designer-notes",
-                     "--tts-format", "--tts-base-url", "--target"]
+                     "--tts-format", "--tts-base-url", "--target", "--ink-limit"]
     for flag in [*flags, "--page", "--out", "--only", "--strict", "--watch"]:
         assert re.search(rf"^\s+{re.escape(flag)}\b", text, re.M), flag
     for out in OUTPUTS.values():
@@ -74,7 +74,7 @@ def test_command_line_over_game_yaml_over_default(monkeypatch):
     assert (tts.format, tts.jpeg_quality, tts.base_url) == ("png", 95, "https://example.org/t")
     plain = _given(monkeypatch)
     assert plain.outputs == {} and plain.papers == ("letter", "a4") and plain.wanted() == [
-        "print", "foldover", "calibration", "cards", "booklet", "player-aid", "tts", "gallery"]
+        "print", "foldover", "calibration", "cards", "booklet", "player-aid", "tts", "pdfx", "gallery"]
 
 
 def test_bad_flag_value_is_a_usage_error():

@@ -95,6 +95,7 @@ class Text:
     size: float                 # the size finally used (after shrinking)
     overflow: bool = False
     rotate: float = 0.0
+    element: str = ""           # the template element's name, for messages
 
 
 @dataclass(frozen=True)

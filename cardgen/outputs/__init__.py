@@ -15,6 +15,7 @@ from cardgen.outputs.foldover import Foldover
 from cardgen.outputs.gallery import Gallery
 from cardgen.outputs.player_aid import PlayerAid
 from cardgen.outputs.png import Png
+from cardgen.outputs.print_service import PrintService
 from cardgen.outputs.print_sheets import PrintSheets
 from cardgen.outputs.tts import Tts
 
@@ -28,5 +29,6 @@ OUTPUTS: dict[str, type[Output]] = {o.name: o for o in (
     PlayerAid,
     Tts,
     Png,
+    PrintService,
     Gallery,
 )}

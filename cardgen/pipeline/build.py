@@ -19,6 +19,7 @@ from cardgen.outputs.base import Job
 from cardgen.pipeline.changes import changes_since
 from cardgen.pipeline.check import check_game
 from cardgen.pipeline.options import PAPERS, BuildOptions
+from cardgen.render import docinfo
 
 __all__ = ["PAPERS", "BuildOptions", "Built", "Rendered", "build_game", "layout_game"]
 
@@ -35,6 +36,13 @@ class Built(list[Path]):
         super().__init__(files)
         self.game = game
         self.out_dir = out_dir
+
+
+def game_docinfo(game: Game) -> docinfo.DocInfo:
+    """What every PDF of the game says about it: its designer, and its `date:` (if any)."""
+    date = game.opts.date
+    return docinfo.DocInfo(author=game.opts.designer or None,
+                           epoch=docinfo.epoch_of_date(date) if date else None)
 
 
 def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) -> Built:
@@ -70,7 +78,7 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
     changes = changes_since(opts.changed_since, game, manifest, checked.previous) \
         if any(o.name == "changes" for o in wanted) else None
     staging = Staging(out_dir)
-    with stage("writing", len(wanted)) as advance:
+    with docinfo.using(game_docinfo(game)), stage("writing", len(wanted)) as advance:
         for output in wanted:
             advance(0, output.name)
             options = output.resolve(game.data, opts.outputs.get(output.name))

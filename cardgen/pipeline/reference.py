@@ -76,10 +76,18 @@ def _build_flags() -> str:
     return "\n".join(rows)
 
 
+def _pdfx_options() -> str:
+    """The print-service PDF's options, from `outputs.print_service.PdfxOptions`."""
+    from cardgen.outputs.print_service import PdfxOptions
+
+    return doc_table(PdfxOptions)
+
+
 BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "build-flags": ("outputs.md", _build_flags),
     "layout-file": ("printing.md", _layout_file),
     "layout-presets": ("printing.md", _presets),
+    "pdfx-options": ("print-services.md", _pdfx_options),
     "game-file": ("games.md", _files("GameFile")),
     "deck-file": ("games.md", _files("DeckFile")),
     "card-keys": ("games.md", _files("CardKeys")),

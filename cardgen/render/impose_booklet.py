@@ -23,6 +23,7 @@ from pypdf.generic import (
 
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
+from cardgen.render import docinfo
 
 
 def padded(n: int) -> int:
@@ -110,8 +111,7 @@ def impose(pdf: bytes, paper: str, title: str = "") -> bytes:
         side[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
         side[NameObject("/Contents")] = writer._add_object(content.flate_encode())
         writer.add_page(side)
-    writer.add_metadata({"/Producer": "cardgen", "/Creator": "cardgen",
-                         "/Title": f"{title}: rules booklet ({paper}, duplex, flip on short edge)"})
+    writer.add_metadata(docinfo.pypdf_metadata(f"{title}: rules booklet ({paper}, duplex, flip on short edge)"))
     buf = io.BytesIO()
     writer.write(buf)
     return buf.getvalue()

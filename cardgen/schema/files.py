@@ -258,6 +258,30 @@ class ComponentList(Kind):
 _TEXT = Text()
 
 
+class DateKind(Kind):
+    """A calendar date written `YYYY-MM-DD` (as text; a YAML date value is taken as well)."""
+
+    def convert(self, value: Any, env: Env) -> Any:
+        import datetime
+
+        if isinstance(value, datetime.date):
+            return value.strftime("%Y-%m-%d")
+        text = str(value).strip() if isinstance(value, str) else None
+        try:
+            if text is None or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+                raise ValueError
+            datetime.date.fromisoformat(text)
+        except ValueError:
+            raise Invalid(f"must be a date written YYYY-MM-DD, e.g. 2024-05-01, got {show(value)}") from None
+        return text
+
+    def describe(self) -> str:
+        return "date (YYYY-MM-DD)"
+
+    def json_schema(self) -> dict:
+        return {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+
+
 # -- game.yaml ------------------------------------------------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
@@ -271,6 +295,9 @@ class GameFile(Decl):
     version: str | None = opt(_TEXT, "the game's version, e.g. playtest 3; templates show it as game.version "
                                      "(docs/changes.md)", None,
                               default_doc="`git describe --tags --always --dirty` in a git repository, else none")
+    date: str | None = opt(DateKind(), "the date of this version, YYYY-MM-DD: the creation date written into "
+                                       "every PDF (the SOURCE_DATE_EPOCH environment variable, when set, wins)",
+                           None, default_doc="none: the PDFs carry no date")
     players: str | None = opt(_TEXT, "player count, e.g. 2-4", None)
     play_time: str | None = opt(_TEXT, "play time, e.g. 30-45 min", None)
     ages: str | None = opt(_TEXT, "suggested ages, e.g. 12+", None)
