@@ -444,3 +444,22 @@ def test_a_bad_revision_stops_the_build_with_one_line(repo):
                                    f"repository at {repo.resolve()}")
     assert "Traceback" not in err and "internal error" not in err
     assert {p.name: p.read_bytes() for p in (root / "build").iterdir()} == before      # nothing written
+
+
+@needs_git
+def test_booklet_cover_names_the_version_git_gives(repo):
+    """No `version:` in game.yaml: the rule booklet's cover credits the version `git describe` gives."""
+    root = repo / "tiny"
+    write(root / "rules.yaml", "title: Tiny\nsections:\n  - title: Play\n    body:\n      - Take turns.\n")
+    code, _, err = run_cli("build", str(root), "--only", "booklet", "--quiet")
+    assert code == 0, err
+    assert "Version v1" in page_texts(root / "build" / "rules.pdf")[0]
+
+
+def test_only_an_output_that_is_not_made_says_nothing_was_written(tmp_path):
+    """`--only booklet` for a game without a rulebook: a warning and 'nothing written', not a crash."""
+    root = make_game(tmp_path / "tiny")
+    code, out, err = run_cli("build", str(root), "--only", "booklet", "--quiet")
+    assert code == 0, err
+    assert "rules.pdf and player-aid.pdf not made" in err
+    assert out.strip().splitlines()[-1] == "tiny: nothing written"

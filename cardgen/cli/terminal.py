@@ -98,6 +98,8 @@ def game_summary(name: str, cards: int, written: list[Path], out_dir: Path, seco
         else:
             rows.append((p.name, ""))
     rows += [(f"{folder}/", plural(n, "file")) for folder, n in folders.items()]
+    if not rows:                            # e.g. --only booklet for a game without a rulebook
+        return [f"{name}: nothing written"]
     width = max(len(r[0]) for r in rows)
     lines += [f"  {n.ljust(width)}  {t}".rstrip() for n, t in rows]
     return lines

@@ -630,9 +630,9 @@ class BookletMaker:
                                         f"ages {self.book.ages}" if self.book.ages else "") if x)
 
     def credits(self) -> str:
-        gd = self.r.game.data
+        gd, version = self.r.game.data, self.r.game.version     # game.yaml's, else git's
         return " · ".join(x for x in (f"Designed by {gd['designer']}" if gd.get("designer") else "",
-                                      f"Version {gd['version']}" if gd.get("version") else "") if x)
+                                      f"Version {version}" if version else "") if x)
 
     def components(self, c: Composer) -> list[Strip]:
         out = [c.heading("Components", 1)]
