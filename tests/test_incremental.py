@@ -44,12 +44,18 @@ player_aid:
   turn: [Draw a card, Play a card]
   end: [Count your cards]
 """
-# The booklet pictures the first five cards of a deck: card 7 is on none of its pages.
+# The booklet pictures cards 1 to 3 (its cover's fan: three cards of one kind), card 7 is on
+# none of its pages.
 CARDS = [f"  - {{name: Card {i}, text: 'The text of card {i}. Café — crème.'}}" for i in range(1, 8)]
 
-CARD_OUTPUTS = {"print-letter.pdf", "print-a4.pdf", "cards.pdf"}
+# PDFs that draw the cards (their forms: the first three share them, `FormCache`)
+CARD_OUTPUTS = {"print-letter.pdf", "print-a4.pdf", "cards.pdf", "print-letter-foldover.pdf",
+                "print-a4-foldover.pdf"}
 OTHER = {"calibration-letter.pdf", "calibration-a4.pdf", "rules.pdf", "rules-booklet-letter.pdf",
          "rules-booklet-a4.pdf", "player-aid.pdf"}
+# made by every build that makes anything: outputs without parts (the gallery page, the
+# print-service files, whose date is the data files'), and the build's manifest
+ALWAYS = {"manifest.json", "index.html", "print-service/things-counts.txt", "print-service/things-pdfx.pdf"}
 
 
 def paint(path: Path, colour: tuple[int, int, int]) -> None:
@@ -89,9 +95,19 @@ def snapshot(out: Path) -> dict[str, tuple[int, int]]:
 
 
 def contents(out: Path) -> dict[str, bytes]:
+    """Every output file's bytes (not the caches, the state, or the manifest, whose revision
+    counters are the history of the builds: a clean build starts them again)."""
     root = out / "seven"
     return {p.relative_to(root).as_posix(): p.read_bytes()
-            for p in root.rglob("*") if p.is_file() and not p.relative_to(root).parts[0].startswith(".")}
+            for p in root.rglob("*") if p.is_file() and not p.relative_to(root).parts[0].startswith(".")
+            and p.name != "manifest.json"}
+
+
+def split(files: set[str]) -> tuple[set[str], set[str], set[str]]:
+    """(the PDFs at the top of the output folder, files in tts/, images in gallery/); what
+    else a build writes is ALWAYS."""
+    return ({n for n in files if "/" not in n and n.endswith(".pdf")}, {n for n in files if n.startswith("tts/")},
+            {n for n in files if n.startswith("gallery/")})
 
 
 @pytest.fixture
@@ -99,17 +115,18 @@ def setup(tmp_path):
     game = make_game(tmp_path)
     out = tmp_path / "build"
     first, _ = build(game, out)
-    tts = {n for n in names(first, out) if n.startswith("tts/")}
-    assert names(first, out) == CARD_OUTPUTS | OTHER | tts and len(tts) == 4   # json, thumbnail, faces, back
+    pdfs, tts, gallery = split(names(first, out))
+    assert pdfs == CARD_OUTPUTS | OTHER and len(tts) == 4 and len(gallery) == 8    # json, thumbnail, 2 sheets; 8 sides
+    assert names(first, out) == pdfs | tts | gallery | ALWAYS
     return game, out, tts
 
 
 def test_a_rebuild_with_nothing_changed_rewrites_nothing(setup):
-    game, out, tts = setup
+    game, out, _ = setup
     before = snapshot(out)
     again, _ = build(game, out)
     assert list(again) == [] and again.unchanged
-    assert names(again.kept, out) == CARD_OUTPUTS | OTHER | tts
+    assert names(again.kept, out) == set(before)
     assert snapshot(out) == before                    # the same files: same inodes, untouched
     code, stdout, _ = in_dir(game.parent, "build", "seven", "--out", str(out))
     assert code == 0
@@ -118,20 +135,18 @@ def test_a_rebuild_with_nothing_changed_rewrites_nothing(setup):
     assert snapshot(out) == before
 
 
-def split(files: set[str]) -> tuple[set[str], set[str]]:
-    """(files at the top of the output folder, files in tts/)"""
-    return {n for n in files if not n.startswith("tts/")}, {n for n in files if n.startswith("tts/")}
-
-
 def test_editing_one_card_remakes_only_the_outputs_that_show_it(setup):
     game, out, tts = setup
     rules_inode = (out / "seven" / "rules.pdf").stat().st_ino
     deck = game / "deck.yaml"
     deck.write_text(deck.read_text().replace("The text of card 7.", "Card seven, rewritten."))
     again, _ = build(game, out)
-    top, made_tts = split(names(again, out))
-    assert top == CARD_OUTPUTS and len(made_tts) == 4 and len(made_tts & tts) == 3   # the faces sheet is new
-    assert names(again.kept, out) == OTHER          # the booklet shows cards 1-5 only: kept
+    pdfs, made_tts, gallery = split(names(again, out))
+    assert pdfs == CARD_OUTPUTS and gallery == {"gallery/things/007-card-7-face.png"}
+    assert len(made_tts) == 4 and len(made_tts & tts) == 3          # the faces sheet is new
+    assert names(again, out) - pdfs - made_tts - gallery == ALWAYS
+    kept_pdfs, kept_tts, kept_gallery = split(names(again.kept, out))
+    assert kept_pdfs == OTHER and not kept_tts and len(kept_gallery) == 7    # the booklet pictures cards 1-3
     assert (out / "seven" / "rules.pdf").stat().st_ino == rules_inode
     text = "".join(page.extract_text() for page in PdfReader(out / "seven" / "cards.pdf").pages)
     assert "Card seven, rewritten." in text and "The text of card 7." not in text
@@ -142,9 +157,9 @@ def test_editing_a_card_the_booklet_pictures_remakes_the_booklet(setup):
     deck = game / "deck.yaml"
     deck.write_text(deck.read_text().replace("The text of card 1.", "Card one, rewritten."))
     again, _ = build(game, out)
-    made = names(again, out)
-    assert {"rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf"} <= made
-    assert names(again.kept, out) == {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"}
+    assert split(names(again, out))[0] == CARD_OUTPUTS | {"rules.pdf", "rules-booklet-letter.pdf",
+                                                          "rules-booklet-a4.pdf"}
+    assert split(names(again.kept, out))[0] == {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"}
 
 
 @pytest.mark.parametrize("change, kept", [
@@ -154,7 +169,8 @@ def test_editing_a_card_the_booklet_pictures_remakes_the_booklet(setup):
     ("template", {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"}),
     # the font: everything sets text in the game's fonts
     ("font", set()),
-    # --flip short: the print and calibration sheets only
+    # --flip short: the print sheets (and the fold-over sheets, which take their options) and
+    # the calibration sheets
     ("flip", {"cards.pdf", "rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf", "player-aid.pdf"}),
 ])
 def test_each_kind_of_input_invalidates_what_reads_it(setup, change, kept):
@@ -170,14 +186,15 @@ def test_each_kind_of_input_invalidates_what_reads_it(setup, change, kept):
     else:
         opts = {"outputs": {"print": {"flip": "short"}}}
     again, _ = build(game, out, **opts)
-    top_kept, tts_kept = split(names(again.kept, out))
-    top_made, tts_made = split(names(again, out))
-    assert top_kept == kept and top_made == (CARD_OUTPUTS | OTHER) - kept
-    if change == "flip":                         # the Tabletop Simulator export does not print
-        assert tts_kept == tts and not tts_made
+    pdfs_kept, tts_kept, gallery_kept = split(names(again.kept, out))
+    pdfs_made, tts_made, gallery_made = split(names(again, out))
+    assert pdfs_kept == kept and pdfs_made == (CARD_OUTPUTS | OTHER) - kept
+    if change == "flip":                         # the Tabletop Simulator export and the gallery do not print
+        assert tts_kept == tts and not tts_made and len(gallery_kept) == 8 and not gallery_made
     else:                                        # the faces changed: the export is made again, with
         assert not tts_kept and len(tts_made) == 4    # a new faces sheet (the back's is the same)
         assert tts - tts_made == {n for n in tts if "-faces-" in n}
+        assert gallery_kept == {"gallery/things/back.png"} and len(gallery_made) == 7
 
 
 def test_a_damaged_output_is_made_again_not_kept(setup):
@@ -191,7 +208,7 @@ def test_a_damaged_output_is_made_again_not_kept(setup):
     os.utime(rules, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the same modification time
     again, _ = build(game, out)
     assert not again.unchanged
-    assert names(again, out) == {"rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf"}
+    assert names(again, out) == {"rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf"} | ALWAYS
     assert rules.read_bytes() == good
 
 
@@ -199,7 +216,7 @@ def test_a_deleted_output_is_made_again(setup):
     game, out, _ = setup
     (out / "seven" / "print-a4.pdf").unlink()
     again, _ = build(game, out)
-    assert names(again, out) == {"print-a4.pdf"}
+    assert names(again, out) == {"print-a4.pdf"} | ALWAYS
 
 
 def test_only_builds_keep_working(setup):
@@ -207,15 +224,14 @@ def test_only_builds_keep_working(setup):
     deck = game / "deck.yaml"
     deck.write_text(deck.read_text().replace("The text of card 7.", "Card seven, rewritten."))
     only_cards, _ = build(game, out, only=("cards",))
-    assert names(only_cards, out) == {"cards.pdf"}
+    assert names(only_cards, out) == {"cards.pdf", "manifest.json"}
     assert not only_cards.kept
     assert (out / "seven" / "print-letter.pdf").is_file()          # not made this time, still there
     full, _ = build(game, out)                                      # the print sheets are behind now
-    assert names(full, out) - {n for n in names(full, out) if n.startswith("tts/")} == {"print-letter.pdf",
-                                                                                        "print-a4.pdf"}
+    assert split(names(full, out))[0] == CARD_OUTPUTS - {"cards.pdf"}
     assert "cards.pdf" in names(full.kept, out)
     again, _ = build(game, out, only=("print",))
-    assert list(again) == [] and names(again.kept, out) == {"print-letter.pdf", "print-a4.pdf"}
+    assert names(again, out) == {"manifest.json"} and names(again.kept, out) == {"print-letter.pdf", "print-a4.pdf"}
 
 
 def test_the_last_builds_warnings_are_repeated_when_nothing_changed(setup):
@@ -271,7 +287,7 @@ def test_a_game_reading_a_google_sheet_is_never_taken_as_unchanged(tmp_path):
         build(game, out, only=("cards",))
         _Sheet.body = "name,text\nA,Changed on the web\n"        # no file of the game changed
         again, _ = build(game, out, only=("cards",))
-        assert not again.unchanged and names(again, out) == {"cards.pdf"}
+        assert not again.unchanged and names(again, out) == {"cards.pdf", "manifest.json"}
         assert "Changed on the web" in PdfReader(out / "seven" / "cards.pdf").pages[0].extract_text()
     finally:
         srv.shutdown()
@@ -292,22 +308,23 @@ def test_the_summary_counts_pages_without_a_pdf_library(setup):
 
 def test_each_card_side_is_drawn_once_a_build_and_reused_after(setup, tmp_path):
     """print-letter.pdf, print-a4.pdf and cards.pdf show the same 8 card sides (7 faces, a
-    shared back): a clean build draws each once, a rebuild after one edit draws that one
-    card, and the PDFs are byte for byte those of a clean build."""
+    shared back; the sheets also the player aid's 2 sides): a clean build draws each once, a
+    rebuild after one edit draws that one card, and the PDFs are byte for byte those of a
+    clean build."""
     from cardgen.render.formcache import FormCache
 
     game, out, _ = setup
     fresh = tmp_path / "fresh"
     build(game, fresh)
     cache = FormCache.of(fresh / "seven")
-    assert (cache.drawn, cache.reused) == (8, 2 * 8)
+    assert (cache.drawn, cache.reused) == (8 + 2, (8 + 2) + 8)
     deck = game / "deck.yaml"
     deck.write_text(deck.read_text().replace("The text of card 6.", "Card six, rewritten."))
     cache = FormCache.of(out / "seven")
     before = (cache.drawn, cache.reused)
     build(game, out)
     cache = FormCache.of(out / "seven")
-    assert (cache.drawn - before[0], cache.reused - before[1]) == (1, 3 * 8 - 1)
+    assert (cache.drawn - before[0], cache.reused - before[1]) == (1, 2 * (8 + 2) + 8 - 1)
     shutil.rmtree(fresh)
     build(game, fresh)
     for name in CARD_OUTPUTS:
@@ -346,4 +363,4 @@ def test_records_made_by_another_installation_are_not_trusted(setup, monkeypatch
     again, _ = build(game, out)
     assert not again.unchanged and not again.kept
     cache = formcache.FormCache.of(out / "seven")
-    assert cache.reused == 2 * 8 and cache.drawn == 8          # every side drawn again, once
+    assert (cache.drawn, cache.reused) == (8 + 2, (8 + 2) + 8)     # every side drawn again, once

@@ -14,6 +14,7 @@ import click
 
 from cardgen.core.errors import display_path, plural
 from cardgen.core.progress import Bar
+from cardgen.layout.manifest import MANIFEST
 
 DELAY = 1.0     # seconds a stage runs before its bar appears
 
@@ -59,6 +60,7 @@ def bar_factory(quiet: bool, stream: TextIO | None = None) -> Callable[[str, int
 
 
 DUPLEX_ALWAYS = ("rules-booklet-",)     # imposed booklets: two pages a sheet
+SINGLE_SIDED = ("-foldover.pdf",)       # fold-over print sheets (`outputs/foldover.py`)
 
 
 _PAGES = re.compile(rb"<<(?:(?!<<|>>).)*?/Type\s*/Pages\b(?:(?!<<|>>).)*?>>", re.S)
@@ -96,6 +98,8 @@ def game_summary(name: str, cards: int, written: list[Path], out_dir: Path, seco
     files = [(q.resolve(), False) for q in written] + [(q.resolve(), True) for q in kept]
     for p, same in sorted(files, key=lambda f: (len(f[0].relative_to(root).parts), str(f[0]))):
         rel = p.relative_to(root)
+        if rel.name == MANIFEST:            # the build's record (docs/changes.md), not an output
+            continue
         if len(rel.parts) > 1:
             folders.setdefault(rel.parts[0], [0, 0])[1 if same else 0] += 1
             continue
@@ -104,10 +108,11 @@ def game_summary(name: str, cards: int, written: list[Path], out_dir: Path, seco
         elif p.suffix == ".pdf":
             pages = pdf_pages(p)
             text = plural(pages, "page")
-            duplex = p.name.startswith(DUPLEX_ALWAYS) or (p.name.startswith("print-") and duplex_print)
+            sheets = p.name.startswith(("print-", "changes-"))
+            duplex = p.name.startswith(DUPLEX_ALWAYS) or (sheets and duplex_print and not p.name.endswith(SINGLE_SIDED))
             if duplex:
                 text += f", {plural((pages + 1) // 2, 'sheet')} double-sided"
-            elif p.name.startswith("print-"):
+            elif sheets:
                 text += f", {plural(pages, 'sheet')}"
             rows.append((p.name, text))
         else:
@@ -115,6 +120,8 @@ def game_summary(name: str, cards: int, written: list[Path], out_dir: Path, seco
     for folder, (n_new, n_same) in folders.items():
         text = plural(n_new + n_same, "file")
         rows.append((f"{folder}/", text + (", unchanged" if not n_new else f" ({n_same} unchanged)" if n_same else "")))
+    if not rows:                            # e.g. --only booklet for a game without a rulebook
+        return [f"{name}: nothing written"]
     width = max(len(r[0]) for r in rows)
     lines += [f"  {n.ljust(width)}  {t}".rstrip() for n, t in rows]
     return lines

@@ -72,6 +72,18 @@ def _key_using(el, field: str) -> str | None:
     return None
 
 
+# Values that print the game's version or the card's revision: the ops they make are the card's
+# "stamp", left out of its content hash (`cardgen.layout.manifest`), so that a new version or
+# revision does not count as a change of every card.
+_STAMP = re.compile(r"\b(game\s*\.\s*version|card\s*\.\s*revision\w*)\b"
+                    r"|\b(game|card)\s*\[\s*['\"](version|revision\w*)['\"]\s*\]")
+
+
+def _shows_stamp(el: Mapping) -> bool:
+    return any(isinstance(v, str) and (expr.is_dynamic(v) or k == "when") and _STAMP.search(v)
+               for k, v in el.items())
+
+
 def _empty_means_default(kind: Kind) -> bool:
     return not isinstance(kind, (Text, Colour, Anything))
 
@@ -92,6 +104,7 @@ class Prepared:
         self._whole: dict[Env, Element] = {}
         # (key, env, deck data id, game data id) -> (converted value, the data, kept so ids stay unique)
         self._deck_values: dict[tuple, tuple[Any, tuple]] = {}
+        self.stamp = _shows_stamp(el)
 
     def _convert(self, key: str, value: Any, env: Env) -> tuple[str, Any] | None:
         attr, o = self.cls.options()[key]
@@ -174,6 +187,8 @@ class Layouter:
             merged = dict(tpl.defaults)
             merged.update(fields)
             fields = merged
+        if card is not None:
+            fields = {**card.revision_fields(), **fields}
         ctx = expr.context(fields, self.res.deck_ctx(deck), self.res.game_ctx)
         bleed = deck.bleed * MM
         w, h = deck.size.width * MM, deck.size.height * MM
@@ -190,7 +205,10 @@ class Layouter:
             try:
                 if "when" in el and not expr.condition(el["when"], ctx):
                     continue
-                self.prepared(el).element(ctx, env).layout(lc)
+                prepared, before = self.prepared(el), len(layout.ops)
+                prepared.element(ctx, env).layout(lc)
+                if prepared.stamp:
+                    layout.stamp.extend(range(before, len(layout.ops)))
             except ElementError as exc:
                 eloc = el.value_loc(exc.key) if exc.key and exc.key in el else el.loc
                 raise CardgenError(eloc, f"{who}{where}, element '{el.get('name')}': {exc.message}",

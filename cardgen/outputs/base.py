@@ -19,6 +19,7 @@ from cardgen.schema.core import Decl, show
 
 if TYPE_CHECKING:      # (not imported at start-up: `cardgen --help` makes its flags from the outputs)
     from cardgen.core.atomic import Staging
+    from cardgen.layout.changes import Changes
     from cardgen.layout.engine import Rendered
     from cardgen.load.game import Deck, Game
 
@@ -35,6 +36,9 @@ class BuildWide(Protocol):
 
     @property
     def papers(self) -> tuple[str, ...]: ...
+
+    @property
+    def outputs(self) -> Mapping[str, Mapping[str, Any]]: ...
 
 
 def _section(data: Mapping | None, key: str | None) -> Mapping:
@@ -56,6 +60,7 @@ class Job:
     out_dir: Path
     deck_decl: type[Decl] | None = None
     section: str | None = None
+    changes: Changes | None = None   # with `--changed-since`: what changed (`cardgen.pipeline.changes`)
     output: str = ""                 # the output's name
     ledger: Ledger | None = None     # what the previous build made (None: make everything)
     _decks: dict = field(default_factory=dict)
@@ -69,8 +74,11 @@ class Job:
         output's options (`cardgen.outputs.incremental`): keep it if they did not change."""
         name = f"{self.output}:{key}" if key else self.output
         ledger = self.ledger
-        fingerprint = "" if ledger is None else \
-            digest(ledger.code, name, self.options, str(self.out_dir), ledger.value(inputs))
+        fingerprint = ""
+        if ledger is not None:
+            from cardgen.render.docinfo import current  # what every PDF says of the game
+
+            fingerprint = digest(ledger.code, name, self.options, str(self.out_dir), current(), ledger.value(inputs))
         return Part(ledger, name, fingerprint, self.staging, self.report)
 
     def deck_options(self, deck: Deck) -> Any:

@@ -23,6 +23,7 @@ from cardgen.resources import fonts
 if TYPE_CHECKING:     # (imported when a game is built: a rebuild with nothing changed never loads them)
     from cardgen.layout.engine import Rendered, layout_game
     from cardgen.load.game import Game
+    from cardgen.render import docinfo
 
 __all__ = ["PAPERS", "BuildOptions", "Built", "Rendered", "build_game", "layout_game"]
 
@@ -61,6 +62,15 @@ def _duplex(game: Game, opts: BuildOptions) -> bool:
     return bool(backs) and any(d.has_backs for d in game.decks)
 
 
+def game_docinfo(game: Game) -> docinfo.DocInfo:
+    """What every PDF of the game says about it: its designer, and its `date:` (if any)."""
+    from cardgen.render import docinfo
+
+    date = game.opts.date
+    return docinfo.DocInfo(author=game.opts.designer or None,
+                           epoch=docinfo.epoch_of_date(date) if date else None)
+
+
 def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) -> Built:
     """Build one game; raises CardgenError (nothing written) on errors."""
     out_dir = Path(os.path.abspath(output_dir(Path(path), project, opts.out)))
@@ -70,15 +80,18 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
     if done is not None:
         return Built([], None, out_dir, done.files, done.cards, done.duplex, unchanged=True)
     from cardgen.layout.engine import layout_game
+    from cardgen.layout.manifest import MANIFEST, manifest_of
     from cardgen.load import sheets
+    from cardgen.pipeline.changes import changes_since
     from cardgen.pipeline.check import check_game
+    from cardgen.render import docinfo
 
     with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
-        checked = check_game(path, project, report)
+        checked = check_game(path, project, report, opts.out)
     game = checked.game
     if game is None or checked.blocking(report):
         raise _refuse(report)
-    if opts.strict and report.items:
+    if opts.strict and any(d.severity != "note" for d in report.items):
         raise _refuse(report, Diagnostic(Loc(str(game.file)), "--strict: not building while there are problems",
                                          "error", "strict"))
     rendered = checked.rendered
@@ -99,20 +112,24 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
             where = game.root / "rules.yaml"
             report.warn(Loc(str(where if where.is_file() else game.file)),
                         f"{', '.join(skipped)} not made while the rulebook has errors", "not-made")
+    manifest = manifest_of(rendered)
+    changes = changes_since(opts.changed_since, game, manifest, checked.previous) \
+        if any(o.name == "changes" for o in wanted) else None
     staging = Staging(out_dir)
     ledger = Ledger(out_dir, inputs.code, state.parts, fonts.font_files)
-    with stage("writing", len(wanted)) as advance:
+    with docinfo.using(game_docinfo(game)), stage("writing", len(wanted)) as advance:
         for output in wanted:
             advance(0, output.name)
             options = output.resolve(game.data, opts.outputs.get(output.name))
             output().make(Job(rendered, options, opts, staging, report, out_dir, output.DeckOptions, output.section,
-                              output=output.name, ledger=ledger))
+                              changes=changes, output=output.name, ledger=ledger))
             advance(1)
+    staging.add(out_dir / MANIFEST, manifest.dumps().encode("utf-8"))
     made = len(report.items)
     files = staging.commit(report)
     formcache.save_all()
     ledger.committed(staging.digests)
     cards, duplex = sum(d.count for d in game.decks), _duplex(game, opts)
     incremental.record(out_dir, inputs, ledger, state, [o.name for o in wanted], staging.digests, report.items[:made],
-                       report.notes, game, cards, duplex)
+                       report.notes, game, opts, cards, duplex)
     return Built(files, game, out_dir, staging.kept, cards, duplex)

@@ -8,8 +8,9 @@ Two levels, both recorded in the output folder's state file (`build/<game>/.card
    file that build made is still there with the content it had (sha256).  Then the game is
    not even loaded: the build repeats the last build's warnings and says it is up to date.
    A file's hash is remembered by its size and modification time (`core.digest.DigestCache`),
-   so this reads only files that changed.  A game whose cards come from a Google Sheet link
-   never takes this path (the sheet may change without any file changing).
+   so this reads only files that changed.  A build that reads what may change while no file
+   does (a Google Sheet link, the version `git describe` gives, `--changed-since`) never
+   takes this path.
 2. **Some things changed**: the game is loaded, checked and laid out, and each part of each
    output is kept when its own inputs did not change (`cardgen.outputs.incremental`).
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -70,10 +71,15 @@ def input_files(game_root: Path, project: Path, out_dir: Path) -> list[str]:
     return files
 
 
+NOT_INPUTS = ("watch", "quiet", "outputs")    # build options that do not shape what a build makes
+
+
 def options_key(opts: Any, wanted: list[str], out_dir: Path) -> str:
-    """The build's options that shape its outputs (not --watch, --quiet)."""
+    """The build's options that shape its outputs (every one but --watch and --quiet), and
+    SOURCE_DATE_EPOCH (the PDFs' date, `cardgen.render.docinfo`)."""
     outputs = {k: sorted(v.items()) for k, v in sorted(dict(opts.outputs).items())}
-    return repr((tuple(opts.papers), wanted, bool(opts.strict), outputs, str(out_dir)))
+    wide = sorted((f.name, repr(getattr(opts, f.name))) for f in fields(opts) if f.name not in NOT_INPUTS)
+    return repr((wide, wanted, outputs, str(out_dir), os.environ.get("SOURCE_DATE_EPOCH", "")))
 
 
 @dataclass
@@ -93,8 +99,14 @@ def scan(game_root: Path, project: Path, out_dir: Path, opts: Any, wanted: list[
     return Inputs(digest(FORMAT, code, options_key(opts, wanted, out_dir), files), code, cache)
 
 
-def volatile(game: Any) -> bool:
-    """True if a deck reads its cards from a link (a Google Sheet), which may change any time."""
+def volatile(game: Any, opts: Any) -> bool:
+    """True if the build reads what may change while no file of the game does: a deck's cards
+    from a link (a Google Sheet), the game's version from git (`git describe`, when game.yaml
+    has no `version:`), or an earlier build or git commit (`--changed-since`)."""
+    if getattr(opts, "changed_since", None):
+        return True
+    if getattr(game, "version", "") and isinstance(game.data, Mapping) and "version" not in game.data:
+        return True
     for deck in game.decks:
         cards = deck.data.get("cards") if isinstance(deck.data, Mapping) else None
         if isinstance(cards, Mapping) and cards.get("url"):
@@ -152,8 +164,8 @@ def save(out_dir: Path, data: dict[str, Any]) -> None:
 
 
 def record(out_dir: Path, inputs: Inputs, ledger: Ledger, state: State, wanted: list[str],
-           written: Mapping[Path, str], diagnostics: list[Diagnostic], notes: list[str], game: Any, cards: int,
-           duplex: bool) -> None:
+           written: Mapping[Path, str], diagnostics: list[Diagnostic], notes: list[str], game: Any, opts: Any,
+           cards: int, duplex: bool) -> None:
     """The state after a build: this build's parts over the previous build's (outputs not
     made this time keep their records, as their files are kept too), every file this build
     wrote (`written`: path -> sha256) or kept, and its problems and notes (to repeat when
@@ -166,7 +178,7 @@ def record(out_dir: Path, inputs: Inputs, ledger: Ledger, state: State, wanted: 
         "format": FORMAT,
         "inputs": inputs.key,
         "code": inputs.code,
-        "volatile": volatile(game),
+        "volatile": volatile(game, opts),
         "digests": inputs.cache.entries,
         "parts": parts,
         "outputs": outputs,

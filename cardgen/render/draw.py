@@ -8,7 +8,7 @@ others and by the next build (`cardgen.render.formcache`).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -18,6 +18,7 @@ from cardgen.core.digest import digest, file_digest
 from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.model.ops import Colour
+from cardgen.render import docinfo
 from cardgen.render.formcache import FormCache
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files
@@ -34,11 +35,13 @@ def _base_font(fonts: FontBook) -> str:
 
 
 def new_canvas(target: str | Path | IO[bytes], fonts: FontBook, pagesize: tuple[float, float] = (595.0, 842.0),
-               **kw: Any) -> CardCanvas:
-    """A canvas that embeds only our own fonts and writes byte-identical output."""
-    c = CardCanvas(target, pagesize=pagesize, invariant=1, initialFontName=_base_font(fonts), pageCompression=1, **kw)
-    c.setCreator("cardgen")
-    c.setProducer("cardgen")
+               canvas: type[CardCanvas] = CardCanvas, **kw: Any) -> CardCanvas:
+    """A canvas that embeds only our own fonts and writes byte-identical output, with the
+    document information of `cardgen.render.docinfo` (designer, date; set the title with
+    `setTitle`). `enforceColorSpace` (ReportLab's hook, a function of a colour) and a
+    `canvas` class of its own are how `cardgen.render.cmyk` turns everything into CMYK."""
+    c = canvas(target, pagesize=pagesize, invariant=1, initialFontName=_base_font(fonts), pageCompression=1, **kw)
+    docinfo.attach(c)
     return c
 
 
@@ -126,8 +129,12 @@ def _wrap(node: shapes.Shape) -> shapes.Drawing:
 
 
 class Drawer:
-    # Anything that makes this drawer draw the same card differently from another (a colour
-    # conversion, say) must be in `variant`: reused card forms are looked up with it.
+    # The colour a shape's area is filled with, given the shape and its colour; None: the
+    # colour as it is. The print-service PDF prints large black areas as rich black with it
+    # (`cardgen.render.cmyk.Separation.area_fill`).
+    area_fill: Callable[[ops.Op, Colour], Any] | None = None
+    # Anything else that makes this drawer draw the same card differently from another must be
+    # in `variant`: reused card forms are looked up with it.
     variant = ""
 
     def __init__(self, canvas: Canvas, fonts: FontBook, cache: FormCache | None = None) -> None:
@@ -146,9 +153,11 @@ class Drawer:
     def prepare(self, layouts: Iterable[ops.CardLayout]) -> None:
         """Before drawing: fix how the document names the fonts and font codes of the card
         sides it will draw (`CardCanvas.fix_resources`), so that with a `FormCache` a card
-        form drawn in another document with the same sides is reused."""
-        if self.cache is None or not isinstance(self.c, CardCanvas):
-            return
+        form drawn in another document with the same sides is reused (and, with a cache or
+        without, the same cards always make the same bytes)."""
+        if type(self.c) is not CardCanvas or self.area_fill is not None \
+                or getattr(self.c, "_enforceColorSpace", None) is not None:
+            return      # (colours converted as they are drawn: not reused)
         chars: dict[str, set[str]] = {}
         for layout in layouts:
             for op in layout.ops:
@@ -175,7 +184,7 @@ class Drawer:
             return name, same[1], same[2]
         c, cache = self.c, self.cache
         reuse = found = None
-        if cache is not None and isinstance(c, CardCanvas):
+        if cache is not None and self._tokens is not None and isinstance(c, CardCanvas):
             reuse = digest("svg", file_digest(Path(path)), themed, _base_font(self.fonts), self.variant)
             found = cache.get(reuse)
         if found is not None:
@@ -268,8 +277,11 @@ class Drawer:
             self._op(op, ox, oy)
             self.c.restoreState()
 
-    def _fill(self, col: Colour) -> None:
-        self.c.setFillColorRGB(*col[:3])
+    def _fill(self, col: Colour, area: ops.Op | None = None) -> None:
+        if area is not None and self.area_fill is not None:
+            self.c.setFillColor(self.area_fill(area, col))
+        else:
+            self.c.setFillColorRGB(*col[:3])
         if len(col) > 3 and col[3] < 1:
             self.c.setFillAlpha(col[3])
 
@@ -285,7 +297,7 @@ class Drawer:
         if isinstance(op, (ops.Rect, ops.Ellipse)):
             c.saveState()
             if op.fill:
-                self._fill(op.fill)
+                self._fill(op.fill, op)
             if op.stroke:
                 self._stroke(op.stroke, op.stroke_width, op.dash)
             x, y = ox + op.x, oy - op.y - op.h
@@ -306,7 +318,7 @@ class Drawer:
                 return
             c.saveState()
             if op.fill:
-                self._fill(op.fill)
+                self._fill(op.fill, op)
             if op.stroke:
                 self._stroke(op.stroke, op.stroke_width, op.dash)
             p = c.beginPath()

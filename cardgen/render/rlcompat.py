@@ -18,6 +18,7 @@
 """
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import wraps
@@ -107,6 +108,13 @@ class CardCanvas(Canvas):
             if getattr(font, "_dynamicFont", False):
                 ascii_fixed = bool(getattr(font, "_asciiReadable", False))   # ASCII codes are its own
                 text = "".join(sorted(ch for ch in set(chars[name]) if not (ascii_fixed and ord(ch) < 128)))
+                state = font._assignState(doc)
+                if state.internalName is None:
+                    # named by the font alone (ReportLab counts the fonts of the document: a
+                    # font more or less would rename the others), registered as ReportLab does
+                    state.internalName = "F" + hashlib.sha256(font.fontName.encode()).hexdigest()[:10]
+                    doc.fontMapping[font.fontName] = "/" + state.internalName
+                    doc.delayedFonts.append(font)
                 internal = font.getSubsetInternalName(0, doc)
                 font.splitString(text, doc)
             else:
