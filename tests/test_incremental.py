@@ -364,3 +364,34 @@ def test_records_made_by_another_installation_are_not_trusted(setup, monkeypatch
     assert not again.unchanged and not again.kept
     cache = formcache.FormCache.of(out / "seven")
     assert (cache.drawn, cache.reused) == (8 + 2, (8 + 2) + 8)     # every side drawn again, once
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_version_from_git_is_asked_again(setup):
+    """No `version:` in game.yaml: the version is what `git describe` says, which changes with a
+    tag or a commit while no file of the game does.  The rebuild notices: the booklet, whose
+    cover credits the version, is made again; cards.pdf, which does not show it, is kept."""
+    import subprocess
+
+    game, out, _ = setup
+
+    def git(*args: str) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+        env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org", GIT_COMMITTER_NAME="t",
+                   GIT_COMMITTER_EMAIL="t@example.org", GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1")
+        subprocess.run(["git", *args], cwd=game, env=env, check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-q", "-m", "first")
+    git("tag", "v1")
+    only = {"only": ("cards", "booklet")}
+    build(game, out, **only)
+    again, _ = build(game, out, **only)
+    assert again.unchanged
+    git("commit", "-q", "--allow-empty", "-m", "second")             # no file changed: v1-1-g<commit>
+    later, _ = build(game, out, **only)
+    assert not later.unchanged
+    assert split(names(later, out))[0] == {"rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf"}
+    assert names(later.kept, out) == {"cards.pdf"}
+    assert re.search(r"v1[-–]1-g[0-9a-f]{7}", PdfReader(out / "seven" / "rules.pdf").pages[0].extract_text())

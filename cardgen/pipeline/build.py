@@ -76,7 +76,7 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
     out_dir = Path(os.path.abspath(output_dir(Path(path), project, opts.out)))
     state = incremental.State.load(out_dir)
     inputs = incremental.scan(Path(path), project, out_dir, opts, opts.wanted(), state)
-    done = incremental.up_to_date(inputs, state, out_dir, opts, report)
+    done = incremental.up_to_date(inputs, state, Path(path), out_dir, opts, report)
     if done is not None:
         return Built([], None, out_dir, done.files, done.cards, done.duplex, unchanged=True)
     from cardgen.layout.engine import layout_game

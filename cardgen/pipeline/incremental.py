@@ -9,8 +9,8 @@ Two levels, both recorded in the output folder's state file (`build/<game>/.card
    not even loaded: the build repeats the last build's warnings and says it is up to date.
    A file's hash is remembered by its size and modification time (`core.digest.DigestCache`),
    so this reads only files that changed.  A build that reads what may change while no file
-   does (a Google Sheet link, the version `git describe` gives, `--changed-since`) never
-   takes this path.
+   does (a Google Sheet link, `--changed-since`) never takes this path; a game whose version
+   comes from git (`git describe`) takes it while git gives the same version.
 2. **Some things changed**: the game is loaded, checked and laid out, and each part of each
    output is kept when its own inputs did not change (`cardgen.outputs.incremental`).
 
@@ -101,17 +101,22 @@ def scan(game_root: Path, project: Path, out_dir: Path, opts: Any, wanted: list[
 
 def volatile(game: Any, opts: Any) -> bool:
     """True if the build reads what may change while no file of the game does: a deck's cards
-    from a link (a Google Sheet), the game's version from git (`git describe`, when game.yaml
-    has no `version:`), or an earlier build or git commit (`--changed-since`)."""
+    from a link (a Google Sheet), or an earlier build or git commit (`--changed-since`).  (The
+    version git gives is asked again: `git_version`.)"""
     if getattr(opts, "changed_since", None):
-        return True
-    if getattr(game, "version", "") and isinstance(game.data, Mapping) and "version" not in game.data:
         return True
     for deck in game.decks:
         cards = deck.data.get("cards") if isinstance(deck.data, Mapping) else None
         if isinstance(cards, Mapping) and cards.get("url"):
             return True
     return False
+
+
+def git_version(game: Any) -> str | None:
+    """The version `git describe` gave the game (game.yaml has no `version:`), or None."""
+    if isinstance(game.data, Mapping) and "version" not in game.data:
+        return str(getattr(game, "version", "") or "")
+    return None
 
 
 def _intact(out_dir: Path, outputs: Any) -> list[Path] | None:
@@ -136,12 +141,18 @@ class UpToDate:
     duplex: bool
 
 
-def up_to_date(inputs: Inputs, state: State, out_dir: Path, opts: Any, report: Report) -> UpToDate | None:
+def up_to_date(inputs: Inputs, state: State, game_root: Path, out_dir: Path, opts: Any,
+               report: Report) -> UpToDate | None:
     """The outputs of the last build if nothing they were made from has changed (and they
     are intact); the last build's warnings and notes go to `report`.  None: build."""
     data = state.data
     if not data or data.get("inputs") != inputs.key or data.get("volatile", True) or opts.refresh:
         return None
+    if data.get("git_version") is not None:    # the version came from git: is it still the same?
+        from cardgen.core.gitinfo import describe
+
+        if (describe(game_root) or "") != data["git_version"]:
+            return None
     files = _intact(out_dir, data.get("outputs"))
     if files is None:
         return None
@@ -179,6 +190,7 @@ def record(out_dir: Path, inputs: Inputs, ledger: Ledger, state: State, wanted: 
         "inputs": inputs.key,
         "code": inputs.code,
         "volatile": volatile(game, opts),
+        "git_version": git_version(game),
         "digests": inputs.cache.entries,
         "parts": parts,
         "outputs": outputs,
