@@ -132,11 +132,14 @@ class Typesetter:
                 h = size * st.icon_scale
                 w = h + size * 0.08
                 pieces.append((f, w, "", h))
+                total += w
             else:
-                face = self.fonts.face(st.family, _merge_style(st.style, f))
-                w = self.fonts.width(f.value, face.name, size)
-                pieces.append((f, w, face.name, size))
-            total += w
+                # runs by font: what the text's font lacks comes from a fallback font
+                for part, font_name in self.fonts.split(f.value, st.family, _merge_style(st.style, f)):
+                    w = self.fonts.width(part, font_name, size)
+                    pieces.append((f if part == f.value else Frag("text", part, f.bold, f.italic), w, font_name,
+                                   size))
+                    total += w
         return pieces, total
 
     def _lines(self, paragraphs: list[Paragraph], st: TextStyle, size: float,
