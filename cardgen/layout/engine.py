@@ -24,10 +24,12 @@ from cardgen.layout.templates import TemplateBook
 from cardgen.load.game import Card, Deck, Game
 from cardgen.model import ops
 from cardgen.render.draw import extent
-from cardgen.resources.fonts import FontBook, describe_chars
+from cardgen.resources.fonts import FontBook, describe_chars, is_emoji
 from cardgen.resources.icons import IconBook
 from cardgen.resources.richtext import Typesetter
 from cardgen.schema.core import Anything, Colour, Env, Invalid, Kind, Text
+
+_RTL = "\0right-to-left"     # key in a card side's `said`: right-to-left text reported
 
 
 class Resources:
@@ -203,10 +205,12 @@ class Layouter:
 
     # -- what the drawing would get silently wrong ---------------------------------------
     def _text_problems(self, drawn: list, el, card: Card | None, who: str, said: dict[str, set[str]]) -> None:
-        """Warn about characters that no font has (once per card side and font) and about
+        """Warn (once per card side and font) about characters that no font has and about
+        emoji a fallback font draws in black and white; and (once per card side) about
         right-to-left text, which is drawn left to right (there is no shaping engine)."""
         fonts = self.res.fonts
         missing: dict[str, str] = {}
+        mono: dict[str, str] = {}
         rtl = ""
         for op in drawn:
             if not isinstance(op, ops.Text):
@@ -215,15 +219,20 @@ class Layouter:
                 if r.kind != "text":
                     continue
                 text = str(r.content)
-                lacking = [ch for ch in fonts.missing(text, r.font) if ch not in said.setdefault(r.font, set())]
+                seen = said.setdefault(r.font, set())
+                lacking = "".join(ch for ch in fonts.missing(text, r.font) if ch not in seen)
+                if fonts.is_fallback(r.font):
+                    mono[r.font] = mono.get(r.font, "") + "".join(
+                        ch for ch in dict.fromkeys(text) if is_emoji(ch) and ch not in seen and ch not in lacking)
+                    seen.update(mono[r.font])
                 if lacking:
-                    said[r.font].update(lacking)
-                    missing[r.font] = missing.get(r.font, "") + "".join(lacking)
-                if "rtl" not in said and not rtl:
+                    seen.update(lacking)
+                    missing[r.font] = missing.get(r.font, "") + lacking
+                if _RTL not in said and not rtl:
                     rtl = "".join(ch for ch in text if unicodedata.bidirectional(ch) in ("R", "AL"))
         for font, chars in missing.items():
             key, loc = self._source_of(chars, el, card)
-            chain = [f for f in fonts.fallbacks if fonts.face(f).name != font]
+            chain = [f for f in fonts.fallbacks if f != fonts.family_of(font)]
             by = f"font {font}" + (f" and the fallback font{'s' if len(chain) > 1 else ''} {', '.join(chain)}"
                                    if chain else "")
             them, they = ("them", "they print") if len(chars) > 1 else ("it", "it prints")
@@ -231,8 +240,14 @@ class Layouter:
                                   f"{describe_chars(chars)}; {they} blank or as a box (add a font that has {them} "
                                   f"to fonts/ and name it in game.yaml `fallback_fonts:`, or leave {them} out)",
                              "missing-glyph")
+        for font, chars in mono.items():
+            if chars:
+                key, loc = self._source_of(chars, el, card)
+                self.report.warn(loc, f"{who}{key}: emoji {describe_chars(chars)} drawn in black and white by the "
+                                      f"fallback font {font} (cardgen prints no colour emoji; for a coloured symbol "
+                                      f"use an :icon:)", "emoji")
         if rtl:
-            said["rtl"] = set()
+            said[_RTL] = set()
             key, loc = self._source_of(rtl, el, card)
             self.report.warn(loc, f"{who}{key}: right-to-left text ({describe_chars(rtl[:1])}, ...) is drawn left "
                                   f"to right without shaping: letters come out in reverse order and Arabic letters "

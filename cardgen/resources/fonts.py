@@ -129,6 +129,16 @@ def _ignorable(ch: str) -> bool:
     return unicodedata.category(ch) == "Cf" or "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
 
 
+_EMOJI = ((0x1F1E6, 0x1F1FF), (0x1F300, 0x1F64F), (0x1F680, 0x1F6FF), (0x1F900, 0x1F9FF), (0x1FA70, 0x1FAFF))
+
+
+def is_emoji(ch: str) -> bool:
+    """A pictograph that is shown as a colour emoji wherever people type it (the emoji blocks
+    of Unicode: faces, animals, food, transport, flags); not the older text symbols ★ ♥ ✓."""
+    cp = ord(ch)
+    return any(lo <= cp <= hi for lo, hi in _EMOJI)
+
+
 def describe_chars(chars: str) -> str:
     """`U+2605 BLACK STAR, U+4E2D CJK UNIFIED IDEOGRAPH-4E2D`: characters named without
     printing them (they may be invisible, combining or reorder a terminal line)."""
@@ -163,6 +173,7 @@ class FontBook:
                         continue
                 self.families.setdefault(family, {})[key] = f
         self._faces: dict[tuple[str, str], Face] = {}
+        self._family: dict[str, str] = {}     # ReportLab font name -> family
         self._widths: dict[tuple[str, str], float] = {}
         chain = [f for f in dict.fromkeys([*fallbacks, DEFAULT_FALLBACK]) if f in self.families]
         self.fallbacks: tuple[str, ...] = tuple(chain)
@@ -193,6 +204,7 @@ class FontBook:
         desc = abs(getattr(font.face, "descent", -200) or -200)
         face = Face(name, min(cap / 1000.0 + 0.06, 0.9), min(desc / 1000.0, 0.3))
         self._faces[key] = face
+        self._family[name] = family
         return face
 
     def width(self, text: str, font_name: str, size: float) -> float:
@@ -204,6 +216,13 @@ class FontBook:
         return w * size
 
     # -- glyph coverage -----------------------------------------------------------------
+    def family_of(self, font_name: str) -> str | None:
+        """The family of a registered font name (None if this book did not make it)."""
+        return self._family.get(font_name)
+
+    def is_fallback(self, font_name: str) -> bool:
+        return self.family_of(font_name) in self.fallbacks
+
     def cmap(self, font_name: str) -> dict[int, int]:
         """A registered font's characters (code point -> glyph)."""
         hit = self._cmaps.get(font_name)
