@@ -20,6 +20,7 @@ from cardgen.layout import expr
 from cardgen.layout.templates import TemplateFile, element_problems, find_template
 from cardgen.load.game import Game, load_game
 from cardgen.load.yamlsrc import YDict, YList, load_file
+from cardgen.resources.fonts import FontError
 from cardgen.resources.richtext import icon_names
 from cardgen.schema.core import suggest
 
@@ -95,6 +96,10 @@ def check_game_file(game: Game, res, report: Report) -> None:
     if game.opts.fallback_fonts and isinstance(fallbacks, YList):
         for i, family in enumerate(game.opts.fallback_fonts):
             if res.fonts.has(family):
+                try:
+                    res.fonts.face(family)
+                except FontError as exc:        # a damaged file: said here, not only where a card needs it
+                    report.error(fallbacks.item_loc(i), f"`fallback_fonts`: {exc}", "font")
                 continue
             found = ", ".join(sorted(res.fonts.families)) or "none"
             report.error(fallbacks.item_loc(i), res.fonts.refused.get(family) or
