@@ -118,3 +118,26 @@ def test_missing_glyphs_are_reported_once_per_card_and_font(tiny_game):
         ("card 'B\u4e2d' (deck.yaml:6)", "U+4E2D CJK UNIFIED IDEOGRAPH-4E2D"),
     ]
     assert "Lato-Bold" in [d.message for d in report.items if d.code == "missing-glyph"][2]
+
+
+def test_every_bundled_font_passes_the_table_checksums_and_any_flipped_table_fails():
+    import struct
+
+    from cardgen.core.data import DATA
+    from cardgen.resources.fonts import table_problem
+
+    fonts = sorted((DATA / "fonts").glob("*.ttf"))
+    assert len(fonts) == 13
+    for path in fonts:
+        assert table_problem(path.read_bytes()) is None, path.name
+    data = (DATA / "fonts" / "LeckerliOne-Regular.ttf").read_bytes()
+    count = struct.unpack_from(">H", data, 4)[0]
+    for i in range(count):
+        tag, _, offset, length = struct.unpack_from(">4sIII", data, 12 + 16 * i)
+        if length == 0:
+            continue
+        flipped = bytearray(data)
+        flipped[offset + length - 1] ^= 0x01
+        name = tag.decode().strip()
+        assert table_problem(bytes(flipped)) == f"table checksum mismatch in '{name}'"
+    assert table_problem(data[:40]) == "the table directory is cut short"
