@@ -34,6 +34,7 @@ from cardgen.model import ops
 
 # Bump when the way bitmaps are made changes in a way the hashed inputs do not show.
 RASTER_VERSION = "2"     # 2: cache entries sealed with a checksum
+PART_JOBS = 200           # at most this many card sides go to a worker at a time
 SMALL_JOB = 24            # fewer jobs than this: no worker processes (their startup costs more)
 PT_PER_IN = 72.0
 
@@ -382,10 +383,11 @@ class Pool:
         if self._pool is None:
             import multiprocessing as mp
 
-            methods = mp.get_all_start_methods()
-            ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+            # Spawned, not forked: a forked worker starts as a copy of the build process, every
+            # card's layout included, and counts all of it as its own memory; a spawned one holds
+            # only the modules it imports and the share of the cards it is sent.
             self.size = os.cpu_count() or 1
-            self._pool = ctx.Pool(self.size)
+            self._pool = mp.get_context("spawn").Pool(self.size)
         return self._pool
 
     def map(self, items: list[tuple]) -> list:
@@ -451,8 +453,10 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
         if procs is None:
             _run_jobs(jobs, font_dirs, font_names)
         else:
-            parts = _chunks(jobs, _pool_size(len(jobs)))
-            procs.map(_worker, [("raster", (part, font_dirs, font_names)) for part in parts], chunksize=1)
+            # parts of at most PART_JOBS card sides, made by a generator: a part's layouts are pickled
+            # only when a worker is ready for them, and a worker holds one part's PDF at a time
+            parts = _chunks(jobs, max(_pool_size(len(jobs)), math.ceil(len(jobs) / PART_JOBS)))
+            list(procs.imap_unordered(_worker, (("raster", (part, font_dirs, font_names)) for part in parts)))
     return paths
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,7 +76,8 @@ def _parse_paragraph(ptext: str) -> Paragraph:
         elif len(tok) > 2 and tok[0] == ":" and tok[-1] == ":":
             word.append(Frag("icon", tok[1:-1], bold, italic))
         else:
-            word.append(Frag("text", tok, bold, italic))
+            # one string object per distinct word: a 10,000-card game's runs share their words
+            word.append(Frag("text", sys.intern(tok), bold, italic))
     end_word()
     return items
 
