@@ -120,6 +120,13 @@ def art(name: str, data: bytes | str) -> dict[str, str | bytes | None]:
     return {f"art/{name}": data, **deck(f"  - {{name: Alpha, art: {name}}}\n")}
 
 
+def no_glyph(card: str, chars: str) -> str:
+    """The warning for one character no font has, in the title (the card's name, deck.yaml line 4)."""
+    return (f"cards/c/deck.yaml:4:12: warning: card '{card}' (deck.yaml:4), element 'title' (field `name`): font "
+            f"Lato-Regular and the fallback font DejaVuSans have no glyph for {chars}; it prints blank or as a box "
+            f"(add a font that has it to fonts/ and name it in game.yaml `fallback_fonts:`, or leave it out)")
+
+
 T = r"templates/c/face\.yaml:\d+:\d+: error: "
 D = r"deck\.yaml:\d+:\d+: error: "
 
@@ -190,26 +197,16 @@ CASES = [
     Case("bell-in-template-ref", "unicode", {"deck.yaml": 'deck: Things\ntemplate: "c/fa\\ace"\ncards:\n'
                                                           "  - {name: Alpha}\n"}, D + ".*template"),
     Case("cjk-no-glyph", "unicode", deck('  - {name: "Alpha \u4e2d", art: ok.png}\n'), "", warning=True,
-         exact="cards/c/deck.yaml:4:12: warning: card 'Alpha \u4e2d' (deck.yaml:4), element 'title' (field `name`): "
-               "font Lato-Regular and the fallback font DejaVuSans have no glyph for U+4E2D CJK UNIFIED "
-               "IDEOGRAPH-4E2D; it prints blank or as a box (add a font that has it to fonts/ and name it in "
-               "game.yaml `fallback_fonts:`, or leave it out)"),
+         exact=no_glyph("Alpha \u4e2d", "U+4E2D CJK UNIFIED IDEOGRAPH-4E2D")),
     Case("emoji-no-glyph", "unicode", deck('  - {name: "Alpha \U0001F984\U0001F984", art: ok.png}\n'), "",
-         warning=True,
-         exact="cards/c/deck.yaml:4:12: warning: card 'Alpha \U0001F984\U0001F984' (deck.yaml:4), element 'title' "
-               "(field `name`): font Lato-Regular and the fallback font DejaVuSans have no glyph for U+1F984 "
-               "UNICORN FACE; it prints blank or as a box (add a font that has it to fonts/ and name it in "
-               "game.yaml `fallback_fonts:`, or leave it out)"),
+         warning=True, exact=no_glyph("Alpha \U0001F984\U0001F984", "U+1F984 UNICORN FACE")),
     Case("emoji-black-and-white", "unicode", deck('  - {name: "Alpha \U0001F600", art: ok.png}\n'), "",
          warning=True,
          exact="cards/c/deck.yaml:4:12: warning: card 'Alpha \U0001F600' (deck.yaml:4), element 'title' (field "
                "`name`): emoji U+1F600 GRINNING FACE drawn in black and white by the fallback font DejaVuSans "
                "(cardgen prints no colour emoji; for a coloured symbol use an :icon:)"),
     Case("combining-no-glyph", "unicode", deck('  - {name: "Alpha\\u1ab2", art: ok.png}\n'), "", warning=True,
-         exact="cards/c/deck.yaml:4:12: warning: card 'Alpha\u1ab2' (deck.yaml:4), element 'title' (field `name`): "
-               "font Lato-Regular and the fallback font DejaVuSans have no glyph for U+1AB2 COMBINING INFINITY; it "
-               "prints blank or as a box (add a font that has it to fonts/ and name it in game.yaml "
-               "`fallback_fonts:`, or leave it out)"),
+         exact=no_glyph("Alpha\u1ab2", "U+1AB2 COMBINING INFINITY")),
     Case("hebrew", "unicode", deck('  - {name: "\u05e9\u05dc\u05d5\u05dd", art: ok.png}\n'), "", warning=True,
          exact="cards/c/deck.yaml:4:12: warning: card '\u05e9\u05dc\u05d5\u05dd' (deck.yaml:4), element 'title' "
                "(field `name`): right-to-left text (U+05E9 HEBREW LETTER SHIN, ...) is drawn left to right without "
