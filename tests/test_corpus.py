@@ -290,6 +290,11 @@ CASES = [
                                            "fonts/Broken-Regular.ttf": FLIPPED}, "",
          exact="cards/c/game.yaml:2:18: error: `fallback_fonts`: font file Broken-Regular.ttf is damaged (table "
                "checksum mismatch in 'glyf'); download or copy it again"),
+    Case("fallback-bit-flipped-needed", "fonts", {"game.yaml": "title: C\nfallback_fonts: [Broken]\n",
+                                                  "fonts/Broken-Regular.ttf": FLIPPED,
+                                                  **deck('  - {name: "Alpha \u2605", art: ok.png}\n')}, "",
+         exact="cards/c/game.yaml:2:18: error: `fallback_fonts`: font file Broken-Regular.ttf is damaged (table "
+               "checksum mismatch in 'glyf'); download or copy it again"),
 ]
 
 

@@ -248,8 +248,7 @@ class FontBook:
             for ch in text:
                 font = primary
                 if ord(ch) not in cmap:
-                    for fb in self.fallbacks:
-                        name = self.face(fb, style).name
+                    for name in self._fallback_faces(style):
                         if ord(ch) in self.cmap(name):
                             font = name
                             break
@@ -262,6 +261,17 @@ class FontBook:
                     runs.append((ch, font))
         self._splits[key] = runs
         return runs
+
+    def _fallback_faces(self, style: str) -> list[str]:
+        """The fallback fonts' names in `style`; a damaged one is left out (game.yaml's check
+        reports it where it is named, not at every text that could have used it)."""
+        out = []
+        for fb in self.fallbacks:
+            try:
+                out.append(self.face(fb, style).name)
+            except FontError:
+                continue
+        return out
 
     def missing(self, text: str, font_name: str) -> str:
         """The characters of `text` that the font `font_name` has no glyph for (whitespace
