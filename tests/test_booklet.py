@@ -16,13 +16,15 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.core.errors import CardgenError, Report
 from cardgen.core.sizes import PAPER_SIZES_MM
-from cardgen.core.units import MM
+from cardgen.core.units import MM, color
 from cardgen.layout.rulebook import load_rulebook, rulebook_problems
 from cardgen.load.game import load_game
 from cardgen.load.yamlsrc import load_text
+from cardgen.model import ops
+from cardgen.outputs import booklet
 from cardgen.outputs.booklet import Strip, flow, make_booklet
-from cardgen.pipeline.build import BuildOptions, build_game, layout_game
-from cardgen.render import impose_booklet
+from cardgen.pipeline.build import BuildOptions, build_game, game_docinfo, layout_game
+from cardgen.render import docinfo, impose_booklet
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "cards" / "game-601"
@@ -109,26 +111,16 @@ def game601():
     return game, layout_game(game, Report())
 
 
-def _deck_lines(pdf: bytes, page_index: int) -> str:
-    """The deck lines of the components page (set at 1.08 x the 9.5 pt body size, unlike
-    the text of the card thumbnails)."""
-    page = PdfReader(io.BytesIO(pdf)).pages[page_index]
-    words = []
-
-    def visit(text, cm, tm, font, size):
-        if text.strip() and abs(size - 9.5 * 1.08) < 0.01:
-            words.append(text.strip())
-
-    page.extract_text(visitor_text=visit)
-    return " ".join(words)
-
-
 def test_components_page_lists_exactly_the_decks_and_counts(game601):
     game, rendered = game601
     rules, _ = make_booklet(rendered)
-    assert PdfReader(io.BytesIO(rules)).pages[1].extract_text().split()[0] == "Components"
-    text = _deck_lines(rules, 1)
-    found = re.findall(r"([A-Z][\w ]*?) — (\d+) cards?", text)
+    reader = PdfReader(io.BytesIO(rules))
+    assert reader.pages[1].extract_text().split()[0] == "Components"
+    # the components run from page 2 to the first rules heading (the card pictures are too
+    # small to count as lines of text)
+    end = next(p for t, p in _outline(reader) if t == "Overview")
+    lines = [text for i in range(1, end + 1) for _, _, text in _lines(rules, i)]
+    found = [m.groups() for m in map(re.compile(r"([A-Z][\w ]*?) — (\d+) cards?$").match, lines) if m]
     assert found == [(d.name, str(d.count)) for d in game.decks]
 
 
@@ -213,11 +205,15 @@ def test_booklet_pages_and_player_aid(game601):
     _game, rendered = game601
     rules, aid = make_booklet(rendered, "half-letter")
     r = PdfReader(io.BytesIO(rules))
-    w, h = (float(v) / MM for v in (r.pages[0].mediabox.width, r.pages[0].mediabox.height))
+    w, h = (float(v) / MM for v in (r.pages[0].trimbox.width, r.pages[0].trimbox.height))
     assert (round(w, 1), round(h, 1)) == (139.7, 215.9)
-    # page numbers on every page but the cover
+    # page numbers on every page but the cover and the back cover (the last page, with no number)
+    back_cover = {p for t, p in _outline(r) if t in ("At a glance", "In the box")}
     for i, page in enumerate(r.pages[1:], 2):
-        assert str(i) in page.extract_text().split()
+        if i - 1 in back_cover:
+            assert i == len(r.pages) and str(i) not in page.extract_text().split()
+        else:
+            assert str(i) in page.extract_text().split()
     a = PdfReader(io.BytesIO(aid))
     assert len(a.pages) == 2
     trim = a.pages[0].trimbox
@@ -234,11 +230,12 @@ def test_booklet_pages_and_player_aid(game601):
 
 def test_byte_identical_rebuild(game601, tmp_path):
     _, rendered = game601
-    rules, aid = make_booklet(rendered)
-    imposed = impose_booklet.impose(rules, "letter", "Game 601")
-    again = make_booklet(layout_game(load_game(GAME, ROOT, Report()), Report()))
-    assert again == (rules, aid)
-    assert impose_booklet.impose(again[0], "letter", "Game 601") == imposed
+    with docinfo.using(game_docinfo(rendered.game)):      # the designer, as a build writes it
+        rules, aid = make_booklet(rendered)
+        imposed = impose_booklet.impose(rules, "letter", "Game 601")
+        again = make_booklet(layout_game(load_game(GAME, ROOT, Report()), Report()))
+        assert again == (rules, aid)
+        assert impose_booklet.impose(again[0], "letter", "Game 601") == imposed
     # and in a fresh process, through the command line
     out = tmp_path / "out"
     subprocess.run([sys.executable, "-m", "cardgen", "build", "game-601", "--only", "booklet", "--only", "player-aid",
@@ -269,32 +266,41 @@ sections:
     assert "Money tokens (count still to be decided)" in text
 
 
-# -- outline, links, punctuation, contrast (issue 14) ---------------------------------------
+# -- pagination, outline, links, punctuation, contrast, bleed (issue 14) --------------------
 
-BUNDLED = sorted(p.name for p in (Path(__file__).resolve().parent.parent / "cards").iterdir()
-                 if (p / "rules.yaml").is_file())
+BUNDLED = sorted(p.name for p in (ROOT / "cards").iterdir() if (p / "rules.yaml").is_file())
 
 
 @pytest.fixture(scope="module")
-def bundled_booklets(tmp_path_factory):
-    repo = Path(__file__).resolve().parent.parent
+def bundled_pdfs(tmp_path_factory):
+    """rules.pdf and player-aid.pdf of every bundled game, as `cardgen build` writes them."""
     out = tmp_path_factory.mktemp("booklets")
-    books = {}
+    pdfs = {}
     for name in BUNDLED:
-        build_game(repo / "cards" / name, repo, BuildOptions(only=("booklet",), out=out), Report())
-        books[name] = PdfReader(out / name / "rules.pdf")
-    return books
+        build_game(ROOT / "cards" / name, ROOT, BuildOptions(only=("booklet", "player-aid"), out=out), Report())
+        pdfs[name] = ((out / name / "rules.pdf").read_bytes(), (out / name / "player-aid.pdf").read_bytes())
+    return pdfs
+
+
+@pytest.fixture(scope="module")
+def bundled_booklets(bundled_pdfs):
+    return {name: PdfReader(io.BytesIO(rules)) for name, (rules, _) in bundled_pdfs.items()}
 
 
 def _outline(reader: PdfReader) -> list[tuple[str, int]]:
-    got: list[tuple[str, int]] = []
+    return [(t, p) for t, p, _ in _outline_tops(reader)]
+
+
+def _outline_tops(reader: PdfReader) -> list[tuple[str, int, float]]:
+    """(title, page index, top of the destination in PDF points) of every bookmark."""
+    got: list[tuple[str, int, float]] = []
 
     def walk(items):
         for it in items:
             if isinstance(it, list):
                 walk(it)
             else:
-                got.append((it.title, reader.get_destination_page_number(it)))
+                got.append((it.title, reader.get_destination_page_number(it), float(it.top)))
     walk(reader.outline)
     return got
 
@@ -311,11 +317,99 @@ def _norm(s: str) -> str:
     return re.sub(r"\s+", " ", s.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')).strip()
 
 
+def _squash(s: str) -> str:
+    """Text without spaces or markup, quotes made straight: to compare text found on a page."""
+    return re.sub(r"[\s*_]", "", _norm(s))
+
+
+def _lines(pdf: bytes, index: int) -> list[tuple[float, float, str]]:
+    """(top, bottom, text) of each line of text on a page, top first, in PDF points from the
+    bottom of the page, read with PDFium (which follows text into forms). Text smaller than
+    4 pt (the text of the small card pictures) is left out."""
+    page = pdfium.PdfDocument(pdf)[index]
+    tp = page.get_textpage()
+    rows: list[list] = []
+    last = None
+    for i in range(tp.count_chars()):
+        ch = tp.get_text_range(i, 1)
+        left, bottom, _, top = tp.get_charbox(i, loose=True)
+        if not ch.strip():              # a space belongs to the line of the character before it
+            if ch == " " and last is not None:
+                last[2].append((left, ch))
+            continue
+        last = None
+        if top - bottom < 4:
+            continue
+        for row in rows:
+            if abs(row[1] - bottom) < 1.0:
+                row[2].append((left, ch))
+                row[0] = max(row[0], top)
+                last = row
+                break
+        else:
+            last = [top, bottom, [(left, ch)]]
+            rows.append(last)
+    rows.sort(key=lambda r: -r[1])
+    return [(t, b, re.sub(r"\s+", " ", "".join(c for _, c in sorted(chars, key=lambda lc: lc[0]))).strip())
+            for t, b, chars in rows]
+
+
+def _content_lines(pdf: bytes, index: int) -> list[tuple[float, float, str]]:
+    """The lines above the footer (the page number and running title are left out)."""
+    page = PdfReader(io.BytesIO(pdf)).pages[index]
+    floor = float(page.trimbox.bottom) + booklet.MARGIN_BOTTOM - 1 * MM
+    return [ln for ln in _lines(pdf, index) if ln[1] >= floor]
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_no_heading_is_the_last_line_on_a_page(bundled_pdfs, bundled_booklets, name):
+    pdf, reader = bundled_pdfs[name][0], bundled_booklets[name]
+    found = 0
+    for title, page, top in _outline_tops(reader):
+        lines = [ln for ln in _content_lines(pdf, page) if ln[0] <= top + 0.5]
+        want, got, k = _squash(title), "", 0
+        while k < len(lines) and len(got) < len(want):     # the heading's line(s) below its bookmark
+            got += _squash(lines[k][2])
+            k += 1
+        assert got == want, (name, page + 1, title, got)
+        found += 1
+        assert k < len(lines), f"{name} p{page + 1}: heading {title!r} is the last line on the page"
+    assert found >= len(_headings(load_rulebook(load_game(ROOT / "cards" / name, ROOT, Report())).sections))
+
+
+def _ink_fill(pdf: bytes, index: int) -> float:
+    """How far down the text block of a page the ink goes (0 to 1), from the page rendered at
+    72 dpi: the rows from the top margin to the bottom margin inside the trim."""
+    page = PdfReader(io.BytesIO(pdf)).pages[index]
+    trim = page.trimbox
+    top = float(page.mediabox.top) - float(trim.top) + booklet.MARGIN_TOP
+    bottom = float(page.mediabox.top) - float(trim.bottom) - booklet.MARGIN_BOTTOM
+    left = float(trim.left) + booklet.MARGIN_X
+    right = float(trim.right) - booklet.MARGIN_X
+    img = pdfium.PdfDocument(pdf)[index].render(scale=1).to_pil().convert("L")
+    block = img.crop((round(left), round(top), round(right), round(bottom)))
+    ink = block.point(lambda v: 255 if v < 200 else 0).getbbox()
+    return ink[3] / block.height if ink else 0.0
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_whole_sheets_and_every_page_but_the_last_a_quarter_full(bundled_pdfs, name):
+    pdf = bundled_pdfs[name][0]
+    n = len(PdfReader(io.BytesIO(pdf)).pages)
+    assert n % 4 == 0, (name, n)                 # no blank pages added when it is imposed
+    for i in range(n - 1):
+        assert _ink_fill(pdf, i) >= 0.25, (name, i + 1, _ink_fill(pdf, i))
+    assert _ink_fill(pdf, n - 1) > 0.05, name     # and the last page is not blank either
+
+
+def test_face_off_fits_two_sheets(bundled_booklets):
+    assert len(bundled_booklets["face-off"].pages) == 8
+
+
 @pytest.mark.parametrize("name", BUNDLED)
 def test_outline_lists_every_heading_on_its_page(bundled_booklets, name):
     reader = bundled_booklets[name]
-    repo = Path(__file__).resolve().parent.parent
-    book = load_rulebook(load_game(repo / "cards" / name, repo, Report()))
+    book = load_rulebook(load_game(ROOT / "cards" / name, ROOT, Report()))
     outline = _outline(reader)
     titles = [_norm(t) for t, _ in outline]
     for h in _headings(book.sections):
@@ -326,32 +420,49 @@ def test_outline_lists_every_heading_on_its_page(bundled_booklets, name):
         assert _norm(title).split(" ")[0] in text, (name, title, page)
 
 
-@pytest.mark.parametrize("name", BUNDLED)
-def test_contents_links_go_to_their_sections(bundled_booklets, name):
-    reader = bundled_booklets[name]
-    dests = dict(_outline(reader))
-    links = 0
-    for page in reader.pages:
+def _links(reader: PdfReader) -> list[tuple[int, int]]:
+    """(page index of the link, page index it goes to) of every link."""
+    out = []
+    for i, page in enumerate(reader.pages):
         for annot in page.get("/Annots") or []:
             a = annot.get_object()
-            if a.get("/Subtype") != "/Link":
-                continue
-            target = a["/Dest"][0]
-            target_no = next(i for i, p in enumerate(reader.pages) if p.indirect_reference == target)
-            links += 1
-            assert target_no in dests.values()
-    top = list(load_rulebook(load_game(Path(__file__).resolve().parent.parent / "cards" / name,
-                                              Path(__file__).resolve().parent.parent, Report())).sections)
-    assert links == len(top)
+            if a.get("/Subtype") == "/Link":
+                target = a["/Dest"][0]
+                out.append((i, next(k for k, p in enumerate(reader.pages) if p.indirect_reference == target)))
+    return out
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_contents_on_one_page_from_8_pages_and_links_go_to_their_sections(bundled_booklets, name):
+    reader = bundled_booklets[name]
+    outline = _outline(reader)
+    top = load_rulebook(load_game(ROOT / "cards" / name, ROOT, Report())).sections
+    links = _links(reader)
+    if len(reader.pages) < 8:                       # a short booklet has no contents list
+        assert "Contents" not in [t for t, _ in outline] and not links
+        return
+    contents_page = next(p for t, p in outline if t == "Contents")
+    assert [p for p, _ in links] == [contents_page] * len(top)     # every entry on the one page
+    # each entry goes to the page and place of its section's heading, and prints that page's number
+    text = _norm(reader.pages[contents_page].extract_text())
+    dests = [a.get_object()["/Dest"] for a in reader.pages[contents_page]["/Annots"]
+             if a.get_object().get("/Subtype") == "/Link"]
+    tops = _outline_tops(reader)
+    for sec, (_, target), dest in zip(top, links, dests):
+        assert (_norm(sec.title), target, pytest.approx(float(dest[3]))) in [(_norm(t), p, y) for t, p, y in tops], \
+            (name, sec.title)
+        assert re.search(re.escape(_norm(sec.title)) + rf"\s*{target + 1}\b", text), (name, sec.title, target)
 
 
 @pytest.mark.parametrize("name", BUNDLED)
 def test_no_straight_quotes_in_the_rules(bundled_booklets, name):
     reader = bundled_booklets[name]
-    # the components pages show real cards (card data, drawn as printed); the rules follow them
-    first = min(p for t, p in _outline(reader) if t not in ("Components", "Also needed", "Contents"))
+    # the components pages and the back cover show real cards (card data, drawn as printed)
+    outline = _outline(reader)
+    first = min(p for t, p in outline if t not in ("Components", "Also needed", "Contents"))
+    box = [p for t, p in outline if t == "In the box"]
     assert first >= 2
-    for i, page in enumerate(reader.pages[first:], first + 1):
+    for i, page in enumerate(reader.pages[first:box[0] if box else None], first + 1):
         text = page.extract_text()
         assert '"' not in text and "'" not in text, (name, i, [ln for ln in text.splitlines() if "'" in ln or '"' in ln])
 
@@ -368,19 +479,183 @@ def contrast(fg, bg=(1, 1, 1)) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
-def test_footer_text_contrast_at_least_4_5():
-    from cardgen.core.units import color
-    from cardgen.outputs import booklet
+def _text_contrasts(pages) -> list[tuple[float, str]]:
+    """(contrast, text) of every run of text on the pages' drawing operations, against the
+    colour of the last filled rectangle drawn under it (white when there is none)."""
+    out = []
+    for page in pages:
+        for k, op in enumerate(page.ops):
+            if not isinstance(op, ops.Text):
+                continue
+            for run in op.runs:
+                if run.kind != "text" or not str(run.content).strip():
+                    continue
+                x, y = run.x + 0.5, run.baseline - run.size * 0.3
+                bg = (1.0, 1.0, 1.0)
+                for under in reversed(page.ops[:k]):
+                    if (isinstance(under, ops.Rect) and under.fill is not None
+                            and under.x <= x <= under.x + under.w and under.y <= y <= under.y + under.h):
+                        bg = under.fill
+                        break
+                out.append((contrast(run.color or (0, 0, 0), bg), str(run.content)))
+    return out
 
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_text_contrast_at_least_4_5_everywhere(name):
+    """Every piece of text of the booklet and the player aid, footers included, against what is
+    behind it, from the colours drawn."""
+    game = load_game(ROOT / "cards" / name, ROOT, Report())
+    rendered = layout_game(game, Report())
+    book = load_rulebook(game)
+    accent = booklet.accent_or_default(booklet.Booklet.resolve(game.data).accent)
+    pages = booklet.BookletMaker(rendered, book, "a5", accent).pages()
+    pages += booklet.player_aid_pages(rendered, book, accent) if book.player_aid else []
+    found = _text_contrasts(pages)
+    assert len(found) > 100
+    low = [(round(c, 2), t) for c, t in found if c < 4.5]
+    assert not low, (name, low[:5])
+
+
+def test_light_accent_is_darkened_for_text_and_white_gives_way_to_ink(game601):
+    _, rendered = game601
+    book = load_rulebook(rendered.game)
+    gold = (0.88, 0.65, 0.15, 1.0)                   # 2.1:1 on white
+    assert contrast(gold) < 3
+    pages = booklet.BookletMaker(rendered, book, "a5", gold).pages()
+    found = _text_contrasts(pages + booklet.player_aid_pages(rendered, book, gold))
+    assert min(c for c, _ in found) >= 4.5
+    # the headings keep the accent's hue, darkened just enough
+    heads = {run.color for p in pages for op in p.ops if isinstance(op, ops.Text) for run in op.runs
+             if run.content == "Overview" and run.size > 14}
+    assert len(heads) == 1
+    (col,) = heads
+    assert 4.5 <= contrast(col) < 5.0 and col[0] > col[1] > col[2]
+
+
+def test_footer_colours():
     assert contrast((0, 0, 0)) == pytest.approx(21.0)
     assert contrast(booklet.GREY) >= 4.5
     assert contrast(booklet.INK) >= 4.5
     assert contrast(color(booklet.DEFAULT_ACCENT)) >= 4.5
-    for game in BUNDLED:               # accents the bundled games chose (page numbers, headings)
-        repo = Path(__file__).resolve().parent.parent
-        g = load_game(repo / "cards" / game, repo, Report())
-        accent = booklet.Booklet.resolve(g.data).accent or color(booklet.DEFAULT_ACCENT)
-        assert contrast(accent) >= 4.5, game
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_bleed_and_trim_boxes(bundled_pdfs, bundled_booklets, name):
+    reader = bundled_booklets[name]
+    for page in reader.pages:
+        media, trim, bleed = page.mediabox, page.trimbox, page.bleedbox
+        assert (round(float(trim.width) / MM, 2), round(float(trim.height) / MM, 2)) == (148.0, 210.0)
+        for edge in ("left", "bottom"):
+            assert float(getattr(trim, edge)) - float(getattr(media, edge)) == pytest.approx(3 * MM, abs=1e-3)
+        for edge in ("right", "top"):
+            assert float(getattr(media, edge)) - float(getattr(trim, edge)) == pytest.approx(3 * MM, abs=1e-3)
+        assert [float(v) for v in bleed] == [float(v) for v in media]
+    # the cover's band runs to the edge of the bleed
+    game = load_game(ROOT / "cards" / name, ROOT, Report())
+    accent = booklet.accent_or_default(booklet.Booklet.resolve(game.data).accent)
+    img = pdfium.PdfDocument(bundled_pdfs[name][0])[0].render(scale=1).to_pil().convert("RGB")
+    for xy in ((0, 0), (img.width - 1, 0)):
+        assert all(abs(a - round(b * 255)) <= 2 for a, b in zip(img.getpixel(xy), accent)), (name, xy)
+
+
+def test_imposed_pages_are_placed_by_their_trim_and_clipped_to_it(bundled_pdfs):
+    rules = bundled_pdfs["face-off"][0]
+    accent = booklet.accent_or_default(booklet.Booklet.resolve(load_game(ROOT / "cards" / "face-off", ROOT,
+                                                                         Report()).data).accent)
+    imposed = impose_booklet.impose(rules, "a4", "Face Off")
+    side = pdfium.PdfDocument(imposed)[0]          # the first side: page 8 left, the cover right
+    w, h = side.get_size()
+    assert (round(w / MM, 1), round(h / MM, 1)) == (297.0, 210.0)
+    img = side.render(scale=2).to_pil().convert("RGB")
+    mid = img.width // 2
+
+    def is_accent(px) -> bool:
+        return all(abs(a - round(b * 255)) <= 3 for a, b in zip(px, accent))
+
+    assert is_accent(img.getpixel((mid + 2, 1)))              # the A5 cover fills its half to the top
+    assert is_accent(img.getpixel((img.width - 2, 1)))        # ... and to the outer edge
+    assert img.getpixel((mid - 3, 1)) == (255, 255, 255)      # its bleed stops at the fold
+
+
+def _note_texts(game) -> list[str]:
+    from cardgen.layout.rulebook import DesignerNote
+
+    out = [str(d.data["designer_note"]) for d in game.decks if d.data.get("designer_note")]
+
+    def walk(body):
+        for b in body:
+            if isinstance(b, DesignerNote):
+                out.append(b.text)
+            elif hasattr(b, "body"):
+                walk(b.body)
+    walk(load_rulebook(game).sections)
+    return out
+
+
+@pytest.mark.parametrize("name", ["face-off", "alter-ego"])
+def test_designer_notes_are_shown_to_the_designer_not_printed(bundled_booklets, name):
+    from cardgen.pipeline.check import check_game
+
+    game = load_game(ROOT / "cards" / name, ROOT, Report())
+    notes = _note_texts(game)
+    assert len(notes) >= 2
+    printed = _squash(" ".join(p.extract_text() for p in bundled_booklets[name].pages))
+    for text in notes:
+        assert _squash(text)[:40] not in printed, (name, text)
+    # validate and build show each one, at its file and line
+    report = Report()
+    check_game(ROOT / "cards" / name, ROOT, report)
+    shown = [d for d in report.items if d.code == "designer-note"]
+    assert len(shown) == len(notes) and all(d.severity == "note" for d in shown)
+    for d in shown:
+        line = Path(d.loc.file).read_text(encoding="utf-8").splitlines()[d.loc.line - 1]
+        assert "designer_note:" in line, str(d)
+        assert str(d).startswith(f"{d.loc}: note: designer's note, not printed for players: ")
+    # asked for, they are printed
+    rules, _ = make_booklet(layout_game(game, Report()), designer_notes=True)
+    printed = _squash(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(rules)).pages))
+    for text in notes:
+        assert _squash(booklet.smarten(text))[:40] in printed, (name, text)
+
+
+def test_face_off_no_longer_prints_the_editorial_count():
+    rules, _ = make_booklet(layout_game(load_game(ROOT / "cards" / "face-off", ROOT, Report()), Report()))
+    text = _norm(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(rules)).pages))
+    assert "declared as 103" not in text and "103" not in text
+
+
+def test_cover_fan_prefers_finished_cards(game601):
+    import dataclasses
+
+    _, rendered = game601
+    book = load_rulebook(rendered.game)
+    # the first card of every deck gets placeholder art ("art to come")
+    firsts = {}
+    faces = []
+    for deck, card, lay in rendered.faces:
+        if deck.name not in firsts:
+            lay = dataclasses.replace(lay, ops=[*lay.ops, ops.Placeholder(0, 0, 20, 20, "art to come")])
+            firsts[deck.name] = lay
+        faces.append((deck, card, lay))
+    fan = booklet.BookletMaker(dataclasses.replace(rendered, faces=faces), book, "a5", None).fan_cards()
+    assert 3 <= len(fan) <= 5
+    assert all(all(lay is not f for f in fan) for lay in firsts.values())
+    assert all(booklet._card_unfinished(card, lay) == 0 for _, card, lay in faces if any(lay is f for f in fan))
+    # with every card unfinished the fan still shows three, placeholder art last
+    marked = [(d, c, dataclasses.replace(lay, ops=[*lay.ops, ops.Placeholder(0, 0, 9, 9, "x")]))
+              for d, c, lay in rendered.faces]
+    assert len(booklet.BookletMaker(dataclasses.replace(rendered, faces=marked), book, "a5", None).fan_cards()) == 3
+
+
+def test_flow_never_leaves_a_heading_last_when_a_kept_run_is_taller_than_a_page():
+    head = Strip(20, keep=True, heading=True)
+    run = [Strip(30, keep=True) for _ in range(6)] + [Strip(30)]      # 210 pt kept together
+    pages = flow([Strip(70), head, *run], 100)
+    for page in pages:
+        assert not page[-1][1].heading
+        assert all(y + s.h <= 100 + 1e-6 for y, s in page)
+    assert sum(len(p) for p in pages) == 9
 
 
 def test_smarten():
@@ -390,3 +665,39 @@ def test_smarten():
         "the \u201cXX\u201d card, the rules\u2019 end \u2014 2\u20134 players \u2013 or more\u2026"
     assert smarten("it's **\"bold\"** and 'quoted' at -1") == \
         "it\u2019s **\u201cbold\u201d** and \u2018quoted\u2019 at -1"
+
+
+def test_back_cover_lists_every_deck_when_their_pictures_do_not_fit(game601):
+    import copy
+    import dataclasses
+
+    game, rendered = game601
+    many = copy.copy(game)
+    many.decks = list(game.decks) * 8                      # 48 decks: no room for 48 pictures
+    maker = booklet.BookletMaker(dataclasses.replace(rendered, game=many), load_rulebook(game), "a5", None)
+    few = booklet.BookletMaker(rendered, load_rulebook(game), "a5", None).back_cover(9.5, show_aid=False)
+    assert sum(isinstance(op, booklet.Thumb) for op in few.ops) == len(game.decks)
+    page = maker.back_cover(9.5, show_aid=False)
+    assert not any(isinstance(op, booklet.Thumb) for op in page.ops)
+    dots = [op for op in page.ops if isinstance(op, ops.Ellipse)]            # one bullet per deck
+    assert len(dots) == 48 + len(maker._items())
+    assert len({round(op.x) for op in dots}) == 2                            # in two columns
+    band_top = booklet.BLEED + maker.ph - 44 * MM
+    assert max(op.y + op.h for op in page.ops if isinstance(op, ops.Text)
+               and op.y < band_top) <= band_top                         # all above the band
+
+
+def test_a_long_table_sets_its_header_again_on_every_page(game601):
+    from cardgen.layout.rulebook import Table
+
+    _, rendered = game601
+    maker = booklet.BookletMaker(rendered, load_rulebook(rendered.game), "a5", None)
+    rows = [[f"Row {k}", str(k), str(k * k)] for k in range(60)]
+    strips = maker.comp.table(Table(["Name", "n", "n²"], rows, None))
+    pages = flow(strips, maker.ch)
+    assert len(pages) >= 2
+    header = strips[0]
+    for page in pages:
+        assert page[0][1] is header and page[0][0] == 0.0
+        assert all(y + s.h <= maker.ch + 1e-6 for y, s in page)
+    assert [s for p in pages for _, s in p if s is not header] == strips[1:]     # every row once, in order

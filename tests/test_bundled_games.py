@@ -58,6 +58,19 @@ def test_every_card_is_legible(game):
     assert overflow == []
     layouts = [f for _, _, f in rendered.faces] + rendered.distinct_backs()
     for layout in layouts:
-        for op in layout.ops:
+        for i, op in enumerate(layout.ops):
             if isinstance(op, ops.Text):
-                assert op.size >= 6, f"{layout.key}: text at {op.size} pt"
+                # the version and revision stamp (docs/changes.md) is small on purpose, but readable
+                least = 4.5 if i in layout.stamp else 6
+                assert op.size >= least, f"{layout.key}: text at {op.size} pt"
+    # every face carries the stamp: one text op, inside the safe area (1/8 in from the trim)
+    for _, card, face in rendered.faces:
+        stamp = [face.ops[i] for i in face.stamp]
+        assert len(stamp) == 1 and isinstance(stamp[0], ops.Text), face.key
+        words = "".join(str(r.content) for r in stamp[0].runs)      # one run per word
+        assert card.revision.startswith("r1 ") and rendered.game.version
+        assert words == f"{rendered.game.version} · {card.revision}".replace(" ", ""), face.key
+        safe = 72 / 8
+        for r in stamp[0].runs:
+            assert safe <= r.x and r.x + r.width <= face.width - safe, (face.key, r)
+            assert safe + r.size <= r.baseline <= face.height - safe, (face.key, r)

@@ -13,7 +13,7 @@ from conftest import run_cli, write
 from cardgen.core.data import DATA
 
 MARK = "SECRETMARKER7731"
-WHERE = ("files may only come from the game folder, the project's templates/, art/ and fonts/ folders, "
+WHERE = ("files may only come from the game folder, the project's templates/, art/, fonts/ and layouts/ folders, "
          "or cardgen's bundled ones")
 TEMPLATE = """
     elements:

@@ -15,7 +15,7 @@ PKG = Path(__file__).resolve().parent.parent / "cardgen"
 # Stage sub-packages, earliest first: a module may import its own sub-package and those to
 # its left, never one to its right.
 LAYERS = ["core", "schema", "model", "load", "resources", "render", "elements", "layout", "check",
-          "outputs", "pipeline", "cli"]
+          "outputs", "pipeline", "serve", "cli"]
 # The top-level modules (`cardgen/__init__.py`, `cardgen/__main__.py`) sit above every stage.
 TOP_RANK = len(LAYERS)
 

@@ -22,6 +22,8 @@ def bundled(kind):
         return [p for p in cards if p.name == "game.yaml"]
     if kind == "rules":
         return [p for p in cards if p.name == "rules.yaml"]
+    if kind == "layout":
+        return sorted((REPO / "cardgen" / "data" / "layouts").glob("*.yaml"))
     return [p for p in cards if p.name not in ("game.yaml", "rules.yaml")]
 
 

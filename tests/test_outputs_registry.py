@@ -26,16 +26,17 @@ def _help() -> str:
 
 def test_only_choices_are_the_registry():
     only = next(p for p in cli.build.params if p.name == "only")
-    assert list(only.type.choices) == list(OUTPUTS) == ["print", "calibration", "cards", "booklet", "player-aid",
-                                                        "tts", "png"]
-    assert re.search(r"--only \[print\|calibration\|cards\|booklet\|player-aid\|tts\|png\]", _help())
+    assert list(only.type.choices) == list(OUTPUTS) == ["print", "foldover", "changes", "calibration", "cards", "booklet",
+                                                        "player-aid", "tts", "png", "pdfx", "gallery"]
+    assert re.search(r"--only \[print\|foldover\|changes\|calibration\|cards\|booklet\|player-aid\|tts\|png\|pdfx\|gallery\]", _help())
 
 
 def test_every_output_flag_is_in_build_help():
     text = _help()
     flags = [o.cli for out in OUTPUTS.values() for _, o in out.Options.options().values() if o.cli]
-    assert flags == ["--gutter", "--flip", "--back-offset", "--no-backs", "--mix-backs", "--booklet-page",
-                     "--tts-format", "--tts-base-url", "--target"]
+    assert flags == ["--gutter", "--flip", "--back-offset", "--no-backs", "--mix-backs", "--layout",
+                     "--foldover-layout", "--booklet-page", "--designer-notes",
+                     "--tts-format", "--tts-base-url", "--target", "--ink-limit"]
     for flag in [*flags, "--page", "--out", "--only", "--strict", "--watch"]:
         assert re.search(rf"^\s+{re.escape(flag)}\b", text, re.M), flag
     for out in OUTPUTS.values():
@@ -45,7 +46,7 @@ def test_every_output_flag_is_in_build_help():
 def test_names_and_classes_agree():
     for name, out in OUTPUTS.items():
         assert out.name == name and out.summary and out.summary.endswith(".")
-    assert [n for n, o in OUTPUTS.items() if not o.default] == ["png"]
+    assert [n for n, o in OUTPUTS.items() if not o.default] == ["changes", "png"]
     sections = [o.section for o in OUTPUTS.values() if o.section]
     assert len(sections) == len(set(sections))
 
@@ -73,7 +74,7 @@ def test_command_line_over_game_yaml_over_default(monkeypatch):
     assert (tts.format, tts.jpeg_quality, tts.base_url) == ("png", 95, "https://example.org/t")
     plain = _given(monkeypatch)
     assert plain.outputs == {} and plain.papers == ("letter", "a4") and plain.wanted() == [
-        "print", "calibration", "cards", "booklet", "player-aid", "tts"]
+        "print", "foldover", "calibration", "cards", "booklet", "player-aid", "tts", "pdfx", "gallery"]
 
 
 def test_bad_flag_value_is_a_usage_error():

@@ -180,3 +180,48 @@ def test_cache_prunes_bitmaps_unused_for_two_weeks(tmp_path):
     os.utime(old, (month_ago, month_ago))
     assert cache.prune() == 1
     assert not old.exists() and fresh.exists()
+
+
+def _png_chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    import struct
+
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    out, i = [], 8
+    while i < len(data):
+        (n,) = struct.unpack(">I", data[i:i + 4])
+        out.append((data[i + 4:i + 8], data[i + 8:i + 8 + n]))
+        i += 12 + n
+    return out
+
+
+def test_pngs_carry_the_srgb_profile_and_fast_compression(built):
+    import io
+    import zlib
+
+    from PIL import ImageCms
+
+    for target in ("mpc", "tgc"):
+        for f in sorted((built["out"] / target).rglob("*.png")):
+            chunks = _png_chunks(f.read_bytes())
+            kinds = [k for k, _ in chunks]
+            assert kinds.index(b"iCCP") < kinds.index(b"IDAT"), f.name
+            assert b"sRGB" not in kinds and b"gAMA" not in kinds, f.name     # the profile says it all
+            body = dict(chunks)[b"iCCP"]
+            _name, rest = body.split(b"\0", 1)
+            assert rest[0] == 0                                              # zlib-compressed profile
+            profile = zlib.decompress(rest[1:])
+            assert profile == (DATA / "icc" / "sRGB.icc").read_bytes()
+            desc = ImageCms.ImageCmsProfile(io.BytesIO(profile)).profile.profile_description
+            assert desc == "sRGB" and profile[16:20] == b"RGB "
+            idat = b"".join(d for k, d in chunks if k == b"IDAT")
+            assert idat[1] >> 6 == 0, f.name         # zlib header FLEVEL 0: the fastest levels (1)
+
+
+def test_workers_get_bounded_chunks_of_cards():
+    jobs = list(range(2000))
+    parts = raster._chunks(jobs, 2)
+    assert [j for p in parts for j in p] == jobs                 # every job once, in order
+    assert max(len(p) for p in parts) <= raster.CHUNK and len(parts) == 2000 // raster.CHUNK + 1
+    assert max(len(p) for p in parts) - min(len(p) for p in parts) <= 1        # balanced
+    small = raster._chunks(list(range(40)), 2)
+    assert [len(p) for p in small] == [20, 20]                   # few cards: one share per core

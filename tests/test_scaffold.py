@@ -25,11 +25,12 @@ def test_new_game_in_an_empty_folder_builds_validates_and_moves(tmp_path):
     code, out, err = in_dir(work, "build", "demo", "--only", "print", "--page", "a4")
     assert code == 0, err
     pdf = work / "demo" / "build" / "print-a4.pdf"                     # a game on its own: <game>/build/
-    assert len(PdfReader(pdf).pages) == 2                               # 6 poker cards: one sheet, + backs
+    assert len(PdfReader(pdf).pages) == 4               # 6 poker cards: one sheet, + backs; 4 player aids: one more
     assert "Scout Ahead" in PdfReader(pdf).pages[0].extract_text()
+    assert "Your turn" in PdfReader(pdf).pages[2].extract_text()
     assert out.splitlines()[0].startswith("demo: built in ")
     assert out.splitlines()[0].endswith(": 6 cards into demo/build/")
-    assert out.splitlines()[1].split() == ["print-a4.pdf", "2", "pages,", "1", "sheet", "double-sided"]
+    assert out.splitlines()[1].split() == ["print-a4.pdf", "4", "pages,", "2", "sheets", "double-sided"]
     assert sorted(p.name for p in work.iterdir()) == ["demo"]          # nothing written beside it
 
     moved = tmp_path / "elsewhere" / "build" / "renamed"               # moved, renamed, under a `build` folder
@@ -38,7 +39,7 @@ def test_new_game_in_an_empty_folder_builds_validates_and_moves(tmp_path):
     shutil.rmtree(moved / "build")
     code, out, err = in_dir(tmp_path, "build", str(moved), "--only", "print", "--page", "a4")
     assert code == 0, err
-    assert len(PdfReader(moved / "build" / "print-a4.pdf").pages) == 2
+    assert len(PdfReader(moved / "build" / "print-a4.pdf").pages) == 4
     code, out, err = in_dir(moved / "templates", "build", "--only", "cards")   # no argument: the game we are in
     assert code == 0, err
     assert (moved / "build" / "cards.pdf").is_file()
@@ -55,7 +56,7 @@ def test_new_game_inside_a_project_goes_to_cards(tmp_path):
     code, out, err = in_dir(sub, "build", "my-game", "--only", "print", "--only", "booklet", "--page", "a4")
     assert code == 0, err
     reader = PdfReader(tmp_path / "build" / "my-game" / "print-a4.pdf")
-    assert len(reader.pages) == 4                        # tarot 2x2 on A4: 6 cards on 2 sheets, + backs
+    assert len(reader.pages) == 6                        # tarot 2x2 on A4: 6 cards on 2 sheets, + backs; player aids
     booklet = PdfReader(tmp_path / "build" / "my-game" / "rules.pdf")
     assert "The deck holds 6 cards" in " ".join(p.extract_text() for p in booklet.pages).replace("\n", " ")
 

@@ -65,9 +65,15 @@ CASES: dict[tuple[type, str], dict] = {
         "wrong": ("5", "game.yaml: `palette` must be a mapping of colour name: colour, got 5", None),
         "range": ("{ink: inky}", "game.yaml: `palette` 'ink' must be a colour such as #1d6a72, a CSS colour name "
                                  "or none, got 'inky'", "inky")},
+    (G, "date"): {
+        "wrong": ("May 2024", "game.yaml: `date` must be a date written YYYY-MM-DD, e.g. 2024-05-01, got "
+                              "'May 2024'", None),
+        "range": ("2024-02-30", "game.yaml: `date` must be a date written YYYY-MM-DD, e.g. 2024-05-01, got "
+                                "'2024-02-30'", None)},
     (G, "vars"): {"wrong": ("5", "game.yaml: `vars` must be a mapping of name: value, got 5", None), "range": None},
 
-    **{(D, k): _text("deck file d.yaml", k) for k in ("deck", "description", "template", "back", "backs")},
+    **{(D, k): _text("deck file d.yaml", k) for k in ("deck", "description", "designer_note", "template", "back",
+                                                                 "backs")},
     (D, "size"): {
         "wrong": ("[1, 2]", "deck file d.yaml: `size` must be a card size name such as poker, or a mapping with "
                             "width and height (or diameter), got a list", None),

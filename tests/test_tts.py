@@ -324,7 +324,12 @@ def test_description_from_a_list_field_is_one_line_per_item():
 
 # -- compared with a real save, addresses, the table, the rules -------------------------------
 
-FIXTURE = REPO / "tests" / "fixtures" / "tts" / "sced-tarot-deck.json"
+FIXTURE = REPO / "tests" / "fixtures" / "tts" / "agricola-stage-1-deck.json"   # saved by TTS in 2016 (MIT)
+
+# Fields TTS has written on every object since that save was made (the Knowledge Base's save file
+# format lists them); ours may carry these, and no field the real save does not explain.
+NEWER_FIELDS = {"AltLookAngle", "DragSelectable", "GMNotes", "GridProjection", "Hands", "HideWhenFaceDown",
+                "IgnoreFoW", "LayoutGroupSortIndex", "MeasureMovement", "Tags", "Value", "XmlUI"}
 
 
 def _shape(value):
@@ -332,23 +337,43 @@ def _shape(value):
     return "number" if isinstance(value, (int, float)) and not isinstance(value, bool) else type(value).__name__
 
 
+def _ids_tie_together(deck) -> None:
+    """How a saved deck's ids refer to each other: DeckIDs are the cards' CardIDs in order, and a
+    CardID is its sheet's CustomDeck key times 100 plus its cell, inside the sheet's grid."""
+    assert deck["DeckIDs"] == [c["CardID"] for c in deck["ContainedObjects"]]
+    for cid in deck["DeckIDs"]:
+        entry = deck["CustomDeck"][str(cid // 100)]
+        assert 0 <= cid % 100 < entry["NumWidth"] * entry["NumHeight"]
+
+
 def test_deck_and_card_fields_match_a_real_tts_save(big):
     real = json.loads(FIXTURE.read_text(encoding="utf-8"))["ObjectStates"][0]
     ours = _deck(big["save"], "Big")
-    for theirs, mine in ((real, ours), (real["ContainedObjects"][0], ours["ContainedObjects"][0])):
-        # every field TTS wrote is there, with the same type (Tags only where the data has some)
-        missing = set(theirs) - set(mine) - {"Tags"}
+    assert real["Name"] == ours["Name"] == "Deck"
+    real_card, our_card = real["ContainedObjects"][0], ours["ContainedObjects"][0]
+    assert real_card["Name"] == our_card["Name"] == "Card"
+    # a card in a 2016 save carries an empty ContainedObjects; TTS now writes a card's own
+    # CustomDeck entry on it, so that a card taken from the deck keeps its picture
+    for theirs, mine, old, new in ((real, ours, set(), set()),
+                                   (real_card, our_card, {"ContainedObjects"}, {"CustomDeck"})):
+        missing = set(theirs) - set(mine) - old
         assert not missing, missing
-        extra = set(mine) - set(theirs) - {"Tags"}
+        extra = set(mine) - set(theirs) - NEWER_FIELDS - new
         assert not extra, extra
         for key, value in theirs.items():
             if key in mine:
                 assert _shape(mine[key]) == _shape(value), key
         assert set(mine["Transform"]) == set(theirs["Transform"])
-        (entry,) = theirs["CustomDeck"].values()
-        for mentry in mine["CustomDeck"].values():
-            assert {k: _shape(v) for k, v in mentry.items()} == {k: _shape(v) for k, v in entry.items()}
-    assert real["CustomDeck"]["2663"]["BackIsHidden"] is True     # what real decks use
+        assert set(mine["ColorDiffuse"]) == set(theirs["ColorDiffuse"]) == {"r", "g", "b"}
+    # the sheet entries: every field TTS wrote, with the same types (TTS has added Type since)
+    (entry,) = real["CustomDeck"].values()
+    for mentry in [*ours["CustomDeck"].values(), *our_card["CustomDeck"].values()]:
+        assert set(mentry) - set(entry) == {"Type"}
+        assert {k: _shape(mentry[k]) for k in entry} == {k: _shape(v) for k, v in entry.items()}
+    # and the ids tie together the same way in both
+    _ids_tie_together(real)
+    _ids_tie_together(ours)
+    assert list(our_card["CustomDeck"]) == [str(our_card["CardID"] // 100)]
 
 
 def _table_game(root: Path) -> Path:

@@ -5,7 +5,7 @@ import shutil
 import threading
 import time
 
-from cardgen.cli import watch as w
+from cardgen.pipeline import watch as w
 from cardgen.resources.icons import load_svg
 
 

@@ -60,8 +60,9 @@ def run_checks(game: Game, report: Report, templates: bool = True) -> Rendered |
     if templates:
         # The rulebook is checked here; a build checks it when it makes the booklet, so that a
         # broken rules sentence never stops the cards from printing.
-        from cardgen.layout.rulebook import rulebook_problems
+        from cardgen.layout.rulebook import designer_notes, rulebook_problems
         report.extend(rulebook_problems(game))
+        report.extend(designer_notes(game))
         static_locs = check_templates(game, res, report)
         return check_layout(game, res, report, static_locs, reported_icons)
     return None

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
+from cardgen.cli.serve import serve
 from cardgen.core.envfail import describe, is_environment
 from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, escape_controls, plural
 from cardgen.core.progress import listening
@@ -79,7 +80,7 @@ def _click_option(o: Opt, dest: str) -> click.Option:
         if value is None or value == ():
             return value
         try:
-            return kind.convert(list(value) if multiple else value, STATIC_ENV)
+            return o.kind.convert(list(value), STATIC_ENV) if multiple else kind.convert(value, STATIC_ENV)
         except Invalid as exc:
             raise click.BadParameter(exc.message) from None
 
@@ -127,12 +128,10 @@ def _build(games, **values):
     failed = _build_all(paths, opts)
     if not opts.watch:
         sys.exit(1 if failed else 0)
-    from cardgen.cli import watch as w
-
-    projects = {game_project(p) for p in paths}
+    from cardgen.pipeline import watch as w
 
     def roots() -> list[Path]:
-        return [*paths, *(q / d for q in projects for d in ("templates", "fonts", "art"))]
+        return w.game_roots(paths)
 
     def rebuild(changed_files: list[Path]) -> None:
         names = ", ".join(display_path(p) for p in changed_files[:3]) + (" ..." if len(changed_files) > 3 else "")
@@ -155,6 +154,7 @@ build = click.Command(
                                             + ("" if o.default else " (only when asked for)")
                                             for n, o in OUTPUTS.items()) + ".")
 main.add_command(build)
+main.add_command(serve)
 
 
 def _internal_error(name: str, exc: Exception, after: str) -> None:
@@ -244,6 +244,41 @@ def validate(games, strict, fmt):
 
 
 @main.command()
+@click.argument("games", nargs=-1, metavar="[GAME_OR_PATH]...")
+@click.option("--since", metavar="BUILD_OR_REF", default=None,
+              help="A build folder (its manifest.json) or a git revision (tag, branch, commit) to compare with "
+                   "(default: the game's last build).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
+              help="The output folder the game is built into, as given to `cardgen build --out` (default: "
+                   "build/ in the project).")
+def changes(games, since, out):
+    """List the cards added, changed, renamed and removed in GAMES (default: the game the current
+    folder is in, else every game of the project) since their last build, or since a build
+    folder or git revision, with their copies: what to print and what to take out of the box
+    (docs/changes.md).  `cardgen build --changed-since` prints them."""
+    from cardgen.pipeline.changes import game_changes
+
+    project = find_project()
+    failed = False
+    try:
+        paths = resolve_games(list(games), project)
+    except CardgenError as exc:
+        _print_diags(exc.diagnostics)
+        sys.exit(1)
+    for path in paths:
+        report = Report()
+        try:
+            found = game_changes(path, game_project(path), since, out, report)
+        except CardgenError as exc:
+            _print_diags([d for d in exc.diagnostics if d.severity == "error"])
+            failed = True
+            continue
+        for line in found.lines(path.resolve().name):
+            click.echo(escape_controls(line))
+    sys.exit(1 if failed else 0)
+
+
+@main.command()
 @click.argument("name")
 @click.option("--size", default="poker", show_default=True,
               help="Card size: poker, bridge, tarot, euro, mini-euro, mini-american, square or jumbo.")
@@ -276,8 +311,8 @@ def new(name, size, source=None):
 @click.argument("kind", type=click.Choice(list(SCHEMAS)))
 def schema(kind):
     """Print the JSON Schema (draft 2020-12) of one kind of file: game (game.yaml), deck (a deck
-    file), template (a layout template) or rules (rules.yaml). Editors use it for completion
-    and inline errors: see docs/editor.md."""
+    file), template (a layout template), rules (rules.yaml) or layout (a sheet layout,
+    layouts/NAME.yaml). Editors use it for completion and inline errors: see docs/editor.md."""
     click.echo(dumps(kind), nl=False)
 
 

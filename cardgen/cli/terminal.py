@@ -13,6 +13,7 @@ import click
 
 from cardgen.core.errors import display_path, plural
 from cardgen.core.progress import Bar
+from cardgen.layout.manifest import MANIFEST
 
 DELAY = 1.0     # seconds a stage runs before its bar appears
 
@@ -58,6 +59,7 @@ def bar_factory(quiet: bool, stream: TextIO | None = None) -> Callable[[str, int
 
 
 DUPLEX_ALWAYS = ("rules-booklet-",)     # imposed booklets: two pages a sheet
+SINGLE_SIDED = ("-foldover.pdf",)       # fold-over print sheets (`outputs/foldover.py`)
 
 
 def pdf_pages(path: Path) -> int:
@@ -78,21 +80,26 @@ def game_summary(name: str, cards: int, written: list[Path], out_dir: Path, seco
     rows: list[tuple[str, str]] = []
     for p in sorted((q.resolve() for q in written), key=lambda q: (len(q.relative_to(root).parts), str(q))):
         rel = p.relative_to(root)
+        if rel.name == MANIFEST:            # the build's record (docs/changes.md), not an output
+            continue
         if len(rel.parts) > 1:
             folders[rel.parts[0]] = folders.get(rel.parts[0], 0) + 1
             continue
         if p.suffix == ".pdf":
             pages = pdf_pages(p)
             text = plural(pages, "page")
-            duplex = p.name.startswith(DUPLEX_ALWAYS) or (p.name.startswith("print-") and duplex_print)
+            sheets = p.name.startswith(("print-", "changes-"))
+            duplex = p.name.startswith(DUPLEX_ALWAYS) or (sheets and duplex_print and not p.name.endswith(SINGLE_SIDED))
             if duplex:
                 text += f", {plural((pages + 1) // 2, 'sheet')} double-sided"
-            elif p.name.startswith("print-"):
+            elif sheets:
                 text += f", {plural(pages, 'sheet')}"
             rows.append((p.name, text))
         else:
             rows.append((p.name, ""))
     rows += [(f"{folder}/", plural(n, "file")) for folder, n in folders.items()]
+    if not rows:                            # e.g. --only booklet for a game without a rulebook
+        return [f"{name}: nothing written"]
     width = max(len(r[0]) for r in rows)
     lines += [f"  {n.ljust(width)}  {t}".rstrip() for n, t in rows]
     return lines

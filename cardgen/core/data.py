@@ -1,9 +1,10 @@
 """What cardgen needs at run time and ships inside the package: fonts (with their licences),
-icons (with their attribution) and the `basic/*` templates, in `cardgen/data/`.
+icons (with their attribution), the `basic/*` templates and the sheet layout presets
+(`layouts/`), in `cardgen/data/`.
 
 Found through `importlib.resources`, never relative to a source checkout, so an installed
 wheel finds them exactly as a checkout does.  The folders mirror a project's: `fonts/`,
-`art/icons/`, `templates/`.
+`art/icons/`, `templates/`, `layouts/`.
 """
 from __future__ import annotations
 

@@ -74,7 +74,7 @@ class Loc:
 class Diagnostic:
     loc: Loc
     message: str
-    severity: str = "error"  # "error" or "warning"
+    severity: str = "error"  # "error", "warning" or "note" (a designer's note: not a problem)
     code: str = ""
 
     def __str__(self) -> str:

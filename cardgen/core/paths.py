@@ -2,11 +2,12 @@
 
 A game folder is untrusted input (designers share them, download them from co-designers and
 open them from forum threads), so a file reference (art `src:`, icons and `icons:` aliases,
-fonts, templates and `extends:`, `decks:`, rules, references inside SVG files) may only reach:
+fonts, templates and `extends:`, `decks:`, rules, sheet layouts, references inside SVG files) may
+only reach:
 
 - the game folder itself,
-- the project's shared `templates/`, `art/` and `fonts/` folders,
-- cardgen's own bundled `templates/`, `art/` and `fonts/`.
+- the project's shared `templates/`, `art/`, `fonts/` and `layouts/` folders,
+- cardgen's own bundled `templates/`, `art/`, `fonts/` and `layouts/`.
 
 Absolute paths and `..` that leave the folder the reference is relative to are refused
 before anything is looked up (so a refusal says nothing about what exists outside); a file
@@ -22,8 +23,8 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from cardgen.core import limits
 
-SHARED_KINDS = ("templates", "art", "fonts")
-WHERE = ("files may only come from the game folder, the project's templates/, art/ and fonts/ "
+SHARED_KINDS = ("templates", "art", "fonts", "layouts")
+WHERE = ("files may only come from the game folder, the project's templates/, art/, fonts/ and layouts/ "
          "folders, or cardgen's bundled ones")
 
 

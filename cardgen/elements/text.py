@@ -62,7 +62,7 @@ class TextElement(Box, Rotate):
             lc.warn("text", f"{lc.who}: text in element '{self.name}' does not fit its box "
                             f"({w / MM:.1f}x{h / MM:.1f} mm at {used:g} pt); shorten it, enlarge the box"
                             + ("" if self.fit == "shrink" else " or add `fit: shrink`"), "overflow")
-        lc.out.append(ops.Text(x, y, w, h, tuple(runs), used, overflow, self.rotate))
+        lc.out.append(ops.Text(x, y, w, h, tuple(runs), used, overflow, self.rotate, self.name))
 
     @classmethod
     def static_problems(cls, el: Mapping, res: Resources) -> list[tuple[str, str, str]]:

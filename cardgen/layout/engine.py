@@ -76,6 +76,18 @@ def _key_using(el, field: str) -> str | None:
     return None
 
 
+# Values that print the game's version or the card's revision: the ops they make are the card's
+# "stamp", left out of its content hash (`cardgen.layout.manifest`), so that a new version or
+# revision does not count as a change of every card.
+_STAMP = re.compile(r"\b(game\s*\.\s*version|card\s*\.\s*revision\w*)\b"
+                    r"|\b(game|card)\s*\[\s*['\"](version|revision\w*)['\"]\s*\]")
+
+
+def _shows_stamp(el: Mapping) -> bool:
+    return any(isinstance(v, str) and (expr.is_dynamic(v) or k == "when") and _STAMP.search(v)
+               for k, v in el.items())
+
+
 def _empty_means_default(kind: Kind) -> bool:
     return not isinstance(kind, (Text, Colour, Anything))
 
@@ -92,6 +104,7 @@ class Prepared:
         self.static = {k: el[k] for k in opts if k in el and k not in Element.META and k not in self.dynamic}
         self._by_env: dict[Env, dict[str, Any]] = {}
         self._whole: dict[Env, Element] = {}
+        self.stamp = _shows_stamp(el)
 
     def _convert(self, key: str, value: Any, env: Env) -> tuple[str, Any] | None:
         attr, o = self.cls.options()[key]
@@ -164,6 +177,8 @@ class Layouter:
             merged = dict(tpl.defaults)
             merged.update(fields)
             fields = merged
+        if card is not None:
+            fields = {**card.revision_fields(), **fields}
         ctx = expr.context(fields, self.res.deck_ctx(deck), self.res.game_ctx)
         bleed = deck.bleed * MM
         w, h = deck.size.width * MM, deck.size.height * MM
@@ -181,8 +196,10 @@ class Layouter:
             try:
                 if "when" in el and not expr.condition(el["when"], ctx):
                     continue
-                start = len(layout.ops)
-                self.prepared(el).element(ctx, env).layout(lc)
+                prepared, start = self.prepared(el), len(layout.ops)
+                prepared.element(ctx, env).layout(lc)
+                if prepared.stamp:
+                    layout.stamp.extend(range(start, len(layout.ops)))
                 if len(layout.ops) > start:
                     drawn = layout.ops[start:]
                     self._text_problems(drawn, el, card, f"{who}{where}, element '{el.get('name')}'", said)

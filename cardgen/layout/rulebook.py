@@ -16,7 +16,7 @@ from cardgen.load.game import Game
 from cardgen.load.yamlsrc import YDict, loc_of, refine_loc
 from cardgen.resources import richtext
 from cardgen.resources.icons import IconBook
-from cardgen.schema.core import suggest
+from cardgen.schema.core import STATIC_ENV, Invalid, suggest
 from cardgen.schema.files import (
     CALLOUT_KINDS,
     RULES_PART1,
@@ -33,7 +33,7 @@ RULEBOOK_KEYS = {k: o.doc for k, (_, o) in RulesFile.options().items() if k not 
 SECTION_KEYS = {k: o.doc for k, (_, o) in RulebookSection.options().items()}
 TABLE_KEYS = {k: o.doc for k, (_, o) in RulebookTable.options().items()}
 CALLOUT_KEYS = {k: o.doc for k, (_, o) in RulebookCallout.options().items()}
-BLOCK_KINDS = ("steps", "bullets", "table", "callout", "section")
+BLOCK_KINDS = ("steps", "bullets", "table", "callout", "designer_note", "section")
 AID_KEYS = {k: o.doc for k, (_, o) in PlayerAidDecl.options().items()}
 MAX_DEPTH = 3
 
@@ -67,6 +67,15 @@ class Callout:
 
 
 @dataclass
+class DesignerNote:
+    """A note for the designer (an erratum, a doubt about the source): shown by `validate` and
+    `build` at its file and line, printed in rules.pdf only with `booklet: {designer_notes: true}`."""
+
+    text: str
+    loc: Loc
+
+
+@dataclass
 class Section:
     title: str
     body: list
@@ -79,6 +88,7 @@ class PlayerAid:
     turn: list[str] = field(default_factory=list)
     end: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    count: int | None = None        # copies to print; None: one per player
 
 
 @dataclass
@@ -133,6 +143,7 @@ class _Parser:
         self.ctx = jinja_context(game)
         self.icons = IconBook(game.search_dirs("art"), game.opts.icons or {}, game.roots)
         self.problems: list[Diagnostic] = []
+        self.notes: list[Diagnostic] = []      # designer's notes (severity "note")
 
     def err(self, loc: Loc, message: str, code: str = "rulebook") -> None:
         d = Diagnostic(loc, message, "error", code)
@@ -234,6 +245,13 @@ class _Parser:
             return None
         if kind in ("steps", "bullets"):
             return ListBlock(kind, self.strings(value, vloc, f"section '{where}': {kind}"), vloc)
+        if kind == "designer_note":
+            if isinstance(value, (dict, list)):
+                self.err(vloc, f"section '{where}': a designer_note is a text")
+                return None
+            note = DesignerNote(self.text(value, vloc, f"section '{where}': designer_note"), vloc)
+            self.notes.append(designer_note(note.loc, note.text))
+            return note
         if kind == "table":
             if not isinstance(value, YDict):
                 self.err(vloc, f"section '{where}': a table needs `header:` and `rows:`")
@@ -302,18 +320,24 @@ class _Parser:
                 self.err(rules.value_loc("player_aid"), "`player_aid:` must be a mapping with `turn:` and `end:`")
             else:
                 self.unknown(a, AID_KEYS, "player_aid")
-                aid = PlayerAid(*(self.strings(a.get(k) or [], a.value_loc(k), f"player_aid {k}")
-                                  for k in ("turn", "end", "notes")))
+                turn, end, notes = (self.strings(a.get(k) or [], a.value_loc(k), f"player_aid {k}")
+                                    for k in ("turn", "end", "notes"))
+                aid = PlayerAid(turn, end, notes)
+                if a.get("count") is not None:
+                    try:
+                        aid.count = PlayerAidDecl.options()["count"][1].kind.convert(a["count"], STATIC_ENV)
+                    except Invalid as exc:
+                        self.err(a.value_loc("count"), f"player_aid `count` {exc.message}")
         return Rulebook(meta("title", self.game.title), meta("subtitle"), meta("players"), meta("play_time"),
                         meta("ages"), meta("intro"), sections, aid, rules.loc)
 
 
-def _parse(game: Game) -> tuple[Rulebook | None, list[Diagnostic]]:
+def _parse(game: Game) -> tuple[Rulebook | None, list[Diagnostic], list[Diagnostic]]:
     if not has_rulebook(game):
-        return None, []
+        return None, [], []
     p = _Parser(game)
     book = p.rulebook()
-    return book, p.problems
+    return book, p.problems, p.notes
 
 
 def rulebook_problems(game: Game) -> list[Diagnostic]:
@@ -322,10 +346,27 @@ def rulebook_problems(game: Game) -> list[Diagnostic]:
     return _parse(game)[1]
 
 
+def designer_note(loc: Loc, text: str) -> Diagnostic:
+    """A designer's note as the validator and the build show it (severity "note")."""
+    return Diagnostic(loc, f"designer's note, not printed for players: {richtext.plain(text)}", "note",
+                      "designer-note")
+
+
+def designer_notes(game: Game) -> list[Diagnostic]:
+    """Every designer's note of the game: the rulebook's `designer_note:` blocks and the deck
+    files' `designer_note:`, each at its file:line:col (severity "note")."""
+    out = list(_parse(game)[2])
+    for deck in game.decks:
+        text = deck.data.get("designer_note") if isinstance(deck.data, dict) else None
+        if text and isinstance(text, (str, int, float)):      # (a note that is not text is an error)
+            out.append(designer_note(deck.data.value_loc("designer_note"), str(text)))
+    return out
+
+
 def load_rulebook(game: Game) -> Rulebook | None:
     """The game's rulebook with every text rendered; None if rules.yaml has none.
     Raises CardgenError with every problem."""
-    book, problems = _parse(game)
+    book, problems, _ = _parse(game)
     if problems:
         raise CardgenError(None, diagnostics=problems)
     return book

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cardgen.core import gitinfo
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.names import slugify, unique_slugs
 from cardgen.core.paths import PathRefused, allowed_roots, check_ref, confine
@@ -282,6 +283,8 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
     report.extend(unknown)
     opts = GameFile.load_unchecked(data)
     game = Game(slug=root.resolve().name, root=root, project=project, data=data, opts=opts)
+    # game.yaml's `version:` (even empty), else what git says of the folder (`git describe`)
+    game.version = (opts.version or "") if "version" in data else (gitinfo.describe(root) or "")
     aliases = data.get("icons")
     if isinstance(aliases, YDict):
         for alias, target in aliases.items():

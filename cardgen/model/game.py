@@ -6,8 +6,12 @@ see them), `opts` the declared options converted by `cardgen.schema.files`.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from cardgen.core.data import DATA
 from cardgen.core.errors import Loc
@@ -17,6 +21,24 @@ from cardgen.core.sizes import CardSize
 from cardgen.schema.files import DeckFile, GameFile
 
 BUNDLED = DATA     # cardgen's own fonts/, art/icons/ and templates/basic/, shipped in the package
+REVISION_HASH_LENGTH = 6     # hex digits of a card's data hash printed as `card.revision`
+
+
+def _plain(value: Any) -> Any:
+    """YAML data as JSON can hold it, mapping keys as text (a card's fields as loaded)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    return str(value)
+
+
+def digest(value: Any) -> str:
+    """SHA-256 (hex) of plain data, the same for the same data whatever its keys' order."""
+    text = json.dumps(_plain(value), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass
@@ -29,9 +51,44 @@ class Card:
     data: YDict             # the card's own mapping, for locations
     back_fields: dict | None = None
     count_ok: bool = True   # False when `count:` was invalid (reported; counted as 0)
+    revision_number: int = 1    # rises when the card's data changes (`cardgen.layout.manifest`)
 
     def field_loc(self, key) -> Loc:
         return self.data.value_loc(key) if key in self.data else self.loc
+
+    def _data(self, *leave_out: str) -> list:
+        return [{k: v for k, v in f.items() if k not in leave_out} if f is not None else None
+                for f in (self.fields, self.back_fields)]
+
+    @cached_property
+    def data_hash(self) -> str:
+        """SHA-256 of the card's data as loaded (deck defaults merged in, its own back's fields),
+        copies left out: what its revision follows.  Templates are not part of it."""
+        return digest(self._data("count"))
+
+    @cached_property
+    def body_hash(self) -> str:
+        """The data hash without the name (and `id:`): a renamed card keeps it."""
+        return digest(self._data("count", "name", "id"))
+
+    @property
+    def ident(self) -> str:
+        """What identifies the card in its deck from one build to the next: its `id:` field when
+        it has one (then renaming keeps it), else its name."""
+        value = self.fields.get("id")
+        return f"id:{value}" if isinstance(value, (str, int, float)) and not isinstance(value, bool) \
+            and str(value) != "" else f"name:{self.name}"
+
+    @property
+    def revision(self) -> str:
+        """`r3 a1b2c3`: the revision counter and the start of the data hash."""
+        return f"r{self.revision_number} {self.data_hash[:REVISION_HASH_LENGTH]}"
+
+    def revision_fields(self) -> dict:
+        """What templates see of the revision: `card.revision`, `card.revision_number`,
+        `card.revision_hash`."""
+        return {"revision": self.revision, "revision_number": self.revision_number,
+                "revision_hash": self.data_hash[:REVISION_HASH_LENGTH]}
 
 
 @dataclass
@@ -84,6 +141,7 @@ class Game:
     rules: dict | None = None   # rules.yaml's mapping (a YDict)
     broken: list[Path] = field(default_factory=list)   # files that failed to load (tolerant loading)
     opts: GameFile = field(default_factory=GameFile)    # game.yaml's declared options, converted
+    version: str = ""           # game.yaml's `version:`, else `git describe` (`cardgen.load.game`)
 
     @property
     def title(self) -> str:
@@ -120,6 +178,7 @@ class Game:
         ctx = {k: v for k, v in self.data.items() if k not in ("decks",)}
         ctx.setdefault("title", self.slug)
         ctx["slug"] = self.slug
+        ctx["version"] = self.version
         ctx.setdefault("palette", {})
         ctx.setdefault("vars", {})
         if not isinstance(ctx["palette"], dict):    # reported on loading

@@ -95,6 +95,7 @@ class Text:
     size: float                 # the size finally used (after shrinking)
     overflow: bool = False
     rotate: float = 0.0
+    element: str = ""           # the template element's name, for messages
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +145,8 @@ class CardLayout:
     ops: list[Op] = field(default_factory=list)
     key: str = ""                # stable id (deck slug, card index, side)
     shape: str = "rect"
+    stamp: list[int] = field(default_factory=list)   # indices of the ops that show game.version or
+    #                                                  card.revision (left out of the side's content hash)
 
 
 @dataclass

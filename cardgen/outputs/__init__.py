@@ -10,17 +10,25 @@ from cardgen.outputs.base import Output
 from cardgen.outputs.booklet import Booklet
 from cardgen.outputs.calibration import Calibration
 from cardgen.outputs.cards_pdf import CardsPdf
+from cardgen.outputs.changes import ChangesPdf
+from cardgen.outputs.foldover import Foldover
+from cardgen.outputs.gallery import Gallery
 from cardgen.outputs.player_aid import PlayerAid
 from cardgen.outputs.png import Png
+from cardgen.outputs.print_service import PrintService
 from cardgen.outputs.print_sheets import PrintSheets
 from cardgen.outputs.tts import Tts
 
 OUTPUTS: dict[str, type[Output]] = {o.name: o for o in (
     PrintSheets,
+    Foldover,
+    ChangesPdf,
     Calibration,
     CardsPdf,
     Booklet,
     PlayerAid,
     Tts,
     Png,
+    PrintService,
+    Gallery,
 )}

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Protocol
 
 from cardgen.core.atomic import Staging
 from cardgen.core.errors import Diagnostic, Loc, Report
+from cardgen.layout.changes import Changes
 from cardgen.layout.engine import Rendered
 from cardgen.load.game import Deck, Game
 from cardgen.schema.core import Decl, show
@@ -31,6 +32,9 @@ class BuildWide(Protocol):
 
     @property
     def papers(self) -> tuple[str, ...]: ...
+
+    @property
+    def outputs(self) -> Mapping[str, Mapping[str, Any]]: ...
 
 
 def _section(data: Mapping | None, key: str | None) -> Mapping:
@@ -52,6 +56,7 @@ class Job:
     out_dir: Path
     deck_decl: type[Decl] | None = None
     section: str | None = None
+    changes: Changes | None = None   # with `--changed-since`: what changed (`cardgen.pipeline.changes`)
     _decks: dict = field(default_factory=dict)
 
     @property

@@ -60,7 +60,8 @@ class Png(Output):
     def make(self, job: Job) -> None:
         """`png/<target>/fronts/NNN-<deck>-<card>-<i>of<n>.png` for every copy, in print order;
         `png/<target>/backs/` holds the matching per-card backs (same numbers) or one
-        `<deck>-back.png` per deck with a shared back."""
+        `<deck>-back.png` per deck with a shared back.  The player aid follows the decks
+        (`NNN-player-aid-<i>of<n>.png`, front and back)."""
         from cardgen.render import raster
 
         cache = raster.Cache(job.out_dir / ".cache" / "raster")
@@ -71,11 +72,13 @@ class Png(Output):
 
 def _png_targets(job: Job, targets, cache, pool) -> None:
     from cardgen.core.names import NAME_LIMIT, bounded, slugify
+    from cardgen.outputs.extras import extras
     from cardgen.render import raster
     from cardgen.render.raster import Spec, font_dirs_of, rasterize
 
     r, report = job.rendered, job.report
-    total = sum(card.count for _, card, _ in r.faces)
+    more = extras(r)
+    total = sum(card.count for _, card, _ in r.faces) + sum(e.count for e in more)
     width = max(3, len(str(total)))
     for tname in targets:
         t = TARGETS[tname]
@@ -108,6 +111,16 @@ def _png_targets(job: Job, targets, cache, pool) -> None:
                 shared_done.add(deck.slug)
                 requests.append((back, spec))
                 names.append(root / "backs" / f"{deck.slug}-back.png")
+        for e in more:          # the player aid: its own size, its own back
+            spec = Spec(*t.size(e.width, e.height), t.bleed_pt(), t.dpi, "png")
+            for i in range(1, e.count + 1):
+                n += 1
+                stem = f"{n:0{width}d}-{e.slug}-{i}of{e.count}"
+                requests.append((e.face, spec))
+                names.append(root / "fronts" / f"{stem}.png")
+                if e.back is not None:
+                    requests.append((e.back, spec))
+                    names.append(root / "backs" / f"{stem}.png")
         paths = rasterize(requests, cache, font_dirs_of(r), pool)
         for name, path in zip(names, paths):
             job.staging.add_file(name, path, raster.read_payload)

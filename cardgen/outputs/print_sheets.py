@@ -1,12 +1,13 @@
-"""`print-<paper>.pdf`: the cards on sheets to print at home, duplex, with crop marks."""
+"""`print-<paper>.pdf`: the cards on sheets to print at home, duplex, with crop marks; with
+`--layout NAME`, `print-NAME.pdf` on that sheet layout (`cardgen.render.sheetlayout`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from cardgen.core.errors import CardgenError, Loc
+from cardgen.core.errors import CardgenError, Loc, plural
 from cardgen.outputs.base import Job, Output
-from cardgen.schema.core import Bool, Choice, Decl, Env, Invalid, Kind, _finite_number, opt, show
+from cardgen.schema.core import Bool, Choice, Decl, Env, Invalid, Kind, ListOf, Text, _finite_number, opt, show
 
 
 @dataclass(frozen=True)
@@ -49,30 +50,112 @@ class PrintOptions(Decl):
     mix_backs: bool = opt(Bool(), "lay copies out in deck order even where cards with different backs then share "
                                   "a cut line (a miscut can then mark a card by its neighbour's back)", False,
                           cli="--mix-backs")
+    layout: tuple = opt(ListOf(Text(nonempty=True), max_items=50), "sheet layouts to print, each into "
+                                                                    "print-<layout>.pdf: a preset (letter, a4, "
+                                                                    "letter-gutter, silhouette-letter, ...) or your "
+                                                                    "own layouts/<layout>.yaml; repeatable", (),
+                        default_doc="the preset named after each --page", cli="--layout")
 
 
-class PrintSheets(Output):
+class SheetOutput(Output):
+    """An output that prints the cards on sheet layouts named in its section's `layout:`."""
+
+    kind: ClassVar[str] = "duplex"      # the sheet layouts it takes (`sheetlayout.kind_problem`)
+
+    @classmethod
+    def layout_names(cls, options: Any, papers: tuple[str, ...]) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    @classmethod
+    def section_problems(cls, game: Any) -> list:
+        """The section's own problems, and those of every layout file it names."""
+        from cardgen.render.sheetlayout import layout_diagnostics
+
+        out = super().section_problems(game)
+        section = game.data.get(cls.section) if cls.section and isinstance(game.data, dict) else None
+        if out or not isinstance(section, dict) or not isinstance(section.get("layout"), list):
+            return out
+        names = section["layout"]
+        return layout_diagnostics([(str(n), names.item_loc(i) if hasattr(names, "item_loc") else Loc(str(game.file)))
+                                   for i, n in enumerate(names)], game, cls.kind)
+
+
+class PrintSheets(SheetOutput):
     name = "print"
     summary = "Sheets to print at home at 100 %, duplex, and cut along the crop marks."
-    files = "print-<paper>.pdf"
+    files = "print-<paper>.pdf, print-<layout>.pdf"
     section = "print"
     Options = PrintOptions
 
+    @classmethod
+    def layout_names(cls, options: Any, papers: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(options.layout) or papers
+
     def make(self, job: Job) -> None:
-        from cardgen.render import impose
-        from cardgen.render.pdf import SheetOptions, plan_sheets, print_sheets
-
-        r, o = job.rendered, job.options
-        for paper in job.build.papers:
-            so = SheetOptions(paper, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs)
-            try:
-                pages, how = plan_sheets(r.copies, so)
-                data = print_sheets(r.copies, r.res.fonts, so, r.game.title, pages)
-            except impose.DoesNotFit as exc:
-                raise CardgenError(Loc(str(r.game.file), 1), f"{exc}; use a larger --page or a smaller card") \
-                    from None
-            job.staging.add(job.out_dir / f"print-{paper}.pdf", data)
-            job.report.note(f"print-{paper}.pdf: {len(pages)} sheets; {how}")
+        for name in self.layout_names(job.options, job.build.papers):
+            layout = job_layout(job, name, self.kind)
+            pages, how, data = sheets_pdf(job, layout, name, job.options)
+            job.staging.add(job.out_dir / f"print-{name}.pdf", data)
+            job.report.note(f"print-{name}.pdf: {len(pages)} sheets; {how}")
+            if layout.spec.registration is not None:
+                cut_files(job, layout, name, pages)
 
 
+def cut_files(job: Job, layout: Any, name: str, pages: list) -> None:
+    """For a cutting machine: `print-<layout>-cut.svg`, the cut lines of the sheets' cards (one
+    file per page arrangement when card sizes or spacings differ: `-cut-1.svg`, ...)."""
+    from cardgen.render.sheetlayout import cut_svg
 
+    frames: dict[Any, list[int]] = {}
+    rounds: dict[Any, bool] = {}
+    for n, (frame, page) in enumerate(pages, 1):
+        frames.setdefault(frame, []).append(n)
+        rounds[frame] = page[0].face.shape == "round"
+    for k, (frame, numbers) in enumerate(frames.items(), 1):
+        file = f"print-{name}-cut.svg" if len(frames) == 1 else f"print-{name}-cut-{k}.svg"
+        job.staging.add(job.out_dir / file, cut_svg(layout, frame, rounds[frame]))
+        if len(frames) > 1:
+            job.report.note(f"{file}: the cut lines of sheets {', '.join(map(str, numbers))}")
+
+
+def job_layout(job: Job, name: str, kind: str) -> Any:
+    """The sheet layout `name` for this job's game, of the kind the output makes."""
+    from cardgen.render.sheetlayout import kind_problem, resolve
+
+    layout = resolve(name, job.game)
+    problem = kind_problem(layout, kind)
+    if problem:
+        raise CardgenError(Loc(str(job.game.file), 1), problem, code="layout")
+    return layout
+
+
+def sheets_pdf(job: Job, layout: Any, name: str, o: Any) -> tuple[list, str, bytes]:
+    """(pages, how the backs were kept apart, the PDF) of the game's decks and then its extra
+    components (`outputs.extras`, each size on pages of its own) on `layout`: duplex print
+    sheets, or fold-over sheets for a layout with a fold."""
+    from cardgen.outputs.extras import extra_copies
+    from cardgen.render import impose
+    from cardgen.render.pdf import SheetOptions, plan_sheets, print_sheets
+    from cardgen.render.sheetlayout import LayoutProblem
+
+    r = job.rendered
+    so = SheetOptions(name, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs, layout)
+    try:
+        pages, how = plan_sheets(r.copies, so)
+        extra = extra_copies(r)
+        if extra:
+            more = plan_sheets(extra, so)[0]
+            pages += more
+            names = " and ".join(dict.fromkeys(cp.deck.lower() for cp in extra))
+            how += f"; the {names} ({len(extra)} copies) on {plural(len(more), 'page')} of their own"
+        if layout.foldover:
+            from cardgen.render.foldover import foldover_sheets
+
+            data = foldover_sheets(r.res.fonts, so, r.game.title, pages)
+        else:
+            data = print_sheets(r.copies + extra, r.res.fonts, so, r.game.title, pages)
+    except impose.DoesNotFit as exc:
+        raise CardgenError(Loc(str(r.game.file), 1), f"{exc}; use a larger --page or a smaller card") from None
+    except LayoutProblem as exc:
+        raise exc.error() from None
+    return pages, how, data

@@ -10,13 +10,16 @@ from cardgen.core.atomic import Staging
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.progress import stage
 from cardgen.layout.engine import Rendered, layout_game
+from cardgen.layout.manifest import MANIFEST, manifest_of
 from cardgen.load import sheets
 from cardgen.load.game import Game
 from cardgen.load.project import output_dir
 from cardgen.outputs import OUTPUTS
 from cardgen.outputs.base import Job
+from cardgen.pipeline.changes import changes_since
 from cardgen.pipeline.check import check_game
 from cardgen.pipeline.options import PAPERS, BuildOptions
+from cardgen.render import docinfo
 
 __all__ = ["PAPERS", "BuildOptions", "Built", "Rendered", "build_game", "layout_game"]
 
@@ -35,14 +38,21 @@ class Built(list[Path]):
         self.out_dir = out_dir
 
 
+def game_docinfo(game: Game) -> docinfo.DocInfo:
+    """What every PDF of the game says about it: its designer, and its `date:` (if any)."""
+    date = game.opts.date
+    return docinfo.DocInfo(author=game.opts.designer or None,
+                           epoch=docinfo.epoch_of_date(date) if date else None)
+
+
 def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) -> Built:
     """Build one game; raises CardgenError (nothing written) on errors."""
     with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
-        checked = check_game(path, project, report)
+        checked = check_game(path, project, report, opts.out)
     game = checked.game
     if game is None or checked.blocking(report):
         raise _refuse(report)
-    if opts.strict and report.items:
+    if opts.strict and any(d.severity != "note" for d in report.items):
         raise _refuse(report, Diagnostic(Loc(str(game.file)), "--strict: not building while there are problems",
                                          "error", "strict"))
     rendered = checked.rendered
@@ -64,11 +74,16 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
             where = game.root / "rules.yaml"
             report.warn(Loc(str(where if where.is_file() else game.file)),
                         f"{', '.join(skipped)} not made while the rulebook has errors", "not-made")
+    manifest = manifest_of(rendered)
+    changes = changes_since(opts.changed_since, game, manifest, checked.previous) \
+        if any(o.name == "changes" for o in wanted) else None
     staging = Staging(out_dir)
-    with stage("writing", len(wanted)) as advance:
+    with docinfo.using(game_docinfo(game)), stage("writing", len(wanted)) as advance:
         for output in wanted:
             advance(0, output.name)
             options = output.resolve(game.data, opts.outputs.get(output.name))
-            output().make(Job(rendered, options, opts, staging, report, out_dir, output.DeckOptions, output.section))
+            output().make(Job(rendered, options, opts, staging, report, out_dir, output.DeckOptions, output.section,
+                              changes=changes))
             advance(1)
+    staging.add(out_dir / MANIFEST, manifest.dumps().encode("utf-8"))
     return Built(staging.commit(report), game, out_dir)

@@ -12,10 +12,12 @@ from pathlib import Path
 
 from cardgen.check.components import COUNT_CODES
 from cardgen.check.validate import run_checks
-from cardgen.core.errors import CardgenError, Diagnostic, Report
+from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.layout.engine import Rendered
+from cardgen.layout.manifest import Manifest, ManifestError, assign_revisions, read_manifest
 from cardgen.layout.rulebook import rulebook_problems
 from cardgen.load.game import Game, load_game
+from cardgen.load.project import output_dir
 from cardgen.outputs import OUTPUTS
 
 
@@ -24,6 +26,7 @@ class Checked:
     game: Game | None            # None when game.yaml itself could not be read
     rendered: Rendered | None    # None when some card could not be laid out
     rulebook: frozenset[Diagnostic] = field(default_factory=frozenset)   # the rulebook's own problems
+    previous: Manifest | None = None     # the manifest of the game's last build (docs/changes.md)
 
     def blocking(self, report: Report) -> list[Diagnostic]:
         """The errors that stop a build: all but count errors (designers print unfinished
@@ -41,8 +44,20 @@ def deck_sections() -> dict[str, str]:
     return {o.section: o.summary for o in OUTPUTS.values() if o.section and o.DeckOptions is not None}
 
 
-def check_game(path: Path, project: Path, report: Report) -> Checked:
-    """Every problem of the game at `path` goes to `report`."""
+def previous_build(game: Game, out: Path | None, report: Report) -> Manifest | None:
+    """The manifest of the game's last build into its output folder (`--out`), if any; a
+    broken one is a warning (revisions count from 1 again)."""
+    folder = output_dir(game.root, game.project, out)
+    try:
+        return read_manifest(folder)
+    except ManifestError as exc:
+        report.warn(Loc(str(folder / "manifest.json")), f"{exc.reason}; card revisions count from 1 again", "manifest")
+        return None
+
+
+def check_game(path: Path, project: Path, report: Report, out: Path | None = None) -> Checked:
+    """Every problem of the game at `path` goes to `report`.  The cards' revisions continue
+    from the last build into `out` (as `cardgen build --out`; default: the usual place)."""
     try:
         game = load_game(path, project, report, tolerant=True, sections=sections(), deck_sections=deck_sections())
     except CardgenError as exc:
@@ -53,5 +68,7 @@ def check_game(path: Path, project: Path, report: Report) -> Checked:
         if output.section and output.section not in done:
             done.add(output.section)
             report.extend(output.section_problems(game))
+    previous = previous_build(game, out, report)
+    assign_revisions(game, previous)
     rendered = run_checks(game, report)
-    return Checked(game, rendered, frozenset(rulebook_problems(game)))
+    return Checked(game, rendered, frozenset(rulebook_problems(game)), previous)

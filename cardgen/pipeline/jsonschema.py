@@ -1,5 +1,5 @@
 """JSON Schemas (draft 2020-12) of cardgen's files, made from the same declarations that
-load and check them: `cardgen schema game|deck|template|rules`.
+load and check them: `cardgen schema game|deck|template|rules|layout`.
 
 Editors use them for completion and inline errors (docs/editor.md). They describe the shape
 (keys, types, ranges, choices); the checks that need the whole game (references, counts)
@@ -78,11 +78,18 @@ def rules_schema() -> dict[str, Any]:
     return _document("rules", _files().RulesFile.json_schema(), "cardgen rules.yaml")
 
 
+def layout_schema() -> dict[str, Any]:
+    from cardgen.schema.layouts import SheetLayoutFile
+
+    return _document("layout", SheetLayoutFile.json_schema(), "cardgen sheet layout")
+
+
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "game": game_schema,
     "deck": deck_schema,
     "template": template_schema,
     "rules": rules_schema,
+    "layout": layout_schema,
 }
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from cardgen.outputs import OUTPUTS
-from cardgen.schema.core import Bool, Choice, Decl, Env, Invalid, Kind, ListOf, opt, show
+from cardgen.schema.core import Bool, Choice, Decl, Env, Invalid, Kind, ListOf, Text, opt, show
 
 PAPERS = ("letter", "a4")
 
@@ -33,6 +33,17 @@ class Folder(Kind):
         return {"type": "string"}
 
 
+@dataclass(frozen=True)
+class Since(Text):
+    """A build folder or a git revision to compare with (docs/changes.md)."""
+
+    metavar: ClassVar[str] = "BUILD_OR_REF"
+    nonempty: bool = True
+
+    def describe(self) -> str:
+        return "build folder or git revision"
+
+
 @dataclass(frozen=True, kw_only=True)
 class BuildOptions(Decl):
     """What `cardgen build` makes and where; the outputs' own options come from game.yaml and,
@@ -55,10 +66,15 @@ class BuildOptions(Decl):
                               "about a second)", False, cli="--quiet")
     refresh: bool = opt(Bool(), "fetch every Google Sheet a deck reads now, even if the cached copy is recent",
                         False, cli="--refresh")
+    changed_since: str | None = opt(Since(), "also make changes-<paper>.pdf: what changed since this build "
+                                             "folder or git revision, and print sheets of only the added and "
+                                             "changed cards (docs/changes.md)", None, default_doc="none",
+                                    cli="--changed-since")
     outputs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def wanted(self) -> list[str]:
-        """The outputs to make, in registry order."""
+        """The outputs to make, in registry order (`--changed-since` adds `changes`)."""
+        extra = {"changes"} if self.changed_since is not None else set()
         if self.only:
-            return [n for n in OUTPUTS if n in self.only]
-        return [n for n, o in OUTPUTS.items() if o.default]
+            return [n for n in OUTPUTS if n in self.only or n in extra]
+        return [n for n, o in OUTPUTS.items() if o.default or n in extra]

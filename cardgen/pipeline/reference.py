@@ -45,6 +45,26 @@ def _files(name: str) -> Callable[[], str]:
     return make
 
 
+def _layout_file() -> str:
+    from cardgen.schema import layouts
+
+    parts = [doc_table(layouts.SheetLayoutFile)]
+    for decl, what in ((layouts.CardPosition, "Each of `cards:` positions"), (layouts.Area, "`area:`"),
+                       (layouts.Registration, "`registration:`")):
+        parts.append(f"{what}:\n\n{doc_table(decl)}")
+    return "\n\n".join(parts)
+
+
+def _presets() -> str:
+    """The layouts that ship with cardgen, with their descriptions."""
+    from cardgen.render.sheetlayout import PRESETS, load_layout, preset_names
+
+    rows = ["| layout | what it is |", "|---|---|"]
+    for name in preset_names():
+        rows.append(f"| `{name}` | {load_layout(PRESETS / f'{name}.yaml').spec.description} |")
+    return "\n".join(rows)
+
+
 def _build_flags() -> str:
     """The build-wide flags, from `pipeline.options.BuildOptions`."""
     from cardgen.pipeline.options import BuildOptions
@@ -56,8 +76,18 @@ def _build_flags() -> str:
     return "\n".join(rows)
 
 
+def _pdfx_options() -> str:
+    """The print-service PDF's options, from `outputs.print_service.PdfxOptions`."""
+    from cardgen.outputs.print_service import PdfxOptions
+
+    return doc_table(PdfxOptions)
+
+
 BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "build-flags": ("outputs.md", _build_flags),
+    "layout-file": ("printing.md", _layout_file),
+    "layout-presets": ("printing.md", _presets),
+    "pdfx-options": ("print-services.md", _pdfx_options),
     "game-file": ("games.md", _files("GameFile")),
     "deck-file": ("games.md", _files("DeckFile")),
     "card-keys": ("games.md", _files("CardKeys")),

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from cardgen.model.ops import CardLayout, Copy
 from cardgen.render import impose
 
-Page = tuple[impose.Grid, list[Copy]]
+Page = tuple[impose.Frame, list[Copy]]
 
 
 def _same_back(a: CardLayout | None, b: CardLayout | None) -> bool:
@@ -58,18 +58,23 @@ class BackPlan:
     saved: int = 0         # sheets the chosen strategy saves over a page per back design
 
 
-def plan_size_group(group: list[Copy], grid: impose.Grid, mix_backs: bool, margin: float = impose.PRINTER_MARGIN,
+def plan_size_group(group: list[Copy], grid: impose.Frame, mix_backs: bool, margin: float | None = None,
                     ) -> BackPlan:
-    """Pages for copies of one size on `grid` (butted or gutter, as the user chose)."""
+    """Pages for copies of one size on `grid` (butted or gutter, as the user chose), the gutter
+    alternative fitted where `grid` was (its margin or area).  Places a layout file lists
+    (`impose.Spots`) have no gutter alternative: a page per back design, unless no two touch."""
     designs = back_groups(group)
     if mix_backs or len(designs) == 1 or grid.gutter:
         # A gutter grid already keeps every card's bleed: nothing is butted, order kept.
         pages = [(grid, page) for page in _chunks(group, grid.per_page)]
         return BackPlan(pages, "mixed" if mix_backs and len(designs) > 1 else "one back", len(designs))
     own = [(grid, page) for d in designs for page in _chunks(d, grid.per_page)]
+    if not isinstance(grid, impose.Grid):
+        return BackPlan(own, "pages", len(designs))
     try:
         gutter = impose.plan_grid(grid.paper_w, grid.paper_h, grid.card_w if not grid.rotated else grid.card_h,
-                                  grid.card_h if not grid.rotated else grid.card_w, grid.bleed, True, margin)
+                                  grid.card_h if not grid.rotated else grid.card_w, grid.bleed, True,
+                                  grid.margin if margin is None else margin, grid.area)
     except impose.DoesNotFit:
         return BackPlan(own, "pages", len(designs))
     full: list[Page] = []

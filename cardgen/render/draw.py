@@ -6,7 +6,7 @@ as the card has copies; icons and SVG art are forms too, shared by every card.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.model.ops import Colour
+from cardgen.render import docinfo
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 from cardgen.resources.icons import load_svg
@@ -24,14 +25,16 @@ _BLACK = (0.0, 0.0, 0.0)
 
 
 def new_canvas(target: str | Path | IO[bytes], fonts: FontBook, pagesize: tuple[float, float] = (595.0, 842.0),
-               **kw: Any) -> CardCanvas:
-    """A canvas that embeds only our own fonts and writes byte-identical output."""
+               canvas: type[CardCanvas] = CardCanvas, **kw: Any) -> CardCanvas:
+    """A canvas that embeds only our own fonts and writes byte-identical output, with the
+    document information of `cardgen.render.docinfo` (designer, date; set the title with
+    `setTitle`). `enforceColorSpace` (ReportLab's hook, a function of a colour) and a
+    `canvas` class of its own are how `cardgen.render.cmyk` turns everything into CMYK."""
     base = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else next(iter(fonts.families)), "regular")
     # svglib's renderer sets its default font on every drawing: point it at an embedded one.
     shapes.STATE_DEFAULTS["fontName"] = base.name
-    c = CardCanvas(target, pagesize=pagesize, invariant=1, initialFontName=base.name, pageCompression=1, **kw)
-    c.setCreator("cardgen")
-    c.setProducer("cardgen")
+    c = canvas(target, pagesize=pagesize, invariant=1, initialFontName=base.name, pageCompression=1, **kw)
+    docinfo.attach(c)
     return c
 
 
@@ -115,6 +118,11 @@ def _wrap(node: shapes.Shape) -> shapes.Drawing:
 
 
 class Drawer:
+    # The colour a shape's area is filled with, given the shape and its colour; None: the
+    # colour as it is. The print-service PDF prints large black areas as rich black with it
+    # (`cardgen.render.cmyk.Separation.area_fill`).
+    area_fill: Callable[[ops.Op, Colour], Any] | None = None
+
     def __init__(self, canvas: Canvas, fonts: FontBook) -> None:
         self.c = canvas
         self.fonts = fonts
@@ -192,8 +200,11 @@ class Drawer:
             self._op(op, ox, oy)
             self.c.restoreState()
 
-    def _fill(self, col: Colour) -> None:
-        self.c.setFillColorRGB(*col[:3])
+    def _fill(self, col: Colour, area: ops.Op | None = None) -> None:
+        if area is not None and self.area_fill is not None:
+            self.c.setFillColor(self.area_fill(area, col))
+        else:
+            self.c.setFillColorRGB(*col[:3])
         if len(col) > 3 and col[3] < 1:
             self.c.setFillAlpha(col[3])
 
@@ -209,7 +220,7 @@ class Drawer:
         if isinstance(op, (ops.Rect, ops.Ellipse)):
             c.saveState()
             if op.fill:
-                self._fill(op.fill)
+                self._fill(op.fill, op)
             if op.stroke:
                 self._stroke(op.stroke, op.stroke_width, op.dash)
             x, y = ox + op.x, oy - op.y - op.h
@@ -230,7 +241,7 @@ class Drawer:
                 return
             c.saveState()
             if op.fill:
-                self._fill(op.fill)
+                self._fill(op.fill, op)
             if op.stroke:
                 self._stroke(op.stroke, op.stroke_width, op.dash)
             p = c.beginPath()

@@ -30,6 +30,8 @@ class Grid:
     x0: float               # trim left of column 0
     y0: float               # trim top of row 0
     rotated: bool = False   # cards turned 90 degrees (card_w/card_h are then the turned size)
+    margin: float = PRINTER_MARGIN      # what the grid was fitted inside: the paper less this margin,
+    area: Rect | None = None            # or this rectangle (a layout's `area`, a fold-over's half)
 
     @property
     def per_page(self) -> int:
@@ -63,26 +65,66 @@ def _fit(paper_w: float, paper_h: float, card_w: float, card_h: float, bleed: fl
 
 
 def plan_grid(paper_w: float, paper_h: float, card_w: float, card_h: float, bleed: float, gutter: bool = False,
-              margin: float = PRINTER_MARGIN) -> Grid:
-    """The largest grid whose trimmed block (or, in gutter mode, bled block) fits inside `margin`.
+              margin: float = PRINTER_MARGIN, area: Rect | None = None) -> Grid:
+    """The largest grid whose trimmed block (or, in gutter mode, bled block) fits inside `margin`,
+    centred on the page; or, given an `area` (x, y, w, h), whose bled block fits inside that
+    area, centred in it.
 
     Cards are turned 90 degrees when only that fits, or fits more (jumbo cards on Letter)."""
-    cols, rows = _fit(paper_w, paper_h, card_w, card_h, bleed, gutter, margin)
-    rcols, rrows = _fit(paper_w, paper_h, card_h, card_w, bleed, gutter, margin)
+    if area is None:
+        cols, rows = _fit(paper_w, paper_h, card_w, card_h, bleed, gutter, margin)
+        rcols, rrows = _fit(paper_w, paper_h, card_h, card_w, bleed, gutter, margin)
+    else:           # everything printed, the butted block's outer bleed too, stays inside the area
+        inner = 0.0 if gutter else bleed
+        cols, rows = _fit(area[2], area[3], card_w, card_h, bleed, gutter, inner)
+        rcols, rrows = _fit(area[2], area[3], card_h, card_w, bleed, gutter, inner)
     rotated = rcols * rrows > cols * rows
     if rotated:
         cols, rows, card_w, card_h = rcols, rrows, card_h, card_w
     if cols < 1 or rows < 1:
+        inside = f"inside a {margin:g} mm margin" if area is None else \
+            f"inside the {area[2]:g}x{area[3]:g} mm area at {area[0]:g},{area[1]:g} mm"
         raise DoesNotFit(f"a {card_w:g}x{card_h:g} mm card does not fit on a {paper_w:g}x{paper_h:g} mm page "
-                         f"inside a {margin:g} mm margin")
-    if gutter:
-        block_w, block_h = cols * (card_w + 2 * bleed), rows * (card_h + 2 * bleed)
+                         f"{inside}")
+    pad = 2 * bleed if gutter else 0.0
+    block_w, block_h = cols * (card_w + pad), rows * (card_h + pad)
+    if area is not None:
+        x0 = area[0] + (area[2] - block_w) / 2 + pad / 2
+        y0 = area[1] + (area[3] - block_h) / 2 + pad / 2
+    elif gutter:
         x0 = (paper_w - block_w) / 2 + bleed
         y0 = (paper_h - block_h) / 2 + bleed
     else:
         x0 = (paper_w - cols * card_w) / 2
         y0 = (paper_h - rows * card_h) / 2
-    return Grid(paper_w, paper_h, card_w, card_h, bleed, cols, rows, gutter, x0, y0, rotated)
+    return Grid(paper_w, paper_h, card_w, card_h, bleed, cols, rows, gutter, x0, y0, rotated, margin, area)
+
+
+@dataclass(frozen=True)
+class Spots:
+    """Card places listed by a layout file (`cardgen.render.sheetlayout`): each card's trim
+    top-left on the sheet (as it lies there) and its turn; a page is filled in this order."""
+
+    paper_w: float
+    paper_h: float
+    card_w: float            # the card's own size, not turned
+    card_h: float
+    bleed: float
+    places: tuple[tuple[float, float, int], ...]     # (x, y, rotation)
+    gutter: bool = False     # no two cards share a cut line: every card keeps its full bleed
+    rotated: bool = False
+
+    @property
+    def per_page(self) -> int:
+        return len(self.places)
+
+    def rect(self, i: int) -> Rect:
+        x, y, turn = self.places[i]
+        w, h = (self.card_h, self.card_w) if turn in (90, -90) else (self.card_w, self.card_h)
+        return (x, y, w, h)
+
+
+Frame = Grid | Spots        # where the cards of one page go
 
 
 @dataclass(frozen=True)
@@ -115,17 +157,22 @@ def _clip_for(rect: Rect, others: list[Rect], bleed: float, gutter: bool) -> Rec
     return (x - left, y - top, w + left + right, h + top + bottom)
 
 
-def slots(grid: Grid, n: int) -> list[Slot]:
+def slots(grid: Frame, n: int) -> list[Slot]:
     """Slots for the first n cells of a page; butted cards show bleed only on open sides."""
-    rects: list[Rect] = [(*grid.cell(i), grid.card_w, grid.card_h) for i in range(n)]
+    if isinstance(grid, Spots):
+        rects = [grid.rect(i) for i in range(n)]
+        turns = [grid.places[i][2] for i in range(n)]
+    else:
+        rects = [(*grid.cell(i), grid.card_w, grid.card_h) for i in range(n)]
+        turns = [90 if grid.rotated else 0] * n
     out = []
     for i, r in enumerate(rects):
         others = rects[:i] + rects[i + 1:]
-        out.append(Slot(*r, _clip_for(r, others, grid.bleed, grid.gutter), 90 if grid.rotated else 0))
+        out.append(Slot(*r, _clip_for(r, others, grid.bleed, grid.gutter), turns[i]))
     return out
 
 
-def back_slots(grid: Grid, faces: list[Slot], flip: str = "long",
+def back_slots(grid: Frame, faces: list[Slot], flip: str = "long",
                offset: tuple[float, float] = (0.0, 0.0)) -> list[Slot]:
     """Where each face's back goes on the following page so it lands behind its face.
 
@@ -161,18 +208,21 @@ class Mark:
     halo: bool              # drawn over bleed: white underlay so it shows on any colour
 
 
-def crop_marks(grid: Grid, page_slots: list[Slot]) -> list[Mark]:
+def crop_marks(grid: Frame, page_slots: list[Slot], cross_bleed: bool = True) -> list[Mark]:
     """Marks extending every cut line outward from each card corner.
 
     A mark stops MARK_CLEAR short of any other card's trim and at the unprintable
     edge.  Where there is room it starts beyond the bleed (+MARK_GAP); where there is
     not (Letter's 6.35 mm above a 3x3 poker block) it starts MARK_CLEAR outside the
     trim and crosses the outer bleed, drawn with a white halo so it shows on any
-    background."""
+    background.  With `cross_bleed` False (fold-over sheets) a mark never touches any card's
+    bleed: it stops MARK_GAP short of every other card's bleed too, and where there is no
+    room for 2 mm of it, that end of the cut line has none."""
     rects = [(s.x, s.y, s.w, s.h) for s in page_slots]
     pw, ph = grid.paper_w, grid.paper_h
     marks: dict[tuple[float, ...], Mark] = {}
     eps = 1e-6
+    clear = MARK_CLEAR if cross_bleed else grid.bleed + MARK_GAP
 
     def room(px: float, py: float, dx: int, dy: int) -> float:
         """Free distance from (px, py) going (dx, dy) before another trim or the edge limit."""
@@ -189,12 +239,12 @@ def crop_marks(grid: Grid, page_slots: list[Slot]) -> list[Mark]:
                 if ry - eps <= py <= ry + rh + eps:
                     d = (rx - px) if dx > 0 else (px - (rx + rw))
                     if d >= -eps:
-                        limit = min(limit, d - MARK_CLEAR)
+                        limit = min(limit, d - clear)
             else:
                 if rx - eps <= px <= rx + rw + eps:
                     d = (ry - py) if dy > 0 else (py - (ry + rh))
                     if d >= -eps:
-                        limit = min(limit, d - MARK_CLEAR)
+                        limit = min(limit, d - clear)
         return limit
 
     for x, y, w, h in rects:
@@ -204,7 +254,11 @@ def crop_marks(grid: Grid, page_slots: list[Slot]) -> list[Mark]:
             free = room(px, py, dx, dy)
             start = grid.bleed + MARK_GAP
             halo = False
-            if free - start < 3.0:
+            if not cross_bleed:
+                end = min(free, start + MARK_LENGTH)
+                if end - start < 2.0:
+                    continue
+            elif free - start < 3.0:
                 start, halo = MARK_CLEAR, True
                 end = min(free, MARK_CLEAR + grid.bleed + MARK_LENGTH)
             else:

@@ -3,6 +3,8 @@ that reads right after duplex printing (flip on the short edge), folding and sta
 
 `saddle_order(n)` is the pure page arithmetic; `impose(pdf, paper)` places the pages
 with pypdf, each page once as a form, scaling a page down (and centring it) when it is larger than half a sheet.
+A page with a bleed is placed by its TrimBox and clipped to it: the trimmed page fills its half,
+and what runs into the bleed (a cover band) stops at the fold instead of spilling onto the other page.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from pypdf.generic import (
 
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
+from cardgen.render import docinfo
 
 
 def padded(n: int) -> int:
@@ -57,7 +60,7 @@ def _page_form(writer: PdfWriter, page: PageObject) -> IndirectObject:
         data = b"\n".join(part.get_object().get_data() for part in contents)
     else:
         data = contents.get_data()
-    box = page.mediabox
+    box = page.trimbox        # the MediaBox when the page has no TrimBox
     form = DecodedStreamObject()
     form.set_data(data)
     form.update({
@@ -95,20 +98,20 @@ def impose(pdf: bytes, paper: str, title: str = "") -> bytes:
             src = pages[num - 1]
             if num not in forms:
                 forms[num] = _page_form(writer, src)
-            w, h = float(src.mediabox.width), float(src.mediabox.height)
+            trim = src.trimbox
+            w, h = float(trim.width), float(trim.height)
             scale, dx, dy = placement(w, h, half_w, sheet_h)
             name = f"/Page{num}"
             xobjects[NameObject(name)] = forms[num]
-            tx = x0 + dx - float(src.mediabox.left) * scale
-            ty = dy - float(src.mediabox.bottom) * scale
+            tx = x0 + dx - float(trim.left) * scale
+            ty = dy - float(trim.bottom) * scale
             ops.append(f"q {scale:.6f} 0 0 {scale:.6f} {tx:.4f} {ty:.4f} cm {name} Do Q")
         content = DecodedStreamObject()
         content.set_data("\n".join(ops).encode("ascii"))
         side[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
         side[NameObject("/Contents")] = writer._add_object(content.flate_encode())
         writer.add_page(side)
-    writer.add_metadata({"/Producer": "cardgen", "/Creator": "cardgen",
-                         "/Title": f"{title}: rules booklet ({paper}, duplex, flip on short edge)"})
+    writer.add_metadata(docinfo.pypdf_metadata(f"{title}: rules booklet ({paper}, duplex, flip on short edge)"))
     buf = io.BytesIO()
     writer.write(buf)
     return buf.getvalue()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from reportlab.lib.colors import white
@@ -14,6 +15,7 @@ from cardgen.model.ops import CardLayout, Copy
 from cardgen.render import impose
 from cardgen.render.backs import describe, plan_size_group
 from cardgen.render.draw import Drawer, new_canvas
+from cardgen.render.sheetlayout import SheetLayout, draw_cut_lines, draw_registration
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 
 
@@ -25,6 +27,19 @@ class SheetOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)    # mm
     backs: bool = True
     mix_backs: bool = False            # True: copies in deck order, different backs may touch
+    layout: SheetLayout | None = None  # a sheet layout (`render/sheetlayout.py`); None: the plain grid on `paper`
+
+    @property
+    def paper_size(self) -> tuple[float, float]:
+        return (self.layout.paper_w, self.layout.paper_h) if self.layout else PAPER_SIZES_MM[self.paper]
+
+    def frame(self, first: Copy) -> impose.Frame:
+        """Where the cards of `first`'s size go on a page."""
+        if self.layout is not None:
+            return self.layout.frame(first.width, first.height, first.bleed, self.gutter,
+                                     f"deck '{first.deck}'")
+        pw, ph = PAPER_SIZES_MM[self.paper]
+        return impose.plan_grid(pw, ph, first.width, first.height, first.bleed, self.gutter)
 
 
 def _pt_rect(rect: impose.Rect, paper_h: float) -> impose.Rect:
@@ -40,28 +55,26 @@ def size_groups(copies: list[Copy]) -> list[list[Copy]]:
     return list(groups.values())
 
 
-def plan_pages(copies: list[Copy], opts: SheetOptions) -> list[tuple[impose.Grid, list[Copy]]]:
+def plan_pages(copies: list[Copy], opts: SheetOptions) -> list[tuple[impose.Frame, list[Copy]]]:
     """[(grid, [copies on the page])] for every face page, sizes on pages of their own."""
     return plan_sheets(copies, opts)[0]
 
 
-def plan_sheets(copies: list[Copy], opts: SheetOptions) -> tuple[list[tuple[impose.Grid, list[Copy]]], str]:
+def plan_sheets(copies: list[Copy], opts: SheetOptions) -> tuple[list[tuple[impose.Frame, list[Copy]]], str]:
     """Every face page, and one line saying how different backs were kept apart
     (`cardgen.render.backs`)."""
-    pw, ph = PAPER_SIZES_MM[opts.paper]
     any_backs = opts.backs and any(cp.back is not None for cp in copies)
-    pages: list[tuple[impose.Grid, list[Copy]]] = []
+    pages: list[tuple[impose.Frame, list[Copy]]] = []
     plans = []
     for group in size_groups(copies):
-        first = group[0]
-        grid = impose.plan_grid(pw, ph, first.width, first.height, first.bleed, opts.gutter)
+        grid = opts.frame(group[0])
         plan = plan_size_group(group, grid, opts.mix_backs or not any_backs)
         plans.append(plan)
         pages += plan.pages
     return pages, describe(plans) if any_backs else "no back pages"
 
 
-def _note(c: Canvas, fonts: FontBook, grid: impose.Grid, slots: list[impose.Slot], text: str) -> None:
+def _note(c: Canvas, fonts: FontBook, grid: impose.Frame, slots: list[impose.Slot], text: str) -> None:
     """A small line of text in the left margin, between cut lines, clear of marks."""
     margin = min(s.clip[0] for s in slots)          # left edge of what is printed
     if margin - impose.UNPRINTABLE < 2.2:
@@ -120,8 +133,14 @@ def _marks(c: Canvas, marks: list[impose.Mark], paper_h: float) -> None:
 
 
 def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title: str,
-                 pages: list[tuple[impose.Grid, list[Copy]]] | None = None) -> bytes:
-    pw, ph = PAPER_SIZES_MM[opts.paper]
+                 pages: list[tuple[impose.Frame, list[Copy]]] | None = None,
+                 cover: Callable[[Canvas, bool], None] | None = None) -> bytes:
+    """The print sheets of `copies` (faces, then their backs, page by page).  `cover(canvas,
+    duplex)` draws pages before the first sheet (an even number of them when `duplex`)."""
+    pw, ph = opts.paper_size
+    layout = opts.layout
+    style = layout.spec.crop_marks if layout else "ticks"
+    notes = layout.spec.notes if layout else True
     buf = io.BytesIO()
     c = new_canvas(buf, fonts, pagesize=(pw * MM, ph * MM))
     c.setTitle(f"{title}: print sheets ({opts.paper})")
@@ -129,23 +148,35 @@ def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title:
     if pages is None:
         pages = plan_sheets(copies, opts)[0]
     any_backs = opts.backs and any(cp.back is not None for cp in copies)
+    if cover is not None:
+        cover(c, any_backs)
     for n, (grid, page) in enumerate(pages, 1):
         face_slots = impose.slots(grid, len(page))
+        if style == "lines":
+            draw_cut_lines(c, pw, ph, face_slots)
         for cp, slot in zip(page, face_slots):
             _place(c, drawer, cp.face, slot, ph)
-        _marks(c, impose.crop_marks(grid, face_slots), ph)
+        if style == "ticks":
+            _marks(c, impose.crop_marks(grid, face_slots), ph)
+        if layout is not None:
+            draw_registration(c, layout)
         decks = ", ".join(dict.fromkeys(cp.deck for cp in page))
         sides = f"fronts, duplex: flip on {opts.flip} edge" if any_backs else "fronts"
-        _note(c, fonts, grid, face_slots,
-              f"{title} · {decks} · sheet {n} of {len(pages)} · {sides} · print at 100 % (Actual size)")
+        if notes:
+            _note(c, fonts, grid, face_slots,
+                  f"{title} · {decks} · sheet {n} of {len(pages)} · {sides} · print at 100 % (Actual size)")
         c.showPage()
         if any_backs:
             b_slots = impose.back_slots(grid, face_slots, opts.flip, opts.back_offset)
+            if style == "lines":
+                draw_cut_lines(c, pw, ph, b_slots)
             for cp, slot in zip(page, b_slots):
                 if cp.back is not None:
                     _place(c, drawer, cp.back, slot, ph)
-            _marks(c, impose.crop_marks(grid, b_slots), ph)     # cut from either side
-            _note(c, fonts, grid, b_slots, f"{title} · {decks} · sheet {n} of {len(pages)} · backs")
+            if style == "ticks":
+                _marks(c, impose.crop_marks(grid, b_slots), ph)     # cut from either side
+            if notes:
+                _note(c, fonts, grid, b_slots, f"{title} · {decks} · sheet {n} of {len(pages)} · backs")
             c.showPage()
     c.save()
     return buf.getvalue()

@@ -124,9 +124,9 @@ def _register(path: Path) -> str:
 
 
 def _ignorable(ch: str) -> bool:
-    """Invisible characters that need no glyph: format controls (joiners, bidi marks, soft
-    hyphen) and variation selectors."""
-    return unicodedata.category(ch) == "Cf" or "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
+    """Invisible characters that need no glyph: control characters (an escape sequence pasted
+    into a name), format controls (joiners, bidi marks, soft hyphen), variation selectors."""
+    return unicodedata.category(ch) in ("Cc", "Cf") or "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
 
 
 _EMOJI = ((0x1F1E6, 0x1F1FF), (0x1F300, 0x1F64F), (0x1F680, 0x1F6FF), (0x1F900, 0x1F9FF), (0x1FA70, 0x1FAFF))

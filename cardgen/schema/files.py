@@ -40,18 +40,23 @@ MAX_CARD_MM = 1000.0        # the longest side of a card
 _SIDE = Length(min=0, min_open=True, max=MAX_CARD_MM, to="mm")
 
 
+def named_size(value: str, table: dict[str, tuple[float, float]], what: str) -> tuple[float, float, str]:
+    """(width, height, name) of a size `table` names, e.g. `poker`; Invalid with the names."""
+    key = value.strip().lower()
+    if key not in table:
+        raise Invalid(f"is not a {what} size: '{show(value)[1:-1]}'{suggest(key, table)} "
+                      f"(named sizes: {', '.join(table)}; or give width and height)")
+    w, h = table[key]
+    return w, h, key
+
+
 class CardSizeKind(Kind):
     """A card size: a name (poker, bridge, ...), `{width, height, name?}` or `{diameter, name?}`
     for a round token; converts to `core.sizes.CardSize` (mm)."""
 
     def convert(self, value: Any, env: Env) -> Any:
         if isinstance(value, str):
-            key = value.strip().lower()
-            if key not in CARD_SIZES_MM:
-                raise Invalid(f"is not a card size: '{show(value)[1:-1]}'{suggest(key, CARD_SIZES_MM)} "
-                              f"(named sizes: {', '.join(CARD_SIZES_MM)}; or give width and height)")
-            w, h = CARD_SIZES_MM[key]
-            return CardSize(w, h, key)
+            return CardSize(*named_size(value, CARD_SIZES_MM, "card"))
         if not isinstance(value, dict):
             raise Invalid(f"must be a card size name such as poker, or a mapping with width and height "
                           f"(or diameter), got {show(value)}")
@@ -253,6 +258,30 @@ class ComponentList(Kind):
 _TEXT = Text()
 
 
+class DateKind(Kind):
+    """A calendar date written `YYYY-MM-DD` (as text; a YAML date value is taken as well)."""
+
+    def convert(self, value: Any, env: Env) -> Any:
+        import datetime
+
+        if isinstance(value, datetime.date):
+            return value.strftime("%Y-%m-%d")
+        text = str(value).strip() if isinstance(value, str) else None
+        try:
+            if text is None or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+                raise ValueError
+            datetime.date.fromisoformat(text)
+        except ValueError:
+            raise Invalid(f"must be a date written YYYY-MM-DD, e.g. 2024-05-01, got {show(value)}") from None
+        return text
+
+    def describe(self) -> str:
+        return "date (YYYY-MM-DD)"
+
+    def json_schema(self) -> dict:
+        return {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+
+
 # -- game.yaml ------------------------------------------------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
@@ -263,7 +292,12 @@ class GameFile(Decl):
     title: str | None = opt(_TEXT, "the game's name as printed", None, default_doc="the folder's name")
     subtitle: str | None = opt(_TEXT, "a line under the title (booklet cover)", None)
     designer: str | None = opt(_TEXT, "who made the game", None)
-    version: str | None = opt(_TEXT, "the rules or playtest version", None)
+    version: str | None = opt(_TEXT, "the game's version, e.g. playtest 3; templates show it as game.version "
+                                     "(docs/changes.md)", None,
+                              default_doc="`git describe --tags --always --dirty` in a git repository, else none")
+    date: str | None = opt(DateKind(), "the date of this version, YYYY-MM-DD: the creation date written into "
+                                       "every PDF (the SOURCE_DATE_EPOCH environment variable, when set, wins)",
+                           None, default_doc="none: the PDFs carry no date")
     players: str | None = opt(_TEXT, "player count, e.g. 2-4", None)
     play_time: str | None = opt(_TEXT, "play time, e.g. 30-45 min", None)
     ages: str | None = opt(_TEXT, "suggested ages, e.g. 12+", None)
@@ -297,6 +331,9 @@ class DeckFile(Decl):
 
     deck: str = opt(Text(nonempty=True), "the deck's name")
     description: str = opt(_TEXT, "a line about the deck, shown in listings", "", default_doc="none")
+    designer_note: str | None = opt(_TEXT, "a note for the designer (a doubt, an erratum of the source): "
+                                           "`validate` and `build` show it; rules.pdf prints it only with "
+                                           "`booklet: {designer_notes: true}`", None)
     template: str = opt(Text(nonempty=True), "layout template for the faces, e.g. game-601/action")
     back: str | None = opt(_TEXT, "layout template for one shared back", None)
     backs: str | None = opt(_TEXT, "layout template for per-card backs (double-sided cards); a card's "
@@ -396,8 +433,9 @@ class RulesFile(Decl):
     intro: str | None = opt(_TEXT, "one paragraph: what the game is about", None)
     sections: list | None = opt(FreeList("sections"), "the rules, a list of sections with `title:` and `body:`",
                                 None)
-    player_aid: dict | None = opt(FreeMap("turn, end and notes"), "the one-card player aid: `turn:`, `end:`, "
-                                                                   "`notes:`", None)
+    player_aid: dict | None = opt(FreeMap("turn, end, notes and count"), "the one-card player aid: `turn:`, "
+                                                                          "`end:`, `notes:`; `count:` copies on "
+                                                                          "the print sheets (one per player)", None)
 
 
 RULES_PART1 = ("source", "components")       # the component list; the other keys make the rulebook
@@ -447,3 +485,7 @@ class PlayerAid(Decl):
     turn: tuple | None = opt(_TEXTS, "the turn, in order (front)", None)
     end: tuple | None = opt(_TEXTS, "how the game ends (back)", None)
     notes: tuple | None = opt(_TEXTS, "reminders (back)", None)
+    count: int | None = opt(Int(min=0, max=MAX_COUNT), "copies on the print sheets and in the print-service PNGs; "
+                                                       "0 leaves it off them", None,
+                            default_doc="one per player: the largest number in game.yaml's `players` (4 for 2-4), "
+                                        "else 1")

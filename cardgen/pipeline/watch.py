@@ -1,4 +1,5 @@
-"""`cardgen build --watch`: rebuild when a game's files, templates, fonts or art change.
+"""Watch a game's files, templates, fonts, art and sheet layouts, and act on every saved change: `cardgen
+build --watch` rebuilds, `cardgen serve` checks again and updates the page.
 
 On `watchfiles` (the operating system's file events, polling only where there are none).
 Every folder counts, whatever its name (a game inside a folder called `build` too); only the
@@ -14,7 +15,18 @@ from pathlib import Path
 from watchfiles import DefaultFilter
 from watchfiles import watch as watch_changes
 
+from cardgen.core.paths import SHARED_KINDS
+from cardgen.load.project import game_project
+
 IGNORED_DIRS = (*DefaultFilter.ignore_dirs, ".cardgen-cache")
+
+
+def game_roots(games: Iterable[Path]) -> list[Path]:
+    """What building `games` reads: the game folders and their projects' shared folders (templates/, fonts/
+    and art/ (those need not exist yet)."""
+    games = list(games)
+    projects = sorted({game_project(g) for g in games})
+    return [*games, *(q / d for q in projects for d in SHARED_KINDS)]
 
 
 def existing(roots: Iterable[Path]) -> list[Path]:

@@ -1,0 +1,300 @@
+"""The build manifest (`build/<game>/manifest.json`): every card of a build, its copies, its
+revision and the content hash of each side as laid out, so that the next build can number
+revisions and `cardgen changes` can say what changed (docs/changes.md).
+
+- A card is known from one build to the next by its deck and its `id:` field, or its name when
+  it has none (`Card.ident`); a card whose identity is gone is matched to a new card of the
+  same deck with the same data but its name (`Card.body_hash`): renamed.
+- A side's content hash covers its drawing operations (`cardgen.model.ops`) with the files
+  they draw (art, icons, fonts) by content, not by path, so a game laid out from a git
+  archive in a temporary folder hashes the same.  The ops of the card's *stamp* (the elements
+  that print `game.version` or `card.revision`) are left out: a new version does not make
+  every card "changed".
+- The revision counter rises when the card's data hash changes (`Card.data_hash`: its fields
+  as loaded, templates left out), and only then.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import struct
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from reportlab.pdfbase import pdfmetrics
+
+from cardgen.layout.engine import Rendered
+from cardgen.load.game import Card, Game
+from cardgen.model import ops
+
+MANIFEST = "manifest.json"
+FORMAT = 1
+HASH_LENGTH = 16            # hex digits kept of each hash in the manifest
+
+
+class ManifestError(Exception):
+    """A manifest that cannot be read: `where` it is and what is wrong (`reason`, one line)."""
+
+    def __init__(self, where: str, reason: str):
+        self.where, self.reason = where, reason
+        super().__init__(f"{where}: {reason}")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One card of a build, as the manifest keeps it."""
+
+    deck: str
+    name: str
+    id: str | None          # the card's `id:` field, if it has one
+    copies: int
+    revision: int           # the counter (`Card.revision_number`)
+    data: str               # hash of the card's data (`Card.data_hash`)
+    body: str               # the same without the name (`Card.body_hash`), to see renames
+    face: str               # content hash of the face as laid out
+    back: str | None        # ... of its back (shared or its own), None without one
+
+    @property
+    def ident(self) -> str:
+        return f"id:{self.id}" if self.id is not None else f"name:{self.name}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.deck}: {self.name}"
+
+
+_TEXT, _MAYBE = (str,), (str, type(None))
+_TYPES = {"deck": _TEXT, "name": _TEXT, "id": _MAYBE, "copies": (int,), "revision": (int,), "data": _TEXT,
+          "body": _TEXT, "face": _TEXT, "back": _MAYBE}
+
+
+@dataclass
+class Manifest:
+    game: str
+    version: str
+    cards: list[Entry]
+
+    def dumps(self) -> str:
+        """The manifest as JSON: sorted keys, cards in build order; the same build, the same bytes."""
+        data = {"format": FORMAT, "game": self.game, "version": self.version,
+                "cards": [dataclasses.asdict(e) for e in self.cards]}
+        return json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def loads(cls, text: str, where: str) -> Manifest:
+        bad = "is not a cardgen build manifest"
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise ManifestError(where, f"{bad} (not JSON: {exc})") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("cards"), list):
+            raise ManifestError(where, f"{bad} (format {FORMAT}); build the game again to write a new one")
+        names = [f.name for f in dataclasses.fields(Entry)]
+        cards = []
+        for i, item in enumerate(data["cards"]):
+            if not isinstance(item, dict):
+                raise ManifestError(where, f"{bad}: card #{i + 1} is not a mapping")
+            missing = [n for n in names if n not in item]
+            if missing:
+                raise ManifestError(where, f"{bad}: card #{i + 1} lacks {', '.join(missing)}")
+            wrong = [n for n in names if not isinstance(item[n], _TYPES[n]) or isinstance(item[n], bool)]
+            if wrong:
+                raise ManifestError(where, f"{bad}: card #{i + 1} has a wrong {', '.join(wrong)}")
+            cards.append(Entry(**{n: item[n] for n in names}))
+        return cls(str(data.get("game", "")), str(data.get("version") or ""), cards)
+
+
+def read_manifest(folder: Path) -> Manifest | None:
+    """The manifest of the build in `folder`, None if there is none; ManifestError if broken."""
+    path = Path(folder) / MANIFEST
+    if not path.is_file():
+        return None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ManifestError(str(path), f"cannot be read: {exc}") from None
+    return Manifest.loads(text, str(path))
+
+
+# -- pairing the cards of two builds ---------------------------------------------------------
+
+Old = TypeVar("Old")
+New = TypeVar("New")
+
+
+def pair(old: Sequence[Old], new: Sequence[New], old_key: Callable[[Old], tuple[str, str, str]],
+         new_key: Callable[[New], tuple[str, str, str]]) -> tuple[list[tuple[Old, New]], list[Old], list[New]]:
+    """Match the cards of two builds; keys are (deck, identity, body hash).  Same deck and
+    identity first; then what is left by deck and body hash (a card renamed).  Returns
+    (pairs in `new`'s order, removed in `old`'s order, added in `new`'s order)."""
+    free: dict[tuple[str, str], list[int]] = {}
+    for i, o in enumerate(old):
+        deck, ident, _ = old_key(o)
+        free.setdefault((deck, ident), []).append(i)
+    matched: dict[int, int] = {}            # new index -> old index
+    for j, n in enumerate(new):
+        deck, ident, _ = new_key(n)
+        waiting = free.get((deck, ident))
+        if waiting:
+            matched[j] = waiting.pop(0)
+    left: dict[tuple[str, str], list[int]] = {}
+    for i, o in enumerate(old):
+        if i not in matched.values():
+            deck, _, body = old_key(o)
+            left.setdefault((deck, body), []).append(i)
+    for j, n in enumerate(new):
+        if j not in matched:
+            deck, _, body = new_key(n)
+            waiting = left.get((deck, body))
+            if waiting:
+                matched[j] = waiting.pop(0)
+    pairs = [(old[matched[j]], n) for j, n in enumerate(new) if j in matched]
+    taken = set(matched.values())
+    return (pairs, [o for i, o in enumerate(old) if i not in taken],
+            [n for j, n in enumerate(new) if j not in matched])
+
+
+def _entry_key(e: Entry) -> tuple[str, str, str]:
+    return e.deck, e.ident, e.body
+
+
+def assign_revisions(game: Game, previous: Manifest | None) -> None:
+    """Each card's revision counter from the previous build of the same output folder: the
+    same data, the same number; changed data (or a rename), one more; a new card, 1."""
+    cards = [(deck.name, card) for deck in game.decks for card in deck.cards]
+    for _, card in cards:
+        card.revision_number = 1
+    if previous is None:
+        return
+    pairs, _, _ = pair(previous.cards, cards, _entry_key,
+                       lambda dc: (dc[0], dc[1].ident, dc[1].body_hash[:HASH_LENGTH]))
+    for before, (_, card) in pairs:
+        same = before.data == card.data_hash[:HASH_LENGTH]
+        card.revision_number = max(1, before.revision) + (0 if same else 1)
+
+
+# -- content hashes of laid-out sides ----------------------------------------------------------
+
+_FILES: dict[tuple[str, int, int], str] = {}
+
+
+def file_hash(path: Path) -> str:
+    """SHA-256 of a file's bytes (cached by path, size and modification time)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "missing:" + Path(path).name
+    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
+    got = _FILES.get(key)
+    if got is None:
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        got = _FILES[key] = h.hexdigest()
+    return got
+
+
+class SideHasher:
+    """Content hashes of laid-out sides (`side`), with the files they draw hashed once (each
+    font and image file looked at once per hasher: make one per build)."""
+
+    def __init__(self) -> None:
+        self._files: dict[Path, str] = {}
+        self._fonts: dict[str, str] = {}
+        self._sides: dict[int, tuple[ops.CardLayout, str]] = {}
+
+    def file(self, path: Path) -> str:
+        got = self._files.get(path)
+        if got is None:
+            got = self._files[path] = file_hash(path)
+        return got
+
+    def font(self, name: str) -> str:
+        got = self._fonts.get(name)
+        if got is None:
+            try:
+                filename = pdfmetrics.getFont(name).face.filename
+            except (KeyError, AttributeError):
+                filename = None     # a standard PDF font: its name is all there is
+            got = self._fonts[name] = self.file(Path(filename)) if isinstance(filename, str) else name
+        return got
+
+    def _value(self, v: object, nums: list[float], words: list[str]) -> None:
+        if v is None:
+            words.append("\x01")
+        elif isinstance(v, (int, float)):           # bool too
+            nums.append(v)
+        elif isinstance(v, str):
+            words.append(v)
+        elif isinstance(v, Path):
+            words.append(self.file(v))
+        elif isinstance(v, tuple):
+            words.append(f"({len(v)}")
+            for x in v:
+                self._value(x, nums, words)
+        else:
+            words.append(repr(v))
+
+    def _op(self, op: ops.Op, nums: list[float], words: list[str]) -> None:
+        """An op's values: numbers to `nums`, the rest to `words`; files (art, icons, fonts) by
+        content rather than by path (the same game unpacked elsewhere hashes the same)."""
+        if type(op) is ops.Text:
+            words.append("Text")
+            nums += (op.x, op.y, op.w, op.h, op.size, op.overflow, op.rotate, len(op.runs))
+            for r in op.runs:
+                nums += (r.x, r.baseline, r.size, r.width)
+                words += (r.kind, self.file(r.content) if isinstance(r.content, Path) else r.content,
+                          self.font(r.font) if r.font else "")
+                self._value(r.color, nums, words)
+            return
+        names = _FIELDS.get(type(op))
+        if names is None:
+            names = _FIELDS[type(op)] = tuple(f.name for f in dataclasses.fields(op))
+        words.append(type(op).__name__)
+        for n in names:
+            self._value(getattr(op, n), nums, words)
+
+    def side(self, layout: ops.CardLayout) -> str:
+        """The content hash of one laid-out side: its size, shape and every op but its stamp
+        (the elements showing `game.version` or `card.revision`)."""
+        known = self._sides.get(id(layout))
+        if known is not None and known[0] is layout:       # a shared back: hashed once
+            return known[1]
+        stamp = set(layout.stamp)
+        nums: list[float] = [layout.width, layout.height, layout.bleed]
+        words: list[str] = [layout.shape]
+        for i, op in enumerate(layout.ops):
+            if i not in stamp:
+                self._op(op, nums, words)
+        h = hashlib.sha256(struct.pack(f"<{len(nums)}d", *nums))       # the same bytes on every machine
+        h.update("\0".join(words).encode("utf-8", "surrogatepass"))
+        got = h.hexdigest()[:HASH_LENGTH]
+        self._sides[id(layout)] = (layout, got)
+        return got
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def entry(deck_name: str, card: Card, face: ops.CardLayout, back: ops.CardLayout | None,
+          hasher: SideHasher | None = None) -> Entry:
+    """The manifest's entry for one laid-out card."""
+    hasher = hasher or SideHasher()
+    kind, _, ident = card.ident.partition(":")
+    return Entry(deck=deck_name, name=card.name, id=ident if kind == "id" else None, copies=card.count,
+                 revision=card.revision_number, data=card.data_hash[:HASH_LENGTH],
+                 body=card.body_hash[:HASH_LENGTH], face=hasher.side(face),
+                 back=hasher.side(back) if back is not None else None)
+
+
+def manifest_of(rendered: Rendered) -> Manifest:
+    """The manifest of a laid-out game (every card, in build order)."""
+    hasher = SideHasher()
+    return Manifest(rendered.game.slug, rendered.game.version,
+                    [entry(deck.name, card, face, rendered.back_of(deck, card), hasher)
+                     for deck, card, face in rendered.faces])

@@ -1,0 +1,452 @@
+"""Every card of a game as a web page: the static gallery (`cardgen.outputs.gallery`,
+`build/<game>/index.html`) and the live preview (`cardgen serve`) share this model and its
+HTML.
+
+An `Album` is the laid-out game seen card by card: decks in order, each card with its face,
+its own back (per-card backs) or the deck's shared back, its copies, where it is written and
+the validator's problems that belong to it.  `place_problems` decides where a problem
+belongs: to the cards its message names, else to the card whose lines hold it, else to the
+deck whose file or name it gives, else to the game.
+
+The pages come from Jinja templates in `cardgen/data/preview/`, autoescaped; every text
+from the game (card names, messages, field values) is also cleared of control characters
+(`clean`), so a card name can neither inject markup nor hide itself.
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from cardgen.core.data import DATA
+from cardgen.core.errors import Diagnostic, Loc, escape_controls, plural
+from cardgen.core.located import YDict, YList
+from cardgen.layout.engine import Rendered
+from cardgen.load.game import Card, Deck, Game
+from cardgen.model import ops
+from cardgen.render.raster import PT_PER_IN, Spec
+
+PAGES = DATA / "preview"
+PREVIEW_DPI = 150            # the grid's images: sharp at twice the size a tile shows them
+MAX_SOURCE_LINES = 200       # a card's source lines shown in the preview, at most
+
+
+def clean(text: object) -> str:
+    """`text` without raw control characters (newlines and tabs kept): each shown as `\\x1b`."""
+    s = str(text)
+    if s.isprintable():
+        return s
+    return "\n".join(escape_controls(line.replace("\t", "    ")) for line in s.split("\n"))
+
+
+def side_spec(layout: ops.CardLayout, dpi: int = PREVIEW_DPI) -> Spec:
+    """The bitmap a page shows of a card side: its trim (no bleed) at `dpi`, as a PNG."""
+    return Spec(max(1, round(layout.width / PT_PER_IN * dpi)), max(1, round(layout.height / PT_PER_IN * dpi)),
+                0.0, dpi, "png")
+
+
+# -- the model ---------------------------------------------------------------------------------
+
+@dataclass
+class Side:
+    """One distinct card side: its layout and, once the page maker knows them, its image's
+    address and pixel size."""
+
+    layout: ops.CardLayout
+    what: str                     # "face" or "back"
+    src: str = ""
+    width: int = 0
+    height: int = 0
+    full: str = ""                # the preview: its full-size image
+
+    @property
+    def width_mm(self) -> float:
+        return round(self.layout.width / PT_PER_IN * 25.4, 2)
+
+    @property
+    def round(self) -> bool:
+        return self.layout.shape != "rect"
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: str                 # "error" or "warning"
+    where: str                    # `file:line` as the page shows it
+    message: str
+    code: str = ""
+    loc: Loc = field(default_factory=lambda: Loc(""))
+
+    def text(self) -> str:
+        return f"{self.where}: {self.severity}: {self.message}"
+
+
+@dataclass
+class CardView:
+    deck: Deck
+    card: Card
+    face: Side
+    back: Side | None             # its own back (a deck with `backs:`); a shared back is the deck's
+    problems: list[Problem] = field(default_factory=list)
+    where: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+    @property
+    def count(self) -> int:
+        return self.card.count
+
+    @property
+    def key(self) -> str:
+        """Stable while the card keeps its place in its deck: `<deck slug>~<index>`."""
+        return f"{self.deck.slug}~{self.card.index}"
+
+    @property
+    def anchor(self) -> str:
+        return f"card-{self.deck.slug}-{self.card.index}"
+
+    @property
+    def severity(self) -> str:
+        return "error" if any(p.severity == "error" for p in self.problems) else "warning"
+
+    def search_text(self) -> str:
+        """What the filter box matches: name, deck and problems."""
+        return " ".join([self.name, self.deck.name, *(p.text() for p in self.problems)]).lower()
+
+
+@dataclass
+class DeckView:
+    deck: Deck
+    cards: list[CardView]
+    back: Side | None             # the shared back, shown once
+    problems: list[Problem] = field(default_factory=list)
+    where: str = ""
+    stale: bool = False           # the preview: its file no longer loads; these are its last cards
+
+    @property
+    def name(self) -> str:
+        return self.deck.name
+
+    @property
+    def slug(self) -> str:
+        return self.deck.slug
+
+    @property
+    def copies(self) -> int:
+        return sum(c.count for c in self.cards)
+
+    @property
+    def problem_count(self) -> int:
+        return len(self.problems) + sum(len(c.problems) for c in self.cards)
+
+
+@dataclass
+class Album:
+    title: str
+    decks: list[DeckView]
+    problems: list[Problem]       # the game's own (not a card's, not a deck's)
+    errors: int = 0
+    warnings: int = 0
+
+    @property
+    def sides(self) -> list[Side]:
+        """Every distinct side, each once: faces, per-card backs and shared backs."""
+        out: list[Side] = []
+        for d in self.decks:
+            if d.back is not None:
+                out.append(d.back)
+            for c in d.cards:
+                out.append(c.face)
+                if c.back is not None:
+                    out.append(c.back)
+        return out
+
+    @property
+    def cards(self) -> list[CardView]:
+        return [c for d in self.decks for c in d.cards]
+
+    def summary(self) -> str:
+        copies = sum(d.copies for d in self.decks)
+        distinct = sum(len(d.cards) for d in self.decks)
+        return f"{plural(copies, 'card')} · {distinct} distinct · {plural(len(self.decks), 'deck')}"
+
+
+# -- where a file is, as the page shows it -------------------------------------------------------
+
+def shown_path(path: str | os.PathLike, game: Game) -> str:
+    """A file as the page names it: relative to the game folder, else to the project, else
+    one of cardgen's own (`cardgen:templates/basic/card.yaml`); never the computer's full path
+    (the gallery is sent to other people)."""
+    p = Path(os.path.abspath(path))
+    for base, prefix in ((game.root, ""), (game.project, ""), (DATA, "cardgen:")):
+        try:
+            return prefix + p.relative_to(Path(os.path.abspath(base))).as_posix()
+        except ValueError:
+            continue
+    return p.name
+
+
+def shown_loc(loc: Loc, game: Game) -> str:
+    """`cards.yaml:12` (a spreadsheet: `cards.xlsx: Actions!B5`)."""
+    if not loc.file or loc.file.startswith("<"):
+        return loc.file or "?"
+    out = shown_path(loc.file, game)
+    if loc.cell:
+        return f"{out}: {loc.cell}"
+    return f"{out}:{loc.line}" if loc.line else out
+
+
+# -- where a problem belongs -----------------------------------------------------------------------
+
+def _max_line(value: Any) -> int:
+    """The last line any key or value of a YAML mapping or list starts on."""
+    best = 0
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, YDict):
+            locs = [*getattr(v, "key_locs", {}).values(), *getattr(v, "value_locs", {}).values()]
+            best = max([best, *(loc.line for loc in locs)])
+            stack.extend(v.values())
+        elif isinstance(v, YList):
+            best = max([best, *(loc.line for loc in getattr(v, "item_locs", []))])
+            stack.extend(v)
+    return best
+
+
+def card_spans(deck: Deck) -> list[tuple[int, int, Card]]:
+    """(first line, last line, card) of each card written in the deck file itself: from its
+    `- ` to the line before the next card (the last card: up to the deck's next key)."""
+    own = sorted((c for c in deck.cards if Path(c.loc.file) == Path(deck.file) and c.loc.line and not c.loc.cell),
+                 key=lambda c: c.loc.line)
+    if not own:
+        return []
+    first = own[0].loc.line
+    after = [loc.line for loc in getattr(deck.data, "key_locs", {}).values() if loc.line > first]
+    last = min(after) - 1 if after else max(_max_line(own[-1].data), own[-1].loc.line) + 10_000
+    out = []
+    for c, nxt in zip(own, [*own[1:], None]):
+        out.append((c.loc.line, nxt.loc.line - 1 if nxt else last, c))
+    return out
+
+
+def _names_card(message: str, name: str) -> bool:
+    return (f"card '{name}'" in message or f"('{name}'," in message or f" '{name}'," in message
+            or f" '{name}')" in message or f"('{name}')" in message)
+
+
+@dataclass
+class Placed:
+    cards: dict[tuple[str, int], list[Diagnostic]] = field(default_factory=dict)
+    decks: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    game: list[Diagnostic] = field(default_factory=list)
+
+
+def place_problems(decks: Iterable[Deck], diagnostics: Iterable[Diagnostic]) -> Placed:
+    """Each problem to the cards it belongs to: in a deck file, the cards its message names
+    (`card 'X'`, or a list `('X', 'Y')`), else the card whose lines hold it, else the deck; in
+    another file (a template, rules.yaml), the cards named `card 'X'` in the message, else the
+    deck whose name starts the message, else the game."""
+    decks = list(decks)
+    by_file = {Path(os.path.abspath(d.file)): d for d in decks}
+    spans = {d.slug: card_spans(d) for d in decks}
+    placed = Placed()
+    for diag in sorted(diagnostics, key=Diagnostic.sort_key):
+        deck = by_file.get(Path(os.path.abspath(diag.loc.file))) if diag.loc.file else None
+        if deck is not None:
+            named = [c for c in deck.cards if _names_card(diag.message, c.name)]
+            if not named:
+                named = [c for first, last, c in spans[deck.slug] if first <= diag.loc.line <= last]
+            if named:
+                for c in named:
+                    placed.cards.setdefault((deck.slug, c.index), []).append(diag)
+            else:
+                placed.decks.setdefault(deck.slug, []).append(diag)
+            continue
+        hits = [(d, c) for d in decks for c in d.cards if f"card '{c.name}'" in diag.message]
+        if hits:
+            for d, c in hits:
+                placed.cards.setdefault((d.slug, c.index), []).append(diag)
+            continue
+        owner = next((d for d in decks if diag.message.startswith(f"{d.name}:")
+                      or diag.message.startswith(f"deck '{d.name}'")), None)
+        if owner is not None:
+            placed.decks.setdefault(owner.slug, []).append(diag)
+        else:
+            placed.game.append(diag)
+    return placed
+
+
+def problems_of(diags: Iterable[Diagnostic], game: Game) -> list[Problem]:
+    return [Problem(d.severity, shown_loc(d.loc, game), d.message, d.code, d.loc) for d in diags]
+
+
+def album(rendered: Rendered, diagnostics: Iterable[Diagnostic]) -> Album:
+    """The laid-out game card by card, each problem beside what it belongs to."""
+    game = rendered.game
+    diags = list(diagnostics)
+    placed = place_problems(game.decks, diags)
+    faces: dict[tuple[str, int], ops.CardLayout] = {(d.slug, c.index): f for d, c, f in rendered.faces}
+    decks = []
+    for deck in game.decks:
+        shared = rendered.backs.get((deck.slug, None)) if deck.back else None
+        cards = []
+        for card in deck.cards:
+            face = faces.get((deck.slug, card.index))
+            if face is None:
+                continue
+            own = rendered.backs.get((deck.slug, card.index)) if deck.backs else None
+            cards.append(CardView(deck, card, Side(face, "face"), Side(own, "back") if own is not None else None,
+                                  problems_of(placed.cards.get((deck.slug, card.index), []), game),
+                                  shown_loc(card.loc, game)))
+        decks.append(DeckView(deck, cards, Side(shared, "back") if shared is not None else None,
+                              problems_of(placed.decks.get(deck.slug, []), game), shown_path(deck.file, game)))
+    return Album(game.title, decks, problems_of(placed.game, game),
+                 sum(1 for d in diags if d.severity == "error"), sum(1 for d in diags if d.severity == "warning"))
+
+
+def bare(game: Game, diagnostics: Iterable[Diagnostic]) -> Album:
+    """A game with no cards laid out (none yet, or no deck): its problems only."""
+    diags = list(diagnostics)
+    return Album(game.title, [], problems_of(diags, game), sum(1 for d in diags if d.severity == "error"),
+                 sum(1 for d in diags if d.severity == "warning"))
+
+
+def replace_problems(old: Album, game: Game, diagnostics: Iterable[Diagnostic]) -> Album:
+    """`old`'s cards with today's problems placed on them (the game no longer lays out: the
+    page keeps showing its last good cards, marked as such, under the errors)."""
+    diags = list(diagnostics)
+    placed = place_problems([d.deck for d in old.decks], diags)
+    decks = []
+    for d in old.decks:
+        cards = [CardView(c.deck, c.card, c.face, c.back, problems_of(placed.cards.get((d.slug, c.card.index), []),
+                                                                     game), c.where) for c in d.cards]
+        decks.append(DeckView(d.deck, cards, d.back, problems_of(placed.decks.get(d.slug, []), game), d.where,
+                              d.stale))
+    return Album(old.title, decks, problems_of(placed.game, game),
+                 sum(1 for d in diags if d.severity == "error"), sum(1 for d in diags if d.severity == "warning"))
+
+
+def restore_decks(al: Album, old: Album, lost: list[DeckView], game: Game,
+                  diagnostics: Iterable[Diagnostic]) -> Album:
+    """`al` with the decks `lost` of `old` put back where they were, marked stale (their files
+    no longer load: a deck does not vanish from the page while its file is being edited), and
+    today's problems placed again over all of them."""
+    decks = list(al.decks)
+    for d in lost:
+        decks.insert(min(old.decks.index(d), len(decks)), DeckView(d.deck, d.cards, d.back, [], d.where, True))
+    return replace_problems(Album(al.title, decks, []), game, diagnostics)
+
+
+# -- a card's data and source lines (the preview's detail panel) -----------------------------------
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {clean(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, str):
+        return clean(value)
+    return value
+
+
+def field_text(value: Any) -> str:
+    """A field's value as the detail panel shows it: text as it is, anything else as JSON."""
+    if isinstance(value, str):
+        return clean(value)
+    return json.dumps(_plain(value), ensure_ascii=False, default=str)
+
+
+def source_lines(card: Card, deck: Deck) -> tuple[int, list[str]]:
+    """(first line number, the lines) where `card` is written in its deck file."""
+    path = Path(card.loc.file)
+    spans = [s for s in card_spans(deck) if s[2] is card]
+    if not spans or not path.is_file():
+        return 0, []
+    first, last, _ = spans[0]
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return 0, []
+    chunk = lines[first - 1:min(last, first - 1 + MAX_SOURCE_LINES)]
+    while chunk and not chunk[-1].strip():
+        chunk.pop()
+    return first, [clean(line) for line in chunk]
+
+
+def card_detail(view: CardView, game: Game, back: Side | None) -> dict:
+    """What the preview shows of a card when it is clicked; `back`: its own or its deck's."""
+    first, lines = source_lines(view.card, view.deck)
+    marked = sorted({p.loc.line for p in view.problems if p.loc.file and p.loc.line
+                     and Path(p.loc.file) == Path(view.card.loc.file)})
+    return {
+        "key": view.key,
+        "name": clean(view.name),
+        "deck": clean(view.deck.name),
+        "count": view.count,
+        "where": clean(view.where),
+        "sides": [{"what": s.what, "src": s.src, "full": s.full, "width_mm": s.width_mm}
+                  for s in (view.face, back) if s is not None],
+        "fields": [[clean(k), field_text(v)] for k, v in view.card.fields.items()],
+        "source": {"file": clean(shown_path(view.card.loc.file, game)), "first": first, "lines": lines,
+                   "marked": marked},
+        "problems": [{"severity": p.severity, "where": clean(p.where), "message": clean(p.message)}
+                     for p in view.problems],
+    }
+
+
+# -- HTML -----------------------------------------------------------------------------------------
+
+def _finalize(value: Any) -> Any:
+    from markupsafe import Markup
+
+    if value is None:
+        return ""
+    if isinstance(value, Markup):
+        return value
+    return clean(value)
+
+
+@cache
+def _env():
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(PAGES)), autoescape=True, finalize=_finalize,
+                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    env.globals["plural"] = plural
+    return env
+
+
+def asset(name: str) -> str:
+    """One of the pages' own files (CSS, JavaScript)."""
+    return (PAGES / name).read_text(encoding="utf-8")
+
+
+@dataclass
+class Page:
+    """What varies between the gallery and the preview."""
+
+    live: bool = False                        # the preview: live updates, detail panel, zoom
+    errors: list[Problem] = field(default_factory=list)   # blocking errors shown above the cards
+    stale: bool = False                       # the cards are the last ones that laid out
+    version: int = 0
+    inline: Callable[[str], str] = asset      # gallery: CSS and script inlined
+
+
+def cards_html(al: Album | None, page: Page) -> str:
+    """The part of the page that changes: errors, the game's problems and every deck."""
+    return _env().get_template("cards.html").render(album=al, page=page)
+
+
+def page_html(al: Album | None, page: Page, title: str, body: str | None = None) -> str:
+    """A whole page: the gallery's index.html, or the preview's first answer (`body`: its
+    `cards_html`, if made already)."""
+    from markupsafe import Markup
+
+    return _env().get_template("page.html").render(album=al, page=page, title=title,
+                                                   body=Markup(cards_html(al, page) if body is None else body))

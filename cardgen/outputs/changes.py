@@ -1,0 +1,188 @@
+"""`changes-<paper>.pdf` (`cardgen build --changed-since BUILD_OR_REF`): a first page saying
+what changed since an earlier build or git revision, what to print and what to take out of
+the box, then print sheets holding only the added and changed cards, with their copies and
+backs (the print sheets' own layout and options: `cardgen.render.pdf.print_sheets`)."""
+from __future__ import annotations
+
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.core.errors import CardgenError, Loc, plural
+from cardgen.core.sizes import PAPER_SIZES_MM
+from cardgen.core.units import MM
+from cardgen.layout.changes import Change, Changes
+from cardgen.model.ops import Copy
+from cardgen.outputs.base import Job, Output
+from cardgen.outputs.print_sheets import PrintSheets
+from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
+
+MARGIN = 18.0           # mm
+LINE = 5.6              # mm between listed cards
+_INK = (0.12, 0.11, 0.1)
+_GREY = (0.42, 0.42, 0.42)
+
+
+def changed_copies(job: Job, changes: Changes) -> list[Copy]:
+    """The copies to print, in build order: every copy of an added or reprinted card, the extra
+    copies of a card that has more."""
+    r = job.rendered
+    assert changes.new is not None and len(changes.new.cards) == len(r.faces)
+    wanted = {id(c.new): c.to_print for c in changes.items if c.new is not None and c.to_print}
+    by_face: dict[int, list[Copy]] = {}
+    for cp in r.copies:
+        by_face.setdefault(id(cp.face), []).append(cp)
+    out: list[Copy] = []
+    for (_, _, face), e in zip(r.faces, changes.new.cards):
+        out += by_face.get(id(face), [])[:wanted.get(id(e), 0)]
+    return out
+
+
+def _why_printed(c: Change) -> str:
+    if c.kind == "renamed" and c.old is not None:
+        return f"renamed from {c.old.name}"
+    if c.kind == "copies" and c.old is not None and c.new is not None:
+        return f"{plural(c.to_print, 'more copy', 'more copies')} ({c.old.copies} → {c.new.copies})"
+    return c.kind
+
+
+def _why_removed(c: Change, changes: Changes) -> str:
+    assert c.old is not None
+    if c.kind == "removed":
+        return f"removed, stamped {changes.printed_as(c.old)}"
+    if c.kind == "copies" and c.new is not None:
+        return f"{plural(c.to_remove, 'copy', 'copies')} fewer ({c.old.copies} → {c.new.copies})"
+    what = f"renamed to {c.new.name}" if c.kind == "renamed" and c.new is not None else "the old version"
+    return f"{what}, stamped {changes.printed_as(c.old)}"
+
+
+class _Listing:
+    """The first page(s): what changed, what to print, what to take out."""
+
+    def __init__(self, c: Canvas, fonts: FontBook, paper: str, title: str):
+        self.c, self.fonts = c, fonts
+        self.w, self.h = PAPER_SIZES_MM[paper]
+        self.title = title
+        family = DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None
+        self.regular = fonts.face(family, "regular").name
+        self.bold = fonts.face(family, "bold").name
+        self.pages = 1
+        self.y = MARGIN
+
+    def _fit(self, text: str, font: str, size: float, width: float) -> str:
+        """`text` cut (with …) to `width` mm."""
+        if self.fonts.width(text, font, size) / MM <= width:
+            return text
+        while text and self.fonts.width(text + "…", font, size) / MM > width:
+            text = text[:-1]
+        return text + "…"
+
+    def text(self, x: float, text: str, font: str, size: float, colour=_INK, width: float | None = None) -> None:
+        self.c.setFont(font, size)
+        self.c.setFillColorRGB(*colour)
+        room = width if width is not None else self.w - MARGIN - x
+        self.c.drawString(x * MM, (self.h - self.y) * MM, self._fit(text, font, size, room))
+
+    def room(self, need: float) -> None:
+        if self.y + need > self.h - MARGIN:
+            self.c.showPage()
+            self.pages += 1
+            self.y = MARGIN + 4
+            self.text(MARGIN, f"{self.title}: what changed (continued)", self.bold, 11)
+            self.y += LINE * 1.5
+
+    def heading(self, text: str) -> None:
+        self.room(LINE * 3)
+        self.y += LINE * 0.8
+        self.text(MARGIN, text, self.bold, 11.5)
+        self.y += LINE * 1.1
+
+    def item(self, copies: int, label: str, why: str) -> None:
+        self.room(LINE)
+        box = 3.0
+        self.c.setStrokeColorRGB(*_INK)
+        self.c.setLineWidth(0.6)
+        self.c.rect(MARGIN * MM, (self.h - self.y - 0.6) * MM, box * MM, box * MM, stroke=1, fill=0)
+        self.text(MARGIN + 5.5, f"×{copies}", self.bold, 9.5)
+        self.text(MARGIN + 15, label, self.regular, 9.5, width=(self.w - 2 * MARGIN - 15) * 0.58)
+        self.text(MARGIN + 15 + (self.w - 2 * MARGIN - 15) * 0.6, why, self.regular, 8.5, _GREY)
+        self.y += LINE
+
+    def draw(self, changes: Changes, sheets: int, duplex: bool) -> None:
+        self.y = MARGIN + 6
+        self.text(MARGIN, f"{self.title}: what changed", self.bold, 17)
+        self.y += LINE * 1.3
+        since = f"since {changes.since}"
+        if changes.old_version != changes.new_version:
+            since += f" · version {changes.old_version or 'none'} → {changes.new_version or 'none'}"
+        elif changes.new_version:
+            since += f" · version {changes.new_version}"
+        self.text(MARGIN, since, self.regular, 9.5, _GREY)
+        self.y += LINE
+        self.text(MARGIN, f"{changes.counts()}: {changes.summary()}", self.regular, 9.5)
+        self.y += LINE * 0.6
+        printed, removed = changes.printed, changes.removed_from_box
+        if printed:
+            self.heading(f"Print and put in the box ({plural(sum(c.to_print for c in printed), 'copy', 'copies')})")
+            for c in printed:
+                assert c.new is not None
+                self.item(c.to_print, c.new.label, _why_printed(c))
+        if removed:
+            self.heading(f"Take out of the box ({plural(sum(c.to_remove for c in removed), 'copy', 'copies')})")
+            for c in removed:
+                assert c.old is not None
+                self.item(c.to_remove, c.old.label, _why_removed(c, changes))
+        same = [c for c in changes.items if not c.to_print and not c.to_remove]
+        if same:
+            self.heading("Changed in the data only (nothing to do)")
+            for c in same:
+                e = c.new or c.old
+                assert e is not None
+                self.item(e.copies, c.label, f"{c.kind}, no copies (count: 0)" if not e.copies
+                          else "renamed; prints the same")
+        self.y += LINE
+        self.room(LINE)
+        if sheets:
+            how = f"{plural(sheets, 'sheet follows', 'sheets follow')}" + (", printed double-sided" if duplex else "")
+            self.text(MARGIN, f"The print sheets with only these cards: {how}; print at 100 % and cut as usual.",
+                      self.regular, 9, _GREY)
+        else:
+            self.text(MARGIN, "Nothing to print.", self.regular, 9, _GREY)
+        self.c.showPage()
+        if duplex and self.pages % 2:
+            self.text(MARGIN, "(left blank: the print sheets that follow start on a sheet of their own)",
+                      self.regular, 8, _GREY)
+            self.c.showPage()
+
+
+class ChangesPdf(Output):
+    name = "changes"
+    summary = ("What changed since an earlier build or git revision (`--changed-since`, docs/changes.md): a page "
+               "listing it and what to take out of the box, then print sheets (with the `print` options) of only "
+               "the added and changed cards.")
+    files = "changes-<paper>.pdf"
+    default = False
+
+    def make(self, job: Job) -> None:
+        from cardgen.render import impose
+        from cardgen.render.pdf import SheetOptions, plan_sheets, print_sheets
+
+        changes = job.changes
+        if changes is None:         # the pipeline says what changed (`cardgen.pipeline.changes`)
+            raise TypeError("the changes output needs the changes (--changed-since)")
+        r = job.rendered
+        o = PrintSheets.resolve(r.game.data, job.build.outputs.get(PrintSheets.name))
+        copies = changed_copies(job, changes)
+        for paper in job.build.papers:
+            so = SheetOptions(paper, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs)
+            try:
+                pages, _ = plan_sheets(copies, so)
+
+                def cover(c: Canvas, duplex: bool, paper: str = paper, sheets: int = len(pages)) -> None:
+                    c.setTitle(f"{r.game.title}: what changed ({paper})")
+                    _Listing(c, r.res.fonts, paper, r.game.title).draw(changes, sheets, duplex)
+
+                data = print_sheets(copies, r.res.fonts, so, r.game.title, pages, cover)
+            except impose.DoesNotFit as exc:
+                raise CardgenError(Loc(str(r.game.file), 1), f"{exc}; use a larger --page or a smaller card") \
+                    from None
+            job.staging.add(job.out_dir / f"changes-{paper}.pdf", data)
+            job.report.note(f"changes-{paper}.pdf: {changes.summary()}")

@@ -1,0 +1,77 @@
+"""Components that are not decks but are printed like cards, with their own size: the player
+aid (rules.yaml's `player_aid:`, the same front and back as player-aid.pdf).  The print
+sheets, the fold-over sheets and the print-service PNGs take them after the decks, on pages
+of their own.  (Tokens and boards are decks with their own `size:`, a `{diameter}` for a
+round token; they are printed with every other deck.)
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from cardgen.core.errors import CardgenError
+from cardgen.core.units import MM
+from cardgen.layout.engine import Rendered
+from cardgen.layout.rulebook import has_rulebook, load_rulebook
+from cardgen.model import ops
+from cardgen.model.ops import CardLayout, Copy
+from cardgen.outputs.booklet import AID_BLEED, AID_SIZE, Booklet, accent_or_default, player_aid_pages, shift
+
+PLAYER_AID = "Player aid"
+DRAWN = (ops.Rect, ops.Ellipse, ops.Line, ops.Path, ops.Text, ops.Image, ops.Icon, ops.Placeholder)
+
+
+@dataclass(frozen=True)
+class Extra:
+    """A component printed like a card: its sides and how many copies."""
+
+    name: str
+    slug: str
+    face: CardLayout
+    back: CardLayout | None
+    count: int
+    width: float         # mm
+    height: float        # mm
+    bleed: float         # mm
+
+    def copies(self) -> list[Copy]:
+        return [Copy(self.face, self.back, self.name, self.width, self.height, self.bleed) for _ in range(self.count)]
+
+
+def players(text: str | None) -> int:
+    """The most players game.yaml's `players` allows ("2-4" gives 4, "3" gives 3); 1 if none."""
+    numbers = [int(n) for n in re.findall(r"\d+", text or "") if 0 < int(n) <= 100]
+    return max(numbers) if numbers else 1
+
+
+def _side(page_ops: list, width: float, height: float, bleed: float, key: str) -> CardLayout:
+    """A booklet page (ops from its bleed corner, points) as a card side (ops from the trim);
+    the booklet's own marks (bookmarks, links) are not drawing and stay behind."""
+    drawn = [op for op in page_ops if isinstance(op, DRAWN)]
+    return CardLayout(width, height, bleed, [shift(op, -bleed, -bleed) for op in drawn], key=key)
+
+
+def extras(r: Rendered) -> list[Extra]:
+    """The extra components of a laid-out game: its player aid, if rules.yaml has one (a
+    rulebook with errors gives none here; the booklet output reports them)."""
+    game = r.game
+    if not has_rulebook(game):
+        return []
+    try:
+        book = load_rulebook(game)
+    except CardgenError:
+        return []
+    aid = book.player_aid if book is not None else None
+    if book is None or aid is None or not (aid.turn or aid.end or aid.notes):
+        return []
+    count = aid.count if aid.count is not None else players(game.opts.players)
+    if count <= 0:
+        return []
+    front, back = player_aid_pages(r, book, accent_or_default(Booklet.resolve(game.data).accent))
+    w, h, b = AID_SIZE[0] * MM, AID_SIZE[1] * MM, AID_BLEED * MM
+    return [Extra(PLAYER_AID, "player-aid", _side(front.ops, w, h, b, "player-aid:face"),
+                  _side(back.ops, w, h, b, "player-aid:back"), count, AID_SIZE[0], AID_SIZE[1], AID_BLEED)]
+
+
+def extra_copies(r: Rendered) -> list[Copy]:
+    return [cp for e in extras(r) for cp in e.copies()]

@@ -1,0 +1,63 @@
+"""`index.html` + `gallery/`: every card of the game on one web page, to send to co-designers
+who will not install anything.
+
+Faces and backs grouped by deck, copies counted, each card's name and where it is written,
+and the validator's problems beside the card they belong to (`cardgen.outputs.album`).  The
+images are the card PDFs' own pixels (`cardgen.render.raster`, the bitmaps TTS and the PNG
+export use, cached), one file per distinct side: `gallery/<deck>/<nnn>-<card>-face.png`,
+`...-back.png` for per-card backs, `gallery/<deck>/back.png` for a shared back.  Relative
+links only, styles inline, no fonts or scripts from anywhere: it works opened straight from
+the disk (file://), zipped or on any web space.  A small inline script adds the filter box;
+without it everything is still shown, and a click on a card shows it large.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardgen.outputs.base import Job, Output
+from cardgen.schema.core import Decl, Int, opt
+
+
+@dataclass(frozen=True, kw_only=True)
+class GalleryOptions(Decl):
+    __what__ = "gallery options"
+
+    dpi: int = opt(Int(min=50, max=300), "resolution of the card images (a poker card at 150: 375 x 525 px)", 150)
+
+
+class Gallery(Output):
+    name = "gallery"
+    summary = ("A web page of every card, faces and backs by deck, with copies and the validator's problems, "
+               "to open from the disk or send to co-designers.")
+    files = "index.html, gallery/"
+    section = "gallery"
+    Options = GalleryOptions
+
+    def make(self, job: Job) -> None:
+        from cardgen.core.names import NAME_LIMIT, bounded, slugify
+        from cardgen.outputs import album as A
+        from cardgen.render import raster
+
+        r = job.rendered
+        al = A.album(r, job.report.items)
+        root = job.out_dir / "gallery"
+        job.staging.own_dir(root)
+        named: list[tuple[A.Side, str]] = []
+        for d in al.decks:
+            if d.back is not None:
+                named.append((d.back, f"{d.slug}/back.png"))
+            width = max(3, len(str(len(d.cards))))
+            for c in d.cards:
+                stem = bounded(f"{c.card.index + 1:0{width}d}-{slugify(c.name)}", NAME_LIMIT - len("-face.png"))
+                named.append((c.face, f"{d.slug}/{stem}-face.png"))
+                if c.back is not None:
+                    named.append((c.back, f"{d.slug}/{stem}-back.png"))
+        cache = raster.Cache(job.out_dir / ".cache" / "raster")
+        requests = [(side.layout, A.side_spec(side.layout, job.options.dpi)) for side, _ in named]
+        with raster.Pool() as pool:
+            paths = raster.rasterize(requests, cache, raster.font_dirs_of(r), pool)
+        for (side, name), (_, spec), path in zip(named, requests, paths):
+            side.src, side.width, side.height = f"gallery/{name}", spec.px_w, spec.px_h
+            job.staging.add_file(root / name, path, raster.read_payload)
+        html = A.page_html(al, A.Page(), al.title)
+        job.staging.add(job.out_dir / "index.html", html.encode("utf-8"))

@@ -1,0 +1,227 @@
+"""`print-service/<deck>-pdfx.pdf`: one PDF/X-1a file per deck for DriveThruCards and other
+print-on-demand services: every printed card side once, in their order (back 1, front 1,
+back 2, front 2, ...), at trim + bleed in CMYK, with `<deck>-counts.txt` saying how many of
+each to print. A preflight names, by card, total ink over the service's limit and text
+closer to the trim than its safe area. See docs/print-services.md.
+"""
+from __future__ import annotations
+
+import math
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from cardgen.core.errors import CardgenError, Loc
+from cardgen.core.units import MM
+from cardgen.model import ops
+from cardgen.model.game import Card, Deck
+from cardgen.outputs.base import Job, Output
+from cardgen.render.cmyk import Condition
+from cardgen.schema.core import Bool, Decl, Length, Number, Text, opt
+
+SERVICE = "DriveThruCards"
+SERVICE_BLEED_MM = 3.175
+
+
+@dataclass(frozen=True, kw_only=True)
+class PdfxOptions(Decl):
+    __what__ = "print-service PDF options"
+
+    ink_limit: float = opt(Number(min=100, max=400, unit="%"),
+                           "highest total ink (C+M+Y+K) the print service accepts; a card that puts more "
+                           "anywhere is named in a warning", 240.0, default_doc="240 (DriveThruCards)",
+                           cli="--ink-limit")
+    rich_black: bool = opt(Bool(), "print black areas at least 1/2 in wide and high as rich black (60/40/40/100) "
+                                   "instead of 100 % K; black text, lines and icons are always 100 % K", True)
+    safe_margin: float = opt(Length(min=0, max=20, to="mm"),
+                             "text closer than this to the trim is named in a warning (the service's safe area)",
+                             SERVICE_BLEED_MM, default_doc="1/8 in (3.175 mm)")
+    profile: str | None = opt(Text(nonempty=True),
+                              "a CMYK output profile (.icc file in the game folder) to separate for and embed, for a "
+                              "service that names its own", None,
+                              default_doc="cardgen's FOGRA39 coated profile, 240 % total ink")
+
+
+class PrintService(Output):
+    name = "pdfx"
+    summary = ("One CMYK PDF/X-1a file per deck for print-on-demand services (DriveThruCards order: back, front, "
+               "per card), with copy counts and an ink and safe-area preflight.")
+    files = "print-service/<deck>-pdfx.pdf, print-service/<deck>-counts.txt"
+    default = True
+    section = "pdfx"
+    Options = PdfxOptions
+
+    def make(self, job: Job) -> None:
+        from cardgen.render import docinfo
+
+        info = docinfo.current()
+        if info.epoch is None:                 # PDF/X requires dates: the data's own, at least
+            info = replace(info, epoch=_data_epoch(job))
+        with tempfile.TemporaryDirectory(prefix="cardgen-pdfx-") as tmp, docinfo.using(info):
+            _make(job, Path(tmp))
+
+
+def _data_epoch(job: Job) -> int:
+    files = [job.game.file, *(d.file for d in job.game.decks)]
+    return int(max(f.stat().st_mtime for f in files if f.is_file()))
+
+
+def _profile(job: Job) -> tuple[Path, Condition, Loc]:
+    """The output profile's file, the condition it names, and where game.yaml chose it."""
+    from cardgen.core.paths import PathRefused, find_confined
+    from cardgen.render.cmyk import BUNDLED, DEFAULT_PROFILE
+
+    ref = job.options.profile
+    if ref is None:
+        return DEFAULT_PROFILE, BUNDLED, Loc(str(job.game.file))
+    section = job.game.data.get(PrintService.section) if job.game.data else None
+    loc = section.value_loc("profile") if section is not None and hasattr(section, "value_loc") \
+        else Loc(str(job.game.file))
+    try:
+        path = find_confined(ref, (job.game.root, job.game.project), job.game.roots, "profile")
+    except PathRefused as exc:
+        raise CardgenError(loc, str(exc), code="path") from None
+    if path is None:
+        raise CardgenError(loc, f"pdfx: profile '{ref}' not found in the game folder", code="pdfx-profile")
+    return path, Condition("Custom", "", f"as characterized by {Path(ref).name}", Path(ref).stem), loc
+
+
+def _make(job: Job, tmp: Path) -> None:
+    from PIL import ImageCms, UnidentifiedImageError
+
+    from cardgen.render import flatten, pdfx
+    from cardgen.render.cmyk import Separation
+
+    r, o, report = job.rendered, job.options, job.report
+    path, cond, where = _profile(job)
+    try:
+        sep = Separation(path, o.rich_black)
+    except (OSError, ValueError, UnidentifiedImageError, ImageCms.PyCMSError) as exc:
+        raise CardgenError(where, f"pdfx: profile '{o.profile}' cannot be used: {exc}; give a "
+                           f"CMYK output profile (.icc)", code="pdfx-profile") from None
+    if cond.identifier == "Custom":
+        cond = replace(cond, info=sep.description)
+    root = job.out_dir / "print-service"
+    job.staging.own_dir(root)
+    # every side the files print, flattened together (a few PDFs to render, not a few per card)
+    distinct: dict[int, ops.CardLayout] = {}
+    for deck, card, face in r.faces:
+        back = r.back_of(deck, card)
+        if card.count > 0:
+            distinct.update({id(lay): lay for lay in (back, face) if lay is not None})
+    done, pictures = flatten.flatten_all(list(distinct.values()), r.res.fonts, tmp)
+    flat = dict(zip(distinct, done))
+
+    def flattened(layout: ops.CardLayout) -> ops.CardLayout:
+        return flat.get(id(layout)) or layout           # (a blank back has nothing to flatten)
+
+    for deck in r.game.decks:
+        cards = [(card, face) for d, card, face in r.faces if d is deck and card.count > 0]
+        if not cards:
+            continue
+        if deck.bleed + 1e-6 < SERVICE_BLEED_MM:
+            report.warn(deck.loc, f"deck '{deck.name}' has {deck.bleed:g} mm bleed; {SERVICE} wants "
+                                  f"{SERVICE_BLEED_MM} mm (1/8 in): set `bleed:` to at least that", "pdfx-bleed")
+        blank = None
+        sides: list[ops.CardLayout] = []
+        originals: list[tuple[Card, str, ops.CardLayout]] = []
+        for card, face in cards:
+            back = r.back_of(deck, card)
+            if back is None:
+                blank = blank or ops.CardLayout(face.width, face.height, face.bleed, [], f"{deck.slug}/blank",
+                                                face.shape)
+                back = blank
+            sides += [flattened(back), flattened(face)]
+            originals += [(card, "back", back), (card, "front", face)]
+        if blank is not None:
+            report.note(f"pdfx: deck '{deck.name}' has no back; its cards get blank (white) backs")
+        title = f"{r.game.title}: {deck.name} (PDF/X-1a, {cond.identifier})"
+        sep.reset_peak()
+        data = pdfx.draw_sides(sides, r.res.fonts, sep, tmp, title, cond)
+        job.staging.add(root / f"{deck.slug}-pdfx.pdf", data)
+        job.staging.add(root / f"{deck.slug}-counts.txt", _counts(r.game.title, deck, cards).encode())
+        if sep.peak > o.ink_limit + 0.5:      # some colour or art may be over the limit: measure where it shows
+            _ink_warnings(job, deck, originals, pdfx.ink_peaks(sides, r.res.fonts, sep, tmp))
+        _safe_area_warnings(job, deck, originals, o.safe_margin * MM)
+    if pictures:
+        report.note(f"pdfx: {pictures} translucent part{'s' if pictures != 1 else ''} of cards printed as "
+                    f"{flatten.RASTER_DPI} dpi pictures (PDF/X-1a has no transparency)")
+
+
+def _counts(title: str, deck: Deck, cards: list[tuple[Card, ops.CardLayout]]) -> str:
+    lines = [f"# {title}: {deck.name}, {deck.slug}-pdfx.pdf",
+             "# one back page and one front page per distinct card (DriveThruCards order); print each pair",
+             "# as many times as `copies` says",
+             "pages\tcopies\tcard"]
+    for n, (card, _) in enumerate(cards):
+        lines.append(f"{2 * n + 1}-{2 * n + 2}\t{card.count}\t{card.name}")
+    total = sum(c.count for c, _ in cards)
+    lines.append(f"# {len(cards)} distinct card{'s' if len(cards) != 1 else ''}, {total} "
+                 f"cop{'ies' if total != 1 else 'y'}")
+    return "\n".join(lines) + "\n"
+
+
+def _who(deck: Deck, card: Card, side: str, layout_is_shared_back: bool) -> tuple[Loc, str]:
+    if layout_is_shared_back and deck.back_loc is not None:
+        return deck.back_loc, f"deck '{deck.name}' back"
+    return card.loc, f"card '{card.name}'" + (" (back)" if side == "back" else "")
+
+
+def _ink_warnings(job: Job, deck: Deck, sides: list[tuple[Card, str, ops.CardLayout]], peaks: list[float]) -> None:
+    limit = job.options.ink_limit
+    shared = job.rendered.backs.get((deck.slug, None))
+    for (card, side, layout), peak in zip(sides, peaks):
+        if peak > limit + 0.5:
+            loc, who = _who(deck, card, side, layout is shared)
+            job.report.warn(loc, f"{who}: up to {peak:.0f} % total ink in the print-service PDF, over the "
+                                 f"{limit:g} % limit (pdfx `ink_limit`); lighten its darkest colours or art",
+                            "ink-limit")
+
+
+def _safe_area_warnings(job: Job, deck: Deck, sides: list[tuple[Card, str, ops.CardLayout]], margin: float) -> None:
+    shared = job.rendered.backs.get((deck.slug, None))
+    for card, side, layout in sides:
+        for element, dist in text_near_trim(layout, margin):
+            loc, who = _who(deck, card, side, layout is shared)
+            where = (f"crosses the trim by {-dist / MM:.1f} mm" if dist < 0 else
+                     f"comes within {dist / MM:.1f} mm of the trim")
+            job.report.warn(loc, f"{who}: text of element '{element}' {where}, inside the {margin / MM:.2f} mm "
+                                 f"safe area a print service may cut into; move it inwards", "safe-area")
+
+
+def _run_box(r: ops.Run) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) a run covers: text from its ascent to its descent, an icon its square."""
+    if r.kind == "icon":
+        return r.x, r.baseline - r.size, r.x + r.size, r.baseline
+    return r.x, r.baseline - 0.75 * r.size, r.x + r.width, r.baseline + 0.2 * r.size
+
+
+def text_near_trim(layout: ops.CardLayout, margin: float) -> list[tuple[str, float]]:
+    """(element, distance to the trim in points, negative across it) of each text box whose
+    runs come closer to the trim than `margin`; the closest distance per element."""
+    out: dict[str, float] = {}
+    for op in layout.ops:
+        if not isinstance(op, ops.Text) or not op.runs:
+            continue
+        pts = []
+        for r in op.runs:
+            if r.kind == "text" and not str(r.content).strip():
+                continue
+            x0, y0, x1, y1 = _run_box(r)
+            pts += [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
+        if op.rotate and pts:
+            t = math.radians(op.rotate)
+            cx, cy = op.x + op.w / 2, op.y + op.h / 2
+            pts = [(cx + math.cos(t) * (x - cx) + math.sin(t) * (y - cy),
+                    cy - math.sin(t) * (x - cx) + math.cos(t) * (y - cy)) for x, y in pts]
+        if not pts:
+            continue
+        if layout.shape == "round":
+            rad = min(layout.width, layout.height) / 2
+            dist = rad - max(math.hypot(x - layout.width / 2, y - layout.height / 2) for x, y in pts)
+        else:
+            dist = min(min(x, layout.width - x, y, layout.height - y) for x, y in pts)
+        if dist < margin - 1e-6:
+            name = op.element or "text"
+            out[name] = min(dist, out.get(name, dist))
+    return sorted(out.items(), key=lambda kv: kv[1])

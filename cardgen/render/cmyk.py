@@ -1,0 +1,235 @@
+"""CMYK for print services: every colour and image of a card turned into the inks of a CMYK
+output profile, with Little CMS (Pillow's ImageCms), as `cardgen.render.pdfx` draws them.
+
+- Vector colours go through ReportLab's own colour hook (`enforceColorSpace`, a function the
+  canvas calls with every colour it is given, `Separation.enforce`), so the card drawing code,
+  svglib's SVG shapes included, stays as it is. Pure black is 100 % K (text, lines, icons);
+  a large black area (`Drawer.area_fill`) is rich black 60/40/40/100 when that is on.
+- Raster art is converted file by file before drawing (`Separation.convert_art`): sRGB to
+  the profile, greyscale to K only, CMYK art kept as it is.
+- A "plate" separation draws the same card with each ink as a brightness (cyan, magenta and
+  yellow as the red, green and blue of an RGB page, black as a grey page), so a plain RGB
+  rasterizer measures where how much ink lands (`cardgen.render.pdfx.ink_coverage`).
+
+Transparency is gone before this runs (`cardgen.render.flatten`).
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageCms
+from reportlab.lib.colors import CMYKColor, Color, toColor
+
+from cardgen.core.data import DATA
+from cardgen.core.units import MM
+from cardgen.model import ops
+from cardgen.render.rlcompat import CardCanvas
+
+ICC_DIR = DATA / "icc"
+DEFAULT_PROFILE = ICC_DIR / "cardgen-FOGRA39-240.icc"
+RICH_BLACK = (0.6, 0.4, 0.4, 1.0)
+LARGE_AREA = 12.7 * MM      # a black fill at least this wide and high is a "large area" (1/2 in)
+INTENT = ImageCms.Intent.PERCEPTUAL
+
+CMYK = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Condition:
+    """The printing condition an output profile describes, as a PDF/X output intent names it."""
+
+    identifier: str             # OutputConditionIdentifier: a registered name, or "Custom"
+    registry: str               # RegistryName
+    condition: str              # OutputCondition, in words
+    info: str                   # Info: the profile's description
+
+
+BUNDLED = Condition("FOGRA39", "http://www.color.org",
+                    "Offset printing, coated paper (ISO 12647-2:2004/Amd 1, FOGRA39), at most 240 % total ink",
+                    "cardgen FOGRA39 coated, 240% total ink")
+
+
+def is_black(col: Any) -> bool:
+    return tuple(round(v, 4) for v in tuple(col)[:3]) == (0.0, 0.0, 0.0)
+
+
+def tac(cmyk: CMYK) -> float:
+    """Total area coverage in percent."""
+    return 100.0 * sum(cmyk)
+
+
+@dataclass
+class Separation:
+    """sRGB to the inks of one CMYK output profile. `plate`: None for the real thing, "cmy"
+    or "k" to draw ink amounts as brightness (see the module docstring)."""
+
+    profile: Path = DEFAULT_PROFILE
+    rich_black: bool = True
+    plate: str | None = None
+    _colours: dict = field(default_factory=dict)
+    _art: dict = field(default_factory=dict)
+    peak: float = 0.0            # highest total ink of any colour given since `reset_peak`
+
+    def __post_init__(self) -> None:
+        self.icc = Path(self.profile).read_bytes()
+        dest = ImageCms.ImageCmsProfile(io.BytesIO(self.icc))
+        if dest.profile.xcolor_space.strip() != "CMYK":
+            raise ValueError(f"{Path(self.profile).name} is not a CMYK output profile")
+        self.description = dest.profile.profile_description or Path(self.profile).stem
+        self._to_cmyk = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), dest, "RGB", "CMYK",
+                                                renderingIntent=INTENT)
+
+    def for_plate(self, plate: str) -> Separation:
+        """The same separation, drawing the inks of `plate` ("cmy" or "k") as brightness."""
+        twin = replace(self, plate=plate, _colours=self._colours, _art={})
+        return twin
+
+    # -- colours ------------------------------------------------------------------------------
+    def cmyk(self, rgb: tuple[float, ...]) -> CMYK:
+        """The inks for an sRGB colour (components 0-1): black is 100 % K, white no ink."""
+        key = tuple(round(float(v) * 255) for v in rgb[:3])
+        hit = self._colours.get(key)
+        if hit is None:
+            if key == (0, 0, 0):
+                hit = (0.0, 0.0, 0.0, 1.0)
+            elif key == (255, 255, 255):
+                hit = (0.0, 0.0, 0.0, 0.0)
+            else:
+                px = ImageCms.applyTransform(Image.new("RGB", (1, 1), key), self._to_cmyk)
+                assert px is not None
+                hit = tuple(round(v / 255, 4) for v in px.getpixel((0, 0)))   # type: ignore[union-attr]
+            self._colours[key] = hit
+        return hit
+
+    def enforce(self, colour: Any) -> Any:
+        """ReportLab's colour hook: any colour in, a CMYK colour (or its plate) out."""
+        c = colour if isinstance(colour, (Color, tuple, list)) else toColor(colour)
+        if isinstance(c, CMYKColor):
+            inks: CMYK = (c.cyan * c.density, c.magenta * c.density, c.yellow * c.density, c.black * c.density)
+        elif isinstance(c, Color):
+            inks = self.cmyk((c.red, c.green, c.blue))
+        elif len(c) == 4:
+            inks = tuple(float(v) for v in c)          # type: ignore[assignment]
+        else:
+            inks = self.cmyk(tuple(c))
+        self.peak = max(self.peak, tac(inks))
+        return self._paint(inks)
+
+    def _paint(self, inks: CMYK) -> Any:
+        if self.plate == "cmy":
+            return Color(1 - inks[0], 1 - inks[1], 1 - inks[2], alpha=None)
+        if self.plate == "k":
+            return Color(1 - inks[3], 1 - inks[3], 1 - inks[3], alpha=None)
+        return CMYKColor(*inks, alpha=None)
+
+    def area_fill(self, op: ops.Op, col: tuple[float, ...]) -> Any:
+        """`Drawer.area_fill`: rich black for a large black area, the colour itself otherwise."""
+        if self.rich_black and is_black(col) and min(_extent(op)) >= LARGE_AREA:
+            return CMYKColor(*RICH_BLACK, alpha=None)
+        return tuple(col[:3])
+
+    def reset_peak(self) -> None:
+        self.peak = 0.0
+
+    # -- raster art ---------------------------------------------------------------------------
+    def convert_image(self, im: Image.Image) -> Image.Image:
+        """An opaque image in the profile's inks: RGB through the profile, grey as K only,
+        CMYK as it is (alpha, which the flattener has already removed, against white)."""
+        if im.mode == "CMYK":
+            return im
+        if im.mode in ("1", "L", "I", "I;16", "F"):
+            grey = im.convert("L")
+            blank = Image.new("L", grey.size, 0)
+            return Image.merge("CMYK", (blank, blank, blank, grey.point(lambda v: 255 - v)))
+        if im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info):
+            rgba = im.convert("RGBA")
+            white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+            im = Image.alpha_composite(white, rgba)
+        out = ImageCms.applyTransform(im.convert("RGB"), self._to_cmyk)
+        assert out is not None
+        return out
+
+    def convert_art(self, path: Path, folder: Path) -> tuple[Path, float]:
+        """`path` converted (or as a plate) into `folder`: (the new file, its highest total ink)."""
+        key = (Path(path), self.plate)
+        hit = self._art.get(key)
+        if hit is None:
+            with Image.open(path) as im:
+                im.load()
+                cmyk = self.convert_image(im)
+            peak = _image_peak(cmyk)
+            out = self._plate_image(cmyk)
+            digest = hashlib.sha256(out.tobytes() + out.mode.encode() + repr(out.size).encode()).hexdigest()[:24]
+            target = Path(folder) / f"{digest}.tif"
+            if not target.exists():
+                out.save(target, "TIFF", compression="tiff_deflate")
+            hit = self._art[key] = (target, peak)
+        self.peak = max(self.peak, hit[1])
+        return hit
+
+    def _plate_image(self, cmyk: Image.Image) -> Image.Image:
+        if self.plate is None:
+            return cmyk
+        c, m, y, k = (ch.point(lambda v: 255 - v) for ch in cmyk.split())
+        return Image.merge("RGB", (c, m, y)) if self.plate == "cmy" else k
+
+    def art_in(self, layout: ops.CardLayout, folder: Path) -> tuple[ops.CardLayout, float]:
+        """The layout with every raster file (images, raster icons, inline raster icons)
+        replaced by its converted copy, and the highest total ink among them."""
+        peak = 0.0
+        out: list[ops.Op] = []
+
+        def conv(p: Any) -> Path:
+            nonlocal peak
+            new, top = self.convert_art(Path(p), folder)
+            peak = max(peak, top)
+            return new
+
+        for op in layout.ops:
+            if isinstance(op, (ops.Image, ops.Icon)) and not _is_svg(op.path):
+                op = replace(op, path=conv(op.path))
+            elif isinstance(op, ops.Text) and any(r.kind == "icon" and not _is_svg(r.content) for r in op.runs):
+                op = replace(op, runs=tuple(replace(r, content=conv(r.content))
+                                            if r.kind == "icon" and not _is_svg(r.content) else r for r in op.runs))
+            out.append(op)
+        return replace(layout, ops=out), peak
+
+
+class CmykCanvas(CardCanvas):
+    """The canvas of CMYK files: an image file (always one `Separation.art_in` made, in a
+    temporary folder) is named in the PDF by its content, not by its path, so the same
+    cards give the same bytes wherever they were built."""
+
+    def drawImage(self, image: Any, *args: Any, **kwargs: Any) -> Any:
+        from reportlab.lib.utils import ImageReader
+
+        if isinstance(image, (str, Path)):
+            image = ImageReader(str(image))
+        return super().drawImage(image, *args, **kwargs)
+
+
+def _is_svg(path: Any) -> bool:
+    return Path(path).suffix.lower() == ".svg"
+
+
+def _extent(op: ops.Op) -> tuple[float, float]:
+    if isinstance(op, ops.Path):
+        xs, ys = [p[0] for p in op.points], [p[1] for p in op.points]
+        return (max(xs) - min(xs), max(ys) - min(ys)) if xs else (0.0, 0.0)
+    w, h = getattr(op, "w", 0.0), getattr(op, "h", 0.0)
+    return float(w), float(h)
+
+
+def _image_peak(cmyk: Image.Image) -> float:
+    """The highest C+M+Y+K of any pixel, in percent."""
+    from PIL import ImageMath
+
+    total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"],
+                                  c=cmyk.getchannel(0), m=cmyk.getchannel(1), y=cmyk.getchannel(2),
+                                  k=cmyk.getchannel(3))
+    lo_hi = total.getextrema()
+    return float(lo_hi[1]) / 255 * 100

@@ -1,0 +1,160 @@
+"""The gallery page (`build/<game>/index.html` + `gallery/`): every distinct side once, the
+images the PDFs' own pixels, copies counted, problems beside their card, names escaped,
+relative links only, the same bytes on every build."""
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from conftest import REPO, in_dir
+from pages import EVIL, card_tiles, grid_images, make_game, parse
+from PIL import Image
+
+from cardgen.core.errors import Diagnostic, Loc, Report
+from cardgen.load.game import load_game
+from cardgen.outputs.album import card_spans, place_problems
+from cardgen.pipeline.check import check_game
+
+
+def build(game: Path, *extra: str) -> Path:
+    code, _, err = in_dir(game.parent, "build", game.name, "--only", "gallery", *extra)
+    assert code == 0, err
+    return game / "build"
+
+
+def pixel(path: Path, where=(0.5, 0.6)) -> tuple[int, ...]:
+    with Image.open(path) as im:
+        return im.convert("RGB").getpixel((int(im.width * where[0]), int(im.height * where[1])))
+
+
+def near(a, b, tol=3) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(a, b))
+
+
+def test_every_distinct_side_once_with_the_pdfs_pixels(tmp_path):
+    game = make_game(tmp_path)
+    out = build(game)
+    html = (out / "index.html").read_text(encoding="utf-8")
+    root = parse(html)
+    images = grid_images(root)
+    # Things: 5 faces + 1 shared back; Tokens: 2 faces + 2 per-card backs
+    assert len(images) == 10
+    srcs = [img.attrs["src"] for img in images]
+    assert len(set(srcs)) == 10
+    files = sorted(p.relative_to(out).as_posix() for p in (out / "gallery").rglob("*.png"))
+    assert files == sorted(srcs)
+    for img in images:
+        with Image.open(out / img.attrs["src"]) as im:
+            # a poker card's trim at 150 dpi, and the page's width/height say so
+            assert (im.format, im.size) == ("PNG", (375, 525))
+            assert (img.attrs["width"], img.attrs["height"]) == ("375", "525")
+    by_alt = {img.attrs["alt"]: out / img.attrs["src"] for img in images}
+    assert near(pixel(by_alt["Alpha (face)"]), (255, 0, 0))
+    assert near(pixel(by_alt["Beta (face)"]), (0, 255, 0))
+    assert near(pixel(by_alt["Things (back)"]), (0xaa, 0x22, 0x22))
+    assert near(pixel(by_alt["Sun (face)"]), (255, 255, 0))
+    assert near(pixel(by_alt["Sun (back)"]), (0, 0, 255))            # its own back's fields
+    assert near(pixel(by_alt["Moon (back)"]), (255, 255, 255))
+    assert near(pixel(by_alt["Moon (face)"]), (255, 255, 255))
+
+
+def test_decks_copies_and_problems_by_card(tmp_path):
+    game = make_game(tmp_path)
+    root = parse((build(game) / "index.html").read_text(encoding="utf-8"))
+    decks = root.find_all("section", "deck")
+    assert [d.find_all("h2")[0].text() for d in decks] == ["Things", "Tokens"]
+    assert "5 cards · 5 distinct" in decks[0].text() and "4 cards · 2 distinct" in decks[1].text()
+    tiles = {t.find_all("span", "name")[0].text(): t for t in card_tiles(root)}
+    assert list(tiles) == ["Alpha", "Beta", "Gamma", EVIL.replace("\x1b", "\\x1b"), "Parked", "Sun", "Moon"]
+    assert {n: t.find_all("span", "count")[0].text() for n, t in tiles.items()} == {
+        "Alpha": "×2", "Beta": "×1", "Gamma": "×1", EVIL.replace("\x1b", "\\x1b"): "×1", "Parked": "×0",
+        "Sun": "×3", "Moon": "×1"}
+    assert "parked" in tiles["Parked"].classes
+    # the misspelt `cuont:` is reported at its line, beside Gamma and nowhere else
+    line = (game / "things.yaml").read_text().splitlines().index("    cuont: 3") + 1
+    gamma = tiles["Gamma"].find_all("li")
+    assert [li.find_all("code")[0].text() for li in gamma] == [f"things.yaml:{line}"]
+    assert "unknown key 'cuont'; did you mean 'count'?" in gamma[0].text()
+    assert "has-problems" in tiles["Gamma"].classes and tiles["Gamma"].find_all("span", "badge")[0].text() == "1"
+    assert [n for n, t in tiles.items() if t.find_all("li")] == ["Gamma"]
+    assert tiles["Gamma"].find_all("code", "where")[0].text() == f"things.yaml:{line - 1}"
+
+
+def test_names_are_escaped_and_nothing_is_fetched(tmp_path):
+    game = make_game(tmp_path)
+    html = (build(game) / "index.html").read_text(encoding="utf-8")
+    assert "<script>alert" not in html and "\x1b" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[31m" in html
+    assert "<title>Gallery &lt;Test&gt; · cards</title>" in html
+    assert not [ch for ch in html if ord(ch) < 32 and ch not in "\n"]
+    root = parse(html)
+    assert len(root.find_all("script")) == 1 and "src" not in root.find_all("script")[0].attrs
+    assert root.find_all("link") == []
+    links = [n.attrs[a] for n in root.iter() for a in ("src", "href") if a in n.attrs]
+    assert links and all(v.startswith(("gallery/", "#")) for v in links), links
+    assert not re.search(r"https?:|@import|url\(|fetch\(|XMLHttpRequest|EventSource", html)
+    assert str(tmp_path) not in html           # no path of the designer's computer
+
+
+def test_the_same_bytes_every_build_and_removed_cards_leave(tmp_path):
+    game = make_game(tmp_path)
+    out = build(game)
+    first = {p: p.read_bytes() for p in [out / "index.html", *(out / "gallery").rglob("*.png")]}
+    out = build(game)
+    assert {p: p.read_bytes() for p in [out / "index.html", *(out / "gallery").rglob("*.png")]} == first
+    text = (game / "things.yaml").read_text().replace('  - {name: Beta, color: "#00ff00"}\n', "")
+    (game / "things.yaml").write_text(text)
+    out = build(game)
+    assert not list((out / "gallery").rglob("*beta*"))
+    assert len(list((out / "gallery").rglob("*.png"))) == 9
+
+
+def test_dpi_option(tmp_path):
+    game = make_game(tmp_path, "gallery: {dpi: 100}\n")
+    out = build(game)
+    for p in (out / "gallery").rglob("*.png"):
+        with Image.open(io.BytesIO(p.read_bytes())) as im:
+            assert im.size == (250, 350)
+
+
+def test_a_bundled_game_shows_every_side(tmp_path):
+    game = REPO / "cards" / "alien-conspiracy"
+    code, _, err = in_dir(REPO, "build", str(game), "--only", "gallery", "--out", str(tmp_path))
+    assert code == 0, err
+    report = Report()
+    checked = check_game(game, REPO, report)
+    assert checked.rendered is not None
+    root = parse((tmp_path / "alien-conspiracy" / "index.html").read_text(encoding="utf-8"))
+    assert len(grid_images(root)) == len(checked.rendered.faces) + len(checked.rendered.backs) == 18
+    assert len(card_tiles(root)) == len(checked.rendered.faces)
+
+
+# -- where each problem goes --------------------------------------------------------------------
+
+def test_problems_go_to_the_cards_named_else_the_lines_else_the_deck_else_the_game(tmp_path):
+    game = make_game(tmp_path)
+    g = load_game(game, game, Report())
+    things = g.decks[0]
+    f = str(things.file)
+    spans = {c.name: (a, b) for a, b, c in card_spans(things)}
+    assert spans["Alpha"] == (5, 5) and spans["Gamma"] == (7, 8) and spans["Parked"][0] == 10
+    d = [
+        Diagnostic(Loc(f, 8, 5), "something at Gamma's second line", "warning"),
+        Diagnostic(Loc(f, 2, 1), "Things: 2 cards have no text yet ('Alpha', 'Beta')", "warning"),
+        Diagnostic(Loc(f, 1, 1), "something about the deck", "warning"),
+        Diagnostic(Loc(str(game / "templates" / "face.yaml"), 3, 1), "card 'Moon' (tokens.yaml:5), element x",
+                   "error"),
+        Diagnostic(Loc(str(game / "rules.yaml"), 4, 1), "Tokens: the rules leave the total open", "warning"),
+        Diagnostic(Loc(str(game / "rules.yaml"), 9, 1), "item 'VP tokens': count open", "warning"),
+    ]
+    placed = place_problems(g.decks, d)
+    named = {(slug, g.decks[0 if slug == "things" else 1].cards[i].name): [x.message for x in v]
+             for (slug, i), v in placed.cards.items()}
+    assert named == {("things", "Gamma"): ["something at Gamma's second line"],
+                     ("things", "Alpha"): ["Things: 2 cards have no text yet ('Alpha', 'Beta')"],
+                     ("things", "Beta"): ["Things: 2 cards have no text yet ('Alpha', 'Beta')"],
+                     ("tokens", "Moon"): ["card 'Moon' (tokens.yaml:5), element x"]}
+    assert {k: [x.message for x in v] for k, v in placed.decks.items()} == {
+        "things": ["something about the deck"], "tokens": ["Tokens: the rules leave the total open"]}
+    assert [x.message for x in placed.game] == ["item 'VP tokens': count open"]

@@ -1,0 +1,350 @@
+"""Print-service PDFs (PDF/X-1a, CMYK) read back, their preflight warnings, and the document
+information of every PDF cardgen writes."""
+from __future__ import annotations
+
+import pytest
+from conftest import REPO, write
+from pypdf import PdfReader
+
+import cardgen
+from cardgen.core.errors import Report
+from cardgen.pipeline.build import BuildOptions, build_game
+
+CREATOR = f"cardgen {cardgen.__version__}"
+
+# -- document information of every PDF ------------------------------------------------------------
+
+
+def _pdfs(folder):
+    return sorted(p for p in folder.rglob("*.pdf"))
+
+
+def test_every_pdf_names_designer_creator_and_source_date(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714564800")            # 2024-05-01 12:00 UTC
+    out = tmp_path / "out"
+    build_game(REPO / "cards" / "game-601", REPO, BuildOptions(out=out, papers=("letter",)), Report())
+    pdfs = _pdfs(out / "game-601")
+    names = {p.name for p in pdfs}
+    assert {"print-letter.pdf", "cards.pdf", "calibration-letter.pdf", "rules.pdf", "rules-booklet-letter.pdf",
+            "player-aid.pdf"} <= names
+    for pdf in pdfs:
+        meta = PdfReader(pdf).metadata
+        assert meta["/Author"] == "Jiachen Tang", pdf.name
+        assert meta["/Creator"] == CREATOR and meta["/Producer"] == CREATOR, pdf.name
+        assert meta["/CreationDate"] == meta["/ModDate"] == "D:20240501120000+00'00'", pdf.name
+        assert meta["/Title"].startswith("Game 601"), pdf.name
+        assert "anonymous" not in repr(dict(meta)).lower(), pdf.name
+
+
+def test_no_designer_no_author_and_date_from_game_yaml(tiny_game, tmp_path, monkeypatch):
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    root = tiny_game(game_extra="date: 2023-11-02\n")
+    out = tmp_path / "out"
+    build_game(root, REPO, BuildOptions(out=out, only=("print", "cards", "calibration"), papers=("a4",)), Report())
+    for pdf in _pdfs(out / "tiny"):
+        meta = PdfReader(pdf).metadata
+        assert "/Author" not in meta, pdf.name
+        assert meta["/CreationDate"] == "D:20231102000000+00'00'", pdf.name
+        assert meta["/Title"].startswith("Tiny: "), pdf.name
+
+
+def test_without_any_date_the_pdfs_carry_none_and_stay_byte_identical(tiny_game, tmp_path, monkeypatch):
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    root = tiny_game()
+    files = []
+    for n in (1, 2):
+        out = tmp_path / f"out{n}"
+        build_game(root, REPO, BuildOptions(out=out, only=("cards",), papers=("a4",)), Report())
+        files.append((out / "tiny" / "cards.pdf").read_bytes())
+    meta = PdfReader(tmp_path / "out1" / "tiny" / "cards.pdf").metadata
+    assert "/CreationDate" not in meta and "/ModDate" not in meta
+    assert b"D:2000" not in files[0]
+    assert files[0] == files[1]
+
+
+# -- the print-service PDF -------------------------------------------------------------------------
+
+FACE = """
+    elements:
+      - {name: bg, type: rect, box: bleed, fill: "{{ card.color }}"}
+      - {name: veil, type: rect, x: 5mm, y: 30mm, width: 53.5mm, height: 30mm, fill: "#ffffff80"}
+      - {name: title, type: text, x: 6mm, y: 6mm, width: 51.5mm, height: 8mm, text: "{{ card.name }}",
+         size: 12, color: "#000000"}
+      - {name: art, type: image, when: card.art is defined, src: "{{ card.art }}", x: 10mm, y: 35mm,
+         width: 20mm, height: 20mm}
+      - {name: corner, type: text, when: card.edge is defined, x: 1mm, y: 80mm, width: 20mm, height: 6mm,
+         text: "edge", size: 8}
+      - {name: slab, type: rect, when: card.slab is defined, x: 20mm, y: 62mm, width: 30mm, height: 15mm,
+         fill: "#000000"}
+"""
+BACK = """
+    elements:
+      - {name: bg, type: rect, box: bleed, fill: "#aa2222"}
+      - {name: frame, type: rect, x: 4mm, y: 4mm, width: 55.5mm, height: 80.9mm, stroke: "#ffffff66",
+         stroke_width: 1pt}
+"""
+CARDS = """
+cards:
+  - {name: Plain, color: "#3366cc", count: 2}
+  - {name: Inky, color: "#3366cc", art: ink.jpg}
+  - {name: Edge, color: "#228833", edge: true, count: 3}
+  - {name: Slab, color: "#ffcc00", slab: true}
+  - {name: Parked, color: "#3366cc", count: 0}
+"""
+MM_PT = 72 / 25.4
+
+
+def pdfx_game(base, game_extra: str = "", cards: str = CARDS):
+    """A game of one deck: Plain, Inky (a 400 % ink CMYK JPEG), Edge (text 1 mm from the trim),
+    Slab (a large black area), Parked (count 0); a red back with a translucent frame."""
+    from PIL import Image
+
+    root = base / "tiny"
+    write(root / "game.yaml", f"title: Tiny\ndesigner: Ada\n{game_extra}")
+    write(root / "templates" / "tiny" / "face.yaml", FACE)
+    write(root / "templates" / "tiny" / "back.yaml", BACK)
+    write(root / "deck.yaml", "deck: Things\ntemplate: tiny/face\nback: tiny/back\n" + cards.lstrip("\n"))
+    (root / "art").mkdir()
+    Image.new("CMYK", (40, 40), (255, 255, 255, 255)).save(root / "art" / "ink.jpg", quality=95)   # 400 % ink
+    return root
+
+
+def build_pdfx(root, out, **kw):
+    report = Report()
+    build_game(root, REPO, BuildOptions(out=out, only=("pdfx", "cards"), papers=("a4",), **kw), report)
+    return out / root.name, report
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    base = tmp_path_factory.mktemp("pdfx")
+    root = pdfx_game(base)
+    out, report = build_pdfx(root, base / "out")
+    return {"root": root, "out": out, "report": report, "pdf": out / "print-service" / "things-pdfx.pdf"}
+
+
+def _objects(reader):
+    """Every object reachable from the pages: (kind, object), forms and images included."""
+    seen, out = set(), []
+
+    def visit(obj, kind):
+        obj = obj.get_object() if hasattr(obj, "get_object") else obj
+        if id(obj) in seen:
+            return
+        seen.add(id(obj))
+        out.append((kind, obj))
+        res = obj.get("/Resources") if hasattr(obj, "get") else None
+        res = res.get_object() if res is not None else None
+        if not res:
+            return
+        for _name, xo in (res.get("/XObject") or {}).items():
+            visit(xo, str(xo.get_object().get("/Subtype")))
+        for gs in (res.get("/ExtGState") or {}).values():
+            out.append(("gs", gs.get_object()))
+        for key in ("/ColorSpace", "/Shading", "/Pattern"):
+            for v in (res.get(key) or {}).values():
+                out.append((key, v.get_object()))
+
+    for page in reader.pages:
+        visit(page, "page")
+    return out
+
+
+def _stream(obj):
+    if "/Contents" in obj:
+        c = obj["/Contents"].get_object()
+        return b"".join(p.get_object().get_data() for p in c) if isinstance(c, list) else c.get_data()
+    return obj.get_data()
+
+
+def test_pdfx_file_is_pdf_x1a_with_the_output_intent(made):
+    from cardgen.render.cmyk import DEFAULT_PROFILE
+
+    reader = PdfReader(made["pdf"])
+    meta = reader.metadata
+    assert meta["/GTS_PDFXVersion"] == "PDF/X-1:2003" and meta["/GTS_PDFXConformance"] == "PDF/X-1a:2003"
+    assert meta["/Trapped"] == "/False" and meta["/Author"] == "Ada"
+    assert meta["/Title"] == "Tiny: Things (PDF/X-1a, FOGRA39)"
+    assert meta["/CreationDate"].startswith("D:") and meta["/ModDate"] == meta["/CreationDate"]
+    (intent,) = [i.get_object() for i in reader.trailer["/Root"]["/OutputIntents"]]
+    assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "FOGRA39"
+    assert intent["/RegistryName"] == "http://www.color.org"
+    profile = intent["/DestOutputProfile"].get_object()
+    assert profile["/N"] == 4 and profile.get_data() == DEFAULT_PROFILE.read_bytes()
+    assert profile.get_data()[16:20] == b"CMYK" and profile.get_data()[12:16] == b"prtr"
+
+
+def test_pdfx_has_no_rgb_no_transparency_and_embedded_fonts(made):
+    import re
+
+    reader = PdfReader(made["pdf"])
+    objs = _objects(reader)
+    images = [o for k, o in objs if k == "/Image"]
+    assert images and all(o["/ColorSpace"] == "/DeviceCMYK" for o in images)
+    assert not any("/SMask" in o or "/Mask" in o for o in images)
+    for kind, o in objs:
+        assert "DeviceRGB" not in repr(o) and "CalRGB" not in repr(o) and "ICCBased" not in repr(o), kind
+        if kind == "gs":
+            assert o.get("/ca", 1) == 1 and o.get("/CA", 1) == 1 and o.get("/SMask", "/None") == "/None"
+        if kind in ("page", "/Form"):
+            ops = _stream(o)
+            assert not re.search(rb"(^|\s)(rg|RG|sc|SC|scn|SCN|cs|CS|sh)(\s|$)", ops), kind
+            assert re.search(rb"\sk(\s|$)", ops) or kind == "page"
+    fonts = {}
+    for _, o in objs:
+        res = o.get("/Resources") if hasattr(o, "get") else None
+        for _name, f in ((res.get_object().get("/Font") or {}).items() if res else ()):
+            fonts[str(f.get_object()["/BaseFont"])] = f.get_object()
+    assert fonts
+    for base, font in fonts.items():
+        desc = (font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font)["/FontDescriptor"]
+        assert "/FontFile2" in desc.get_object(), base
+
+
+def test_pdfx_pages_are_trim_plus_bleed_back_then_front(made):
+    import pypdfium2 as pdfium
+
+    reader = PdfReader(made["pdf"])
+    assert len(reader.pages) == 2 * 4                     # four printed cards (Parked has count 0)
+    for page in reader.pages:
+        media = [float(v) / MM_PT for v in page.mediabox]
+        assert media == pytest.approx([0, 0, 63.5 + 6.35, 88.9 + 6.35], abs=0.01)
+        assert [float(v) / MM_PT for v in page.bleedbox] == pytest.approx(media, abs=0.01)
+        assert [float(v) / MM_PT for v in page.trimbox] == pytest.approx([3.175, 3.175, 66.675, 92.075], abs=0.01)
+    doc = pdfium.PdfDocument(made["pdf"])
+    fronts = {"Plain": (0x33, 0x66, 0xCC), "Inky": (0x33, 0x66, 0xCC), "Edge": (0x22, 0x88, 0x33),
+              "Slab": (0xFF, 0xCC, 0x00)}
+    for n, want in enumerate(fronts.values()):
+        back = doc[2 * n].render(scale=0.5).to_pil().convert("RGB").getpixel((6, 60))
+        front = doc[2 * n + 1].render(scale=0.5).to_pil().convert("RGB").getpixel((6, 60))
+        assert back[0] > 130 and back[1] < 80 and back[2] < 80, (n, back)          # the red back
+        assert max(abs(a - b) for a, b in zip(front, want)) < 60, (n, front, want)   # the card's colour, in CMYK
+
+
+def test_counts_file_lists_pages_and_copies(made):
+    text = (made["out"] / "print-service" / "things-counts.txt").read_text()
+    rows = [line.split("\t") for line in text.splitlines() if not line.startswith("#")]
+    assert rows == [["pages", "copies", "card"], ["1-2", "2", "Plain"], ["3-4", "1", "Inky"],
+                    ["5-6", "3", "Edge"], ["7-8", "1", "Slab"]]
+    assert text.splitlines()[-1] == "# 4 distinct cards, 7 copies"
+
+
+def test_black_text_is_pure_k_and_large_black_areas_rich_black(made):
+    reader = PdfReader(made["pdf"])
+    forms = [o for k, o in _objects(reader) if k == "/Form"]
+    streams = b"\n".join(_stream(o) for o in forms)
+    assert b"0 0 0 1 k" in streams                         # the black titles
+    assert b".6 .4 .4 1 k" in streams                     # Slab's 30 x 15 mm black block
+
+
+def test_ink_preflight_names_the_over_inked_card_only(made):
+    ink = [d for d in made["report"].warnings if d.code == "ink-limit"]
+    assert len(ink) == 1
+    d = ink[0]
+    assert d.loc.file.endswith("deck.yaml") and d.loc.line == 6             # the Inky card's line
+    assert d.message == ("card 'Inky': up to 400 % total ink in the print-service PDF, over the 240 % limit "
+                         "(pdfx `ink_limit`); lighten its darkest colours or art")
+
+
+def test_safe_area_preflight_names_card_and_element(made):
+    safe = [d for d in made["report"].warnings if d.code == "safe-area"]
+    assert [(d.loc.line, d.message) for d in safe] == [
+        (7, "card 'Edge': text of element 'corner' comes within 1.0 mm of the trim, inside the 3.17 mm safe area "
+            "a print service may cut into; move it inwards")]
+
+
+def test_options_ink_limit_rich_black_and_a_profile_of_ones_own(tmp_path):
+    import shutil
+
+    from cardgen.render.cmyk import DEFAULT_PROFILE
+
+    root = pdfx_game(tmp_path, "pdfx: {ink_limit: 400, rich_black: false, safe_margin: 0.5mm, profile: theirs.icc}\n")
+    shutil.copy(DEFAULT_PROFILE, root / "theirs.icc")
+    out, report = build_pdfx(root, tmp_path / "out")
+    assert [d for d in report.warnings if d.code in ("ink-limit", "safe-area")] == []      # 400 % and 1 mm: fine
+    reader = PdfReader(out / "print-service" / "things-pdfx.pdf")
+    (intent,) = [i.get_object() for i in reader.trailer["/Root"]["/OutputIntents"]]
+    assert intent["/OutputConditionIdentifier"] == "Custom"
+    assert intent["/Info"] == "cardgen FOGRA39 coated, 240% total ink"          # the profile's own description
+    streams = b"\n".join(_stream(o) for k, o in _objects(reader) if k == "/Form")
+    assert b".6 .4 .4 1 k" not in streams and b"0 0 0 1 k" in streams        # Slab's block is plain K now
+
+
+def test_a_profile_that_is_not_cmyk_is_an_error_at_its_line(tmp_path):
+    import shutil
+
+    from cardgen.core.data import DATA
+    from cardgen.core.errors import CardgenError
+
+    root = pdfx_game(tmp_path, "pdfx:\n  profile: screen.icc\n")
+    shutil.copy(DATA / "icc" / "sRGB.icc", root / "screen.icc")
+    with pytest.raises(CardgenError) as exc:
+        build_pdfx(root, tmp_path / "out")
+    (d,) = exc.value.diagnostics
+    assert d.loc.file.endswith("game.yaml") and d.loc.line == 4
+    assert d.message == ("pdfx: profile 'screen.icc' cannot be used: screen.icc is not a CMYK output profile; "
+                         "give a CMYK output profile (.icc)")
+
+
+def test_translucent_art_over_art_becomes_an_exact_cmyk_picture(tmp_path):
+    from PIL import Image
+
+    veil = FACE + """      - {name: glass, type: image, src: glass.png, x: 5mm, y: 30mm, width: 30mm, height: 30mm}
+"""
+    root = pdfx_game(tmp_path, cards="cards:\n  - {name: Plain, color: '#3366cc', art: ink.jpg}\n")
+    (root / "templates" / "tiny" / "face.yaml").write_text(veil.replace("\n    ", "\n").lstrip("\n"))
+    glass = Image.new("RGBA", (30, 30), (255, 0, 0, 128))           # red at 50 % over the panel and the ink block
+    glass.save(root / "art" / "glass.png")
+    out, report = build_pdfx(root, tmp_path / "out")
+    assert any("1 translucent part of cards printed as 300 dpi pictures" in n for n in report.notes)
+    reader = PdfReader(out / "print-service" / "things-pdfx.pdf")
+    images = [o for k, o in _objects(reader) if k == "/Image"]
+    assert all(o["/ColorSpace"] == "/DeviceCMYK" and "/SMask" not in o for o in images)
+    sizes = sorted((int(o["/Width"]), int(o["/Height"])) for o in images)
+    # 30 mm at 300 dpi is 354 px; the picture reaches one sampling pixel (1/100 in) past what the glass paints
+    assert [(w, h) for w, h in sizes if w > 40] and all(354 <= w <= 366 and w == h for w, h in sizes if w > 40)
+    import pypdfium2 as pdfium
+
+    page = pdfium.PdfDocument(out / "print-service" / "things-pdfx.pdf")[1]
+    px = page.render(scale=1).to_pil().convert("RGB")
+    mm = 72 / 25.4
+    glass_on_panel = px.getpixel((round((3.175 + 32) * mm), round((3.175 + 58) * mm)))   # red over the white veil
+    glass_on_ink = px.getpixel((round((3.175 + 15) * mm), round((3.175 + 45) * mm)))    # red over the black block
+    assert glass_on_panel[0] > 180 and glass_on_panel[1] < 170 and glass_on_panel[2] < 170, glass_on_panel
+    assert 90 < glass_on_ink[0] < 170 and glass_on_ink[1] < 60 and glass_on_ink[2] < 60, glass_on_ink   # dark red
+
+
+def test_rebuild_is_byte_identical_wherever_it_is_built(tmp_path, monkeypatch):
+    from PIL import Image
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    root = pdfx_game(tmp_path, "date: 2024-05-01\n")
+    face = FACE + "      - {name: glass, type: image, src: glass.png, x: 5mm, y: 30mm, width: 30mm, height: 30mm}\n"
+    (root / "templates" / "tiny" / "face.yaml").write_text(face.replace("\n    ", "\n").lstrip("\n"))
+    Image.new("RGBA", (30, 30), (255, 0, 0, 128)).save(root / "art" / "glass.png")     # flattened into a picture
+    a, _ = build_pdfx(root, tmp_path / "one")
+    b, _ = build_pdfx(root, tmp_path / "two" / "deeper")
+    files = sorted(p.name for p in (a / "print-service").iterdir())
+    assert files == ["things-counts.txt", "things-pdfx.pdf"]
+    for name in files:
+        assert (a / "print-service" / name).read_bytes() == (b / "print-service" / name).read_bytes(), name
+    assert PdfReader(a / "print-service" / "things-pdfx.pdf").metadata["/CreationDate"] == "D:20240501000000+00'00'"
+
+
+def test_translucent_shapes_on_a_flat_colour_are_mixed_and_stay_vector(made):
+    import re
+
+    from cardgen.render.cmyk import Separation
+
+    reader = PdfReader(made["pdf"])
+    assert "/ID" in reader.trailer
+    streams = b"\n".join(_stream(o) for k, o in _objects(reader) if k == "/Form")
+    used = [tuple(float(v) for v in m.groups())
+            for m in re.finditer(rb"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) [kK]\b", streams)]   # fill k, stroke K
+    sep = Separation()
+    a = 0x80 / 255
+    veil = sep.cmyk(tuple(a * 1.0 + (1 - a) * c for c in (0x33 / 255, 0x66 / 255, 0xCC / 255)))   # white 50 % on blue
+    frame = sep.cmyk(tuple(0x66 / 255 + (1 - 0x66 / 255) * c for c in (0xAA / 255, 0x22 / 255, 0x22 / 255)))
+    for want in (veil, frame):
+        assert any(max(abs(x - y) for x, y in zip(got, want)) < 0.006 for got in used), (want, used)
+    assert [o for k, o in _objects(reader) if k == "/Image"] and made["report"].notes == []   # no pictures
