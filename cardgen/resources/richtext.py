@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,7 +76,8 @@ def _parse_paragraph(ptext: str) -> Paragraph:
         elif len(tok) > 2 and tok[0] == ":" and tok[-1] == ":":
             word.append(Frag("icon", tok[1:-1], bold, italic))
         else:
-            word.append(Frag("text", tok, bold, italic))
+            # one string object per distinct word: a 10,000-card game's runs share their words
+            word.append(Frag("text", sys.intern(tok), bold, italic))
     end_word()
     return items
 
@@ -132,11 +134,14 @@ class Typesetter:
                 h = size * st.icon_scale
                 w = h + size * 0.08
                 pieces.append((f, w, "", h))
+                total += w
             else:
-                face = self.fonts.face(st.family, _merge_style(st.style, f))
-                w = self.fonts.width(f.value, face.name, size)
-                pieces.append((f, w, face.name, size))
-            total += w
+                # runs by font: what the text's font lacks comes from a fallback font
+                for part, font_name in self.fonts.split(f.value, st.family, _merge_style(st.style, f)):
+                    w = self.fonts.width(part, font_name, size)
+                    pieces.append((f if part == f.value else Frag("text", part, f.bold, f.italic), w, font_name,
+                                   size))
+                    total += w
         return pieces, total
 
     def _lines(self, paragraphs: list[Paragraph], st: TextStyle, size: float,
