@@ -1,3 +1,4 @@
 from cardgen.cli.main import main
 
-main()
+if __name__ == "__main__":      # not again in a worker process (they start by importing the main module)
+    main()

@@ -77,6 +77,18 @@ FONT = (DATA / "fonts" / "Lato-Regular.ttf").read_bytes()
 OK_PNG = _png(20, 20)
 
 
+def _flipped(font: bytes) -> bytes:
+    """One bit flipped inside the glyph outlines: ReportLab still reads the file."""
+    glyf = font.index(b"glyf", 12)
+    offset, length = struct.unpack_from(">II", font, glyf + 8)
+    data = bytearray(font)
+    data[offset + length // 2] ^= 0x10
+    return bytes(data)
+
+
+FLIPPED = _flipped(FONT)
+
+
 @dataclass
 class Case:
     id: str
@@ -86,6 +98,9 @@ class Case:
     owner: str = ""                          # "11a": may fail on this branch
     subprocess: bool = False
     located: bool = True                     # the message has line:col (a folder has no lines)
+    exact: str = ""                          # the whole line, when the case pins it down
+    warning: bool = False                    # a warning: the build succeeds and says it once
+
 
 
 def deck(cards: str, head: str = "deck: Things\ntemplate: c/face\n") -> dict[str, str | bytes | None]:
@@ -103,6 +118,13 @@ def font_face(fam: str) -> dict[str, str | bytes | None]:
 
 def art(name: str, data: bytes | str) -> dict[str, str | bytes | None]:
     return {f"art/{name}": data, **deck(f"  - {{name: Alpha, art: {name}}}\n")}
+
+
+def no_glyph(card: str, chars: str) -> str:
+    """The warning for one character no font has, in the title (the card's name, deck.yaml line 4)."""
+    return (f"cards/c/deck.yaml:4:12: warning: card '{card}' (deck.yaml:4), element 'title' (field `name`): font "
+            f"Lato-Regular and the fallback font DejaVuSans have no glyph for {chars}; it prints blank or as a box "
+            f"(add a font that has it to fonts/ and name it in game.yaml `fallback_fonts:`, or leave it out)")
 
 
 T = r"templates/c/face\.yaml:\d+:\d+: error: "
@@ -143,11 +165,60 @@ CASES = [
     Case("unknown-element", "values", face("{name: x, type: sparkle}"), T + ".*sparkle"),
     Case("font-size-zero", "values", face('{name: t, type: text, x: 1mm, y: 1mm, width: 9mm, height: 9mm, '
                                           'text: "x", size: 0}'), T + ".*size"),
+    Case("font-size-negative", "values", face('{name: t, type: text, x: 1mm, y: 1mm, width: 9mm, height: 9mm, '
+                                              'text: "x", size: -3}'), "",
+         exact="cards/c/templates/c/face.yaml:2:85: error: element 't' (text): `size` must be a number greater "
+               "than 0 and at most 500, got -3"),
+    Case("stroke-negative", "values", face('{name: r, type: rect, x: 1mm, y: 1mm, width: 9mm, height: 9mm, '
+                                           'stroke: black, stroke_width: -1pt}'), "",
+         exact="cards/c/templates/c/face.yaml:2:97: error: element 'r' (rect): `stroke_width` must be a length "
+               "from 0 to 50 mm, got '-1pt'"),
+    Case("stroke-negative-per-card", "values",
+         {**face('{name: r, type: rect, x: 1mm, y: 1mm, width: 9mm, height: 9mm, stroke: black, '
+                 'stroke_width: "{{ card.w }}"}'), **deck("  - {name: Alpha, w: -2}\n")}, "",
+         exact="cards/c/templates/c/face.yaml:2:97: error: card 'Alpha' (deck.yaml:4), element 'r': `stroke_width` "
+               "must be a length from 0 to 50 mm, got -2"),
+    Case("off-card", "values", face('{name: ghost, type: rect, x: 120mm, y: 5mm, width: 10mm, height: 10mm, '
+                                    'fill: red}'), "", warning=True,
+         exact="cards/c/templates/c/face.yaml:2:5: warning: element 'ghost' of template c/face lies entirely off "
+               "the card on card 'Alpha' (deck.yaml:4) (it spans x 120.0 to 130.0 mm, y 5.0 to 15.0 mm; the card "
+               "with its bleed spans x -3.2 to 66.7 mm, y -3.2 to 92.1 mm); it is not printed (check its x, y and "
+               "units)"),
+    Case("off-card-rotated-back-on", "values",
+         face('{name: bar, type: rect, x: 0mm, y: -40mm, width: 80mm, height: 4mm, rotate: 90, fill: red}',
+              '{name: gone, type: line, x: -30mm, y: -30mm, x2: -10mm, y2: -20mm}'), "", warning=True,
+         exact="cards/c/templates/c/face.yaml:3:5: warning: element 'gone' of template c/face lies entirely off "
+               "the card on card 'Alpha' (deck.yaml:4) (it spans x -30.0 to -10.0 mm, y -30.0 to -20.0 mm; the card "
+               "with its bleed spans x -3.2 to 66.7 mm, y -3.2 to 92.1 mm); it is not printed (check its x, y and "
+               "units)"),
     # -- unicode ------------------------------------------------------------------------------
     Case("escape-in-name", "unicode", deck('  - {name: "Al\\e[2Jpha", count: many}\n'), D + ".*count"),
     Case("bidi-in-key", "unicode", deck('  - {name: Alpha, "co\\u202eunt": 2, count: x}\n'), D),
     Case("bell-in-template-ref", "unicode", {"deck.yaml": 'deck: Things\ntemplate: "c/fa\\ace"\ncards:\n'
                                                           "  - {name: Alpha}\n"}, D + ".*template"),
+    Case("cjk-no-glyph", "unicode", deck('  - {name: "Alpha \u4e2d", art: ok.png}\n'), "", warning=True,
+         exact=no_glyph("Alpha \u4e2d", "U+4E2D CJK UNIFIED IDEOGRAPH-4E2D")),
+    Case("emoji-no-glyph", "unicode", deck('  - {name: "Alpha \U0001F984\U0001F984", art: ok.png}\n'), "",
+         warning=True, exact=no_glyph("Alpha \U0001F984\U0001F984", "U+1F984 UNICORN FACE")),
+    Case("emoji-black-and-white", "unicode", deck('  - {name: "Alpha \U0001F600", art: ok.png}\n'), "",
+         warning=True,
+         exact="cards/c/deck.yaml:4:12: warning: card 'Alpha \U0001F600' (deck.yaml:4), element 'title' (field "
+               "`name`): emoji U+1F600 GRINNING FACE drawn in black and white by the fallback font DejaVuSans "
+               "(cardgen prints no colour emoji; for a coloured symbol use an :icon:)"),
+    Case("combining-no-glyph", "unicode", deck('  - {name: "Alpha\\u1ab2", art: ok.png}\n'), "", warning=True,
+         exact=no_glyph("Alpha\u1ab2", "U+1AB2 COMBINING INFINITY")),
+    Case("hebrew", "unicode", deck('  - {name: "\u05e9\u05dc\u05d5\u05dd", art: ok.png}\n'), "", warning=True,
+         exact="cards/c/deck.yaml:4:12: warning: card '\u05e9\u05dc\u05d5\u05dd' (deck.yaml:4), element 'title' "
+               "(field `name`): right-to-left text (U+05E9 HEBREW LETTER SHIN, ...) is drawn left to right without "
+               "shaping: letters come out in reverse order and Arabic letters unjoined (cardgen has no shaping "
+               "engine; put such text in as an image)"),
+    Case("arabic-in-template", "unicode",
+         face('{name: t, type: text, x: 5mm, y: 5mm, width: 50mm, height: 10mm, text: "\u0645\u0631\u062d\u0628\u0627"}'),
+         "", warning=True,
+         exact="cards/c/templates/c/face.yaml:2:76: warning: card 'Alpha' (deck.yaml:4), element 't': right-to-left "
+               "text (U+0645 ARABIC LETTER MEEM, ...) is drawn left to right without shaping: letters come out in "
+               "reverse order and Arabic letters unjoined (cardgen has no shaping engine; put such text in as an "
+               "image)"),
     Case("bom-then-error", "unicode", {"deck.yaml": b"\xef\xbb\xbfdeck: Things\ntemplate: c/face\ncards: [\n"},
          r"deck\.yaml:\d+:\d+: error: invalid YAML"),
     # -- templates ----------------------------------------------------------------------------
@@ -209,6 +280,21 @@ CASES = [
     Case("font-random", "fonts", {"fonts/Broken-Regular.ttf": bytes(range(256)) * 40, **font_face("Broken")},
          T + ".*Broken-Regular\\.ttf"),
     Case("font-unknown", "fonts", font_face("Nonexistent"), T + ".*unknown font 'Nonexistent'"),
+    Case("font-bit-flipped", "fonts", {"fonts/Broken-Regular.ttf": FLIPPED, **font_face("Broken")}, "",
+         exact="cards/c/templates/c/face.yaml:2:101: error: card 'Alpha' (deck.yaml:4), element 't': font file "
+               "Broken-Regular.ttf is damaged (table checksum mismatch in 'glyf'); download or copy it again"),
+    Case("fallback-unknown", "fonts", {"game.yaml": "title: C\nfallback_fonts: [Lato, Nopo]\n"}, "",
+         exact="cards/c/game.yaml:2:24: error: `fallback_fonts`: unknown font 'Nopo' (fonts found: CabinSketch, "
+               "DejaVuSans, Lato, LeckerliOne, TomsonTalks, Vollkorn; add Nopo-Regular.ttf to fonts/)"),
+    Case("fallback-bit-flipped", "fonts", {"game.yaml": "title: C\nfallback_fonts: [Broken]\n",
+                                           "fonts/Broken-Regular.ttf": FLIPPED}, "",
+         exact="cards/c/game.yaml:2:18: error: `fallback_fonts`: font file Broken-Regular.ttf is damaged (table "
+               "checksum mismatch in 'glyf'); download or copy it again"),
+    Case("fallback-bit-flipped-needed", "fonts", {"game.yaml": "title: C\nfallback_fonts: [Broken]\n",
+                                                  "fonts/Broken-Regular.ttf": FLIPPED,
+                                                  **deck('  - {name: "Alpha \u2605", art: ok.png}\n')}, "",
+         exact="cards/c/game.yaml:2:18: error: `fallback_fonts`: font file Broken-Regular.ttf is damaged (table "
+               "checksum mismatch in 'glyf'); download or copy it again"),
 ]
 
 
@@ -284,6 +370,9 @@ def _check(case: Case, good: Path, tmp_path: Path) -> None:
     text = stdout + stderr
     assert "Traceback" not in text, text
     assert "internal error" not in text, text
+    if case.warning:
+        _check_warning(case, code, text)
+        return
     assert code == 1, f"exit {code}: {text}"
     errors = [ln for ln in stderr.splitlines() if ": error: " in ln]
     assert len(errors) == 1, stderr
@@ -293,6 +382,8 @@ def _check(case: Case, good: Path, tmp_path: Path) -> None:
     if case.located:
         assert m.group("line") and m.group("col"), f"no line:col in {line}"
     assert re.search(case.pattern, line), line
+    if case.exact:
+        assert line == case.exact
     assert "c: not built; the previous output is unchanged" in stderr
     assert not any(ch in text for ch in "\x1b\x07\r\u202e"), repr(text)
     assert SECRET not in text
@@ -301,6 +392,15 @@ def _check(case: Case, good: Path, tmp_path: Path) -> None:
     assert not any(SECRET.encode() in data for data in after.values())
     leftovers = [p.name for p in out.iterdir() if p.name.startswith(".") and "cardgen" in p.name]
     assert not leftovers
+
+
+def _check_warning(case: Case, code: int, text: str) -> None:
+    """A warning case: the command succeeds, says no error and the case's line exactly once."""
+    assert code == 0, f"exit {code}: {text}"
+    assert not [ln for ln in text.splitlines() if ": error: " in ln], text
+    warnings = [ln for ln in text.splitlines() if ": warning: " in ln]
+    assert warnings == [case.exact], text
+    assert not any(ch in text for ch in "\x1b\x07\r\u202e"), repr(text)
 
 
 def _param(case: Case):
@@ -351,9 +451,13 @@ def test_corpus_validate_and_list(case: Case, good: Path, tmp_path: Path) -> Non
     _break(root, case, project / "secret")
     code, stdout, stderr = _run(project, ["validate", str(root)], real=case.subprocess)
     text = stdout + stderr
-    assert code == 1, text
     assert "Traceback" not in text and "internal error" not in text, text
-    assert any(re.search(case.pattern, ln) for ln in text.splitlines()), text
+    if case.warning:
+        _check_warning(case, code, text)      # the same line as the build's: one check path
+    else:
+        assert code == 1, text
+        assert any(re.search(case.pattern, ln) for ln in text.splitlines()), text
+        assert not case.exact or case.exact in text.splitlines(), text
     assert not any(ch in text for ch in "\x1b\x07\r\u202e"), repr(text)
     code, stdout, stderr = _run(project, ["list", str(root)])
     assert "Traceback" not in stdout + stderr and "internal error" not in stdout + stderr

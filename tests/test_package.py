@@ -31,11 +31,12 @@ def data_files() -> list[str]:
 def test_data_is_found_in_the_package_not_the_checkout():
     assert Path(str(files("cardgen") / "data")) == DATA
     assert DATA.parent == Path(cardgen.__file__).parent
-    assert sorted(FontBook([DATA / "fonts"]).families) == ["CabinSketch", "Lato", "LeckerliOne", "TomsonTalks",
-                                                           "Vollkorn"]
+    assert sorted(FontBook([DATA / "fonts"]).families) == ["CabinSketch", "DejaVuSans", "Lato", "LeckerliOne",
+                                                           "TomsonTalks", "Vollkorn"]
     assert (DATA / "art" / "icons" / "coins.svg").is_file()
     assert (DATA / "templates" / "basic" / "card.yaml").is_file()
-    for legal in ("fonts/README.md", "fonts/LICENSE-Lato.txt", "art/icons/ATTRIBUTION.md"):
+    for legal in ("fonts/README.md", "fonts/LICENSE-Lato.txt", "fonts/LICENSE-DejaVuSans.txt",
+                  "art/icons/ATTRIBUTION.md"):
         assert (DATA / legal).is_file(), legal
     assert not (REPO / "fonts").exists() and not (REPO / "art").exists()     # one copy only
 

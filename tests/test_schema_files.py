@@ -55,6 +55,10 @@ CASES: dict[tuple[type, str], dict] = {
         "wrong": ("lots", "game.yaml: `bleed` must be a length such as 5mm, 0.25in or 10pt, got 'lots'", None),
         "range": ("25mm", "game.yaml: `bleed` must be a length from 0 to 20 mm, got '25mm'", None)},
     (G, "decks"): {"wrong": ("5", "game.yaml: `decks` must be a list (text each), got 5", None), "range": None},
+    (G, "fallback_fonts"): {
+        "wrong": ("Lato", "game.yaml: `fallback_fonts` must be a list (text each), got 'Lato'", None),
+        "range": ("[" + ", ".join(["Lato"] * 17) + "]", "game.yaml: `fallback_fonts` has 17 items; at most 16 are "
+                                                        "allowed", None)},
     (G, "icons"): {"wrong": ("5", "game.yaml: `icons` must be a mapping of alias: text, got 5", None),
                    "range": None},
     (G, "palette"): {

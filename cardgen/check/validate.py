@@ -20,6 +20,7 @@ from cardgen.layout import expr
 from cardgen.layout.templates import TemplateFile, element_problems, find_template
 from cardgen.load.game import Game, load_game
 from cardgen.load.yamlsrc import YDict, YList, load_file
+from cardgen.resources.fonts import FontError
 from cardgen.resources.richtext import icon_names
 from cardgen.schema.core import suggest
 
@@ -90,8 +91,21 @@ def _want_mapping(data: YDict, key: str, what: str, report: Report) -> bool:
 
 def check_game_file(game: Game, res, report: Report) -> None:
     """What game.yaml's declaration (`schema.files.GameFile`, checked when the game loads)
-    cannot know: that every icon alias names an icon that exists."""
+    cannot know: that every fallback font and every icon alias names one that exists."""
     from cardgen.schema.core import suggest
+    fallbacks = game.data.get("fallback_fonts")
+    if game.opts.fallback_fonts and isinstance(fallbacks, YList):
+        for i, family in enumerate(game.opts.fallback_fonts):
+            if res.fonts.has(family):
+                try:
+                    res.fonts.face(family)
+                except FontError as exc:        # a damaged file: said here, not only where a card needs it
+                    report.error(fallbacks.item_loc(i), f"`fallback_fonts`: {exc}", "font")
+                continue
+            found = ", ".join(sorted(res.fonts.families)) or "none"
+            report.error(fallbacks.item_loc(i), res.fonts.refused.get(family) or
+                         f"`fallback_fonts`: unknown font '{family}'{suggest(family, res.fonts.families)} (fonts "
+                         f"found: {found}; add {family}-Regular.ttf to fonts/)", "unknown-font")
     icons = game.data.get("icons")
     if game.opts.icons is None or not isinstance(icons, YDict):
         return

@@ -41,7 +41,7 @@ def _unsafe(ch: str) -> bool:
     return unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in _BIDI
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Loc:
     """A place in a source file (1-based line and column).  `cell`: a spreadsheet cell as the
     workbook names it (`Actions!B5`); then `line`/`col` are its row and column numbers and

@@ -7,13 +7,14 @@ are plain YAML once per template and card size, Jinja expressions once per card.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cardgen.core import progress
-from cardgen.core.errors import CardgenError, Diagnostic, Report
+from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, plural
 from cardgen.core.paths import PathRefused, find_confined, svg_problem
 from cardgen.core.units import MM
 from cardgen.elements import ELEMENTS
@@ -22,10 +23,13 @@ from cardgen.layout import expr
 from cardgen.layout.templates import TemplateBook
 from cardgen.load.game import Card, Deck, Game
 from cardgen.model import ops
-from cardgen.resources.fonts import FontBook
+from cardgen.render.draw import extent
+from cardgen.resources.fonts import FontBook, describe_chars, is_emoji
 from cardgen.resources.icons import IconBook
 from cardgen.resources.richtext import Typesetter
 from cardgen.schema.core import Anything, Colour, Env, Invalid, Kind, Text
+
+_RTL = "\0right-to-left"     # key in a card side's `said`: right-to-left text reported
 
 
 class Resources:
@@ -35,7 +39,7 @@ class Resources:
         self.game = game
         self.roots = game.roots
         self.templates = TemplateBook(game.search_dirs("templates"), self.roots)
-        self.fonts = FontBook(game.search_dirs("fonts"), self.roots)
+        self.fonts = FontBook(game.search_dirs("fonts"), self.roots, game.opts.fallback_fonts or ())
         self.icons = IconBook(game.search_dirs("art"), game.opts.icons or {}, self.roots)
         self.art_dirs = game.search_dirs("art")
         self.typesetter = Typesetter(self.fonts, self.icons.require)
@@ -161,6 +165,7 @@ class Layouter:
         self.res = res
         self.report = report
         self._prepared: dict[int, Prepared] = {}
+        self._off: dict[int, list] = {}     # template element -> [element, more cards, message head, where]
 
     def prepared(self, el: Mapping) -> Prepared:
         p = self._prepared.get(id(el))
@@ -197,6 +202,7 @@ class Layouter:
         who = f"card '{card.name}'" if card else f"deck '{deck.name}' back"
         where = f" ({card.loc.short})" if card else ""
         env = Env(w, h)
+        said: dict[str, set[str]] = {}      # font -> characters already reported for this card side
         for el in tpl.elements:
             def warn(key: str | None, message: str, code: str, el=el) -> None:
                 self.report.warn(el.value_loc(key) if key and key in el else el.loc, message, code)
@@ -205,10 +211,14 @@ class Layouter:
             try:
                 if "when" in el and not expr.condition(el["when"], ctx):
                     continue
-                prepared, before = self.prepared(el), len(layout.ops)
+                prepared, start = self.prepared(el), len(layout.ops)
                 prepared.element(ctx, env).layout(lc)
                 if prepared.stamp:
-                    layout.stamp.extend(range(before, len(layout.ops)))
+                    layout.stamp.extend(range(start, len(layout.ops)))
+                if len(layout.ops) > start:
+                    drawn = layout.ops[start:]
+                    self._text_problems(drawn, el, card, f"{who}{where}, element '{el.get('name')}'", said)
+                    self._off_card(drawn, el, tpl.ref, layout, card, who + where)
             except ElementError as exc:
                 eloc = el.value_loc(exc.key) if exc.key and exc.key in el else el.loc
                 raise CardgenError(eloc, f"{who}{where}, element '{el.get('name')}': {exc.message}",
@@ -223,6 +233,103 @@ class Layouter:
                                          f"'{el.get('name')}'); add `{exc.name}:` to the card, or a default "
                                          f"under `defaults:` in template {tpl.ref}", code="missing-field") from None
         return layout
+
+
+    # -- what the drawing would get silently wrong ---------------------------------------
+    def _text_problems(self, drawn: list, el, card: Card | None, who: str, said: dict[str, set[str]]) -> None:
+        """Warn (once per card side and font) about characters that no font has and about
+        emoji a fallback font draws in black and white; and (once per card side) about
+        right-to-left text, which is drawn left to right (there is no shaping engine)."""
+        fonts = self.res.fonts
+        missing: dict[str, str] = {}
+        mono: dict[str, str] = {}
+        rtl = ""
+        for op in drawn:
+            if not isinstance(op, ops.Text):
+                continue
+            for r in op.runs:
+                if r.kind != "text":
+                    continue
+                text = str(r.content)
+                seen = said.setdefault(r.font, set())
+                lacking = "".join(ch for ch in fonts.missing(text, r.font) if ch not in seen)
+                if fonts.is_fallback(r.font):
+                    mono[r.font] = mono.get(r.font, "") + "".join(
+                        ch for ch in dict.fromkeys(text) if is_emoji(ch) and ch not in seen and ch not in lacking)
+                    seen.update(mono[r.font])
+                if lacking:
+                    seen.update(lacking)
+                    missing[r.font] = missing.get(r.font, "") + lacking
+                if _RTL not in said and not rtl:
+                    rtl = "".join(ch for ch in text if unicodedata.bidirectional(ch) in ("R", "AL"))
+        for font, chars in missing.items():
+            key, loc = self._source_of(chars, el, card)
+            chain = [f for f in fonts.fallbacks if f != fonts.family_of(font)]
+            by = f"font {font}" + (f" and the fallback font{'s' if len(chain) > 1 else ''} {', '.join(chain)}"
+                                   if chain else "")
+            them, they = ("them", "they print") if len(chars) > 1 else ("it", "it prints")
+            self.report.warn(loc, f"{who}{key}: {by} {'have' if chain else 'has'} no glyph for "
+                                  f"{describe_chars(chars)}; {they} blank or as a box (add a font that has {them} "
+                                  f"to fonts/ and name it in game.yaml `fallback_fonts:`, or leave {them} out)",
+                             "missing-glyph")
+        for font, chars in mono.items():
+            if chars:
+                key, loc = self._source_of(chars, el, card)
+                self.report.warn(loc, f"{who}{key}: emoji {describe_chars(chars)} drawn in black and white by the "
+                                      f"fallback font {font} (cardgen prints no colour emoji; for a coloured symbol "
+                                      f"use an :icon:)", "emoji")
+        if rtl:
+            said[_RTL] = set()
+            key, loc = self._source_of(rtl, el, card)
+            self.report.warn(loc, f"{who}{key}: right-to-left text ({describe_chars(rtl[:1])}, ...) is drawn left "
+                                  f"to right without shaping: letters come out in reverse order and Arabic letters "
+                                  f"unjoined (cardgen has no shaping engine; put such text in as an image)",
+                             "right-to-left")
+
+    @staticmethod
+    def _source_of(chars: str, el, card: Card | None) -> tuple[str, Loc]:
+        """Where characters came from: the first of the card's own fields holding one of them
+        (` (field `name`)` and its location), else the element's `text`."""
+        if card is not None:
+            for key, value in card.data.items():
+                stack = [value]
+                while stack:
+                    v = stack.pop()
+                    if isinstance(v, str):
+                        if any(ch in v for ch in chars):
+                            return f" (field `{key}`)", card.field_loc(key)
+                    elif isinstance(v, dict):
+                        stack.extend(v.values())
+                    elif isinstance(v, list):
+                        stack.extend(v)
+        return "", el.value_loc("text") if "text" in el else el.loc
+
+    def _off_card(self, drawn: list, el, tpl_ref: str, layout: ops.CardLayout, card: Card | None, who: str) -> None:
+        """Remember an element that lies wholly outside the card and its bleed (reported once
+        per element by `finish`, naming the first card)."""
+        B = layout.bleed
+        boxes = [extent(op) for op in drawn]
+        x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        if x1 > -B and y1 > -B and x0 < layout.width + B and y0 < layout.height + B:
+            return
+        hit = self._off.get(id(el))
+        if hit is not None:
+            hit[1] += 1
+            return
+        where = (f"it spans x {x0 / MM:.1f} to {x1 / MM:.1f} mm, y {y0 / MM:.1f} to {y1 / MM:.1f} mm; the card "
+                 f"with its bleed spans x {-B / MM:.1f} to {(layout.width + B) / MM:.1f} mm, y {-B / MM:.1f} to "
+                 f"{(layout.height + B) / MM:.1f} mm")
+        self._off[id(el)] = [el, 0, f"element '{el.get('name')}' of template {tpl_ref} lies entirely off the card "
+                                    f"on {who}", where]
+
+    def finish(self) -> None:
+        """Report what was remembered while laying out every card."""
+        for el, more, head, where in self._off.values():
+            others = f" and {plural(more, 'more card')}" if more else ""
+            self.report.warn(el.loc, f"{head}{others} ({where}); it is not printed (check its x, y and units)",
+                             "off-card")
+        self._off.clear()
 
 
 @dataclass
@@ -294,6 +401,7 @@ def layout_game(game: Game, report: Report, res: Resources | None = None) -> Ren
             for _ in range(card.count):
                 copies.append(ops.Copy(face, back, deck.name, deck.size.width, deck.size.height, deck.bleed))
     bar.close()
+    lay.finish()
     if errors:
         raise CardgenError(None, diagnostics=errors)
     return Rendered(game, res, faces, backs, copies, Path())

@@ -16,7 +16,7 @@ Dash = tuple[float, ...]     # dash pattern in points; () for a solid line
 Box = tuple[float, float, float, float]   # (x, y, w, h)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rect:
     x: float
     y: float
@@ -30,7 +30,7 @@ class Rect:
     rotate: float = 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ellipse:
     x: float
     y: float
@@ -43,7 +43,7 @@ class Ellipse:
     rotate: float = 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     x1: float
     y1: float
@@ -60,7 +60,7 @@ class Line:
         return x, y, abs(self.x2 - self.x1), abs(self.y2 - self.y1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Path:
     """A polygon or polyline through `points` ((x, y) pairs); `box` is what it turns about."""
 
@@ -74,7 +74,7 @@ class Path:
     box: Box = (0.0, 0.0, 0.0, 0.0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Run:
     """A piece of text or an inline icon at its baseline position."""
 
@@ -88,7 +88,7 @@ class Run:
     width: float = 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Text:
     x: float
     y: float
@@ -101,7 +101,7 @@ class Text:
     element: str = ""           # the template element's name, for messages
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Image:
     path: FilePath
     x: float                    # where the image is drawn (after fitting)
@@ -113,7 +113,7 @@ class Image:
     box: Box | tuple[()] = ()   # the element's box, for rotation
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Icon:
     path: FilePath
     x: float
@@ -124,7 +124,7 @@ class Icon:
     rotate: float = 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Placeholder:
     x: float
     y: float

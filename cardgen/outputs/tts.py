@@ -170,7 +170,7 @@ def _encode(img: Image.Image, fmt: str, quality: int) -> bytes:
 
 def assemble(out: str | Path, cells: list, cols: int, rows: int, cw: int, ch: int, fmt: str, quality: int) -> str:
     """Make one atlas file from cached cell bitmaps (paths) or solid colours (RGB tuples),
-    one cell at a time.  Runs in a worker process; returns the file written."""
+    one cell at a time; returns the file written."""
     from PIL import Image
 
     from cardgen.render import raster
@@ -333,7 +333,11 @@ def _out_tts(job: Job) -> None:
             else:
                 calls.append(("call", (assemble, (str(im.cache_path), im.cells, im.cols, im.rows, im.cw, im.ch,
                                                   fmt, quality))))
-        pool.map(calls)
+        # An atlas is up to 4096 x 4096 pixels (64 MB in memory): they are made one at a time, here,
+        # once the raster workers have ended, so a big game's build stays small in memory.
+        pool.close()
+        for _, (fn, args) in calls:
+            fn(*args)
     for im in images:
         staging.add_file(tts_dir / im.out_name, im.cache_path, raster.read_payload)
 

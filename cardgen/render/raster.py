@@ -333,10 +333,11 @@ class Pool:
         if self._pool is None:
             import multiprocessing as mp
 
-            methods = mp.get_all_start_methods()
-            ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+            # Spawned, not forked: a forked worker starts as a copy of the build process, every
+            # card's layout included, and counts all of it as its own memory; a spawned one holds
+            # only the modules it imports and the share of the cards it is sent.
             self.size = os.cpu_count() or 1
-            self._pool = ctx.Pool(self.size)
+            self._pool = mp.get_context("spawn").Pool(self.size)
         return self._pool
 
     def map(self, items: list[tuple]) -> list:
@@ -404,7 +405,8 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
             _run_jobs(jobs, font_dirs, font_names)
         else:
             parts = _chunks(jobs, _pool_size(len(jobs)))
-            for _ in procs.imap_unordered(_worker, [("raster", (part, font_dirs, font_names)) for part in parts]):
+            # a generator: a chunk's layouts are pickled only when a worker is ready for them
+            for _ in procs.imap_unordered(_worker, (("raster", (part, font_dirs, font_names)) for part in parts)):
                 pass
     return paths
 

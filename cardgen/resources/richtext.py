@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,7 +77,8 @@ def _parse_paragraph(ptext: str) -> Paragraph:
         elif len(tok) > 2 and tok[0] == ":" and tok[-1] == ":":
             word.append(Frag("icon", tok[1:-1], bold, italic))
         else:
-            word.append(Frag("text", tok, bold, italic))
+            # one string object per distinct word: a 10,000-card game's runs share their words
+            word.append(Frag("text", sys.intern(tok), bold, italic))
     end_word()
     return items
 
@@ -128,7 +130,6 @@ class Typesetter:
     def _measure(self, paragraphs: list[Paragraph], st: TextStyle) -> list[list[Measured | _Break]]:
         """Every word's pieces with their width at 1 pt (an icon's: None), measured once for
         all the sizes `fit: shrink` tries: widths are proportional to the size."""
-        faces: dict[str, str] = {}
         out: list[list[Measured | _Break]] = []
         for para in paragraphs:
             items: list[Measured | _Break] = []
@@ -141,11 +142,10 @@ class Typesetter:
                     if f.kind == "icon":
                         pieces.append((f, None, ""))
                         continue
-                    style = _merge_style(st.style, f)
-                    name = faces.get(style)
-                    if name is None:
-                        name = faces[style] = self.fonts.face(st.family, style).name
-                    pieces.append((f, self.fonts.width(f.value, name, 1.0), name))
+                    # runs by font: what the text's font lacks comes from a fallback font
+                    for part, font_name in self.fonts.split(f.value, st.family, _merge_style(st.style, f)):
+                        piece = f if part == f.value else Frag("text", part, f.bold, f.italic)
+                        pieces.append((piece, self.fonts.width(part, font_name, 1.0), font_name))
                 items.append(pieces)
             out.append(items)
         return out

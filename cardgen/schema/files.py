@@ -310,6 +310,11 @@ class GameFile(Decl):
                                         None, default_doc="every other .yaml file, sorted by name")
     icons: dict = opt(MapOf(Text(nonempty=True), "alias"),
                       "icon aliases: name -> icon file name in art/icons (without .svg)", None, default_doc="none")
+    fallback_fonts: tuple[str, ...] = opt(ListOf(Text(nonempty=True), max_items=16),
+                                          "font families (in fonts/) that draw the characters a text's font has "
+                                          "no glyph for, tried in order; the bundled DejaVuSans (symbols, Greek, "
+                                          "Cyrillic, Hebrew, Arabic) is always tried last", (),
+                                          default_doc="DejaVuSans only")
     palette: dict = opt(MapOf(Colour(), "colour name"),
                         "named colours, available in templates as game.palette.<name> (as written)", None,
                         default_doc="none")

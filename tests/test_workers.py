@@ -1,0 +1,61 @@
+"""Raster worker processes: spawned (they hold only what they are sent, not a copy of the
+build process), fed bounded parts of the card sides, and their bitmaps match an in-process
+rasterization pixel for pixel."""
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+from cardgen.core.data import DATA
+from cardgen.core.units import MM
+from cardgen.model import ops
+from cardgen.render import raster
+
+FONTS = [DATA / "fonts"]
+pytestmark = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="worker processes need two cores")
+
+
+
+def probe() -> tuple[int, bool]:
+    """Run in a worker: its pid, and whether it has the modules the build process has."""
+    return os.getpid(), "cardgen.pipeline.build" in sys.modules
+
+
+def test_workers_are_spawned_not_forked():
+    import cardgen.pipeline.build  # noqa: F401  (the build process has it; a spawned worker does not)
+
+    with raster.Pool() as pool:
+        out = pool.map([("call", (probe, ())) for _ in range(4)])
+    assert os.getpid() not in {pid for pid, _ in out}
+    assert not any(has_build for _, has_build in out)
+
+
+def _layout(i: int) -> ops.CardLayout:
+    w, h = 63.5 * MM, 88.9 * MM
+    shade = (i * 7 % 256) / 255
+    return ops.CardLayout(w, h, 9.0, [ops.Rect(-9.0, -9.0, w + 18, h + 18, fill=(shade, 0.2, 0.4, 1.0)),
+                                      ops.Rect(10 * MM, 10 * MM, 5 * MM, 5 * MM, fill=(0.0, 1.0, 0.0, 1.0))],
+                          f"w/{i}")
+
+
+def test_parts_are_bounded_and_the_bitmaps_match_in_process(tmp_path, monkeypatch):
+    sizes: list[int] = []
+    chunks = raster._chunks
+
+    def spy(items, n):
+        out = chunks(items, n)
+        sizes.extend(len(c) for c in out)
+        return out
+
+    monkeypatch.setattr(raster, "_chunks", spy)
+    spec = raster.Spec(100, 140)
+    requests = [(_layout(i), spec) for i in range(40)]
+    with raster.Pool() as pool:
+        paths = raster.rasterize(requests, raster.Cache(tmp_path / "a"), FONTS, pool)
+    assert sum(sizes) == 40 and max(sizes) <= raster.CHUNK and len(sizes) >= 2
+    here = raster.rasterize(requests, raster.Cache(tmp_path / "b"), FONTS)    # no pool: this process
+    assert len(set(paths)) == 40
+    for a, b in zip(paths, here):
+        assert raster.open_image(a).tobytes() == raster.open_image(b).tobytes()
