@@ -71,7 +71,8 @@ def input_files(game_root: Path, project: Path, out_dir: Path) -> list[str]:
     return files
 
 
-NOT_INPUTS = ("watch", "quiet", "outputs")    # build options that do not shape what a build makes
+# build options that do not shape what a build makes (`out` as typed: the output folder itself is)
+NOT_INPUTS = ("watch", "quiet", "outputs", "out")
 
 
 def options_key(opts: Any, wanted: list[str], out_dir: Path) -> str:
