@@ -128,10 +128,10 @@ def test_manifest_records_every_card_deterministically(tmp_path):
     code, _, err = run_cli("build", str(root), "--only", "cards", "--page", "letter", "--quiet",
                            "--out", str(tmp_path / "other"))
     assert code == 0, err
-    before = {p.name: p.read_bytes() for p in (root / "build").iterdir()}
-    assert {p.name: p.read_bytes() for p in (tmp_path / "other" / "tiny").iterdir()} == before
+    before = {p.name: p.read_bytes() for p in (root / "build").iterdir() if p.is_file()}
+    assert {p.name: p.read_bytes() for p in (tmp_path / "other" / "tiny").iterdir() if p.is_file()} == before
     build(root)
-    assert {p.name: p.read_bytes() for p in (root / "build").iterdir()} == before
+    assert {p.name: p.read_bytes() for p in (root / "build").iterdir() if p.is_file()} == before
 
 
 def test_copies_alone_and_the_stamp_do_not_change_a_cards_hashes(tmp_path):
@@ -436,14 +436,14 @@ def test_a_git_revision_of_a_project_uses_its_templates_as_they_were(tmp_path):
 def test_a_bad_revision_stops_the_build_with_one_line(repo):
     root = repo / "tiny"
     build(root)
-    before = {p.name: p.read_bytes() for p in (root / "build").iterdir()}
+    before = {p.name: p.read_bytes() for p in (root / "build").iterdir() if p.is_file()}
     code, _, err = run_cli("build", str(root), "--only", "cards", "--page", "letter", "--quiet",
                            "--changed-since", "no-such-tag")
     assert code == 1
     assert err.splitlines()[0] == (f"{root}: error: 'no-such-tag' is neither a folder nor a revision of the git "
                                    f"repository at {repo.resolve()}")
     assert "Traceback" not in err and "internal error" not in err
-    assert {p.name: p.read_bytes() for p in (root / "build").iterdir()} == before      # nothing written
+    assert {p.name: p.read_bytes() for p in (root / "build").iterdir() if p.is_file()} == before   # nothing written
 
 
 @needs_git

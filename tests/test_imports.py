@@ -208,3 +208,24 @@ def test_checker_reports_cycle_path_and_lazy_layer_breach(tmp_path):
                                               ("cardgen.core.units", 0), ("cardgen.cli.main", LAYERS.index("cli"))])
 def test_rank(module, expected):
     assert rank(module) == expected
+
+
+HEAVY = ("reportlab", "PIL", "pypdfium2", "pypdf", "jinja2", "svglib", "yaml", "openpyxl", "watchfiles")
+
+
+def test_start_up_imports_no_heavy_library():
+    """`cardgen --help` (which makes the build command's flags from every output's options)
+    imports none of the drawing, imaging, template or YAML libraries: they cost start-up time
+    and are imported where they are used."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from click.testing import CliRunner\n"
+            "from cardgen.cli.main import main\n"
+            "result = CliRunner().invoke(main, ['build', '--help'])\n"
+            "assert result.exit_code == 0 and '--only' in result.output, result.output\n"
+            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=PKG.parent)
+    assert out.stdout.strip() == "[]"

@@ -41,6 +41,19 @@ def test_data_is_found_in_the_package_not_the_checkout():
     assert not (REPO / "fonts").exists() and not (REPO / "art").exists()     # one copy only
 
 
+def test_every_bundled_icon_draws():
+    """`check_art` trusts cardgen's own icons (so validating a game that uses only them does not
+    import the SVG reader): each one must load and have a size."""
+    from cardgen.resources.icons import check_art, load_svg
+
+    icons = sorted((DATA / "art" / "icons").glob("*.svg"))
+    assert len(icons) > 50
+    for path in icons:
+        drawing = load_svg(path)
+        assert float(drawing.width) > 0 and float(drawing.height) > 0, path.name
+        check_art(path)
+
+
 def test_package_data_patterns_cover_every_data_file():
     patterns = package_data()
     missed = [f for f in data_files()

@@ -229,3 +229,30 @@ def test_png_jpeg_and_svg_art_reach_the_pdf_svg_as_vectors(tiny_game, tmp_path):
     assert len(images) == 2                       # the PNG and the JPEG
     assert any("DCTDecode" in f for _, f in images)   # the JPEG stays a JPEG
     assert len(forms) >= 2                        # the card, and the SVG as a vector form
+
+
+def test_values_that_do_not_read_the_card_are_worked_out_once_per_deck(tiny_game, monkeypatch):
+    from cardgen.layout import expr
+
+    template = """
+        elements:
+          - {name: bg, type: rect, box: bleed, fill: "{{ game.palette.bg }}"}
+          - {name: band, type: rect, x: 0, y: 0, width: "{{ deck.vars.band }}", height: 5mm, fill: "{{ card.color }}"}
+          - {name: filler, type: text, x: 0, y: 10mm, width: 20mm, height: 20mm, text: "{{ lipsum(1) }}"}
+    """
+    root = tiny_game(template=template, game_extra="palette: {bg: '#102030'}\n", deck_extra="vars: {band: 12mm}\n")
+    calls: dict[str, int] = {}
+    real = expr.evaluate
+
+    def counting(value, ctx):
+        calls[value] = calls.get(value, 0) + 1
+        return real(value, ctx)
+
+    monkeypatch.setattr(expr, "evaluate", counting)
+    rendered, _ = lay(root)
+    assert calls == {"{{ game.palette.bg }}": 1, "{{ deck.vars.band }}": 1, "{{ card.color }}": 2,
+                     "{{ lipsum(1) }}": 2}             # two cards: card and lipsum() each time
+    bands = [by_type(face(rendered, i), ops.Rect)[1] for i in range(2)]
+    assert [b.w for b in bands] == [pytest.approx(12 * MM)] * 2
+    assert [b.fill for b in bands] == [color("#ff0000"), color("#00ff00")]
+    assert all(by_type(face(rendered, i), ops.Rect)[0].fill == color("#102030") for i in range(2))

@@ -13,13 +13,10 @@ from cardgen.cli.serve import serve
 from cardgen.core.envfail import describe, is_environment
 from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, escape_controls, plural
 from cardgen.core.progress import listening
-from cardgen.load.game import load_game
 from cardgen.load.project import find_project, game_project, output_dir, resolve_games
 from cardgen.outputs import OUTPUTS
-from cardgen.pipeline.build import build_game
 from cardgen.pipeline.jsonschema import SCHEMAS, dumps
 from cardgen.pipeline.options import BuildOptions, Folder
-from cardgen.pipeline.validate import count_errors
 from cardgen.schema.core import STATIC_ENV, Bool, Choice, Decl, Invalid, ListOf, Opt
 
 
@@ -174,7 +171,8 @@ def _internal_error(name: str, exc: Exception, after: str) -> None:
 def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
     """Build each game, printing its problems and a summary; True if any failed."""
     from cardgen.cli.terminal import bar_factory, game_summary
-    from cardgen.outputs import OUTPUTS
+    from cardgen.pipeline.build import build_game  # (here, not at start-up: `cardgen --help` is quick)
+    from cardgen.pipeline.validate import count_errors
 
     failed = False
     for path in paths:
@@ -198,11 +196,8 @@ def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
             click.echo(f"{path.name}: {plural(len(reminders), 'gap')} still open in the data (cards with text to "
                        f"come, counts to be decided); `cardgen validate {path.name}` lists them", err=True)
         took = time.perf_counter() - start
-        game = written.game
-        print_backs = OUTPUTS["print"].resolve(game.data, opts.outputs.get("print")).backs
-        duplex = bool(print_backs) and any(d.has_backs for d in game.decks)
-        for line in game_summary(path.resolve().name, sum(d.count for d in game.decks), written, written.out_dir,
-                                 took, duplex):
+        for line in game_summary(path.resolve().name, written.cards, written, written.out_dir, took, written.duplex,
+                                 written.kept, written.unchanged):
             click.echo(line)
         soft = count_errors(report)
         if soft:
@@ -321,6 +316,8 @@ def schema(kind):
 def list_cmd(games):
     """List games, their decks and card counts (default: the game the current folder is in,
     else every game of the project)."""
+    from cardgen.load.game import load_game
+
     project = find_project()
     try:
         paths = resolve_games(list(games), project)

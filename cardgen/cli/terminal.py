@@ -3,6 +3,7 @@ longer than about a second, on a terminal only, and the closing summary of each 
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -62,30 +63,49 @@ DUPLEX_ALWAYS = ("rules-booklet-",)     # imposed booklets: two pages a sheet
 SINGLE_SIDED = ("-foldover.pdf",)       # fold-over print sheets (`outputs/foldover.py`)
 
 
+_PAGES = re.compile(rb"<<(?:(?!<<|>>).)*?/Type\s*/Pages\b(?:(?!<<|>>).)*?>>", re.S)
+_COUNT = re.compile(rb"/Count\s+(\d+)")
+
+
 def pdf_pages(path: Path) -> int:
+    """The number of pages: read from the page tree's root in the file cardgen wrote (no
+    PDF library to import, nothing to parse); pypdf for a file laid out otherwise."""
+    data = Path(path).read_bytes()
+    counts = [int(m.group(1)) for tree in _PAGES.findall(data) if (m := _COUNT.search(tree))]
+    if counts:
+        return max(counts)           # the root of the page tree counts every page
     from pypdf import PdfReader
 
     return len(PdfReader(path).pages)
 
 
 def game_summary(name: str, cards: int, written: list[Path], out_dir: Path, seconds: float,
-                 duplex_print: bool) -> list[str]:
+                 duplex_print: bool, kept: list[Path] | None = None, unchanged: bool = False) -> list[str]:
     """`g: 12 cards built in 0.84s into build/g/` and one line per output: pages (and sheets
-    of paper for what is printed double-sided), or the number of files in a folder."""
-    if not written:
+    of paper for what is printed double-sided), the number of files in a folder, or
+    `unchanged` for what was kept from the last build because nothing it is made from changed.
+    `unchanged`: nothing at all changed, one line says so."""
+    kept = kept or []
+    if unchanged:
+        return [f"{name}: up to date, nothing changed since the last build ({plural(cards, 'card')} in "
+                f"{display_path(out_dir)}/, checked in {seconds:.2f}s)"]
+    if not written and not kept:
         return [f"{name}: nothing written"]
     root = out_dir.resolve()
     lines = [f"{name}: built in {seconds:.2f}s: {plural(cards, 'card')} into {display_path(out_dir)}/"]
-    folders: dict[str, int] = {}
+    folders: dict[str, list[int]] = {}          # folder -> [files written, files kept]
     rows: list[tuple[str, str]] = []
-    for p in sorted((q.resolve() for q in written), key=lambda q: (len(q.relative_to(root).parts), str(q))):
+    files = [(q.resolve(), False) for q in written] + [(q.resolve(), True) for q in kept]
+    for p, same in sorted(files, key=lambda f: (len(f[0].relative_to(root).parts), str(f[0]))):
         rel = p.relative_to(root)
         if rel.name == MANIFEST:            # the build's record (docs/changes.md), not an output
             continue
         if len(rel.parts) > 1:
-            folders[rel.parts[0]] = folders.get(rel.parts[0], 0) + 1
+            folders.setdefault(rel.parts[0], [0, 0])[1 if same else 0] += 1
             continue
-        if p.suffix == ".pdf":
+        if same:
+            rows.append((p.name, "unchanged"))
+        elif p.suffix == ".pdf":
             pages = pdf_pages(p)
             text = plural(pages, "page")
             sheets = p.name.startswith(("print-", "changes-"))
@@ -97,7 +117,9 @@ def game_summary(name: str, cards: int, written: list[Path], out_dir: Path, seco
             rows.append((p.name, text))
         else:
             rows.append((p.name, ""))
-    rows += [(f"{folder}/", plural(n, "file")) for folder, n in folders.items()]
+    for folder, (n_new, n_same) in folders.items():
+        text = plural(n_new + n_same, "file")
+        rows.append((f"{folder}/", text + (", unchanged" if not n_new else f" ({n_same} unchanged)" if n_same else "")))
     if not rows:                            # e.g. --only booklet for a game without a rulebook
         return [f"{name}: nothing written"]
     width = max(len(r[0]) for r in rows)

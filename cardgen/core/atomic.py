@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import hashlib
 import os
 import shutil
 import sys
@@ -69,7 +70,12 @@ def is_debris(name: str) -> bool:
 
 # -- the all-or-nothing move of a game's outputs ---------------------------------------------
 
-Source = bytes | Path | tuple[Path, Callable[[Path], bytes]]
+class Kept:
+    """A file of the previous output kept as it is (`Staging.keep`)."""
+
+
+KEPT = Kept()
+Source = bytes | Path | tuple[Path, Callable[[Path], bytes]] | Kept
 
 
 def side_paths(out: Path) -> tuple[Path, Path]:
@@ -130,14 +136,24 @@ def _write_file(path: Path, data: bytes) -> None:
         f.write(data)
 
 
-def _put(path: Path, src: Source) -> None:
+def _put(path: Path, src: bytes | Path | tuple[Path, Callable[[Path], bytes]]) -> str:
+    """Write one staged file; returns the sha256 of what was written."""
     if isinstance(src, bytes):
-        _write_file(path, src)
+        data = src
     elif isinstance(src, tuple):
-        _write_file(path, src[1](src[0]))
+        data = src[1](src[0])
     else:
-        _write_file(path, src.read_bytes())
+        data = src.read_bytes()
+    _write_file(path, data)
     os.chmod(path, 0o644)
+    return hashlib.sha256(data).hexdigest()
+
+
+def _link_or_copy(src: Path, dst: Path) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
 
 
 def _sync(files: list[Path]) -> None:
@@ -161,6 +177,8 @@ class Staging:
         self.out_dir = Path(os.path.abspath(out_dir)) if out_dir is not None else None
         self.files: dict[Path, Source] = {}
         self.owned: list[Path] = []
+        self.digests: dict[Path, str] = {}     # after commit: sha256 of each file written
+        self.kept: list[Path] = []             # after commit: the previous output's files kept
 
     def add(self, path: Path, data: bytes) -> None:
         self.files[Path(path)] = data
@@ -169,6 +187,12 @@ class Staging:
         """Stage a copy of the file `src` (kept on disk until commit, not in memory); `read`:
         how to get the bytes to write from it (e.g. a cache entry checked against its checksum)."""
         self.files[Path(path)] = (Path(src), read) if read is not None else Path(src)
+
+    def keep(self, path: Path) -> None:
+        """Keep the previous output's file at `path` as it is (for an output whose inputs did
+        not change): it is hard-linked into the new output, even inside a folder this build
+        owns (`own_dir`)."""
+        self.files[Path(path)] = KEPT
 
     def own_dir(self, folder: Path) -> None:
         """`folder` holds only this output: files in it that this build did not write (left from
@@ -210,12 +234,17 @@ class Staging:
             for rel, src in sorted(new.items()):
                 try:
                     (stage / rel).parent.mkdir(parents=True, exist_ok=True)
-                    _put(stage / rel, src)
+                    if isinstance(src, Kept):
+                        _link_or_copy(real / rel, stage / rel)
+                    else:
+                        self.digests[out / rel] = _put(stage / rel, src)
                 except OSError as exc:
+                    if isinstance(src, Kept):
+                        raise OutputProblem(out / rel, exc, "cannot keep the previous output's file") from None
                     raise OutputProblem(out / rel, exc) from None
             if real.is_dir():
                 notes = self._carry_over(out, real, stage, set(new), owned)
-            _sync([stage / rel for rel in new])
+            _sync([stage / rel for rel, src in new.items() if not isinstance(src, Kept)])
             _test_hook("before-swap")
             try:
                 if not real.is_dir():
@@ -240,7 +269,8 @@ class Staging:
         if report is not None:
             for path, message in notes:
                 report.warn(Loc(str(path)), message, "output-replaced")
-        return [out / rel for rel in new]
+        self.kept = [out / rel for rel, src in new.items() if isinstance(src, Kept)]
+        return [out / rel for rel, src in new.items() if not isinstance(src, Kept)]
 
     def _carry_over(self, out: Path, real: Path, stage: Path, new: set[Path], owned: set[Path]
                     ) -> list[tuple[Path, str]]:
@@ -282,10 +312,7 @@ class Staging:
                     elif rel not in new and not under_owned(rel) and not is_debris(name) and \
                             not os.path.lexists(dst):
                         dst.parent.mkdir(parents=True, exist_ok=True)
-                        try:
-                            os.link(src, dst)
-                        except OSError:
-                            shutil.copy2(src, dst)
+                        _link_or_copy(src, dst)
                 except OSError as exc:
                     raise OutputProblem(out / rel, exc, "cannot keep the previous output's file") from None
             dirnames[:] = descend

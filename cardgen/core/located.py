@@ -2,6 +2,8 @@
 makes of mappings and sequences.  They live here, below every stage, so the model can name them."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from cardgen.core.errors import Loc
 
 
@@ -28,3 +30,29 @@ class YList(list):
     def item_loc(self, i: int) -> Loc:
         locs = getattr(self, "item_locs", None)
         return locs[i] if locs and i < len(locs) else getattr(self, "loc", Loc("?"))
+
+
+def loc_of(container, key=None) -> Loc:
+    """Best location for `container[key]` (or the container itself)."""
+    if isinstance(container, YDict):
+        return container.value_loc(key) if key is not None else container.loc
+    if isinstance(container, YList):
+        return container.item_loc(key) if key is not None else container.loc
+    return Loc("<unknown>")
+
+
+def refine_loc(loc: Loc, needle: str, max_lines: int = 200) -> Loc:
+    """The exact line of `needle` inside a value starting at `loc` (a multi-line block
+    scalar reports only where it starts). Falls back to `loc`."""
+    if not needle or not loc.line:
+        return loc
+    try:
+        lines = Path(loc.file).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return loc
+    for i in range(loc.line - 1, min(len(lines), loc.line - 1 + max_lines)):
+        start = loc.col - 1 if i == loc.line - 1 else 0
+        col = lines[i].find(needle, start)
+        if col >= 0:
+            return Loc(loc.file, i + 1, col + 1)
+    return loc

@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from typing import SupportsFloat
 
-from reportlab.lib import colors as rl_colors
-
 MM = 72.0 / 25.4  # points per millimetre
 
 UNIT_PT = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0, "px": 72.0 / 300.0}
@@ -55,7 +53,17 @@ def number(value: object) -> float:
 
 
 _HEX_RE = re.compile(r"^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
-_NAMED = {name.lower(): value for name, value in rl_colors.getAllNamedColors().items()}
+_named: dict[str, RGBA] = {}
+
+
+def _named_colour(name: str) -> RGBA | None:
+    """A CSS colour name's value (ReportLab's table, read on first use: importing it costs
+    start-up time that `cardgen --help` should not pay)."""
+    if not _named:
+        from reportlab.lib import colors as rl_colors
+
+        _named.update({n.lower(): (v.red, v.green, v.blue, 1.0) for n, v in rl_colors.getAllNamedColors().items()})
+    return _named.get(name)
 
 
 def color(value: object) -> RGBA | None:
@@ -73,7 +81,7 @@ def color(value: object) -> RGBA | None:
         r, g, b = (int(h[i:i + 2], 16) / 255.0 for i in (0, 2, 4))
         a = int(h[6:8], 16) / 255.0 if len(h) == 8 else 1.0
         return (r, g, b, a)
-    named = _NAMED.get(s.lower())
+    named = _named_colour(s.lower())
     if named is not None:
-        return (named.red, named.green, named.blue, 1.0)
+        return named
     raise UnitError(f"unknown colour {value!r}; use #rrggbb, a CSS colour name or none")

@@ -94,7 +94,8 @@ def _empty_means_default(kind: Kind) -> bool:
 
 class Prepared:
     """One template element ready for many cards: its declaration, the plain values converted
-    once (per card size), and the keys whose values are expressions."""
+    once (per card size), the keys whose values are expressions, and of those the values
+    that do not read the card (`expr.reads_card`) worked out once per deck."""
 
     def __init__(self, el: Mapping):
         self.el = el
@@ -102,8 +103,11 @@ class Prepared:
         opts = self.cls.options()
         self.dynamic = [k for k in opts if k in el and k not in Element.META and expr.is_dynamic(el[k])]
         self.static = {k: el[k] for k in opts if k in el and k not in Element.META and k not in self.dynamic}
+        self.per_deck = {k for k in self.dynamic if not expr.reads_card(el[k])}
         self._by_env: dict[Env, dict[str, Any]] = {}
         self._whole: dict[Env, Element] = {}
+        # (key, env, deck data id, game data id) -> (converted value, the data, kept so ids stay unique)
+        self._deck_values: dict[tuple, tuple[Any, tuple]] = {}
         self.stamp = _shows_stamp(el)
 
     def _convert(self, key: str, value: Any, env: Env) -> tuple[str, Any] | None:
@@ -124,14 +128,25 @@ class Prepared:
             return hit
         kwargs = dict(self._static(env))
         for key in self.dynamic:
-            try:
-                value = expr.evaluate(self.el[key], ctx)
-            except expr.ExprError as exc:
-                raise ElementError(key, str(exc), "expression") from None
-            done = self._convert(key, value, env)
+            if key in self.per_deck:
+                data = (ctx["deck"]._data, ctx["game"]._data)
+                once = (key, env, id(data[0]), id(data[1]))
+                known = self._deck_values.get(once)
+                if known is None:
+                    known = self._deck_values[once] = (self._evaluate(key, ctx, env), data)
+                done = known[0]
+            else:
+                done = self._evaluate(key, ctx, env)
             if done is not None:
                 kwargs[done[0]] = done[1]
         return self.cls(name=str(self.el.get("name")), **kwargs)
+
+    def _evaluate(self, key: str, ctx: dict, env: Env) -> tuple[str, Any] | None:
+        try:
+            value = expr.evaluate(self.el[key], ctx)
+        except expr.ExprError as exc:
+            raise ElementError(key, str(exc), "expression") from None
+        return self._convert(key, value, env)
 
     def _static(self, env: Env) -> dict[str, Any]:
         hit = self._by_env.get(env)

@@ -335,6 +335,20 @@ def _compile(source: str):
 
 
 @cache
+def reads_card(source: str) -> bool:
+    """Whether a template value may differ between cards of one deck: it names `card` (or
+    `lipsum`, new text each time).  One that does not depends only on `deck` and `game`, so
+    the layout works it out once per deck."""
+    if not is_dynamic(source):
+        return False
+    try:
+        names = {n.name for n in ENV.parse(source).find_all(nodes.Name)}
+    except TemplateSyntaxError:
+        return True
+    return bool(names & {"card", "lipsum"})
+
+
+@cache
 def _compile_condition(source: str):
     s = source.strip()
     m = _SINGLE.match(s)

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from cardgen.core.errors import CardgenError, Diagnostic, Loc
-from cardgen.layout import expr
-from cardgen.load.game import Game
-from cardgen.load.yamlsrc import YDict, loc_of, refine_loc
+from cardgen.core.located import YDict, loc_of, refine_loc
 from cardgen.resources import richtext
 from cardgen.resources.icons import IconBook
 from cardgen.schema.core import STATIC_ENV, Invalid, suggest
@@ -26,6 +25,10 @@ from cardgen.schema.files import (
     RulesFile,
 )
 from cardgen.schema.files import PlayerAid as PlayerAidDecl
+
+if TYPE_CHECKING:      # (Jinja and the game loader are imported on first use: start-up time)
+    from cardgen.layout import expr
+    from cardgen.load.game import Game
 
 # The keys, declared in cardgen.schema.files.
 PART1_KEYS = set(RULES_PART1)
@@ -128,6 +131,8 @@ def component_names(game: Game) -> dict:
 
 
 def jinja_context(game: Game) -> dict:
+    from cardgen.layout import expr
+
     decks = {d.name: {"name": d.name, "count": d.count, "distinct": len(d.cards),
                       "cards": [dict(c.fields) for c in d.cards]} for d in game.decks}
     return {
@@ -152,6 +157,8 @@ class _Parser:
 
     # -- text -----------------------------------------------------------------
     def text(self, value, loc: Loc, what: str) -> str:
+        from cardgen.layout import expr
+
         if value is None:
             return ""
         if isinstance(value, (dict, list)):

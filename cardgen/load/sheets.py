@@ -33,13 +33,10 @@ import json
 import math
 import re
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from http.client import HTTPException
 from pathlib import Path
 from typing import Any
 
@@ -299,6 +296,10 @@ def check_url(url: str) -> str | None:
 
 
 def _download(url: str, timeout: float) -> str:
+    import urllib.error  # (imported here: start-up time of commands that fetch nothing)
+    import urllib.request
+    from http.client import HTTPException
+
     request = urllib.request.Request(url, headers={"User-Agent": "cardgen"})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as resp:

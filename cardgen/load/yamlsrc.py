@@ -14,35 +14,9 @@ import yaml
 
 from cardgen.core import limits
 from cardgen.core.errors import CardgenError, Loc
-from cardgen.core.located import YDict, YList
+from cardgen.core.located import YDict, YList, loc_of, refine_loc  # noqa: F401 (loc_of, refine_loc: here too)
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def loc_of(container, key=None) -> Loc:
-    """Best location for `container[key]` (or the container itself)."""
-    if isinstance(container, YDict):
-        return container.value_loc(key) if key is not None else container.loc
-    if isinstance(container, YList):
-        return container.item_loc(key) if key is not None else container.loc
-    return Loc("<unknown>")
-
-
-def refine_loc(loc: Loc, needle: str, max_lines: int = 200) -> Loc:
-    """The exact line of `needle` inside a value starting at `loc` (a multi-line block
-    scalar reports only where it starts). Falls back to `loc`."""
-    if not needle or not loc.line:
-        return loc
-    try:
-        lines = Path(loc.file).read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return loc
-    for i in range(loc.line - 1, min(len(lines), loc.line - 1 + max_lines)):
-        start = loc.col - 1 if i == loc.line - 1 else 0
-        col = lines[i].find(needle, start)
-        if col >= 0:
-            return Loc(loc.file, i + 1, col + 1)
-    return loc
 
 
 # YAML 1.2 core schema for plain values (PyYAML alone is YAML 1.1: `no` would be false,

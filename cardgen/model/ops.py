@@ -5,8 +5,11 @@ growing downwards (as in templates).  Colours are (r, g, b, a) tuples or None.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
+
+from cardgen.core.digest import digest, file_digest
 
 Colour = tuple[float, ...]   # (r, g, b, a), each 0..1
 Dash = tuple[float, ...]     # dash pattern in points; () for a solid line
@@ -159,3 +162,33 @@ class Copy:
     width: float      # mm
     height: float     # mm
     bleed: float      # mm
+
+
+def layout_digest(layout: CardLayout, font_files: Mapping[str, FilePath]) -> str:
+    """Content hash of one laid-out card side: its size, shape and drawing operations, and
+    the content of every font (`font_files`: ReportLab font name -> file), icon and image file
+    they use.  Equal digests draw equal pictures.  Worked out once per layout (a finished
+    layout is not changed)."""
+    done = layout.__dict__.get("_digest")
+    if done is not None:
+        return str(done)
+    files: set[str] = set()
+    fonts: set[str] = set()
+    for op in layout.ops:
+        path = getattr(op, "path", None)
+        if path is not None:
+            files.add(str(path))
+        if isinstance(op, Text):
+            for r in op.runs:
+                if r.kind == "icon":
+                    files.add(str(r.content))
+                else:
+                    fonts.add(r.font)
+    font_digests = []
+    for name in sorted(fonts):
+        path = font_files.get(name)
+        font_digests.append((name, file_digest(path) if path else ""))
+    done = digest(layout.width, layout.height, layout.bleed, layout.shape, layout.ops,
+                  [(f, file_digest(FilePath(f))) for f in sorted(files)], font_digests)
+    layout.__dict__["_digest"] = done
+    return done

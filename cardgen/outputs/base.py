@@ -10,14 +10,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from cardgen.core.atomic import Staging
+from cardgen.core.digest import digest
 from cardgen.core.errors import Diagnostic, Loc, Report
-from cardgen.layout.changes import Changes
-from cardgen.layout.engine import Rendered
-from cardgen.load.game import Deck, Game
+from cardgen.outputs.incremental import Ledger, Part
 from cardgen.schema.core import Decl, show
+
+if TYPE_CHECKING:      # (not imported at start-up: `cardgen --help` makes its flags from the outputs)
+    from cardgen.core.atomic import Staging
+    from cardgen.layout.changes import Changes
+    from cardgen.layout.engine import Rendered
+    from cardgen.load.game import Deck, Game
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -57,11 +61,25 @@ class Job:
     deck_decl: type[Decl] | None = None
     section: str | None = None
     changes: Changes | None = None   # with `--changed-since`: what changed (`cardgen.pipeline.changes`)
+    output: str = ""                 # the output's name
+    ledger: Ledger | None = None     # what the previous build made (None: make everything)
     _decks: dict = field(default_factory=dict)
 
     @property
     def game(self) -> Game:
         return self.rendered.game
+
+    def part(self, key: str, *inputs: Any) -> Part:
+        """A part of this output (`key`: e.g. the paper) that reads `inputs` besides the
+        output's options (`cardgen.outputs.incremental`): keep it if they did not change."""
+        name = f"{self.output}:{key}" if key else self.output
+        ledger = self.ledger
+        fingerprint = ""
+        if ledger is not None:
+            from cardgen.render.docinfo import current  # what every PDF says of the game
+
+            fingerprint = digest(ledger.code, name, self.options, str(self.out_dir), current(), ledger.value(inputs))
+        return Part(ledger, name, fingerprint, self.staging, self.report)
 
     def deck_options(self, deck: Deck) -> Any:
         """The output's per-deck options for `deck`: the deck file's section over game.yaml's."""

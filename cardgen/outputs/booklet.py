@@ -14,16 +14,17 @@ paragraphs split between lines and headings stay with what follows them.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from cardgen.core.errors import CardgenError, Loc, plural
 from cardgen.core.sizes import CARD_SIZES_MM, PAPER_SIZES_MM
 from cardgen.core.units import MM, color
-from cardgen.layout.engine import Rendered
 from cardgen.layout.rulebook import (  # noqa: F401
     Callout,
     DesignerNote,
@@ -39,10 +40,13 @@ from cardgen.layout.rulebook import (  # noqa: F401
 )
 from cardgen.model import ops
 from cardgen.outputs.base import Job, Output
-from cardgen.render.draw import Drawer, new_canvas
 from cardgen.resources.fonts import FontBook
 from cardgen.resources.richtext import TextStyle, Typesetter, parse, plain
 from cardgen.schema.core import Bool, Choice, Colour, Decl, opt
+
+if TYPE_CHECKING:    # (the layout engine and ReportLab are imported when used: start-up time)
+    from cardgen.layout.engine import Rendered
+    from cardgen.render.draw import Drawer
 
 BOOKLET_PAGES = ("a5", "half-letter")
 DEFAULT_ACCENT = "#2b4a6f"
@@ -524,6 +528,50 @@ def _card_unfinished(card, lay: ops.CardLayout) -> int:
     return 2 * art + text
 
 
+def faces_by_deck(r: Rendered) -> dict[str, list]:
+    """Deck name -> [(card, face layout)], in deck order."""
+    by_deck: dict[str, list] = {}
+    for deck, card, lay in r.faces:
+        by_deck.setdefault(deck.name, []).append((card, lay))
+    return by_deck
+
+
+def fan_cards(r: Rendered) -> list[ops.CardLayout]:
+    """Up to five cards for the cover, finished ones (no "art to come" placeholder, no text
+    to come) from as many decks and kinds of card as there are; unfinished ones only to
+    make up three, those with placeholder art last."""
+    lists = [[(name, card, lay) for card, lay in sorted(v, key=lambda cl: _card_unfinished(*cl))]
+             for name, v in faces_by_deck(r).items() if v]
+    order: list = []
+    k = 0
+    while any(k < len(v) for v in lists):
+        order += [v[k] for v in lists if k < len(v)]
+        k += 1
+    chosen: list = []
+    kinds: set = set()
+    # (most unfinished allowed, how many to reach, one card per deck and kind)
+    for level, limit, distinct in ((0, 5, True), (0, 3, False), (1, 3, True), (1, 3, False), (3, 3, False)):
+        for name, card, lay in order:
+            f = card.fields or {}
+            kind = (name, str(f.get("kind") or f.get("type") or ""))
+            if (len(chosen) < limit and _card_unfinished(card, lay) <= level and all(lay is not c for c in chosen)
+                    and not (distinct and kind in kinds)):
+                chosen.append(lay)
+                kinds.add(kind)
+    return chosen
+
+
+def box_faces(r: Rendered) -> dict[str, ops.CardLayout]:
+    """Each deck's most finished card (the first of the most finished), for "In the box"."""
+    return {name: min(v, key=lambda cl: _card_unfinished(*cl))[1] for name, v in faces_by_deck(r).items() if v}
+
+
+def pictured(r: Rendered) -> list[ops.CardLayout]:
+    """Every card face the booklet shows: the cover's fan, each deck's first card (the
+    components) and its most finished one (in the box)."""
+    return [*fan_cards(r), *(v[0][1] for v in faces_by_deck(r).values() if v), *box_faces(r).values()]
+
+
 class BookletMaker:
     def __init__(self, r: Rendered, book: Rulebook, page: str, accent: tuple | None, designer_notes: bool = False):
         self.r, self.book = r, book
@@ -544,34 +592,10 @@ class BookletMaker:
 
     # faces of each deck, in deck order
     def _faces(self):
-        by_deck: dict[str, list] = {}
-        for deck, card, lay in self.r.faces:
-            by_deck.setdefault(deck.name, []).append((card, lay))
-        return by_deck
+        return faces_by_deck(self.r)
 
     def fan_cards(self) -> list[ops.CardLayout]:
-        """Up to five cards for the cover, finished ones (no "art to come" placeholder, no text
-        to come) from as many decks and kinds of card as there are; unfinished ones only to
-        make up three, those with placeholder art last."""
-        lists = [[(name, card, lay) for card, lay in sorted(v, key=lambda cl: _card_unfinished(*cl))]
-                 for name, v in self._faces().items() if v]
-        order: list = []
-        k = 0
-        while any(k < len(v) for v in lists):
-            order += [v[k] for v in lists if k < len(v)]
-            k += 1
-        chosen: list = []
-        kinds: set = set()
-        # (most unfinished allowed, how many to reach, one card per deck and kind)
-        for level, limit, distinct in ((0, 5, True), (0, 3, False), (1, 3, True), (1, 3, False), (3, 3, False)):
-            for name, card, lay in order:
-                f = card.fields or {}
-                kind = (name, str(f.get("kind") or f.get("type") or ""))
-                if (len(chosen) < limit and _card_unfinished(card, lay) <= level and all(lay is not c for c in chosen)
-                        and not (distinct and kind in kinds)):
-                    chosen.append(lay)
-                    kinds.add(kind)
-        return chosen
+        return fan_cards(self.r)
 
     def cover(self) -> Page:
         st, pw, ph = self.st, self.pw, self.ph
@@ -856,7 +880,7 @@ class BookletMaker:
                 return listing
             finally:
                 c.smart = True
-        faces = {name: min(v, key=lambda cl: _card_unfinished(*cl))[1] for name, v in self._faces().items() if v}
+        faces = box_faces(self.r)
         decks = self.r.game.decks
         cols = max(1, min(4, len(decks)))
         if len(decks) in (5, 6):
@@ -965,6 +989,8 @@ class BookletMaker:
 def render_pages(pages: list[Page], size: tuple[float, float], fonts: FontBook, title: str,
                  trim: tuple | None = None) -> bytes:
     """Pages of ops (y down, points) to a PDF with embedded fonts and fixed bytes."""
+    from cardgen.render.draw import Drawer, new_canvas
+
     buf = io.BytesIO()
     c = new_canvas(buf, fonts, pagesize=size)
     c.setTitle(title)
@@ -1174,6 +1200,44 @@ def make_booklet(r: Rendered, page: str = "a5", accent: tuple | None = None,
     return rules_pdf(r, book, page, accent, designer_notes), player_aid_pdf(r, book, accent)
 
 
+_REFERS_TO_CARDS = re.compile(r"\{[{%](?:(?!\}\}|%\}).)*\bcards\b", re.S)
+
+
+def rulebook_inputs(job: Job, shows_cards: bool) -> tuple:
+    """What the rulebook's pages read, for `Job.part`: game.yaml and rules.yaml (by content),
+    the game's version, the decks' names, counts, sizes and everything their files say but
+    their cards, every card's data when the rules' text refers to `cards`, the game's fonts
+    and icons, and (`shows_cards`: the booklet) the card faces it pictures (`pictured`)."""
+    from cardgen.core.digest import file_digest
+    from cardgen.outputs.incremental import fonts_digest
+
+    r, game = job.rendered, job.game
+    decks = [(d.name, d.slug, d.count, len(d.cards), d.size, d.context(),
+              {k: v for k, v in d.data.items() if k != "cards"}) for d in game.decks]
+    cards = [[c.fields for c in d.cards] for d in game.decks] if _REFERS_TO_CARDS.search(repr(game.rules)) else None
+    shown = pictured(r) if shows_cards else []
+    icons = [(str(p), file_digest(p)) for d in r.res.icons.dirs if d.is_dir() for p in sorted(d.iterdir())
+             if p.suffix.lower() in (".svg", ".png")]
+    return (file_digest(game.file), file_digest(game.root / "rules.yaml"), getattr(game, "version", ""), decks,
+            cards, shown, fonts_digest(r.res.fonts), sorted(r.res.icons.aliases.items()), icons)
+
+
+@contextlib.contextmanager
+def rulebook_part(job: Job, shows_cards: bool, *inputs: Any) -> Iterator[Rulebook | None]:
+    """The rulebook to make an output from, inside that output's part (`Job.part`, reading
+    `rulebook_inputs` and `inputs`); None when the game has none (after a warning) or when
+    the part is kept from the last build."""
+    if no_rulebook(job):
+        yield None
+        return
+    part = job.part("", *inputs, rulebook_inputs(job, shows_cards))
+    if part.keep():
+        yield None
+        return
+    with part:
+        yield job_rulebook(job)
+
+
 def job_rulebook(job: Job) -> Rulebook | None:
     """The game's rulebook, or None (after a warning, once a build) when it has none."""
     if no_rulebook(job):
@@ -1204,11 +1268,11 @@ class Booklet(Output):
         from cardgen.render import impose_booklet
 
         r = job.rendered
-        book = job_rulebook(job)
-        if book is None:
-            return
-        rules = rules_pdf(r, book, job.options.page, job.options.accent, job.options.designer_notes)
-        job.staging.add(job.out_dir / "rules.pdf", rules)
-        for paper in job.build.papers:
-            job.staging.add(job.out_dir / f"rules-booklet-{paper}.pdf",
-                            impose_booklet.impose(rules, paper, r.game.title))
+        with rulebook_part(job, True, job.build.papers) as book:
+            if book is None:
+                return
+            rules = rules_pdf(r, book, job.options.page, job.options.accent, job.options.designer_notes)
+            job.staging.add(job.out_dir / "rules.pdf", rules)
+            for paper in job.build.papers:
+                job.staging.add(job.out_dir / f"rules-booklet-{paper}.pdf",
+                                impose_booklet.impose(rules, paper, r.game.title))

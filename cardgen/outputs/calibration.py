@@ -115,9 +115,15 @@ class Calibration(Output):
     files = "calibration-<paper>.pdf"
 
     def make(self, job: Job) -> None:
+        from cardgen.outputs.incremental import fonts_digest
+
         given = getattr(job.build, "outputs", {}).get(PrintSheets.name)
         o = PrintSheets.resolve(job.game.data, given)
         r = job.rendered
         for paper in job.build.papers:
-            job.staging.add(job.out_dir / f"calibration-{paper}.pdf",
-                            calibration_pdf(paper, o.flip, tuple(o.back_offset), r.res.fonts, r.game.title))
+            part = job.part(paper, o.flip, tuple(o.back_offset), r.game.title, fonts_digest(r.res.fonts))
+            if part.keep():
+                continue
+            with part:
+                job.staging.add(job.out_dir / f"calibration-{paper}.pdf",
+                                calibration_pdf(paper, o.flip, tuple(o.back_offset), r.res.fonts, r.game.title))

@@ -10,8 +10,14 @@ class CardsPdf(Output):
     files = "cards.pdf"
 
     def make(self, job: Job) -> None:
+        from cardgen.outputs.incremental import fonts_digest
+        from cardgen.render.formcache import FormCache
         from cardgen.render.pdf import cards_pdf
 
         r = job.rendered
         faces, backs = r.printed()
-        job.staging.add(job.out_dir / "cards.pdf", cards_pdf(faces, backs, r.res.fonts, r.game.title))
+        part = job.part("", faces, backs, r.game.title, fonts_digest(r.res.fonts))
+        if not part.keep():
+            with part:
+                job.staging.add(job.out_dir / "cards.pdf", cards_pdf(faces, backs, r.res.fonts, r.game.title,
+                                                                     FormCache.of(job.out_dir)))

@@ -4,16 +4,20 @@ the box, then print sheets holding only the added and changed cards, with their 
 backs (the print sheets' own layout and options: `cardgen.render.pdf.print_sheets`)."""
 from __future__ import annotations
 
-from reportlab.pdfgen.canvas import Canvas
+from typing import TYPE_CHECKING
 
 from cardgen.core.errors import CardgenError, Loc, plural
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
-from cardgen.layout.changes import Change, Changes
 from cardgen.model.ops import Copy
 from cardgen.outputs.base import Job, Output
 from cardgen.outputs.print_sheets import PrintSheets
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
+
+if TYPE_CHECKING:    # (ReportLab and the manifest's layout are imported when used: start-up time)
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardgen.layout.changes import Change, Changes
 
 MARGIN = 18.0           # mm
 LINE = 5.6              # mm between listed cards

@@ -74,4 +74,9 @@ def extras(r: Rendered) -> list[Extra]:
 
 
 def extra_copies(r: Rendered) -> list[Copy]:
-    return [cp for e in extras(r) for cp in e.copies()]
+    """The extra components' copies, worked out once per laid-out game (each output that
+    prints them, and its fingerprint, get the same card sides)."""
+    done = r.__dict__.get("_extra_copies")
+    if done is None:
+        done = r.__dict__["_extra_copies"] = [cp for e in extras(r) for cp in e.copies()]
+    return list(done)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardgen.outputs.base import Job
-from cardgen.outputs.print_sheets import PrintSheets, SheetOutput, job_layout, sheets_pdf
+from cardgen.outputs.print_sheets import PrintSheets, SheetOutput, job_layout, sheet_inputs, sheets_pdf
 from cardgen.schema.core import Decl, ListOf, Text, opt
 
 SUFFIX = "-foldover"
@@ -48,6 +48,10 @@ class Foldover(SheetOutput):
         o = PrintSheets.resolve(job.game.data, given)
         for name in self.layout_names(job.options, job.build.papers):
             layout = job_layout(job, name, self.kind)
-            pages, how, data = sheets_pdf(job, layout, name, o)
-            job.staging.add(job.out_dir / file_name(name), data)
-            job.report.note(f"{file_name(name)}: {len(pages)} sheets, single-sided; {how}")
+            part = job.part(name, o, *sheet_inputs(job, layout))
+            if part.keep():
+                continue
+            with part:
+                pages, how, data = sheets_pdf(job, layout, name, o)
+                job.staging.add(job.out_dir / file_name(name), data)
+                job.report.note(f"{file_name(name)}: {len(pages)} sheets, single-sided; {how}")

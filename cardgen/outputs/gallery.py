@@ -53,11 +53,17 @@ class Gallery(Output):
                 if c.back is not None:
                     named.append((c.back, f"{d.slug}/{stem}-back.png"))
         cache = raster.Cache(job.out_dir / ".cache" / "raster")
-        requests = [(side.layout, A.side_spec(side.layout, job.options.dpi)) for side, _ in named]
-        with raster.Pool() as pool:
-            paths = raster.rasterize(requests, cache, raster.font_dirs_of(r), pool)
-        for (side, name), (_, spec), path in zip(named, requests, paths):
+        todo = []           # the images not kept from the last build (each one a part)
+        for side, name in named:
+            spec = A.side_spec(side.layout, job.options.dpi)
             side.src, side.width, side.height = f"gallery/{name}", spec.px_w, spec.px_h
-            job.staging.add_file(root / name, path, raster.read_payload)
+            part = job.part(name, side.layout, spec)
+            if not part.keep():
+                todo.append((part, name, side.layout, spec))
+        with raster.Pool() as pool:
+            paths = raster.rasterize([(lay, spec) for _, _, lay, spec in todo], cache, raster.font_dirs_of(r), pool)
+        for (part, name, _, _), path in zip(todo, paths):
+            with part:
+                job.staging.add_file(root / name, path, raster.read_payload)
         html = A.page_html(al, A.Page(), al.title)
         job.staging.add(job.out_dir / "index.html", html.encode("utf-8"))

@@ -3,7 +3,7 @@ the front, end of game on the back, in the booklet's accent colour (`booklet: ac
 from __future__ import annotations
 
 from cardgen.outputs.base import Job, Output
-from cardgen.outputs.booklet import Booklet, job_rulebook, player_aid_pdf
+from cardgen.outputs.booklet import Booklet, player_aid_pdf, rulebook_part
 
 
 class PlayerAid(Output):
@@ -14,9 +14,8 @@ class PlayerAid(Output):
 
     def make(self, job: Job) -> None:
         r = job.rendered
-        book = job_rulebook(job)
-        if book is None:
-            return
-        data = player_aid_pdf(r, book, Booklet.resolve(r.game.data).accent)
-        if data is not None:
-            job.staging.add(job.out_dir / "player-aid.pdf", data)
+        accent = Booklet.resolve(r.game.data).accent
+        with rulebook_part(job, False, accent) as book:
+            data = player_aid_pdf(r, book, accent) if book is not None else None
+            if data is not None:
+                job.staging.add(job.out_dir / "player-aid.pdf", data)

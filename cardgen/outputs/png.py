@@ -64,9 +64,22 @@ class Png(Output):
         (`NNN-player-aid-<i>of<n>.png`, front and back)."""
         from cardgen.render import raster
 
+        r = job.rendered
+        cards = [(deck.slug, deck.name, deck.loc, deck.size, deck.bleed, deck.backs, card.name, card.count, face,
+                  r.back_of(deck, card)) for deck, card, face in r.faces]
+        todo = []
+        for target in job.options.targets:
+            job.staging.own_dir(job.out_dir / "png" / TARGETS[target].name)
+            part = job.part(target, cards)
+            if not part.keep():
+                todo.append((target, part))
+        if not todo:
+            return
         cache = raster.Cache(job.out_dir / ".cache" / "raster")
         with raster.Pool() as pool:
-            _png_targets(job, job.options.targets, cache, pool)
+            for target, part in todo:
+                with part:
+                    _png_targets(job, (target,), cache, pool)
         cache.prune()
 
 

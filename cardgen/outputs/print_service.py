@@ -10,14 +10,17 @@ import math
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.model.game import Card, Deck
 from cardgen.outputs.base import Job, Output
-from cardgen.render.cmyk import Condition
 from cardgen.schema.core import Bool, Decl, Length, Number, Text, opt
+
+if TYPE_CHECKING:    # (Pillow and ReportLab's colours are imported when used: start-up time)
+    from cardgen.render.cmyk import Condition
 
 SERVICE = "DriveThruCards"
 SERVICE_BLEED_MM = 3.175
@@ -69,7 +72,7 @@ def _data_epoch(job: Job) -> int:
 def _profile(job: Job) -> tuple[Path, Condition, Loc]:
     """The output profile's file, the condition it names, and where game.yaml chose it."""
     from cardgen.core.paths import PathRefused, find_confined
-    from cardgen.render.cmyk import BUNDLED, DEFAULT_PROFILE
+    from cardgen.render.cmyk import BUNDLED, DEFAULT_PROFILE, Condition
 
     ref = job.options.profile
     if ref is None:

@@ -94,11 +94,26 @@ class PrintSheets(SheetOutput):
     def make(self, job: Job) -> None:
         for name in self.layout_names(job.options, job.build.papers):
             layout = job_layout(job, name, self.kind)
-            pages, how, data = sheets_pdf(job, layout, name, job.options)
-            job.staging.add(job.out_dir / f"print-{name}.pdf", data)
-            job.report.note(f"print-{name}.pdf: {len(pages)} sheets; {how}")
-            if layout.spec.registration is not None:
-                cut_files(job, layout, name, pages)
+            part = job.part(name, *sheet_inputs(job, layout))
+            if part.keep():
+                continue
+            with part:
+                pages, how, data = sheets_pdf(job, layout, name, job.options)
+                job.staging.add(job.out_dir / f"print-{name}.pdf", data)
+                job.report.note(f"print-{name}.pdf: {len(pages)} sheets; {how}")
+                if layout.spec.registration is not None:
+                    cut_files(job, layout, name, pages)
+
+
+def sheet_inputs(job: Job, layout: Any) -> tuple:
+    """What a game's sheets on `layout` read besides the output's options, for `Job.part`:
+    the copies (card sides by digest), the extra components, the layout, the title (the
+    sheets' notes) and the fonts (the notes are set in the game's)."""
+    from cardgen.outputs.extras import extra_copies
+    from cardgen.outputs.incremental import fonts_digest
+
+    r = job.rendered
+    return r.copies, extra_copies(r), layout, r.game.title, fonts_digest(r.res.fonts)
 
 
 def cut_files(job: Job, layout: Any, name: str, pages: list) -> None:
@@ -135,6 +150,7 @@ def sheets_pdf(job: Job, layout: Any, name: str, o: Any) -> tuple[list, str, byt
     sheets, or fold-over sheets for a layout with a fold."""
     from cardgen.outputs.extras import extra_copies
     from cardgen.render import impose
+    from cardgen.render.formcache import FormCache
     from cardgen.render.pdf import SheetOptions, plan_sheets, print_sheets
     from cardgen.render.sheetlayout import LayoutProblem
 
@@ -153,7 +169,7 @@ def sheets_pdf(job: Job, layout: Any, name: str, o: Any) -> tuple[list, str, byt
 
             data = foldover_sheets(r.res.fonts, so, r.game.title, pages)
         else:
-            data = print_sheets(r.copies + extra, r.res.fonts, so, r.game.title, pages)
+            data = print_sheets(r.copies + extra, r.res.fonts, so, r.game.title, pages, cache=FormCache.of(job.out_dir))
     except impose.DoesNotFit as exc:
         raise CardgenError(Loc(str(r.game.file), 1), f"{exc}; use a larger --page or a smaller card") from None
     except LayoutProblem as exc:

@@ -234,7 +234,19 @@ class Tts(Output):
     DeckOptions = TtsDeckOptions
 
     def make(self, job: Job) -> None:
-        _out_tts(job)
+        from cardgen.layout.rulebook import has_rulebook
+
+        r = job.rendered
+        job.staging.own_dir(Path(os.path.abspath(job.out_dir / "tts")))
+        decks = [(deck.slug, deck.name, deck.size, deck.back, deck.backs, deck.data.get("description"),
+                  job.deck_options(deck)) for deck in r.game.decks]
+        cards = [(deck.slug, card.name, card.count, card.fields, face, r.back_of(deck, card))
+                 for deck, card, face in r.faces]
+        shared_backs = [r.backs.get((deck.slug, None)) for deck in r.game.decks]
+        part = job.part("", r.game.slug, r.game.title, has_rulebook(r.game), decks, cards, shared_backs)
+        if not part.keep():
+            with part:
+                _out_tts(job)
 
 
 def _out_tts(job: Job) -> None:

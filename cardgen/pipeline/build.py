@@ -1,27 +1,39 @@
 """Run the pipeline for one game: check it (`cardgen.pipeline.check`, the path `cardgen
 validate` takes too), make each wanted output from the one layout of every card, then move
-all outputs into place together."""
+all outputs into place together.  What did not change since the last build is not made
+again (`cardgen.pipeline.incremental`)."""
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from cardgen.core.atomic import Staging
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.progress import stage
-from cardgen.layout.engine import Rendered, layout_game
-from cardgen.layout.manifest import MANIFEST, manifest_of
-from cardgen.load import sheets
-from cardgen.load.game import Game
 from cardgen.load.project import output_dir
 from cardgen.outputs import OUTPUTS
 from cardgen.outputs.base import Job
-from cardgen.pipeline.changes import changes_since
-from cardgen.pipeline.check import check_game
+from cardgen.outputs.incremental import Ledger
+from cardgen.pipeline import incremental
 from cardgen.pipeline.options import PAPERS, BuildOptions
-from cardgen.render import docinfo
+from cardgen.render import formcache
+from cardgen.resources import fonts
+
+if TYPE_CHECKING:     # (imported when a game is built: a rebuild with nothing changed never loads them)
+    from cardgen.layout.engine import Rendered, layout_game
+    from cardgen.load.game import Game
+    from cardgen.render import docinfo
 
 __all__ = ["PAPERS", "BuildOptions", "Built", "Rendered", "build_game", "layout_game"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Rendered", "layout_game"):
+        from cardgen.layout import engine
+
+        return getattr(engine, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _refuse(report: Report, *extra: Diagnostic) -> CardgenError:
@@ -29,17 +41,31 @@ def _refuse(report: Report, *extra: Diagnostic) -> CardgenError:
 
 
 class Built(list[Path]):
-    """The files a build wrote (a list), the game they were made from and the output folder
-    (for the summary)."""
+    """The files a build wrote (a list), the game they were made from (None when nothing
+    changed: it was not loaded) and, for the summary, the output folder, the files kept from
+    the last build, the number of cards and whether the print sheets are double-sided."""
 
-    def __init__(self, files: list[Path], game: Game, out_dir: Path) -> None:
+    def __init__(self, files: list[Path], game: Game | None, out_dir: Path, kept: list[Path] | None = None,
+                 cards: int = 0, duplex: bool = False, unchanged: bool = False) -> None:
         super().__init__(files)
         self.game = game
         self.out_dir = out_dir
+        self.kept = kept or []
+        self.cards = cards
+        self.duplex = duplex
+        self.unchanged = unchanged      # nothing changed since the last build: nothing was done
+
+
+def _duplex(game: Game, opts: BuildOptions) -> bool:
+    """Are the print sheets double-sided (backs printed, and some deck has backs)?"""
+    backs = OUTPUTS["print"].resolve(game.data, opts.outputs.get("print")).backs
+    return bool(backs) and any(d.has_backs for d in game.decks)
 
 
 def game_docinfo(game: Game) -> docinfo.DocInfo:
     """What every PDF of the game says about it: its designer, and its `date:` (if any)."""
+    from cardgen.render import docinfo
+
     date = game.opts.date
     return docinfo.DocInfo(author=game.opts.designer or None,
                            epoch=docinfo.epoch_of_date(date) if date else None)
@@ -47,6 +73,19 @@ def game_docinfo(game: Game) -> docinfo.DocInfo:
 
 def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) -> Built:
     """Build one game; raises CardgenError (nothing written) on errors."""
+    out_dir = Path(os.path.abspath(output_dir(Path(path), project, opts.out)))
+    state = incremental.State.load(out_dir)
+    inputs = incremental.scan(Path(path), project, out_dir, opts, opts.wanted(), state)
+    done = incremental.up_to_date(inputs, state, Path(path), out_dir, opts, report)
+    if done is not None:
+        return Built([], None, out_dir, done.files, done.cards, done.duplex, unchanged=True)
+    from cardgen.layout.engine import layout_game
+    from cardgen.layout.manifest import MANIFEST, manifest_of
+    from cardgen.load import sheets
+    from cardgen.pipeline.changes import changes_since
+    from cardgen.pipeline.check import check_game
+    from cardgen.render import docinfo
+
     with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
         checked = check_game(path, project, report, opts.out)
     game = checked.game
@@ -62,7 +101,6 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
         except CardgenError as exc:
             raise CardgenError(None, diagnostics=sorted({*report.items, *exc.diagnostics},
                                                         key=Diagnostic.sort_key)) from None
-    out_dir = Path(os.path.abspath(output_dir(game.root, game.project, opts.out)))
     rendered.out_dir = out_dir
     wanted = [OUTPUTS[name] for name in opts.wanted()]
     if checked.rulebook & set(report.errors):
@@ -78,12 +116,20 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
     changes = changes_since(opts.changed_since, game, manifest, checked.previous) \
         if any(o.name == "changes" for o in wanted) else None
     staging = Staging(out_dir)
+    ledger = Ledger(out_dir, inputs.code, state.parts, fonts.font_files)
     with docinfo.using(game_docinfo(game)), stage("writing", len(wanted)) as advance:
         for output in wanted:
             advance(0, output.name)
             options = output.resolve(game.data, opts.outputs.get(output.name))
             output().make(Job(rendered, options, opts, staging, report, out_dir, output.DeckOptions, output.section,
-                              changes=changes))
+                              changes=changes, output=output.name, ledger=ledger))
             advance(1)
     staging.add(out_dir / MANIFEST, manifest.dumps().encode("utf-8"))
-    return Built(staging.commit(report), game, out_dir)
+    made = len(report.items)
+    files = staging.commit(report)
+    formcache.save_all()
+    ledger.committed(staging.digests)
+    cards, duplex = sum(d.count for d in game.decks), _duplex(game, opts)
+    incremental.record(out_dir, inputs, ledger, state, [o.name for o in wanted], staging.digests, report.items[:made],
+                       report.notes, game, opts, cards, duplex)
+    return Built(files, game, out_dir, staging.kept, cards, duplex)

@@ -11,9 +11,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from cardgen.elements import ELEMENTS
-from cardgen.layout.templates import TemplateFile
-
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 BASE_ID = "https://cardgen.invalid/schema"
 
@@ -25,6 +22,9 @@ def _document(kind: str, body: dict[str, Any], title: str) -> dict[str, Any]:
 
 
 def template_schema() -> dict[str, Any]:
+    from cardgen.elements import ELEMENTS  # (here: `cardgen --help` lists SCHEMAS quickly)
+    from cardgen.layout.templates import TemplateFile
+
     body = TemplateFile.json_schema()
     branches = []
     for name, cls in ELEMENTS.items():

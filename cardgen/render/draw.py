@@ -1,27 +1,38 @@
 """Draw laid-out cards on a ReportLab canvas.
 
 Each distinct card side becomes one PDF form XObject, drawn once and placed as often
-as the card has copies; icons and SVG art are forms too, shared by every card.
+as the card has copies; icons and SVG art are forms too, shared by every card.  With a
+`FormCache` (and `Drawer.prepare`), a card form drawn for one document is reused by the
+others and by the next build (`cardgen.render.formcache`).
 """
 from __future__ import annotations
 
+import hashlib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from reportlab.graphics import renderPDF, shapes
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
+from cardgen.core.digest import digest, file_digest
 from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.model.ops import Colour
 from cardgen.render import docinfo
+from cardgen.render.formcache import FormCache
 from cardgen.render.rlcompat import CardCanvas
-from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
+from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files
 from cardgen.resources.icons import load_svg
 
+if TYPE_CHECKING:    # (ReportLab's graphics and svglib are imported when an SVG is drawn, not reused)
+    from reportlab.graphics import shapes
+
 _BLACK = (0.0, 0.0, 0.0)
+
+
+def _base_font(fonts: FontBook) -> str:
+    return fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else next(iter(fonts.families)), "regular").name
 
 
 def new_canvas(target: str | Path | IO[bytes], fonts: FontBook, pagesize: tuple[float, float] = (595.0, 842.0),
@@ -30,10 +41,7 @@ def new_canvas(target: str | Path | IO[bytes], fonts: FontBook, pagesize: tuple[
     document information of `cardgen.render.docinfo` (designer, date; set the title with
     `setTitle`). `enforceColorSpace` (ReportLab's hook, a function of a colour) and a
     `canvas` class of its own are how `cardgen.render.cmyk` turns everything into CMYK."""
-    base = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else next(iter(fonts.families)), "regular")
-    # svglib's renderer sets its default font on every drawing: point it at an embedded one.
-    shapes.STATE_DEFAULTS["fontName"] = base.name
-    c = canvas(target, pagesize=pagesize, invariant=1, initialFontName=base.name, pageCompression=1, **kw)
+    c = canvas(target, pagesize=pagesize, invariant=1, initialFontName=_base_font(fonts), pageCompression=1, **kw)
     docinfo.attach(c)
     return c
 
@@ -44,6 +52,8 @@ def _is_black(col: Any) -> bool:
 
 def _emit_shape(c: Canvas, node: shapes.Shape) -> bool:
     """Draw an svglib node whose black parts use the current colours; False if unsupported."""
+    from reportlab.graphics import renderPDF, shapes
+
     if isinstance(node, shapes.Group):
         c.saveState()
         if node.transform and tuple(node.transform) != (1, 0, 0, 1, 0, 0):
@@ -112,6 +122,8 @@ def _emit_shape(c: Canvas, node: shapes.Shape) -> bool:
 
 
 def _wrap(node: shapes.Shape) -> shapes.Drawing:
+    from reportlab.graphics import shapes
+
     d = shapes.Drawing(1, 1)
     d.add(node)
     return d
@@ -122,51 +134,97 @@ class Drawer:
     # colour as it is. The print-service PDF prints large black areas as rich black with it
     # (`cardgen.render.cmyk.Separation.area_fill`).
     area_fill: Callable[[ops.Op, Colour], Any] | None = None
+    # Anything else that makes this drawer draw the same card differently from another must be
+    # in `variant`: reused card forms are looked up with it.
+    variant = ""
 
-    def __init__(self, canvas: Canvas, fonts: FontBook) -> None:
+    def __init__(self, canvas: Canvas, fonts: FontBook, cache: FormCache | None = None) -> None:
         self.c = canvas
         self.fonts = fonts
         # ("svg", path, themed) -> (name, width, height); ("card", id) -> (name, layout)
         self.forms: dict[tuple[object, ...], tuple[Any, ...]] = {}
         self._n = 0
+        self.cache = cache
+        self._tokens: dict[str, str] | None = None
 
     def _name(self, prefix: str) -> str:
         self._n += 1
         return f"{prefix}{self._n}"
 
+    def prepare(self, layouts: Iterable[ops.CardLayout]) -> None:
+        """Before drawing: fix how the document names the fonts and font codes of the card
+        sides it will draw (`CardCanvas.fix_resources`), so that with a `FormCache` a card
+        form drawn in another document with the same sides is reused (and, with a cache or
+        without, the same cards always make the same bytes)."""
+        if type(self.c) is not CardCanvas or self.area_fill is not None \
+                or getattr(self.c, "_enforceColorSpace", None) is not None:
+            return      # (colours converted as they are drawn: not reused)
+        chars: dict[str, set[str]] = {}
+        for layout in layouts:
+            for op in layout.ops:
+                if isinstance(op, ops.Text):
+                    for r in op.runs:
+                        if r.kind == "text":
+                            chars.setdefault(r.font, set()).update(str(r.content))
+        self._tokens = self.c.fix_resources(chars)
+
     # -- shared forms ---------------------------------------------------------
     def vector_form(self, path: str | Path, themed: bool = False) -> tuple[str, float, float]:
         """A form for an SVG file. `themed`: its black parts take the fill and stroke colour
         in force where the form is placed, so one form serves every colour."""
-        key = ("svg", Path(path), themed)
+        key = ("svg", str(path), themed)
         hit = self.forms.get(key)
         if hit:
             name, w, h = hit
             return name, w, h
-        drawing = load_svg(Path(path))
-        name = self._name("v")
-        w, h = float(drawing.width), float(drawing.height)
-        self.c.beginForm(name, 0, 0, w, h)
-        if themed:
-            for node in drawing.contents:
-                if not _emit_shape(self.c, node):
-                    renderPDF.draw(_wrap(node), self.c, 0, 0)
+        # named by the file (not by a counter): reused card forms refer to it by this name
+        name = "v" + hashlib.sha256(f"{Path(path).resolve()}\0{themed}".encode()).hexdigest()[:16]
+        same = self.forms.get(("svg-name", name))      # the same file by another path
+        if same:
+            self.forms[key] = same
+            return name, same[1], same[2]
+        c, cache = self.c, self.cache
+        reuse = found = None
+        if cache is not None and self._tokens is not None and isinstance(c, CardCanvas):
+            reuse = digest("svg", file_digest(Path(path)), themed, _base_font(self.fonts), self.variant)
+            found = cache.get(reuse)
+        if found is not None:
+            w, h = found[2]
+            c.beginForm(name, 0, 0, w, h)
+            c.replay(found[0], found[1], found[3])
         else:
-            renderPDF.draw(drawing, self.c, 0, 0)
-        self.c.endForm()
-        self.forms[key] = (name, w, h)
+            from reportlab.graphics import renderPDF, shapes
+
+            drawing = load_svg(Path(path))
+            w, h = float(drawing.width), float(drawing.height)
+            # svglib's renderer sets its default font on every drawing: point it at an embedded one.
+            shapes.STATE_DEFAULTS["fontName"] = _base_font(self.fonts)
+            c.beginForm(name, 0, 0, w, h)
+            if themed:
+                for node in drawing.contents:
+                    if not _emit_shape(c, node):
+                        renderPDF.draw(_wrap(node), c, 0, 0)
+            else:
+                renderPDF.draw(drawing, c, 0, 0)
+            contents = c.form_contents() if isinstance(c, CardCanvas) else None
+            # reusable unless it sets text (in fonts this key does not name) or shows images
+            if cache is not None and reuse is not None and contents is not None and not contents[1] and \
+                    " Tf" not in contents[0]:
+                cache.put(reuse, (contents[0], [], (w, h), contents[2]))
+        c.endForm()
+        self.forms[key] = self.forms[("svg-name", name)] = (name, w, h)
         return name, w, h
 
     def _prepare(self, layout: ops.CardLayout) -> None:
         """Forms used inside a card form must exist before the card form begins."""
         for op in layout.ops:
-            if isinstance(op, ops.Icon) and op.path.suffix.lower() == ".svg":
+            if isinstance(op, ops.Icon) and _is_svg(op.path):
                 self.vector_form(op.path, op.color is not None)
-            elif isinstance(op, ops.Image) and op.path.suffix.lower() == ".svg":
+            elif isinstance(op, ops.Image) and _is_svg(op.path):
                 self.vector_form(op.path)
             elif isinstance(op, ops.Text):
                 for r in op.runs:
-                    if r.kind == "icon" and Path(r.content).suffix.lower() == ".svg":
+                    if r.kind == "icon" and _is_svg(r.content):
                         self.vector_form(r.content, r.color is not None)
 
     def card_form(self, layout: ops.CardLayout) -> str:
@@ -178,11 +236,31 @@ class Drawer:
         self._prepare(layout)
         name = self._name("card")
         B = layout.bleed
-        self.c.beginForm(name, 0, 0, layout.width + 2 * B, layout.height + 2 * B)
-        self.draw_ops(layout, B, B + layout.height)
-        self.c.endForm()
+        c = self.c
+        c.beginForm(name, 0, 0, layout.width + 2 * B, layout.height + 2 * B)
+        found = None
+        if self.cache is not None and self._tokens is not None and isinstance(c, CardCanvas):
+            reuse = self._reuse_key(layout, self._tokens)
+            found = self.cache.get(reuse)
+            if found is not None:
+                for path in _raster_files(layout):
+                    c.register_image(path)
+                c.replay(found[0], found[1], found[3])
+        if found is None:
+            self.draw_ops(layout, B, B + layout.height)
+            if self.cache is not None and self._tokens is not None and isinstance(c, CardCanvas):
+                contents = c.form_contents()
+                if contents is not None:
+                    self.cache.put(reuse, (contents[0], contents[1], (), contents[2]))
+        c.endForm()
         self.forms[key] = (name, layout)  # keep layout alive so id() stays unique
         return name
+
+    def _reuse_key(self, layout: ops.CardLayout, tokens: dict[str, str]) -> str:
+        """What a card form's operators depend on: the side's drawing (`ops.layout_digest`), how
+        this document names and codes the fonts it uses, and the drawer's `variant`."""
+        used = sorted({r.font for op in layout.ops if isinstance(op, ops.Text) for r in op.runs if r.kind == "text"})
+        return digest(ops.layout_digest(layout, font_files()), [tokens[f] for f in used], self.variant)
 
     # -- operations -------------------------------------------------------------
     def draw_ops(self, layout: ops.CardLayout, ox: float, oy: float) -> None:
@@ -263,7 +341,7 @@ class Drawer:
                 p = c.beginPath()
                 p.rect(ox + x, oy - y - h, w, h)
                 c.clipPath(p, stroke=0, fill=0)
-            if op.path.suffix.lower() == ".svg":
+            if _is_svg(op.path):
                 name, fw, fh = self.vector_form(op.path)
                 c.translate(ox + op.x, oy - op.y - op.h)
                 c.scale(op.w / fw, op.h / fh)
@@ -276,7 +354,7 @@ class Drawer:
 
     def _icon(self, path: str | Path, x: float, y: float, w: float, h: float, color: Colour | None) -> None:
         c = self.c
-        if Path(path).suffix.lower() == ".svg":
+        if _is_svg(path):
             name, fw, fh = self.vector_form(path, color is not None)
             c.saveState()
             if color is not None:
@@ -290,15 +368,13 @@ class Drawer:
             c.drawImage(str(path), x, y, w, h, mask="auto", preserveAspectRatio=True)
 
     def _text(self, op: ops.Text, ox: float, oy: float) -> None:
-        """All text runs of a box in one text object; icons after it."""
+        """All text runs of a box in one text object, one text operator per stretch of a line
+        in one font and colour (`_stretches`); icons after it."""
         c = self.c
         t = c.beginText()
         cur_font = cur_color = None
-        icons = []
-        for r in op.runs:
-            if r.kind == "icon":
-                icons.append(r)
-                continue
+        icons = [r for r in op.runs if r.kind == "icon"]
+        for r, text in self._stretches(op.runs):
             if (r.font, r.size) != cur_font:
                 t.setFont(r.font, r.size)
                 cur_font = (r.font, r.size)
@@ -307,7 +383,7 @@ class Drawer:
                 t.setFillColorRGB(*col[:3])
                 cur_color = r.color
             t.setTextOrigin(ox + r.x, oy - r.baseline)
-            t.textOut(r.content)
+            t.textOut(text)
         if cur_font is not None:
             alpha = (cur_color or (0, 0, 0, 1))[3] if cur_color and len(cur_color) > 3 else 1
             if alpha < 1:
@@ -319,6 +395,37 @@ class Drawer:
                 c.drawText(t)
         for r in icons:
             self._icon(r.content, ox + r.x, oy - r.baseline, r.size, r.size, r.color)
+
+    def _stretches(self, runs: Sequence[ops.Run]) -> list[tuple[ops.Run, str]]:
+        """The text runs joined where they continue each other: the same baseline, font, size
+        and colour, the next one starting where the previous one ends (a word in two pieces)
+        or one space further (the next word).  Each stretch is (its first run, its text): one
+        text operator draws it where the words drawn one by one would be (a justified line's
+        wider gaps keep their words apart)."""
+        out: list[tuple[ops.Run, str]] = []
+        first: ops.Run | None = None
+        parts: list[str] = []
+        end = 0.0
+        for r in runs:
+            if r.kind != "text":
+                continue
+            if first is not None and r.baseline == first.baseline and r.font == first.font \
+                    and r.size == first.size and r.color == first.color:
+                gap = r.x - end
+                if abs(gap) < 1e-6:
+                    parts.append(str(r.content))
+                    end = r.x + r.width
+                    continue
+                if abs(gap - self.fonts.width(" ", r.font, r.size)) < 1e-6:
+                    parts += [" ", str(r.content)]
+                    end = r.x + r.width
+                    continue
+            if first is not None:
+                out.append((first, "".join(parts)))
+            first, parts, end = r, [str(r.content)], r.x + r.width
+        if first is not None:
+            out.append((first, "".join(parts)))
+        return out
 
     def _placeholder(self, op: ops.Placeholder, ox: float, oy: float) -> None:
         c = self.c
@@ -344,6 +451,21 @@ class Drawer:
         c.setFont(face.name, size)
         c.drawCentredString(x + op.w / 2, y + op.h / 2 - size * 0.3, op.label)
         c.restoreState()
+
+
+def _is_svg(path: str | Path) -> bool:
+    return str(path)[-4:].lower() == ".svg"
+
+
+def _raster_files(layout: ops.CardLayout) -> list[str]:
+    """The PNG and JPEG files a card side draws, in the order `Drawer.draw_ops` draws them."""
+    out = []
+    for op in layout.ops:
+        if isinstance(op, (ops.Icon, ops.Image)) and not _is_svg(op.path):
+            out.append(str(op.path))
+        elif isinstance(op, ops.Text):
+            out += [str(r.content) for r in op.runs if r.kind == "icon" and not _is_svg(r.content)]
+    return out
 
 
 def _bounds(op: ops.Op) -> ops.Box:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import io
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from reportlab.lib.colors import white
@@ -15,6 +15,8 @@ from cardgen.model.ops import CardLayout, Copy
 from cardgen.render import impose
 from cardgen.render.backs import describe, plan_size_group
 from cardgen.render.draw import Drawer, new_canvas
+from cardgen.render.formcache import FormCache
+from cardgen.render.rlcompat import CardCanvas
 from cardgen.render.sheetlayout import SheetLayout, draw_cut_lines, draw_registration
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 
@@ -74,6 +76,18 @@ def plan_sheets(copies: list[Copy], opts: SheetOptions) -> tuple[list[tuple[impo
     return pages, describe(plans) if any_backs else "no back pages"
 
 
+def _sides(cards: Sequence[Copy | CardLayout]) -> list[CardLayout]:
+    """The distinct card sides of these copies (faces and backs) or sides, in order: what
+    `Drawer.prepare` names the resources from (the print sheets and cards.pdf of one game
+    name them alike, whether the sheets print backs or not, so they share card forms)."""
+    seen: dict[int, CardLayout] = {}
+    for item in cards:
+        for side in (item.face, item.back) if isinstance(item, Copy) else (item,):
+            if side is not None:
+                seen.setdefault(id(side), side)
+    return list(seen.values())
+
+
 def _note(c: Canvas, fonts: FontBook, grid: impose.Frame, slots: list[impose.Slot], text: str) -> None:
     """A small line of text in the left margin, between cut lines, clear of marks."""
     margin = min(s.clip[0] for s in slots)          # left edge of what is printed
@@ -98,26 +112,21 @@ def _note(c: Canvas, fonts: FontBook, grid: impose.Frame, slots: list[impose.Slo
     c.restoreState()
 
 
-def _place(c: Canvas, drawer: Drawer, layout: CardLayout, slot: impose.Slot, paper_h: float) -> None:
+def _place(c: CardCanvas, drawer: Drawer, layout: CardLayout, slot: impose.Slot, paper_h: float) -> None:
+    """Place a card's form in its slot, clipped to the slot, turned as the slot says."""
     name = drawer.card_form(layout)
-    cx, cy, cw, ch = _pt_rect(slot.clip, paper_h)
-    c.saveState()
-    p = c.beginPath()
-    p.rect(cx, cy, cw, ch)
-    c.clipPath(p, stroke=0, fill=0)
     B = layout.bleed
-    c.translate(slot.x * MM - B, (paper_h - slot.y - slot.h) * MM - B)
+    x, y = slot.x * MM - B, (paper_h - slot.y - slot.h) * MM - B
+    w, h = slot.w * MM + 2 * B, slot.h * MM + 2 * B
     if slot.rotation == 90:        # card's top to the left
-        c.translate(slot.w * MM + 2 * B, 0)
-        c.rotate(90)
+        matrix = (0.0, 1.0, -1.0, 0.0, x + w, y)
     elif slot.rotation == -90:     # card's top to the right
-        c.translate(0, slot.h * MM + 2 * B)
-        c.rotate(-90)
+        matrix = (0.0, -1.0, 1.0, 0.0, x, y + h)
     elif slot.rotation == 180:     # upside down
-        c.translate(slot.w * MM + 2 * B, slot.h * MM + 2 * B)
-        c.rotate(180)
-    c.doForm(name)
-    c.restoreState()
+        matrix = (-1.0, 0.0, 0.0, -1.0, x + w, y + h)
+    else:
+        matrix = (1.0, 0.0, 0.0, 1.0, x, y)
+    c.place_form(name, _pt_rect(slot.clip, paper_h), matrix)
 
 
 def _marks(c: Canvas, marks: list[impose.Mark], paper_h: float) -> None:
@@ -134,9 +143,10 @@ def _marks(c: Canvas, marks: list[impose.Mark], paper_h: float) -> None:
 
 def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title: str,
                  pages: list[tuple[impose.Frame, list[Copy]]] | None = None,
-                 cover: Callable[[Canvas, bool], None] | None = None) -> bytes:
+                 cover: Callable[[Canvas, bool], None] | None = None, cache: FormCache | None = None) -> bytes:
     """The print sheets of `copies` (faces, then their backs, page by page).  `cover(canvas,
-    duplex)` draws pages before the first sheet (an even number of them when `duplex`)."""
+    duplex)` draws pages before the first sheet (an even number of them when `duplex`);
+    `cache`: card forms drawn before (`cardgen.render.formcache`)."""
     pw, ph = opts.paper_size
     layout = opts.layout
     style = layout.spec.crop_marks if layout else "ticks"
@@ -144,7 +154,8 @@ def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title:
     buf = io.BytesIO()
     c = new_canvas(buf, fonts, pagesize=(pw * MM, ph * MM))
     c.setTitle(f"{title}: print sheets ({opts.paper})")
-    drawer = Drawer(c, fonts)
+    drawer = Drawer(c, fonts, cache)
+    drawer.prepare(_sides(copies))
     if pages is None:
         pages = plan_sheets(copies, opts)[0]
     any_backs = opts.backs and any(cp.back is not None for cp in copies)
@@ -182,12 +193,15 @@ def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title:
     return buf.getvalue()
 
 
-def cards_pdf(faces: list[CardLayout], backs: list[CardLayout], fonts: FontBook, title: str) -> bytes:
-    """Each distinct face once, then each distinct back, at trim + bleed with TrimBox/BleedBox."""
+def cards_pdf(faces: list[CardLayout], backs: list[CardLayout], fonts: FontBook, title: str,
+              cache: FormCache | None = None) -> bytes:
+    """Each distinct face once, then each distinct back, at trim + bleed with TrimBox/BleedBox;
+    `cache`: card forms drawn before (`cardgen.render.formcache`)."""
     buf = io.BytesIO()
     c = new_canvas(buf, fonts)
     c.setTitle(f"{title}: cards")
-    drawer = Drawer(c, fonts)
+    drawer = Drawer(c, fonts, cache)
+    drawer.prepare(_sides([*faces, *backs]))
     for layout in [*faces, *backs]:
         B = layout.bleed
         w, h = layout.width + 2 * B, layout.height + 2 * B

@@ -17,7 +17,6 @@ The outputs that use it: `cardgen.outputs.tts` (deck sheets) and `cardgen.output
 from __future__ import annotations
 
 import contextlib
-import errno
 import hashlib
 import io
 import math
@@ -30,7 +29,9 @@ from pathlib import Path
 from PIL import Image
 
 from cardgen.core import atomic
+from cardgen.core.digest import CorruptCache, file_digest, read_payload, seal
 from cardgen.model import ops
+from cardgen.resources.fonts import font_files as registered_fonts
 
 # Bump when the way bitmaps are made changes in a way the hashed inputs do not show.
 RASTER_VERSION = "3"     # 2: cache entries sealed with a checksum; 3: PNG level 1 with an sRGB profile
@@ -50,34 +51,7 @@ def reset_stats() -> None:
     STATS["corrupt"] = 0
 
 
-# -- checksummed cache entries ---------------------------------------------------------------
-# Every cache file (card bitmaps, TTS atlases) is `_SEAL + sha256(payload) + payload`: a file
-# damaged on disk (a bit flip, a truncated write) is noticed, rebuilt and never copied into
-# an output.
-
-_SEAL = b"CGSEAL1\n"
-
-
-class CorruptCache(OSError):
-    """A cache entry whose checksum does not match its content."""
-
-    def __init__(self, path: Path):
-        super().__init__(errno.EIO, "damaged cache entry (checksum mismatch); build again to remake it", str(path))
-
-
-def seal(payload: bytes) -> bytes:
-    return _SEAL + hashlib.sha256(payload).digest() + payload
-
-
-def read_payload(path: Path) -> bytes:
-    """The content of a sealed cache entry; CorruptCache if damaged."""
-    blob = Path(path).read_bytes()
-    head = len(_SEAL) + 32
-    payload = blob[head:]
-    if not blob.startswith(_SEAL) or len(blob) < head or hashlib.sha256(payload).digest() != blob[len(_SEAL):head]:
-        raise CorruptCache(Path(path))
-    return payload
-
+# -- checksummed cache entries (`cardgen.core.digest.seal`) -------------------------------------
 
 def is_intact(path: Path) -> bool:
     """True if `path` is a cache entry whose checksum matches; a damaged one is deleted."""
@@ -115,29 +89,6 @@ class Spec:
 
 # -- content hashes -------------------------------------------------------------------------
 
-_file_digests: dict[Path, tuple[int, int, str]] = {}
-
-
-def file_digest(path: Path) -> str:
-    """sha256 of a file's content, remembered while its size and mtime stay the same."""
-    path = Path(path)
-    try:
-        st = path.stat()
-    except OSError:
-        return "missing:" + str(path)
-    hit = _file_digests.get(path)
-    if hit and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
-        return hit[2]
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    _file_digests[path] = (st.st_mtime_ns, st.st_size, digest)
-    return digest
-
-
-def _font_files() -> dict[str, Path]:
-    from cardgen.resources import fonts
-    return {name: path for path, name in fonts._registered.items()}
-
-
 _code_digest: str | None = None
 
 
@@ -160,29 +111,13 @@ def code_digest() -> str:
 
 
 def side_key(layout: ops.CardLayout, spec: Spec, font_files: dict | None = None) -> str:
-    """Content hash of one card side rendered to `spec`: its drawing operations, plus the
-    content of every font, icon and image file they use."""
-    font_files = font_files if font_files is not None else _font_files()
+    """Content hash of one card side rendered to `spec`: the drawing code, the size, and the
+    side's drawing operations with every font, icon and image file they use
+    (`ops.layout_digest`)."""
+    font_files = font_files if font_files is not None else registered_fonts()
     h = hashlib.sha256(code_digest().encode())
     h.update(spec.token().encode())
-    h.update(repr((layout.width, layout.height, layout.bleed, layout.shape, layout.ops)).encode())
-    files: set[str] = set()
-    fonts: set[str] = set()
-    for op in layout.ops:
-        path = getattr(op, "path", None)
-        if path is not None:
-            files.add(str(path))
-        if isinstance(op, ops.Text):
-            for r in op.runs:
-                if r.kind == "icon":
-                    files.add(str(r.content))
-                else:
-                    fonts.add(r.font)
-    for f in sorted(files):
-        h.update(f"\0file {f} {file_digest(Path(f))}".encode())
-    for name in sorted(fonts):
-        path = font_files.get(name)
-        h.update(f"\0font {name} {file_digest(path) if path else ''}".encode())
+    h.update(ops.layout_digest(layout, font_files).encode())
     return h.hexdigest()
 
 
@@ -443,7 +378,7 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
               ) -> list[Path]:
     """The cached bitmap file of each (layout, spec), rasterizing only what the cache
     lacks.  Equal requests (copies, or identical cards) are rasterized once."""
-    font_files = _font_files()
+    font_files = registered_fonts()
     font_dirs = tuple(str(d) for d in font_dirs)
     paths: list[Path] = []
     todo: dict[Path, Job] = {}

@@ -6,6 +6,10 @@
    them out of the form's resource dictionary; `CardCanvas.endForm` gives such a form a
    resource dictionary that has them (the same one ReportLab would build, plus ExtGState).
 3. (below) `drawInlineImage` draws an image XObject: see its docstring.
+4. (below) Reusable form contents: `fix_resources` names fonts and font codes the same way in
+   every document that draws the same cards, so a card form's operators (`form_contents`,
+   with the transparency states it named: ReportLab names those afresh in each form) drawn
+   in one document are valid in another (`replay`).
 2. ASCII85 on binary streams makes PDFs ~25 % larger for nothing. ReportLab only has the
    process-wide `rl_config.useA85` switch for this (no canvas or document argument), and
    reads it when an image is loaded (`drawImage`) and when streams are written
@@ -14,7 +18,8 @@
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import hashlib
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -63,6 +68,15 @@ def _form_resources(form: Any) -> Any:
     return resources
 
 
+def _numbers(values: Iterable[float]) -> str:
+    """Numbers for a content stream, to 1/10000 pt (ReportLab's `fp_str`, quicker)."""
+    out = []
+    for v in values:
+        text = f"{v:.4f}".rstrip("0").rstrip(".")
+        out.append("0" if text in ("", "-0") else text)
+    return " ".join(out)
+
+
 class CardCanvas(Canvas):
     """A ReportLab `Canvas` whose forms keep their transparency and whose streams are not
     ASCII85-encoded (see the module docstring). Same constructor and methods as `Canvas`."""
@@ -77,6 +91,66 @@ class CardCanvas(Canvas):
     drawImage = _no_a85(Canvas.drawImage)
     save = _no_a85(Canvas.save)
     getpdfdata = _no_a85(Canvas.getpdfdata)
+
+    # -- reusable form contents ----------------------------------------------------------
+    def fix_resources(self, chars: Mapping[str, Iterable[str]]) -> dict[str, str]:
+        """Before anything is drawn: give the fonts `chars` names (ReportLab font name ->
+        the characters set in it) their resource names in sorted order, and assign the codes
+        of their characters in sorted order (ASCII keeps its own codes).  ReportLab otherwise
+        numbers both in order of first use, which differs between documents.  Returns a
+        token per font, equal for two documents exactly when they name and code it alike."""
+        from reportlab.pdfbase import pdfmetrics
+
+        doc = self._doc
+        tokens: dict[str, str] = {}
+        for name in sorted(chars):
+            font = pdfmetrics.getFont(name)
+            if getattr(font, "_dynamicFont", False):
+                ascii_fixed = bool(getattr(font, "_asciiReadable", False))   # ASCII codes are its own
+                text = "".join(sorted(ch for ch in set(chars[name]) if not (ascii_fixed and ord(ch) < 128)))
+                state = font._assignState(doc)
+                if state.internalName is None:
+                    # named by the font alone (ReportLab counts the fonts of the document: a
+                    # font more or less would rename the others), registered as ReportLab does
+                    state.internalName = "F" + hashlib.sha256(font.fontName.encode()).hexdigest()[:10]
+                    doc.fontMapping[font.fontName] = "/" + state.internalName
+                    doc.delayedFonts.append(font)
+                internal = font.getSubsetInternalName(0, doc)
+                font.splitString(text, doc)
+            else:
+                text, internal = "", doc.getInternalFontName(name)
+            tokens[name] = f"{internal}:{text}"
+        return tokens
+
+    def form_contents(self) -> tuple[str, list[str], list] | None:
+        """Inside a form, before `endForm`: its operators (one string, as the form's stream
+        joins them), the forms and images it uses and the transparency states it named; None
+        when it uses something that is not reusable (spot colours, shadings)."""
+        if self._colorsUsed or self._shadingUsed or self._annotationrefs:
+            return None
+        return "\n".join(self._code), list(self._formsinuse), sorted(self._extgstate._c.items())
+
+    def replay(self, code: str, forms: list[str], states: list) -> None:
+        """Inside a form: what `form_contents` gave in a document with the same
+        `fix_resources` tokens (the forms and images it uses must exist in this one)."""
+        if code:
+            self._code.append(code)
+        self._formsinuse.extend(forms)
+        self._extgstate._c.update((tuple(key), name) for key, name in states)
+
+    def place_form(self, name: str, clip: tuple[float, float, float, float], matrix: tuple[float, ...]) -> None:
+        """Draw the form `name` through `matrix` (a b c d e f), clipped to the rectangle `clip`
+        (x, y, w, h): what saveState, a clip path, translate/rotate, doForm and restoreState
+        write, as one operator string (the print sheets place thousands of cards)."""
+        self._code.append(f"q {_numbers(clip)} re W n {_numbers(matrix)} cm /{self._doc.getXObjectName(name)} Do Q")
+        self._formsinuse.append(name)
+
+    def register_image(self, path: str) -> None:
+        """Put the image file into the document as `drawImage(path, mask="auto")` would,
+        drawing nothing (for a replayed form that shows it)."""
+        mark = len(self._code)
+        self.drawImage(path, 0, 0, 1, 1, mask="auto")
+        del self._code[mark:]
     def drawInlineImage(self, image: Any, x: float, y: float, width: float | None = None,
                         height: float | None = None, preserveAspectRatio: bool = False,
                         anchor: str = "c", anchorAtXY: bool = False, showBoundary: bool = False,

@@ -23,9 +23,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
-
 from cardgen.core.paths import PathRefused, confine
 
 DEFAULT_FAMILY = "Lato"
@@ -40,6 +37,11 @@ _FALLBACK = {
 }
 
 _registered: dict[Path, str] = {}   # font file -> ReportLab font name (process-wide)
+
+
+def font_files() -> dict[str, Path]:
+    """ReportLab font name -> font file, of every font registered so far."""
+    return {name: path for path, name in _registered.items()}
 
 
 class FontError(Exception):
@@ -101,6 +103,9 @@ def _register(path: Path) -> str:
     path = path.resolve()
     if path in _registered:
         return _registered[path]
+    from reportlab.pdfbase import pdfmetrics  # (ReportLab is imported on first use: start-up time)
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
     try:
         verify(path)
     except OSError as exc:
@@ -199,6 +204,8 @@ class FontBook:
             raise FontError(f"unknown font style '{style}' (use regular, bold, italic or bolditalic)")
         path = next(files[s] for s in _FALLBACK[style] if s in files)
         name = _register(path)
+        from reportlab.pdfbase import pdfmetrics
+
         font = pdfmetrics.getFont(name)
         cap = getattr(font.face, "capHeight", 700) or 700
         desc = abs(getattr(font.face, "descent", -200) or -200)
@@ -211,7 +218,9 @@ class FontBook:
         key = (text, font_name)
         w = self._widths.get(key)
         if w is None:
-            w = pdfmetrics.stringWidth(text, font_name, 1.0)
+            from reportlab.pdfbase.pdfmetrics import stringWidth
+
+            w = stringWidth(text, font_name, 1.0)
             self._widths[key] = w
         return w * size
 
@@ -227,6 +236,8 @@ class FontBook:
         """A registered font's characters (code point -> glyph)."""
         hit = self._cmaps.get(font_name)
         if hit is None:
+            from reportlab.pdfbase import pdfmetrics
+
             hit = self._cmaps[font_name] = getattr(pdfmetrics.getFont(font_name).face, "charToGlyph", {}) or {}
         return hit
 

@@ -41,6 +41,7 @@ class Frag:
 Word = list[Frag]
 Paragraph = list[Word | _Break]                 # words and BREAKs
 Piece = tuple[Frag, float, str, float]          # fragment, width, font name ("" for icons), size
+Measured = list[tuple[Frag, float | None, str]]  # a word's fragments: width at 1 pt (icons: None), font name
 LineItem = tuple[list[Piece], float]            # one word's pieces and its width
 Line = tuple[list[LineItem], float, bool]       # words, width, ends its paragraph
 
@@ -126,32 +127,53 @@ class Typesetter:
         self.fonts = fonts
         self.icon_path = icon_path    # name -> Path (raises on unknown)
 
-    def _measure(self, word: Word, st: TextStyle, size: float) -> tuple[list[Piece], float]:
-        pieces: list[Piece] = []
+    def _measure(self, paragraphs: list[Paragraph], st: TextStyle) -> list[list[Measured | _Break]]:
+        """Every word's pieces with their width at 1 pt (an icon's: None), measured once for
+        all the sizes `fit: shrink` tries: widths are proportional to the size."""
+        out: list[list[Measured | _Break]] = []
+        for para in paragraphs:
+            items: list[Measured | _Break] = []
+            for item in para:
+                if item is BREAK:
+                    items.append(BREAK)
+                    continue
+                pieces: Measured = []
+                for f in item:
+                    if f.kind == "icon":
+                        pieces.append((f, None, ""))
+                        continue
+                    # runs by font: what the text's font lacks comes from a fallback font
+                    for part, font_name in self.fonts.split(f.value, st.family, _merge_style(st.style, f)):
+                        piece = f if part == f.value else Frag("text", part, f.bold, f.italic)
+                        pieces.append((piece, self.fonts.width(part, font_name, 1.0), font_name))
+                items.append(pieces)
+            out.append(items)
+        return out
+
+    @staticmethod
+    def _sized(pieces: Measured, st: TextStyle, size: float) -> tuple[list[Piece], float]:
+        """One word's pieces at `size`: (fragment, width, font name, size) and the word's width."""
+        out: list[Piece] = []
         total = 0.0
-        for f in word:
-            if f.kind == "icon":
+        for f, unit, name in pieces:
+            if unit is None:
                 h = size * st.icon_scale
                 w = h + size * 0.08
-                pieces.append((f, w, "", h))
-                total += w
+                out.append((f, w, "", h))
             else:
-                # runs by font: what the text's font lacks comes from a fallback font
-                for part, font_name in self.fonts.split(f.value, st.family, _merge_style(st.style, f)):
-                    w = self.fonts.width(part, font_name, size)
-                    pieces.append((f if part == f.value else Frag("text", part, f.bold, f.italic), w, font_name,
-                                   size))
-                    total += w
-        return pieces, total
+                w = unit * size
+                out.append((f, w, name, size))
+            total += w
+        return out, total
 
-    def _lines(self, paragraphs: list[Paragraph], st: TextStyle, size: float,
+    def _lines(self, measured: list[list[Measured | _Break]], st: TextStyle, size: float,
                width: float) -> tuple[list[Line], bool, float]:
         """Greedy line breaking. Returns (lines, too_wide, space); a line is (items, width, para_end)."""
         lines: list[Line] = []
         too_wide = False
         space_face = self.fonts.face(st.family, st.style).name
         space = self.fonts.width(" ", space_face, size)
-        for para in paragraphs:
+        for para in measured:
             cur: list[LineItem] = []
             cur_w = 0.0
             for item in para:
@@ -159,7 +181,7 @@ class Typesetter:
                     lines.append((cur, cur_w, False))
                     cur, cur_w = [], 0.0
                     continue
-                pieces, w = self._measure(item, st, size)
+                pieces, w = self._sized(item, st, size)
                 if w > width + 0.01:
                     too_wide = True
                 if cur and cur_w + space + w > width + 0.01:
@@ -178,28 +200,35 @@ class Typesetter:
         return asc * size + (n - 1) * st.leading * size + gaps * st.paragraph_gap * size + desc * size
 
     def fits(self, paragraphs: list[Paragraph], st: TextStyle, size: float, w: float, h: float) -> bool:
+        return self._fits(self._measure(paragraphs, st), st, size, w, h, {})
+
+    def _fits(self, measured: list[list[Measured | _Break]], st: TextStyle, size: float, w: float, h: float,
+              tried: dict[float, tuple[list[Line], bool, float]]) -> bool:
         face = self.fonts.face(st.family, st.style)
-        lines, too_wide, _ = self._lines(paragraphs, st, size, w)
+        lines, too_wide, _ = tried[size] = self._lines(measured, st, size, w)
         return not too_wide and self._height(lines, st, size, face.ascent, face.descent) <= h + 0.01
 
     def set(self, paragraphs: list[Paragraph], st: TextStyle, x: float, y: float, w: float, h: float,
             fit: str = "none", min_size: float | None = None, wrap: bool = True) -> tuple[list[Run], float, bool]:
         """Lay out text in the box (x, y, w, h); returns (runs, size_used, overflow)."""
         size = st.size
+        measured = self._measure(paragraphs, st)      # once: every size tried scales it
+        tried: dict[float, tuple[list[Line], bool, float]] = {}
         if fit == "shrink":
             floor = min_size if min_size is not None else max(6.0, st.size * 0.5)
-            if not self.fits(paragraphs, st, size, w if wrap else 1e9, h) and floor < size:
+            if not self._fits(measured, st, size, w if wrap else 1e9, h, tried) and floor < size:
                 lo, hi = floor, size   # binary search on a 0.1 pt grid
-                if self.fits(paragraphs, st, lo, w if wrap else 1e9, h):
+                if self._fits(measured, st, lo, w if wrap else 1e9, h, tried):
                     while hi - lo > 0.1:
                         mid = (lo + hi) / 2
-                        if self.fits(paragraphs, st, mid, w if wrap else 1e9, h):
+                        if self._fits(measured, st, mid, w if wrap else 1e9, h, tried):
                             lo = mid
                         else:
                             hi = mid
                 size = round(lo - 0.049, 1) if lo > floor else floor
         face = self.fonts.face(st.family, st.style)
-        lines, too_wide, space = self._lines(paragraphs, st, size, w if wrap else 1e9)
+        hit = tried.get(size)      # the size chosen was laid out while trying it
+        lines, too_wide, space = hit if hit is not None else self._lines(measured, st, size, w if wrap else 1e9)
         total = self._height(lines, st, size, face.ascent, face.descent)
         overflow = too_wide or total > h + 0.01 or (not wrap and any(ln[1] > w + 0.01 for ln in lines))
         top = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}.get(st.valign, 0.0)

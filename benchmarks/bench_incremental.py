@@ -1,0 +1,129 @@
+"""How long a designer waits: cold builds, rebuilds with nothing changed, rebuilds after one
+edited card, the bare-ReportLab yardstick, and start-up times.
+
+    python benchmarks/bench_incremental.py [N ...]        (default: 500 2000)
+
+Every figure is a whole `cardgen` process (`python -m cardgen ...`, as a designer runs it),
+the best of several runs: wall-clock seconds and, in brackets, the CPU seconds it used (user +
+system; on a shared machine the CPU time is the steadier figure).  For each N, a synthetic
+game of N distinct poker cards (`synthetic.py`):
+
+- cold print: `cardgen build --only print` into an empty output folder (both papers);
+- bare ReportLab: `bare_reportlab.py` drawing the same cards as forms on the same sheets,
+  and the ratio cold print / bare;
+- no-op: `cardgen build` (every default output) again with nothing changed;
+- one card: one card's text edited, then `cardgen build` (every default output: the print
+  sheets and cards.pdf are remade, the rest kept) and `cardgen build --only print`.
+
+Start-up: `cardgen --help`, and `cardgen validate` of the game `cardgen new` makes.
+Targets (issue 15), on the 2-core development machine: no-op under 0.3 s (500 cards) and
+1 s (2,000); one card under 0.5 s and 1.5 s to updated print PDFs; cold print within 1.5x of
+bare ReportLab; start-up under 0.2 s.
+"""
+from __future__ import annotations
+
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from synthetic import make_game  # noqa: E402
+
+ENV = dict(os.environ, PYTHONPATH=str(REPO))
+
+
+def run(args: list[str], cwd: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(args, cwd=cwd, env=ENV, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def best(times: list[tuple[float, float]]) -> tuple[float, float]:
+    return min(t[0] for t in times), min(t[1] for t in times)
+
+
+def show(label: str, t: tuple[float, float]) -> None:
+    print(f"  {label:<44} {t[0]:6.2f} s  ({t[1]:.2f} s CPU)", flush=True)
+
+
+def cardgen(*args: str) -> list[str]:
+    return [sys.executable, "-m", "cardgen", *args]
+
+
+def edit(deck: Path, k: int) -> None:
+    """Change the text of card k (each call a new text)."""
+    text = deck.read_text(encoding="utf-8")
+    name = f'"Card {k:04d}"'
+    start = text.index(name)
+    end = text.index("\n", start)
+    line = text[start:end]
+    new = re.sub(r'text: "([^"]*)"', lambda m: f'text: "Edited {time.time_ns()}. {m.group(1)}"', line)
+    deck.write_text(text[:start] + new + text[end:], encoding="utf-8")
+
+
+def game_figures(n: int, runs: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        game = make_game(tmp_path / "bench", n)
+        print(f"{n} cards", flush=True)
+        cold = []
+        for i in range(runs):
+            cold.append(run(cardgen("build", str(game), "--only", "print", "--out", str(tmp_path / f"cold{i}")),
+                            tmp_path))
+        cold_t = best(cold)
+        show("cold print (--only print)", cold_t)
+        bare = best([run([sys.executable, str(HERE / "bare_reportlab.py"), str(game), str(tmp_path / f"bare{i}")],
+                         tmp_path) for i in range(runs)])
+        show("bare ReportLab, the same cards", bare)
+        print(f"  {'ratio cold print / bare':<44} {cold_t[0] / bare[0]:6.2f} x  ({cold_t[1] / bare[1]:.2f} x CPU)")
+        out = tmp_path / "out"
+        full = ["build", str(game), "--out", str(out)]
+        show("cold, every default output", run(cardgen(*full), tmp_path))
+        show("no-op, every default output", best([run(cardgen(*full), tmp_path) for _ in range(runs + 2)]))
+        edits = []
+        for k in range(runs):
+            edit(game / "deck.yaml", k + 1)
+            edits.append(run(cardgen(*full), tmp_path))
+        show("one card edited, every default output", best(edits))
+        edits = []
+        for k in range(runs):
+            edit(game / "deck.yaml", k + 10)
+            edits.append(run(cardgen(*full, "--only", "print"), tmp_path))
+        show("one card edited, --only print", best(edits))
+        show("no-op, --only print", best([run(cardgen(*full, "--only", "print"), tmp_path)
+                                          for _ in range(runs + 2)]))
+
+
+def start_up(runs: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        subprocess.run(cardgen("new", "small"), cwd=tmp_path, env=ENV, check=True, stdout=subprocess.DEVNULL)
+        print("start-up", flush=True)
+        show("python -c pass (the interpreter alone)", best([run([sys.executable, "-c", "pass"], tmp_path)
+                                                             for _ in range(runs)]))
+        show("cardgen --help", best([run(cardgen("--help"), tmp_path) for _ in range(runs)]))
+        show("cardgen validate small (made by cardgen new)",
+             best([run(cardgen("validate", "small"), tmp_path) for _ in range(runs)]))
+
+
+def main() -> None:
+    sizes = [int(a) for a in sys.argv[1:]] or [500, 2000]
+    start_up(7)
+    for n in sizes:
+        game_figures(n, 3)
+
+
+if __name__ == "__main__":
+    main()

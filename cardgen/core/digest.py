@@ -1,0 +1,170 @@
+"""Content hashes: of files, of plain data, and of cardgen's own code.
+
+Incremental builds (`cardgen.pipeline.incremental`) and the bitmap cache
+(`cardgen.render.raster`) decide what to make again by these hashes, never by times alone.
+A file's hash is remembered while its size and modification time stay the same:
+in this process (`file_digest`), and across builds in a `DigestCache` kept in the output
+folder's state file, so a build that reads a hundred megabytes of art hashes only the files
+that changed since.
+"""
+from __future__ import annotations
+
+import errno
+import hashlib
+import importlib.util
+import os
+import sys
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+# The libraries whose version shapes what cardgen writes: a new version rebuilds everything.
+LIBRARIES = ("reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "jinja2", "yaml", "openpyxl", "python_calamine")
+# A file changed less than this long before it was hashed may change again within the same
+# modification time (coarse file system clocks): its remembered hash is not trusted.
+RACY_NS = 2_000_000_000
+
+_file_digests: dict[Path, tuple[int, int, str]] = {}
+
+
+def file_digest(path: Path) -> str:
+    """sha256 of a file's content, remembered while its size and mtime stay the same."""
+    path = Path(path)
+    try:
+        st = path.stat()
+    except OSError:
+        return "missing:" + str(path)
+    hit = _file_digests.get(path)
+    if hit and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
+        return hit[2]
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    _file_digests[path] = (st.st_mtime_ns, st.st_size, digest)
+    return digest
+
+
+def digest(*values: Any) -> str:
+    """A stable hash of plain data: strings, numbers, paths, tuples, lists, dicts and the
+    frozen dataclasses of `cardgen.model` (by their `repr`, which lists every field)."""
+    return hashlib.sha256(repr(values).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# -- checksummed cache entries ---------------------------------------------------------------
+# Every cache file (card bitmaps, TTS atlases, drawn card forms) is `_SEAL + sha256(payload) + payload`: a file
+# damaged on disk (a bit flip, a truncated write) is noticed, rebuilt and never copied into
+# an output.
+
+_SEAL = b"CGSEAL1\n"
+
+
+class CorruptCache(OSError):
+    """A cache entry whose checksum does not match its content."""
+
+    def __init__(self, path: Path):
+        super().__init__(errno.EIO, "damaged cache entry (checksum mismatch); build again to remake it", str(path))
+
+
+def seal(payload: bytes) -> bytes:
+    return _SEAL + hashlib.sha256(payload).digest() + payload
+
+
+def read_payload(path: Path) -> bytes:
+    """The content of a sealed cache entry; CorruptCache if damaged."""
+    blob = Path(path).read_bytes()
+    head = len(_SEAL) + 32
+    payload = blob[head:]
+    if not blob.startswith(_SEAL) or len(blob) < head or hashlib.sha256(payload).digest() != blob[len(_SEAL):head]:
+        raise CorruptCache(Path(path))
+    return payload
+
+
+
+class DigestCache:
+    """File hashes by path, trusted while a file's size and modification time are unchanged
+    and it had not changed just before it was hashed (`RACY_NS`).  `entries` is what the
+    state file keeps: path -> [size, mtime_ns, sha256, time hashed (ns)]."""
+
+    def __init__(self, entries: dict[str, list] | None = None) -> None:
+        self.old = entries or {}
+        self.entries: dict[str, list] = {}
+        self.hashed = 0                       # files read and hashed (not found in the cache)
+
+    def get(self, path: str) -> str | None:
+        """The file's sha256, or None if it is not a readable file."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        hit = self.old.get(path)
+        if hit and hit[0] == st.st_size and hit[1] == st.st_mtime_ns and hit[3] - hit[1] > RACY_NS:
+            self.entries[path] = hit
+            return str(hit[2])
+        try:
+            with open(path, "rb") as f:
+                sha = hashlib.file_digest(f, "sha256").hexdigest()
+        except OSError:
+            return None
+        self.hashed += 1
+        self.entries[path] = [st.st_size, st.st_mtime_ns, sha, time.time_ns()]
+        return sha
+
+
+_JUNK = (".DS_Store", ".pyc", ".tmp", ".swp", ".swx", "~")
+
+
+def walk_files(root: Path, skip: Iterable[Path] = ()) -> list[str]:
+    """Every file under `root` (sorted; links to folders followed once), leaving out hidden
+    folders (`.git`), the folders `skip` (an output folder inside a game folder), and files
+    that editors and the system leave beside others (`.#x`, `x.swp`, `x~`, `.DS_Store`)."""
+    skipped = {os.path.realpath(s) for s in skip}
+    out: list[str] = []
+    seen: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
+        real = os.path.realpath(dirpath)
+        if real in seen or real in skipped:
+            dirnames[:] = []
+            continue
+        seen.add(real)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
+        out.extend(os.path.join(dirpath, f) for f in sorted(filenames)
+                   if not f.startswith(".#") and not f.endswith(_JUNK))
+    return out
+
+
+def _library_stamp(name: str) -> str:
+    """Where a library is installed and when its top module was written (changes on upgrade),
+    found without importing it."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return f"{name}:none"
+    origin = spec.origin if spec is not None else None
+    if not origin:
+        return f"{name}:none"
+    try:
+        st = os.stat(origin)
+    except OSError:
+        return f"{name}:{origin}"
+    return f"{name}:{origin}:{st.st_size}:{st.st_mtime_ns}"
+
+
+_code: list[tuple[str, dict[str, list]]] = []     # (version, the package files' cache entries), once a process
+
+
+def code_version(cache: DigestCache | None = None) -> str:
+    """cardgen's code and bundled data (every file of the package, by content), the Python
+    version and the installed libraries: any change makes every output again.  Worked out
+    once a process; `cache` lends remembered hashes and receives the package's entries."""
+    if not _code:
+        pkg = Path(__file__).resolve().parents[1]
+        own = DigestCache(cache.old if cache is not None else None)
+        h = hashlib.sha256(sys.version.encode())
+        for lib in LIBRARIES:
+            h.update(_library_stamp(lib).encode() + b"\0")
+        for f in walk_files(pkg):
+            h.update(f"{os.path.relpath(f, pkg)}\0{own.get(f)}\0".encode())
+        _code.append((h.hexdigest(), own.entries))
+    version, entries = _code[0]
+    if cache is not None:
+        cache.entries.update(entries)
+    return version

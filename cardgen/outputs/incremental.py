@@ -1,0 +1,157 @@
+"""Outputs that did not change are kept, not made again.
+
+An output's files come in *parts*: one per paper for the print sheets and calibration
+sheets, one per target for the PNGs, one for each other output.  Before making a part, the
+output names what it reads (`Job.part(key, *inputs)`): the laid-out card sides it draws (by
+`ops.layout_digest`, which covers the fonts and art files they use), the card data and
+options it reads.  With cardgen's code version and the output's options these give the
+part's *fingerprint*.  When the previous build recorded the same fingerprint for that part
+and each of its files is still in the output folder with the content it had then (sha256),
+the files are kept (`Staging.keep`: hard-linked into the new output) and the part is not
+made; its warnings and summary notes are repeated from the record.
+
+    part = job.part(paper, r.copies, sheet_options)
+    if not part.keep():
+        with part:
+            job.staging.add(path, make_the_pdf())
+
+The records live in the output folder's state file (`cardgen.pipeline.incremental`).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cardgen.core.digest import file_digest
+from cardgen.core.errors import Diagnostic, Loc, Report
+from cardgen.model import ops
+
+if TYPE_CHECKING:
+    from cardgen.core.atomic import Staging
+    from cardgen.resources.fonts import FontBook
+
+
+def diagnostic_record(d: Diagnostic) -> list:
+    """A diagnostic as JSON (its file made absolute, so it reads the same from another folder)."""
+    file = d.loc.file
+    if file and not os.path.isabs(file) and os.path.exists(file):
+        file = os.path.abspath(file)
+    return [file, d.loc.line, d.loc.col, d.loc.cell, d.message, d.severity, d.code]
+
+
+def diagnostic_of(rec: list) -> Diagnostic:
+    file, line, col, cell, message, severity, code = rec
+    return Diagnostic(Loc(file, line, col, cell), message, severity, code)
+
+
+@dataclass
+class Ledger:
+    """One build's parts: what the previous build recorded (`previous`, by part name) and
+    what this one makes or keeps (`parts`)."""
+
+    out_dir: Path
+    code: str                                        # cardgen's code version (`core.digest.code_version`)
+    previous: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    font_files: Callable[[], Mapping[str, Path]] = dict
+    parts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    made: list[str] = field(default_factory=list)    # part names made this build, in order
+    kept: list[str] = field(default_factory=list)    # part names kept from the previous build
+
+    def layout(self, layout: ops.CardLayout) -> str:
+        return ops.layout_digest(layout, self.font_files())
+
+    def value(self, v: Any) -> Any:
+        """`v` with every card side replaced by its digest (for the fingerprint)."""
+        if isinstance(v, ops.CardLayout):
+            return ("side", self.layout(v))
+        if isinstance(v, ops.Copy):
+            return ("copy", self.value(v.face), self.value(v.back), v.deck, v.width, v.height, v.bleed)
+        if isinstance(v, (list, tuple)):
+            return tuple(self.value(x) for x in v)
+        return v
+
+    def record(self, name: str, fingerprint: str, files: list[Path], report: Report,
+               since: tuple[int, int]) -> None:
+        self.parts[name] = {
+            "fingerprint": fingerprint,
+            "files": {self.rel(p): "" for p in files},     # sha256 filled in after the commit
+            "diagnostics": [diagnostic_record(d) for d in report.items[since[0]:]],
+            "notes": report.notes[since[1]:],
+        }
+        self.made.append(name)
+
+    def rel(self, path: Path) -> str:
+        return Path(os.path.relpath(os.path.abspath(path), self.out_dir)).as_posix()
+
+    def committed(self, digests: Mapping[Path, str]) -> None:
+        """After the commit: the sha256 of each file this build wrote."""
+        by_rel = {self.rel(p): sha for p, sha in digests.items()}
+        for name in self.made:
+            files = self.parts[name]["files"]
+            for rel in files:
+                files[rel] = by_rel.get(rel, "")
+
+
+def fonts_digest(fonts: FontBook) -> list[tuple[str, str, str]]:
+    """Every font file of a game's font book, by content: for parts that set text in any of
+    the game's fonts (rulebooks, sheet notes)."""
+    return [(family, style, file_digest(path)) for family, styles in sorted(fonts.families.items())
+            for style, path in sorted(styles.items())]
+
+
+def file_sha256(path: Path) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.file_digest(f, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+class Part:
+    """Part of an output: kept from the previous build if its fingerprint and files are the
+    same, else made inside `with part:` (which records the files staged meanwhile)."""
+
+    def __init__(self, ledger: Ledger | None, name: str, fingerprint: str, staging: Staging, report: Report):
+        self.ledger, self.name, self.fingerprint = ledger, name, fingerprint
+        self.staging, self.report = staging, report
+        self._before: set[Path] = set()
+        self._since = (0, 0)
+
+    def keep(self) -> bool:
+        """Keep the previous build's files of this part if nothing it reads has changed and
+        they are intact; True if kept (then do not make it)."""
+        ledger = self.ledger
+        if ledger is None:
+            return False
+        old = ledger.previous.get(self.name)
+        if not old or old.get("fingerprint") != self.fingerprint or not isinstance(old.get("files"), dict):
+            return False
+        files = old["files"]
+        for rel, sha in files.items():
+            if not sha or file_sha256(ledger.out_dir / rel) != sha:
+                return False            # missing, or changed since (a damaged or edited file is made again)
+        for rel in files:
+            self.staging.keep(ledger.out_dir / rel)
+        for rec in old.get("diagnostics", []):
+            d = diagnostic_of(rec)
+            if d not in self.report.items:
+                self.report.items.append(d)
+        for note in old.get("notes", []):
+            self.report.note(note)
+        ledger.parts[self.name] = dict(old)
+        ledger.kept.append(self.name)
+        return True
+
+    def __enter__(self) -> Part:
+        self._before = set(self.staging.files)
+        self._since = (len(self.report.items), len(self.report.notes))
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        if kind is None and self.ledger is not None:
+            files = [p for p in self.staging.files if p not in self._before]
+            self.ledger.record(self.name, self.fingerprint, files, self.report, self._since)

@@ -1,0 +1,202 @@
+"""Incremental builds: a rebuild does only the work its changes need.
+
+Two levels, both recorded in the output folder's state file (`build/<game>/.cardgen/state.json`):
+
+1. **Nothing changed** (`up_to_date`): the hash of every file the game may read (the game
+   folder, the project's `templates/`, `art/` and `fonts/`, cardgen's own code and data),
+   the build's options and the installed libraries equals the last build's, and every
+   file that build made is still there with the content it had (sha256).  Then the game is
+   not even loaded: the build repeats the last build's warnings and says it is up to date.
+   A file's hash is remembered by its size and modification time (`core.digest.DigestCache`),
+   so this reads only files that changed.  A build that reads what may change while no file
+   does (a Google Sheet link, `--changed-since`) never takes this path; a game whose version
+   comes from git (`git describe`) takes it while git gives the same version.
+2. **Some things changed**: the game is loaded, checked and laid out, and each part of each
+   output is kept when its own inputs did not change (`cardgen.outputs.incremental`).
+
+Deleting the output folder (or its `.cardgen/` folder) makes everything again.
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from cardgen.core import atomic
+from cardgen.core.digest import DigestCache, code_version, digest, walk_files
+from cardgen.core.errors import Diagnostic, Report
+from cardgen.outputs.incremental import Ledger, diagnostic_of, diagnostic_record, file_sha256
+
+STATE = Path(".cardgen") / "state.json"
+FORMAT = 1
+SHARED = ("templates", "art", "fonts")
+
+
+@dataclass
+class State:
+    """What the last build of a game recorded (empty when there is none or it is unreadable)."""
+
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, out_dir: Path) -> State:
+        try:
+            data = json.loads((out_dir / STATE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls()
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            return cls()
+        return cls(data)
+
+    @property
+    def parts(self) -> dict[str, dict[str, Any]]:
+        parts = self.data.get("parts")
+        return parts if isinstance(parts, dict) else {}
+
+
+def input_files(game_root: Path, project: Path, out_dir: Path) -> list[str]:
+    """Every file the game may read besides cardgen's own: its folder (less hidden files and
+    its output folder, when that is inside) and the project's shared folders."""
+    files = walk_files(game_root, skip=[out_dir])
+    if Path(project).resolve() != Path(game_root).resolve():
+        for kind in SHARED:
+            if (project / kind).is_dir():
+                files += walk_files(project / kind, skip=[out_dir])
+        marker = project / "cardgen.yaml"
+        if marker.is_file():
+            files.append(str(marker))
+    return files
+
+
+# build options that do not shape what a build makes (`out` as typed: the output folder itself is)
+NOT_INPUTS = ("watch", "quiet", "outputs", "out")
+
+
+def options_key(opts: Any, wanted: list[str], out_dir: Path) -> str:
+    """The build's options that shape its outputs (every one but --watch and --quiet), and
+    SOURCE_DATE_EPOCH (the PDFs' date, `cardgen.render.docinfo`)."""
+    outputs = {k: sorted(v.items()) for k, v in sorted(dict(opts.outputs).items())}
+    wide = sorted((f.name, repr(getattr(opts, f.name))) for f in fields(opts) if f.name not in NOT_INPUTS)
+    return repr((wide, wanted, outputs, str(out_dir), os.environ.get("SOURCE_DATE_EPOCH", "")))
+
+
+@dataclass
+class Inputs:
+    """This build's inputs: `key` hashes all of them; `cache` holds the file hashes."""
+
+    key: str
+    code: str
+    cache: DigestCache
+
+
+def scan(game_root: Path, project: Path, out_dir: Path, opts: Any, wanted: list[str], state: State) -> Inputs:
+    old = state.data.get("digests")
+    cache = DigestCache(old if isinstance(old, dict) else None)
+    code = code_version(cache)
+    files = [(os.path.relpath(f, game_root), cache.get(f)) for f in input_files(game_root, project, out_dir)]
+    return Inputs(digest(FORMAT, code, options_key(opts, wanted, out_dir), files), code, cache)
+
+
+def volatile(game: Any, opts: Any) -> bool:
+    """True if the build reads what may change while no file of the game does: a deck's cards
+    from a link (a Google Sheet), or an earlier build or git commit (`--changed-since`).  (The
+    version git gives is asked again: `git_version`.)"""
+    if getattr(opts, "changed_since", None):
+        return True
+    for deck in game.decks:
+        cards = deck.data.get("cards") if isinstance(deck.data, Mapping) else None
+        if isinstance(cards, Mapping) and cards.get("url"):
+            return True
+    return False
+
+
+def git_version(game: Any) -> str | None:
+    """The version `git describe` gave the game (game.yaml has no `version:`), or None."""
+    if isinstance(game.data, Mapping) and "version" not in game.data:
+        return str(getattr(game, "version", "") or "")
+    return None
+
+
+def _intact(out_dir: Path, outputs: Any) -> list[Path] | None:
+    """The files the last build made or kept, if each is there as it was; else None."""
+    if not isinstance(outputs, dict):
+        return None
+    files: list[Path] = []
+    for rel, sha in sorted(outputs.items()):
+        path = out_dir / rel
+        if not sha or file_sha256(path) != sha:
+            return None
+        files.append(path)
+    return files
+
+
+@dataclass
+class UpToDate:
+    """A game whose outputs are current: what the last build said about it."""
+
+    files: list[Path]        # the outputs, all kept
+    cards: int
+    duplex: bool
+
+
+def up_to_date(inputs: Inputs, state: State, game_root: Path, out_dir: Path, opts: Any,
+               report: Report) -> UpToDate | None:
+    """The outputs of the last build if nothing they were made from has changed (and they
+    are intact); the last build's warnings and notes go to `report`.  None: build."""
+    data = state.data
+    if not data or data.get("inputs") != inputs.key or data.get("volatile", True) or opts.refresh:
+        return None
+    if data.get("git_version") is not None:    # the version came from git: is it still the same?
+        from cardgen.core.gitinfo import describe
+
+        if (describe(game_root) or "") != data["git_version"]:
+            return None
+    files = _intact(out_dir, data.get("outputs"))
+    if files is None:
+        return None
+    for rec in data.get("report", []):
+        d = diagnostic_of(rec)
+        if d not in report.items:
+            report.items.append(d)
+    for note in data.get("notes", []):
+        report.note(note)
+    if inputs.cache.hashed:          # files re-hashed (touched, not changed): remember their new times
+        save(out_dir, {**data, "digests": inputs.cache.entries})
+    return UpToDate(files, int(data.get("cards", 0)), bool(data.get("duplex")))
+
+
+def save(out_dir: Path, data: dict[str, Any]) -> None:
+    """Write the state file (after the outputs were moved into place: if the build is killed
+    before, the old state's hashes do not match the new files, which are then made again)."""
+    real = out_dir.resolve() if out_dir.is_symlink() else out_dir
+    atomic.write_text(real / STATE, json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n")
+
+
+def record(out_dir: Path, inputs: Inputs, ledger: Ledger, state: State, wanted: list[str],
+           written: Mapping[Path, str], diagnostics: list[Diagnostic], notes: list[str], game: Any, opts: Any,
+           cards: int, duplex: bool) -> None:
+    """The state after a build: this build's parts over the previous build's (outputs not
+    made this time keep their records, as their files are kept too), every file this build
+    wrote (`written`: path -> sha256) or kept, and its problems and notes (to repeat when
+    nothing changes)."""
+    parts = {name: part for name, part in state.parts.items() if name.split(":")[0] not in wanted}
+    parts.update(ledger.parts)
+    outputs = {rel: sha for name in ledger.kept for rel, sha in ledger.parts[name]["files"].items()}
+    outputs.update((ledger.rel(p), sha) for p, sha in written.items())
+    save(out_dir, {
+        "format": FORMAT,
+        "inputs": inputs.key,
+        "code": inputs.code,
+        "volatile": volatile(game, opts),
+        "git_version": git_version(game),
+        "digests": inputs.cache.entries,
+        "parts": parts,
+        "outputs": outputs,
+        "report": [diagnostic_record(d) for d in diagnostics],
+        "notes": list(notes),
+        "cards": cards,
+        "duplex": duplex,
+    })

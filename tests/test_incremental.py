@@ -1,0 +1,397 @@
+"""Incremental builds: a rebuild makes exactly the outputs whose inputs changed, keeps the
+others as they were (the same files, hard-linked), and ends byte for byte where a clean
+build would."""
+from __future__ import annotations
+
+import http.server
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import in_dir, write
+from PIL import Image
+from pypdf import PdfReader
+
+from cardgen.core.data import DATA
+from cardgen.core.errors import Report
+from cardgen.pipeline.build import BuildOptions, build_game
+
+FACE = """
+elements:
+  - {name: bg, type: rect, box: bleed, fill: "#3366cc"}
+  - {name: veil, type: rect, x: 3mm, y: 44mm, width: 57.5mm, height: 32mm, fill: "#ffffff40"}
+  - {name: pic, type: image, src: pic.png, x: 5mm, y: 20mm, width: 20mm, height: 20mm}
+  - {name: title, type: text, x: 5mm, y: 5mm, width: 53.5mm, height: 10mm, text: "{{ card.name }}",
+     font: Plain, size: 12, color: "#ffffff"}
+  - {name: text, type: text, x: 5mm, y: 45mm, width: 53.5mm, height: 30mm, text: "{{ card.text }}",
+     font: Plain, size: 9, color: "#ffffff"}
+"""
+BACK = """
+elements:
+  - {name: bg, type: rect, box: bleed, fill: "#aa2222"}
+"""
+RULES = """
+title: Seven Cards
+intro: Play the seven cards.
+sections:
+  - title: How to play
+    body:
+      - "Draw one of the {{ decks.Things.count }} cards each turn."
+player_aid:
+  turn: [Draw a card, Play a card]
+  end: [Count your cards]
+"""
+# The booklet pictures cards 1 to 3 (its cover's fan: three cards of one kind), card 7 is on
+# none of its pages.
+CARDS = [f"  - {{name: Card {i}, text: 'The text of card {i}. Café — crème.'}}" for i in range(1, 8)]
+
+# PDFs that draw the cards (their forms: the first three share them, `FormCache`)
+CARD_OUTPUTS = {"print-letter.pdf", "print-a4.pdf", "cards.pdf", "print-letter-foldover.pdf",
+                "print-a4-foldover.pdf"}
+OTHER = {"calibration-letter.pdf", "calibration-a4.pdf", "rules.pdf", "rules-booklet-letter.pdf",
+         "rules-booklet-a4.pdf", "player-aid.pdf"}
+# made by every build that makes anything: outputs without parts (the gallery page, the
+# print-service files, whose date is the data files'), and the build's manifest
+ALWAYS = {"manifest.json", "index.html", "print-service/things-counts.txt", "print-service/things-pdfx.pdf"}
+
+
+def paint(path: Path, colour: tuple[int, int, int]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (16, 16), colour).save(path)
+
+
+def make_game(root: Path) -> Path:
+    game = root / "seven"
+    write(game / "game.yaml", "title: Seven\n")
+    write(game / "deck.yaml", "deck: Things\ntemplate: face\nback: back\ncards:\n" + "\n".join(CARDS) + "\n")
+    write(game / "templates" / "face.yaml", FACE)
+    write(game / "templates" / "back.yaml", BACK)
+    write(game / "rules.yaml", RULES)
+    (game / "fonts").mkdir()
+    shutil.copy(DATA / "fonts" / "Lato-Regular.ttf", game / "fonts" / "Plain-Regular.ttf")
+    paint(game / "art" / "pic.png", (200, 30, 30))
+    return game
+
+
+def build(game: Path, out: Path, **opts) -> tuple[list[Path], Report]:
+    report = Report()
+    built = build_game(game, game, BuildOptions(out=out, **opts), report)
+    return built, report
+
+
+def names(paths: list[Path], out: Path) -> set[str]:
+    """Files as their path inside the game's output folder (tts/ files as `tts/...`)."""
+    return {p.relative_to(out / "seven").as_posix() for p in paths}
+
+
+def snapshot(out: Path) -> dict[str, tuple[int, int]]:
+    """Every output file (not the cache or the state) -> (inode, mtime_ns)."""
+    root = out / "seven"
+    return {p.relative_to(root).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+            for p in root.rglob("*") if p.is_file() and not p.relative_to(root).parts[0].startswith(".")}
+
+
+def contents(out: Path) -> dict[str, bytes]:
+    """Every output file's bytes (not the caches, the state, or the manifest, whose revision
+    counters are the history of the builds: a clean build starts them again)."""
+    root = out / "seven"
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in root.rglob("*") if p.is_file() and not p.relative_to(root).parts[0].startswith(".")
+            and p.name != "manifest.json"}
+
+
+def split(files: set[str]) -> tuple[set[str], set[str], set[str]]:
+    """(the PDFs at the top of the output folder, files in tts/, images in gallery/); what
+    else a build writes is ALWAYS."""
+    return ({n for n in files if "/" not in n and n.endswith(".pdf")}, {n for n in files if n.startswith("tts/")},
+            {n for n in files if n.startswith("gallery/")})
+
+
+@pytest.fixture
+def setup(tmp_path):
+    game = make_game(tmp_path)
+    out = tmp_path / "build"
+    first, _ = build(game, out)
+    pdfs, tts, gallery = split(names(first, out))
+    assert pdfs == CARD_OUTPUTS | OTHER and len(tts) == 4 and len(gallery) == 8    # json, thumbnail, 2 sheets; 8 sides
+    assert names(first, out) == pdfs | tts | gallery | ALWAYS
+    return game, out, tts
+
+
+def test_a_rebuild_with_nothing_changed_rewrites_nothing(setup):
+    game, out, _ = setup
+    before = snapshot(out)
+    again, _ = build(game, out)
+    assert list(again) == [] and again.unchanged
+    assert names(again.kept, out) == set(before)
+    assert snapshot(out) == before                    # the same files: same inodes, untouched
+    code, stdout, _ = in_dir(game.parent, "build", "seven", "--out", str(out))
+    assert code == 0
+    assert re.fullmatch(r"seven: up to date, nothing changed since the last build \(7 cards in build/seven/, "
+                        r"checked in \d+\.\d\ds\)\n", stdout), stdout
+    assert snapshot(out) == before
+
+
+def test_editing_one_card_remakes_only_the_outputs_that_show_it(setup):
+    game, out, tts = setup
+    rules_inode = (out / "seven" / "rules.pdf").stat().st_ino
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 7.", "Card seven, rewritten."))
+    again, _ = build(game, out)
+    pdfs, made_tts, gallery = split(names(again, out))
+    assert pdfs == CARD_OUTPUTS and gallery == {"gallery/things/007-card-7-face.png"}
+    assert len(made_tts) == 4 and len(made_tts & tts) == 3          # the faces sheet is new
+    assert names(again, out) - pdfs - made_tts - gallery == ALWAYS
+    kept_pdfs, kept_tts, kept_gallery = split(names(again.kept, out))
+    assert kept_pdfs == OTHER and not kept_tts and len(kept_gallery) == 7    # the booklet pictures cards 1-3
+    assert (out / "seven" / "rules.pdf").stat().st_ino == rules_inode
+    text = "".join(page.extract_text() for page in PdfReader(out / "seven" / "cards.pdf").pages)
+    assert "Card seven, rewritten." in text and "The text of card 7." not in text
+
+
+def test_editing_a_card_the_booklet_pictures_remakes_the_booklet(setup):
+    game, out, _ = setup
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 1.", "Card one, rewritten."))
+    again, _ = build(game, out)
+    assert split(names(again, out))[0] == CARD_OUTPUTS | {"rules.pdf", "rules-booklet-letter.pdf",
+                                                          "rules-booklet-a4.pdf"}
+    assert split(names(again.kept, out))[0] == {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"}
+
+
+@pytest.mark.parametrize("change, kept", [
+    # the picture on every card: every output that draws cards (the booklet too)
+    ("art", {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"}),
+    # the face template: the same
+    ("template", {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"}),
+    # the font: everything sets text in the game's fonts
+    ("font", set()),
+    # --flip short: the print sheets (and the fold-over sheets, which take their options) and
+    # the calibration sheets
+    ("flip", {"cards.pdf", "rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf", "player-aid.pdf"}),
+])
+def test_each_kind_of_input_invalidates_what_reads_it(setup, change, kept):
+    game, out, tts = setup
+    opts = {}
+    if change == "art":
+        paint(game / "art" / "pic.png", (30, 200, 30))
+    elif change == "template":
+        face = game / "templates" / "face.yaml"
+        face.write_text(face.read_text().replace("#3366cc", "#336600"))
+    elif change == "font":
+        shutil.copy(DATA / "fonts" / "Vollkorn-Regular.ttf", game / "fonts" / "Plain-Regular.ttf")
+    else:
+        opts = {"outputs": {"print": {"flip": "short"}}}
+    again, _ = build(game, out, **opts)
+    pdfs_kept, tts_kept, gallery_kept = split(names(again.kept, out))
+    pdfs_made, tts_made, gallery_made = split(names(again, out))
+    assert pdfs_kept == kept and pdfs_made == (CARD_OUTPUTS | OTHER) - kept
+    if change == "flip":                         # the Tabletop Simulator export and the gallery do not print
+        assert tts_kept == tts and not tts_made and len(gallery_kept) == 8 and not gallery_made
+    else:                                        # the faces changed: the export is made again, with
+        assert not tts_kept and len(tts_made) == 4    # a new faces sheet (the back's is the same)
+        assert tts - tts_made == {n for n in tts if "-faces-" in n}
+        assert gallery_kept == {"gallery/things/back.png"} and len(gallery_made) == 7
+
+
+def test_a_damaged_output_is_made_again_not_kept(setup):
+    game, out, _ = setup
+    rules = out / "seven" / "rules.pdf"
+    good = rules.read_bytes()
+    st = rules.stat()
+    damaged = bytearray(good)
+    damaged[len(damaged) // 2] ^= 0xFF                  # same size, one byte changed,
+    rules.write_bytes(bytes(damaged))
+    os.utime(rules, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the same modification time
+    again, _ = build(game, out)
+    assert not again.unchanged
+    assert names(again, out) == {"rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf"} | ALWAYS
+    assert rules.read_bytes() == good
+
+
+def test_a_deleted_output_is_made_again(setup):
+    game, out, _ = setup
+    (out / "seven" / "print-a4.pdf").unlink()
+    again, _ = build(game, out)
+    assert names(again, out) == {"print-a4.pdf"} | ALWAYS
+
+
+def test_only_builds_keep_working(setup):
+    game, out, _ = setup
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 7.", "Card seven, rewritten."))
+    only_cards, _ = build(game, out, only=("cards",))
+    assert names(only_cards, out) == {"cards.pdf", "manifest.json"}
+    assert not only_cards.kept
+    assert (out / "seven" / "print-letter.pdf").is_file()          # not made this time, still there
+    full, _ = build(game, out)                                      # the print sheets are behind now
+    assert split(names(full, out))[0] == CARD_OUTPUTS - {"cards.pdf"}
+    assert "cards.pdf" in names(full.kept, out)
+    again, _ = build(game, out, only=("print",))
+    assert names(again, out) == {"manifest.json"} and names(again.kept, out) == {"print-letter.pdf", "print-a4.pdf"}
+
+
+def test_the_last_builds_warnings_are_repeated_when_nothing_changed(setup):
+    game, out, _ = setup
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("text: 'The text of card 3. Café — crème.'", "text: 'To come', todo: write it"))
+    _, first = build(game, out)
+    again, second = build(game, out)
+    assert again.unchanged
+    assert [str(d) for d in second.items] == [str(d) for d in first.items] and first.items
+
+
+def test_an_incremental_build_ends_byte_identical_to_a_clean_build(setup, tmp_path):
+    game, out, _ = setup
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 2.", "Card two, rewritten."))
+    build(game, out)
+    build(game, out, outputs={"print": {"flip": "short"}})
+    paint(game / "art" / "pic.png", (10, 10, 240))
+    build(game, out, outputs={"print": {"flip": "short"}})
+    incremental_result = contents(out)
+    shutil.rmtree(out)
+    clean, _ = build(game, out, outputs={"print": {"flip": "short"}})
+    assert not clean.kept
+    assert contents(out) == incremental_result
+
+
+class _Sheet(http.server.BaseHTTPRequestHandler):
+    body = "name,text\nA,From the web\n"
+
+    def do_GET(self):
+        data = type(self).body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/csv; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_game_reading_a_google_sheet_is_never_taken_as_unchanged(tmp_path):
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Sheet)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        game = tmp_path / "seven"
+        write(game / "game.yaml", "title: Linked\n")
+        write(game / "deck.yaml", "deck: Things\ntemplate: face\n"
+                                  f"cards: {{url: 'http://127.0.0.1:{srv.server_port}/s.csv', refresh_after: 0}}\n")
+        write(game / "templates" / "face.yaml", "elements:\n  - {name: t, type: text, text: '{{ card.text }}'}\n")
+        out = tmp_path / "build"
+        build(game, out, only=("cards",))
+        _Sheet.body = "name,text\nA,Changed on the web\n"        # no file of the game changed
+        again, _ = build(game, out, only=("cards",))
+        assert not again.unchanged and names(again, out) == {"cards.pdf", "manifest.json"}
+        assert "Changed on the web" in PdfReader(out / "seven" / "cards.pdf").pages[0].extract_text()
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_the_summary_counts_pages_without_a_pdf_library(setup):
+    """The summary reads a PDF's page count from its page tree (pypdf only as a fallback):
+    the same count pypdf gives, for every PDF a build makes."""
+    from cardgen.cli.terminal import pdf_pages
+
+    _, out, _ = setup
+    pdfs = sorted((out / "seven").glob("*.pdf"))
+    assert len(pdfs) == len(CARD_OUTPUTS | OTHER)
+    for pdf in pdfs:
+        assert pdf_pages(pdf) == len(PdfReader(pdf).pages), pdf.name
+
+
+def test_each_card_side_is_drawn_once_a_build_and_reused_after(setup, tmp_path):
+    """print-letter.pdf, print-a4.pdf and cards.pdf show the same 8 card sides (7 faces, a
+    shared back; the sheets also the player aid's 2 sides): a clean build draws each once, a
+    rebuild after one edit draws that one card, and the PDFs are byte for byte those of a
+    clean build."""
+    from cardgen.render.formcache import FormCache
+
+    game, out, _ = setup
+    fresh = tmp_path / "fresh"
+    build(game, fresh)
+    cache = FormCache.of(fresh / "seven")
+    assert (cache.drawn, cache.reused) == (8 + 2, (8 + 2) + 8)
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 6.", "Card six, rewritten."))
+    cache = FormCache.of(out / "seven")
+    before = (cache.drawn, cache.reused)
+    build(game, out)
+    cache = FormCache.of(out / "seven")
+    assert (cache.drawn - before[0], cache.reused - before[1]) == (1, 2 * (8 + 2) + 8 - 1)
+    shutil.rmtree(fresh)
+    build(game, fresh)
+    for name in CARD_OUTPUTS:
+        assert (out / "seven" / name).read_bytes() == (fresh / "seven" / name).read_bytes(), name
+
+
+def test_a_new_character_redraws_the_cards_set_in_its_font(setup, tmp_path):
+    """A character no card used before changes how the font's codes are numbered: every card
+    set in that font is drawn again (and the PDFs are still those of a clean build)."""
+    from cardgen.render.formcache import FormCache
+
+    game, out, _ = setup
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 6.", "Straße card six."))
+    cache = FormCache.of(out / "seven")
+    before = cache.drawn
+    build(game, out)
+    assert FormCache.of(out / "seven").drawn - before == 7       # the faces (the back has no text)
+    fresh = tmp_path / "fresh"
+    build(game, fresh)
+    for name in CARD_OUTPUTS:
+        assert (out / "seven" / name).read_bytes() == (fresh / "seven" / name).read_bytes(), name
+
+
+def test_records_made_by_another_installation_are_not_trusted(setup, monkeypatch):
+    """A build folder that came with a game (made by another cardgen, another machine) is
+    rebuilt as if empty: its state and its drawn-form cache carry another code version."""
+    from cardgen.core import digest
+    from cardgen.render import formcache
+
+    game, out, _ = setup
+    forms = out / "seven" / ".cache" / "forms.bin"
+    assert forms.is_file()
+    monkeypatch.setattr(digest, "_code", [("another installation", {})])
+    monkeypatch.setattr(formcache, "_open", {})
+    again, _ = build(game, out)
+    assert not again.unchanged and not again.kept
+    cache = formcache.FormCache.of(out / "seven")
+    assert (cache.drawn, cache.reused) == (8 + 2, (8 + 2) + 8)     # every side drawn again, once
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_version_from_git_is_asked_again(setup):
+    """No `version:` in game.yaml: the version is what `git describe` says, which changes with a
+    tag or a commit while no file of the game does.  The rebuild notices: the booklet, whose
+    cover credits the version, is made again; cards.pdf, which does not show it, is kept."""
+    import subprocess
+
+    game, out, _ = setup
+
+    def git(*args: str) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+        env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org", GIT_COMMITTER_NAME="t",
+                   GIT_COMMITTER_EMAIL="t@example.org", GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1")
+        subprocess.run(["git", *args], cwd=game, env=env, check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-q", "-m", "first")
+    git("tag", "v1")
+    only = {"only": ("cards", "booklet")}
+    build(game, out, **only)
+    again, _ = build(game, out, **only)
+    assert again.unchanged
+    git("commit", "-q", "--allow-empty", "-m", "second")             # no file changed: v1-1-g<commit>
+    later, _ = build(game, out, **only)
+    assert not later.unchanged
+    assert split(names(later, out))[0] == {"rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf"}
+    assert names(later.kept, out) == {"cards.pdf"}
+    assert re.search(r"v1[-–]1-g[0-9a-f]{7}", PdfReader(out / "seven" / "rules.pdf").pages[0].extract_text())
