@@ -53,9 +53,10 @@ CARD_OUTPUTS = {"print-letter.pdf", "print-a4.pdf", "cards.pdf", "print-letter-f
                 "print-a4-foldover.pdf"}
 OTHER = {"calibration-letter.pdf", "calibration-a4.pdf", "rules.pdf", "rules-booklet-letter.pdf",
          "rules-booklet-a4.pdf", "player-aid.pdf"}
-# made by every build that makes anything: outputs without parts (the gallery page, the
-# print-service files, whose date is the data files'), and the build's manifest
-ALWAYS = {"manifest.json", "index.html", "print-service/things-counts.txt", "print-service/things-pdfx.pdf"}
+# made by every build that makes anything: the gallery page and the build's manifest
+ALWAYS = {"manifest.json", "index.html"}
+# the print-service files: made again when a card side, its copies or the data's date change
+PDFX = {"print-service/things-counts.txt", "print-service/things-pdfx.pdf"}
 
 
 def paint(path: Path, colour: tuple[int, int, int]) -> None:
@@ -105,7 +106,7 @@ def contents(out: Path) -> dict[str, bytes]:
 
 def split(files: set[str]) -> tuple[set[str], set[str], set[str]]:
     """(the PDFs at the top of the output folder, files in tts/, images in gallery/); what
-    else a build writes is ALWAYS."""
+    else a build writes is ALWAYS or PDFX."""
     return ({n for n in files if "/" not in n and n.endswith(".pdf")}, {n for n in files if n.startswith("tts/")},
             {n for n in files if n.startswith("gallery/")})
 
@@ -117,7 +118,7 @@ def setup(tmp_path):
     first, _ = build(game, out)
     pdfs, tts, gallery = split(names(first, out))
     assert pdfs == CARD_OUTPUTS | OTHER and len(tts) == 4 and len(gallery) == 8    # json, thumbnail, 2 sheets; 8 sides
-    assert names(first, out) == pdfs | tts | gallery | ALWAYS
+    assert names(first, out) == pdfs | tts | gallery | ALWAYS | PDFX
     return game, out, tts
 
 
@@ -144,7 +145,7 @@ def test_editing_one_card_remakes_only_the_outputs_that_show_it(setup):
     pdfs, made_tts, gallery = split(names(again, out))
     assert pdfs == CARD_OUTPUTS and gallery == {"gallery/things/007-card-7-face.png"}
     assert len(made_tts) == 4 and len(made_tts & tts) == 3          # the faces sheet is new
-    assert names(again, out) - pdfs - made_tts - gallery == ALWAYS
+    assert names(again, out) - pdfs - made_tts - gallery == ALWAYS | PDFX
     kept_pdfs, kept_tts, kept_gallery = split(names(again.kept, out))
     assert kept_pdfs == OTHER and not kept_tts and len(kept_gallery) == 7    # the booklet pictures cards 1-3
     assert (out / "seven" / "rules.pdf").stat().st_ino == rules_inode
@@ -191,6 +192,7 @@ def test_each_kind_of_input_invalidates_what_reads_it(setup, change, kept):
     assert pdfs_kept == kept and pdfs_made == (CARD_OUTPUTS | OTHER) - kept
     if change == "flip":                         # the Tabletop Simulator export and the gallery do not print
         assert tts_kept == tts and not tts_made and len(gallery_kept) == 8 and not gallery_made
+        assert PDFX <= names(again.kept, out)        # nor do the print-service files
     else:                                        # the faces changed: the export is made again, with
         assert not tts_kept and len(tts_made) == 4    # a new faces sheet (the back's is the same)
         assert tts - tts_made == {n for n in tts if "-faces-" in n}
@@ -209,6 +211,7 @@ def test_a_damaged_output_is_made_again_not_kept(setup):
     again, _ = build(game, out)
     assert not again.unchanged
     assert names(again, out) == {"rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf"} | ALWAYS
+    assert PDFX <= names(again.kept, out)
     assert rules.read_bytes() == good
 
 

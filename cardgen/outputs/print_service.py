@@ -57,10 +57,21 @@ class PrintService(Output):
     def make(self, job: Job) -> None:
         from cardgen.render import docinfo
 
+        from cardgen.core.digest import file_digest
+        from cardgen.outputs.incremental import fonts_digest
+
         info = docinfo.current()
         if info.epoch is None:                 # PDF/X requires dates: the data's own, at least
             info = replace(info, epoch=_data_epoch(job))
-        with tempfile.TemporaryDirectory(prefix="cardgen-pdfx-") as tmp, docinfo.using(info):
+        r = job.rendered
+        profile = _profile(job)[0]
+        # what the files show: every card side with its deck and copies (the counts files), the
+        # fonts, the profile and the date written into them
+        sides = [(deck.slug, card.name, card.count, face, r.back_of(deck, card)) for deck, card, face in r.faces]
+        part = job.part("", sides, info.epoch, file_digest(profile), fonts_digest(r.res.fonts))
+        if part.keep():
+            return
+        with part, tempfile.TemporaryDirectory(prefix="cardgen-pdfx-") as tmp, docinfo.using(info):
             _make(job, Path(tmp))
 
 
