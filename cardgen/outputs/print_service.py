@@ -55,10 +55,9 @@ class PrintService(Output):
     Options = PdfxOptions
 
     def make(self, job: Job) -> None:
-        from cardgen.render import docinfo
-
         from cardgen.core.digest import file_digest
         from cardgen.outputs.incremental import fonts_digest
+        from cardgen.render import docinfo
 
         info = docinfo.current()
         if info.epoch is None:                 # PDF/X requires dates: the data's own, at least
