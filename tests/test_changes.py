@@ -454,6 +454,13 @@ def test_booklet_cover_names_the_version_git_gives(repo):
     code, _, err = run_cli("build", str(root), "--only", "booklet", "--quiet")
     assert code == 0, err
     assert "Version v1" in page_texts(root / "build" / "rules.pdf")[0]
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "rules")
+    code, _, err = run_cli("build", str(root), "--only", "booklet", "--quiet")
+    assert code == 0, err
+    version = manifest(root)["version"]
+    assert re.fullmatch(r"v1-1-g[0-9a-f]{7,}", version)
+    assert f"Version {version}" in page_texts(root / "build" / "rules.pdf")[0]     # as git gave it: no en dash
 
 
 def test_only_an_output_that_is_not_made_says_nothing_was_written(tmp_path):

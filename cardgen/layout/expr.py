@@ -12,10 +12,10 @@ from functools import cache
 
 from jinja2 import StrictUndefined, TemplateSyntaxError, nodes
 from jinja2.compiler import CodeGenerator
+from jinja2.constants import LOREM_IPSUM_WORDS
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 from jinja2.nodes import EvalContext
 from jinja2.sandbox import ImmutableSandboxedEnvironment, modifies_known_mutable
-from jinja2.utils import generate_lorem_ipsum
 
 from cardgen.core import limits
 
@@ -222,7 +222,29 @@ def _lipsum(n: int = 5, html: bool = False, min: int = 20, max: int = 100) -> st
     if not all(isinstance(v, int) for v in (n, min, max)) or n > limits.MAX_LIPSUM or max > 1000 or min > 1000:
         raise LimitError(f"lipsum() is limited to {limits.MAX_LIPSUM} paragraphs of at most 1000 words "
                          f"(limit CARDGEN_MAX_LIPSUM)")
-    return _check_value(generate_lorem_ipsum(n, html, min, max))
+    return _check_value(_lorem(n, bool(html), min, max))
+
+
+def _lorem(n: int, html: bool, least: int, most: int) -> str:
+    """`n` paragraphs of `least` to `most` placeholder words, in sentences.  Unlike Jinja's
+    own lipsum, the same arguments give the same text (builds stay byte-identical)."""
+    import random
+
+    rng = random.Random(f"cardgen lipsum {n} {least} {most}")
+    words = LOREM_IPSUM_WORDS.split()
+    paragraphs = []
+    for _ in range(n):
+        chosen = [rng.choice(words) for _ in range(rng.randint(least, most) if most > least else max(least, 1))]
+        sentences, i = [], 0
+        while i < len(chosen):
+            step = rng.randint(5, 12)
+            sentence = " ".join(chosen[i:i + step])
+            sentences.append(sentence[:1].upper() + sentence[1:] + ".")
+            i += step
+        paragraphs.append(" ".join(sentences))
+    if html:
+        return "\n".join(f"<p>{para}</p>" for para in paragraphs)
+    return "\n\n".join(paragraphs)
 
 
 class _BoundedCodeGenerator(CodeGenerator):

@@ -638,9 +638,11 @@ class BookletMaker:
                             ("Rules summary", replace(st.small, style="bold", align="center",
                                                       color=st.accent_text))):
             if text:
+                self.comp.smart = False         # names and versions as typed ("v1-2-g0c1d", not an en dash)
                 for s in self.comp.lines(text, style, pw - 20 * MM, 10 * MM):
                     p.ops += [shift(op, 0, y) for op in s.ops]
                     y += s.h
+                self.comp.smart = True
         return p
 
     def info(self) -> str:
@@ -966,10 +968,13 @@ class BookletMaker:
                                  pw - 20 * MM, 10 * MM):
             p.ops += [shift(op, 0, y) for op in s.ops]
             y += s.h
-        line = "  ·  ".join(x for x in ("Rules summary", self.info(), self.credits()) if x)
+        # the rulebook's words with real dashes (an en dash in "2-4 players"), names and versions as typed
+        line = "  ·  ".join(x for x in ("Rules summary", smarten(self.info()), self.credits()) if x)
+        self.comp.smart = False
         for s in self.comp.lines(line, replace(st.small, size=8, color=ink, align="center"), pw - 20 * MM, 10 * MM):
             p.ops += [shift(op, 0, y + 1.5 * MM) for op in s.ops]
             y += s.h
+        self.comp.smart = True
         return p
 
     def footer(self, page: Page, num: int, st: Styles | None = None) -> None:
