@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -470,3 +471,23 @@ def test_only_an_output_that_is_not_made_says_nothing_was_written(tmp_path):
     assert code == 0, err
     assert "rules.pdf and player-aid.pdf not made" in err
     assert out.strip().splitlines()[-1] == "tiny: nothing written"
+
+
+@needs_git
+def test_print_service_date_is_the_last_commit_of_an_unchanged_game(repo, monkeypatch):
+    """PDF/X needs a creation date: without `date:` or SOURCE_DATE_EPOCH, a committed game's is
+    its last commit's (the same in every clone); once a tracked file changes, the files' time."""
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    root = repo / "tiny"
+
+    def created() -> str:
+        code, _, err = run_cli("build", str(root), "--only", "pdfx", "--quiet")
+        assert code == 0, err
+        pdf = next((root / "build" / "print-service").glob("*-pdfx.pdf"))
+        return str(PdfReader(str(pdf)).metadata["/CreationDate"])
+
+    committed = int(git(repo, "log", "-1", "--format=%ct"))
+    assert created() == time.strftime("D:%Y%m%d%H%M%S+00'00'", time.gmtime(committed))
+    edit(root, "name: Delta", "name: Delto")
+    os.utime(root / "deck.yaml", (committed + 86400, committed + 86400))
+    assert created() == time.strftime("D:%Y%m%d%H%M%S+00'00'", time.gmtime(committed + 86400))

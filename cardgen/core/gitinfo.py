@@ -80,6 +80,23 @@ def describe(folder: Path) -> str | None:
     return _text(_run([*safe, "describe", "--tags", "--always", "--dirty"], folder, DESCRIBE_TIMEOUT)) or None
 
 
+def commit_time(folder: Path) -> int | None:
+    """When the last commit touching `folder` was made (seconds since 1970), if the repository
+    tracks the folder's game.yaml and nothing in the folder differs from that commit; else None
+    (then the files on disk are newer than any commit says)."""
+    folder = Path(folder)
+    if not folder.is_dir() or not _in_repo(folder):
+        return None
+    safe = _safe_options(folder)
+    if not _tracks(folder, "game.yaml", safe):
+        return None
+    status = _run([*safe, "status", "--porcelain", "--untracked-files=no", "--", "."], folder, DESCRIBE_TIMEOUT)
+    if status is None or status.returncode != 0 or status.stdout.strip():
+        return None
+    got = _text(_run([*safe, "log", "-1", "--format=%ct", "--", "."], folder, DESCRIBE_TIMEOUT))
+    return int(got) if got and got.isdigit() else None
+
+
 def describe_commit(folder: Path, commit: str) -> str:
     """`git describe --tags --always COMMIT` (what the version was then); "" if git cannot say."""
     return _text(_run([*_safe_options(folder), "describe", "--tags", "--always", commit], folder,

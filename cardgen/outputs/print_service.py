@@ -75,6 +75,14 @@ class PrintService(Output):
 
 
 def _data_epoch(job: Job) -> int:
+    """The date of the data when neither game.yaml's `date:` nor SOURCE_DATE_EPOCH gives one:
+    the last commit of the game folder when it is in git and unchanged since (the same in every
+    clone), else the newest modification time of game.yaml and the deck files."""
+    from cardgen.core import gitinfo
+
+    committed = gitinfo.commit_time(job.game.root)
+    if committed is not None:
+        return committed
     files = [job.game.file, *(d.file for d in job.game.decks)]
     return int(max(f.stat().st_mtime for f in files if f.is_file()))
 
