@@ -67,15 +67,21 @@ def _in_repo(folder: Path) -> bool:
     return any(os.path.lexists(p / ".git") for p in (here, *here.parents))
 
 
+def _game_repo(folder: Path) -> list[str] | None:
+    """git's safe options for `folder` when a repository tracks its game.yaml; else None."""
+    if not folder.is_dir() or not _in_repo(folder):
+        return None
+    safe = _safe_options(folder)
+    return safe if _tracks(folder, "game.yaml", safe) else None
+
+
 def describe(folder: Path) -> str | None:
     """`git describe --tags --always --dirty` of the repository `folder` is in, if it tracks
     the folder's game.yaml (a game merely lying inside some other repository, say a home
     folder kept in git, gets no version from it); else None."""
     folder = Path(folder)
-    if not folder.is_dir() or not _in_repo(folder):
-        return None
-    safe = _safe_options(folder)
-    if not _tracks(folder, "game.yaml", safe):
+    safe = _game_repo(folder)
+    if safe is None:
         return None
     return _text(_run([*safe, "describe", "--tags", "--always", "--dirty"], folder, DESCRIBE_TIMEOUT)) or None
 
@@ -85,10 +91,8 @@ def commit_time(folder: Path) -> int | None:
     tracks the folder's game.yaml and nothing in the folder differs from that commit; else None
     (then the files on disk are newer than any commit says)."""
     folder = Path(folder)
-    if not folder.is_dir() or not _in_repo(folder):
-        return None
-    safe = _safe_options(folder)
-    if not _tracks(folder, "game.yaml", safe):
+    safe = _game_repo(folder)
+    if safe is None:
         return None
     status = _run([*safe, "status", "--porcelain", "--untracked-files=no", "--", "."], folder, DESCRIBE_TIMEOUT)
     if status is None or status.returncode != 0 or status.stdout.strip():
