@@ -297,8 +297,8 @@ class Staging:
                     ) -> list[tuple[Path, str]]:
         """Hard-link (or copy) into `stage` what the previous output has that this build keeps:
         outputs not made this time (the cache folder is moved after the swap).  Not kept: files
-        replaced now, files in folders this build owns, temporary debris.  Links are kept as links, except where cardgen now
-        needs its own folder or file."""
+        replaced now, files in folders this build owns, temporary debris.  Links are kept as
+        links, except where cardgen now needs its own folder or file."""
         ancestors = {a for rel in new for a in rel.parents if a != Path(".")}
         notes: list[tuple[Path, str]] = []
 
