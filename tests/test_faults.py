@@ -201,6 +201,24 @@ def test_outputs_not_made_this_time_are_kept(built):
     assert snapshot(out / "tiny") == before                # tts/ from the earlier build still there
 
 
+def test_the_cache_folder_moves_to_the_new_output_in_one_piece(built):
+    """A rebuild keeps the cache by moving its folder (the same folders, every file there),
+    not by linking each file into a new tree and deleting the old one."""
+    root, out, _ = built
+    cache = out / "tiny" / ".cache"
+    folders = {p.relative_to(cache): p.stat().st_ino for p in [cache, *cache.rglob("*")] if p.is_dir()}
+    files = sorted(p.relative_to(cache) for p in cache.rglob("*") if p.is_file())
+    assert len(folders) > 1 and files
+    deck = root / "deck.yaml"
+    deck.write_text(deck.read_text().replace("Alpha", "Gamma"))
+    code, _, stderr = build(root, out, "--only", "print")
+    assert code == 0, stderr
+    assert "print-a4.pdf" in snapshot(out / "tiny")
+    assert {p: (cache / p).stat().st_ino for p in folders} == folders
+    assert set(files) <= {p.relative_to(cache) for p in cache.rglob("*") if p.is_file()}
+    assert leftovers(out) == []
+
+
 # -- damaged cache -----------------------------------------------------------------------------
 
 def test_damaged_cache_entries_are_rebuilt_never_copied(built):

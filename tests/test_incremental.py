@@ -310,24 +310,24 @@ def test_the_summary_counts_pages_without_a_pdf_library(setup):
 
 
 def test_each_card_side_is_drawn_once_a_build_and_reused_after(setup, tmp_path):
-    """print-letter.pdf, print-a4.pdf and cards.pdf show the same 8 card sides (7 faces, a
-    shared back; the sheets also the player aid's 2 sides): a clean build draws each once, a
-    rebuild after one edit draws that one card, and the PDFs are byte for byte those of a
-    clean build."""
+    """print-letter.pdf, print-a4.pdf, the two fold-over sheets and cards.pdf show the same 8
+    card sides (7 faces, a shared back; the sheets also the player aid's 2 sides): a clean
+    build draws each once, a rebuild after one edit draws that one card, and the PDFs are
+    byte for byte those of a clean build."""
     from cardgen.render.formcache import FormCache
 
     game, out, _ = setup
     fresh = tmp_path / "fresh"
     build(game, fresh)
     cache = FormCache.of(fresh / "seven")
-    assert (cache.drawn, cache.reused) == (8 + 2, (8 + 2) + 8)
+    assert (cache.drawn, cache.reused) == (8 + 2, 3 * (8 + 2) + 8)
     deck = game / "deck.yaml"
     deck.write_text(deck.read_text().replace("The text of card 6.", "Card six, rewritten."))
     cache = FormCache.of(out / "seven")
     before = (cache.drawn, cache.reused)
     build(game, out)
     cache = FormCache.of(out / "seven")
-    assert (cache.drawn - before[0], cache.reused - before[1]) == (1, 2 * (8 + 2) + 8 - 1)
+    assert (cache.drawn - before[0], cache.reused - before[1]) == (1, 4 * (8 + 2) + 8 - 1)
     shutil.rmtree(fresh)
     build(game, fresh)
     for name in CARD_OUTPUTS:
@@ -366,7 +366,7 @@ def test_records_made_by_another_installation_are_not_trusted(setup, monkeypatch
     again, _ = build(game, out)
     assert not again.unchanged and not again.kept
     cache = formcache.FormCache.of(out / "seven")
-    assert (cache.drawn, cache.reused) == (8 + 2, (8 + 2) + 8)     # every side drawn again, once
+    assert (cache.drawn, cache.reused) == (8 + 2, 3 * (8 + 2) + 8)     # every side drawn again, once
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

@@ -300,3 +300,28 @@ def test_a_card_with_count_zero_is_parked_not_printed(tiny_game, tmp_path):
     assert len(reader.pages) == 2                       # one face, one back
     assert "Parked" not in reader.pages[0].extract_text()
     assert len(card_placements(PdfReader(out / "print-letter.pdf"), 0)[0]) == 2
+
+
+@pytest.mark.parametrize("game", ["face-off", "alien-conspiracy", "sheet-demo"])
+def test_card_forms_are_written_exactly_as_reportlab_writes_them(game, tmp_path, monkeypatch):
+    """`rlcompat._Form` writes card forms without ReportLab's object tree: the files must be
+    the same bytes as ReportLab's own formatting gives (forms with images, nested forms and
+    transparency included)."""
+    from reportlab.pdfbase import pdfdoc
+
+    from cardgen.render import rlcompat
+
+    def made(tag):
+        out = tmp_path / tag
+        build_game(REPO / "cards" / game, REPO, BuildOptions(out=out, only=("print", "cards")), Report())
+        files = sorted((out / game).glob("*.pdf"))
+        assert files
+        return {f.name: f.read_bytes() for f in files}
+
+    fast = made("fast")
+    calls = []
+    monkeypatch.setattr(rlcompat._Form, "format",
+                        lambda self, doc: calls.append(1) or pdfdoc.PDFFormXObject.format(self, doc))
+    slow = made("slow")
+    assert calls                      # the forms did go through ReportLab this time
+    assert fast == slow

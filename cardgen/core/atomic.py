@@ -70,6 +70,9 @@ def is_debris(name: str) -> bool:
 
 # -- the all-or-nothing move of a game's outputs ---------------------------------------------
 
+CACHE_DIR = Path(".cache")      # an output folder's caches (card forms, rendered cards, ...)
+
+
 class Kept:
     """A file of the previous output kept as it is (`Staging.keep`)."""
 
@@ -264,6 +267,7 @@ class Staging:
                 if os.path.lexists(stage):
                     _remove(stage)
             raise
+        self._move_cache(old, real, set(new) | owned)
         with contextlib.suppress(OSError):
             _remove(old)
         if report is not None:
@@ -272,12 +276,29 @@ class Staging:
         self.kept = [out / rel for rel, src in new.items() if isinstance(src, Kept)]
         return [out / rel for rel, src in new.items() if not isinstance(src, Kept)]
 
+    @staticmethod
+    def _cache_moves(rel: Path, made: set[Path]) -> bool:
+        """True for the output folder's `.cache` when this build writes nothing into it: it is
+        moved across in one rename after the swap (`_move_cache`) rather than linked file by
+        file into the new output and deleted with the old one (thousands of files for a big
+        game's rendered cards)."""
+        return rel == CACHE_DIR and not any(p == CACHE_DIR or CACHE_DIR in p.parents for p in made)
+
+    def _move_cache(self, old: Path, real: Path, made: set[Path]) -> None:
+        """The previous output's cache folder into the new output (see `_cache_moves`).  A
+        build killed just before this loses the cache, never an output: it is only a cache."""
+        if not self._cache_moves(CACHE_DIR, made):
+            return
+        with contextlib.suppress(OSError):
+            if os.path.lexists(old / CACHE_DIR) and not os.path.lexists(real / CACHE_DIR):
+                os.rename(old / CACHE_DIR, real / CACHE_DIR)
+
     def _carry_over(self, out: Path, real: Path, stage: Path, new: set[Path], owned: set[Path]
                     ) -> list[tuple[Path, str]]:
         """Hard-link (or copy) into `stage` what the previous output has that this build keeps:
-        outputs not made this time, the cache.  Not kept: files replaced now, files in folders
-        this build owns, temporary debris.  Links are kept as links, except where cardgen now
-        needs its own folder or file."""
+        outputs not made this time (the cache folder is moved after the swap).  Not kept: files
+        replaced now, files in folders this build owns, temporary debris.  Links are kept as
+        links, except where cardgen now needs its own folder or file."""
         ancestors = {a for rel in new for a in rel.parents if a != Path(".")}
         notes: list[tuple[Path, str]] = []
 
@@ -291,6 +312,8 @@ class Staging:
             for name in [*dirnames, *filenames]:
                 src, rel = here / name, reld / name
                 dst = stage / rel
+                if self._cache_moves(rel, new | owned):
+                    continue
                 try:
                     if src.is_symlink():
                         if rel in new or rel in ancestors or under_owned(rel):

@@ -167,7 +167,7 @@ def sheets_pdf(job: Job, layout: Any, name: str, o: Any) -> tuple[list, str, byt
         if layout.foldover:
             from cardgen.render.foldover import foldover_sheets
 
-            data = foldover_sheets(r.res.fonts, so, r.game.title, pages)
+            data = foldover_sheets(r.res.fonts, so, r.game.title, pages, cache=FormCache.of(job.out_dir))
         else:
             data = print_sheets(r.copies + extra, r.res.fonts, so, r.game.title, pages, cache=FormCache.of(job.out_dir))
     except impose.DoesNotFit as exc:

@@ -16,7 +16,8 @@ from cardgen.core.units import MM
 from cardgen.model.ops import Copy
 from cardgen.render import impose
 from cardgen.render.draw import Drawer, new_canvas
-from cardgen.render.pdf import SheetOptions, _marks, _note, _place
+from cardgen.render.formcache import FormCache
+from cardgen.render.pdf import SheetOptions, _note, _place, _sides, crop_ticks
 from cardgen.render.sheetlayout import draw_cut_lines, draw_fold, draw_registration
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 
@@ -28,7 +29,7 @@ def page_slots(grid: impose.Frame, page: list[Copy], fold_flip: str) -> tuple[li
 
 
 def foldover_sheets(fonts: FontBook, opts: SheetOptions, title: str,
-                    pages: list[tuple[impose.Frame, list[Copy]]]) -> bytes:
+                    pages: list[tuple[impose.Frame, list[Copy]]], cache: FormCache | None = None) -> bytes:
     layout = opts.layout
     assert layout is not None and layout.foldover, "fold-over sheets need a layout with a fold"
     pw, ph = layout.paper_w, layout.paper_h
@@ -36,7 +37,8 @@ def foldover_sheets(fonts: FontBook, opts: SheetOptions, title: str,
     buf = io.BytesIO()
     c = new_canvas(buf, fonts, pagesize=(pw * MM, ph * MM))
     c.setTitle(f"{title}: fold-over sheets ({opts.paper})")
-    drawer = Drawer(c, fonts)
+    drawer = Drawer(c, fonts, cache)
+    drawer.prepare(_sides([cp for _, page in pages for cp in page]))
     font = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "regular").name
     side = "left" if layout.spec.fold == "vertical" else "top"
     for n, (grid, page) in enumerate(pages, 1):
@@ -50,7 +52,7 @@ def foldover_sheets(fonts: FontBook, opts: SheetOptions, title: str,
             if cp.back is not None and opts.backs:
                 _place(c, drawer, cp.back, slot, ph)
         if style == "ticks":
-            _marks(c, impose.crop_marks(grid, fronts + shown, cross_bleed=False), ph)
+            crop_ticks(c, grid, fronts + shown, ph, cross_bleed=False)
         draw_fold(c, layout, fronts + shown, grid.bleed, font)
         draw_registration(c, layout)
         if layout.spec.notes:

@@ -141,6 +141,24 @@ def _marks(c: Canvas, marks: list[impose.Mark], paper_h: float) -> None:
         c.line(m.x1 * MM, (paper_h - m.y1) * MM, m.x2 * MM, (paper_h - m.y2) * MM)
 
 
+def crop_ticks(c: Canvas, grid: impose.Frame, page_slots: list[impose.Slot], paper_h: float,
+               cross_bleed: bool = True) -> None:
+    """`_marks` of `impose.crop_marks`: worked out and drawn once per document for each
+    arrangement of slots (every full page of a deck has the same), then the same operators
+    again.  Marks are drawn in the state every page starts with, which they leave as the
+    first drawing left it."""
+    memo = c.__dict__.setdefault("_cardgen_marks", {})
+    key = (grid, tuple(page_slots), paper_h, cross_bleed)
+    hit = memo.get(key)
+    if hit is None:
+        start = len(c._code)
+        _marks(c, impose.crop_marks(grid, page_slots, cross_bleed), paper_h)
+        memo[key] = hit = (c._code[start:], c._strokeColorObj, c._lineWidth)
+    else:
+        c._code.extend(hit[0])
+        c._strokeColorObj, c._lineWidth = hit[1], hit[2]
+
+
 def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title: str,
                  pages: list[tuple[impose.Frame, list[Copy]]] | None = None,
                  cover: Callable[[Canvas, bool], None] | None = None, cache: FormCache | None = None) -> bytes:
@@ -168,7 +186,7 @@ def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title:
         for cp, slot in zip(page, face_slots):
             _place(c, drawer, cp.face, slot, ph)
         if style == "ticks":
-            _marks(c, impose.crop_marks(grid, face_slots), ph)
+            crop_ticks(c, grid, face_slots, ph)
         if layout is not None:
             draw_registration(c, layout)
         decks = ", ".join(dict.fromkeys(cp.deck for cp in page))
@@ -185,7 +203,7 @@ def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title:
                 if cp.back is not None:
                     _place(c, drawer, cp.back, slot, ph)
             if style == "ticks":
-                _marks(c, impose.crop_marks(grid, b_slots), ph)     # cut from either side
+                crop_ticks(c, grid, b_slots, ph)     # cut from either side
             if notes:
                 _note(c, fonts, grid, b_slots, f"{title} · {decks} · sheet {n} of {len(pages)} · backs")
             c.showPage()

@@ -10,6 +10,9 @@
    every document that draws the same cards, so a card form's operators (`form_contents`,
    with the transparency states it named: ReportLab names those afresh in each form) drawn
    in one document are valid in another (`replay`).
+5. (below) Card forms are written straight to bytes (`_Form.format`): ReportLab builds and
+   formats a dictionary object tree for each of them, most of the time of saving a sheet
+   PDF of a few hundred cards.  The bytes are exactly ReportLab's (tests compare them).
 2. ASCII85 on binary streams makes PDFs ~25 % larger for nothing. ReportLab only has the
    process-wide `rl_config.useA85` switch for this (no canvas or document argument), and
    reads it when an image is loaded (`drawImage`) and when streams are written
@@ -19,6 +22,7 @@
 from __future__ import annotations
 
 import hashlib
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import wraps
@@ -54,7 +58,7 @@ def _no_a85(method: Callable[_P, _R]) -> Callable[_P, _R]:
     return wrapper
 
 
-def _form_resources(form: Any) -> Any:
+def _form_resources(form: Any, extgstate: bool = True) -> Any:
     """The resource dictionary `PDFFormXObject.format` builds, plus the form's ExtGState."""
     resources = pdfdoc.PDFResourceDictionary()
     resources.basicFonts()
@@ -64,7 +68,8 @@ def _form_resources(form: Any) -> Any:
         resources.basicProcs()
     if form.XObjects:
         resources.XObject = form.XObjects
-    resources.ExtGState = form.ExtGState
+    if extgstate:
+        resources.ExtGState = form.ExtGState
     return resources
 
 
@@ -77,6 +82,47 @@ def _numbers(values: Iterable[float]) -> str:
     return " ".join(out)
 
 
+class _Form(pdfdoc.PDFFormXObject):
+    """A form XObject written as ReportLab writes it, without building its dictionaries: the
+    resource dictionary of forms that use the same forms and images is formatted once per
+    document, and the same stream compressed once per process (the print sheets of both
+    papers, cards.pdf and the fold-over sheets hold the same card forms)."""
+
+    def format(self, document: Any) -> bytes:
+        plain = (not self.Contents and not self.Annots and not self.BBox and not self.Matrix
+                 and self.stream and self.compression and not rl_config.useA85
+                 and isinstance(document.encrypt, pdfdoc.NoEncryption))
+        if not plain:
+            return super().format(document)
+        memo = document.__dict__.setdefault("_cardgen_resources", {})
+        if self.Resources:
+            resources = pdfdoc.format(self.Resources, document)
+        else:
+            xobjects = self.XObjects.dict if self.XObjects else {}
+            key = (bool(self.hasImages), tuple((k, v.name) for k, v in xobjects.items()))
+            resources = memo.get(key)
+            if resources is None:
+                resources = memo[key] = pdfdoc.format(_form_resources(self, extgstate=False), document)
+        data = _compressed(self.stream)
+        box = pdfdoc.format(pdfdoc.PDFArray([self.lowerx, self.lowery, self.upperx, self.uppery]), document)
+        return (b"<<\n/BBox " + box + b" /Filter [ /FlateDecode ] /FormType 1 /Length "
+                + str(len(data)).encode() + b" /Matrix [ 1 0 0 1 0 0 ] /Resources " + resources
+                + b" \n  /Subtype /Form /Type /XObject\n>>\nstream\n" + data + b"endstream\n")
+
+
+_zipped: dict[bytes, bytes] = {}
+
+
+def _compressed(stream: bytes) -> bytes:
+    """zlib of a form's stream, as ReportLab compresses it (kept for the process)."""
+    hit = _zipped.get(stream)
+    if hit is None:
+        if len(_zipped) > 20000:
+            _zipped.clear()
+        hit = _zipped[stream] = zlib.compress(stream)
+    return hit
+
+
 class CardCanvas(Canvas):
     """A ReportLab `Canvas` whose forms keep their transparency and whose streams are not
     ASCII85-encoded (see the module docstring). Same constructor and methods as `Canvas`."""
@@ -85,6 +131,8 @@ class CardCanvas(Canvas):
         name = self._formData[0]
         super().endForm(**extra_attributes)
         form = self._doc.idToObject[pdfdoc.xObjectName(name)]
+        if type(form) is pdfdoc.PDFFormXObject:
+            form.__class__ = _Form
         if getattr(form, "ExtGState", None) and not form.Resources:
             form.Resources = _form_resources(form)
 
