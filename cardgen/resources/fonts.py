@@ -37,11 +37,18 @@ _FALLBACK = {
 }
 
 _registered: dict[Path, str] = {}   # font file -> ReportLab font name (process-wide)
+_digests: dict[str, str] = {}       # ReportLab font name -> SHA-256 of the file it was read from
 
 
 def font_files() -> dict[str, Path]:
     """ReportLab font name -> font file, of every font registered so far."""
     return {name: path for path, name in _registered.items()}
+
+
+def font_digest(name: str) -> str | None:
+    """SHA-256 of the file a registered font was read from, as it was read (a file changed
+    since, in a long `--watch` session, is not what ReportLab measures and draws with)."""
+    return _digests.get(name)
 
 
 class FontError(Exception):
@@ -107,6 +114,7 @@ def _register(path: Path) -> str:
     from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
     try:
+        sha = hashlib.sha256(path.read_bytes()).hexdigest()     # before ReportLab reads it
         verify(path)
     except OSError as exc:
         raise FontError(f"cannot read font file {path.name}: {exc.strerror or exc}") from None
@@ -125,6 +133,7 @@ def _register(path: Path) -> str:
         raise FontError(f"cannot use font file {path.name}: the file is damaged ({type(exc).__name__}: {exc}); "
                         f"download or copy it again") from None
     _registered[path] = name
+    _digests[name] = sha
     return name
 
 
@@ -184,6 +193,8 @@ class FontBook:
         self.fallbacks: tuple[str, ...] = tuple(chain)
         self._cmaps: dict[str, dict[int, int]] = {}
         self._splits: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+        # (family, style) of every face asked for while set, in order (`cardgen.layout.cache`)
+        self.uses: dict[tuple[str, str], None] | None = None
 
     def has(self, family: str) -> bool:
         return family in self.families
@@ -191,6 +202,8 @@ class FontBook:
     def face(self, family: str | None, style: str = "regular") -> Face:
         family = family or DEFAULT_FAMILY
         key = (family, style)
+        if self.uses is not None:
+            self.uses[key] = None
         face = self._faces.get(key)
         if face is not None:
             return face
