@@ -72,6 +72,11 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
             report.extend(output.section_problems(game))
     previous = previous_build(game, out, report)
     assign_revisions(game, previous)
-    cache = LayoutCache.of(output_dir(game.root, game.project, out))
+    folder = output_dir(game.root, game.project, out)
+    cache = LayoutCache.of(folder)
+    if (folder / ".cache" / LayoutCache.NAME).is_file():
+        from cardgen.pipeline.incremental import code_version_of
+
+        code_version_of(folder)     # (what the cache file starts with, worked out quickly)
     rendered = run_checks(game, report, cache=cache)
     return Checked(game, rendered, frozenset(rulebook_problems(game)), previous, cache)
