@@ -419,7 +419,7 @@ def test_drawing_operations_come_back_exactly():
     assert repr(back) == repr(layout)
     assert {type(op) for op in layout} == set(cache._KINDS)      # every kind of operation
     lazy = cache.CachedLayout(10.0, 20.0, 3.0, None, "d/0/face", "rect", [2],
-                              encoded=marshal.loads(marshal.dumps(cache.encode_ops(layout))))
+                              encoded=marshal.dumps(cache.encode_ops(layout)))
     assert "ops" not in vars(lazy)
     assert (lazy.width, lazy.height, lazy.bleed, lazy.ops, lazy.key, lazy.shape, lazy.stamp) == \
         (10.0, 20.0, 3.0, layout, "d/0/face", "rect", [2])
@@ -438,3 +438,24 @@ def test_what_a_template_value_may_read_of_deck_and_game():
                   "{% set g = game %}{{ g.version }}", "{{ game|attr('version') }}"):
         assert data_read(whole) == {"game": None}, whole
     assert data_read("{{ broken") == {"deck": None, "game": None}
+
+
+def test_icon_names_are_the_icons_parse_finds():
+    """`icon_names` (what the validator checks in every card's text) finds its icons without
+    parsing the text into words: the same names, in the same order, as `parse`."""
+    import random
+
+    from cardgen.resources.richtext import BREAK, icon_names, parse
+
+    def parsed(text: str) -> list[str]:
+        return [f.value for para in parse(text) for item in para if item is not BREAK for f in item
+                if f.kind == "icon"]
+
+    assert icon_names("Gain :coins::coins: and \\:not: or *:star:* **x:y:**\n\n:a-b+c:") == \
+        ["coins", "coins", "star", "y", "a-b+c"]
+    pieces = ["a", ":", "\\", "*", "**", " ", "\t", "\n", "\n \n", "_", "-", "+", "é", ":coins:", "\\:", "::",
+              "\x1c", "\u2028"]
+    rng = random.Random(15)
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(12)))
+        assert icon_names(text) == parsed(text), repr(text)

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import marshal
 import operator
 import os
 from collections.abc import Callable, Iterator, Mapping
@@ -65,7 +66,7 @@ from cardgen.resources.fonts import FontBook, FontError, font_digest
 FORMAT = 1
 _open: dict[FilePath, LayoutCache] = {}
 
-# One cached side, marshalled: (anchor, deps, events, encoded ops, stamp).  `deps`: what its
+# One cached side, marshalled: (anchor, deps, events, encoded ops (marshalled), stamp).  `deps`: what its
 # layout looked up (`Trace`); `events`: what it reported, ("w", file, line, col, cell, message,
 # code) for a warning and ("o", element index, what, where) for an element off the card.
 Dep = tuple[str, str, str, str, str, str]
@@ -165,12 +166,12 @@ def decode_ops(encoded: tuple) -> list[ops.Op]:
 
 
 class CachedLayout(ops.CardLayout):
-    """A card side from the cache: its drawing operations (`encoded`) are decoded when first
-    asked for (`cardgen validate` never asks).  Made like a `CardLayout` otherwise
-    (`dataclasses.replace` gives one with its operations decoded)."""
+    """A card side from the cache: its drawing operations (`encoded`: `encode_ops`, marshalled)
+    are decoded when first asked for (`cardgen validate` never asks).  Made like a
+    `CardLayout` otherwise (`dataclasses.replace` gives one with its operations decoded)."""
 
     def __init__(self, width: float, height: float, bleed: float, ops: list | None = None, key: str = "",
-                 shape: str = "rect", stamp: list[int] | None = None, *, encoded: tuple | None = None) -> None:
+                 shape: str = "rect", stamp: list[int] | None = None, *, encoded: bytes | None = None) -> None:
         super().__init__(width, height, bleed, ops if ops is not None else [], key, shape,
                          stamp if stamp is not None else [])
         if encoded is not None:
@@ -180,7 +181,7 @@ class CachedLayout(ops.CardLayout):
     def __getattr__(self, name: str) -> Any:
         if name != "ops" or "_encoded" not in self.__dict__:
             raise AttributeError(name)
-        done = self.__dict__["ops"] = decode_ops(self._encoded)
+        done = self.__dict__["ops"] = decode_ops(marshal.loads(self._encoded))
         return done
 
 
@@ -193,9 +194,12 @@ def _is_plain(value: Any) -> bool:
     if type(value) in _SCALARS:
         return True
     if isinstance(value, dict) and type(value).__repr__ is dict.__repr__:
-        return all(_is_plain(k) and _is_plain(v) for k, v in value.items())
+        for k, v in value.items():
+            if type(k) not in _SCALARS or (type(v) not in _SCALARS and not _is_plain(v)):
+                return False
+        return True
     if isinstance(value, (list, tuple)) and type(value).__repr__ in (list.__repr__, tuple.__repr__):
-        return all(_is_plain(v) for v in value)
+        return all(type(v) in _SCALARS or _is_plain(v) for v in value)
     return False
 
 
@@ -234,6 +238,12 @@ def located(value: Any) -> str:
 
 def key_of(*parts: Any) -> bytes:
     return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).digest()
+
+
+def side_key(shared: bytes, *texts: str) -> bytes:
+    """`key_of` for texts made by `plain` (which hold no NUL character: repr escapes it)
+    after a key shared by many sides, without writing them out again."""
+    return hashlib.sha256(shared + "\0".join(texts).encode("utf-8", "surrogatepass")).digest()
 
 
 def anchor_of(loc: Loc, data: Mapping) -> bytes:

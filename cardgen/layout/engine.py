@@ -239,7 +239,7 @@ class Layouter:
             try:
                 anchor = anchor_of(card.loc, card.data) if card is not None else b""
                 entry = marshal.dumps((anchor, trace.deps(faces, looked_up), tuple(events),
-                                       encode_ops(layout.ops), tuple(layout.stamp)))
+                                       marshal.dumps(encode_ops(layout.ops)), tuple(layout.stamp)))
             except ValueError:
                 return layout           # something marshal cannot keep: laid out every time
             self.cache.put(key, entry)
@@ -270,7 +270,7 @@ class Layouter:
     def _key(self, deck: Deck, card: Card | None, side: str, tpl: Template, fields: dict) -> bytes | None:
         """The cache key of a side (`cardgen.layout.cache`), None if it holds what cannot be
         compared exactly."""
-        from cardgen.layout.cache import context_part, key_of, located, plain, template_reads
+        from cardgen.layout.cache import context_part, key_of, located, plain, side_key, template_reads
 
         shared = (id(deck), side, id(tpl))
         if shared not in self._keys:
@@ -286,7 +286,7 @@ class Layouter:
         data = plain(card.data) if card is not None else ""
         if base is None or own is None or data is None:
             return None
-        return key_of(base[0], own, data, card.name if card is not None else None)
+        return side_key(base[0], own, data, repr(card.name if card is not None else None))
 
     def _reuse(self, entry: Any, deck: Deck, card: Card | None, side: str, tpl: Template) -> ops.CardLayout | None:
         """A cached side, if every lookup its layout made resolves as it did (and, if it reported
@@ -309,6 +309,8 @@ class Layouter:
                 elif not (e[0] == "o" and 0 <= e[1] < len(tpl.elements) and len(e) == 4):
                     return None
             stamp = [int(i) for i in stamp]
+            if not isinstance(encoded, bytes):
+                return None
         except (ValueError, TypeError, IndexError, EOFError):
             return None
         for e in events:
