@@ -156,7 +156,8 @@ def decode_ops(encoded: tuple) -> list[ops.Op]:
         cls: Any = _KINDS[t[0]]
         args = list(t[1:])
         if cls is ops.Text:
-            args[_RUNS] = tuple(Run(*r[:_CONTENT], _path(r[_CONTENT]), *r[_CONTENT + 1:]) for r in args[_RUNS])
+            args[_RUNS] = tuple(Run(*r) if type(r[_CONTENT]) is str else
+                                Run(*r[:_CONTENT], _path(r[_CONTENT]), *r[_CONTENT + 1:]) for r in args[_RUNS])
         elif cls in _FILE:
             if not isinstance(args[_FILE[cls]], bytes):
                 raise TypeError("a file path must be bytes")

@@ -235,7 +235,7 @@ class Layouter:
             layout = self._lay(deck, card, side, tpl, fields)
         finally:
             events, fonts.uses, trace.side, self._events = self._events, None, None, None
-        if key is not None and all(type(e[1]) is str and type(e[4]) is str for e in events if e[0] == "w"):
+        if key is not None and all(map(_plain_event, events)):
             try:
                 anchor = anchor_of(card.loc, card.data) if card is not None else b""
                 entry = marshal.dumps((anchor, trace.deps(faces, looked_up), tuple(events),
@@ -300,22 +300,15 @@ class Layouter:
                 return None         # its problems name places the card has moved from
             if not self._trace.valid(deps):
                 return None
-            replay = []
-            for e in events:
-                if e[0] == "w":
-                    replay.append((Loc(*e[1:5]), e[5], e[6]))
-                    if not all(isinstance(x, t) for x, t in zip(e[1:], (str, int, int, str, str, str), strict=True)):
-                        return None
-                elif not (e[0] == "o" and 0 <= e[1] < len(tpl.elements) and len(e) == 4):
-                    return None
-            stamp = [int(i) for i in stamp]
-            if not isinstance(encoded, bytes):
+            if not (isinstance(encoded, bytes) and all(map(_plain_event, events))
+                    and all(e[1] < len(tpl.elements) for e in events if e[0] == "o")):
                 return None
+            stamp = [int(i) for i in stamp]
         except (ValueError, TypeError, IndexError, EOFError):
             return None
         for e in events:
             if e[0] == "w":
-                self.report.warn(*replay.pop(0))
+                self.report.warn(Loc(*e[1:5]), e[5], e[6])
             else:
                 self._note_off(tpl.elements[e[1]], e[2], e[3])
         return CachedLayout(deck.size.width * MM, deck.size.height * MM, deck.bleed * MM, None,
@@ -504,6 +497,17 @@ class Rendered:
             if back is not None and all(b is not back for b in backs):
                 backs.append(back)
         return faces, backs
+
+
+_EVENTS = {"w": (str, str, int, int, str, str, str), "o": (str, int, str, str)}
+
+
+def _plain_event(e: Any) -> bool:
+    """A problem a side's layout reported, as the layout cache keeps it: ("w", file, line, col,
+    cell, message, code) or ("o", element index, message head, where), of exactly these types."""
+    kinds = _EVENTS.get(e[0]) if isinstance(e, tuple) and e else None
+    return kinds is not None and len(e) == len(kinds) and all(type(x) is t for x, t in zip(e, kinds, strict=True)) \
+        and (e[0] != "o" or e[1] >= 0)
 
 
 def _side_key(deck: Deck, card: Card | None, side: str) -> str:
