@@ -18,7 +18,7 @@ from PIL import Image
 from cardgen.core import digest
 from cardgen.core.data import DATA
 from cardgen.core.digest import seal
-from cardgen.core.errors import Report
+from cardgen.core.errors import CardgenError, Report
 from cardgen.layout import cache
 from cardgen.layout.expr import data_read
 from cardgen.model import ops
@@ -390,12 +390,34 @@ def test_a_cache_file_of_another_shape_is_ignored(game, tmp_path):
     check(game, out)
     path = out / "cached" / ".cache" / "layout.bin"
     head = digest.code_version().encode() + b"\n"
-    for payload in ({"not": "entries"}, (cache.FORMAT, {b"k": (1, 2)}, {}), (cache.FORMAT + 1, {}, {})):
+    for payload in ({"not": "entries"}, (cache.FORMAT, {b"k": b"not an entry"}, {}), (cache.FORMAT + 1, {}, {})):
         path.write_bytes(seal(head + marshal.dumps(payload)))
         assert counts(game, out) == (SIDES, 0)
     entries = marshal.loads(digest.read_payload(path)[len(head):])[1]
-    path.write_bytes(seal(head + marshal.dumps((cache.FORMAT, dict.fromkeys(entries, b"garbage"), {}))))
-    assert counts(game, out) == (SIDES, 0)
+    for garbage in ((1, 2), (b"", ("f",), (), b"", ()), (b"", (), (("w", 1),), b"", ()), (b"", (), (), None, ())):
+        path.write_bytes(seal(head + marshal.dumps((cache.FORMAT, dict.fromkeys(entries, garbage), {}))))
+        assert counts(game, out) == (SIDES, 0), garbage
+
+
+def test_drawing_operations_cardgen_did_not_write_are_an_error_not_a_crash(game, tmp_path):
+    """Only a file made to look like this installation's gets this far: an entry of the right
+    shape whose drawing operations do not decode is reused (they are decoded when drawn), and
+    drawing it says what to do instead of failing with a traceback."""
+    out = tmp_path / "out"
+    check(game, out)
+    path = out / "cached" / ".cache" / "layout.bin"
+    head = digest.code_version().encode() + b"\n"
+    entries = marshal.loads(digest.read_payload(path)[len(head):])[1]
+    forged = (b"", (), (), b"\xffnot marshal", ())
+    path.write_bytes(seal(head + marshal.dumps((cache.FORMAT, dict.fromkeys(entries, forged), {}))))
+    r = check(game, out)
+    assert r.reused == SIDES
+    with pytest.raises(CardgenError) as caught:
+        _ = r.faces[0][2].ops
+    (d,) = caught.value.diagnostics
+    assert d.loc.file == str(path) and d.message == (
+        "card side pictured/0/face: the layout cache holds what cardgen did not write; delete the file and build "
+        "again")
 
 
 # -- the parts -------------------------------------------------------------------------------

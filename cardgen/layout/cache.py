@@ -57,7 +57,7 @@ from typing import Any
 from cardgen.core import limits
 from cardgen.core.cachefile import CacheFile
 from cardgen.core.digest import DigestCache
-from cardgen.core.errors import Loc
+from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.paths import PathRefused
 from cardgen.layout import expr
 from cardgen.model import ops
@@ -66,7 +66,7 @@ from cardgen.resources.fonts import FontBook, FontError, font_digest
 FORMAT = 1
 _open: dict[FilePath, LayoutCache] = {}
 
-# One cached side, marshalled: (anchor, deps, events, encoded ops (marshalled), stamp).  `deps`: what its
+# One cached side: (anchor, deps, events, encoded ops (marshalled), stamp).  `deps`: what its
 # layout looked up (`Trace`); `events`: what it reported, ("w", file, line, col, cell, message,
 # code) for a warning and ("o", element index, what, where) for an element off the card.
 Dep = tuple[str, str, str, str, str, str]
@@ -91,7 +91,7 @@ class LayoutCache(CacheFile):
         if not (isinstance(data, tuple) and len(data) == 3 and data[0] == FORMAT
                 and isinstance(data[1], dict) and isinstance(data[2], dict)):
             return False
-        self.entries = {k: v for k, v in data[1].items() if isinstance(k, bytes) and isinstance(v, bytes)}
+        self.entries = {k: v for k, v in data[1].items() if isinstance(k, bytes) and isinstance(v, tuple)}
         self.hashes = {k: v for k, v in data[2].items()
                        if isinstance(k, str) and isinstance(v, list) and len(v) == 4
                        and all(isinstance(x, int) for x in (v[0], v[1], v[3])) and isinstance(v[2], str)}
@@ -172,17 +172,23 @@ class CachedLayout(ops.CardLayout):
     `CardLayout` otherwise (`dataclasses.replace` gives one with its operations decoded)."""
 
     def __init__(self, width: float, height: float, bleed: float, ops: list | None = None, key: str = "",
-                 shape: str = "rect", stamp: list[int] | None = None, *, encoded: bytes | None = None) -> None:
+                 shape: str = "rect", stamp: list[int] | None = None, *, encoded: bytes | None = None,
+                 source: str = "") -> None:
         super().__init__(width, height, bleed, ops if ops is not None else [], key, shape,
                          stamp if stamp is not None else [])
         if encoded is not None:
             del self.__dict__["ops"]
-            self._encoded = encoded
+            self._encoded, self._source = encoded, source
 
     def __getattr__(self, name: str) -> Any:
         if name != "ops" or "_encoded" not in self.__dict__:
             raise AttributeError(name)
-        done = self.__dict__["ops"] = decode_ops(marshal.loads(self._encoded))
+        try:
+            done = self.__dict__["ops"] = decode_ops(marshal.loads(self._encoded))
+        except (ValueError, TypeError, IndexError, EOFError):      # only a file made to look like cardgen's
+            raise CardgenError(Loc(self._source or LayoutCache.NAME), f"card side {self.key}: the layout cache holds "
+                                                              f"what cardgen did not write; delete the file and "
+                                                              f"build again", code="cache") from None
         return done
 
 

@@ -238,8 +238,8 @@ class Layouter:
         if key is not None and all(map(_plain_event, events)):
             try:
                 anchor = anchor_of(card.loc, card.data) if card is not None else b""
-                entry = marshal.dumps((anchor, trace.deps(faces, looked_up), tuple(events),
-                                       marshal.dumps(encode_ops(layout.ops)), tuple(layout.stamp)))
+                entry = (anchor, trace.deps(faces, looked_up), tuple(events), marshal.dumps(encode_ops(layout.ops)),
+                         tuple(layout.stamp))
             except ValueError:
                 return layout           # something marshal cannot keep: laid out every time
             self.cache.put(key, entry)
@@ -295,7 +295,7 @@ class Layouter:
 
         assert self._trace is not None
         try:
-            anchor, deps, events, encoded, stamp = marshal.loads(entry)
+            anchor, deps, events, encoded, stamp = entry
             if events and anchor != (anchor_of(card.loc, card.data) if card is not None else b""):
                 return None         # its problems name places the card has moved from
             if not self._trace.valid(deps):
@@ -312,7 +312,8 @@ class Layouter:
             else:
                 self._note_off(tpl.elements[e[1]], e[2], e[3])
         return CachedLayout(deck.size.width * MM, deck.size.height * MM, deck.bleed * MM, None,
-                            _side_key(deck, card, side), deck.size.shape, stamp, encoded=encoded)
+                            _side_key(deck, card, side), deck.size.shape, stamp, encoded=encoded,
+                            source=str(self.cache.path) if self.cache is not None else "")
 
     def _warn(self, loc: Loc, message: str, code: str) -> None:
         if self._events is not None:
