@@ -39,8 +39,12 @@ only while the card is where it was (its line and column and those of its fields
 reported nothing is used wherever the card has moved.
 
 A side whose layout failed is not kept (it is laid out again, and says what is wrong, each
-time).  The file holds plain data only (`marshal`; drawing operations as tuples, paths as
-bytes), sealed with a checksum (`core.cachefile`).
+time).  The file holds plain data only (`marshal`: tuples, strings, numbers, bytes; drawing
+operations as tuples, paths as bytes), sealed with a checksum and headed by the code version
+(`core.cachefile`); each entry's shape is checked before it is used.  A side's drawing
+operations are marshalled apart and decoded only when something asks for them (`CachedLayout`):
+`cardgen validate` never does.  `validate` and the preview read the file; a build writes it
+when it succeeds (`pipeline.build`), keeping the entries it used.
 """
 from __future__ import annotations
 
