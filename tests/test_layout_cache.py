@@ -231,25 +231,61 @@ def test_a_count_lays_out_the_cards_whose_template_reads_the_decks_total(game, t
     assert (r.laid_out, r.reused) == (4, SIDES - 4)          # `deck.count` is printed on every Pictured face
 
 
+FRESH = """
+import json, sys
+from pathlib import Path
+from cardgen.core.errors import Report
+from cardgen.model import ops
+from cardgen.pipeline.check import check_game
+game = Path(sys.argv[1])
+checked = check_game(game, game, Report(), Path(sys.argv[2]))
+checked.layout_cache.save()
+r = checked.rendered
+print(json.dumps({"laid_out": r.laid_out, "reused": r.reused,
+                  "names": [card.name for _, card, face in r.faces if "_encoded" not in vars(face)],
+                  "runs": [[(run.content, run.font) for op in face.ops if isinstance(op, ops.Text)
+                            for run in op.runs if run.kind == "text"] for _, _, face in r.faces]}))
+"""
+
+
+def fresh_check(root: Path, out: Path) -> dict:
+    """`check_game` in a new process, as the next `cardgen build` runs it (a process reads a
+    font file once: a font changed since is what the next process sees)."""
+    done = subprocess.run([sys.executable, "-c", FRESH, str(root), str(out)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
+    return json.loads(done.stdout)
+
+
 def test_a_font_file_changed_lays_out_the_cards_set_in_it(game, tmp_path):
-    """Fonts are checked as ReportLab read them (a process reads a font file once), so the
-    check after the change is a new process, as the next `cardgen build` is."""
     out = tmp_path / "out"
     check(game, out)
     shutil.copy(DATA / "fonts" / "Vollkorn-Bold.ttf", game / "fonts" / "Mine-Regular.ttf")
-    script = ("import json, sys; from pathlib import Path; from cardgen.core.errors import Report; "
-              "from cardgen.pipeline.check import check_game; g = Path(sys.argv[1]); "
-              "c = check_game(g, g, Report(), Path(sys.argv[2])); c.layout_cache.save(); "
-              "r = c.rendered; print(json.dumps([r.laid_out, r.reused, "
-              "[card.name for _, card, f in r.faces if not hasattr(f, '_encoded')]]))")
+    got = fresh_check(game, out)
+    assert (got["laid_out"], got["reused"], got["names"]) == (3, SIDES - 3, ["One", "Two", "Three"])  # titles in Mine
+    got = fresh_check(game, out)
+    assert (got["laid_out"], got["reused"], got["names"]) == (0, SIDES, [])
 
-    def fresh() -> list:
-        done = subprocess.run([sys.executable, "-c", script, str(game), str(out)], capture_output=True, text=True,
-                              env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
-        return json.loads(done.stdout)
 
-    assert fresh() == [3, SIDES - 3, ["One", "Two", "Three"]]    # the Stamped titles are set in Mine
-    assert fresh() == [0, SIDES, []]
+def test_a_fallback_font_changed_lays_out_every_card_that_needed_it(tmp_path):
+    """Both cards need the fallback font for the same star; the second one's text is measured
+    from what the first one's found (a font book remembers it): its layout still depends on
+    the fallback font, and is laid out again when the font changes."""
+    root = tmp_path / "stars"
+    write(root / "game.yaml", "title: Stars\nfallback_fonts: [Sym]\n")
+    (root / "fonts").mkdir()
+    shutil.copy(DATA / "fonts" / "DejaVuSans.ttf", root / "fonts" / "Sym-Regular.ttf")
+    write(root / "templates" / "s.yaml", """
+        elements:
+          - {name: title, type: text, x: 4mm, y: 4mm, width: 55mm, height: 20mm, text: "{{ card.name }}", size: 20}
+    """)
+    write(root / "deck.yaml", 'deck: Stars\ntemplate: s\ncards:\n  - {name: "One \u2605"}\n  - {name: "Two \u2605"}\n')
+    out = tmp_path / "out"
+    check(root, out)
+    assert fresh_check(root, out)["laid_out"] == 0
+    shutil.copy(DATA / "fonts" / "Lato-Regular.ttf", root / "fonts" / "Sym-Regular.ttf")     # no star in it
+    got = fresh_check(root, out)
+    assert (got["laid_out"], got["names"]) == (2, ["One \u2605", "Two \u2605"])
+    assert [dict(runs)["\u2605"] for runs in got["runs"]] == ["DejaVuSans", "DejaVuSans"]   # the last fallback
 
 
 # -- the same layouts, the same problems -----------------------------------------------------

@@ -192,7 +192,7 @@ class FontBook:
         chain = [f for f in dict.fromkeys([*fallbacks, DEFAULT_FALLBACK]) if f in self.families]
         self.fallbacks: tuple[str, ...] = tuple(chain)
         self._cmaps: dict[str, dict[int, int]] = {}
-        self._splits: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+        self._splits: dict[tuple[str, str, str], tuple[list[tuple[str, str]], bool]] = {}   # -> runs, fell back
         # (family, style) of every face asked for while set, in order (`cardgen.layout.cache`)
         self.uses: dict[tuple[str, str], None] | None = None
 
@@ -263,9 +263,12 @@ class FontBook:
         key = (text, primary, style)
         hit = self._splits.get(key)
         if hit is not None:
-            return hit
+            if hit[1] and self.uses is not None:
+                self._fallback_faces(style)     # (asked for again: what they lack depends on them too)
+            return hit[0]
         cmap = self.cmap(primary)
-        if all(ord(ch) in cmap for ch in text):
+        fell_back = not all(ord(ch) in cmap for ch in text)
+        if not fell_back:
             runs = [(text, primary)]
         else:
             runs = []
@@ -283,7 +286,7 @@ class FontBook:
                     runs[-1] = (runs[-1][0] + ch, font)
                 else:
                     runs.append((ch, font))
-        self._splits[key] = runs
+        self._splits[key] = (runs, fell_back)
         return runs
 
     def _fallback_faces(self, style: str) -> list[str]:
