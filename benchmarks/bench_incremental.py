@@ -13,7 +13,11 @@ game of N distinct poker cards (`synthetic.py`):
   and the ratio cold print / bare;
 - no-op: `cardgen build` (every default output) again with nothing changed;
 - one card: one card's text edited, then `cardgen build` (every default output: the print
-  sheets and cards.pdf are remade, the rest kept) and `cardgen build --only print`.
+  sheets and cards.pdf are remade, the rest kept) and `cardgen build --only print`;
+- check stage: the CPU time of `check_game` (load, check and lay out the game: what `cardgen
+  validate` does and every build does first) after one card's text was edited, in a process
+  of its own as in a build, with the layout cache of the last build (`cardgen.layout.cache`)
+  and without it; and how many card sides it laid out.
 
 Start-up: `cardgen --help`, and `cardgen validate` of the game `cardgen new` makes.
 Targets (issue 15), on the 2-core development machine: no-op under 0.3 s (500 cards) and
@@ -22,6 +26,7 @@ bare ReportLab; start-up under 0.2 s.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import resource
@@ -73,6 +78,37 @@ def edit(deck: Path, k: int) -> None:
     deck.write_text(text[:start] + new + text[end:], encoding="utf-8")
 
 
+CHECK = """
+import json, sys, time
+from pathlib import Path
+from cardgen.core.errors import Report
+from cardgen.pipeline.check import check_game
+from cardgen.pipeline.incremental import code_version_of
+game, out = Path(sys.argv[1]), Path(sys.argv[2])
+code_version_of(out / game.name)        # as a build has worked it out before it checks
+start = time.process_time()
+checked = check_game(game, game, Report(), out)
+cpu = time.process_time() - start
+checked.layout_cache.save()             # as a build does when it is done
+r = checked.rendered
+print(json.dumps([cpu, r.laid_out, r.laid_out + r.reused]))
+"""
+
+
+def check_stage(game: Path, out: Path, k: int) -> tuple[float, int, int]:
+    """Edit card k, then `check_game` in a process of its own: (CPU seconds, sides laid out, sides)."""
+    edit(game / "deck.yaml", k)
+    done = subprocess.run([sys.executable, "-c", CHECK, str(game), str(out)], env=ENV, check=True,
+                          capture_output=True, text=True)
+    cpu, laid_out, sides = json.loads(done.stdout)
+    return cpu, laid_out, sides
+
+
+def show_check(label: str, figures: list[tuple[float, int, int]]) -> None:
+    cpu, laid_out, sides = min(figures)
+    print(f"  {label:<44} {cpu:6.2f} s CPU, {laid_out} of {sides} card sides laid out", flush=True)
+
+
 def game_figures(n: int, runs: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
@@ -104,6 +140,9 @@ def game_figures(n: int, runs: int) -> None:
         show("one card edited, --only print", best(edits))
         show("no-op, --only print", best([run(cardgen(*full, "--only", "print"), tmp_path)
                                           for _ in range(runs + 2)]))
+        show_check("check stage, one card edited", [check_stage(game, out, k + 20) for k in range(runs)])
+        show_check("check stage, one card edited, no layout cache",
+                   [check_stage(game, tmp_path / f"empty{k}", k + 30) for k in range(runs)])
 
 
 def start_up(runs: int) -> None:

@@ -25,6 +25,7 @@ from cardgen.resources.richtext import icon_names
 from cardgen.schema.core import suggest
 
 if TYPE_CHECKING:
+    from cardgen.layout.cache import LayoutCache
     from cardgen.layout.engine import Rendered
 
 RULES_KEYS = {
@@ -48,7 +49,10 @@ def build_check(game: Game, report: Report) -> None:
     run_checks(game, report, templates=False)
 
 
-def run_checks(game: Game, report: Report, templates: bool = True) -> Rendered | None:
+def run_checks(game: Game, report: Report, templates: bool = True,
+               cache: LayoutCache | None = None) -> Rendered | None:
+    """Every check of the game; with `templates`, every card laid out too (sides laid out by
+    an earlier build taken from `cache`, `cardgen.layout.cache`)."""
     from cardgen.layout.engine import Resources
 
     res = Resources(game)
@@ -64,7 +68,7 @@ def run_checks(game: Game, report: Report, templates: bool = True) -> Rendered |
         report.extend(rulebook_problems(game))
         report.extend(designer_notes(game))
         static_locs = check_templates(game, res, report)
-        return check_layout(game, res, report, static_locs, reported_icons)
+        return check_layout(game, res, report, static_locs, reported_icons, cache)
     return None
 
 
@@ -305,14 +309,14 @@ def check_templates(game: Game, res, report: Report) -> set[Loc]:
 # -- layout --------------------------------------------------------------------------------
 
 def check_layout(game: Game, res, report: Report, static_locs: set[Loc],
-                 reported_icons: set[tuple[str, str]]) -> Rendered | None:
+                 reported_icons: set[tuple[str, str]], cache: LayoutCache | None = None) -> Rendered | None:
     """Lay out every card once; collect every card's problems (Jinja values, fields no card has)."""
     from cardgen.layout.engine import layout_game
 
     if not game.decks:
         return None
     try:
-        return layout_game(game, report, res)
+        return layout_game(game, report, res, cache)
     except CardgenError as exc:
         diags = exc.diagnostics
     grouped: dict[tuple, list[Diagnostic]] = {}

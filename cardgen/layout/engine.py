@@ -2,16 +2,19 @@
 positioned drawing operations (`cardgen.model.ops`).
 
 Each element's options are converted by its declaration (`cardgen.elements`): values that
-are plain YAML once per template and card size, Jinja expressions once per card.
+are plain YAML once per template and card size, Jinja expressions once per card.  With a
+`LayoutCache` (`cardgen.layout.cache`), a side laid out by an earlier build from the same
+inputs is taken from it, with the problems it reported.
 """
 from __future__ import annotations
 
+import marshal
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardgen.core import progress
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, plural
@@ -20,7 +23,7 @@ from cardgen.core.units import MM
 from cardgen.elements import ELEMENTS
 from cardgen.elements.base import Element, ElementError, LayoutContext
 from cardgen.layout import expr
-from cardgen.layout.templates import TemplateBook
+from cardgen.layout.templates import Template, TemplateBook
 from cardgen.load.game import Card, Deck, Game
 from cardgen.model import ops
 from cardgen.render.draw import extent
@@ -29,6 +32,8 @@ from cardgen.resources.icons import IconBook
 from cardgen.resources.richtext import Typesetter
 from cardgen.schema.core import Anything, Colour, Env, Invalid, Kind, Text
 
+if TYPE_CHECKING:
+    from cardgen.layout.cache import LayoutCache, Trace
 _RTL = "\0right-to-left"     # key in a card side's `said`: right-to-left text reported
 
 
@@ -45,6 +50,9 @@ class Resources:
         self.typesetter = Typesetter(self.fonts, self.icons.require)
         self.game_ctx = game.context()
         self._deck_ctx: dict[int, dict] = {}
+        # told of every image looked up: its `src`, the file or None, why it was refused or
+        # None (`cardgen.layout.cache`), before the file is read
+        self.watch: Callable[[str, Path | None, str | None], None] | None = None
 
     def deck_ctx(self, deck: Deck) -> dict:
         """What templates see as `deck`, made once per deck (its total is a sum over its cards:
@@ -58,12 +66,19 @@ class Resources:
         """The art file `src` names (in art/, the game folder or the project), confined to the
         game's allowed folders: PathRefused for an absolute path, a `..` escape, a symbolic link
         pointing outside or an SVG referring to outside files."""
-        path = find_confined(str(src), (*self.art_dirs, self.game.root, self.game.project), self.roots,
-                             "image")
-        if path is not None and path.suffix.lower() == ".svg":
-            problem = svg_problem(path, self.roots)
-            if problem:
-                raise PathRefused(problem)
+        try:
+            path = find_confined(str(src), (*self.art_dirs, self.game.root, self.game.project), self.roots,
+                                 "image")
+            if path is not None and path.suffix.lower() == ".svg":
+                problem = svg_problem(path, self.roots)
+                if problem:
+                    raise PathRefused(problem)
+        except PathRefused as exc:
+            if self.watch is not None:
+                self.watch(src, None, str(exc))
+            raise
+        if self.watch is not None:
+            self.watch(src, path, None)
         return path
 
 
@@ -161,11 +176,29 @@ class Prepared:
 
 
 class Layouter:
-    def __init__(self, res: Resources, report: Report):
+    def __init__(self, res: Resources, report: Report, cache: LayoutCache | None = None):
         self.res = res
         self.report = report
         self._prepared: dict[int, Prepared] = {}
         self._off: dict[int, list] = {}     # template element -> [element, more cards, message head, where]
+        self.cache = cache
+        self.laid_out = 0                   # card sides laid out
+        self.reused = 0                     # card sides taken from the cache
+        self._events: list[tuple] | None = None     # what the side being laid out reported (for the cache)
+        self._trace: Trace | None = None
+        self._keys: dict[tuple, tuple | None] = {}   # (deck, side, template) -> what their sides' keys share
+        if cache is not None:
+            from cardgen.layout.cache import Trace, settings_key
+
+            cache.begin()
+            self._trace = Trace(res.fonts, res.icons.find, res.find_art, cache.digests)
+            self._settings = settings_key(res.fonts)
+            res.icons.watch, res.watch = self._trace.icon, self._trace.art
+
+    def close(self) -> None:
+        """Stop recording what the layouts look up (the resources may be used again)."""
+        if self._trace is not None:
+            self.res.icons.watch = self.res.watch = None
 
     def prepared(self, el: Mapping) -> Prepared:
         p = self._prepared.get(id(el))
@@ -175,7 +208,45 @@ class Layouter:
 
     # -- public -------------------------------------------------------------
     def card_side(self, deck: Deck, card: Card | None, side: str) -> ops.CardLayout:
-        """Lay out `side` ("face", "back" or "backs") of a card (card None: the deck's shared back)."""
+        """Lay out `side` ("face", "back" or "backs") of a card (card None: the deck's shared
+        back), or take it from the cache."""
+        tpl, fields = self._source(deck, card, side)
+        if self.cache is None or self._trace is None:
+            self.laid_out += 1
+            return self._lay(deck, card, side, tpl, fields)
+        from cardgen.layout.cache import anchor_of, encode_ops
+
+        key = self._key(deck, card, side, tpl, fields)
+        if key is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                layout = self._reuse(hit, deck, card, side, tpl)
+                if layout is not None:
+                    self.reused += 1
+                    self.cache.reused += 1
+                    return layout
+        self.laid_out += 1
+        self.cache.laid_out += 1
+        trace, fonts = self._trace, self.res.fonts
+        faces: dict[tuple[str, str], None] = {}
+        looked_up: dict[tuple[str, str, str], None] = {}
+        fonts.uses, trace.side, self._events = faces, looked_up, []
+        try:
+            layout = self._lay(deck, card, side, tpl, fields)
+        finally:
+            events, fonts.uses, trace.side, self._events = self._events, None, None, None
+        if key is not None and all(map(_plain_event, events)):
+            try:
+                anchor = anchor_of(card.loc, card.data) if card is not None else b""
+                entry = (anchor, trace.deps(faces, looked_up), tuple(events), marshal.dumps(encode_ops(layout.ops)),
+                         tuple(layout.stamp))
+            except ValueError:
+                return layout           # something marshal cannot keep: laid out every time
+            self.cache.put(key, entry)
+        return layout
+
+    def _source(self, deck: Deck, card: Card | None, side: str) -> tuple[Template, dict]:
+        """The template of a side and the fields it is laid out with."""
         if side == "face" and card is not None:
             ref, loc = deck.template, deck.template_loc
             fields = card.fields
@@ -194,18 +265,73 @@ class Layouter:
             fields = merged
         if card is not None:
             fields = {**card.revision_fields(), **fields}
+        return tpl, fields
+
+    def _key(self, deck: Deck, card: Card | None, side: str, tpl: Template, fields: dict) -> bytes | None:
+        """The cache key of a side (`cardgen.layout.cache`), None if it holds what cannot be
+        compared exactly."""
+        from cardgen.layout.cache import context_part, key_of, located, plain, side_key, template_reads
+
+        shared = (id(deck), side, id(tpl))
+        if shared not in self._keys:
+            reads = template_reads(tpl.elements)
+            game = context_part(self.res.game_ctx, reads["game"]) if "game" in reads else ""
+            deck_part = context_part(self.res.deck_ctx(deck), reads["deck"]) if "deck" in reads else ""
+            self._keys[shared] = None if game is None or deck_part is None else (key_of(
+                self._settings, side, deck.name, deck.size.width * MM, deck.size.height * MM, deck.bleed * MM,
+                deck.size.shape, tpl.ref, [str(p) for p in tpl.chain], located(tpl.elements), located(tpl.defaults),
+                game, deck_part), deck, tpl)     # (the deck and template kept: their ids stay theirs)
+        base = self._keys[shared]
+        own = plain(fields)
+        data = plain(card.data) if card is not None else ""
+        if base is None or own is None or data is None:
+            return None
+        return side_key(base[0], own, data, repr(card.name if card is not None else None))
+
+    def _reuse(self, entry: Any, deck: Deck, card: Card | None, side: str, tpl: Template) -> ops.CardLayout | None:
+        """A cached side, if every lookup its layout made resolves as it did (and, if it reported
+        problems, the card is where it was); its problems are reported again."""
+        from cardgen.layout.cache import CachedLayout, anchor_of
+
+        assert self._trace is not None
+        try:
+            anchor, deps, events, encoded, stamp = entry
+            if events and anchor != (anchor_of(card.loc, card.data) if card is not None else b""):
+                return None         # its problems name places the card has moved from
+            if not self._trace.valid(deps):
+                return None
+            if not (isinstance(encoded, bytes) and all(map(_plain_event, events))
+                    and all(e[1] < len(tpl.elements) for e in events if e[0] == "o")):
+                return None
+            stamp = [int(i) for i in stamp]
+        except (ValueError, TypeError, IndexError, EOFError):
+            return None
+        for e in events:
+            if e[0] == "w":
+                self.report.warn(Loc(*e[1:5]), e[5], e[6])
+            else:
+                self._note_off(tpl.elements[e[1]], e[2], e[3])
+        return CachedLayout(deck.size.width * MM, deck.size.height * MM, deck.bleed * MM, None,
+                            _side_key(deck, card, side), deck.size.shape, stamp, encoded=encoded,
+                            source=str(self.cache.path) if self.cache is not None else "")
+
+    def _warn(self, loc: Loc, message: str, code: str) -> None:
+        if self._events is not None:
+            self._events.append(("w", loc.file, loc.line, loc.col, loc.cell, message, code))
+        self.report.warn(loc, message, code)
+
+    def _lay(self, deck: Deck, card: Card | None, side: str, tpl: Template, fields: dict) -> ops.CardLayout:
         ctx = expr.context(fields, self.res.deck_ctx(deck), self.res.game_ctx)
         bleed = deck.bleed * MM
         w, h = deck.size.width * MM, deck.size.height * MM
-        layout = ops.CardLayout(w, h, bleed, [], f"{deck.slug}/{card.index if card else 'back'}/{side}",
-                                deck.size.shape)
+        layout = ops.CardLayout(w, h, bleed, [], _side_key(deck, card, side), deck.size.shape)
         who = f"card '{card.name}'" if card else f"deck '{deck.name}' back"
         where = f" ({card.loc.short})" if card else ""
         env = Env(w, h)
         said: dict[str, set[str]] = {}      # font -> characters already reported for this card side
-        for el in tpl.elements:
+        for index, el in enumerate(tpl.elements):
             def warn(key: str | None, message: str, code: str, el=el) -> None:
-                self.report.warn(el.value_loc(key) if key and key in el else el.loc, message, code)
+                self._warn(el.value_loc(key) if key and key in el else el.loc, message, code)
 
             lc = LayoutContext(self.res, w, h, bleed, layout.ops, who, warn)
             try:
@@ -218,7 +344,7 @@ class Layouter:
                 if len(layout.ops) > start:
                     drawn = layout.ops[start:]
                     self._text_problems(drawn, el, card, f"{who}{where}, element '{el.get('name')}'", said)
-                    self._off_card(drawn, el, tpl.ref, layout, card, who + where)
+                    self._off_card(drawn, el, index, tpl.ref, layout, who + where)
             except ElementError as exc:
                 eloc = el.value_loc(exc.key) if exc.key and exc.key in el else el.loc
                 raise CardgenError(eloc, f"{who}{where}, element '{el.get('name')}': {exc.message}",
@@ -268,20 +394,20 @@ class Layouter:
             by = f"font {font}" + (f" and the fallback font{'s' if len(chain) > 1 else ''} {', '.join(chain)}"
                                    if chain else "")
             them, they = ("them", "they print") if len(chars) > 1 else ("it", "it prints")
-            self.report.warn(loc, f"{who}{key}: {by} {'have' if chain else 'has'} no glyph for "
+            self._warn(loc, f"{who}{key}: {by} {'have' if chain else 'has'} no glyph for "
                                   f"{describe_chars(chars)}; {they} blank or as a box (add a font that has {them} "
                                   f"to fonts/ and name it in game.yaml `fallback_fonts:`, or leave {them} out)",
                              "missing-glyph")
         for font, chars in mono.items():
             if chars:
                 key, loc = self._source_of(chars, el, card)
-                self.report.warn(loc, f"{who}{key}: emoji {describe_chars(chars)} drawn in black and white by the "
+                self._warn(loc, f"{who}{key}: emoji {describe_chars(chars)} drawn in black and white by the "
                                       f"fallback font {font} (cardgen prints no colour emoji; for a coloured symbol "
                                       f"use an :icon:)", "emoji")
         if rtl:
             said[_RTL] = set()
             key, loc = self._source_of(rtl, el, card)
-            self.report.warn(loc, f"{who}{key}: right-to-left text ({describe_chars(rtl[:1])}, ...) is drawn left "
+            self._warn(loc, f"{who}{key}: right-to-left text ({describe_chars(rtl[:1])}, ...) is drawn left "
                                   f"to right without shaping: letters come out in reverse order and Arabic letters "
                                   f"unjoined (cardgen has no shaping engine; put such text in as an image)",
                              "right-to-left")
@@ -304,7 +430,7 @@ class Layouter:
                         stack.extend(v)
         return "", el.value_loc("text") if "text" in el else el.loc
 
-    def _off_card(self, drawn: list, el, tpl_ref: str, layout: ops.CardLayout, card: Card | None, who: str) -> None:
+    def _off_card(self, drawn: list, el, index: int, tpl_ref: str, layout: ops.CardLayout, who: str) -> None:
         """Remember an element that lies wholly outside the card and its bleed (reported once
         per element by `finish`, naming the first card)."""
         B = layout.bleed
@@ -313,15 +439,20 @@ class Layouter:
         x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
         if x1 > -B and y1 > -B and x0 < layout.width + B and y0 < layout.height + B:
             return
+        where = (f"it spans x {x0 / MM:.1f} to {x1 / MM:.1f} mm, y {y0 / MM:.1f} to {y1 / MM:.1f} mm; the card "
+                 f"with its bleed spans x {-B / MM:.1f} to {(layout.width + B) / MM:.1f} mm, y {-B / MM:.1f} to "
+                 f"{(layout.height + B) / MM:.1f} mm")
+        head = f"element '{el.get('name')}' of template {tpl_ref} lies entirely off the card on {who}"
+        if self._events is not None:
+            self._events.append(("o", index, head, where))
+        self._note_off(el, head, where)
+
+    def _note_off(self, el, head: str, where: str) -> None:
         hit = self._off.get(id(el))
         if hit is not None:
             hit[1] += 1
             return
-        where = (f"it spans x {x0 / MM:.1f} to {x1 / MM:.1f} mm, y {y0 / MM:.1f} to {y1 / MM:.1f} mm; the card "
-                 f"with its bleed spans x {-B / MM:.1f} to {(layout.width + B) / MM:.1f} mm, y {-B / MM:.1f} to "
-                 f"{(layout.height + B) / MM:.1f} mm")
-        self._off[id(el)] = [el, 0, f"element '{el.get('name')}' of template {tpl_ref} lies entirely off the card "
-                                    f"on {who}", where]
+        self._off[id(el)] = [el, 0, head, where]
 
     def finish(self) -> None:
         """Report what was remembered while laying out every card."""
@@ -342,6 +473,8 @@ class Rendered:
     backs: dict[tuple[str, int | None], ops.CardLayout]   # (deck slug, card index or None for shared)
     copies: list[ops.Copy]
     out_dir: Path
+    laid_out: int = 0           # card sides laid out (the rest came from the layout cache)
+    reused: int = 0             # card sides taken from the layout cache
 
     def back_of(self, deck: Deck, card: Card) -> ops.CardLayout | None:
         if deck.backs:
@@ -367,9 +500,37 @@ class Rendered:
         return faces, backs
 
 
-def layout_game(game: Game, report: Report, res: Resources | None = None) -> Rendered:
+_EVENTS = {"w": (str, str, int, int, str, str, str), "o": (str, int, str, str)}
+
+
+def _plain_event(e: Any) -> bool:
+    """A problem a side's layout reported, as the layout cache keeps it: ("w", file, line, col,
+    cell, message, code) or ("o", element index, message head, where), of exactly these types."""
+    kinds = _EVENTS.get(e[0]) if isinstance(e, tuple) and e else None
+    return kinds is not None and len(e) == len(kinds) and all(type(x) is t for x, t in zip(e, kinds, strict=True)) \
+        and (e[0] != "o" or e[1] >= 0)
+
+
+def _side_key(deck: Deck, card: Card | None, side: str) -> str:
+    return f"{deck.slug}/{card.index if card else 'back'}/{side}"
+
+
+def layout_game(game: Game, report: Report, res: Resources | None = None,
+                cache: LayoutCache | None = None) -> Rendered:
+    """Lay out every card side of the game once (or take it from `cache`)."""
     res = res or Resources(game)
-    lay = Layouter(res, report)
+    lay = Layouter(res, report, cache)
+    try:
+        faces, backs, copies, errors = _lay_all(game, lay)
+    finally:
+        lay.close()
+    lay.finish()
+    if errors:
+        raise CardgenError(None, diagnostics=errors)
+    return Rendered(game, res, faces, backs, copies, Path(), lay.laid_out, lay.reused)
+
+
+def _lay_all(game: Game, lay: Layouter) -> tuple[list, dict, list, list[Diagnostic]]:
     errors: list[Diagnostic] = []
     faces: list[tuple[Deck, Card, ops.CardLayout]] = []
     backs: dict[tuple[str, int | None], ops.CardLayout] = {}
@@ -401,7 +562,4 @@ def layout_game(game: Game, report: Report, res: Resources | None = None) -> Ren
             for _ in range(card.count):
                 copies.append(ops.Copy(face, back, deck.name, deck.size.width, deck.size.height, deck.bleed))
     bar.close()
-    lay.finish()
-    if errors:
-        raise CardgenError(None, diagnostics=errors)
-    return Rendered(game, res, faces, backs, copies, Path())
+    return faces, backs, copies, errors

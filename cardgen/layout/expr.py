@@ -370,6 +370,61 @@ def reads_card(source: str) -> bool:
     return bool(names & {"card", "lipsum"})
 
 
+DATA_ROOTS = ("deck", "game")
+
+
+@cache
+def data_read(source: str, condition: bool = False) -> dict[str, frozenset[str] | None]:
+    """What a template value (a `when:` condition with `condition`) may read of `deck` and
+    `game`: for each, the set of its keys the value names (`game.version`, `game['title']`),
+    or None when it may read any of them (`game | tojson`, `{% for k in deck %}`, a value that
+    does not parse).  A root it does not name is left out.  The layout cache
+    (`cardgen.layout.cache`) keys a card side on the parts it may read, so that a new version
+    in game.yaml lays out again only the cards whose templates can show it."""
+    everything: dict[str, frozenset[str] | None] = dict.fromkeys(DATA_ROOTS)
+    if condition:
+        s = source.strip()
+        m = _SINGLE.match(s)
+        text = m.group("e") if m else s
+    elif is_dynamic(source):
+        m = _SINGLE.match(source)
+        text = m.group("e") if m else None
+    else:
+        return {}
+    try:
+        if text is not None:
+            from jinja2.parser import Parser
+
+            parser = Parser(ENV, text, state="variable")
+            tree: nodes.Node = parser.parse_expression()
+            if not parser.stream.eos:
+                return everything
+        else:
+            tree = ENV.parse(source)
+    except TemplateSyntaxError:
+        return everything
+    out: dict[str, set[str] | None] = {}
+
+    def walk(node: nodes.Node) -> None:
+        if isinstance(node, (nodes.Getattr, nodes.Getitem)) and isinstance(node.node, nodes.Name) \
+                and node.node.name in DATA_ROOTS:
+            key = node.attr if isinstance(node, nodes.Getattr) else \
+                node.arg.value if isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str) else None
+            if key is not None:
+                seen = out.setdefault(node.node.name, set())
+                if seen is not None:
+                    seen.add(key)
+                return
+        if isinstance(node, nodes.Name) and node.name in DATA_ROOTS:
+            out[node.name] = None       # the whole mapping: passed on, looped over, printed, ...
+            return
+        for child in node.iter_child_nodes():
+            walk(child)
+
+    walk(tree)
+    return {k: (frozenset(v) if v is not None else None) for k, v in out.items()}
+
+
 @cache
 def _compile_condition(source: str):
     s = source.strip()

@@ -8,6 +8,7 @@ in `cardgen.schema.files`; every problem is reported at once, at its `file:line:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,11 @@ def misspelt_reserved(key: Any) -> str | None:
     """The reserved card key (`name`, `count`, `back`) that `key` looks like a typo of."""
     if not isinstance(key, str) or key in CardKeys.options() or len(key) < 3:
         return None
+    return _misspelt(key)
+
+
+@cache
+def _misspelt(key: str) -> str | None:      # (asked for every key of every card: a deck repeats them)
     for reserved in CardKeys.options():
         if _one_typo(key.lower(), reserved):
             return reserved

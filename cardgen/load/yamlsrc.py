@@ -64,11 +64,15 @@ def _mark(filename: str, node) -> Loc:
     return Loc(filename, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
-def _check_nodes(root, filename: str) -> None:
+def _check_nodes(root, filename: str, anchors: bool = True) -> None:
     """Refuse what would make cardgen's work explode or mean something else than it seems:
     more than MAX_YAML_NODES values once aliases are expanded (an alias bomb), nesting deeper
     than MAX_YAML_DEPTH, an alias that contains itself, tags other than the plain ones.
-    Iterative, and each node's expanded size is computed once, so it is fast on any input."""
+    Iterative, and each node's expanded size is computed once, so it is fast on any input.
+    A document without anchors (`&name`; `anchors` False) is a tree: one quick pass finds
+    that nothing is wrong, and only a document with a problem is looked at node by node."""
+    if not anchors and _plain_tree(root):
+        return
     size: dict[int, int] = {}
     depth_of: dict[int, int] = {id(root): 1}
     stack: list[tuple[object, bool]] = [(root, False)]
@@ -108,6 +112,26 @@ def _check_nodes(root, filename: str) -> None:
             if id(child) not in size:
                 depth_of[id(child)] = max(depth_of.get(id(child), 0), depth + 1)
                 stack.append((child, False))
+
+
+def _plain_tree(root) -> bool:
+    """True if a tree of nodes (no node reached twice) has plain tags only, at most
+    MAX_YAML_NODES nodes and no deeper nesting than MAX_YAML_DEPTH."""
+    stack = [(root, 1)]
+    count = 0
+    mapping, sequence = yaml.MappingNode, yaml.SequenceNode
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        if node.tag not in _PLAIN_TAGS or depth > limits.MAX_YAML_DEPTH or count > limits.MAX_YAML_NODES:
+            return False
+        if isinstance(node, mapping):
+            for k, v in node.value:
+                stack.append((k, depth + 1))
+                stack.append((v, depth + 1))
+        elif isinstance(node, sequence):
+            stack.extend((v, depth + 1) for v in node.value)
+    return True
 
 
 def _children(node) -> list:
@@ -251,7 +275,7 @@ def load_text(text: str, filename: str):
             node = loader.get_single_node()
             if node is None:
                 return None
-            _check_nodes(node, filename)
+            _check_nodes(node, filename, anchors="&" in text)
             return loader.construct_document(node)
         finally:
             loader.dispose()

@@ -4,6 +4,7 @@ all outputs into place together.  What did not change since the last build is no
 again (`cardgen.pipeline.incremental`)."""
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -128,6 +129,9 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
     made = len(report.items)
     files = staging.commit(report)
     formcache.save_all()
+    if checked.layout_cache is not None:
+        with contextlib.suppress(OSError):
+            checked.layout_cache.save()
     ledger.committed(staging.digests)
     cards, duplex = sum(d.count for d in game.decks), _duplex(game, opts)
     incremental.record(out_dir, inputs, ledger, state, [o.name for o in wanted], staging.digests, report.items[:made],

@@ -13,6 +13,7 @@ from pathlib import Path
 from cardgen.check.components import COUNT_CODES
 from cardgen.check.validate import run_checks
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
+from cardgen.layout.cache import LayoutCache
 from cardgen.layout.engine import Rendered
 from cardgen.layout.manifest import Manifest, ManifestError, assign_revisions, read_manifest
 from cardgen.layout.rulebook import rulebook_problems
@@ -27,6 +28,7 @@ class Checked:
     rendered: Rendered | None    # None when some card could not be laid out
     rulebook: frozenset[Diagnostic] = field(default_factory=frozenset)   # the rulebook's own problems
     previous: Manifest | None = None     # the manifest of the game's last build (docs/changes.md)
+    layout_cache: LayoutCache | None = None      # card sides laid out by earlier builds (saved by a build)
 
     def blocking(self, report: Report) -> list[Diagnostic]:
         """The errors that stop a build: all but count errors (designers print unfinished
@@ -70,5 +72,11 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
             report.extend(output.section_problems(game))
     previous = previous_build(game, out, report)
     assign_revisions(game, previous)
-    rendered = run_checks(game, report)
-    return Checked(game, rendered, frozenset(rulebook_problems(game)), previous)
+    folder = output_dir(game.root, game.project, out)
+    cache = LayoutCache.of(folder)
+    if (folder / ".cache" / LayoutCache.NAME).is_file():
+        from cardgen.pipeline.incremental import code_version_of
+
+        code_version_of(folder)     # (what the cache file starts with, worked out quickly)
+    rendered = run_checks(game, report, cache=cache)
+    return Checked(game, rendered, frozenset(rulebook_problems(game)), previous, cache)

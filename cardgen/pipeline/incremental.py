@@ -100,6 +100,13 @@ def scan(game_root: Path, project: Path, out_dir: Path, opts: Any, wanted: list[
     return Inputs(digest(FORMAT, code, options_key(opts, wanted, out_dir), files), code, cache)
 
 
+def code_version_of(out_dir: Path) -> str:
+    """cardgen's code version (`core.digest.code_version`, worked out once a process), the
+    hashes of its files lent by the last build's state file: only files changed since are read."""
+    old = State.load(out_dir).data.get("digests")
+    return code_version(DigestCache(old if isinstance(old, dict) else None))
+
+
 def volatile(game: Any, opts: Any) -> bool:
     """True if the build reads what may change while no file of the game does: a deck's cards
     from a link (a Google Sheet), or an earlier build or git commit (`--changed-since`).  (The

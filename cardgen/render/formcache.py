@@ -11,20 +11,15 @@ and a rebuild after one card was edited draws that one card.
 A `FormCache` holds them by (document token, card side digest), one per output folder
 (`FormCache.of(folder)`, shared by every output of a build and kept while `--watch` runs),
 saved to `<output>/.cache/forms.bin` when the build is done (`save_all`): the entries that
-build used, sealed with a checksum like every cache file (`core.digest.seal`; a damaged file
-is deleted and its forms drawn again).  The file starts with cardgen's code version
-(`core.digest.code_version`, which includes when this installation's libraries were
-installed): a file made by another installation, such as one shipped inside a downloaded
-game folder, is ignored without being read further.
+build used.  The file is kept as every cache file of an output folder is
+(`core.cachefile`): sealed with a checksum (a damaged file is deleted and its forms drawn
+again) and ignored unless this installation of cardgen wrote it.
 """
 from __future__ import annotations
 
-import contextlib
-import marshal
 from pathlib import Path
 
-from cardgen.core import atomic
-from cardgen.core.digest import CorruptCache, code_version, read_payload, seal
+from cardgen.core.cachefile import CacheFile, save_every
 
 # a form's operators, the forms and images it uses, its size (an SVG's; () for a card) and
 # the transparency states it named ([((key, value), name)])
@@ -32,83 +27,25 @@ Entry = tuple[str, list[str], tuple[float, ...], list]
 _open: dict[Path, FormCache] = {}
 
 
-class FormCache:
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path
-        self.entries: dict[str, Entry] = {}
-        self.used: set[str] = set()
-        self.drawn = 0                  # forms drawn (not found), since this process opened it
-        self.reused = 0                 # forms found
-        self._new = False               # drawn since saved
-        self._loaded = path is None
-        self._stamp: tuple[int, int] | None = None      # the file as last read or written
+class FormCache(CacheFile):
+    NAME = "forms.bin"
 
     @classmethod
     def of(cls, folder: Path) -> FormCache:
-        """The cache of an output folder (`<folder>/.cache/forms.bin`), one per process (read
-        again when the file changed since: another process wrote it, or it was damaged)."""
-        path = Path(folder) / ".cache" / "forms.bin"
-        hit = _open.get(path)
-        if hit is None or (hit._loaded and hit._stamp != _stamp(path)):
-            hit = _open[path] = cls(path)
-        return hit
+        """The cache of an output folder (`<folder>/.cache/forms.bin`), one per process."""
+        return cls.open_in(folder, _open)
 
-    def _load(self) -> None:
-        self._loaded = True
-        if self.path is None:
-            return
-        self._stamp = _stamp(self.path)
-        try:
-            body = read_payload(self.path)
-        except CorruptCache:
-            with contextlib.suppress(OSError):
-                self.path.unlink()
-            return
-        except OSError:
-            return
-        head = code_version().encode() + b"\n"
-        if not body.startswith(head):
-            return       # another version of cardgen (or not cardgen's): never unmarshalled
-        with contextlib.suppress(ValueError, EOFError, TypeError):
-            entries = marshal.loads(body[len(head):])
-            if isinstance(entries, dict):
-                self.entries = entries
+    @property
+    def drawn(self) -> int:
+        """Forms drawn (not found), since this process opened the file."""
+        return self.made
 
-    def get(self, key: str) -> Entry | None:
-        if not self._loaded:
-            self._load()
-        hit = self.entries.get(key)
-        if hit is not None:
-            self.used.add(key)
-            self.reused += 1
-        return hit
-
-    def put(self, key: str, entry: Entry) -> None:
-        self.entries[key] = entry
-        self.used.add(key)
-        self.drawn += 1
-        self._new = True
-
-    def save(self) -> None:
-        """Keep the entries this process used (if it drew any form: else the file is current)."""
-        if self.path is None or not self._new:
-            return
-        body = marshal.dumps({k: v for k, v in self.entries.items() if k in self.used})
-        atomic.write_bytes(self.path, seal(code_version().encode() + b"\n" + body))
-        self._stamp = _stamp(self.path)
-        self._new = False
-
-
-def _stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_mtime_ns, st.st_size
+    @property
+    def reused(self) -> int:
+        """Forms found."""
+        return self.found
 
 
 def save_all() -> None:
     """Save every output folder's cache this process drew forms into (after a build)."""
-    for cache in _open.values():
-        with contextlib.suppress(OSError):
-            cache.save()
+    save_every(_open)

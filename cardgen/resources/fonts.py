@@ -37,11 +37,18 @@ _FALLBACK = {
 }
 
 _registered: dict[Path, str] = {}   # font file -> ReportLab font name (process-wide)
+_digests: dict[str, str] = {}       # ReportLab font name -> SHA-256 of the file it was read from
 
 
 def font_files() -> dict[str, Path]:
     """ReportLab font name -> font file, of every font registered so far."""
     return {name: path for path, name in _registered.items()}
+
+
+def font_digest(name: str) -> str | None:
+    """SHA-256 of the file a registered font was read from, as it was read (a file changed
+    since, in a long `--watch` session, is not what ReportLab measures and draws with)."""
+    return _digests.get(name)
 
 
 class FontError(Exception):
@@ -107,6 +114,7 @@ def _register(path: Path) -> str:
     from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
     try:
+        sha = hashlib.sha256(path.read_bytes()).hexdigest()     # before ReportLab reads it
         verify(path)
     except OSError as exc:
         raise FontError(f"cannot read font file {path.name}: {exc.strerror or exc}") from None
@@ -125,6 +133,7 @@ def _register(path: Path) -> str:
         raise FontError(f"cannot use font file {path.name}: the file is damaged ({type(exc).__name__}: {exc}); "
                         f"download or copy it again") from None
     _registered[path] = name
+    _digests[name] = sha
     return name
 
 
@@ -183,7 +192,9 @@ class FontBook:
         chain = [f for f in dict.fromkeys([*fallbacks, DEFAULT_FALLBACK]) if f in self.families]
         self.fallbacks: tuple[str, ...] = tuple(chain)
         self._cmaps: dict[str, dict[int, int]] = {}
-        self._splits: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+        self._splits: dict[tuple[str, str, str], tuple[list[tuple[str, str]], bool]] = {}   # -> runs, fell back
+        # (family, style) of every face asked for while set, in order (`cardgen.layout.cache`)
+        self.uses: dict[tuple[str, str], None] | None = None
 
     def has(self, family: str) -> bool:
         return family in self.families
@@ -191,6 +202,8 @@ class FontBook:
     def face(self, family: str | None, style: str = "regular") -> Face:
         family = family or DEFAULT_FAMILY
         key = (family, style)
+        if self.uses is not None:
+            self.uses[key] = None
         face = self._faces.get(key)
         if face is not None:
             return face
@@ -250,9 +263,12 @@ class FontBook:
         key = (text, primary, style)
         hit = self._splits.get(key)
         if hit is not None:
-            return hit
+            if hit[1] and self.uses is not None:
+                self._fallback_faces(style)     # (asked for again: what they lack depends on them too)
+            return hit[0]
         cmap = self.cmap(primary)
-        if all(ord(ch) in cmap for ch in text):
+        fell_back = not all(ord(ch) in cmap for ch in text)
+        if not fell_back:
             runs = [(text, primary)]
         else:
             runs = []
@@ -270,7 +286,7 @@ class FontBook:
                     runs[-1] = (runs[-1][0] + ch, font)
                 else:
                     runs.append((ch, font))
-        self._splits[key] = runs
+        self._splits[key] = (runs, fell_back)
         return runs
 
     def _fallback_faces(self, style: str) -> list[str]:

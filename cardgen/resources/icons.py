@@ -7,7 +7,7 @@ Black in an icon is drawn in the colour asked for (the text colour inline).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -109,8 +109,17 @@ class IconBook:
         self._paths: dict[str, Path | None] = {}
         self._refused: dict[str, str] = {}
         self._checked: set[Path] = set()
+        # told of every icon looked up: its name, the file or None, why it was refused or None
+        # (`cardgen.layout.cache`), before the file is read
+        self.watch: Callable[[str, Path | None, str | None], None] | None = None
 
     def find(self, name: str) -> Path | None:
+        found = self._find(name)
+        if self.watch is not None:
+            self.watch(name, found, self._refused.get(name))
+        return found
+
+    def _find(self, name: str) -> Path | None:
         if name in self._paths:
             return self._paths[name]
         target = self.aliases.get(name, name)

@@ -1,0 +1,125 @@
+"""A cache file of an output folder: `<folder>/.cache/<name>`, read once, kept while a process
+runs, written back (atomically, sealed) when a build is done.
+
+The drawn card forms (`cardgen.render.formcache`) and the laid-out card sides
+(`cardgen.layout.cache`) are kept this way.  The file is sealed with a checksum like every
+cache file (`core.digest.seal`): a damaged one is deleted and its entries made again.  It
+starts with cardgen's code version (`core.digest.code_version`, which includes when this
+installation's libraries were installed): a file made by another installation, such as one
+shipped inside a downloaded game folder, is ignored without being read further.  Only then is
+the rest read, with `marshal` (plain data: no object of a class is ever made from it), and
+each kind of cache checks the shape of what it reads (`accept`).
+"""
+from __future__ import annotations
+
+import contextlib
+import marshal
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+from cardgen.core import atomic
+from cardgen.core.digest import CorruptCache, code_version, read_payload, seal
+
+C = TypeVar("C", bound="CacheFile")
+
+
+class CacheFile:
+    """Entries by key, from and to one sealed file; `used`: the keys this process asked for
+    or added (what `save` keeps)."""
+
+    NAME: ClassVar[str] = ""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self.entries: dict[Any, Any] = {}
+        self.used: set[Any] = set()
+        self.found = 0                  # entries found (since this process opened the file)
+        self.made = 0                   # entries added
+        self._new = False               # added since saved
+        self._loaded = path is None
+        self._stamp: tuple[int, int] | None = None      # the file as last read or written
+
+    @classmethod
+    def open_in(cls: type[C], folder: Path, registry: dict[Path, C]) -> C:
+        """The cache of an output folder (`<folder>/.cache/<NAME>`), one per process and
+        `registry` (read again when the file changed since: another process wrote it, or it was
+        damaged)."""
+        path = Path(folder) / ".cache" / cls.NAME
+        hit = registry.get(path)
+        if hit is None or (hit._loaded and hit._stamp != stamp(path)):
+            hit = registry[path] = cls(path)
+        return hit
+
+    def accept(self, data: Any) -> bool:
+        """Take what the file held (plain data, already unmarshalled); False if it has not the
+        shape this kind of cache writes (then it is ignored).  Default: a dict of entries."""
+        if not isinstance(data, dict):
+            return False
+        self.entries = data
+        return True
+
+    def payload(self) -> Any:
+        """What `save` writes (marshal-able plain data).  Default: the entries used."""
+        return {k: v for k, v in self.entries.items() if k in self.used}
+
+    def load(self) -> None:
+        """Read the file (once; `get` does it when first asked)."""
+        if self._loaded:
+            return
+        self._loaded = True
+        if self.path is None:
+            return
+        self._stamp = stamp(self.path)
+        try:
+            body = read_payload(self.path)
+        except CorruptCache:
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+            return
+        except OSError:
+            return
+        head = code_version().encode() + b"\n"
+        if not body.startswith(head):
+            return       # another version of cardgen (or not cardgen's): never unmarshalled
+        with contextlib.suppress(ValueError, EOFError, TypeError):
+            if not self.accept(marshal.loads(body[len(head):])):
+                self.entries = {}
+
+    def get(self, key: Any) -> Any | None:
+        if not self._loaded:
+            self.load()
+        hit = self.entries.get(key)
+        if hit is not None:
+            self.used.add(key)
+            self.found += 1
+        return hit
+
+    def put(self, key: Any, entry: Any) -> None:
+        self.entries[key] = entry
+        self.used.add(key)
+        self.made += 1
+        self._new = True
+
+    def save(self) -> None:
+        """Write the file if this process added entries (else it is current)."""
+        if self.path is None or not self._new:
+            return
+        body = marshal.dumps(self.payload())
+        atomic.write_bytes(self.path, seal(code_version().encode() + b"\n" + body))
+        self._stamp = stamp(self.path)
+        self._new = False
+
+
+def stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def save_every(registry: dict[Path, Any]) -> None:
+    """Save every cache of `registry` that has new entries (after a build)."""
+    for cache in registry.values():
+        with contextlib.suppress(OSError):
+            cache.save()

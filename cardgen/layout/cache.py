@@ -1,0 +1,382 @@
+"""Card sides laid out once, reused by the next build while nothing they read has changed.
+
+Laying out every card again is most of what checking a game costs (`cardgen.layout.engine`).
+A `LayoutCache` keeps each laid-out card side, with the problems its layout reported, in
+`<output>/.cache/layout.bin` (one per output folder, next to the drawn forms of
+`cardgen.render.formcache`; read by `cardgen validate` and `build`, written when a build
+succeeds).  An entry is found by its **key**, a hash of everything the layout of that side
+reads that is known before laying it out:
+
+- the card's data: its fields as the template sees them (the deck's and the template's
+  defaults merged in, `card.revision`, `card.revision_number`, `card.revision_hash`), its own
+  mapping (which field a warning names) and its name; for a deck's shared back, the deck's name;
+- the template: its name, the files it comes from (`extends:` included) and everything they
+  hold, with every value's place in them;
+- what the template may read of `deck` and `game` (`expr.data_read`): the keys it names
+  (`game.version`, `deck.count`), or all of them when it reads the whole mapping;
+- the side (face, back), the card's size, shape and bleed;
+- the fallback fonts, and the limits on template expressions (`cardgen.core.limits`);
+- cardgen's code and bundled data and the installed libraries: the file starts with
+  `core.digest.code_version`, and a file with another is not read.
+
+What the layout looks up while it runs is recorded with the entry and checked before the
+entry is used, the same way the layout would look it up:
+
+- each font (family and style): the font it resolves to, and the SHA-256 of the font file
+  as ReportLab read it;
+- each icon and each image: the file the name resolves to (or why it was refused, or that
+  there is none: an image added later is found), and the SHA-256 of its content, taken when
+  the layout looked it up, before it read the file, so that a file saved while a build runs
+  is read again by the next.  A file's hash is remembered with its size and modification
+  time (`core.digest.DigestCache`, kept in the cache file) and trusted only when it was taken
+  more than two seconds after the file's last change.
+
+The problems a side's layout reports (text that does not fit, characters no font has, an
+element off the card) are kept with it and reported again, in the same order, when it is
+reused.  They name places in the deck file, so an entry whose side reported any is used
+only while the card is where it was (its line and column and those of its fields; its
+**anchor**): after a line is added above it the card is laid out again.  An entry that
+reported nothing is used wherever the card has moved.
+
+A side whose layout failed is not kept (it is laid out again, and says what is wrong, each
+time).  The file holds plain data only (`marshal`: tuples, strings, numbers, bytes; drawing
+operations as tuples, paths as bytes), sealed with a checksum and headed by the code version
+(`core.cachefile`); each entry's shape is checked before it is used.  A side's drawing
+operations are marshalled apart and decoded only when something asks for them (`CachedLayout`):
+`cardgen validate` never does.  `validate` and the preview read the file; a build writes it
+when it succeeds (`pipeline.build`), keeping the entries it used.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import marshal
+import operator
+import os
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import fields
+from pathlib import Path as FilePath
+from typing import Any
+
+from cardgen.core import limits
+from cardgen.core.cachefile import CacheFile
+from cardgen.core.digest import DigestCache
+from cardgen.core.errors import CardgenError, Loc
+from cardgen.core.paths import PathRefused
+from cardgen.layout import expr
+from cardgen.model import ops
+from cardgen.resources.fonts import FontBook, FontError, font_digest
+
+FORMAT = 1
+_open: dict[FilePath, LayoutCache] = {}
+
+# One cached side: (anchor, deps, events, encoded ops (marshalled), stamp).  `deps`: what its
+# layout looked up (`Trace`); `events`: what it reported, ("w", file, line, col, cell, message,
+# code) for a warning and ("o", element index, what, where) for an element off the card.
+Dep = tuple[str, str, str, str, str, str]
+
+
+class LayoutCache(CacheFile):
+    NAME = "layout.bin"
+
+    def __init__(self, path: FilePath | None = None) -> None:
+        super().__init__(path)
+        self.hashes: dict[str, list] = {}        # file hashes (`DigestCache` entries), from the file
+        self.digests = DigestCache()
+        self.laid_out = 0          # card sides laid out (not found), since this process opened it
+        self.reused = 0            # card sides found and used
+
+    @classmethod
+    def of(cls, folder: FilePath) -> LayoutCache:
+        """The cache of an output folder (`<folder>/.cache/layout.bin`), one per process."""
+        return cls.open_in(folder, _open)
+
+    def accept(self, data: Any) -> bool:
+        if not (isinstance(data, tuple) and len(data) == 3 and data[0] == FORMAT
+                and isinstance(data[1], dict) and isinstance(data[2], dict)):
+            return False
+        self.entries = {k: v for k, v in data[1].items() if isinstance(k, bytes) and isinstance(v, tuple)}
+        self.hashes = {k: v for k, v in data[2].items()
+                       if isinstance(k, str) and isinstance(v, list) and len(v) == 4
+                       and all(isinstance(x, int) for x in (v[0], v[1], v[3])) and isinstance(v[2], str)}
+        return True
+
+    def payload(self) -> Any:
+        return FORMAT, super().payload(), self.digests.entries
+
+    def begin(self) -> None:
+        """A new layout of the game: the file hashes are checked again, and the entries the
+        last one did not use are forgotten (a `--watch` session does not grow without end)."""
+        self.load()
+        if self.used:
+            self.entries = {k: v for k, v in self.entries.items() if k in self.used}
+            self.used = set()
+        self.hashes.update(self.digests.entries)
+        self.digests = DigestCache(self.hashes)
+
+
+# -- drawing operations as plain tuples ------------------------------------------------------
+
+_KINDS = (ops.Rect, ops.Ellipse, ops.Line, ops.Path, ops.Text, ops.Image, ops.Icon, ops.Placeholder)
+_TAG = {cls: i for i, cls in enumerate(_KINDS)}
+_GET = {cls: operator.attrgetter(*(f.name for f in fields(cls))) for cls in (*_KINDS, ops.Run)}
+_RUNS = [f.name for f in fields(ops.Text)].index("runs")
+_FILE = {ops.Image: [f.name for f in fields(ops.Image)].index("path"),
+         ops.Icon: [f.name for f in fields(ops.Icon)].index("path")}
+_CONTENT = [f.name for f in fields(ops.Run)].index("content")
+
+
+def _run_tuple(run: ops.Run) -> tuple:
+    t = _GET[ops.Run](run)
+    if isinstance(run.content, FilePath):
+        t = (*t[:_CONTENT], os.fsencode(run.content), *t[_CONTENT + 1:])
+    return t
+
+
+def encode_ops(layout: list[ops.Op]) -> tuple:
+    """Drawing operations as plain tuples (`marshal` keeps them exactly: ints stay ints);
+    file paths as bytes, which no other field holds."""
+    out = []
+    for op in layout:
+        cls = type(op)
+        t = list(_GET[cls](op))
+        if cls is ops.Text:
+            t[_RUNS] = tuple(_run_tuple(r) for r in t[_RUNS])
+        elif cls in _FILE:
+            t[_FILE[cls]] = os.fsencode(t[_FILE[cls]])
+        out.append((_TAG[cls], *t))
+    return tuple(out)
+
+
+def _path(value: Any) -> Any:
+    return FilePath(os.fsdecode(value)) if isinstance(value, bytes) else value
+
+
+def decode_ops(encoded: tuple) -> list[ops.Op]:
+    """`encode_ops` undone.  Raises TypeError, IndexError or ValueError on data it did not write."""
+    out: list[ops.Op] = []
+    Run: Any = ops.Run
+    for t in encoded:
+        cls: Any = _KINDS[t[0]]
+        args = list(t[1:])
+        if cls is ops.Text:
+            args[_RUNS] = tuple(Run(*r) if type(r[_CONTENT]) is str else
+                                Run(*r[:_CONTENT], _path(r[_CONTENT]), *r[_CONTENT + 1:]) for r in args[_RUNS])
+        elif cls in _FILE:
+            if not isinstance(args[_FILE[cls]], bytes):
+                raise TypeError("a file path must be bytes")
+            args[_FILE[cls]] = _path(args[_FILE[cls]])
+        out.append(cls(*args))
+    return out
+
+
+class CachedLayout(ops.CardLayout):
+    """A card side from the cache: its drawing operations (`encoded`: `encode_ops`, marshalled)
+    are decoded when first asked for (`cardgen validate` never asks).  Made like a
+    `CardLayout` otherwise (`dataclasses.replace` gives one with its operations decoded)."""
+
+    def __init__(self, width: float, height: float, bleed: float, ops: list | None = None, key: str = "",
+                 shape: str = "rect", stamp: list[int] | None = None, *, encoded: bytes | None = None,
+                 source: str = "") -> None:
+        super().__init__(width, height, bleed, ops if ops is not None else [], key, shape,
+                         stamp if stamp is not None else [])
+        if encoded is not None:
+            del self.__dict__["ops"]
+            self._encoded, self._source = encoded, source
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "ops" or "_encoded" not in self.__dict__:
+            raise AttributeError(name)
+        try:
+            done = self.__dict__["ops"] = decode_ops(marshal.loads(self._encoded))
+        except (ValueError, TypeError, IndexError, EOFError):      # only a file made to look like cardgen's
+            raise CardgenError(Loc(self._source or LayoutCache.NAME), f"card side {self.key}: the layout cache holds "
+                                                              f"what cardgen did not write; delete the file and "
+                                                              f"build again", code="cache") from None
+        return done
+
+
+# -- keys ------------------------------------------------------------------------------------
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _is_plain(value: Any) -> bool:
+    if type(value) in _SCALARS:
+        return True
+    if isinstance(value, dict) and type(value).__repr__ is dict.__repr__:
+        for k, v in value.items():
+            if type(k) not in _SCALARS or (type(v) not in _SCALARS and not _is_plain(v)):
+                return False
+        return True
+    if isinstance(value, (list, tuple)) and type(value).__repr__ in (list.__repr__, tuple.__repr__):
+        return all(type(v) in _SCALARS or _is_plain(v) for v in value)
+    return False
+
+
+def plain(value: Any) -> str | None:
+    """Data as exact text (a number and its text differ, so do `1` and `1.0` and `True`, and
+    the order of a mapping's keys), or None if it holds anything but YAML's plain values."""
+    return repr(value) if _is_plain(value) else None
+
+
+def _loc(loc: Loc) -> tuple:
+    return loc.file, loc.line, loc.col, loc.cell
+
+
+def located(value: Any) -> str:
+    """A template's YAML as exact text with the place of every mapping, key, value and item:
+    the messages a layout gives name those places."""
+    def walk(v: Any) -> Iterator[Any]:
+        if isinstance(v, dict):
+            yield "{", _loc(v.loc) if hasattr(v, "loc") else None
+            for k, x in v.items():
+                kl = v.key_loc(k) if hasattr(v, "key_loc") else None
+                vl = v.value_loc(k) if hasattr(v, "value_loc") else None
+                yield (type(k).__name__, repr(k), _loc(kl) if kl else None, _loc(vl) if vl else None)
+                yield from walk(x)
+            yield "}"
+        elif isinstance(v, (list, tuple)):
+            yield "[", _loc(v.loc) if hasattr(v, "loc") else None
+            for i, x in enumerate(v):
+                yield _loc(v.item_loc(i)) if hasattr(v, "item_loc") else None
+                yield from walk(x)
+            yield "]"
+        else:
+            yield type(v).__name__, repr(v)
+    return repr(list(walk(value)))
+
+
+def key_of(*parts: Any) -> bytes:
+    return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).digest()
+
+
+def side_key(shared: bytes, *texts: str) -> bytes:
+    """`key_of` for texts made by `plain` (which hold no NUL character: repr escapes it)
+    after a key shared by many sides, without writing them out again."""
+    return hashlib.sha256(shared + "\0".join(texts).encode("utf-8", "surrogatepass")).digest()
+
+
+def anchor_of(loc: Loc, data: Mapping) -> bytes:
+    """Where a card is: its place and the places of its own fields (what its problems name)."""
+    places = [(repr(k), _loc(data.value_loc(k))) for k in data] if hasattr(data, "value_loc") else []
+    return key_of(_loc(loc), places)
+
+
+def settings_key(fonts: FontBook) -> str:
+    """What every side's layout reads besides its card and template: the fallback fonts and
+    the limits on template expressions."""
+    return repr((fonts.fallbacks, sorted((k, v) for k, v in vars(limits).items() if k.startswith("MAX_"))))
+
+
+def template_reads(elements: list) -> dict[str, frozenset[str] | None]:
+    """What a template's values may read of `deck` and `game` (`expr.data_read`), together."""
+    out: dict[str, set[str] | None] = {}
+
+    def add(read: dict[str, frozenset[str] | None]) -> None:
+        for root, keys in read.items():
+            have = out.setdefault(root, set())
+            if keys is None:
+                out[root] = None
+            elif have is not None:
+                have.update(keys)
+
+    def strings(v: Any) -> Iterator[str]:
+        if isinstance(v, str):
+            yield v
+        elif isinstance(v, dict):
+            for x in v.values():
+                yield from strings(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                yield from strings(x)
+
+    for el in elements:
+        for k, v in el.items():
+            if k == "when" and isinstance(v, str):
+                add(expr.data_read(v, condition=True))
+            for s in strings(v):
+                add(expr.data_read(s))
+    return {k: (frozenset(v) if v is not None else None) for k, v in out.items()}
+
+
+_ABSENT = ("<absent>",)
+
+
+def context_part(ctx: Mapping, keys: frozenset[str] | None) -> str | None:
+    """The part of a template context (`deck` or `game`) that `keys` names (None: all of
+    it), as exact text; None if it holds anything but plain values."""
+    if keys is None:
+        return plain(dict(ctx))
+    return plain([(k, ctx.get(k, _ABSENT)) for k in sorted(keys)])
+
+
+# -- what a layout looked up -----------------------------------------------------------------
+
+class Trace:
+    """The fonts, icons and images this build's layouts looked up, each as a `Dep`: (kind,
+    name, style, what it resolved to, why it was refused, SHA-256 of the file)."""
+
+    def __init__(self, fonts: FontBook, find_icon: Callable[[str], Any], find_art: Callable[[str], Any],
+                 digests: DigestCache) -> None:
+        self.fonts, self.find_icon, self.find_art, self.digests = fonts, find_icon, find_art, digests
+        self.known: dict[tuple[str, str, str], Dep] = {}
+        self.side: dict[tuple[str, str, str], None] | None = None    # looked up by the side being laid out
+        self._valid: dict[tuple, bool] = {}
+
+    def _file(self, kind: str, name: str, path: FilePath | None, refusal: str | None) -> None:
+        key = (kind, name, "")
+        if key not in self.known:       # first looked up: hashed now, before the layout reads it
+            sha = (self.digests.get(str(path)) or "") if path is not None else ""
+            self.known[key] = (kind, name, "", str(path) if path is not None else "", refusal or "", sha)
+        if self.side is not None:
+            self.side[key] = None
+
+    def icon(self, name: str, path: FilePath | None, refusal: str | None) -> None:
+        """`IconBook.watch`: told of every icon looked up."""
+        self._file("i", name, path, refusal)
+
+    def art(self, src: str, path: FilePath | None, refusal: str | None) -> None:
+        """`Resources.watch`: told of every image looked up."""
+        self._file("a", src, path, refusal)
+
+    def current(self, key: tuple[str, str, str]) -> Dep:
+        """What `key` resolves to now (looked up if no layout of this build has)."""
+        hit = self.known.get(key)
+        if hit is not None:
+            return hit
+        kind, name, style = key
+        if kind == "f":
+            try:
+                face = self.fonts.face(name, style)
+            except FontError as exc:
+                hit = (kind, name, style, "", str(exc), "")
+            else:
+                hit = (kind, name, style, face.name, "", font_digest(face.name) or "")
+            self.known[key] = hit
+            return hit
+        with contextlib.suppress(PathRefused):       # refused: the watcher was told why
+            (self.find_icon if kind == "i" else self.find_art)(name)
+        if key not in self.known:
+            self._file(kind, name, None, "not looked up")
+        return self.known[key]
+
+    def deps(self, faces: Mapping[tuple[str, str], None], files: Mapping[tuple[str, str, str], None]) \
+            -> tuple[Dep, ...]:
+        """What a side's layout looked up: the fonts in the order it first asked for them
+        (reusing the side asks for them again in that order, so that ReportLab names them as a
+        layout would), then icons and images."""
+        out = [self.current(("f", family, style)) for family, style in faces]
+        out.extend(self.current(k) for k in files)
+        return tuple(out)
+
+    def valid(self, deps: tuple) -> bool:
+        """Does every lookup of a cached side resolve as it did?"""
+        for dep in deps:
+            ok = self._valid.get(dep)
+            if ok is None:
+                ok = self._valid[dep] = (isinstance(dep, tuple) and len(dep) == 6
+                                         and self.current((dep[0], dep[1], dep[2])) == dep)
+            if not ok:
+                return False
+        return True
