@@ -159,14 +159,7 @@ class Drawer:
         if type(self.c) is not CardCanvas or self.area_fill is not None \
                 or getattr(self.c, "_enforceColorSpace", None) is not None:
             return      # (colours converted as they are drawn: not reused)
-        chars: dict[str, set[str]] = {}
-        for layout in layouts:
-            for op in layout.ops:
-                if isinstance(op, ops.Text):
-                    for r in op.runs:
-                        if r.kind == "text":
-                            chars.setdefault(r.font, set()).update(str(r.content))
-        self._tokens = self.c.fix_resources(chars)
+        self._tokens = self.c.fix_resources(text_chars(layouts))
 
     # -- shared forms ---------------------------------------------------------
     def vector_form(self, path: str | Path, themed: bool = False) -> tuple[str, float, float]:
@@ -451,6 +444,18 @@ class Drawer:
         c.setFont(face.name, size)
         c.drawCentredString(x + op.w / 2, y + op.h / 2 - size * 0.3, op.label)
         c.restoreState()
+
+
+def text_chars(layouts: Iterable[ops.CardLayout]) -> dict[str, set[str]]:
+    """The characters the text of these card sides sets in each font (ReportLab font name)."""
+    chars: dict[str, set[str]] = {}
+    for layout in layouts:
+        for op in layout.ops:
+            if isinstance(op, ops.Text):
+                for r in op.runs:
+                    if r.kind == "text":
+                        chars.setdefault(r.font, set()).update(str(r.content))
+    return chars
 
 
 def _is_svg(path: str | Path) -> bool:

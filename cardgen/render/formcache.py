@@ -16,12 +16,16 @@ is deleted and its forms drawn again).  The file starts with cardgen's code vers
 (`core.digest.code_version`, which includes when this installation's libraries were
 installed): a file made by another installation, such as one shipped inside a downloaded
 game folder, is ignored without being read further.
+
+That file is an `EntryFile`: the print-service PDFs keep their own pieces in one too
+(`cardgen.render.pdfxcache`).
 """
 from __future__ import annotations
 
 import contextlib
 import marshal
 from pathlib import Path
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from cardgen.core import atomic
 from cardgen.core.digest import CorruptCache, code_version, read_payload, seal
@@ -29,27 +33,33 @@ from cardgen.core.digest import CorruptCache, code_version, read_payload, seal
 # a form's operators, the forms and images it uses, its size (an SVG's; () for a card) and
 # the transparency states it named ([((key, value), name)])
 Entry = tuple[str, list[str], tuple[float, ...], list]
-_open: dict[Path, FormCache] = {}
+E = TypeVar("E")
+_open: dict[Path, EntryFile[Any]] = {}
 
 
-class FormCache:
+class EntryFile(Generic[E]):
+    """Entries by key in one sealed file of an output folder's `.cache/` (`FILE`), kept while
+    a build uses them; `marshal`led (plain data only), headed by cardgen's code version."""
+
+    FILE: ClassVar[str] = ""
+
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
-        self.entries: dict[str, Entry] = {}
+        self.entries: dict[str, E] = {}
         self.used: set[str] = set()
-        self.drawn = 0                  # forms drawn (not found), since this process opened it
-        self.reused = 0                 # forms found
+        self.drawn = 0                  # entries made (forms drawn: not found), since this process opened it
+        self.reused = 0                 # entries found
         self._new = False               # drawn since saved
         self._loaded = path is None
         self._stamp: tuple[int, int] | None = None      # the file as last read or written
 
     @classmethod
-    def of(cls, folder: Path) -> FormCache:
-        """The cache of an output folder (`<folder>/.cache/forms.bin`), one per process (read
+    def of(cls, folder: Path) -> Self:
+        """The cache of an output folder (`<folder>/.cache/<FILE>`), one per process (read
         again when the file changed since: another process wrote it, or it was damaged)."""
-        path = Path(folder) / ".cache" / "forms.bin"
+        path = Path(folder) / ".cache" / cls.FILE
         hit = _open.get(path)
-        if hit is None or (hit._loaded and hit._stamp != _stamp(path)):
+        if not isinstance(hit, cls) or (hit._loaded and hit._stamp != _stamp(path)):
             hit = _open[path] = cls(path)
         return hit
 
@@ -74,7 +84,7 @@ class FormCache:
             if isinstance(entries, dict):
                 self.entries = entries
 
-    def get(self, key: str) -> Entry | None:
+    def get(self, key: str) -> E | None:
         if not self._loaded:
             self._load()
         hit = self.entries.get(key)
@@ -83,20 +93,24 @@ class FormCache:
             self.reused += 1
         return hit
 
-    def put(self, key: str, entry: Entry) -> None:
+    def put(self, key: str, entry: E) -> None:
         self.entries[key] = entry
         self.used.add(key)
         self.drawn += 1
         self._new = True
 
     def save(self) -> None:
-        """Keep the entries this process used (if it drew any form: else the file is current)."""
+        """Keep the entries this process used (if it made any: else the file is current)."""
         if self.path is None or not self._new:
             return
         body = marshal.dumps({k: v for k, v in self.entries.items() if k in self.used})
         atomic.write_bytes(self.path, seal(code_version().encode() + b"\n" + body))
         self._stamp = _stamp(self.path)
         self._new = False
+
+
+class FormCache(EntryFile[Entry]):
+    FILE = "forms.bin"
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -108,7 +122,7 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 
 
 def save_all() -> None:
-    """Save every output folder's cache this process drew forms into (after a build)."""
+    """Save every output folder's cache file this process made entries in (after a build)."""
     for cache in _open.values():
         with contextlib.suppress(OSError):
             cache.save()
