@@ -111,7 +111,7 @@ class DeckPdf:
         self.buf = io.BytesIO()
         self.c = new_canvas(self.buf, fonts, canvas=CmykCanvas, enforceColorSpace=sep.enforce)
         self.drawer = _Drawer(self.c, fonts, sep, folder)
-        tokens = self.c.fix_resources(text_chars(sides))       # the same names and codes in every build
+        tokens = self.c.fix_resources(text_chars(sides, fonts))       # the same names and codes in every build
         self.keys: dict[int, str] = {}
         self.pieces: dict[int, Piece | None] = {}     # (all known after `write`)
         self.files: dict[int, list[Path]] = {}
@@ -121,7 +121,8 @@ class DeckPdf:
             self.pieces[id(side)], self.files[id(side)] = None, []
             if cache is None:
                 continue
-            key = self.keys[id(side)] = side_key("side", side, sep.key, [tokens[f] for f in sorted(text_chars([side]))])
+            used = sorted(text_chars([side], fonts))
+            key = self.keys[id(side)] = side_key("side", side, sep.key, [tokens[f] for f in used])
             piece = cache.piece(key)
             files = [cache.fetch(n, folder) for n in piece.images] if piece is not None else []
             if piece is not None and all(files):
