@@ -348,3 +348,178 @@ def test_translucent_shapes_on_a_flat_colour_are_mixed_and_stay_vector(made):
     for want in (veil, frame):
         assert any(max(abs(x - y) for x, y in zip(got, want)) < 0.006 for got in used), (want, used)
     assert [o for k, o in _objects(reader) if k == "/Image"] and made["report"].notes == []   # no pictures
+
+
+# -- each card side's conversion, kept for the next build (`cardgen.render.pdfxcache`) --------------
+
+KEPT_CARDS = """
+cards:
+  - {name: Plain, color: "#3366cc", count: 2, glass: true}
+  - {name: Inky, color: "#3366cc", art: ink.jpg}
+  - {name: Edge, color: "#228833", edge: true, count: 3, sketch: true}
+  - {name: Slab, color: "#ffcc00", slab: true}
+  - {name: Parked, color: "#3366cc", count: 0}
+"""
+KEPT_FACE = FACE + """
+      - {name: glass, type: image, when: card.glass is defined, src: glass.png, x: 5mm, y: 20mm, width: 30mm,
+         height: 30mm}
+      - {name: sketch, type: image, when: card.sketch is defined, src: sketch.png, placeholder: "Art to come",
+         x: 35mm, y: 20mm, width: 20mm, height: 20mm}
+"""
+SIDES = 5          # the distinct sides printed: four faces (Parked is not printed) and the back
+
+
+def kept_game(base):
+    """`pdfx_game` with a translucent picture on Plain (flattened into a 300 dpi picture) and a
+    placeholder for missing art on Edge (set in a font no other text uses)."""
+    from PIL import Image
+
+    root = pdfx_game(base, cards=KEPT_CARDS)
+    write(root / "templates" / "tiny" / "face.yaml", KEPT_FACE)
+    Image.new("RGBA", (30, 30), (255, 0, 0, 128)).save(root / "art" / "glass.png")
+    return root
+
+
+def _converted(out):
+    from cardgen.render.pdfxcache import PdfxCache
+
+    return PdfxCache.of(out).converted
+
+
+def _rebuild(root, out):
+    """Build again after removing the PDF/X file, so that it is made again (from what is kept)."""
+    (out / root.name / "print-service" / "things-pdfx.pdf").unlink()
+    before = _converted(out / root.name)
+    _, report = build_pdfx(root, out)
+    return _converted(out / root.name) - before, report
+
+
+def _preflight(report):
+    return ([(d.loc, d.message) for d in report.warnings if d.code in ("ink-limit", "safe-area")],
+            [n for n in report.notes if n.startswith("pdfx:")])
+
+
+@pytest.fixture
+def kept(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714564800")
+    root = kept_game(tmp_path)
+    out = tmp_path / "out"
+    made, report = build_pdfx(root, out)
+    assert _converted(made) == SIDES
+    return root, out, made, report, (made / "print-service" / "things-pdfx.pdf").read_bytes()
+
+
+def test_a_side_is_converted_once_then_kept_and_the_file_is_the_same(kept):
+    root, out, made, _, first = kept
+    cache = made / ".cache"
+    assert (cache / "pdfx.bin").is_file()
+    # the ink art and the glass picture in CMYK, and the ink art as the preflight's two plates
+    assert len(list((cache / "pdfx").glob("*.tif"))) == 4
+    converted, _ = _rebuild(root, out)
+    assert converted == 0
+    assert (made / "print-service" / "things-pdfx.pdf").read_bytes() == first
+
+
+def test_editing_a_card_converts_its_sides_only_and_ends_as_a_clean_build(kept, tmp_path, monkeypatch):
+    from cardgen.render import formcache
+
+    root, out, made, _, first = kept
+    deck = root / "deck.yaml"
+    text = deck.read_text()
+    deck.write_text(text.replace("name: Slab, color: \"#ffcc00\"", "name: Slab, color: \"#ffaa00\""))
+    monkeypatch.setattr(formcache, "_open", {})                        # another process, as `cardgen build` is
+    build_pdfx(root, out)
+    assert _converted(made) == 1                                        # Slab's face
+    # the converted images the sides kept show; not the ink art's plates, not measured this time
+    assert len(list((made / ".cache" / "pdfx").glob("*.tif"))) == 2
+    edited = (made / "print-service" / "things-pdfx.pdf").read_bytes()
+    fresh, _ = build_pdfx(root, tmp_path / "fresh")
+    assert (fresh / "print-service" / "things-pdfx.pdf").read_bytes() == edited != first
+    deck.write_text(text)                                               # and back, in another process:
+    monkeypatch.setattr(formcache, "_open", {})                        # the first Slab was not kept
+    build_pdfx(root, out)
+    assert _converted(made) == 1
+    assert (made / "print-service" / "things-pdfx.pdf").read_bytes() == first
+
+
+def test_an_option_the_separation_depends_on_converts_every_side_again(kept):
+    root, out, made, _, _ = kept
+    game = root / "game.yaml"
+    before = _converted(made)
+    game.write_text(game.read_text() + "pdfx: {ink_limit: 300}\n")       # the preflight's: nothing converted
+    _, report = build_pdfx(root, out)
+    assert _converted(made) - before == 0
+    assert [d.message.split(":")[0] for d in report.warnings if d.code == "ink-limit"] == ["card 'Inky'"]
+    game.write_text(game.read_text().replace("ink_limit: 300", "ink_limit: 300, rich_black: false"))
+    before = _converted(made)
+    build_pdfx(root, out)
+    assert _converted(made) - before == SIDES
+
+
+def test_the_preflight_says_the_same_of_kept_sides(kept):
+    root, out, _, report, _ = kept
+    ink, notes = _preflight(report)
+    assert [m.split(":")[0] for _, m in ink] == ["card 'Inky'", "card 'Edge'"]
+    assert notes == ["pdfx: 1 translucent part of cards printed as 300 dpi pictures (PDF/X-1a has no transparency)"]
+    converted, again = _rebuild(root, out)
+    assert converted == 0 and _preflight(again) == (ink, notes)
+
+
+def test_a_damaged_cache_is_deleted_and_a_damaged_image_converted_again(kept):
+    root, out, made, report, first = kept
+    cache = made / ".cache"
+    for image in (cache / "pdfx").glob("*.tif"):
+        data = bytearray(image.read_bytes())
+        data[-1] ^= 0xFF
+        image.write_bytes(bytes(data))
+    converted, again = _rebuild(root, out)
+    assert converted == 2                        # the sides that show them: Plain and Inky
+    assert (made / "print-service" / "things-pdfx.pdf").read_bytes() == first
+    data = bytearray((cache / "pdfx.bin").read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (cache / "pdfx.bin").write_bytes(bytes(data))
+    converted, again = _rebuild(root, out)
+    assert converted == SIDES
+    assert (made / "print-service" / "things-pdfx.pdf").read_bytes() == first
+    assert _preflight(again) == _preflight(report)
+
+
+def test_a_cache_made_by_another_installation_is_not_read(kept, monkeypatch):
+    from cardgen.core import digest
+    from cardgen.render import formcache
+
+    root, out, made, _, first = kept
+    monkeypatch.setattr(digest, "_code", [("another installation", {})])
+    monkeypatch.setattr(formcache, "_open", {})
+    converted, _ = _rebuild(root, out)
+    assert converted == SIDES
+    assert (made / "print-service" / "things-pdfx.pdf").read_bytes() == first
+
+
+def test_a_kept_placeholder_keeps_its_font(kept, tmp_path):
+    """Edge's placeholder label is set in the italic, which no other text uses: made from what
+    was kept (here and in cards.pdf), the file still embeds it, as a clean build does."""
+    from pypdf import PdfReader
+
+    root, out, made, _, _ = kept
+    deck = root / "deck.yaml"
+    deck.write_text(deck.read_text().replace("name: Slab", "name: Block"))
+    before = _converted(made)
+    build_pdfx(root, out)
+    assert _converted(made) - before == 1
+    fresh, _ = build_pdfx(root, tmp_path / "fresh")
+    for name in ("print-service/things-pdfx.pdf", "cards.pdf"):
+        fonts = {str(f.get_object()["/BaseFont"]).split("+")[-1] for page in PdfReader(made / name).pages
+                 for _, f in _fonts_of(page)}
+        assert "Lato-Italic" in fonts, name
+        assert (made / name).read_bytes() == (fresh / name).read_bytes(), name
+
+
+def _fonts_of(obj):
+    """Every font a page or form uses, its forms' too."""
+    res = obj.get("/Resources")
+    res = res.get_object() if res is not None else {}
+    yield from (res.get("/Font") or {}).items()
+    for _, xo in (res.get("/XObject") or {}).items():
+        if xo.get_object().get("/Subtype") == "/Form":
+            yield from _fonts_of(xo.get_object())

@@ -20,7 +20,9 @@ from cardgen.outputs.base import Job, Output
 from cardgen.schema.core import Bool, Decl, Length, Number, Text, opt
 
 if TYPE_CHECKING:    # (Pillow and ReportLab's colours are imported when used: start-up time)
-    from cardgen.render.cmyk import Condition
+    from cardgen.render.cmyk import Condition, Separation
+    from cardgen.render.pdfx import DeckPdf
+    from cardgen.render.pdfxcache import PdfxCache
 
 SERVICE = "DriveThruCards"
 SERVICE_BLEED_MM = 3.175
@@ -107,16 +109,27 @@ def _profile(job: Job) -> tuple[Path, Condition, Loc]:
     return path, Condition("Custom", "", f"as characterized by {Path(ref).name}", Path(ref).stem), loc
 
 
+@dataclass
+class _DeckFile:
+    deck: Deck
+    cards: list[tuple[Card, ops.CardLayout]]          # the cards printed, with their faces
+    pages: list[tuple[Card, str, ops.CardLayout]]     # each page's card, "back" or "front", and side
+    blank: bool                                       # the deck has no back: blank ones
+    doc: DeckPdf
+
+
 def _make(job: Job, tmp: Path) -> None:
     from PIL import ImageCms, UnidentifiedImageError
 
     from cardgen.render import flatten, pdfx
     from cardgen.render.cmyk import Separation
+    from cardgen.render.pdfxcache import PdfxCache, Piece, side_key
 
     r, o, report = job.rendered, job.options, job.report
     path, cond, where = _profile(job)
+    cache = PdfxCache.of(job.out_dir)          # what builds before did to each card side
     try:
-        sep = Separation(path, o.rich_black)
+        sep = Separation(path, o.rich_black, cache=cache)
     except (OSError, ValueError, UnidentifiedImageError, ImageCms.PyCMSError) as exc:
         raise CardgenError(where, f"pdfx: profile '{o.profile}' cannot be used: {exc}; give a "
                            f"CMYK output profile (.icc)", code="pdfx-profile") from None
@@ -124,49 +137,69 @@ def _make(job: Job, tmp: Path) -> None:
         cond = replace(cond, info=sep.description)
     root = job.out_dir / "print-service"
     job.staging.own_dir(root)
-    # every side the files print, flattened together (a few PDFs to render, not a few per card)
-    distinct: dict[int, ops.CardLayout] = {}
-    for deck, card, face in r.faces:
-        back = r.back_of(deck, card)
-        if card.count > 0:
-            distinct.update({id(lay): lay for lay in (back, face) if lay is not None})
-    done, pictures = flatten.flatten_all(list(distinct.values()), r.res.fonts, tmp)
-    flat = dict(zip(distinct, done))
+    decks = [_deck_file(job, deck, sep, tmp, cache) for deck in r.game.decks]
+    files = [f for f in decks if f is not None]
+    sides = {id(side): side for f in files for side in f.doc.sides}
+    inks: dict[int, float | None] = {}
 
-    def flattened(layout: ops.CardLayout) -> ops.CardLayout:
-        return flat.get(id(layout)) or layout           # (a blank back has nothing to flatten)
+    def unmeasured(i: int, piece: Piece | None) -> bool:
+        """Its colours or art go over the ink limit, and its ink was never measured where it shows."""
+        if piece is None or piece.peak <= o.ink_limit + 0.5:
+            return False
+        if i not in inks:
+            found = cache.get(side_key("ink", sides[i], sep.key))
+            inks[i] = float(found) if isinstance(found, (int, float)) else None
+        return inks[i] is None
 
-    for deck in r.game.decks:
-        cards = [(card, face) for d, card, face in r.faces if d is deck and card.count > 0]
-        if not cards:
-            continue
+    # the sides no build before converted, and those to measure: flattened together (a few
+    # PDFs to render, not a few per card)
+    todo = {id(side): side for f in files for side in f.doc.missing()}
+    todo.update({i: sides[i] for f in files for i, piece in f.doc.pieces.items() if unmeasured(i, piece)})
+    done, pictures = flatten.flatten_all(list(todo.values()), r.res.fonts, tmp)
+    flat = dict(zip(todo, zip(done, pictures)))
+    pdfs = [f.doc.write(flat, f"{r.game.title}: {f.deck.name} (PDF/X-1a, {cond.identifier})", cond) for f in files]
+    measure = {i: flat[i][0] for f in files for i, piece in f.doc.pieces.items() if unmeasured(i, piece)}
+    for (i, _), peak in zip(measure.items(), pdfx.ink_peaks(list(measure.values()), r.res.fonts, sep, tmp)):
+        inks[i] = peak
+        cache.put(side_key("ink", sides[i], sep.key), peak)
+    for f, data in zip(files, pdfs):
+        deck = f.deck
         if deck.bleed + 1e-6 < SERVICE_BLEED_MM:
             report.warn(deck.loc, f"deck '{deck.name}' has {deck.bleed:g} mm bleed; {SERVICE} wants "
                                   f"{SERVICE_BLEED_MM} mm (1/8 in): set `bleed:` to at least that", "pdfx-bleed")
-        blank = None
-        sides: list[ops.CardLayout] = []
-        originals: list[tuple[Card, str, ops.CardLayout]] = []
-        for card, face in cards:
-            back = r.back_of(deck, card)
-            if back is None:
-                blank = blank or ops.CardLayout(face.width, face.height, face.bleed, [], f"{deck.slug}/blank",
-                                                face.shape)
-                back = blank
-            sides += [flattened(back), flattened(face)]
-            originals += [(card, "back", back), (card, "front", face)]
-        if blank is not None:
+        if f.blank:
             report.note(f"pdfx: deck '{deck.name}' has no back; its cards get blank (white) backs")
-        title = f"{r.game.title}: {deck.name} (PDF/X-1a, {cond.identifier})"
-        sep.reset_peak()
-        data = pdfx.draw_sides(sides, r.res.fonts, sep, tmp, title, cond)
         job.staging.add(root / f"{deck.slug}-pdfx.pdf", data)
-        job.staging.add(root / f"{deck.slug}-counts.txt", _counts(r.game.title, deck, cards).encode())
-        if sep.peak > o.ink_limit + 0.5:      # some colour or art may be over the limit: measure where it shows
-            _ink_warnings(job, deck, originals, pdfx.ink_peaks(sides, r.res.fonts, sep, tmp))
-        _safe_area_warnings(job, deck, originals, o.safe_margin * MM)
-    if pictures:
-        report.note(f"pdfx: {pictures} translucent part{'s' if pictures != 1 else ''} of cards printed as "
+        job.staging.add(root / f"{deck.slug}-counts.txt", _counts(r.game.title, deck, f.cards).encode())
+        _ink_warnings(job, deck, f.pages, [inks.get(id(side)) or 0.0 for _, _, side in f.pages])
+        _safe_area_warnings(job, deck, f.pages, o.safe_margin * MM, cache)
+    made = sum(piece.pictures for piece in {id(p): p for f in files for p in f.doc.pieces.values()
+                                             if p is not None}.values())
+    if made:
+        report.note(f"pdfx: {made} translucent part{'s' if made != 1 else ''} of cards printed as "
                     f"{flatten.RASTER_DPI} dpi pictures (PDF/X-1a has no transparency)")
+    cache.save()
+
+
+def _deck_file(job: Job, deck: Deck, sep: Separation, tmp: Path, cache: PdfxCache) -> _DeckFile | None:
+    """A deck's print-service file to make (None: no card of it is printed): its pages, a back
+    and a front per card, each side found in `cache` or to convert."""
+    from cardgen.render.pdfx import DeckPdf
+
+    r = job.rendered
+    cards = [(card, face) for d, card, face in r.faces if d is deck and card.count > 0]
+    if not cards:
+        return None
+    blank = None
+    pages: list[tuple[Card, str, ops.CardLayout]] = []
+    for card, face in cards:
+        back = r.back_of(deck, card)
+        if back is None:
+            blank = blank or ops.CardLayout(face.width, face.height, face.bleed, [], f"{deck.slug}/blank", face.shape)
+            back = blank
+        pages += [(card, "back", back), (card, "front", face)]
+    doc = DeckPdf([side for _, _, side in pages], r.res.fonts, sep, tmp, cache)
+    return _DeckFile(deck, cards, pages, blank is not None, doc)
 
 
 def _counts(title: str, deck: Deck, cards: list[tuple[Card, ops.CardLayout]]) -> str:
@@ -199,10 +232,18 @@ def _ink_warnings(job: Job, deck: Deck, sides: list[tuple[Card, str, ops.CardLay
                             "ink-limit")
 
 
-def _safe_area_warnings(job: Job, deck: Deck, sides: list[tuple[Card, str, ops.CardLayout]], margin: float) -> None:
+def _safe_area_warnings(job: Job, deck: Deck, sides: list[tuple[Card, str, ops.CardLayout]], margin: float,
+                        cache: PdfxCache) -> None:
+    from cardgen.render.pdfxcache import side_key
+
     shared = job.rendered.backs.get((deck.slug, None))
     for card, side, layout in sides:
-        for element, dist in text_near_trim(layout, margin):
+        key = side_key("safe", layout, margin)
+        near = cache.get(key)
+        if not isinstance(near, list):
+            near = text_near_trim(layout, margin)
+            cache.put(key, near)
+        for element, dist in near:
             loc, who = _who(deck, card, side, layout is shared)
             where = (f"crosses the trim by {-dist / MM:.1f} mm" if dist < 0 else
                      f"comes within {dist / MM:.1f} mm of the trim")

@@ -19,15 +19,19 @@ import hashlib
 import io
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageCms
 from reportlab.lib.colors import CMYKColor, Color, toColor
 
 from cardgen.core.data import DATA
+from cardgen.core.digest import digest, file_digest
 from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.render.rlcompat import CardCanvas
+
+if TYPE_CHECKING:
+    from cardgen.render.pdfxcache import PdfxCache
 
 ICC_DIR = DATA / "icc"
 DEFAULT_PROFILE = ICC_DIR / "cardgen-FOGRA39-240.icc"
@@ -65,11 +69,13 @@ def tac(cmyk: CMYK) -> float:
 @dataclass
 class Separation:
     """sRGB to the inks of one CMYK output profile. `plate`: None for the real thing, "cmy"
-    or "k" to draw ink amounts as brightness (see the module docstring)."""
+    or "k" to draw ink amounts as brightness (see the module docstring). `cache`: converted
+    images kept between builds."""
 
     profile: Path = DEFAULT_PROFILE
     rich_black: bool = True
     plate: str | None = None
+    cache: PdfxCache | None = None
     _colours: dict = field(default_factory=dict)
     _art: dict = field(default_factory=dict)
     peak: float = 0.0            # highest total ink of any colour given since `reset_peak`
@@ -80,6 +86,9 @@ class Separation:
         if dest.profile.xcolor_space.strip() != "CMYK":
             raise ValueError(f"{Path(self.profile).name} is not a CMYK output profile")
         self.description = dest.profile.profile_description or Path(self.profile).stem
+        # what the separation of a card side depends on (with cardgen's code)
+        self.icc_sha = hashlib.sha256(self.icc).hexdigest()
+        self.key = digest(self.icc_sha, self.rich_black)
         self._to_cmyk = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), dest, "RGB", "CMYK",
                                                 renderingIntent=INTENT)
 
@@ -158,18 +167,39 @@ class Separation:
         key = (Path(path), self.plate)
         hit = self._art.get(key)
         if hit is None:
-            with Image.open(path) as im:
-                im.load()
-                cmyk = self.convert_image(im)
-            peak = _image_peak(cmyk)
-            out = self._plate_image(cmyk)
-            digest = hashlib.sha256(out.tobytes() + out.mode.encode() + repr(out.size).encode()).hexdigest()[:24]
-            target = Path(folder) / f"{digest}.tif"
-            if not target.exists():
-                out.save(target, "TIFF", compression="tiff_deflate")
-            hit = self._art[key] = (target, peak)
+            hit = self._art[key] = self._kept_art(Path(path), folder) or self._convert_art(Path(path), folder)
         self.peak = max(self.peak, hit[1])
         return hit
+
+    def _art_key(self, path: Path) -> str:
+        from cardgen.render.pdfxcache import key
+
+        return key("art", file_digest(path), self.icc_sha, self.plate)
+
+    def _kept_art(self, path: Path, folder: Path) -> tuple[Path, float] | None:
+        """The conversion of the same file kept by a build before, if intact."""
+        if self.cache is None:
+            return None
+        found = self.cache.get(self._art_key(path))
+        if not (isinstance(found, (list, tuple)) and len(found) == 2):
+            return None
+        target = self.cache.fetch(str(found[0]), folder)
+        return None if target is None else (target, float(found[1]))
+
+    def _convert_art(self, path: Path, folder: Path) -> tuple[Path, float]:
+        with Image.open(path) as im:
+            im.load()
+            cmyk = self.convert_image(im)
+        peak = _image_peak(cmyk)
+        out = self._plate_image(cmyk)
+        name = hashlib.sha256(out.tobytes() + out.mode.encode() + repr(out.size).encode()).hexdigest()[:24]
+        target = Path(folder) / f"{name}.tif"
+        if not target.exists():
+            out.save(target, "TIFF", compression="tiff_deflate")
+        if self.cache is not None:
+            self.cache.stash(target)
+            self.cache.put(self._art_key(path), (name, peak))
+        return target, peak
 
     def _plate_image(self, cmyk: Image.Image) -> Image.Image:
         if self.plate is None:
@@ -204,10 +234,15 @@ class CmykCanvas(CardCanvas):
     temporary folder) is named in the PDF by its content, not by its path, so the same
     cards give the same bytes wherever they were built."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.shown: list[str] = []          # the image files drawn, in order
+
     def drawImage(self, image: Any, *args: Any, **kwargs: Any) -> Any:
         from reportlab.lib.utils import ImageReader
 
         if isinstance(image, (str, Path)):
+            self.shown.append(str(image))
             image = ImageReader(str(image))
         return super().drawImage(image, *args, **kwargs)
 

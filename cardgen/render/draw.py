@@ -159,14 +159,7 @@ class Drawer:
         if type(self.c) is not CardCanvas or self.area_fill is not None \
                 or getattr(self.c, "_enforceColorSpace", None) is not None:
             return      # (colours converted as they are drawn: not reused)
-        chars: dict[str, set[str]] = {}
-        for layout in layouts:
-            for op in layout.ops:
-                if isinstance(op, ops.Text):
-                    for r in op.runs:
-                        if r.kind == "text":
-                            chars.setdefault(r.font, set()).update(str(r.content))
-        self._tokens = self.c.fix_resources(chars)
+        self._tokens = self.c.fix_resources(text_chars(layouts, self.fonts))
 
     # -- shared forms ---------------------------------------------------------
     def vector_form(self, path: str | Path, themed: bool = False) -> tuple[str, float, float]:
@@ -259,7 +252,7 @@ class Drawer:
     def _reuse_key(self, layout: ops.CardLayout, tokens: dict[str, str]) -> str:
         """What a card form's operators depend on: the side's drawing (`ops.layout_digest`), how
         this document names and codes the fonts it uses, and the drawer's `variant`."""
-        used = sorted({r.font for op in layout.ops if isinstance(op, ops.Text) for r in op.runs if r.kind == "text"})
+        used = sorted(text_chars([layout], self.fonts))
         return digest(ops.layout_digest(layout, font_files()), [tokens[f] for f in used], self.variant)
 
     # -- operations -------------------------------------------------------------
@@ -440,17 +433,36 @@ class Drawer:
         c.setLineWidth(0.3)
         c.line(x, y, x + op.w, y + op.h)
         c.line(x, y + op.h, x + op.w, y)
-        face = self.fonts.face(DEFAULT_FAMILY if self.fonts.has(DEFAULT_FAMILY) else None, "italic")
+        font = _placeholder_font(self.fonts)
         size = max(6.0, min(9.0, op.h / 4))
-        tw = self.fonts.width(op.label, face.name, size)
+        tw = self.fonts.width(op.label, font, size)
         pad = 2
         c.setFillColorRGB(0.94, 0.94, 0.94)
         c.rect(x + (op.w - tw) / 2 - pad, y + op.h / 2 - size * 0.45 - pad, tw + 2 * pad, size + 2 * pad,
                stroke=0, fill=1)
         c.setFillColorRGB(0.3, 0.3, 0.3)
-        c.setFont(face.name, size)
+        c.setFont(font, size)
         c.drawCentredString(x + op.w / 2, y + op.h / 2 - size * 0.3, op.label)
         c.restoreState()
+
+
+def _placeholder_font(fonts: FontBook) -> str:
+    return fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "italic").name
+
+
+def text_chars(layouts: Iterable[ops.CardLayout], fonts: FontBook) -> dict[str, set[str]]:
+    """The characters these card sides set in each font (ReportLab font name): their text
+    and their placeholders' labels."""
+    chars: dict[str, set[str]] = {}
+    for layout in layouts:
+        for op in layout.ops:
+            if isinstance(op, ops.Text):
+                for r in op.runs:
+                    if r.kind == "text":
+                        chars.setdefault(r.font, set()).update(str(r.content))
+            elif isinstance(op, ops.Placeholder):
+                chars.setdefault(_placeholder_font(fonts), set()).update(op.label)
+    return chars
 
 
 def _is_svg(path: str | Path) -> bool:

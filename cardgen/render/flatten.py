@@ -205,15 +205,17 @@ def _flat_colour(backdrop: Image.Image, where: Image.Image) -> tuple[float, floa
 def flatten(layout: ops.CardLayout, fonts: FontBook, folder: Path) -> tuple[ops.CardLayout, int]:
     """The layout without transparency, and how many operations became pictures (written
     into `folder`, named by content)."""
-    (out,), n = flatten_all([layout], fonts, folder)
+    (out,), (n,) = flatten_all([layout], fonts, folder)
     return out, n
 
 
-def flatten_all(layouts: list[ops.CardLayout], fonts: FontBook, folder: Path) -> tuple[list[ops.CardLayout], int]:
-    """`flatten` for many layouts at once: two PDFs to render in all, not two per card."""
+def flatten_all(layouts: list[ops.CardLayout], fonts: FontBook,
+                folder: Path) -> tuple[list[ops.CardLayout], list[int]]:
+    """`flatten` for many layouts at once (two PDFs to render in all, not two per card): the
+    layouts, and how many pictures each got."""
     todo = [(n, i) for n, layout in enumerate(layouts) for i, op in enumerate(layout.ops) if translucent(op)]
     if not todo:
-        return list(layouts), 0
+        return list(layouts), [0] * len(layouts)
     pages, crops = [], []
     for n, i in todo:
         layout = layouts[n]
@@ -246,8 +248,11 @@ def flatten_all(layouts: list[ops.CardLayout], fonts: FontBook, folder: Path) ->
                       RASTER_DPI, cuts)
         for (n, i, _), cut, shot in zip(pictures, cuts, full):
             result[n][i] = _picture(layouts[n], cut, shot, folder)
+    counts = [0] * len(layouts)
+    for n, _, _ in pictures:
+        counts[n] += 1
     return [replace(layout, ops=[op for op in kept if op is not None])
-            for layout, kept in zip(layouts, result)], len(pictures)
+            for layout, kept in zip(layouts, result)], counts
 
 
 def _snap(box: tuple[float, float, float, float], layout: ops.CardLayout) -> tuple[float, float, float, float]:

@@ -18,13 +18,14 @@ again) and ignored unless this installation of cardgen wrote it.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from cardgen.core.cachefile import CacheFile, save_every
 
 # a form's operators, the forms and images it uses, its size (an SVG's; () for a card) and
 # the transparency states it named ([((key, value), name)])
 Entry = tuple[str, list[str], tuple[float, ...], list]
-_open: dict[Path, FormCache] = {}
+_open: dict[Path, Any] = {}      # the form caches, and the print-service's (`render.pdfxcache`)
 
 
 class FormCache(CacheFile):

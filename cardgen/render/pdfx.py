@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import zlib
+from collections.abc import Mapping
 from pathlib import Path
 
 from PIL import ImageChops, ImageMath
@@ -23,7 +24,8 @@ from reportlab.pdfbase import pdfdoc
 from cardgen.model import ops
 from cardgen.render import docinfo
 from cardgen.render.cmyk import CmykCanvas, Condition, Separation
-from cardgen.render.draw import Drawer, new_canvas
+from cardgen.render.draw import Drawer, new_canvas, text_chars
+from cardgen.render.pdfxcache import PdfxCache, Piece, side_key
 from cardgen.resources.fonts import FontBook
 
 PDFX_VERSION = "PDF/X-1:2003"
@@ -31,34 +33,137 @@ PDFX_CONFORMANCE = "PDF/X-1a:2003"
 INK_DPI = 72          # ink coverage is measured on areas half a millimetre across (0.35 mm pixels)
 
 
-def draw_sides(sides: list[ops.CardLayout], fonts: FontBook, sep: Separation, folder: Path, title: str,
-               condition: Condition | None = None) -> bytes:
-    """One page per layout (trim + bleed, the layout drawn once as a form however often it
-    appears); with `condition`, a PDF/X-1a file (boxes, output intent, PDF/X keys)."""
-    buf = io.BytesIO()
-    c = new_canvas(buf, fonts, canvas=CmykCanvas, enforceColorSpace=sep.enforce)
-    c.setTitle(title)
-    drawer = Drawer(c, fonts)
-    drawer.area_fill = sep.area_fill
-    converted: dict[int, ops.CardLayout] = {}
-    for layout in sides:
-        lay = converted.get(id(layout))
-        if lay is None:
-            lay = converted[id(layout)] = sep.art_in(layout, folder)[0]
-        B = lay.bleed
-        w, h = lay.width + 2 * B, lay.height + 2 * B
-        c.setPageSize((w, h))
+class _Drawer(Drawer):
+    """The drawer of a print-service file: large black areas in rich black, and for each card
+    side it converts, the SVG forms the side asks for and the highest ink among them."""
+
+    def __init__(self, canvas: CmykCanvas, fonts: FontBook, sep: Separation, folder: Path) -> None:
+        super().__init__(canvas, fonts)
+        self.area_fill = sep.area_fill
+        self.sep, self.folder = sep, Path(folder)
+        self.asked: list[tuple[str, bool]] = []
+        self.asked_peak = 0.0
+        self._svg_peaks: dict[str, float] = {}
+
+    def vector_form(self, path: str | Path, themed: bool = False) -> tuple[str, float, float]:
+        new = ("svg", str(path), themed) not in self.forms
+        before, self.sep.peak = self.sep.peak, 0.0
+        name, w, h = super().vector_form(path, themed)
+        if new:
+            self._svg_peaks[name] = max(self._svg_peaks.get(name, 0.0), self.sep.peak)
+        self.sep.peak = max(before, self.sep.peak)
+        self.asked.append((str(path), themed))
+        self.asked_peak = max(self.asked_peak, self._svg_peaks.get(name, 0.0))
+        return name, w, h
+
+    def side_form(self, side: ops.CardLayout, piece: Piece | None, files: list[Path],
+                  drawing: ops.CardLayout, pictures: int) -> tuple[str, Piece, bool]:
+        """A form for `side`: made from its `piece` (showing the images `files`), else drawn
+        from `drawing` (the side flattened, with `pictures` pictures) and its images converted;
+        then the piece that makes it again, and whether it can (not when drawing it used what
+        the piece cannot bring: a font `fix_resources` did not fix, a spot colour)."""
+        c, sep = self.c, self.sep
+        assert isinstance(c, CmykCanvas)
+        if piece is not None:
+            for svg, themed in piece.svgs:
+                self.vector_form(svg, themed)
+        else:
+            drawing, art = sep.art_in(drawing, self.folder)
+            self.asked, self.asked_peak, sep.peak = [], 0.0, 0.0
+            self._prepare(drawing)
+        name = self._name("card")
+        B = side.bleed
+        c.beginForm(name, 0, 0, side.width + 2 * B, side.height + 2 * B)
+        if piece is None:
+            c.shown, fonts = [], _font_state(c)
+            self.draw_ops(drawing, B, B + side.height)
+            made = c.form_contents() if _font_state(c) == fonts else None
+            shown = [Path(p) for p in c.shown]
+            piece = Piece(*(made or ("", [], [])), self.asked, [p.stem for p in shown],
+                          max(art, sep.peak, self.asked_peak), pictures)
+            reusable = made is not None and all(p.parent == self.folder for p in shown)
+        else:
+            for image in files:
+                c.register_image(str(image))
+            c.replay(piece.code, piece.forms, piece.states)
+            reusable = True
+        c.endForm()
+        return name, piece, reusable
+
+
+def _font_state(c: CmykCanvas) -> tuple[int, tuple[int, ...]]:
+    """How many fonts the document names and characters it codes: drawing a side that changes
+    it used a font or character `fix_resources` did not fix (a placeholder's label)."""
+    doc = c._doc
+    return len(doc.fontMapping), tuple(len(f.state[doc].assignments) for f in doc.delayedFonts
+                                       if doc in getattr(f, "state", {}))
+
+
+class DeckPdf:
+    """A PDF of card sides, a page each at trim + bleed, each distinct side drawn once as a
+    form. With a `cache`, a side's form is made from the `Piece` a build before kept for the
+    side as this document draws it; the others (`missing`) are converted from their flattened
+    layouts and their pieces kept. Either way the same sides give the same bytes."""
+
+    def __init__(self, sides: list[ops.CardLayout], fonts: FontBook, sep: Separation, folder: Path,
+                 cache: PdfxCache | None = None) -> None:
+        self.sides, self.sep, self.cache = sides, sep, cache
+        self.buf = io.BytesIO()
+        self.c = new_canvas(self.buf, fonts, canvas=CmykCanvas, enforceColorSpace=sep.enforce)
+        self.drawer = _Drawer(self.c, fonts, sep, folder)
+        tokens = self.c.fix_resources(text_chars(sides, fonts))       # the same names and codes in every build
+        self.keys: dict[int, str] = {}
+        self.pieces: dict[int, Piece | None] = {}     # (all known after `write`)
+        self.files: dict[int, list[Path]] = {}
+        for side in sides:
+            if id(side) in self.pieces:
+                continue
+            self.pieces[id(side)], self.files[id(side)] = None, []
+            if cache is None:
+                continue
+            used = sorted(text_chars([side], fonts))
+            key = self.keys[id(side)] = side_key("side", side, sep.key, [tokens[f] for f in used])
+            piece = cache.piece(key)
+            files = [cache.fetch(n, folder) for n in piece.images] if piece is not None else []
+            if piece is not None and all(files):
+                self.pieces[id(side)], self.files[id(side)] = piece, [f for f in files if f is not None]
+
+    def missing(self) -> list[ops.CardLayout]:
+        """The distinct sides no kept piece makes: to flatten and convert."""
+        return [side for side in {id(s): s for s in self.sides}.values() if self.pieces[id(side)] is None]
+
+    def write(self, flat: Mapping[int, tuple[ops.CardLayout, int]], title: str,
+              condition: Condition | None = None) -> bytes:
+        """The PDF; `flat`: each missing side (by id) flattened, and how many pictures that made.
+        With `condition`, a PDF/X-1a file (boxes, output intent, PDF/X keys)."""
+        c, cache = self.c, self.cache
+        c.setTitle(title)
+        names: dict[int, str] = {}
+        for side in self.sides:
+            name = names.get(id(side))
+            if name is None:
+                had = self.pieces[id(side)]
+                drawing, pictures = flat.get(id(side), (side, 0))
+                name, piece, reusable = self.drawer.side_form(side, had, self.files[id(side)], drawing, pictures)
+                names[id(side)], self.pieces[id(side)] = name, piece
+                if had is None and cache is not None:
+                    cache.converted += 1
+                    if reusable:
+                        cache.keep_piece(self.keys[id(side)], piece)
+            B = side.bleed
+            w, h = side.width + 2 * B, side.height + 2 * B
+            c.setPageSize((w, h))
+            if condition is not None:
+                c.setBleedBox((0, 0, w, h))
+                c.setTrimBox((B, B, B + side.width, B + side.height))
+            c.setFillColor((0.0, 0.0, 0.0))          # the inherited colour: black, in the separation's terms
+            c.setStrokeColor((0.0, 0.0, 0.0))
+            c.doForm(name)
+            c.showPage()
         if condition is not None:
-            c.setBleedBox((0, 0, w, h))
-            c.setTrimBox((B, B, B + lay.width, B + lay.height))
-        c.setFillColor((0.0, 0.0, 0.0))          # the inherited colour: black, in the separation's terms
-        c.setStrokeColor((0.0, 0.0, 0.0))
-        c.doForm(drawer.card_form(lay))
-        c.showPage()
-    if condition is not None:
-        _pdfx(c, sep, condition)
-    c.save()
-    return buf.getvalue()
+            _pdfx(c, self.sep, condition)
+        c.save()
+        return self.buf.getvalue()
 
 
 def _pdfx(c: object, sep: Separation, cond: Condition) -> None:
@@ -88,9 +193,11 @@ def ink_peaks(sides: list[ops.CardLayout], fonts: FontBook, sep: Separation, fol
     side drawn with the inks as brightness (`Separation.for_plate`) and rasterized."""
     import pypdfium2 as pdfium
 
+    if not sides:
+        return []
     pages = {}
     for plate in ("cmy", "k"):
-        data = draw_sides(sides, fonts, sep.for_plate(plate), folder, "plate")
+        data = DeckPdf(sides, fonts, sep.for_plate(plate), folder).write({}, "plate")
         pages[plate] = pdfium.PdfDocument(data)
     out = []
     try:
