@@ -517,3 +517,30 @@ def test_icon_names_are_the_icons_parse_finds():
     for _ in range(20000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randrange(12)))
         assert icon_names(text) == parsed(text), repr(text)
+
+
+def test_a_rebuild_takes_the_sides_hashes_from_the_cache_and_records_what_a_clean_build_does(game, tmp_path,
+                                                                                             monkeypatch):
+    """The content hashes a build works out for each side (its drawing's, for card forms and
+    output parts; the manifest's) are kept with the side: a rebuild after one edit hashes only
+    the edited card's sides (the others are decoded, not hashed: the sheets name their fonts'
+    characters from every side), and its manifest and output files are those of a
+    build without the cache, byte for byte."""
+    out = tmp_path / "out"
+    only = ("print", "cards")
+    build_game(game, game, BuildOptions(out=out, only=only), Report())
+    cold = tmp_path / "cold"                    # the same output with no cache: the same revisions
+    shutil.copytree(out, cold, symlinks=True)
+    shutil.rmtree(cold / "cached" / ".cache")
+    replace_in(game / "stamped.yaml", "The first card.", "The first card, edited.")
+    hashed: list[str] = []
+    real_digest = digest.digest
+    monkeypatch.setattr(ops, "digest", lambda *v: hashed.append("x") or real_digest(*v))
+    cache._open.clear()
+    build_game(game, game, BuildOptions(out=out, only=only), Report())
+    assert len(hashed) == 2            # the edited card's face and its own back
+    monkeypatch.undo()
+    cache._open.clear()
+    build_game(game, game, BuildOptions(out=cold, only=only), Report())
+    for name in ("manifest.json", "print-letter.pdf", "print-a4.pdf", "cards.pdf"):
+        assert (out / "cached" / name).read_bytes() == (cold / "cached" / name).read_bytes(), name

@@ -70,7 +70,13 @@ from cardgen.resources.fonts import FontBook, FontError, font_digest
 FORMAT = 1
 _open: dict[FilePath, LayoutCache] = {}
 
-# One cached side: (anchor, deps, events, encoded ops (marshalled), stamp).  `deps`: what its
+# The content hashes a build works out for a laid-out side and keeps on it, by attribute:
+# `ops.layout_digest` (what its drawing depends on: card forms, output parts) and
+# `manifest.SideHasher.side` (what the manifest records).  Both are functions of the side's
+# operations and of the files they use, which the entry is checked against before it is used.
+HASHES = ("_digest", "_side_hash")
+
+# One cached side: (anchor, deps, events, encoded ops (marshalled), stamp[, hashes]).  `deps`: what its
 # layout looked up (`Trace`); `events`: what it reported, ("w", file, line, col, cell, message,
 # code) for a warning and ("o", element index, what, where) for an element off the card.
 Dep = tuple[str, str, str, str, str, str]
@@ -85,6 +91,7 @@ class LayoutCache(CacheFile):
         self.digests = DigestCache()
         self.laid_out = 0          # card sides laid out (not found), since this process opened it
         self.reused = 0            # card sides found and used
+        self.fresh: dict[bytes, ops.CardLayout] = {}     # sides laid out since saved, by key
 
     @classmethod
     def of(cls, folder: FilePath) -> LayoutCache:
@@ -102,6 +109,15 @@ class LayoutCache(CacheFile):
         return True
 
     def payload(self) -> Any:
+        """The entries used, each side laid out since the last save with the two content hashes
+        the build worked out for it (`HASHES`), so that the next build need not decode and
+        hash the sides it reuses."""
+        for key, layout in self.fresh.items():
+            entry = self.entries.get(key)
+            sums = tuple(layout.__dict__.get(name) for name in HASHES)
+            if isinstance(entry, tuple) and len(entry) == 5 and all(isinstance(x, str) for x in sums):
+                self.entries[key] = (*entry, sums)
+        self.fresh = {}
         return FORMAT, super().payload(), self.digests.entries
 
     def begin(self) -> None:

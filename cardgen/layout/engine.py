@@ -243,6 +243,7 @@ class Layouter:
             except ValueError:
                 return layout           # something marshal cannot keep: laid out every time
             self.cache.put(key, entry)
+            self.cache.fresh[key] = layout
         return layout
 
     def _source(self, deck: Deck, card: Card | None, side: str) -> tuple[Template, dict]:
@@ -291,11 +292,15 @@ class Layouter:
     def _reuse(self, entry: Any, deck: Deck, card: Card | None, side: str, tpl: Template) -> ops.CardLayout | None:
         """A cached side, if every lookup its layout made resolves as it did (and, if it reported
         problems, the card is where it was); its problems are reported again."""
-        from cardgen.layout.cache import CachedLayout, anchor_of
+        from cardgen.layout.cache import HASHES, CachedLayout, anchor_of
 
         assert self._trace is not None
         try:
-            anchor, deps, events, encoded, stamp = entry
+            anchor, deps, events, encoded, stamp = entry[:5]
+            hashes = entry[5] if len(entry) == 6 else None
+            if hashes is not None and not (isinstance(hashes, tuple) and len(hashes) == len(HASHES)
+                                           and all(isinstance(h, str) for h in hashes)):
+                return None
             if events and anchor != (anchor_of(card.loc, card.data) if card is not None else b""):
                 return None         # its problems name places the card has moved from
             if not self._trace.valid(deps):
@@ -311,9 +316,12 @@ class Layouter:
                 self.report.warn(Loc(*e[1:5]), e[5], e[6])
             else:
                 self._note_off(tpl.elements[e[1]], e[2], e[3])
-        return CachedLayout(deck.size.width * MM, deck.size.height * MM, deck.bleed * MM, None,
-                            _side_key(deck, card, side), deck.size.shape, stamp, encoded=encoded,
-                            source=str(self.cache.path) if self.cache is not None else "")
+        layout = CachedLayout(deck.size.width * MM, deck.size.height * MM, deck.bleed * MM, None,
+                              _side_key(deck, card, side), deck.size.shape, stamp, encoded=encoded,
+                              source=str(self.cache.path) if self.cache is not None else "")
+        if hashes is not None:
+            layout.__dict__.update(zip(HASHES, hashes))
+        return layout
 
     def _warn(self, loc: Loc, message: str, code: str) -> None:
         if self._events is not None:

@@ -265,6 +265,9 @@ class SideHasher:
         known = self._sides.get(id(layout))
         if known is not None and known[0] is layout:       # a shared back: hashed once
             return known[1]
+        kept = layout.__dict__.get("_side_hash")            # worked out before (`layout.cache`)
+        if isinstance(kept, str):
+            return kept
         stamp = set(layout.stamp)
         nums: list[float] = [layout.width, layout.height, layout.bleed]
         words: list[str] = [layout.shape]
@@ -275,6 +278,7 @@ class SideHasher:
         h.update("\0".join(words).encode("utf-8", "surrogatepass"))
         got = h.hexdigest()[:HASH_LENGTH]
         self._sides[id(layout)] = (layout, got)
+        layout.__dict__["_side_hash"] = got
         return got
 
 
