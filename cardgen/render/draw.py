@@ -21,7 +21,7 @@ from cardgen.model.ops import Colour
 from cardgen.render import docinfo
 from cardgen.render.formcache import FormCache
 from cardgen.render.rlcompat import CardCanvas
-from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files
+from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files, use_in_reportlab
 from cardgen.resources.icons import load_svg
 
 if TYPE_CHECKING:    # (ReportLab's graphics and svglib are imported when an SVG is drawn, not reused)
@@ -40,6 +40,7 @@ def new_canvas(target: str | Path | IO[bytes], fonts: FontBook, pagesize: tuple[
     document information of `cardgen.render.docinfo` (designer, date; set the title with
     `setTitle`). `enforceColorSpace` (ReportLab's hook, a function of a colour) and a
     `canvas` class of its own are how `cardgen.render.cmyk` turns everything into CMYK."""
+    use_in_reportlab()    # (fonts are measured without ReportLab; drawing needs them registered)
     c = canvas(target, pagesize=pagesize, invariant=1, initialFontName=_base_font(fonts), pageCompression=1, **kw)
     docinfo.attach(c)
     return c
