@@ -234,10 +234,11 @@ def test_start_up_imports_no_heavy_library():
 # -- what start-up keeps out (docs/design.md, "Start-up") --------------------------------------
 # Libraries and cardgen modules that `cardgen validate` never needs for a game like the one
 # `cardgen new` makes: drawing, imaging, PDF reading, SVG, spreadsheets, watching, the
-# renderer, the build, the preview server, the progress bars.
+# renderer, the build, atomic writes, the preview server, the progress bars.
 VALIDATE_KEEPS_OUT = ("reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "lxml", "openpyxl", "python_calamine",
-                      "watchfiles", "logging", "cardgen.render", "cardgen.pipeline.build", "cardgen.serve",
-                      "cardgen.cli.terminal", "cardgen.outputs.album")
+                      "watchfiles", "logging", "csv", "ctypes", "cardgen.render", "cardgen.load.sheets",
+                      "cardgen.pipeline.build", "cardgen.core.atomic", "cardgen.serve", "cardgen.cli.terminal",
+                      "cardgen.outputs.album")
 # `cardgen --help` lists the commands: nor templates, YAML, fonts, layout or the outputs either.
 HELP_KEEPS_OUT = (*VALIDATE_KEEPS_OUT, "jinja2", "yaml", "cardgen.outputs", "cardgen.pipeline.options",
                   "cardgen.load.game", "cardgen.model", "cardgen.resources", "cardgen.elements", "cardgen.layout",
