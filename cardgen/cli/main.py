@@ -59,6 +59,8 @@ def main():
 
 def _click_option(o: Opt, dest: str) -> click.Option:
     """A declared option as a `cardgen build` flag."""
+    from cardgen.pipeline.options import Folder
+
     kind, multiple = o.kind, False
     if isinstance(kind, ListOf):
         kind, multiple = kind.item, True
@@ -67,8 +69,6 @@ def _click_option(o: Opt, dest: str) -> click.Option:
         if o.cli.startswith("--no-"):
             help_text = "Do not " + o.doc
         return click.Option([o.cli, dest], is_flag=True, default=False, help=help_text + ".")
-    from cardgen.pipeline.options import Folder
-
     default = o.default_text()
     help_text += f" (default: {default.strip('`')})."
     if isinstance(kind, Choice):
