@@ -43,6 +43,13 @@ BACK_TEMPLATE = """
 """
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _user_cache(tmp_path_factory):
+    """cardgen's user cache (font metrics, `core.digest.user_cache`) in a folder of the test
+    session, for the tests and the processes they start, not in ~/.cache."""
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("user-cache"))
+
+
 @pytest.fixture
 def tiny_game(tmp_path):
     """A game folder with its own templates: one deck of poker cards."""

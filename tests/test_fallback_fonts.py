@@ -11,6 +11,7 @@ from cardgen.layout.engine import layout_game
 from cardgen.load.game import load_game
 from cardgen.model import ops
 from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.resources.fonts import use_in_reportlab
 
 TEMPLATE = """
 elements:
@@ -23,6 +24,7 @@ DPI = 150
 def _runs(root) -> list[ops.Run]:
     report = Report()
     rendered = layout_game(load_game(root, REPO, report), report)
+    use_in_reportlab()     # (layout measures without ReportLab; the tests ask ReportLab for the widths)
     _, _, face = rendered.faces[0]
     return [r for op in face.ops if isinstance(op, ops.Text) for r in op.runs]
 

@@ -229,3 +229,69 @@ def test_start_up_imports_no_heavy_library():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=PKG.parent)
     assert out.stdout.strip() == "[]"
+
+
+# -- what start-up keeps out (docs/design.md, "Start-up") --------------------------------------
+# Libraries and cardgen modules that `cardgen validate` never needs for a game like the one
+# `cardgen new` makes: drawing, imaging, PDF reading, SVG, spreadsheets, watching, the
+# renderer, the build, atomic writes, the preview server, the progress bars.
+VALIDATE_KEEPS_OUT = ("reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "lxml", "openpyxl", "python_calamine",
+                      "watchfiles", "logging", "csv", "ctypes", "cardgen.render", "cardgen.load.sheets",
+                      "cardgen.pipeline.build", "cardgen.core.atomic", "cardgen.serve", "cardgen.cli.terminal",
+                      "cardgen.outputs.album")
+# `cardgen --help` lists the commands: nor templates, YAML, fonts, layout or the outputs either.
+HELP_KEEPS_OUT = (*VALIDATE_KEEPS_OUT, "jinja2", "yaml", "cardgen.outputs", "cardgen.pipeline.options",
+                  "cardgen.load.game", "cardgen.model", "cardgen.resources", "cardgen.elements", "cardgen.layout",
+                  "cardgen.check")
+
+
+def _imported(tmp_path: Path, *args: str, cache: Path) -> set[str]:
+    """The modules a `cardgen ARGS` process (run in `tmp_path`, with `cache` as its user
+    cache) has imported when it is done."""
+    import os
+    import subprocess
+    import sys
+
+    listing = tmp_path / "modules.txt"
+    code = ("import sys\n"
+            "from cardgen.cli.main import main\n"
+            "try:\n"
+            "    main(sys.argv[2:], standalone_mode=False)\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            "open(sys.argv[1], 'w').write('\\n'.join(sorted(sys.modules)))\n")
+    env = dict(os.environ, PYTHONPATH=str(PKG.parent), XDG_CACHE_HOME=str(cache))
+    subprocess.run([sys.executable, "-c", code, str(listing), *args], cwd=tmp_path, env=env, check=True,
+                   capture_output=True)
+    return set(listing.read_text().split("\n"))
+
+
+def _kept_out(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    """The modules of `modules` that are (or are inside) one of `names`."""
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
+def test_validate_imports_nothing_it_does_not_need(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=str(PKG.parent))
+    subprocess.run([sys.executable, "-m", "cardgen", "new", "small"], cwd=tmp_path, env=env, check=True,
+                   capture_output=True)
+    cache = tmp_path / "cache"
+    first = _imported(tmp_path, "validate", "small", cache=cache)
+    assert "cardgen.check.validate" in first and "cardgen.layout.engine" in first       # it did check
+    # a font measured for the first time on this computer is parsed by ReportLab's TrueType
+    # parser (`cardgen.resources.fonts`), and nothing else of ReportLab is imported
+    assert _kept_out(first, ("reportlab",)) and "reportlab.pdfbase.ttfonts" in first
+    assert _kept_out(first, ("reportlab.pdfgen", "reportlab.graphics", "reportlab.platypus")) == []
+    again = _imported(tmp_path, "validate", "small", cache=cache)
+    assert "cardgen.check.validate" in again
+    assert _kept_out(again, VALIDATE_KEEPS_OUT) == []
+
+
+def test_help_imports_no_library_and_no_output(tmp_path):
+    found = _imported(tmp_path, "--help", cache=tmp_path / "cache")
+    assert "click" in found
+    assert _kept_out(found, HELP_KEEPS_OUT) == []

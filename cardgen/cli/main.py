@@ -5,6 +5,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from click.core import ParameterSource
@@ -14,10 +15,11 @@ from cardgen.core.envfail import describe, is_environment
 from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, escape_controls, plural
 from cardgen.core.progress import listening
 from cardgen.load.project import find_project, game_project, output_dir, resolve_games
-from cardgen.outputs import OUTPUTS
 from cardgen.pipeline.jsonschema import SCHEMAS, dumps
-from cardgen.pipeline.options import BuildOptions, Folder
 from cardgen.schema.core import STATIC_ENV, Bool, Choice, Decl, Invalid, ListOf, Opt
+
+if TYPE_CHECKING:     # (imported when `cardgen build` is used: `cardgen --help` and `validate` start quicker)
+    from cardgen.pipeline.options import BuildOptions
 
 
 def _print_diags(diags: list[Diagnostic]) -> None:
@@ -57,6 +59,8 @@ def main():
 
 def _click_option(o: Opt, dest: str) -> click.Option:
     """A declared option as a `cardgen build` flag."""
+    from cardgen.pipeline.options import Folder
+
     kind, multiple = o.kind, False
     if isinstance(kind, ListOf):
         kind, multiple = kind.item, True
@@ -88,6 +92,9 @@ def _click_option(o: Opt, dest: str) -> click.Option:
 def _flags() -> list[tuple[str | None, str, Opt, click.Option]]:
     """Every flag of `cardgen build`: (output name or None for the build-wide options, attribute,
     option, click option), from the declarations."""
+    from cardgen.outputs import OUTPUTS
+    from cardgen.pipeline.options import BuildOptions
+
     out = []
     decls: list[tuple[str | None, type[Decl]]] = [(None, BuildOptions),
                                                    *((o.name, o.Options) for o in OUTPUTS.values())]
@@ -100,6 +107,8 @@ def _flags() -> list[tuple[str | None, str, Opt, click.Option]]:
 
 def _build_options(ctx: click.Context, values: dict) -> BuildOptions:
     """The flags given on the command line (only those) as BuildOptions."""
+    from cardgen.pipeline.options import BuildOptions
+
     wide: dict = {}
     outputs: dict = {}
     for group, attr, o, param in _flags():
@@ -144,12 +153,40 @@ def _build(games, **values):
         click.echo("stopped watching")
 
 
-build = click.Command(
-    "build", callback=_build, help=_build.__doc__,
-    params=[click.Argument(["games"], nargs=-1, metavar="[GAME_OR_PATH]..."), *(f[3] for f in _flags())],
-    epilog="Outputs (--only): " + "; ".join(f"{n}: {o.summary.rstrip('.')}"
-                                            + ("" if o.default else " (only when asked for)")
-                                            for n, o in OUTPUTS.items()) + ".")
+class _Build(click.Command):
+    """`cardgen build`, whose flags and epilog come from the declarations of every output: made
+    when the command is used, so `cardgen --help` and `cardgen validate` (which list or check
+    but never build) do not import the outputs' modules."""
+
+    def __init__(self) -> None:
+        self._params: list[click.Parameter] | None = None
+        super().__init__("build", callback=_build, help=_build.__doc__)
+
+    @property
+    def params(self) -> list[click.Parameter]:
+        if self._params is None:
+            self._params = [click.Argument(["games"], nargs=-1, metavar="[GAME_OR_PATH]..."),
+                            *(f[3] for f in _flags())]
+        return self._params
+
+    @params.setter
+    def params(self, value: list[click.Parameter]) -> None:
+        self._params = list(value) or None
+
+    @property
+    def epilog(self) -> str:
+        from cardgen.outputs import OUTPUTS
+
+        return "Outputs (--only): " + "; ".join(f"{n}: {o.summary.rstrip('.')}"
+                                                + ("" if o.default else " (only when asked for)")
+                                                for n, o in OUTPUTS.items()) + "."
+
+    @epilog.setter
+    def epilog(self, value: str | None) -> None:
+        pass
+
+
+build = _Build()
 main.add_command(build)
 main.add_command(serve)
 

@@ -17,7 +17,6 @@ import marshal
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from cardgen.core import atomic
 from cardgen.core.digest import CorruptCache, code_version, read_payload, seal
 
 C = TypeVar("C", bound="CacheFile")
@@ -105,6 +104,8 @@ class CacheFile:
         if self.path is None or not self._new:
             return
         body = marshal.dumps(self.payload())
+        from cardgen.core import atomic  # (only a build writes: `validate` does not import it)
+
         atomic.write_bytes(self.path, seal(code_version().encode() + b"\n" + body))
         self._stamp = stamp(self.path)
         self._new = False

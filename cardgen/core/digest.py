@@ -57,6 +57,19 @@ def digest(*values: Any) -> str:
 _SEAL = b"CGSEAL1\n"
 
 
+def user_cache(kind: str) -> Path | None:
+    """cardgen's folder for `kind` in the user's cache (`$XDG_CACHE_HOME/cardgen/<kind>`, by
+    default `~/.cache/cardgen/<kind>`; not made here), or None without a home folder.  For what
+    does not belong to one game: the metrics of font files (`cardgen.resources.fonts`)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    return Path(base) / "cardgen" / kind
+
+
 class CorruptCache(OSError):
     """A cache entry whose checksum does not match its content."""
 
@@ -131,7 +144,7 @@ def walk_files(root: Path, skip: Iterable[Path] = ()) -> list[str]:
     return out
 
 
-def _library_stamp(name: str) -> str:
+def library_stamp(name: str) -> str:
     """Where a library is installed and when its top module was written (changes on upgrade),
     found without importing it."""
     try:
@@ -160,7 +173,7 @@ def code_version(cache: DigestCache | None = None) -> str:
         own = DigestCache(cache.old if cache is not None else None)
         h = hashlib.sha256(sys.version.encode())
         for lib in LIBRARIES:
-            h.update(_library_stamp(lib).encode() + b"\0")
+            h.update(library_stamp(lib).encode() + b"\0")
         for f in walk_files(pkg):
             h.update(f"{os.path.relpath(f, pkg)}\0{own.get(f)}\0".encode())
         _code.append((h.hexdigest(), own.entries))

@@ -60,12 +60,12 @@ from typing import Any
 
 from cardgen.core import limits
 from cardgen.core.cachefile import CacheFile
-from cardgen.core.digest import DigestCache
+from cardgen.core.digest import DigestCache, file_digest
 from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.paths import PathRefused
 from cardgen.layout import expr
 from cardgen.model import ops
-from cardgen.resources.fonts import FontBook, FontError, font_digest
+from cardgen.resources.fonts import FontBook, FontError, font_digest, font_files
 
 FORMAT = 1
 _open: dict[FilePath, LayoutCache] = {}
@@ -368,7 +368,11 @@ class Trace:
             except FontError as exc:
                 hit = (kind, name, style, "", str(exc), "")
             else:
-                hit = (kind, name, style, face.name, "", font_digest(face.name) or "")
+                read = font_digest(face.name) or ""
+                path = font_files().get(face.name)
+                if read and path is not None and file_digest(path) != read:
+                    read = "changed since read"     # a long session: a layout now would hash the new file
+                hit = (kind, name, style, face.name, "", read)
             self.known[key] = hit
             return hit
         with contextlib.suppress(PathRefused):       # refused: the watcher was told why

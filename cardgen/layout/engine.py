@@ -26,7 +26,7 @@ from cardgen.layout import expr
 from cardgen.layout.templates import Template, TemplateBook
 from cardgen.load.game import Card, Deck, Game
 from cardgen.model import ops
-from cardgen.render.draw import extent
+from cardgen.model.ops import extent
 from cardgen.resources.fonts import FontBook, describe_chars, is_emoji
 from cardgen.resources.icons import IconBook
 from cardgen.resources.richtext import Typesetter

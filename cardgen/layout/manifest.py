@@ -25,11 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from reportlab.pdfbase import pdfmetrics
-
 from cardgen.layout.engine import Rendered
 from cardgen.load.game import Card, Game
 from cardgen.model import ops
+from cardgen.resources.fonts import font_files
 
 MANIFEST = "manifest.json"
 FORMAT = 1
@@ -217,11 +216,8 @@ class SideHasher:
     def font(self, name: str) -> str:
         got = self._fonts.get(name)
         if got is None:
-            try:
-                filename = pdfmetrics.getFont(name).face.filename
-            except (KeyError, AttributeError):
-                filename = None     # a standard PDF font: its name is all there is
-            got = self._fonts[name] = self.file(Path(filename)) if isinstance(filename, str) else name
+            path = font_files().get(name)     # None: a standard PDF font, its name is all there is
+            got = self._fonts[name] = self.file(path) if path is not None else name
         return got
 
     def _value(self, v: object, nums: list[float], words: list[str]) -> None:

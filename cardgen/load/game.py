@@ -7,7 +7,7 @@ in `cardgen.schema.files`; every problem is reported at once, at its `file:line:
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,6 @@ from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.names import slugify, unique_slugs
 from cardgen.core.paths import PathRefused, allowed_roots, check_ref, confine
 from cardgen.core.sizes import CardSize
-from cardgen.load import sheets
 from cardgen.load.project import find_project, game_project, resolve_games
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.model.game import BUNDLED, Card, Deck, Game
@@ -128,13 +127,20 @@ def _count(value: Any, loc: Loc, who: str) -> int:
         raise CardgenError(loc, f"{who}: count {exc.message}", code="count") from None
 
 
+def _sheet_cache(project: Path, slug: str) -> Path:
+    from cardgen.load import sheets
+
+    return sheets.cache_dir(project, slug)
+
+
 def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report,
               problems: list[Diagnostic] | None = None, sections: Mapping[str, str] | None = None,
-              sheet_cache: Path | None = None) -> Deck:
+              sheet_cache: Path | Callable[[], Path] | None = None) -> Deck:
     """Load one deck file. Problems are collected: into `problems` if given (the deck is
     returned without what is broken), else raised together at the end.  Problems that leave
     no deck to speak of raise at once.  `sections`: output keys allowed in a deck file.
-    `sheet_cache`: where a deck whose cards are a Google Sheet keeps its fetched copy."""
+    `sheet_cache`: where a deck whose cards are a Google Sheet keeps its fetched copy (or
+    what works it out, asked only then)."""
     collect = problems is not None
     if problems is None:
         problems = []
@@ -160,9 +166,11 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     bleed = opts.bleed if opts.bleed is not None else game_bleed
     defaults = opts.defaults or {}
     cards_data = data["cards"]
-    if not isinstance(cards_data, list):       # a spreadsheet (cardgen.load.sheets)
-        cards_data = sheets.read_cards(cards_data, path, data.value_loc("cards"), report, sheet_cache,
-                                       f"deck '{name}'")
+    if not isinstance(cards_data, list):       # a spreadsheet (imported here: most games have none)
+        from cardgen.load import sheets
+
+        cache = sheet_cache() if callable(sheet_cache) else sheet_cache
+        cards_data = sheets.read_cards(cards_data, path, data.value_loc("cards"), report, cache, f"deck '{name}'")
     cards: list[Card] = []
     seen: dict[str, Loc] = {}
     default_count: int | None = None
@@ -337,7 +345,7 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
             continue
         try:
             deck = load_deck(p, opts.card_size, opts.bleed, report, problems if tolerant else None,
-                             sections=deck_sections, sheet_cache=sheets.cache_dir(project, game.slug))
+                             sections=deck_sections, sheet_cache=lambda: _sheet_cache(project, game.slug))
         except CardgenError as exc:
             problems.extend(exc.diagnostics)
             game.broken.append(p)

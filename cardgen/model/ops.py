@@ -5,6 +5,7 @@ growing downwards (as in templates).  Colours are (r, g, b, a) tuples or None.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
@@ -162,6 +163,43 @@ class Copy:
     width: float      # mm
     height: float     # mm
     bleed: float      # mm
+
+
+# -- geometry -------------------------------------------------------------------
+def turn_box(op: Op) -> Box:
+    """The box an operation turns about (its centre stays put)."""
+    if isinstance(op, Line):
+        return op.bounds
+    if isinstance(op, Path):
+        if any(op.box):
+            return op.box
+        xs, ys = [p[0] for p in op.points], [p[1] for p in op.points]
+        return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+    if isinstance(op, Image) and len(op.box) == 4:
+        return op.box
+    return op.x, op.y, op.w, op.h
+
+
+def extent(op: Op) -> tuple[float, float, float, float]:
+    """Where an operation draws (x0, y0, x1, y1; trim top-left origin, y down), rotation
+    included; outline widths and text overflowing its box aside."""
+    if isinstance(op, Line):
+        pts = [(op.x1, op.y1), (op.x2, op.y2)]
+    elif isinstance(op, Path):
+        pts = list(op.points)
+    else:
+        pts = [(op.x, op.y), (op.x + op.w, op.y), (op.x, op.y + op.h), (op.x + op.w, op.y + op.h)]
+    if op.rotate and pts:
+        bx, by, bw, bh = turn_box(op)
+        cx, cy = bx + bw / 2, by + bh / 2
+        a = math.radians(op.rotate)
+        cos, sin = math.cos(a), math.sin(a)
+        # counter-clockwise on the page is clockwise in these y-down coordinates
+        pts = [(cx + (px - cx) * cos + (py - cy) * sin, cy - (px - cx) * sin + (py - cy) * cos) for px, py in pts]
+    if not pts:
+        return 0.0, 0.0, 0.0, 0.0
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def layout_digest(layout: CardLayout, font_files: Mapping[str, FilePath]) -> str:

@@ -69,12 +69,12 @@ class SheetOutput(Output):
     @classmethod
     def section_problems(cls, game: Any) -> list:
         """The section's own problems, and those of every layout file it names."""
-        from cardgen.render.sheetlayout import layout_diagnostics
-
         out = super().section_problems(game)
         section = game.data.get(cls.section) if cls.section and isinstance(game.data, dict) else None
         if out or not isinstance(section, dict) or not isinstance(section.get("layout"), list):
             return out
+        from cardgen.render.sheetlayout import layout_diagnostics  # (only when layouts are named: start-up)
+
         names = section["layout"]
         return layout_diagnostics([(str(n), names.item_loc(i) if hasattr(names, "item_loc") else Loc(str(game.file)))
                                    for i, n in enumerate(names)], game, cls.kind)

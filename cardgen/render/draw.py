@@ -8,7 +8,6 @@ others and by the next build (`cardgen.render.formcache`).
 from __future__ import annotations
 
 import hashlib
-import math
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -22,7 +21,7 @@ from cardgen.model.ops import Colour
 from cardgen.render import docinfo
 from cardgen.render.formcache import FormCache
 from cardgen.render.rlcompat import CardCanvas
-from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files
+from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files, use_in_reportlab
 from cardgen.resources.icons import load_svg
 
 if TYPE_CHECKING:    # (ReportLab's graphics and svglib are imported when an SVG is drawn, not reused)
@@ -41,6 +40,7 @@ def new_canvas(target: str | Path | IO[bytes], fonts: FontBook, pagesize: tuple[
     document information of `cardgen.render.docinfo` (designer, date; set the title with
     `setTitle`). `enforceColorSpace` (ReportLab's hook, a function of a colour) and a
     `canvas` class of its own are how `cardgen.render.cmyk` turns everything into CMYK."""
+    use_in_reportlab()    # (fonts are measured without ReportLab; drawing needs them registered)
     c = canvas(target, pagesize=pagesize, invariant=1, initialFontName=_base_font(fonts), pageCompression=1, **kw)
     docinfo.attach(c)
     return c
@@ -262,7 +262,7 @@ class Drawer:
             if not op.rotate:
                 self._op(op, ox, oy)
                 continue
-            bx, by, bw, bh = _bounds(op)
+            bx, by, bw, bh = ops.turn_box(op)
             cx, cy = ox + bx + bw / 2, oy - by - bh / 2
             self.c.saveState()
             self.c.translate(cx, cy)
@@ -478,42 +478,6 @@ def _raster_files(layout: ops.CardLayout) -> list[str]:
         elif isinstance(op, ops.Text):
             out += [str(r.content) for r in op.runs if r.kind == "icon" and not _is_svg(r.content)]
     return out
-
-
-def _bounds(op: ops.Op) -> ops.Box:
-    """The box an operation turns about (its centre stays put)."""
-    if isinstance(op, ops.Line):
-        return op.bounds
-    if isinstance(op, ops.Path):
-        if any(op.box):
-            return op.box
-        xs, ys = [p[0] for p in op.points], [p[1] for p in op.points]
-        return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
-    if isinstance(op, ops.Image) and len(op.box) == 4:
-        return op.box
-    return op.x, op.y, op.w, op.h
-
-
-def extent(op: ops.Op) -> tuple[float, float, float, float]:
-    """Where an operation draws (x0, y0, x1, y1; trim top-left origin, y down), rotation
-    included; outline widths and text overflowing its box aside."""
-    if isinstance(op, ops.Line):
-        pts = [(op.x1, op.y1), (op.x2, op.y2)]
-    elif isinstance(op, ops.Path):
-        pts = list(op.points)
-    else:
-        pts = [(op.x, op.y), (op.x + op.w, op.y), (op.x, op.y + op.h), (op.x + op.w, op.y + op.h)]
-    if op.rotate and pts:
-        bx, by, bw, bh = _bounds(op)
-        cx, cy = bx + bw / 2, by + bh / 2
-        a = math.radians(op.rotate)
-        cos, sin = math.cos(a), math.sin(a)
-        # counter-clockwise on the page is clockwise in these y-down coordinates
-        pts = [(cx + (px - cx) * cos + (py - cy) * sin, cy - (px - cx) * sin + (py - cy) * cos) for px, py in pts]
-    if not pts:
-        return 0.0, 0.0, 0.0, 0.0
-    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-    return min(xs), min(ys), max(xs), max(ys)
 
 
 def mm(v: float) -> float:

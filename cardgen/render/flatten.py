@@ -169,8 +169,6 @@ def render(layouts: list[ops.CardLayout], fonts: FontBook, dpi: float,
 def reach(op: ops.Op, layout: ops.CardLayout) -> tuple[float, float, float, float]:
     """Where `op` may paint: (x0, y0, x1, y1) in points from the page's top-left (trim +
     bleed), generously (strokes, turned boxes, glyphs over their box), within the page."""
-    from cardgen.render.draw import _bounds
-
     if isinstance(op, ops.Text):
         x, y, w, h = op.x, op.y, op.w, op.h
         pad = op.size
@@ -178,7 +176,7 @@ def reach(op: ops.Op, layout: ops.CardLayout) -> tuple[float, float, float, floa
             x, w = min(x, r.x), max(x + w, r.x + (r.width or r.size)) - min(x, r.x)
             y, h = min(y, r.baseline - r.size), max(y + h, r.baseline + r.size * 0.4) - min(y, r.baseline - r.size)
     else:
-        x, y, w, h = _bounds(op)
+        x, y, w, h = ops.turn_box(op)
         pad = float(getattr(op, "stroke_width", 0.0) or 0.0) + 1.0
     if op.rotate:
         import math

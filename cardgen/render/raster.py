@@ -256,15 +256,9 @@ def _fontbook(font_dirs: tuple):
 def _ensure_fonts(font_names: dict) -> None:
     """Make ReportLab know every font the layouts name, under the parent's names (a
     spawned worker starts empty; a forked one may predate a game's fonts)."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+    from cardgen.resources.fonts import use_in_reportlab
 
-    from cardgen.resources import fonts
-
-    for name, path in font_names.items():
-        if name not in pdfmetrics._fonts:
-            pdfmetrics.registerFont(TTFont(name, str(path)))
-            fonts._registered.setdefault(Path(path).resolve(), name)
+    use_in_reportlab(font_names)
 
 
 def jobs_pdf(layouts: list[ops.CardLayout], fonts) -> bytes:

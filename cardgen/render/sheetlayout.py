@@ -13,8 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-
-from reportlab.pdfgen.canvas import Canvas
+from typing import TYPE_CHECKING
 
 from cardgen.core.data import DATA
 from cardgen.core.errors import CardgenError, Diagnostic, Loc
@@ -25,6 +24,9 @@ from cardgen.model.game import Game
 from cardgen.render import impose
 from cardgen.schema.core import suggest
 from cardgen.schema.layouts import CardPosition, SheetLayoutFile
+
+if TYPE_CHECKING:    # (drawn on by the print sheets; `cardgen validate` checks layouts without ReportLab)
+    from reportlab.pdfgen.canvas import Canvas
 
 KIND = "layouts"                  # the folder layouts live in (game, project, cardgen's presets)
 PRESETS: Path = DATA / KIND

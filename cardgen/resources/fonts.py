@@ -11,19 +11,37 @@ Characters that no font has are what `FontBook.missing` reports.
 Every font file is checked before use: a file whose TrueType tables do not match their
 checksums (a bit flipped in a download or on disk) is refused as damaged, even where
 ReportLab would still parse it.
+
+Measuring needs no ReportLab (start-up time: `cardgen validate` lays out every card but draws
+nothing).  A font's metrics (its cap height and descent, the advance width of each character
+and which characters it has) are what ReportLab's TrueType parser reads from the file, kept
+in the user's cache (`~/.cache/cardgen/fonts/<sha256 of the file>.bin`, `core.digest.user_cache`)
+sealed like every cache file and stamped with the installed ReportLab (its parser made them).
+So a font is parsed (and its tables' checksums checked) once per machine, not once per run:
+a cache entry exists only for a file that passed both, and it is found by the file's
+content.  The fonts are handed to ReportLab when drawing starts (`use_in_reportlab`, called
+by `render.draw.new_canvas`), under the names measuring gave them; widths come out equal to
+the last bit to ReportLab's `stringWidth` (a test holds them to it).
 """
 from __future__ import annotations
 
 import array
+import contextlib
 import hashlib
+import marshal
 import struct
 import sys
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from cardgen.core.digest import CorruptCache, file_digest, library_stamp, read_payload, seal, user_cache
 from cardgen.core.paths import PathRefused, confine
+
+if TYPE_CHECKING:
+    from reportlab.pdfbase.ttfonts import TTFont
 
 DEFAULT_FAMILY = "Lato"
 DEFAULT_FALLBACK = "DejaVuSans"   # bundled, the last fallback of every game (symbols, Greek, Cyrillic, ...)
@@ -36,12 +54,12 @@ _FALLBACK = {
     "bolditalic": ("bolditalic", "bold", "italic", "regular"),
 }
 
-_registered: dict[Path, str] = {}   # font file -> ReportLab font name (process-wide)
-_digests: dict[str, str] = {}       # ReportLab font name -> SHA-256 of the file it was read from
+_registered: dict[Path, str] = {}   # font file -> its ReportLab font name (process-wide)
+_digests: dict[str, str] = {}       # ReportLab font name -> SHA-256 of the file it was measured from
 
 
 def font_files() -> dict[str, Path]:
-    """ReportLab font name -> font file, of every font registered so far."""
+    """ReportLab font name -> font file, of every font measured so far."""
     return {name: path for path, name in _registered.items()}
 
 
@@ -106,35 +124,160 @@ def verify(path: Path) -> None:
         raise FontError(f"font file {path.name} is damaged ({problem}); download or copy it again")
 
 
-def _register(path: Path) -> str:
-    path = path.resolve()
-    if path in _registered:
-        return _registered[path]
-    from reportlab.pdfbase import pdfmetrics  # (ReportLab is imported on first use: start-up time)
+@dataclass(frozen=True)
+class Metrics:
+    """What measuring text needs of a font: ReportLab's `TTFontFace` numbers, in 1/1000 of the size."""
+
+    cap_height: float
+    descent: float
+    default_width: float              # of a character the font has no glyph for
+    widths: dict[int, float]          # code point -> advance width
+    chars: frozenset[int]             # the code points the font has a glyph for (its cmap)
+
+    @classmethod
+    def of(cls, face: Any) -> Metrics:
+        widths = dict(face.charWidths)
+        return cls(getattr(face, "capHeight", 700), getattr(face, "descent", -200), face.defaultWidth, widths,
+                   frozenset(face.charToGlyph))
+
+    def width(self, text: str) -> float:
+        """The advance width of `text` at size 1, as ReportLab's `stringWidth` adds it up."""
+        get, default = self.widths.get, self.default_width
+        return 0.001 * sum([get(ord(ch), default) for ch in text])
+
+    def packed(self) -> bytes:
+        extra = sorted(self.chars.difference(self.widths))      # in the cmap, past the glyph count: no width
+        return marshal.dumps((self.cap_height, self.descent, self.default_width, self.widths, extra))
+
+    @classmethod
+    def unpacked(cls, data: bytes) -> Metrics | None:
+        with contextlib.suppress(ValueError, EOFError, TypeError):
+            cap, desc, default, widths, extra = marshal.loads(data)
+            if all(isinstance(v, (int, float)) for v in (cap, desc, default)) and isinstance(widths, dict) \
+                    and isinstance(extra, list):
+                return cls(cap, desc, default, widths, frozenset(widths).union(extra))
+        return None
+
+
+METRICS_FORMAT = 1                    # of the cache entries: raise it when `Metrics` changes
+_metrics: dict[str, Metrics] = {}     # ReportLab font name -> metrics (process-wide)
+_parsed: dict[str, TTFont] = {}       # parsed here but not yet given to ReportLab
+_in_reportlab: set[str] = set()       # the names ReportLab knows
+_drawing = False                      # set by `use_in_reportlab`: name fonts into ReportLab at once
+
+
+def _cache_head() -> bytes:
+    return f"cardgen font metrics {METRICS_FORMAT}\n{sys.version}\n{library_stamp('reportlab')}\n".encode()
+
+
+def _cached(key: str) -> Metrics | None:
+    folder = user_cache("fonts")
+    if folder is None:
+        return None
+    path = folder / f"{key}.bin"
+    try:
+        body = read_payload(path)
+    except CorruptCache:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return None
+    except OSError:
+        return None
+    head = _cache_head()
+    return Metrics.unpacked(body[len(head):]) if body.startswith(head) else None
+
+
+def _keep(key: str, metrics: Metrics) -> None:
+    folder = user_cache("fonts")
+    if folder is None:
+        return
+    from cardgen.core.atomic import write_bytes
+
+    with contextlib.suppress(OSError):     # a read-only home: measured again next time
+        write_bytes(folder / f"{key}.bin", seal(_cache_head() + metrics.packed()))
+
+
+def _parse(name: str, path: Path) -> TTFont:
+    """The font file parsed by ReportLab (FontError: why it cannot be used)."""
     from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
     try:
-        sha = hashlib.sha256(path.read_bytes()).hexdigest()     # before ReportLab reads it
-        verify(path)
-    except OSError as exc:
-        raise FontError(f"cannot read font file {path.name}: {exc.strerror or exc}") from None
-    base = path.stem
-    name = base
-    if name in pdfmetrics._fonts and name not in _registered.values():
-        name = f"{base}-{hashlib.sha1(str(path).encode()).hexdigest()[:6]}"
-    taken = set(_registered.values())
-    if name in taken:
-        name = f"{base}-{hashlib.sha1(str(path).encode()).hexdigest()[:6]}"
-    try:
-        pdfmetrics.registerFont(TTFont(name, str(path)))
+        return TTFont(name, str(path))
     except TTFError as exc:
         raise FontError(f"cannot use font file {path.name}: {exc} (only TrueType-outline .ttf fonts work)") from None
     except Exception as exc:  # a damaged file trips the parser anywhere (struct.error, IndexError, ...)
         raise FontError(f"cannot use font file {path.name}: the file is damaged ({type(exc).__name__}: {exc}); "
                         f"download or copy it again") from None
+
+
+def _measure(name: str, path: Path) -> Metrics:
+    """The metrics of a font file: from the cache by the file's content, else checked,
+    parsed (kept in `_parsed` for drawing) and cached."""
+    try:
+        key = file_digest(path)
+    except OSError:
+        key = ""
+    found = _cached(key) if len(key) == 64 else None
+    if found is not None:
+        return found
+    try:
+        verify(path)
+    except OSError as exc:
+        raise FontError(f"cannot read font file {path.name}: {exc.strerror or exc}") from None
+    font = _parsed[name] = _parse(name, path)
+    metrics = Metrics.of(font.face)
+    if len(key) == 64:
+        _keep(key, metrics)
+    return metrics
+
+
+def _register(path: Path) -> str:
+    """The ReportLab font name of a font file, measured once per process (and handed to
+    ReportLab at once if drawing has started)."""
+    path = path.resolve()
+    if path in _registered:
+        return _registered[path]
+    base = path.stem
+    name = base
+    rl = sys.modules.get("reportlab.pdfbase.pdfmetrics")      # a font someone else gave ReportLab
+    if rl is not None and name in rl._fonts and name not in _registered.values():
+        name = f"{base}-{hashlib.sha1(str(path).encode()).hexdigest()[:6]}"
+    taken = set(_registered.values())
+    if name in taken:
+        name = f"{base}-{hashlib.sha1(str(path).encode()).hexdigest()[:6]}"
+    _metrics[name] = _measure(name, path)
+    if _drawing:
+        _to_reportlab(name, path)
     _registered[path] = name
-    _digests[name] = sha
+    _digests[name] = file_digest(path)      # what `_measure` measured (remembered by size and time)
     return name
+
+
+def _to_reportlab(name: str, path: Path) -> None:
+    from reportlab.pdfbase import pdfmetrics
+
+    if name not in pdfmetrics._fonts:
+        font = _parsed.pop(name, None)
+        if font is None:
+            font = _parse(name, path)
+        pdfmetrics.registerFont(font)
+        _metrics.setdefault(name, Metrics.of(font.face))
+    _in_reportlab.add(name)
+
+
+def use_in_reportlab(names: Mapping[str, str | Path] | None = None) -> None:
+    """Before drawing: give ReportLab every font measured so far, and from now on each font
+    as it is first measured.  `names` (ReportLab font name -> file): fonts measured in
+    another process, under its names (a worker process draws the layouts its parent made)."""
+    global _drawing
+    _drawing = True
+    for name, file in (names or {}).items():
+        path = Path(file).resolve()
+        _registered.setdefault(path, name)
+        _to_reportlab(name, path)
+    for path, name in list(_registered.items()):
+        if name not in _in_reportlab:
+            _to_reportlab(name, path)
 
 
 def _ignorable(ch: str) -> bool:
@@ -191,7 +334,7 @@ class FontBook:
         self._widths: dict[tuple[str, str], float] = {}
         chain = [f for f in dict.fromkeys([*fallbacks, DEFAULT_FALLBACK]) if f in self.families]
         self.fallbacks: tuple[str, ...] = tuple(chain)
-        self._cmaps: dict[str, dict[int, int]] = {}
+        self._cmaps: dict[str, Collection[int]] = {}
         self._splits: dict[tuple[str, str, str], tuple[list[tuple[str, str]], bool]] = {}   # -> runs, fell back
         # (family, style) of every face asked for while set, in order (`cardgen.layout.cache`)
         self.uses: dict[tuple[str, str], None] | None = None
@@ -217,11 +360,9 @@ class FontBook:
             raise FontError(f"unknown font style '{style}' (use regular, bold, italic or bolditalic)")
         path = next(files[s] for s in _FALLBACK[style] if s in files)
         name = _register(path)
-        from reportlab.pdfbase import pdfmetrics
-
-        font = pdfmetrics.getFont(name)
-        cap = getattr(font.face, "capHeight", 700) or 700
-        desc = abs(getattr(font.face, "descent", -200) or -200)
+        m = _metrics[name]
+        cap = m.cap_height or 700
+        desc = abs(m.descent or -200)
         face = Face(name, min(cap / 1000.0 + 0.06, 0.9), min(desc / 1000.0, 0.3))
         self._faces[key] = face
         self._family[name] = family
@@ -231,9 +372,13 @@ class FontBook:
         key = (text, font_name)
         w = self._widths.get(key)
         if w is None:
-            from reportlab.pdfbase.pdfmetrics import stringWidth
+            m = _metrics.get(font_name)
+            if m is not None:
+                w = m.width(text)
+            else:        # a font cardgen did not measure (ReportLab's standard fonts)
+                from reportlab.pdfbase.pdfmetrics import stringWidth
 
-            w = stringWidth(text, font_name, 1.0)
+                w = stringWidth(text, font_name, 1.0)
             self._widths[key] = w
         return w * size
 
@@ -245,13 +390,18 @@ class FontBook:
     def is_fallback(self, font_name: str) -> bool:
         return self.family_of(font_name) in self.fallbacks
 
-    def cmap(self, font_name: str) -> dict[int, int]:
-        """A registered font's characters (code point -> glyph)."""
+    def cmap(self, font_name: str) -> Collection[int]:
+        """A measured font's characters (the code points it has a glyph for)."""
         hit = self._cmaps.get(font_name)
         if hit is None:
-            from reportlab.pdfbase import pdfmetrics
+            m = _metrics.get(font_name)
+            if m is not None:
+                hit = m.chars
+            else:
+                from reportlab.pdfbase import pdfmetrics
 
-            hit = self._cmaps[font_name] = getattr(pdfmetrics.getFont(font_name).face, "charToGlyph", {}) or {}
+                hit = getattr(pdfmetrics.getFont(font_name).face, "charToGlyph", {}) or {}
+            self._cmaps[font_name] = hit
         return hit
 
     def split(self, text: str, family: str | None, style: str = "regular") -> list[tuple[str, str]]:

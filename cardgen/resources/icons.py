@@ -6,7 +6,6 @@ Black in an icon is drawn in the colour asked for (the text colour inline).
 """
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,6 +37,8 @@ def load_svg(path: Path) -> Drawing:
     key = file_key(path)
     drawing = _svg_cache.get(key)
     if drawing is None:
+        import logging
+
         from svglib.svglib import svg2rlg  # here, not at start-up: `cardgen --help` stays quick
 
         logging.getLogger("svglib").setLevel(logging.CRITICAL)

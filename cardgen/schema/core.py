@@ -18,7 +18,6 @@ layout stage converts the evaluated value with the same kind, per card.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -51,6 +50,8 @@ class Invalid(Exception):
 
 def suggest(word: object, choices: Iterable[object], cutoff: float = 0.6) -> str:
     """`; did you mean 'x'?` for the closest choice, or nothing."""
+    import difflib  # (here: only a mistake needs it)
+
     match = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=cutoff)
     return f"; did you mean '{match[0]}'?" if match else ""
 

@@ -1,0 +1,128 @@
+"""Fonts are measured without ReportLab: their metrics are ReportLab's, kept in the user's
+cache by the font file's content, so `cardgen validate` neither imports ReportLab nor parses a
+font it measured before (`cardgen.resources.fonts`)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import marshal
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from cardgen.core.data import DATA
+from cardgen.core.digest import read_payload, seal
+from cardgen.resources.fonts import FontBook, FontError, use_in_reportlab
+
+FONTS = DATA / "fonts"
+
+
+def _faces(book: FontBook) -> list[tuple[str, str]]:
+    return [(family, style) for family, files in sorted(book.families.items()) for style in sorted(files)]
+
+
+def test_widths_characters_and_heights_are_reportlabs_to_the_last_bit():
+    from reportlab.pdfbase import pdfmetrics
+
+    book = FontBook([FONTS])
+    faces = _faces(book)
+    assert len(faces) == 13                       # every bundled font file
+    named = [book.face(family, style) for family, style in faces]
+    assert len({face.name for face in named}) == 13
+    use_in_reportlab()
+    rng = random.Random(15)
+    compared = 0
+    for face in named:
+        rl = pdfmetrics.getFont(face.name).face
+        assert set(book.cmap(face.name)) == set(rl.charToGlyph), face.name
+        assert face.ascent == min(rl.capHeight / 1000 + 0.06, 0.9)
+        assert face.descent == min(abs(rl.descent) / 1000, 0.3)
+        chars = [chr(c) for c in rl.charToGlyph] + ["\u4e2d", "\U0001F600", "\u2605", "\u00a0"]
+        for _ in range(400):
+            text = "".join(rng.choice(chars) for _ in range(rng.randint(1, 30)))
+            fresh = FontBook([FONTS])            # (a book remembers the widths it measured)
+            assert fresh.width(text, face.name, 13.5) == pdfmetrics.stringWidth(text, face.name, 1.0) * 13.5
+            compared += 1
+    assert compared == 13 * 400
+
+
+MEASURE = """
+import json, sys
+from pathlib import Path
+from cardgen.resources.fonts import FontBook
+book = FontBook([Path(sys.argv[1])])
+out = {}
+for family, style in (("Lato", "regular"), ("Lato", "bold"), ("DejaVuSans", "regular")):
+    face = book.face(family, style)
+    out[face.name] = [book.width("Quick brown fox \\u2605 \\u00e9t\\u00e9", face.name, 10.0), face.ascent, face.descent,
+                      len(book.cmap(face.name))]
+print(json.dumps({"measured": out, "reportlab": "reportlab" in sys.modules}))
+"""
+
+
+def _measure(cache: Path) -> dict:
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache), PYTHONPATH=str(REPO))
+    run = subprocess.run([sys.executable, "-c", MEASURE, str(FONTS)], env=env, capture_output=True, text=True,
+                         check=True, cwd=REPO)
+    return json.loads(run.stdout)
+
+
+def _entry(cache: Path, font: str) -> Path:
+    return cache / "cardgen" / "fonts" / f"{hashlib.sha256((FONTS / font).read_bytes()).hexdigest()}.bin"
+
+
+USED = ("Lato-Regular.ttf", "Lato-Bold.ttf", "DejaVuSans.ttf")
+
+
+def test_a_font_is_parsed_once_then_measured_from_the_cache_without_reportlab(tmp_path):
+    cache = tmp_path / "cache"
+    first = _measure(cache)
+    assert first["reportlab"] is True                     # nothing cached: ReportLab parsed the three files
+    entries = sorted(p.name for p in (cache / "cardgen" / "fonts").iterdir())
+    assert entries == sorted(_entry(cache, f).name for f in USED)      # one entry per file, by its content
+    second = _measure(cache)
+    assert second == {"measured": first["measured"], "reportlab": False}
+    assert len(first["measured"]) == 3 and all(v[3] > 2000 for v in first["measured"].values())
+
+
+def test_a_damaged_or_foreign_cache_entry_is_not_used(tmp_path):
+    cache = tmp_path / "cache"
+    good = _measure(cache)["measured"]
+    damaged = _entry(cache, "Lato-Regular.ttf")
+    blob = bytearray(damaged.read_bytes())
+    blob[-5] ^= 0x01
+    damaged.write_bytes(bytes(blob))
+    # an entry made by another installation (ReportLab installed at another time): well sealed,
+    # the stamp as long as this one's, and metrics that would measure every text as 0 wide
+    foreign = _entry(cache, "Lato-Bold.ttf")
+    fmt, version, stamp, _ = read_payload(foreign).split(b"\n", 3)
+    other = stamp[:-1] + (b"1" if stamp[-1:] != b"1" else b"2")
+    foreign.write_bytes(seal(b"\n".join((fmt, version, other, marshal.dumps((700, -200, 0, {}, []))))))
+    again = _measure(cache)
+    assert again == {"measured": good, "reportlab": True}   # parsed again, measured alike
+    read_payload(damaged)                                     # both remade, sealed and current
+    assert _measure(cache) == {"measured": good, "reportlab": False}
+
+
+def test_a_damaged_font_file_is_refused_every_time_and_never_cached(tmp_path, monkeypatch):
+    import struct
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    data = bytearray((FONTS / "LeckerliOne-Regular.ttf").read_bytes())
+    count = struct.unpack_from(">H", data, 4)[0]
+    glyf = next(struct.unpack_from(">4sIII", data, 12 + 16 * i) for i in range(count)
+                if data[12 + 16 * i:16 + 16 * i] == b"glyf")
+    data[glyf[2] + 10] ^= 0x01
+    folder = tmp_path / "fonts"
+    folder.mkdir()
+    (folder / "Broken-Regular.ttf").write_bytes(bytes(data))
+    for _ in range(2):
+        with pytest.raises(FontError, match=r"^font file Broken-Regular\.ttf is damaged \(table checksum mismatch "
+                                            r"in 'glyf'\); download or copy it again$"):
+            FontBook([folder]).face("Broken")
+    assert not (tmp_path / "cache" / "cardgen" / "fonts").exists()
