@@ -252,7 +252,7 @@ class Drawer:
     def _reuse_key(self, layout: ops.CardLayout, tokens: dict[str, str]) -> str:
         """What a card form's operators depend on: the side's drawing (`ops.layout_digest`), how
         this document names and codes the fonts it uses, and the drawer's `variant`."""
-        used = sorted(text_chars([layout], self.fonts))
+        used = sorted(side_chars(layout, self.fonts))
         return digest(ops.layout_digest(layout, font_files()), [tokens[f] for f in used], self.variant)
 
     # -- operations -------------------------------------------------------------
@@ -455,14 +455,27 @@ def text_chars(layouts: Iterable[ops.CardLayout], fonts: FontBook) -> dict[str, 
     and their placeholders' labels."""
     chars: dict[str, set[str]] = {}
     for layout in layouts:
-        for op in layout.ops:
-            if isinstance(op, ops.Text):
-                for r in op.runs:
-                    if r.kind == "text":
-                        chars.setdefault(r.font, set()).update(str(r.content))
-            elif isinstance(op, ops.Placeholder):
-                chars.setdefault(_placeholder_font(fonts), set()).update(op.label)
+        for font, text in side_chars(layout, fonts).items():
+            chars.setdefault(font, set()).update(text)
     return chars
+
+
+def side_chars(layout: ops.CardLayout, fonts: FontBook) -> dict[str, str]:
+    """The characters one card side sets in each font, worked out once per side (every PDF of
+    a build names its fonts' characters from every side it draws)."""
+    done = layout.__dict__.get("_chars")
+    if done is not None:
+        return done
+    chars: dict[str, set[str]] = {}
+    for op in layout.ops:
+        if isinstance(op, ops.Text):
+            for r in op.runs:
+                if r.kind == "text":
+                    chars.setdefault(r.font, set()).update(str(r.content))
+        elif isinstance(op, ops.Placeholder):
+            chars.setdefault(_placeholder_font(fonts), set()).update(op.label)
+    done = layout.__dict__["_chars"] = {font: "".join(sorted(cs)) for font, cs in chars.items()}
+    return done
 
 
 def _is_svg(path: str | Path) -> bool:
