@@ -165,6 +165,38 @@ def test_render_page_is_exact_for_awkward_sizes(tmp_path):
             assert img.getpixel((0, 0)) == (0, 0, 255) and img.getpixel((w - 1, h - 1)) == (0, 0, 255)
 
 
+def test_render_page_gives_pdfiums_own_pixels(tmp_path):
+    """Only the wanted pixels are rendered, yet they are exactly those of PDFium's whole-page
+    render (`PdfPage.render`, cut to the same place): anti-aliased edges at fractional
+    positions show any shift of the pixel grid."""
+    import pypdfium2 as pdfium
+
+    from cardgen.model.ops import CardLayout, Ellipse, Rect
+    from cardgen.resources.fonts import FontBook
+
+    lay = CardLayout(180.0, 252.0, 9.0, [Rect(-9, -9, 198, 270, fill=(1, 0, 0, 1)),
+                                         Rect(0.3, 0.7, 179.1, 250.9, fill=(0, 0, 1, 1)),
+                                         Ellipse(20.2, 30.6, 101.3, 77.7, fill=(0, 1, 0, 1), stroke=(0, 0, 0, 1),
+                                                 stroke_width=0.4),
+                                         Rect(-8.7, 120.1, 197.3, 0.3, fill=(1, 1, 0, 1))])
+    doc = pdfium.PdfDocument(raster.jobs_pdf([lay], FontBook([DATA / "fonts"])))
+    page = doc[0]
+    compared = 0
+    for w, h, bleed in ((825, 1125, 9), (822, 1122, 8.64), (826, 1126, 9), (409, 573, 0), (400, 560, 4.5),
+                        (1000, 1400, 2)):
+        spec = raster.Spec(w, h, bleed)
+        scale = max(w / (180 + 2 * bleed), h / (252 + 2 * bleed))
+        margin = min(9 - bleed, 1.0)
+        c = 9 - bleed - margin
+        whole = page.render(scale=scale, crop=(c, c, c, c)).to_pil().convert("RGB")
+        off = round(margin * scale)
+        if off + w > whole.width or off + h > whole.height:
+            continue                            # PDFium's rounding left too few pixels: resampled
+        assert raster._render_page(page, lay, spec).tobytes() == whole.crop((off, off, off + w, off + h)).tobytes()
+        compared += 1
+    assert compared >= 5
+
+
 def test_cache_prunes_bitmaps_unused_for_two_weeks(tmp_path):
     import os
     import time

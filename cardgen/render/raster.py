@@ -169,25 +169,33 @@ def _render_page(page, layout: ops.CardLayout, spec: Spec) -> Image.Image:
     inner_w = min(round((layout.width + 2 * have) * scale), spec.px_w)
     inner_h = min(round((layout.height + 2 * have) * scale), spec.px_h)
     # PDFium rounds the page and the crop separately, so the bitmap can be a pixel off:
-    # render up to 1 pt more on every side and cut the exact pixels out of that.
+    # render up to 1 pt more on every side and take the exact pixels out of that.
     margin = min(B - have, 1.0)
     c = B - have - margin
-    bitmap = page.render(scale=scale, crop=(c, c, c, c))
-    img = bitmap.to_pil()
-    bitmap.close()
-    if img.mode != "RGB":
-        img = img.convert("RGB")
-    off = round(margin * scale)
-    if off + inner_w <= img.width and off + inner_h <= img.height:
-        img = img.crop((off, off, off + inner_w, off + inner_h))
-    else:
-        img = _exact(img, inner_w, inner_h)
+    # PDFium writes RGB (not its usual BGR), so Pillow copies the pixels wanted as they are
+    # (one copy, of those pixels only).
+    bitmap = page.render(scale=scale, crop=(c, c, c, c), rev_byteorder=True)
+    try:
+        off = round(margin * scale)
+        if off + inner_w <= bitmap.width and off + inner_h <= bitmap.height:
+            img = _pixels(bitmap, off, off, inner_w, inner_h)
+        else:
+            img = _exact(_pixels(bitmap, 0, 0, bitmap.width, bitmap.height), inner_w, inner_h)
+    finally:
+        bitmap.close()
     if (inner_w, inner_h) != (spec.px_w, spec.px_h):
         # the card has less bleed than asked for: extend its edges outwards
         full = img.resize((spec.px_w, spec.px_h), Image.Resampling.BILINEAR)
         full.paste(img, ((spec.px_w - inner_w) // 2, (spec.px_h - inner_h) // 2))
         img = full
     return img
+
+
+def _pixels(bitmap, x: int, y: int, w: int, h: int) -> Image.Image:
+    """The w x h pixels at (x, y) of an RGB PDFium bitmap, as a Pillow image of their own."""
+    start = y * bitmap.stride + x * 3
+    return Image.frombytes("RGB", (w, h), memoryview(bitmap.buffer).cast("B")[start:], "raw", "RGB",
+                           bitmap.stride, 1)
 
 
 def _exact(img: Image.Image, w: int, h: int) -> Image.Image:
