@@ -326,6 +326,35 @@ def _pool_size(n_jobs: int) -> int:
     return max(1, min(os.cpu_count() or 1, math.ceil(n_jobs / SMALL_JOB)))
 
 
+# What every worker imports, once, in the process workers are forked from (the fork server).
+_PRELOAD = ["cardgen.render.raster", "cardgen.render.draw", "pypdfium2", "PIL.PngImagePlugin",
+            "reportlab.pdfbase.ttfonts"]
+
+
+def _context():
+    """Workers are forked from a fork server: a fresh process, started once (`start_early`),
+    that has imported what they need and nothing of the build (no layouts: a worker holds
+    only the modules and the share of the cards it is sent, however large the game).  Where
+    there is no fork server (Windows), they are spawned: the same, but each imports all."""
+    import multiprocessing as mp
+
+    if "forkserver" not in mp.get_all_start_methods():
+        return mp.get_context("spawn")      # pragma: no cover (not POSIX)
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(_PRELOAD)
+    return ctx
+
+
+def start_early() -> None:
+    """Start the fork server now, in the background (it takes a few tenths of a second to
+    import): call it before the work that comes ahead of rasterizing, e.g. laying out the
+    cards, so that the first workers start at once when they are needed."""
+    if _context().get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
 class Pool:
     """Worker processes, started on first need and shared by the steps of one output;
     use as a context manager so they end with it."""
@@ -339,13 +368,8 @@ class Pool:
         if want <= 1:
             return None
         if self._pool is None:
-            import multiprocessing as mp
-
-            # Spawned, not forked: a forked worker starts as a copy of the build process, every
-            # card's layout included, and counts all of it as its own memory; a spawned one holds
-            # only the modules it imports and the share of the cards it is sent.
             self.size = os.cpu_count() or 1
-            self._pool = mp.get_context("spawn").Pool(self.size)
+            self._pool = _context().Pool(self.size)
         return self._pool
 
     def map(self, items: list[tuple]) -> list:
