@@ -249,11 +249,19 @@ def test_pngs_carry_the_srgb_profile_and_fast_compression(built):
             assert idat[1] >> 6 == 0, f.name         # zlib header FLEVEL 0: the fastest levels (1)
 
 
-def test_workers_get_bounded_chunks_of_cards():
+def test_workers_get_bounded_chunks_of_cards_shrinking_towards_the_end():
     jobs = list(range(2000))
     parts = raster._chunks(jobs, 2)
+    sizes = [len(p) for p in parts]
     assert [j for p in parts for j in p] == jobs                 # every job once, in order
-    assert max(len(p) for p in parts) <= raster.CHUNK and len(parts) == 2000 // raster.CHUNK + 1
-    assert max(len(p) for p in parts) - min(len(p) for p in parts) <= 1        # balanced
-    small = raster._chunks(list(range(40)), 2)
-    assert [len(p) for p in small] == [20, 20]                   # few cards: one share per core
+    assert max(sizes) == raster.CHUNK                            # bounded: memory stays flat
+    assert sizes == sorted(sizes, reverse=True)                  # never growing
+    # full chunks until the last few: each at most a quarter of what is left (2 workers)
+    assert sum(s for s in sizes if s == raster.CHUNK) >= 2000 - 4 * raster.CHUNK
+    left = 2000
+    for s in sizes:
+        assert s <= max(2, -(-left // 4))
+        left -= s
+    assert sizes[-2:] == [2, 1] or sizes[-2:] == [2, 2]          # the last tasks are tiny: workers end together
+    small = [len(p) for p in raster._chunks(list(range(40)), 2)]
+    assert small[0] == 10 and sum(small) == 40 and small[-1] == 2

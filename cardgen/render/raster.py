@@ -392,18 +392,19 @@ class Pool:
             self._pool = None
 
 
-def _chunks(items: list, n: int, most: int = CHUNK) -> list[list]:
-    """Contiguous, balanced chunks, at least n of them and none longer than `most`
-    (neighbouring cards, usually of one deck, stay together, so a worker embeds few fonts
-    and icons; a bounded chunk keeps a worker's memory flat however large the deck)."""
-    n = max(1, min(len(items), max(n, math.ceil(len(items) / most))))
-    size, extra = divmod(len(items), n)
+def _chunks(items: list, n: int, most: int = CHUNK, least: int = 2) -> list[list]:
+    """Contiguous chunks for n workers that take the next one when done with theirs: none
+    longer than `most` (a bounded chunk keeps a worker's memory flat however large the deck),
+    and none longer than a 2n-th of what is left, down to `least`, so they shrink towards the
+    end and the workers finish together (no core left idle while another does a last long
+    chunk).  Neighbouring cards, usually of one deck, stay together, so a worker embeds few
+    fonts and icons."""
     out, start = [], 0
-    for i in range(n):
-        end = start + size + (1 if i < extra else 0)
-        out.append(items[start:end])
-        start = end
-    return [c for c in out if c]
+    while start < len(items):
+        size = max(least, min(most, math.ceil((len(items) - start) / (2 * max(1, n)))))
+        out.append(items[start:start + size])
+        start += size
+    return out
 
 
 def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_dirs, pool: Pool | None = None
