@@ -208,10 +208,26 @@ def test_cache_prunes_bitmaps_unused_for_two_weeks(tmp_path):
     for p in (old, fresh):
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(b"x")
+    # entries of the earlier layout (a folder per key prefix) are pruned alike, and their
+    # folders once empty
+    legacy_old, legacy_fresh = tmp_path / "cc" / ("cc" + "2" * 62 + ".png"), tmp_path / "dd" / ("dd" + "3" * 62 + ".png")
+    for p in (legacy_old, legacy_fresh):
+        p.parent.mkdir()
+        p.write_bytes(b"x")
     month_ago = time.time() - 30 * 86400
-    os.utime(old, (month_ago, month_ago))
-    assert cache.prune() == 1
+    for p in (old, legacy_old):
+        os.utime(p, (month_ago, month_ago))
+    assert cache.prune() == 2
     assert not old.exists() and fresh.exists()
+    assert not legacy_old.parent.exists() and legacy_fresh.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([fresh.name, "dd"])
+
+
+def test_the_bitmap_cache_is_one_flat_folder(built):
+    cache = built["out"].parent / ".cache" / "raster"
+    entries = list(cache.iterdir())
+    assert len(entries) >= built["stats"]["rasterized"] == 8           # (later tests may add some)
+    assert all(e.is_file() and e.suffix == ".png" and len(e.stem) == 64 for e in entries)
 
 
 def _png_chunks(data: bytes) -> list[tuple[bytes, bytes]]:

@@ -133,23 +133,33 @@ class Cache:
         self.dir = Path(folder)
 
     def path(self, key: str, ext: str = "rgbz") -> Path:
-        return self.dir / key[:2] / f"{key}.{ext}"
+        # One flat folder: a folder per key prefix cost a directory made in the new output and
+        # one removed from the old each build (`atomic.Staging`), slow where freed disk
+        # blocks are discarded at once, and a folder of a few ten thousand files is no problem.
+        return self.dir / f"{key}.{ext}"
 
     def prune(self, now: float | None = None) -> int:
-        """Delete bitmaps unused for KEEP_DAYS; returns how many."""
+        """Delete bitmaps unused for KEEP_DAYS (also those of the earlier layout, one folder
+        per key prefix, and such folders left empty); returns how many."""
         import time
 
         limit = (now if now is not None else time.time()) - self.KEEP_DAYS * 86400
         removed = 0
         if self.dir.is_dir():
-            for f in self.dir.glob("*/*.*"):
+            for f in [*self.dir.glob("*.*"), *self.dir.glob("*/*.*")]:
                 try:
+                    if not f.is_file():
+                        continue
                     debris = atomic.is_debris(f.name) and f.stat().st_mtime < time.time() - 3600
                     if debris or f.stat().st_mtime < limit:
                         f.unlink()
                         removed += 1
                 except OSError:
                     pass
+            for d in self.dir.iterdir():
+                if d.is_dir() and not d.is_symlink():
+                    with contextlib.suppress(OSError):
+                        d.rmdir()                   # only if empty
         return removed
 
 
