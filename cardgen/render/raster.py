@@ -6,10 +6,13 @@ and that PDF is rasterized with PDFium.  Bitmaps go to a content-addressed cache
 (`<build>/<game>/.cache/raster/`): a card side whose drawing operations, font files,
 art files and requested size are unchanged is never rasterized again.
 
-PDFium is not thread-safe, so large jobs run in worker processes; the cards go to them in
-chunks of at most `CHUNK` sides, and for each chunk a worker makes its own PDF, renders it
-and writes its own cache files. Nothing but the layouts and file names travels between
-processes, and no process holds more than one full-size bitmap at a time.
+PDFium is not thread-safe, so large jobs run in worker processes, forked from a fork server
+that imported PDFium, ReportLab and the drawing code once (`start_early`); the cards go to
+them in chunks of at most `CHUNK` sides, smaller towards the end so that the workers finish
+together, and for each chunk a worker makes its own PDF, renders it and writes its own
+cache files. Nothing but the layouts and file names travels between processes, and no
+process holds more than one full-size bitmap at a time: PDFium renders each page straight
+into RGB, and Pillow copies the exact pixels wanted out of that bitmap and encodes them.
 
 The outputs that use it: `cardgen.outputs.tts` (deck sheets) and `cardgen.outputs.png`
 (print-service PNGs).
