@@ -65,3 +65,22 @@ def test_parts_are_bounded_and_the_bitmaps_match_in_process(tmp_path, monkeypatc
     assert len(set(paths)) == 40
     for a, b in zip(paths, here):
         assert raster.open_image(a).tobytes() == raster.open_image(b).tobytes()
+
+
+def test_without_a_fork_server_workers_are_spawned(monkeypatch):
+    """A fork server that cannot start (it needs a socket in the temporary folder) is no
+    error: the workers are spawned instead, still fresh."""
+    from multiprocessing import forkserver
+
+    def refuse():
+        raise PermissionError(13, "Permission denied", "/tmp/pymp-x")
+
+    monkeypatch.setattr(forkserver, "ensure_running", refuse)
+    monkeypatch.setattr(raster, "_forkserver_failed", False)
+    import cardgen.pipeline.build  # noqa: F401
+
+    assert raster.start_early() is False
+    with raster.Pool() as pool:
+        out = pool.map([("call", (probe, ())) for _ in range(4)])
+    assert {o[1] for o in out} == {os.getpid()}                 # our own children: spawned
+    assert not any(o[2] for o in out)

@@ -344,28 +344,40 @@ _PRELOAD = ["cardgen.render.raster", "cardgen.render.draw", "pypdfium2", "PIL.Pn
             "reportlab.pdfbase.ttfonts"]
 
 
+_forkserver_failed = False
+
+
 def _context():
     """Workers are forked from a fork server: a fresh process, started once (`start_early`),
     that has imported what they need and nothing of the build (no layouts: a worker holds
     only the modules and the share of the cards it is sent, however large the game).  Where
-    there is no fork server (Windows), they are spawned: the same, but each imports all."""
+    there is no fork server (Windows), or it could not start (it needs a socket in the
+    temporary folder), they are spawned: the same, but each imports all itself."""
     import multiprocessing as mp
 
-    if "forkserver" not in mp.get_all_start_methods():
-        return mp.get_context("spawn")      # pragma: no cover (not POSIX)
+    if _forkserver_failed or "forkserver" not in mp.get_all_start_methods():
+        return mp.get_context("spawn")
     ctx = mp.get_context("forkserver")
     ctx.set_forkserver_preload(_PRELOAD)
     return ctx
 
 
-def start_early() -> None:
+def start_early() -> bool:
     """Start the fork server now, in the background (it takes a few tenths of a second to
     import): call it before the work that comes ahead of rasterizing, e.g. laying out the
-    cards, so that the first workers start at once when they are needed."""
-    if _context().get_start_method() == "forkserver":
-        from multiprocessing import forkserver
+    cards, so that the first workers start at once when they are needed.  False if there
+    is none (workers will be spawned)."""
+    global _forkserver_failed
+    if _context().get_start_method() != "forkserver":
+        return False
+    from multiprocessing import forkserver
 
+    try:
         forkserver.ensure_running()
+    except OSError:
+        _forkserver_failed = True
+        return False
+    return True
 
 
 class Pool:
@@ -382,6 +394,7 @@ class Pool:
             return None
         if self._pool is None:
             self.size = os.cpu_count() or 1
+            start_early()
             self._pool = _context().Pool(self.size)
         return self._pool
 
