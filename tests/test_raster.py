@@ -165,6 +165,38 @@ def test_render_page_is_exact_for_awkward_sizes(tmp_path):
             assert img.getpixel((0, 0)) == (0, 0, 255) and img.getpixel((w - 1, h - 1)) == (0, 0, 255)
 
 
+def test_render_page_gives_pdfiums_own_pixels(tmp_path):
+    """Only the wanted pixels are rendered, yet they are exactly those of PDFium's whole-page
+    render (`PdfPage.render`, cut to the same place): anti-aliased edges at fractional
+    positions show any shift of the pixel grid."""
+    import pypdfium2 as pdfium
+
+    from cardgen.model.ops import CardLayout, Ellipse, Rect
+    from cardgen.resources.fonts import FontBook
+
+    lay = CardLayout(180.0, 252.0, 9.0, [Rect(-9, -9, 198, 270, fill=(1, 0, 0, 1)),
+                                         Rect(0.3, 0.7, 179.1, 250.9, fill=(0, 0, 1, 1)),
+                                         Ellipse(20.2, 30.6, 101.3, 77.7, fill=(0, 1, 0, 1), stroke=(0, 0, 0, 1),
+                                                 stroke_width=0.4),
+                                         Rect(-8.7, 120.1, 197.3, 0.3, fill=(1, 1, 0, 1))])
+    doc = pdfium.PdfDocument(raster.jobs_pdf([lay], FontBook([DATA / "fonts"])))
+    page = doc[0]
+    compared = 0
+    for w, h, bleed in ((825, 1125, 9), (822, 1122, 8.64), (826, 1126, 9), (409, 573, 0), (400, 560, 4.5),
+                        (1000, 1400, 2)):
+        spec = raster.Spec(w, h, bleed)
+        scale = max(w / (180 + 2 * bleed), h / (252 + 2 * bleed))
+        margin = min(9 - bleed, 1.0)
+        c = 9 - bleed - margin
+        whole = page.render(scale=scale, crop=(c, c, c, c)).to_pil().convert("RGB")
+        off = round(margin * scale)
+        if off + w > whole.width or off + h > whole.height:
+            continue                            # PDFium's rounding left too few pixels: resampled
+        assert raster._render_page(page, lay, spec).tobytes() == whole.crop((off, off, off + w, off + h)).tobytes()
+        compared += 1
+    assert compared >= 5
+
+
 def test_cache_prunes_bitmaps_unused_for_two_weeks(tmp_path):
     import os
     import time
@@ -176,10 +208,26 @@ def test_cache_prunes_bitmaps_unused_for_two_weeks(tmp_path):
     for p in (old, fresh):
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(b"x")
+    # entries of the earlier layout (a folder per key prefix) are pruned alike, and their
+    # folders once empty
+    legacy_old, legacy_fresh = tmp_path / "cc" / ("cc" + "2" * 62 + ".png"), tmp_path / "dd" / ("dd" + "3" * 62 + ".png")
+    for p in (legacy_old, legacy_fresh):
+        p.parent.mkdir()
+        p.write_bytes(b"x")
     month_ago = time.time() - 30 * 86400
-    os.utime(old, (month_ago, month_ago))
-    assert cache.prune() == 1
+    for p in (old, legacy_old):
+        os.utime(p, (month_ago, month_ago))
+    assert cache.prune() == 2
     assert not old.exists() and fresh.exists()
+    assert not legacy_old.parent.exists() and legacy_fresh.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([fresh.name, "dd"])
+
+
+def test_the_bitmap_cache_is_one_flat_folder(built):
+    cache = built["out"].parent / ".cache" / "raster"
+    entries = list(cache.iterdir())
+    assert len(entries) >= built["stats"]["rasterized"] == 8           # (later tests may add some)
+    assert all(e.is_file() and e.suffix == ".png" and len(e.stem) == 64 for e in entries)
 
 
 def _png_chunks(data: bytes) -> list[tuple[bytes, bytes]]:
@@ -217,11 +265,19 @@ def test_pngs_carry_the_srgb_profile_and_fast_compression(built):
             assert idat[1] >> 6 == 0, f.name         # zlib header FLEVEL 0: the fastest levels (1)
 
 
-def test_workers_get_bounded_chunks_of_cards():
+def test_workers_get_bounded_chunks_of_cards_shrinking_towards_the_end():
     jobs = list(range(2000))
     parts = raster._chunks(jobs, 2)
+    sizes = [len(p) for p in parts]
     assert [j for p in parts for j in p] == jobs                 # every job once, in order
-    assert max(len(p) for p in parts) <= raster.CHUNK and len(parts) == 2000 // raster.CHUNK + 1
-    assert max(len(p) for p in parts) - min(len(p) for p in parts) <= 1        # balanced
-    small = raster._chunks(list(range(40)), 2)
-    assert [len(p) for p in small] == [20, 20]                   # few cards: one share per core
+    assert max(sizes) == raster.CHUNK                            # bounded: memory stays flat
+    assert sizes == sorted(sizes, reverse=True)                  # never growing
+    # full chunks until the last few: each at most a quarter of what is left (2 workers)
+    assert sum(s for s in sizes if s == raster.CHUNK) >= 2000 - 4 * raster.CHUNK
+    left = 2000
+    for s in sizes:
+        assert s <= max(2, -(-left // 4))
+        left -= s
+    assert sizes[-2:] == [2, 1] or sizes[-2:] == [2, 2]          # the last tasks are tiny: workers end together
+    small = [len(p) for p in raster._chunks(list(range(40)), 2)]
+    assert small[0] == 10 and sum(small) == 40 and small[-1] == 2

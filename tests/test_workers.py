@@ -1,8 +1,9 @@
-"""Raster worker processes: spawned (they hold only what they are sent, not a copy of the
-build process), fed bounded parts of the card sides, and their bitmaps match an in-process
-rasterization pixel for pixel."""
+"""Raster worker processes: forked from a fork server that imported what they need (they
+hold only that and what they are sent, not a copy of the build process), fed bounded parts
+of the card sides, and their bitmaps match an in-process rasterization pixel for pixel."""
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sys
 
@@ -18,18 +19,23 @@ pytestmark = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="worker proces
 
 
 
-def probe() -> tuple[int, bool]:
-    """Run in a worker: its pid, and whether it has the modules the build process has."""
-    return os.getpid(), "cardgen.pipeline.build" in sys.modules
+def probe() -> tuple[int, int, bool, bool]:
+    """Run in a worker: its pid, its parent's, whether it has the modules the build process
+    has, and whether it found PDFium's module imported."""
+    return os.getpid(), os.getppid(), "cardgen.pipeline.build" in sys.modules, "pypdfium2" in sys.modules
 
 
-def test_workers_are_spawned_not_forked():
-    import cardgen.pipeline.build  # noqa: F401  (the build process has it; a spawned worker does not)
+@pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(), reason="no fork server here")
+def test_workers_come_from_a_fork_server_not_the_build_process():
+    import cardgen.pipeline.build  # noqa: F401  (the build process has it; a worker does not)
 
     with raster.Pool() as pool:
         out = pool.map([("call", (probe, ())) for _ in range(4)])
-    assert os.getpid() not in {pid for pid, _ in out}
-    assert not any(has_build for _, has_build in out)
+    pids, parents = {o[0] for o in out}, {o[1] for o in out}
+    assert os.getpid() not in pids
+    assert not any(o[2] for o in out)
+    assert parents != {os.getpid()} and len(parents) == 1      # all forked by the one fork server
+    assert all(o[3] for o in out)                              # which imported PDFium for them, once
 
 
 def _layout(i: int) -> ops.CardLayout:
@@ -59,3 +65,22 @@ def test_parts_are_bounded_and_the_bitmaps_match_in_process(tmp_path, monkeypatc
     assert len(set(paths)) == 40
     for a, b in zip(paths, here):
         assert raster.open_image(a).tobytes() == raster.open_image(b).tobytes()
+
+
+def test_without_a_fork_server_workers_are_spawned(monkeypatch):
+    """A fork server that cannot start (it needs a socket in the temporary folder) is no
+    error: the workers are spawned instead, still fresh."""
+    from multiprocessing import forkserver
+
+    def refuse():
+        raise PermissionError(13, "Permission denied", "/tmp/pymp-x")
+
+    monkeypatch.setattr(forkserver, "ensure_running", refuse)
+    monkeypatch.setattr(raster, "_forkserver_failed", False)
+    import cardgen.pipeline.build  # noqa: F401
+
+    assert raster.start_early() is False
+    with raster.Pool() as pool:
+        out = pool.map([("call", (probe, ())) for _ in range(4)])
+    assert {o[1] for o in out} == {os.getpid()}                 # our own children: spawned
+    assert not any(o[2] for o in out)

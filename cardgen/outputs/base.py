@@ -105,6 +105,7 @@ class Output:
     Options: ClassVar[type[Decl]] = NoOptions
     DeckOptions: ClassVar[type[Decl] | None] = None
     uses_rulebook: ClassVar[bool] = False       # not made while rules.yaml's rulebook has errors
+    rasterizes: ClassVar[bool] = False          # rasterizes card sides in worker processes (`raster.Pool`)
 
     @classmethod
     def resolve(cls, game_data: Mapping | None, cli: Mapping[str, Any] | None = None) -> Any:

@@ -31,6 +31,7 @@ class Gallery(Output):
                "to open from the disk or send to co-designers.")
     files = "index.html, gallery/"
     section = "gallery"
+    rasterizes = True
     Options = GalleryOptions
 
     def make(self, job: Job) -> None:

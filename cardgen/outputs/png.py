@@ -55,6 +55,7 @@ class Png(Output):
     files = "png/<target>/fronts/, png/<target>/backs/"
     default = False
     section = "png"
+    rasterizes = True
     Options = PngOptions
 
     def make(self, job: Job) -> None:

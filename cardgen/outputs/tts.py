@@ -230,6 +230,7 @@ class Tts(Output):
     summary = "A Tabletop Simulator saved object with every deck, and its deck images."
     files = "tts/<game>.json, tts/<game>.png, tts/*.jpg"
     section = "tts"
+    rasterizes = True
     Options = TtsOptions
     DeckOptions = TtsDeckOptions
 

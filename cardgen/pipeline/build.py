@@ -80,6 +80,10 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
     done = incremental.up_to_date(inputs, state, Path(path), out_dir, opts, report)
     if done is not None:
         return Built([], None, out_dir, done.files, done.cards, done.duplex, unchanged=True)
+    if any(OUTPUTS[name].rasterizes for name in opts.wanted()):
+        from cardgen.render import raster
+
+        raster.start_early()        # the raster workers' fork server imports while the cards are laid out
     from cardgen.layout.engine import layout_game
     from cardgen.layout.manifest import MANIFEST, manifest_of
     from cardgen.load import sheets

@@ -6,10 +6,13 @@ and that PDF is rasterized with PDFium.  Bitmaps go to a content-addressed cache
 (`<build>/<game>/.cache/raster/`): a card side whose drawing operations, font files,
 art files and requested size are unchanged is never rasterized again.
 
-PDFium is not thread-safe, so large jobs run in worker processes; the cards go to them in
-chunks of at most `CHUNK` sides, and for each chunk a worker makes its own PDF, renders it
-and writes its own cache files. Nothing but the layouts and file names travels between
-processes, and no process holds more than one full-size bitmap at a time.
+PDFium is not thread-safe, so large jobs run in worker processes, forked from a fork server
+that imported PDFium, ReportLab and the drawing code once (`start_early`); the cards go to
+them in chunks of at most `CHUNK` sides, smaller towards the end so that the workers finish
+together, and for each chunk a worker makes its own PDF, renders it and writes its own
+cache files. Nothing but the layouts and file names travels between processes, and no
+process holds more than one full-size bitmap at a time: PDFium renders each page straight
+into RGB, and Pillow copies the exact pixels wanted out of that bitmap and encodes them.
 
 The outputs that use it: `cardgen.outputs.tts` (deck sheets) and `cardgen.outputs.png`
 (print-service PNGs).
@@ -133,23 +136,33 @@ class Cache:
         self.dir = Path(folder)
 
     def path(self, key: str, ext: str = "rgbz") -> Path:
-        return self.dir / key[:2] / f"{key}.{ext}"
+        # One flat folder: a folder per key prefix cost a directory made in the new output and
+        # one removed from the old each build (`atomic.Staging`), slow where freed disk
+        # blocks are discarded at once, and a folder of a few ten thousand files is no problem.
+        return self.dir / f"{key}.{ext}"
 
     def prune(self, now: float | None = None) -> int:
-        """Delete bitmaps unused for KEEP_DAYS; returns how many."""
+        """Delete bitmaps unused for KEEP_DAYS (also those of the earlier layout, one folder
+        per key prefix, and such folders left empty); returns how many."""
         import time
 
         limit = (now if now is not None else time.time()) - self.KEEP_DAYS * 86400
         removed = 0
         if self.dir.is_dir():
-            for f in self.dir.glob("*/*.*"):
+            for f in [*self.dir.glob("*.*"), *self.dir.glob("*/*.*")]:
                 try:
+                    if not f.is_file():
+                        continue
                     debris = atomic.is_debris(f.name) and f.stat().st_mtime < time.time() - 3600
                     if debris or f.stat().st_mtime < limit:
                         f.unlink()
                         removed += 1
                 except OSError:
                     pass
+            for d in self.dir.iterdir():
+                if d.is_dir() and not d.is_symlink():
+                    with contextlib.suppress(OSError):
+                        d.rmdir()                   # only if empty
         return removed
 
 
@@ -169,25 +182,33 @@ def _render_page(page, layout: ops.CardLayout, spec: Spec) -> Image.Image:
     inner_w = min(round((layout.width + 2 * have) * scale), spec.px_w)
     inner_h = min(round((layout.height + 2 * have) * scale), spec.px_h)
     # PDFium rounds the page and the crop separately, so the bitmap can be a pixel off:
-    # render up to 1 pt more on every side and cut the exact pixels out of that.
+    # render up to 1 pt more on every side and take the exact pixels out of that.
     margin = min(B - have, 1.0)
     c = B - have - margin
-    bitmap = page.render(scale=scale, crop=(c, c, c, c))
-    img = bitmap.to_pil()
-    bitmap.close()
-    if img.mode != "RGB":
-        img = img.convert("RGB")
-    off = round(margin * scale)
-    if off + inner_w <= img.width and off + inner_h <= img.height:
-        img = img.crop((off, off, off + inner_w, off + inner_h))
-    else:
-        img = _exact(img, inner_w, inner_h)
+    # PDFium writes RGB (not its usual BGR), so Pillow copies the pixels wanted as they are
+    # (one copy, of those pixels only).
+    bitmap = page.render(scale=scale, crop=(c, c, c, c), rev_byteorder=True)
+    try:
+        off = round(margin * scale)
+        if off + inner_w <= bitmap.width and off + inner_h <= bitmap.height:
+            img = _pixels(bitmap, off, off, inner_w, inner_h)
+        else:
+            img = _exact(_pixels(bitmap, 0, 0, bitmap.width, bitmap.height), inner_w, inner_h)
+    finally:
+        bitmap.close()
     if (inner_w, inner_h) != (spec.px_w, spec.px_h):
         # the card has less bleed than asked for: extend its edges outwards
         full = img.resize((spec.px_w, spec.px_h), Image.Resampling.BILINEAR)
         full.paste(img, ((spec.px_w - inner_w) // 2, (spec.px_h - inner_h) // 2))
         img = full
     return img
+
+
+def _pixels(bitmap, x: int, y: int, w: int, h: int) -> Image.Image:
+    """The w x h pixels at (x, y) of an RGB PDFium bitmap, as a Pillow image of their own."""
+    start = y * bitmap.stride + x * 3
+    return Image.frombytes("RGB", (w, h), memoryview(bitmap.buffer).cast("B")[start:], "raw", "RGB",
+                           bitmap.stride, 1)
 
 
 def _exact(img: Image.Image, w: int, h: int) -> Image.Image:
@@ -312,6 +333,47 @@ def _pool_size(n_jobs: int) -> int:
     return max(1, min(os.cpu_count() or 1, math.ceil(n_jobs / SMALL_JOB)))
 
 
+# What every worker imports, once, in the process workers are forked from (the fork server).
+_PRELOAD = ["cardgen.render.raster", "cardgen.render.draw", "pypdfium2", "PIL.PngImagePlugin",
+            "reportlab.pdfbase.ttfonts"]
+
+
+_forkserver_failed = False
+
+
+def _context():
+    """Workers are forked from a fork server: a fresh process, started once (`start_early`),
+    that has imported what they need and nothing of the build (no layouts: a worker holds
+    only the modules and the share of the cards it is sent, however large the game).  Where
+    there is no fork server (Windows), or it could not start (it needs a socket in the
+    temporary folder), they are spawned: the same, but each imports all itself."""
+    import multiprocessing as mp
+
+    if _forkserver_failed or "forkserver" not in mp.get_all_start_methods():
+        return mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(_PRELOAD)
+    return ctx
+
+
+def start_early() -> bool:
+    """Start the fork server now, in the background (it takes a few tenths of a second to
+    import): call it before the work that comes ahead of rasterizing, e.g. laying out the
+    cards, so that the first workers start at once when they are needed.  False if there
+    is none (workers will be spawned)."""
+    global _forkserver_failed
+    if _context().get_start_method() != "forkserver":
+        return False
+    from multiprocessing import forkserver
+
+    try:
+        forkserver.ensure_running()
+    except OSError:
+        _forkserver_failed = True
+        return False
+    return True
+
+
 class Pool:
     """Worker processes, started on first need and shared by the steps of one output;
     use as a context manager so they end with it."""
@@ -325,13 +387,9 @@ class Pool:
         if want <= 1:
             return None
         if self._pool is None:
-            import multiprocessing as mp
-
-            # Spawned, not forked: a forked worker starts as a copy of the build process, every
-            # card's layout included, and counts all of it as its own memory; a spawned one holds
-            # only the modules it imports and the share of the cards it is sent.
             self.size = os.cpu_count() or 1
-            self._pool = mp.get_context("spawn").Pool(self.size)
+            start_early()
+            self._pool = _context().Pool(self.size)
         return self._pool
 
     def map(self, items: list[tuple]) -> list:
@@ -354,18 +412,19 @@ class Pool:
             self._pool = None
 
 
-def _chunks(items: list, n: int, most: int = CHUNK) -> list[list]:
-    """Contiguous, balanced chunks, at least n of them and none longer than `most`
-    (neighbouring cards, usually of one deck, stay together, so a worker embeds few fonts
-    and icons; a bounded chunk keeps a worker's memory flat however large the deck)."""
-    n = max(1, min(len(items), max(n, math.ceil(len(items) / most))))
-    size, extra = divmod(len(items), n)
+def _chunks(items: list, n: int, most: int = CHUNK, least: int = 2) -> list[list]:
+    """Contiguous chunks for n workers that take the next one when done with theirs: none
+    longer than `most` (a bounded chunk keeps a worker's memory flat however large the deck),
+    and none longer than a 2n-th of what is left, down to `least`, so they shrink towards the
+    end and the workers finish together (no core left idle while another does a last long
+    chunk).  Neighbouring cards, usually of one deck, stay together, so a worker embeds few
+    fonts and icons."""
     out, start = [], 0
-    for i in range(n):
-        end = start + size + (1 if i < extra else 0)
-        out.append(items[start:end])
-        start = end
-    return [c for c in out if c]
+    while start < len(items):
+        size = max(least, min(most, math.ceil((len(items) - start) / (2 * max(1, n)))))
+        out.append(items[start:start + size])
+        start += size
+    return out
 
 
 def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_dirs, pool: Pool | None = None
