@@ -14,7 +14,6 @@ flattened differently by some. Flattening here, where we can check the result, i
 from __future__ import annotations
 
 import io
-import zlib
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -170,7 +169,7 @@ def _pdfx(c: object, sep: Separation, cond: Condition) -> None:
     """The output intent in the catalog, the PDF/X keys in the document information."""
     doc = c._doc                                    # type: ignore[attr-defined]
     profile = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"N": 4, "Filter": pdfdoc.PDFName("FlateDecode")}),
-                               zlib.compress(sep.icc, 9), filters=[])
+                               sep.deflated_profile(), filters=[])
     intent = pdfdoc.PDFDictionary({
         "Type": pdfdoc.PDFName("OutputIntent"),
         "S": pdfdoc.PDFName("GTS_PDFX"),
@@ -191,10 +190,10 @@ def ink_peaks(sides: list[ops.CardLayout], fonts: FontBook, sep: Separation, fol
               dpi: float = INK_DPI) -> list[float]:
     """The highest total ink (C+M+Y+K, percent) anywhere on each side, as printed: each
     side drawn with the inks as brightness (`Separation.for_plate`) and rasterized."""
-    import pypdfium2 as pdfium
-
     if not sides:
         return []
+    import pypdfium2 as pdfium
+
     pages = {}
     for plate in ("cmy", "k"):
         data = DeckPdf(sides, fonts, sep.for_plate(plate), folder).write({}, "plate")
