@@ -414,7 +414,7 @@ def test_a_side_is_converted_once_then_kept_and_the_file_is_the_same(kept):
     cache = made / ".cache"
     assert (cache / "pdfx.bin").is_file()
     # the ink art and the glass picture in CMYK, and the ink art as the preflight's two plates
-    assert len(list((cache / "pdfx").glob("*.tif"))) == 4
+    assert len(list((cache / "pdfx").glob("*.img"))) == 4
     converted, _ = _rebuild(root, out)
     assert converted == 0
     assert (made / "print-service" / "things-pdfx.pdf").read_bytes() == first
@@ -431,7 +431,7 @@ def test_editing_a_card_converts_its_sides_only_and_ends_as_a_clean_build(kept, 
     build_pdfx(root, out)
     assert _converted(made) == 1                                        # Slab's face
     # the converted images the sides kept show; not the ink art's plates, not measured this time
-    assert len(list((made / ".cache" / "pdfx").glob("*.tif"))) == 2
+    assert len(list((made / ".cache" / "pdfx").glob("*.img"))) == 2
     edited = (made / "print-service" / "things-pdfx.pdf").read_bytes()
     fresh, _ = build_pdfx(root, tmp_path / "fresh")
     assert (fresh / "print-service" / "things-pdfx.pdf").read_bytes() == edited != first
@@ -468,7 +468,7 @@ def test_the_preflight_says_the_same_of_kept_sides(kept):
 def test_a_damaged_cache_is_deleted_and_a_damaged_image_converted_again(kept):
     root, out, made, report, first = kept
     cache = made / ".cache"
-    for image in (cache / "pdfx").glob("*.tif"):
+    for image in (cache / "pdfx").glob("*.img"):
         data = bytearray(image.read_bytes())
         data[-1] ^= 0xFF
         image.write_bytes(bytes(data))
