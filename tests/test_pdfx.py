@@ -465,6 +465,25 @@ def test_the_preflight_says_the_same_of_kept_sides(kept):
     assert converted == 0 and _preflight(again) == (ink, notes)
 
 
+def test_a_rebuild_does_not_compress_the_art_again(kept, monkeypatch):
+    """The converted images are kept as the PDF holds them: a rebuild after an edit to a card
+    without art reads and compresses no image (a clean build: the ink art, the glass picture
+    and the ink art's two plates)."""
+    from reportlab.pdfbase import pdfdoc
+
+    root, out, made, _, first = kept
+    compressed = []
+    load = pdfdoc.PDFImageXObject.loadImageFromSRC
+    monkeypatch.setattr(pdfdoc.PDFImageXObject, "loadImageFromSRC",      # (the converted images: .tif files)
+                        lambda self, im: compressed.append(str(im.fileName).endswith(".tif")) or load(self, im))
+    build_pdfx(root, tmp := out.parent / "clean")
+    assert compressed.count(True) == 4 and (tmp / "tiny" / "print-service" / "things-pdfx.pdf").read_bytes() == first
+    compressed.clear()
+    converted, _ = _rebuild(root, out)
+    assert (converted, compressed) == (0, [])
+    assert (made / "print-service" / "things-pdfx.pdf").read_bytes() == first
+
+
 def test_a_damaged_cache_is_deleted_and_a_damaged_image_converted_again(kept):
     root, out, made, report, first = kept
     cache = made / ".cache"
