@@ -3,8 +3,9 @@ default output, and how many card sides it converts.
 
     python benchmarks/bench_pdfx.py [N ...]        (default: 500)
 
-For each N, a synthetic game of N distinct poker cards (`synthetic.py`), built once with every
-default output; then, the best of several runs, each after one card's text was edited:
+For each N, a synthetic game of N distinct poker cards (`synthetic.py`), and one of N / 5
+cards each with a picture of its own (800 x 400 px), built once with every default output;
+then, the best of several runs, each after one card's text was edited:
 
 - pdfx part, every default output: the CPU seconds of the print-service output's `make` (the
   deck's PDF/X file, its counts and the preflight) inside `cardgen build`, measured in the
@@ -16,6 +17,8 @@ default output; then, the best of several runs, each after one card's text was e
 from __future__ import annotations
 
 import json
+import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -60,12 +63,40 @@ def timed_build(game: Path, out: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def figures(n: int, runs: int) -> None:
+def make_art_game(root: Path, n: int) -> Path:
+    """`make_game` whose cards each show a picture of their own instead of the icon."""
+    from PIL import Image, ImageDraw
+
+    game = make_game(root, n)
+    face = game / "templates" / "bench" / "face.yaml"
+    face.write_text(re.sub(r"  - \{name: art, type: icon.*?\}\n",
+                           '  - {name: art, type: image, src: "{{ card.pic }}", x: 6mm, y: 19mm, width: 51.5mm, '
+                           'height: 26mm, fit: cover}\n', face.read_text(), flags=re.S))
+    rng = random.Random(3)
+    (game / "art").mkdir()
+    lines = []
+    for line in (game / "deck.yaml").read_text().splitlines():
+        if line.startswith('  - {name: "Card '):
+            k = int(line.split('"Card ')[1][:4])
+            im = Image.new("RGB", (800, 400), tuple(rng.randrange(256) for _ in range(3)))
+            draw = ImageDraw.Draw(im)
+            for _ in range(60):
+                x, y = rng.randrange(800), rng.randrange(400)
+                draw.ellipse((x, y, x + rng.randrange(20, 200), y + rng.randrange(20, 200)),
+                             fill=tuple(rng.randrange(256) for _ in range(3)))
+            im.save(game / "art" / f"p{k}.png")
+            line = line[:-1] + f", pic: p{k}.png}}"
+        lines.append(line)
+    (game / "deck.yaml").write_text("\n".join(lines) + "\n")
+    return game
+
+
+def figures(n: int, runs: int, art: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
-        game = make_game(tmp_path / "bench", n)
+        game = (make_art_game if art else make_game)(tmp_path / "bench", n)
         out = tmp_path / "out"
-        print(f"{n} cards", flush=True)
+        print(f"{n} cards" + (", each with its own picture" if art else ""), flush=True)
         show("cold, every default output", run(cardgen("build", str(game), "--out", str(out)), tmp_path))
         got = []
         for k in range(runs):
@@ -86,6 +117,7 @@ def main() -> None:
     sizes = [int(a) for a in sys.argv[1:]] or [500]
     for n in sizes:
         figures(n, 5)
+        figures(max(1, n // 5), 5, art=True)
 
 
 if __name__ == "__main__":

@@ -414,7 +414,7 @@ def test_a_side_is_converted_once_then_kept_and_the_file_is_the_same(kept):
     cache = made / ".cache"
     assert (cache / "pdfx.bin").is_file()
     # the ink art and the glass picture in CMYK, and the ink art as the preflight's two plates
-    assert len(list((cache / "pdfx").glob("*.tif"))) == 4
+    assert len(list((cache / "pdfx").glob("*.img"))) == 4
     converted, _ = _rebuild(root, out)
     assert converted == 0
     assert (made / "print-service" / "things-pdfx.pdf").read_bytes() == first
@@ -431,7 +431,7 @@ def test_editing_a_card_converts_its_sides_only_and_ends_as_a_clean_build(kept, 
     build_pdfx(root, out)
     assert _converted(made) == 1                                        # Slab's face
     # the converted images the sides kept show; not the ink art's plates, not measured this time
-    assert len(list((made / ".cache" / "pdfx").glob("*.tif"))) == 2
+    assert len(list((made / ".cache" / "pdfx").glob("*.img"))) == 2
     edited = (made / "print-service" / "things-pdfx.pdf").read_bytes()
     fresh, _ = build_pdfx(root, tmp_path / "fresh")
     assert (fresh / "print-service" / "things-pdfx.pdf").read_bytes() == edited != first
@@ -465,10 +465,29 @@ def test_the_preflight_says_the_same_of_kept_sides(kept):
     assert converted == 0 and _preflight(again) == (ink, notes)
 
 
+def test_a_rebuild_does_not_compress_the_art_again(kept, monkeypatch):
+    """The converted images are kept as the PDF holds them: a rebuild after an edit to a card
+    without art reads and compresses no image (a clean build: the ink art, the glass picture
+    and the ink art's two plates)."""
+    from reportlab.pdfbase import pdfdoc
+
+    root, out, made, _, first = kept
+    compressed = []
+    load = pdfdoc.PDFImageXObject.loadImageFromSRC
+    monkeypatch.setattr(pdfdoc.PDFImageXObject, "loadImageFromSRC",      # (the converted images: .tif files)
+                        lambda self, im: compressed.append(str(im.fileName).endswith(".tif")) or load(self, im))
+    build_pdfx(root, tmp := out.parent / "clean")
+    assert compressed.count(True) == 4 and (tmp / "tiny" / "print-service" / "things-pdfx.pdf").read_bytes() == first
+    compressed.clear()
+    converted, _ = _rebuild(root, out)
+    assert (converted, compressed) == (0, [])
+    assert (made / "print-service" / "things-pdfx.pdf").read_bytes() == first
+
+
 def test_a_damaged_cache_is_deleted_and_a_damaged_image_converted_again(kept):
     root, out, made, report, first = kept
     cache = made / ".cache"
-    for image in (cache / "pdfx").glob("*.tif"):
+    for image in (cache / "pdfx").glob("*.img"):
         data = bytearray(image.read_bytes())
         data[-1] ^= 0xFF
         image.write_bytes(bytes(data))

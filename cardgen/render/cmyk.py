@@ -20,7 +20,7 @@ import io
 import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PIL import Image, ImageCms
 from reportlab.lib.colors import CMYKColor, Color, toColor
@@ -29,10 +29,8 @@ from cardgen.core.data import DATA
 from cardgen.core.digest import digest, file_digest
 from cardgen.core.units import MM
 from cardgen.model import ops
+from cardgen.render.pdfxcache import KeptImage, PdfxCache, key
 from cardgen.render.rlcompat import CardCanvas
-
-if TYPE_CHECKING:
-    from cardgen.render.pdfxcache import PdfxCache
 
 ICC_DIR = DATA / "icc"
 DEFAULT_PROFILE = ICC_DIR / "cardgen-FOGRA39-240.icc"
@@ -96,8 +94,6 @@ class Separation:
     def deflated_profile(self) -> bytes:
         """The profile compressed for the PDF's output intent (zlib level 9: 35 ms, so kept in
         the cache for the next build)."""
-        from cardgen.render.pdfxcache import key
-
         name = key("icc", self.icc_sha)
         found = self.cache.get(name) if self.cache is not None else None
         if isinstance(found, bytes) and zlib.decompress(found) == self.icc:
@@ -187,19 +183,17 @@ class Separation:
         return hit
 
     def _art_key(self, path: Path) -> str:
-        from cardgen.render.pdfxcache import key
-
         return key("art", file_digest(path), self.icc_sha, self.plate)
 
     def _kept_art(self, path: Path, folder: Path) -> tuple[Path, float] | None:
-        """The conversion of the same file kept by a build before, if intact."""
+        """The conversion of the same file kept by a build before, if intact: its file need not
+        exist, `CmykCanvas` draws the image as it was kept."""
         if self.cache is None:
             return None
         found = self.cache.get(self._art_key(path))
-        if not (isinstance(found, (list, tuple)) and len(found) == 2):
+        if not (isinstance(found, (list, tuple)) and len(found) == 2 and self.cache.image(str(found[0]))):
             return None
-        target = self.cache.fetch(str(found[0]), folder)
-        return None if target is None else (target, float(found[1]))
+        return Path(folder) / f"{found[0]}.tif", float(found[1])
 
     def _convert_art(self, path: Path, folder: Path) -> tuple[Path, float]:
         with Image.open(path) as im:
@@ -212,7 +206,6 @@ class Separation:
         if not target.exists():
             out.save(target, "TIFF", compression="tiff_deflate")
         if self.cache is not None:
-            self.cache.stash(target)
             self.cache.put(self._art_key(path), (name, peak))
         return target, peak
 
@@ -246,20 +239,55 @@ class Separation:
 
 class CmykCanvas(CardCanvas):
     """The canvas of CMYK files: an image file (always one `Separation.art_in` made, in a
-    temporary folder) is named in the PDF by its content, not by its path, so the same
-    cards give the same bytes wherever they were built."""
+    temporary folder, named by its pixels) is named in the PDF by its content, not by its
+    path, so the same cards give the same bytes wherever they were built; with `kept`, each
+    image is kept as the PDF holds it, and drawn from there by the next build (which then
+    neither reads nor compresses it again)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.shown: list[str] = []          # the image files drawn, in order
+        self.kept: PdfxCache | None = None
 
-    def drawImage(self, image: Any, *args: Any, **kwargs: Any) -> Any:
+    def drawImage(self, image: Any, x: float, y: float, width: float | None = None, height: float | None = None,
+                  mask: Any = None, preserveAspectRatio: bool = False, anchor: str = "c", **kwargs: Any) -> Any:
         from reportlab.lib.utils import ImageReader
 
-        if isinstance(image, (str, Path)):
-            self.shown.append(str(image))
-            image = ImageReader(str(image))
-        return super().drawImage(image, *args, **kwargs)
+        if not isinstance(image, (str, Path)):
+            return super().drawImage(image, x, y, width, height, mask, preserveAspectRatio, anchor, **kwargs)
+        self.shown.append(str(image))
+        name = Path(image).stem
+        kept = self.kept.image(name) if self.kept is not None else None
+        if kept is not None and mask == "auto" and not kwargs:
+            return self._draw_kept(kept, x, y, width, height, preserveAspectRatio, anchor)
+        size = super().drawImage(ImageReader(str(image)), x, y, width, height, mask, preserveAspectRatio, anchor,
+                                 **kwargs)
+        made = self._doc.idToObject[self._doc.getXObjectName(self._formsinuse[-1])]
+        found = KeptImage.of(made) if self.kept is not None and mask == "auto" else None
+        if self.kept is not None and found is not None:
+            self.kept.keep_image(name, found)
+        return size
+
+    def _draw_kept(self, kept: KeptImage, x: float, y: float, width: float | None, height: float | None,
+                   keep_ratio: bool, anchor: str) -> tuple[int, int]:
+        """What `drawImage` does with an image it has read and compressed, from `kept`."""
+        from reportlab.lib.boxstuff import aspectRatioFix
+
+        self._currentPageHasImages = 1
+        reg = self._doc.getXObjectName(kept.name)
+        if reg not in self._doc.idToObject:
+            obj = kept.xobject()
+            self._setXObjects(obj)
+            self._doc.Reference(obj, reg)
+            self._doc.addForm(kept.name, obj)
+        x, y, width, height, _ = aspectRatioFix(keep_ratio, anchor, x, y, width, height, kept.width, kept.height)
+        self.saveState()
+        self.translate(x, y)
+        self.scale(width, height)
+        self._code.append(f"/{reg} Do")
+        self.restoreState()
+        self._formsinuse.append(kept.name)
+        return kept.width, kept.height
 
 
 def _is_svg(path: Any) -> bool:

@@ -55,9 +55,9 @@ class _Drawer(Drawer):
         self.asked_peak = max(self.asked_peak, self._svg_peaks.get(name, 0.0))
         return name, w, h
 
-    def side_form(self, side: ops.CardLayout, piece: Piece | None, files: list[Path],
-                  drawing: ops.CardLayout, pictures: int) -> tuple[str, Piece, bool]:
-        """A form for `side`: made from its `piece` (showing the images `files`), else drawn
+    def side_form(self, side: ops.CardLayout, piece: Piece | None, drawing: ops.CardLayout,
+                  pictures: int) -> tuple[str, Piece, bool]:
+        """A form for `side`: made from its `piece` (its images as `CmykCanvas.kept` has them), else drawn
         from `drawing` (the side flattened, with `pictures` pictures) and its images converted;
         then the piece that makes it again, and whether it can (not when drawing it used what
         the piece cannot bring: a font `fix_resources` did not fix, a spot colour)."""
@@ -80,10 +80,11 @@ class _Drawer(Drawer):
             shown = [Path(p) for p in c.shown]
             piece = Piece(*(made or ("", [], [])), self.asked, [p.stem for p in shown],
                           max(art, sep.peak, self.asked_peak), pictures)
-            reusable = made is not None and all(p.parent == self.folder for p in shown)
+            reusable = made is not None and all(p.parent == self.folder and c.kept is not None
+                                                and c.kept.image(p.stem) is not None for p in shown)
         else:
-            for image in files:
-                c.register_image(str(image))
+            for image in piece.images:
+                c.register_image(str(self.folder / f"{image}.tif"))
             c.replay(piece.code, piece.forms, piece.states)
             reusable = True
         c.endForm()
@@ -109,23 +110,22 @@ class DeckPdf:
         self.sides, self.sep, self.cache = sides, sep, cache
         self.buf = io.BytesIO()
         self.c = new_canvas(self.buf, fonts, canvas=CmykCanvas, enforceColorSpace=sep.enforce)
+        self.c.kept = sep.cache
         self.drawer = _Drawer(self.c, fonts, sep, folder)
         tokens = self.c.fix_resources(text_chars(sides, fonts))       # the same names and codes in every build
         self.keys: dict[int, str] = {}
         self.pieces: dict[int, Piece | None] = {}     # (all known after `write`)
-        self.files: dict[int, list[Path]] = {}
         for side in sides:
             if id(side) in self.pieces:
                 continue
-            self.pieces[id(side)], self.files[id(side)] = None, []
+            self.pieces[id(side)] = None
             if cache is None:
                 continue
             used = sorted(text_chars([side], fonts))
             key = self.keys[id(side)] = side_key("side", side, sep.key, [tokens[f] for f in used])
             piece = cache.piece(key)
-            files = [cache.fetch(n, folder) for n in piece.images] if piece is not None else []
-            if piece is not None and all(files):
-                self.pieces[id(side)], self.files[id(side)] = piece, [f for f in files if f is not None]
+            if piece is not None and cache.has_images(piece):
+                self.pieces[id(side)] = piece
 
     def missing(self) -> list[ops.CardLayout]:
         """The distinct sides no kept piece makes: to flatten and convert."""
@@ -143,7 +143,7 @@ class DeckPdf:
             if name is None:
                 had = self.pieces[id(side)]
                 drawing, pictures = flat.get(id(side), (side, 0))
-                name, piece, reusable = self.drawer.side_form(side, had, self.files[id(side)], drawing, pictures)
+                name, piece, reusable = self.drawer.side_form(side, had, drawing, pictures)
                 names[id(side)], self.pieces[id(side)] = name, piece
                 if had is None and cache is not None:
                     cache.converted += 1

@@ -20,19 +20,23 @@ another installation is ignored, plain data only), keeps per card side:
 
 So a rebuild after one card was edited converts that card's sides only, and the file is
 byte for byte the one a clean build makes (`cardgen.render.pdfx.DeckPdf`).  The converted
-images are sealed files in `<output>/.cache/pdfx/`, named by their content, deleted when the
-entries kept no longer name them.
+images are kept as the PDF holds them (`KeptImage`: ReportLab's image object, compressed, so
+a rebuild neither decodes nor compresses a deck's art again), each a sealed file in
+`<output>/.cache/pdfx/` named by its pixels and headed by cardgen's code version, deleted
+when the entries kept no longer name it.
 """
 from __future__ import annotations
 
 import contextlib
+import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from cardgen.core import atomic
 from cardgen.core.cachefile import CacheFile
-from cardgen.core.digest import CorruptCache, digest, read_payload, seal
+from cardgen.core.digest import CorruptCache, code_version, digest, read_payload, seal
 from cardgen.model import ops
 from cardgen.render import formcache
 from cardgen.resources.fonts import font_files
@@ -75,6 +79,7 @@ class PdfxCache(CacheFile):
         super().__init__(path)
         self.converted = 0          # card sides converted (not found), since this process opened it
         self.folder = path.parent / "pdfx" if path is not None else None
+        self._images: dict[str, KeptImage] = {}
 
     def piece(self, key: str) -> Piece | None:
         raw = self.get(key)
@@ -83,50 +88,116 @@ class PdfxCache(CacheFile):
         piece = Piece(*raw)
         return piece if all(isinstance(n, str) and _NAME.fullmatch(n) for n in piece.images) else None
 
+    def has_images(self, piece: Piece) -> bool:
+        """Are the images `piece` shows kept, intact?"""
+        return all(self.image(n) is not None for n in piece.images)
+
     def keep_piece(self, key: str, piece: Piece) -> None:
         self.put(key, tuple(piece))
 
     # -- converted images ------------------------------------------------------------------
-    def stash(self, path: Path) -> None:
-        """Keep the converted image `path` (named by its content) for builds to come."""
-        if self.folder is None:
-            return
-        target = self.folder / Path(path).name
-        if not target.is_file():
-            with contextlib.suppress(OSError):
-                atomic.write_bytes(target, seal(Path(path).read_bytes()))
-
-    def fetch(self, name: str, folder: Path) -> Path | None:
-        """The kept converted image `name` (`<name>.tif`), copied into `folder`; None when there
-        is none or it is damaged (then it is deleted)."""
-        target = Path(folder) / f"{name}.tif"
-        if target.is_file():
-            return target
-        if self.folder is None or not _NAME.fullmatch(name):
-            return None
-        kept = self.folder / f"{name}.tif"
+    def image(self, name: str) -> KeptImage | None:
+        """The converted image `name` as the PDF holds it, kept by a build before; None when
+        there is none, or it is damaged (then it is deleted) or made by another installation."""
+        hit = self._images.get(name)
+        if hit is not None or self.folder is None or not _NAME.fullmatch(name):
+            return hit
+        path = self.folder / f"{name}.img"
         try:
-            target.write_bytes(read_payload(kept))
+            hit = KeptImage.loads(read_payload(path))
         except CorruptCache:
             with contextlib.suppress(OSError):
-                kept.unlink()
+                path.unlink()
             return None
         except OSError:
             return None
-        return target
+        if hit is not None:
+            self._images[name] = hit
+        return hit
+
+    def keep_image(self, name: str, image: KeptImage) -> None:
+        """Keep the converted image `name` (named by its pixels) as the PDF holds it."""
+        self._images[name] = image
+        if self.folder is not None and _NAME.fullmatch(name) and not (self.folder / f"{name}.img").is_file():
+            with contextlib.suppress(OSError):
+                atomic.write_bytes(self.folder / f"{name}.img", seal(image.dumps()))
 
     def save(self) -> None:
         """Keep the entries this process used, and the converted images they name."""
         changed = self._new
         super().save()
+        self._images.clear()                 # (read again by the next build: memory stays flat)
         if not changed or self.folder is None or not self.folder.is_dir():
             return
-        named = {f"{n}.tif" for key, value in self.entries.items() if key in self.used
+        named = {f"{n}.img" for key, value in self.entries.items() if key in self.used
                  for n in _images(key, value)}
         for path in self.folder.iterdir():
-            if path.name not in named and _NAME.fullmatch(path.stem) and path.suffix == ".tif":
+            if path.name not in named and _NAME.fullmatch(path.stem) and path.suffix == ".img":
                 with contextlib.suppress(OSError):
                     path.unlink()
+
+
+@dataclass(frozen=True)
+class KeptImage:
+    """An image as the PDF holds it (ReportLab's `PDFImageXObject`, compressed): what ReportLab
+    would make from the converted file again by decoding and compressing it, which for a
+    deck's art is most of the work of writing its file."""
+
+    name: str                       # ReportLab's name for it (a hash of its pixels)
+    width: int
+    height: int
+    bits: int
+    space: str                      # DeviceCMYK, DeviceRGB, DeviceGray
+    filters: tuple[str, ...]
+    mask: tuple[int, ...] | None
+    decode: tuple[float, ...] | None
+    dotrans: int
+    stream: bytes
+
+    @classmethod
+    def of(cls, obj: Any) -> KeptImage | None:
+        """ReportLab's image object, if it can be made again from this (no soft mask)."""
+        stream = obj.streamContent
+        if not isinstance(stream, bytes) or getattr(obj, "smask", None) is not None or hasattr(obj, "_smask"):
+            return None
+        decode = getattr(obj, "_decode", None)
+        return cls(str(obj.name), int(obj.width), int(obj.height), int(obj.bitsPerComponent), str(obj.colorSpace),
+                   tuple(str(f) for f in obj._filters), tuple(obj.mask) if obj.mask else None,
+                   tuple(decode) if decode else None, int(getattr(obj, "_dotrans", 0)), stream)
+
+    def xobject(self) -> Any:
+        """The `PDFImageXObject`, as ReportLab made it."""
+        from reportlab.pdfbase import pdfdoc
+
+        obj = pdfdoc.PDFImageXObject(self.name)
+        obj.width, obj.height, obj.bitsPerComponent, obj.colorSpace = self.width, self.height, self.bits, self.space
+        obj._filters, obj.streamContent = self.filters, self.stream
+        obj.mask = list(self.mask) if self.mask else None
+        if self.decode:
+            obj._decode = list(self.decode)
+        if self.dotrans:
+            obj._dotrans = self.dotrans
+        return obj
+
+    def dumps(self) -> bytes:
+        """cardgen's code version, the image's description (JSON) and its stream, a line each."""
+        head = {k: v for k, v in self.__dict__.items() if k != "stream"}
+        return code_version().encode() + b"\n" + json.dumps(head, sort_keys=True).encode() + b"\n" + self.stream
+
+    @classmethod
+    def loads(cls, data: bytes) -> KeptImage | None:
+        """What `dumps` wrote, by this installation of cardgen (else None, unread)."""
+        version = code_version().encode() + b"\n"
+        if not data.startswith(version):
+            return None
+        head, _, stream = data[len(version):].partition(b"\n")
+        try:
+            d = json.loads(head)
+            return cls(str(d["name"]), int(d["width"]), int(d["height"]), int(d["bits"]), str(d["space"]),
+                       tuple(str(f) for f in d["filters"]), tuple(int(v) for v in d["mask"]) if d["mask"] else None,
+                       tuple(float(v) for v in d["decode"]) if d["decode"] else None, int(d["dotrans"]), stream)
+        except (ValueError, KeyError, TypeError):
+            return None
 
 
 def _images(key: str, value: Any) -> list[str]:
