@@ -173,8 +173,8 @@ def _make(job: Job, tmp: Path) -> None:
         job.staging.add(root / f"{deck.slug}-counts.txt", _counts(r.game.title, deck, f.cards).encode())
         _ink_warnings(job, deck, f.pages, [inks.get(id(side)) or 0.0 for _, _, side in f.pages])
         _safe_area_warnings(job, deck, f.pages, o.safe_margin * MM, cache)
-    made = sum(piece.pictures for piece in {id(p): p for f in files for p in f.doc.pieces.values()
-                                             if p is not None}.values())
+    made = sum(piece.pictures for piece in {i: p for f in files for i, p in f.doc.pieces.items()
+                                             if p is not None}.values())      # (each side once)
     if made:
         report.note(f"pdfx: {made} translucent part{'s' if made != 1 else ''} of cards printed as "
                     f"{flatten.RASTER_DPI} dpi pictures (PDF/X-1a has no transparency)")
