@@ -136,6 +136,42 @@ def test_rebuild_rasterizes_nothing_and_removes_stale_files(built, tmp_path):
     assert names[5] == "006-action-bribe-1of2.png"
 
 
+def test_pngs_made_now_are_moved_into_place_and_match_the_cache(tmp_path, monkeypatch):
+    """A PNG rasterized by this build is written by its worker beside the cache and moved
+    into the output (no copy out of the cache); a copy of the same card, and a card found in
+    the cache, are copied from it. Either way the file is the cache entry's payload, on its
+    own (no link to the cache), recorded with its sha256 (the next build keeps it)."""
+    import hashlib
+
+    from cardgen.core import atomic
+
+    game = make_game(tmp_path)
+    copied = []
+    real_put = atomic._put
+
+    def put(path, src):
+        copied.append(not isinstance(src, atomic.Ready))
+        return real_put(path, src)
+
+    monkeypatch.setattr(atomic, "_put", put)
+    build_png(game, tmp_path / "build", "mpc")
+    root = tmp_path / "build" / "printme"
+    files = sorted((root / "png" / "mpc").rglob("*.png"))
+    # 4 distinct sides (blue face, Bribe, the back, the tarot face) moved; the other 12 copied
+    assert len(files) == 16 and copied.count(False) == 4 and copied.count(True) == 16 - 4 + 1   # + the manifest
+    cache = {p.read_bytes()[40:] for p in (root / ".cache" / "raster").iterdir()}
+    state = (root / ".cardgen" / "state.json").read_text()
+    for f in files:
+        assert f.stat().st_nlink == 1 and f.read_bytes() in cache
+        assert hashlib.sha256(f.read_bytes()).hexdigest() in state
+    assert list((root / ".cache" / "png-ready").iterdir()) == []
+    raster.reset_stats()
+    (files[0]).write_bytes(b"edited")                      # the next build makes it again...
+    build_png(game, tmp_path / "build", "mpc")
+    assert raster.STATS["rasterized"] == 0                 # ... from the cache
+    assert all(f.read_bytes() in cache for f in files)
+
+
 def test_thin_bleed_is_extended_with_a_warning(tmp_path):
     game = make_game(tmp_path)
     (game / "game.yaml").write_text("title: Print Me\nbleed: 1mm\ndecks: [action]\n")

@@ -78,7 +78,19 @@ class Kept:
 
 
 KEPT = Kept()
-Source = bytes | Path | tuple[Path, Callable[[Path], bytes]] | Kept
+
+
+class Ready:
+    """A file written beforehand with exactly the content to stage, on the output's disk, and
+    its sha256 (`Staging.add_ready`): the commit moves it into place instead of copying it."""
+
+    __slots__ = ("path", "sha256")
+
+    def __init__(self, path: Path, sha256: str) -> None:
+        self.path, self.sha256 = Path(path), sha256
+
+
+Source = bytes | Path | tuple[Path, Callable[[Path], bytes]] | Kept | Ready
 
 
 def side_paths(out: Path) -> tuple[Path, Path]:
@@ -139,8 +151,17 @@ def _write_file(path: Path, data: bytes) -> None:
         f.write(data)
 
 
-def _put(path: Path, src: bytes | Path | tuple[Path, Callable[[Path], bytes]]) -> str:
+def _put(path: Path, src: bytes | Path | tuple[Path, Callable[[Path], bytes]] | Ready) -> str:
     """Write one staged file; returns the sha256 of what was written."""
+    if isinstance(src, Ready):
+        try:
+            os.rename(src.path, path)
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise
+            _write_file(path, src.path.read_bytes())            # (another disk: copied after all)
+        os.chmod(path, 0o644)
+        return src.sha256
     if isinstance(src, bytes):
         data = src
     elif isinstance(src, tuple):
@@ -190,6 +211,12 @@ class Staging:
         """Stage a copy of the file `src` (kept on disk until commit, not in memory); `read`:
         how to get the bytes to write from it (e.g. a cache entry checked against its checksum)."""
         self.files[Path(path)] = (Path(src), read) if read is not None else Path(src)
+
+    def add_ready(self, path: Path, src: Path, sha256: str) -> None:
+        """Stage the file `src`, written beforehand with exactly this content (sha256 given)
+        inside the output folder: the commit moves it into place (a rename, no copy), so it
+        is gone from `src` afterwards."""
+        self.files[Path(path)] = Ready(src, sha256)
 
     def keep(self, path: Path) -> None:
         """Keep the previous output's file at `path` as it is (for an output whose inputs did

@@ -3,7 +3,9 @@ MakePlayingCards (mpc) or The Game Crafter (tgc).  Made only when asked for
 (`--only png`, `--target mpc|tgc`)."""
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
+from pathlib import Path
 
 from cardgen.outputs.base import Job, Output
 from cardgen.schema.core import Choice, Decl, ListOf, opt
@@ -74,17 +76,21 @@ class Png(Output):
             part = job.part(target, cards)
             if not part.keep():
                 todo.append((target, part))
+        # PNGs rasterized now are also written here by the workers, and moved into the
+        # output from here at the commit: not copied out of the cache one by one
+        ready = job.out_dir / ".cache" / "png-ready"
+        shutil.rmtree(ready, ignore_errors=True)             # (left by a build that failed)
         if not todo:
             return
         cache = raster.Cache(job.out_dir / ".cache" / "raster")
         with raster.Pool() as pool:
             for target, part in todo:
                 with part:
-                    _png_targets(job, (target,), cache, pool)
+                    _png_targets(job, (target,), cache, pool, ready)
         cache.prune()
 
 
-def _png_targets(job: Job, targets, cache, pool) -> None:
+def _png_targets(job: Job, targets, cache, pool, ready_dir: Path) -> None:
     from cardgen.core.names import NAME_LIMIT, bounded, slugify
     from cardgen.outputs.extras import extras
     from cardgen.render import raster
@@ -135,6 +141,11 @@ def _png_targets(job: Job, targets, cache, pool) -> None:
                 if e.back is not None:
                     requests.append((e.back, spec))
                     names.append(root / "backs" / f"{stem}.png")
-        paths = rasterize(requests, cache, font_dirs_of(r), pool)
+        ready: dict[Path, tuple[Path, str]] = {}
+        paths = rasterize(requests, cache, font_dirs_of(r), pool, (ready_dir, ready))
         for name, path in zip(names, paths):
-            job.staging.add_file(name, path, raster.read_payload)
+            made = ready.pop(path, None)        # (a copy of the same card: copied from the cache)
+            if made is not None:
+                job.staging.add_ready(name, *made)
+            else:
+                job.staging.add_file(name, path, raster.read_payload)

@@ -171,6 +171,7 @@ class Job:
     layout: ops.CardLayout
     spec: Spec
     out: Path
+    ready: Path | None = None     # also write the bitmap, as it is, to this file (`rasterize`'s `ready`)
 
 
 def _render_page(page, layout: ops.CardLayout, spec: Spec) -> Image.Image:
@@ -236,9 +237,11 @@ def srgb_profile() -> bytes:
     return _srgb
 
 
-def _save(img: Image.Image, path: Path, spec: Spec) -> None:
+def _save(img: Image.Image, job: Job) -> tuple[str, str] | None:
     """Write a cached bitmap: a PNG (fast zlib level, sRGB profile), or for atlas cells raw
-    RGB with light zlib (three times faster to write than PNG; these never leave the cache)."""
+    RGB with light zlib (three times faster to write than PNG; these never leave the cache).
+    With `job.ready`, the same bytes go to that file too: returns (that file, their sha256)."""
+    spec = job.spec
     if spec.kind == "png":
         buf = io.BytesIO()
         img.save(buf, "PNG", compress_level=PNG_LEVEL, icc_profile=srgb_profile(),
@@ -246,7 +249,11 @@ def _save(img: Image.Image, path: Path, spec: Spec) -> None:
         data = buf.getvalue()
     else:
         data = _RAW_MAGIC + struct.pack("<II", *img.size) + zlib.compress(img.tobytes(), 1)
-    atomic.write_bytes(path, seal(data))
+    atomic.write_bytes(job.out, seal(data))
+    if job.ready is None:
+        return None
+    atomic.write_bytes(job.ready, data)
+    return str(job.ready), hashlib.sha256(data).hexdigest()
 
 
 def open_image(path) -> Image.Image:
@@ -300,24 +307,28 @@ def jobs_pdf(layouts: list[ops.CardLayout], fonts) -> bytes:
     return buf.getvalue()
 
 
-def _run_jobs(jobs: list[Job], font_dirs: tuple, font_names: dict) -> int:
-    """Rasterize jobs in this process: one PDF for all of them, one page each."""
+def _run_jobs(jobs: list[Job], font_dirs: tuple, font_names: dict) -> list[tuple[str, str]]:
+    """Rasterize jobs in this process: one PDF for all of them, one page each.  Returns the
+    files written for the jobs with `ready` and their sha256."""
     import pypdfium2 as pdfium
 
     _ensure_fonts(font_names)
     fonts = _fontbook(font_dirs)
     data = jobs_pdf([j.layout for j in jobs], fonts)
     doc = pdfium.PdfDocument(data)
+    ready = []
     try:
         for i, job in enumerate(jobs):
             page = doc[i]
             img = _render_page(page, job.layout, job.spec)
             page.close()
-            _save(img, job.out, job.spec)
+            made = _save(img, job)
+            if made is not None:
+                ready.append(made)
             del img
     finally:
         doc.close()
-    return len(jobs)
+    return ready
 
 
 def _worker(args):
@@ -427,10 +438,15 @@ def _chunks(items: list, n: int, most: int = CHUNK, least: int = 2) -> list[list
     return out
 
 
-def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_dirs, pool: Pool | None = None
-              ) -> list[Path]:
+def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_dirs, pool: Pool | None = None,
+              ready: tuple[Path, dict[Path, tuple[Path, str]]] | None = None) -> list[Path]:
     """The cached bitmap file of each (layout, spec), rasterizing only what the cache
-    lacks.  Equal requests (copies, or identical cards) are rasterized once."""
+    lacks.  Equal requests (copies, or identical cards) are rasterized once.
+
+    `ready` = (folder, found): each bitmap rasterized now is also written, as it is, to a
+    file of its own in that folder (by the worker that made it, so nobody copies it out of
+    the cache afterwards), and found[its cache file] = (that file, its sha256); for an output
+    to move into place (`Staging.add_ready`)."""
     font_files = registered_fonts()
     font_dirs = tuple(str(d) for d in font_dirs)
     paths: list[Path] = []
@@ -446,8 +462,9 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
             with contextlib.suppress(OSError):
                 os.utime(path)           # used now: keeps it from being pruned
             continue
-        todo[path] = Job(layout, spec, path)
+        todo[path] = Job(layout, spec, path, ready[0] / path.name if ready else None)
     jobs = list(todo.values())
+    made: list[tuple[str, str]] = []
     if jobs:
         STATS["rasterized"] += len(jobs)
         used = {r.font for j in jobs for op in j.layout.ops if isinstance(op, ops.Text)
@@ -455,12 +472,15 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
         font_names = {n: str(p) for n, p in font_files.items() if n in used}
         procs = pool.get(len(jobs)) if pool else None
         if procs is None:
-            _run_jobs(jobs, font_dirs, font_names)
+            made = _run_jobs(jobs, font_dirs, font_names)
         else:
             parts = _chunks(jobs, _pool_size(len(jobs)))
             # a generator: a chunk's layouts are pickled only when a worker is ready for them
-            for _ in procs.imap_unordered(_worker, (("raster", (part, font_dirs, font_names)) for part in parts)):
-                pass
+            for done in procs.imap_unordered(_worker, (("raster", (part, font_dirs, font_names)) for part in parts)):
+                made.extend(done)
+    if ready:
+        by_file = dict(made)
+        ready[1].update((j.out, (j.ready, by_file[str(j.ready)])) for j in jobs if j.ready is not None)
     return paths
 
 
