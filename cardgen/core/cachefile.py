@@ -17,7 +17,7 @@ import marshal
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from cardgen.core.digest import CorruptCache, code_version, read_payload, seal
+from cardgen.core.digest import code_version, read_sealed, seal
 
 C = TypeVar("C", bound="CacheFile")
 
@@ -69,13 +69,8 @@ class CacheFile:
         if self.path is None:
             return
         self._stamp = stamp(self.path)
-        try:
-            body = read_payload(self.path)
-        except CorruptCache:
-            with contextlib.suppress(OSError):
-                self.path.unlink()
-            return
-        except OSError:
+        body = read_sealed(self.path)
+        if body is None:
             return
         head = code_version().encode() + b"\n"
         if not body.startswith(head):

@@ -9,6 +9,7 @@ that changed since.
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import importlib.util
@@ -89,6 +90,19 @@ def read_payload(path: Path) -> bytes:
     if not blob.startswith(_SEAL) or len(blob) < head or hashlib.sha256(payload).digest() != blob[len(_SEAL):head]:
         raise CorruptCache(Path(path))
     return payload
+
+
+def read_sealed(path: Path) -> bytes | None:
+    """The content of a sealed cache entry, or None when it cannot be read or is damaged (a
+    damaged entry is deleted, so that it is made again)."""
+    try:
+        return read_payload(path)
+    except CorruptCache:
+        with contextlib.suppress(OSError):
+            Path(path).unlink()
+        return None
+    except OSError:
+        return None
 
 
 

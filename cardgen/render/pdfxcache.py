@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 
 from cardgen.core import atomic
 from cardgen.core.cachefile import CacheFile
-from cardgen.core.digest import CorruptCache, code_version, digest, read_payload, seal
+from cardgen.core.digest import code_version, digest, read_sealed, seal
 from cardgen.model import ops
 from cardgen.render import formcache
 from cardgen.resources.fonts import font_files
@@ -102,15 +102,10 @@ class PdfxCache(CacheFile):
         hit = self._images.get(name)
         if hit is not None or self.folder is None or not _NAME.fullmatch(name):
             return hit
-        path = self.folder / f"{name}.img"
-        try:
-            hit = KeptImage.loads(read_payload(path))
-        except CorruptCache:
-            with contextlib.suppress(OSError):
-                path.unlink()
+        body = read_sealed(self.folder / f"{name}.img")
+        if body is None:
             return None
-        except OSError:
-            return None
+        hit = KeptImage.loads(body)
         if hit is not None:
             self._images[name] = hit
         return hit

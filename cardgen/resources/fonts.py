@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardgen.core.digest import CorruptCache, file_digest, library_stamp, read_payload, seal, user_cache
+from cardgen.core.digest import file_digest, library_stamp, read_sealed, seal, user_cache
 from cardgen.core.paths import PathRefused, confine
 
 if TYPE_CHECKING:
@@ -174,14 +174,8 @@ def _cached(key: str) -> Metrics | None:
     folder = user_cache("fonts")
     if folder is None:
         return None
-    path = folder / f"{key}.bin"
-    try:
-        body = read_payload(path)
-    except CorruptCache:
-        with contextlib.suppress(OSError):
-            path.unlink()
-        return None
-    except OSError:
+    body = read_sealed(folder / f"{key}.bin")
+    if body is None:
         return None
     head = _cache_head()
     return Metrics.unpacked(body[len(head):]) if body.startswith(head) else None
