@@ -522,10 +522,10 @@ def test_icon_names_are_the_icons_parse_finds():
 def test_a_rebuild_takes_the_sides_hashes_from_the_cache_and_records_what_a_clean_build_does(game, tmp_path,
                                                                                              monkeypatch):
     """The content hashes a build works out for each side (its drawing's, for card forms and
-    output parts; the manifest's) are kept with the side: a rebuild after one edit hashes only
-    the edited card's sides (the others are decoded, not hashed: the sheets name their fonts'
-    characters from every side), and its manifest and output files are those of a
-    build without the cache, byte for byte."""
+    output parts; the manifest's) and what drawing it needs (`ops.needs`: its characters, by
+    font, and its files) are kept with the side: a rebuild after one edit hashes only the edited
+    card's sides and decodes none of the others, and its manifest and output files are those of
+    a build without the cache, byte for byte."""
     out = tmp_path / "out"
     only = ("print", "cards")
     build_game(game, game, BuildOptions(out=out, only=only), Report())
@@ -534,13 +534,39 @@ def test_a_rebuild_takes_the_sides_hashes_from_the_cache_and_records_what_a_clea
     shutil.rmtree(cold / "cached" / ".cache")
     replace_in(game / "stamped.yaml", "The first card.", "The first card, edited.")
     hashed: list[str] = []
-    real_digest = digest.digest
+    real_digest, real_decode = digest.digest, cache.decode_ops
     monkeypatch.setattr(ops, "digest", lambda *v: hashed.append("x") or real_digest(*v))
+    decoded: list[str] = []
+    monkeypatch.setattr(cache, "decode_ops", lambda e: decoded.append("x") or real_decode(e))
     cache._open.clear()
     build_game(game, game, BuildOptions(out=out, only=only), Report())
     assert len(hashed) == 2            # the edited card's face and its own back
+    assert decoded == []
     monkeypatch.undo()
     cache._open.clear()
     build_game(game, game, BuildOptions(out=cold, only=only), Report())
     for name in ("manifest.json", "print-letter.pdf", "print-a4.pdf", "cards.pdf"):
         assert (out / "cached" / name).read_bytes() == (cold / "cached" / name).read_bytes(), name
+
+
+def test_a_cache_without_what_drawing_needs_gets_it_from_the_next_build(game, tmp_path, monkeypatch):
+    """Entries kept without `ops.needs` (by a build that drew nothing, or an older cache) are
+    decoded once, when a build draws them, and kept with it from then on."""
+    out = tmp_path / "out"
+    only = ("print",)
+    build_game(game, game, BuildOptions(out=out, only=only), Report())
+    path = out / "cached" / ".cache" / "layout.bin"
+    head = digest.code_version().encode() + b"\n"
+    fmt, entries, hashes = marshal.loads(digest.read_payload(path)[len(head):])
+    assert {len(e[5]) for e in entries.values()} == {3}         # two hashes and the needs
+    stripped = {k: (*e[:5], e[5][:2]) for k, e in entries.items()}
+    path.write_bytes(seal(head + marshal.dumps((fmt, stripped, hashes))))
+    real_decode = cache.decode_ops
+    decoded: list[str] = []
+    monkeypatch.setattr(cache, "decode_ops", lambda e: decoded.append("x") or real_decode(e))
+    for n, expected in ((1, SIDES - 2), (2, 0)):
+        replace_in(game / "stamped.yaml", "The first card", f"The first card ({n})")
+        decoded.clear()
+        cache._open.clear()
+        build_game(game, game, BuildOptions(out=out, only=only), Report())
+        assert len(decoded) == expected

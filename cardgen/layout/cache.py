@@ -74,7 +74,33 @@ _open: dict[FilePath, LayoutCache] = {}
 # `ops.layout_digest` (what its drawing depends on: card forms, output parts) and
 # `manifest.SideHasher.side` (what the manifest records).  Both are functions of the side's
 # operations and of the files they use, which the entry is checked against before it is used.
+# With them, what drawing the side needs (`ops.needs`, a function of its operations alone).
 HASHES = ("_digest", "_side_hash")
+
+
+def facts_of(layout: ops.CardLayout) -> tuple | None:
+    """What a build worked out for a side that the next build can reuse without decoding it:
+    its `HASHES` and its `ops.Needs`; None until the build has worked them all out."""
+    sums = tuple(layout.__dict__.get(name) for name in HASHES)
+    needs = layout.__dict__.get("_needs")
+    if not all(isinstance(x, str) for x in sums):
+        return None
+    return (*sums, needs.plain()) if isinstance(needs, ops.Needs) else sums
+
+
+def restore_facts(layout: ops.CardLayout, facts: Any) -> bool:
+    """`facts_of` put back onto a side from the cache; False if `facts` is not what it makes."""
+    if not (isinstance(facts, tuple) and len(facts) in (len(HASHES), len(HASHES) + 1)
+            and all(isinstance(h, str) for h in facts[:len(HASHES)])):
+        return False
+    needs = None
+    if len(facts) > len(HASHES):
+        needs = ops.Needs.from_plain(facts[-1])
+        if needs is None:
+            return False
+        layout.__dict__["_needs"] = needs
+    layout.__dict__.update(zip(HASHES, facts))
+    return True
 
 # One cached side: (anchor, deps, events, encoded ops (marshalled), stamp[, hashes]).  `deps`: what its
 # layout looked up (`Trace`); `events`: what it reported, ("w", file, line, col, cell, message,
@@ -109,16 +135,26 @@ class LayoutCache(CacheFile):
         return True
 
     def payload(self) -> Any:
-        """The entries used, each side laid out since the last save with the two content hashes
-        the build worked out for it (`HASHES`), so that the next build need not decode and
-        hash the sides it reuses."""
+        """The entries used, each side laid out since the last save (or reused without them)
+        with what the build worked out for it (`facts_of`), so that the next build need not
+        decode and hash the sides it reuses."""
         for key, layout in self.fresh.items():
             entry = self.entries.get(key)
-            sums = tuple(layout.__dict__.get(name) for name in HASHES)
-            if isinstance(entry, tuple) and len(entry) == 5 and all(isinstance(x, str) for x in sums):
-                self.entries[key] = (*entry, sums)
+            facts = facts_of(layout)
+            if isinstance(entry, tuple) and len(entry) in (5, 6) and facts is not None:
+                self.entries[key] = (*entry[:5], facts)
         self.fresh = {}
         return FORMAT, super().payload(), self.digests.entries
+
+    def save(self) -> None:
+        """Write the file if this process added entries, or worked out more of what it keeps
+        for a side it reused (`facts_of`)."""
+        for key, layout in self.fresh.items():
+            entry, facts = self.entries.get(key), facts_of(layout)
+            if facts is not None and isinstance(entry, tuple) and entry[5:] != (facts,):
+                self._new = True
+                break
+        super().save()
 
     def begin(self) -> None:
         """A new layout of the game: the file hashes are checked again, and the entries the

@@ -224,6 +224,8 @@ class Layouter:
                 if layout is not None:
                     self.reused += 1
                     self.cache.reused += 1
+                    if "_needs" not in layout.__dict__:
+                        self.cache.fresh[key] = layout      # what this build works out is kept
                     return layout
         self.laid_out += 1
         self.cache.laid_out += 1
@@ -292,15 +294,12 @@ class Layouter:
     def _reuse(self, entry: Any, deck: Deck, card: Card | None, side: str, tpl: Template) -> ops.CardLayout | None:
         """A cached side, if every lookup its layout made resolves as it did (and, if it reported
         problems, the card is where it was); its problems are reported again."""
-        from cardgen.layout.cache import HASHES, CachedLayout, anchor_of
+        from cardgen.layout.cache import CachedLayout, anchor_of, restore_facts
 
         assert self._trace is not None
         try:
             anchor, deps, events, encoded, stamp = entry[:5]
-            hashes = entry[5] if len(entry) == 6 else None
-            if hashes is not None and not (isinstance(hashes, tuple) and len(hashes) == len(HASHES)
-                                           and all(isinstance(h, str) for h in hashes)):
-                return None
+            facts = entry[5] if len(entry) == 6 else None
             if events and anchor != (anchor_of(card.loc, card.data) if card is not None else b""):
                 return None         # its problems name places the card has moved from
             if not self._trace.valid(deps):
@@ -319,8 +318,8 @@ class Layouter:
         layout = CachedLayout(deck.size.width * MM, deck.size.height * MM, deck.bleed * MM, None,
                               _side_key(deck, card, side), deck.size.shape, stamp, encoded=encoded,
                               source=str(self.cache.path) if self.cache is not None else "")
-        if hashes is not None:
-            layout.__dict__.update(zip(HASHES, hashes))
+        if facts is not None and not restore_facts(layout, facts):
+            return None
         return layout
 
     def _warn(self, loc: Loc, message: str, code: str) -> None:

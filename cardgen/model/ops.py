@@ -230,3 +230,76 @@ def layout_digest(layout: CardLayout, font_files: Mapping[str, FilePath]) -> str
                   [(f, file_digest(FilePath(f))) for f in sorted(files)], font_digests)
     layout.__dict__["_digest"] = done
     return done
+
+
+# -- what drawing a side needs ---------------------------------------------------------------
+def is_svg(path: object) -> bool:
+    """Is this image or icon file an SVG (drawn as vectors, not placed as pixels)?"""
+    return str(path)[-4:].lower() == ".svg"
+
+
+@dataclass(frozen=True, slots=True)
+class Needs:
+    """What drawing one card side into a PDF uses besides its operations: the characters it
+    sets in each font (ReportLab font name; `PLACEHOLDER_FONT` for its placeholders' labels,
+    whose font the drawing picks), the SVG files it draws as forms ((path, themed), in the
+    order it draws them) and the PNG and JPEG files it shows (in order).  Plain values, so a
+    cache can keep them (`cardgen.layout.cache`) and a rebuild need not decode the sides it
+    does not draw."""
+    chars: tuple[tuple[str, str], ...]
+    svgs: tuple[tuple[str, bool], ...]
+    rasters: tuple[str, ...]
+
+    def plain(self) -> tuple:
+        return self.chars, self.svgs, self.rasters
+
+    @classmethod
+    def from_plain(cls, value: object) -> Needs | None:
+        """`plain` undone; None for anything `plain` does not make."""
+        if not (isinstance(value, tuple) and len(value) == 3 and all(isinstance(v, tuple) for v in value)):
+            return None
+        chars, svgs, rasters = value
+        if not (all(isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str) and isinstance(c[1], str)
+                    for c in chars)
+                and all(isinstance(s, tuple) and len(s) == 2 and isinstance(s[0], str) and type(s[1]) is bool
+                        for s in svgs)
+                and all(isinstance(r, str) for r in rasters)):
+            return None
+        return cls(chars, svgs, rasters)
+
+
+PLACEHOLDER_FONT = ""
+
+
+def needs(layout: CardLayout) -> Needs:
+    """What drawing `layout` needs (`Needs`), worked out once per side (kept as `_needs`)."""
+    done = layout.__dict__.get("_needs")
+    if done is not None:
+        return done         # type: ignore[no-any-return]
+    chars: dict[str, set[str]] = {}
+    svgs: list[tuple[str, bool]] = []
+    rasters: list[str] = []
+
+    def file(path: object, themed: bool) -> None:
+        if is_svg(path):
+            svgs.append((str(path), themed))
+        else:
+            rasters.append(str(path))
+
+    for op in layout.ops:
+        if isinstance(op, Icon):
+            file(op.path, op.color is not None)
+        elif isinstance(op, Image):
+            file(op.path, False)
+        elif isinstance(op, Text):
+            for r in op.runs:
+                if r.kind == "text":
+                    chars.setdefault(r.font, set()).update(str(r.content))
+                elif r.kind == "icon":
+                    file(r.content, r.color is not None)
+        elif isinstance(op, Placeholder):
+            chars.setdefault(PLACEHOLDER_FONT, set()).update(op.label)
+    done = Needs(tuple(sorted((font, "".join(sorted(cs))) for font, cs in chars.items())), tuple(svgs),
+                 tuple(rasters))
+    layout.__dict__["_needs"] = done
+    return done

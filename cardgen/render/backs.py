@@ -25,6 +25,9 @@ def _same_back(a: CardLayout | None, b: CardLayout | None) -> bool:
         return True
     if a is None or b is None:
         return False
+    digests = a.__dict__.get("_digest"), b.__dict__.get("_digest")
+    if None not in digests:         # (`ops.layout_digest`, kept by the layout cache: no decoding)
+        return digests[0] == digests[1]
     return (a.width, a.height, a.bleed, a.shape, a.ops) == (b.width, b.height, b.bleed, b.shape, b.ops)
 
 

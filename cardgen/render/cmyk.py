@@ -228,11 +228,11 @@ class Separation:
             return new
 
         for op in layout.ops:
-            if isinstance(op, (ops.Image, ops.Icon)) and not _is_svg(op.path):
+            if isinstance(op, (ops.Image, ops.Icon)) and not ops.is_svg(op.path):
                 op = replace(op, path=conv(op.path))
-            elif isinstance(op, ops.Text) and any(r.kind == "icon" and not _is_svg(r.content) for r in op.runs):
+            elif isinstance(op, ops.Text) and any(r.kind == "icon" and not ops.is_svg(r.content) for r in op.runs):
                 op = replace(op, runs=tuple(replace(r, content=conv(r.content))
-                                            if r.kind == "icon" and not _is_svg(r.content) else r for r in op.runs))
+                                            if r.kind == "icon" and not ops.is_svg(r.content) else r for r in op.runs))
             out.append(op)
         return replace(layout, ops=out), peak
 
@@ -288,10 +288,6 @@ class CmykCanvas(CardCanvas):
         self.restoreState()
         self._formsinuse.append(kept.name)
         return kept.width, kept.height
-
-
-def _is_svg(path: Any) -> bool:
-    return Path(path).suffix.lower() == ".svg"
 
 
 def _extent(op: ops.Op) -> tuple[float, float]:

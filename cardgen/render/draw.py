@@ -210,15 +210,8 @@ class Drawer:
 
     def _prepare(self, layout: ops.CardLayout) -> None:
         """Forms used inside a card form must exist before the card form begins."""
-        for op in layout.ops:
-            if isinstance(op, ops.Icon) and _is_svg(op.path):
-                self.vector_form(op.path, op.color is not None)
-            elif isinstance(op, ops.Image) and _is_svg(op.path):
-                self.vector_form(op.path)
-            elif isinstance(op, ops.Text):
-                for r in op.runs:
-                    if r.kind == "icon" and _is_svg(r.content):
-                        self.vector_form(r.content, r.color is not None)
+        for path, themed in ops.needs(layout).svgs:
+            self.vector_form(path, themed)
 
     def card_form(self, layout: ops.CardLayout) -> str:
         """The form for one card side (made on first use)."""
@@ -236,7 +229,7 @@ class Drawer:
             reuse = self._reuse_key(layout, self._tokens)
             found = self.cache.get(reuse)
             if found is not None:
-                for path in _raster_files(layout):
+                for path in ops.needs(layout).rasters:
                     c.register_image(path)
                 c.replay(found[0], found[1], found[3])
         if found is None:
@@ -334,7 +327,7 @@ class Drawer:
                 p = c.beginPath()
                 p.rect(ox + x, oy - y - h, w, h)
                 c.clipPath(p, stroke=0, fill=0)
-            if _is_svg(op.path):
+            if ops.is_svg(op.path):
                 name, fw, fh = self.vector_form(op.path)
                 c.translate(ox + op.x, oy - op.y - op.h)
                 c.scale(op.w / fw, op.h / fh)
@@ -347,7 +340,7 @@ class Drawer:
 
     def _icon(self, path: str | Path, x: float, y: float, w: float, h: float, color: Colour | None) -> None:
         c = self.c
-        if _is_svg(path):
+        if ops.is_svg(path):
             name, fw, fh = self.vector_form(path, color is not None)
             c.saveState()
             if color is not None:
@@ -461,36 +454,18 @@ def text_chars(layouts: Iterable[ops.CardLayout], fonts: FontBook) -> dict[str, 
 
 
 def side_chars(layout: ops.CardLayout, fonts: FontBook) -> dict[str, str]:
-    """The characters one card side sets in each font, worked out once per side (every PDF of
-    a build names its fonts' characters from every side it draws)."""
+    """The characters one card side sets in each font (`ops.needs`: worked out once per side,
+    or kept by the layout cache), its placeholders' labels in their font."""
     done = layout.__dict__.get("_chars")
     if done is not None:
         return done
-    chars: dict[str, set[str]] = {}
-    for op in layout.ops:
-        if isinstance(op, ops.Text):
-            for r in op.runs:
-                if r.kind == "text":
-                    chars.setdefault(r.font, set()).update(str(r.content))
-        elif isinstance(op, ops.Placeholder):
-            chars.setdefault(_placeholder_font(fonts), set()).update(op.label)
-    done = layout.__dict__["_chars"] = {font: "".join(sorted(cs)) for font, cs in chars.items()}
+    chars = dict(ops.needs(layout).chars)
+    label = chars.pop(ops.PLACEHOLDER_FONT, None)
+    if label is not None:
+        font = _placeholder_font(fonts)
+        chars[font] = "".join(sorted(set(chars.get(font, "")) | set(label)))
+    done = layout.__dict__["_chars"] = chars
     return done
-
-
-def _is_svg(path: str | Path) -> bool:
-    return str(path)[-4:].lower() == ".svg"
-
-
-def _raster_files(layout: ops.CardLayout) -> list[str]:
-    """The PNG and JPEG files a card side draws, in the order `Drawer.draw_ops` draws them."""
-    out = []
-    for op in layout.ops:
-        if isinstance(op, (ops.Icon, ops.Image)) and not _is_svg(op.path):
-            out.append(str(op.path))
-        elif isinstance(op, ops.Text):
-            out += [str(r.content) for r in op.runs if r.kind == "icon" and not _is_svg(r.content)]
-    return out
 
 
 def mm(v: float) -> float:
