@@ -18,4 +18,6 @@ only from the ones above it; tests/test_imports.py holds it to that):
 
 See docs/design.md.
 """
-__version__ = "0.1.0"
+from cardgen.core.version import VERSION as __version__
+
+__all__ = ["__version__"]

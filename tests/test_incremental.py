@@ -352,6 +352,35 @@ def test_a_new_character_redraws_the_cards_set_in_its_font(setup, tmp_path):
         assert (out / "seven" / name).read_bytes() == (fresh / "seven" / name).read_bytes(), name
 
 
+def test_card_forms_replayed_without_drawing_state_are_those_a_clean_build_draws(tmp_path):
+    """A card form found in the cache that shows no PNG or JPEG is made straight from its
+    operators (`CardCanvas.add_form`), its transparency states, SVG forms and fonts included:
+    a rebuild after one edit reuses every other side that way, and its PDFs are byte for byte
+    a clean build's."""
+    from cardgen.render.formcache import FormCache
+
+    game = make_game(tmp_path)
+    face = (game / "templates" / "face.yaml").read_text()
+    face = face.replace("{name: pic, type: image, src: pic.png,", "{name: pic, type: icon, icon: coins, color: \"#ffcc0080\",")
+    (game / "templates" / "face.yaml").write_text(face)
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    only = ("print", "cards")
+    build(game, out, only=only)
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 6.", "Card six, rewritten."))
+    cache = FormCache.of(out / "seven")
+    before = (cache.drawn, cache.reused)
+    build(game, out, only=only)
+    cache = FormCache.of(out / "seven")
+    build(game, fresh, only=only)
+    clean = FormCache.of(fresh / "seven")          # every form a build makes: drawn, or found again
+    assert (cache.drawn - before[0], cache.reused - before[1]) == (1, clean.drawn + clean.reused - 1)
+    for name in ("print-letter.pdf", "print-a4.pdf", "cards.pdf"):
+        data = (out / "seven" / name).read_bytes()
+        assert data == (fresh / "seven" / name).read_bytes(), name
+        assert b"/ca .50196" in data and b"/Subtype /Form" in data, name
+
+
 def test_records_made_by_another_installation_are_not_trusted(setup, monkeypatch):
     """A build folder that came with a game (made by another cardgen, another machine) is
     rebuilt as if empty: its state and its drawn-form cache carry another code version."""

@@ -23,18 +23,9 @@ from typing import Any
 
 from reportlab.pdfbase import pdfdoc
 
+from cardgen.core.version import VERSION
 
-def _version() -> str:
-    """The installed cardgen's version (pyproject.toml's, as `cardgen.__version__`)."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("cardgen")
-    except metadata.PackageNotFoundError:
-        return "(not installed)"
-
-
-CREATOR = f"cardgen {_version()}"
+CREATOR = f"cardgen {VERSION}"
 
 
 @dataclass(frozen=True)

@@ -222,23 +222,28 @@ class Drawer:
         self._prepare(layout)
         name = self._name("card")
         B = layout.bleed
+        w, h = layout.width + 2 * B, layout.height + 2 * B
         c = self.c
-        c.beginForm(name, 0, 0, layout.width + 2 * B, layout.height + 2 * B)
-        found = None
+        found = reuse = None
         if self.cache is not None and self._tokens is not None and isinstance(c, CardCanvas):
             reuse = self._reuse_key(layout, self._tokens)
             found = self.cache.get(reuse)
+        rasters = ops.needs(layout).rasters if found is not None else ()
+        if found is not None and not rasters:
+            c.add_form(name, w, h, found[0], found[1], found[3])        # (no drawing state to go through)
+        else:
+            c.beginForm(name, 0, 0, w, h)
             if found is not None:
-                for path in ops.needs(layout).rasters:
+                for path in rasters:
                     c.register_image(path)
                 c.replay(found[0], found[1], found[3])
-        if found is None:
-            self.draw_ops(layout, B, B + layout.height)
-            if self.cache is not None and self._tokens is not None and isinstance(c, CardCanvas):
-                contents = c.form_contents()
-                if contents is not None:
-                    self.cache.put(reuse, (contents[0], contents[1], (), contents[2]))
-        c.endForm()
+            else:
+                self.draw_ops(layout, B, B + layout.height)
+                if reuse is not None:
+                    contents = c.form_contents()
+                    if contents is not None:
+                        self.cache.put(reuse, (contents[0], contents[1], (), contents[2]))
+            c.endForm()
         self.forms[key] = (name, layout)  # keep layout alive so id() stays unique
         return name
 

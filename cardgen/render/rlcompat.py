@@ -186,6 +186,23 @@ class CardCanvas(Canvas):
         self._formsinuse.extend(forms)
         self._extgstate._c.update((tuple(key), name) for key, name in states)
 
+    def add_form(self, name: str, width: float, height: float, code: str, forms: list[str], states: list) -> None:
+        """The form `name` that `beginForm(name, 0, 0, width, height)`, `replay(code, forms,
+        states)` and `endForm()` make, made without going through the canvas's drawing state
+        (a rebuild replays hundreds of card forms).  Not for a form that shows images
+        (`register_image` draws inside the form)."""
+        form = _Form(lowerx=0, lowery=0, upperx=width, uppery=height)
+        form.compression = self._pageCompression
+        form.setStreamList([self._preamble, code] if code else [self._preamble])
+        form._colorsUsed = {}
+        form.ExtGState = pdfdoc.PDFDictionary({gs: pdfdoc.PDFDictionary(dict((tuple(key),)))
+                                               for key, gs in states}) if states else None
+        form.XObjects = self._doc.xobjDict(forms) if forms else None
+        form.Annots = []
+        self._doc.addForm(name, form)
+        if form.ExtGState and not form.Resources:
+            form.Resources = _form_resources(form)
+
     def place_form(self, name: str, clip: tuple[float, float, float, float], matrix: tuple[float, ...]) -> None:
         """Draw the form `name` through `matrix` (a b c d e f), clipped to the rectangle `clip`
         (x, y, w, h): what saveState, a clip path, translate/rotate, doForm and restoreState
