@@ -275,7 +275,7 @@ def needs(layout: CardLayout) -> Needs:
     """What drawing `layout` needs (`Needs`), worked out once per side (kept as `_needs`)."""
     done = layout.__dict__.get("_needs")
     if done is not None:
-        return done         # type: ignore[no-any-return]
+        return done
     chars: dict[str, set[str]] = {}
     svgs: list[tuple[str, bool]] = []
     rasters: list[str] = []

@@ -239,7 +239,7 @@ class Drawer:
                 c.replay(found[0], found[1], found[3])
             else:
                 self.draw_ops(layout, B, B + layout.height)
-                if reuse is not None:
+                if reuse is not None and self.cache is not None:
                     contents = c.form_contents()
                     if contents is not None:
                         self.cache.put(reuse, (contents[0], contents[1], (), contents[2]))
