@@ -2,6 +2,8 @@
 `--layout NAME`, `print-NAME.pdf` on that sheet layout (`cardgen.render.sheetlayout`)."""
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -92,17 +94,20 @@ class PrintSheets(SheetOutput):
         return tuple(options.layout) or papers
 
     def make(self, job: Job) -> None:
+        todo = []
         for name in self.layout_names(job.options, job.build.papers):
             layout = job_layout(job, name, self.kind)
             part = job.part(name, *sheet_inputs(job, layout))
-            if part.keep():
-                continue
-            with part:
-                pages, how, data = sheets_pdf(job, layout, name, job.options)
-                job.staging.add(job.out_dir / f"print-{name}.pdf", data)
-                job.report.note(f"print-{name}.pdf: {len(pages)} sheets; {how}")
-                if layout.spec.registration is not None:
-                    cut_files(job, layout, name, pages)
+            if not part.keep():
+                todo.append((name, layout, part))
+        with contextlib.closing(sheets_pdfs(job, [(name, layout) for name, layout, _ in todo], job.options)) as made:
+            for name, layout, part in todo:
+                with part:
+                    pages, how, data = next(made)
+                    job.staging.add(job.out_dir / f"print-{name}.pdf", data)
+                    job.report.note(f"print-{name}.pdf: {len(pages)} sheets; {how}")
+                    if layout.spec.registration is not None:
+                        cut_files(job, layout, name, pages)
 
 
 def sheet_inputs(job: Job, layout: Any) -> tuple:
@@ -148,30 +153,76 @@ def sheets_pdf(job: Job, layout: Any, name: str, o: Any) -> tuple[list, str, byt
     """(pages, how the backs were kept apart, the PDF) of the game's decks and then its extra
     components (`outputs.extras`, each size on pages of its own) on `layout`: duplex print
     sheets, or fold-over sheets for a layout with a fold."""
-    from cardgen.outputs.extras import extra_copies
+    with contextlib.closing(sheets_pdfs(job, [(name, layout)], o)) as made:
+        return next(made)
+
+
+def sheets_pdfs(job: Job, wanted: list[tuple[str, Any]], o: Any) -> Generator[tuple[list, str, bytes], None, None]:
+    """`sheets_pdf` of each (name, layout) in turn.  The duplex sheets of a second paper (or
+    layout) are made at the same time as the first, by a forked copy of this process
+    (`cardgen.core.forked`) once the first has every card form in the form cache; if it cannot
+    be forked or fails, it is made here when its turn comes."""
+    from cardgen.core.forked import Forked
     from cardgen.render import impose
     from cardgen.render.formcache import FormCache
-    from cardgen.render.pdf import SheetOptions, plan_sheets, print_sheets
+    from cardgen.render.pdf import SheetWriter
     from cardgen.render.sheetlayout import LayoutProblem
 
     r = job.rendered
-    so = SheetOptions(name, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs, layout)
+    cache = FormCache.of(job.out_dir)
+    children: dict[int, Forked] = {}
     try:
-        pages, how = plan_sheets(r.copies, so)
-        extra = extra_copies(r)
-        if extra:
-            more = plan_sheets(extra, so)[0]
-            pages += more
-            names = " and ".join(dict.fromkeys(cp.deck.lower() for cp in extra))
-            how += f"; the {names} ({len(extra)} copies) on {plural(len(more), 'page')} of their own"
-        if layout.foldover:
-            from cardgen.render.foldover import foldover_sheets
+        plans = [_plan(job, layout, name, o) for name, layout in wanted]
+        first = None
+        for k, (so, copies, pages, _) in enumerate(plans):
+            if so.layout is not None and so.layout.foldover:
+                continue
+            if first is None:
+                first = SheetWriter(copies, r.res.fonts, so, r.game.title, pages, cache=cache)
+                continue
 
-            data = foldover_sheets(r.res.fonts, so, r.game.title, pages, cache=FormCache.of(job.out_dir))
-        else:
-            data = print_sheets(r.copies + extra, r.res.fonts, so, r.game.title, pages, cache=FormCache.of(job.out_dir))
+            def other(so: Any = so, copies: Any = copies, pages: Any = pages) -> tuple:
+                since = cache.mark()
+                data = SheetWriter(copies, r.res.fonts, so, r.game.title, pages, cache=cache).finish()
+                return data, cache.activity(since)
+
+            children[k] = Forked(other)
+        for k, (so, copies, pages, how) in enumerate(plans):
+            done = children.pop(k).result() if k in children else None
+            if done is not None:
+                data, activity = done
+                cache.absorb(activity)
+            elif first is not None and first.opts is so:
+                data = first.finish()
+            elif so.layout is not None and so.layout.foldover:
+                from cardgen.render.foldover import foldover_sheets
+
+                data = foldover_sheets(r.res.fonts, so, r.game.title, pages, cache=cache)
+            else:
+                data = SheetWriter(copies, r.res.fonts, so, r.game.title, pages, cache=cache).finish()
+            yield pages, how, data
     except impose.DoesNotFit as exc:
         raise CardgenError(Loc(str(r.game.file), 1), f"{exc}; use a larger --page or a smaller card") from None
     except LayoutProblem as exc:
         raise exc.error() from None
-    return pages, how, data
+    finally:
+        for child in children.values():
+            child.cancel()
+
+
+def _plan(job: Job, layout: Any, name: str, o: Any) -> tuple[Any, list, list, str]:
+    """(sheet options, copies, pages, how the backs were kept apart) of the game's sheets on
+    `layout`, the extra components after the decks."""
+    from cardgen.outputs.extras import extra_copies
+    from cardgen.render.pdf import SheetOptions, plan_sheets
+
+    r = job.rendered
+    so = SheetOptions(name, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs, layout)
+    pages, how = plan_sheets(r.copies, so)
+    extra = extra_copies(r)
+    if extra:
+        more = plan_sheets(extra, so)[0]
+        pages += more
+        names = " and ".join(dict.fromkeys(cp.deck.lower() for cp in extra))
+        how += f"; the {names} ({len(extra)} copies) on {plural(len(more), 'page')} of their own"
+    return so, r.copies + extra, pages, how

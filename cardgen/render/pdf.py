@@ -159,56 +159,82 @@ def crop_ticks(c: Canvas, grid: impose.Frame, page_slots: list[impose.Slot], pap
         c._strokeColorObj, c._lineWidth = hit[1], hit[2]
 
 
+class SheetWriter:
+    """The print sheets of `copies` (faces, then their backs, page by page), made in two steps.
+    Made: every card form the pages will place, in the order they place them (drawn, or found
+    in `cache`: `cardgen.render.formcache`), so that after it `cache` holds every form these
+    sheets show and the sheets of another paper (in a forked copy of this process:
+    `cardgen.core.forked`) are made by replaying them.  `finish()`: the pages, and the PDF.
+
+    `cover(canvas, duplex)` draws pages before the first sheet (an even number of them when
+    `duplex`)."""
+
+    def __init__(self, copies: list[Copy], fonts: FontBook, opts: SheetOptions, title: str,
+                 pages: list[tuple[impose.Frame, list[Copy]]] | None = None,
+                 cover: Callable[[Canvas, bool], None] | None = None, cache: FormCache | None = None) -> None:
+        self.opts, self.fonts, self.title, self.cover = opts, fonts, title, cover
+        pw, ph = opts.paper_size
+        self.buf = io.BytesIO()
+        c = self.c = new_canvas(self.buf, fonts, pagesize=(pw * MM, ph * MM))
+        c.setTitle(f"{title}: print sheets ({opts.paper})")
+        drawer = self.drawer = Drawer(c, fonts, cache)
+        drawer.prepare(_sides(copies))
+        self.pages = pages if pages is not None else plan_sheets(copies, opts)[0]
+        self.any_backs = opts.backs and any(cp.back is not None for cp in copies)
+        for _, page in self.pages:
+            for cp in page:
+                drawer.card_form(cp.face)
+            if self.any_backs:
+                for cp in page:
+                    if cp.back is not None:
+                        drawer.card_form(cp.back)
+
+    def finish(self) -> bytes:
+        c, drawer, opts, fonts, title = self.c, self.drawer, self.opts, self.fonts, self.title
+        pw, ph = opts.paper_size
+        layout = opts.layout
+        style = layout.spec.crop_marks if layout else "ticks"
+        notes = layout.spec.notes if layout else True
+        pages, any_backs = self.pages, self.any_backs
+        if self.cover is not None:
+            self.cover(c, any_backs)
+        for n, (grid, page) in enumerate(pages, 1):
+            face_slots = impose.slots(grid, len(page))
+            if style == "lines":
+                draw_cut_lines(c, pw, ph, face_slots)
+            for cp, slot in zip(page, face_slots):
+                _place(c, drawer, cp.face, slot, ph)
+            if style == "ticks":
+                crop_ticks(c, grid, face_slots, ph)
+            if layout is not None:
+                draw_registration(c, layout)
+            decks = ", ".join(dict.fromkeys(cp.deck for cp in page))
+            sides = f"fronts, duplex: flip on {opts.flip} edge" if any_backs else "fronts"
+            if notes:
+                _note(c, fonts, grid, face_slots,
+                      f"{title} · {decks} · sheet {n} of {len(pages)} · {sides} · print at 100 % (Actual size)")
+            c.showPage()
+            if any_backs:
+                b_slots = impose.back_slots(grid, face_slots, opts.flip, opts.back_offset)
+                if style == "lines":
+                    draw_cut_lines(c, pw, ph, b_slots)
+                for cp, slot in zip(page, b_slots):
+                    if cp.back is not None:
+                        _place(c, drawer, cp.back, slot, ph)
+                if style == "ticks":
+                    crop_ticks(c, grid, b_slots, ph)     # cut from either side
+                if notes:
+                    _note(c, fonts, grid, b_slots, f"{title} · {decks} · sheet {n} of {len(pages)} · backs")
+                c.showPage()
+        c.save()
+        return self.buf.getvalue()
+
+
 def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title: str,
                  pages: list[tuple[impose.Frame, list[Copy]]] | None = None,
                  cover: Callable[[Canvas, bool], None] | None = None, cache: FormCache | None = None) -> bytes:
-    """The print sheets of `copies` (faces, then their backs, page by page).  `cover(canvas,
-    duplex)` draws pages before the first sheet (an even number of them when `duplex`);
-    `cache`: card forms drawn before (`cardgen.render.formcache`)."""
-    pw, ph = opts.paper_size
-    layout = opts.layout
-    style = layout.spec.crop_marks if layout else "ticks"
-    notes = layout.spec.notes if layout else True
-    buf = io.BytesIO()
-    c = new_canvas(buf, fonts, pagesize=(pw * MM, ph * MM))
-    c.setTitle(f"{title}: print sheets ({opts.paper})")
-    drawer = Drawer(c, fonts, cache)
-    drawer.prepare(_sides(copies))
-    if pages is None:
-        pages = plan_sheets(copies, opts)[0]
-    any_backs = opts.backs and any(cp.back is not None for cp in copies)
-    if cover is not None:
-        cover(c, any_backs)
-    for n, (grid, page) in enumerate(pages, 1):
-        face_slots = impose.slots(grid, len(page))
-        if style == "lines":
-            draw_cut_lines(c, pw, ph, face_slots)
-        for cp, slot in zip(page, face_slots):
-            _place(c, drawer, cp.face, slot, ph)
-        if style == "ticks":
-            crop_ticks(c, grid, face_slots, ph)
-        if layout is not None:
-            draw_registration(c, layout)
-        decks = ", ".join(dict.fromkeys(cp.deck for cp in page))
-        sides = f"fronts, duplex: flip on {opts.flip} edge" if any_backs else "fronts"
-        if notes:
-            _note(c, fonts, grid, face_slots,
-                  f"{title} · {decks} · sheet {n} of {len(pages)} · {sides} · print at 100 % (Actual size)")
-        c.showPage()
-        if any_backs:
-            b_slots = impose.back_slots(grid, face_slots, opts.flip, opts.back_offset)
-            if style == "lines":
-                draw_cut_lines(c, pw, ph, b_slots)
-            for cp, slot in zip(page, b_slots):
-                if cp.back is not None:
-                    _place(c, drawer, cp.back, slot, ph)
-            if style == "ticks":
-                crop_ticks(c, grid, b_slots, ph)     # cut from either side
-            if notes:
-                _note(c, fonts, grid, b_slots, f"{title} · {decks} · sheet {n} of {len(pages)} · backs")
-            c.showPage()
-    c.save()
-    return buf.getvalue()
+    """The print sheets of `copies` (`SheetWriter`, both steps)."""
+    return SheetWriter(copies, fonts, opts, title, pages, cover, cache).finish()
 
 
 def cards_pdf(faces: list[CardLayout], backs: list[CardLayout], fonts: FontBook, title: str,
