@@ -74,8 +74,8 @@ def run() -> None:
         code = exc.code
     else:
         code = 0
-    if not isinstance(code, int) or threading.active_count() > 1:
-        sys.exit(code)
+    if not isinstance(code, int) or threading.active_count() > 1 or sys.getprofile() or sys.gettrace():
+        sys.exit(code)          # (a profiler or coverage tool writes its results as the process ends)
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
