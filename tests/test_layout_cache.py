@@ -477,7 +477,7 @@ def test_drawing_operations_come_back_exactly():
     assert repr(back) == repr(layout)
     assert {type(op) for op in layout} == set(cache._KINDS)      # every kind of operation
     lazy = cache.CachedLayout(10.0, 20.0, 3.0, None, "d/0/face", "rect", [2],
-                              encoded=marshal.dumps(cache.encode_ops(layout)))
+                              encoded=cache.pack_ops(layout))
     assert "ops" not in vars(lazy)
     assert (lazy.width, lazy.height, lazy.bleed, lazy.ops, lazy.key, lazy.shape, lazy.stamp) == \
         (10.0, 20.0, 3.0, layout, "d/0/face", "rect", [2])

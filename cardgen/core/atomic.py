@@ -54,6 +54,16 @@ def write_bytes(path: Path, data: bytes) -> None:
     _replace_with(path, lambda tmp: Path(tmp).write_bytes(data))
 
 
+def write_parts(path: Path, parts: list[bytes]) -> None:
+    """`write_bytes` of the parts joined, written one after another (not joined in memory)."""
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            for part in parts:
+                f.write(part)
+
+    _replace_with(path, write)
+
+
 def copy_file(src: Path, path: Path) -> None:
     """Copy `src` to `path` atomically (for large outputs kept on disk, e.g. bitmaps)."""
     _replace_with(path, lambda tmp: shutil.copyfile(src, tmp))
@@ -301,6 +311,7 @@ class Staging:
             for path, message in notes:
                 report.warn(Loc(str(path)), message, "output-replaced")
         self.kept = [out / rel for rel, src in new.items() if isinstance(src, Kept)]
+        self.files = dict.fromkeys(self.files, KEPT)      # written: the bytes it held are let go
         return [out / rel for rel, src in new.items() if not isinstance(src, Kept)]
 
     @staticmethod

@@ -17,7 +17,7 @@ import marshal
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from cardgen.core.digest import code_version, read_sealed, seal
+from cardgen.core.digest import code_version, read_sealed, seal_parts
 
 C = TypeVar("C", bound="CacheFile")
 
@@ -69,11 +69,11 @@ class CacheFile:
         if self.path is None:
             return
         self._stamp = stamp(self.path)
-        body = read_sealed(self.path)
+        body = read_sealed(self.path, view=True)
         if body is None:
             return
         head = code_version().encode() + b"\n"
-        if not body.startswith(head):
+        if body[:len(head)] != head:
             return       # another version of cardgen (or not cardgen's): never unmarshalled
         with contextlib.suppress(ValueError, EOFError, TypeError):
             if not self.accept(marshal.loads(body[len(head):])):
@@ -125,7 +125,7 @@ class CacheFile:
         body = marshal.dumps(self.payload())
         from cardgen.core import atomic  # (only a build writes: `validate` does not import it)
 
-        atomic.write_bytes(self.path, seal(code_version().encode() + b"\n" + body))
+        atomic.write_parts(self.path, seal_parts(code_version().encode() + b"\n", body))
         self._stamp = stamp(self.path)
         self._new = False
 

@@ -82,21 +82,36 @@ def seal(payload: bytes) -> bytes:
     return _SEAL + hashlib.sha256(payload).digest() + payload
 
 
-def read_payload(path: Path) -> bytes:
-    """The content of a sealed cache entry; CorruptCache if damaged."""
+def seal_parts(*parts: bytes) -> list[bytes]:
+    """`seal` of the parts joined, as parts to write one after another (a large cache file
+    is not copied whole to be joined and sealed: `atomic.write_parts`)."""
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part)
+    return [_SEAL, h.digest(), *parts]
+
+
+def _unsealed(path: Path) -> memoryview:
     blob = Path(path).read_bytes()
     head = len(_SEAL) + 32
-    payload = blob[head:]
+    payload = memoryview(blob)[head:]
     if not blob.startswith(_SEAL) or len(blob) < head or hashlib.sha256(payload).digest() != blob[len(_SEAL):head]:
         raise CorruptCache(Path(path))
     return payload
 
 
-def read_sealed(path: Path) -> bytes | None:
-    """The content of a sealed cache entry, or None when it cannot be read or is damaged (a
-    damaged entry is deleted, so that it is made again)."""
+def read_payload(path: Path) -> bytes:
+    """The content of a sealed cache entry; CorruptCache if damaged."""
+    return bytes(_unsealed(path))
+
+
+def read_sealed(path: Path, view: bool = False) -> Any:
+    """The content of a sealed cache entry (bytes; with `view`, a memoryview of the file as
+    read, not copied), or None when it cannot be read or is damaged (a damaged entry is
+    deleted, so that it is made again)."""
     try:
-        return read_payload(path)
+        payload = _unsealed(path)
+        return payload if view else bytes(payload)
     except CorruptCache:
         with contextlib.suppress(OSError):
             Path(path).unlink()

@@ -8,7 +8,6 @@ inputs is taken from it, with the problems it reported.
 """
 from __future__ import annotations
 
-import marshal
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -214,7 +213,7 @@ class Layouter:
         if self.cache is None or self._trace is None:
             self.laid_out += 1
             return self._lay(deck, card, side, tpl, fields)
-        from cardgen.layout.cache import anchor_of, encode_ops
+        from cardgen.layout.cache import anchor_of, pack_ops
 
         key = self._key(deck, card, side, tpl, fields)
         if key is not None:
@@ -240,7 +239,7 @@ class Layouter:
         if key is not None and all(map(_plain_event, events)):
             try:
                 anchor = anchor_of(card.loc, card.data) if card is not None else b""
-                entry = (anchor, trace.deps(faces, looked_up), tuple(events), marshal.dumps(encode_ops(layout.ops)),
+                entry = (anchor, trace.deps(faces, looked_up), tuple(events), pack_ops(layout.ops),
                          tuple(layout.stamp))
             except ValueError:
                 return layout           # something marshal cannot keep: laid out every time

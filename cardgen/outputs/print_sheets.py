@@ -157,11 +157,18 @@ def sheets_pdf(job: Job, layout: Any, name: str, o: Any) -> tuple[list, str, byt
         return next(made)
 
 
+# The largest sheets (in copies of cards placed) made by a forked copy of the build: past it,
+# the copy's memory (the sheets it makes, and the pages of the build's own it touches) would
+# add too much to the build's, and the papers are made one after the other.
+FORK_COPIES = 4000
+
+
 def sheets_pdfs(job: Job, wanted: list[tuple[str, Any]], o: Any) -> Generator[tuple[list, str, bytes], None, None]:
     """`sheets_pdf` of each (name, layout) in turn.  The duplex sheets of a second paper (or
     layout) are made at the same time as the first, by a forked copy of this process
-    (`cardgen.core.forked`) once the first has every card form in the form cache; if it cannot
-    be forked or fails, it is made here when its turn comes."""
+    (`cardgen.core.forked`) once the first has every card form in the form cache, unless they
+    place more than `FORK_COPIES` cards; if it cannot be forked or fails, it is made here
+    when its turn comes."""
     from cardgen.core.forked import Forked
     from cardgen.render import impose
     from cardgen.render.formcache import FormCache
@@ -186,7 +193,8 @@ def sheets_pdfs(job: Job, wanted: list[tuple[str, Any]], o: Any) -> Generator[tu
                 data = SheetWriter(copies, r.res.fonts, so, r.game.title, pages, cache=cache).finish()
                 return data, cache.activity(since)
 
-            children[k] = Forked(other)
+            if len(copies) <= FORK_COPIES:
+                children[k] = Forked(other)
         for k, (so, copies, pages, how) in enumerate(plans):
             done = children.pop(k).result() if k in children else None
             if done is not None:

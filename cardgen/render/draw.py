@@ -34,7 +34,7 @@ def _base_font(fonts: FontBook) -> str:
     return fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else next(iter(fonts.families)), "regular").name
 
 
-def new_canvas(target: str | Path | IO[bytes], fonts: FontBook, pagesize: tuple[float, float] = (595.0, 842.0),
+def new_canvas(target: str | Path | IO[bytes] | None, fonts: FontBook, pagesize: tuple[float, float] = (595.0, 842.0),
                canvas: type[CardCanvas] = CardCanvas, **kw: Any) -> CardCanvas:
     """A canvas that embeds only our own fonts and writes byte-identical output, with the
     document information of `cardgen.render.docinfo` (designer, date; set the title with

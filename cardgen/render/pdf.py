@@ -1,7 +1,6 @@
 """PDF outputs: duplex print sheets (Letter, A4) and cards.pdf (one card per page)."""
 from __future__ import annotations
 
-import io
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -174,8 +173,7 @@ class SheetWriter:
                  cover: Callable[[Canvas, bool], None] | None = None, cache: FormCache | None = None) -> None:
         self.opts, self.fonts, self.title, self.cover = opts, fonts, title, cover
         pw, ph = opts.paper_size
-        self.buf = io.BytesIO()
-        c = self.c = new_canvas(self.buf, fonts, pagesize=(pw * MM, ph * MM))
+        c = self.c = new_canvas(None, fonts, pagesize=(pw * MM, ph * MM))
         c.setTitle(f"{title}: print sheets ({opts.paper})")
         drawer = self.drawer = Drawer(c, fonts, cache)
         drawer.prepare(_sides(copies))
@@ -226,8 +224,7 @@ class SheetWriter:
                 if notes:
                     _note(c, fonts, grid, b_slots, f"{title} · {decks} · sheet {n} of {len(pages)} · backs")
                 c.showPage()
-        c.save()
-        return self.buf.getvalue()
+        return c.getpdfdata()       # (the bytes as made: no copy into and out of a file object)
 
 
 def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title: str,
@@ -241,8 +238,7 @@ def cards_pdf(faces: list[CardLayout], backs: list[CardLayout], fonts: FontBook,
               cache: FormCache | None = None) -> bytes:
     """Each distinct face once, then each distinct back, at trim + bleed with TrimBox/BleedBox;
     `cache`: card forms drawn before (`cardgen.render.formcache`)."""
-    buf = io.BytesIO()
-    c = new_canvas(buf, fonts)
+    c = new_canvas(None, fonts)
     c.setTitle(f"{title}: cards")
     drawer = Drawer(c, fonts, cache)
     drawer.prepare(_sides([*faces, *backs]))
@@ -254,5 +250,4 @@ def cards_pdf(faces: list[CardLayout], backs: list[CardLayout], fonts: FontBook,
         c.setTrimBox((B, B, B + layout.width, B + layout.height))
         c.doForm(drawer.card_form(layout))
         c.showPage()
-    c.save()
-    return buf.getvalue()
+    return c.getpdfdata()

@@ -114,12 +114,15 @@ _zipped: dict[bytes, bytes] = {}
 
 
 def _compressed(stream: bytes) -> bytes:
-    """zlib of a form's stream, as ReportLab compresses it (kept for the process)."""
-    hit = _zipped.get(stream)
+    """zlib of a form's stream, as ReportLab compresses it, kept for the process by the
+    stream's digest (not the stream itself: a 10,000-card build would keep every card's
+    operators twice)."""
+    key = hashlib.sha1(stream, usedforsecurity=False).digest() + len(stream).to_bytes(4, "little")
+    hit = _zipped.get(key)
     if hit is None:
         if len(_zipped) > 20000:
             _zipped.clear()
-        hit = _zipped[stream] = zlib.compress(stream)
+        hit = _zipped[key] = zlib.compress(stream)
     return hit
 
 
