@@ -372,3 +372,25 @@ def test_layout_makes_each_deck_context_once(tiny_game, monkeypatch):
     calls.clear()
     layout_game(game, Report())
     assert len(calls) <= 2          # game.context() once, the engine's cache once
+
+
+def test_a_commit_lets_go_of_the_bytes_it_wrote_and_cache_files_are_written_in_parts(tmp_path):
+    """After the commit the staging holds no output's bytes (a large build does not carry its
+    PDFs in memory while it saves its caches), and a cache file written in parts is the
+    sealed file `seal` makes of them joined, read back as a view that equals it."""
+    from cardgen.core import atomic, digest
+
+    out = tmp_path / "out"
+    staging = atomic.Staging(out)
+    staging.add(out / "a.pdf", b"%PDF-1 one")
+    staging.add(out / "b" / "c.txt", b"two")
+    written = staging.commit(None)
+    assert sorted(p.relative_to(out).as_posix() for p in written) == ["a.pdf", "b/c.txt"]
+    assert (out / "a.pdf").read_bytes() == b"%PDF-1 one" and (out / "b" / "c.txt").read_bytes() == b"two"
+    assert not any(isinstance(v, bytes) for v in staging.files.values())
+    parts = [b"head\n", bytes(range(256)) * 100]
+    atomic.write_parts(tmp_path / "x.bin", digest.seal_parts(*parts))
+    assert (tmp_path / "x.bin").read_bytes() == digest.seal(b"".join(parts))
+    view = digest.read_sealed(tmp_path / "x.bin", view=True)
+    assert isinstance(view, memoryview) and view == b"".join(parts)
+    assert digest.read_sealed(tmp_path / "x.bin") == b"".join(parts)

@@ -147,3 +147,20 @@ def test_the_command_exits_with_its_code_and_all_its_output(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[0].startswith("forks/deck.yaml:1:7: error: invalid YAML: did not find expected ',' or ']'")
     assert lines[-1] == "forks: 1 error, 0 warnings"
+
+
+def test_large_sheets_are_not_forked(tmp_path, monkeypatch):
+    """Past `FORK_COPIES` copies on the sheets the papers are made one after the other (a
+    forked copy of a very large build would add too much memory)."""
+    from cardgen.outputs import print_sheets
+
+    game = _game(tmp_path, 12)
+    made: list[int] = []
+    real = forked.Forked.__init__
+    monkeypatch.setattr(forked.Forked, "__init__", lambda self, work: made.append(1) or real(self, work))
+    monkeypatch.setattr(print_sheets, "FORK_COPIES", 11)
+    build_game(game, game, BuildOptions(out=tmp_path / "big", only=("print",)), Report())
+    assert made == []
+    monkeypatch.setattr(print_sheets, "FORK_COPIES", 12)
+    build_game(game, game, BuildOptions(out=tmp_path / "small", only=("print",)), Report())
+    assert made == [1]
