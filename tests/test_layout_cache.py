@@ -179,6 +179,20 @@ def test_a_template_edited_lays_out_the_cards_that_use_it(game, tmp_path):
     assert laid_out_names(r) == ["Red", "Green", "Blue", "Grey"]
 
 
+def test_a_comment_or_line_added_to_a_template_lays_out_nothing_again(game, tmp_path):
+    """The key holds the template's values, not where they are: lines moved by a comment (or
+    a blank line) change no card, so no side is laid out again and the print is the same."""
+    out = tmp_path / "out"
+    check(game, out)
+    tpl = game / "templates" / "t" / "pictured.yaml"
+    tpl.write_text("# art on the left, the deck's total under the text\n\n" + tpl.read_text())
+    r = check(game, out)
+    assert (r.laid_out, r.reused) == (0, SIDES)
+    tpl.write_text(tpl.read_text().replace("  - {name: pic,", "  # the picture\n  - {name: pic,"))
+    r = check(game, out)
+    assert (r.laid_out, r.reused) == (0, SIDES)
+
+
 def test_an_image_changed_lays_out_the_cards_that_show_it(game, tmp_path):
     out = tmp_path / "out"
     check(game, out)
@@ -373,6 +387,31 @@ def test_problems_are_reported_again_in_the_same_places_and_order(tmp_path):
     again = Report()
     check(root, out, again)
     assert _lines(again) == _lines(fresh)
+
+
+def test_a_line_added_to_a_template_lays_out_again_the_sides_whose_problems_name_it(tmp_path):
+    """Problems name places in the template too (the text that does not fit, the element off
+    the card): after a comment moves its lines, the sides that reported problems are laid out
+    again and name the new lines; the quiet side is reused."""
+    root = tmp_path / "noisy"
+    write(root / "game.yaml", "title: Noisy\n")
+    face = root / "templates" / "n" / "face.yaml"
+    write(face, NOISY)
+    write(root / "deck.yaml", NOISY_DECK)
+    out = tmp_path / "out"
+    cold = Report()
+    check(root, out, cold)
+    face.write_text("# noisy cards\n" + face.read_text())
+    moved = Report()
+    r = check(root, out, moved)
+    assert (r.laid_out, r.reused) == (5, 1)
+    assert laid_out_names(r) == ["Wordy", "Tofu \ue000", "Hebrew", "Stray", "Stray Two"]
+    fresh = Report()
+    check(root, tmp_path / "fresh", fresh)
+    assert _lines(moved) == _lines(fresh)
+    before = [(d.loc.line, d.loc.col) for d in cold.items if d.loc.file.endswith("face.yaml")]
+    assert before and [(d.loc.line, d.loc.col) for d in moved.items if d.loc.file.endswith("face.yaml")] == \
+        [(line + 1, col) for line, col in before]
 
 
 def test_validate_and_build_say_the_same_with_and_without_the_cache(tmp_path):

@@ -10,8 +10,8 @@ reads that is known before laying it out:
 - the card's data: its fields as the template sees them (the deck's and the template's
   defaults merged in, `card.revision`, `card.revision_number`, `card.revision_hash`), its own
   mapping (which field a warning names) and its name; for a deck's shared back, the deck's name;
-- the template: its name, the files it comes from (`extends:` included) and everything they
-  hold, with every value's place in them;
+- the template: its name, the files it comes from (`extends:` included) and every value they
+  hold (but not where: a comment or a line added to a template changes no key);
 - what the template may read of `deck` and `game` (`expr.data_read`): the keys it names
   (`game.version`, `deck.count`), or all of them when it reads the whole mapping;
 - the side (face, back), the card's size, shape and bleed;
@@ -33,10 +33,11 @@ entry is used, the same way the layout would look it up:
 
 The problems a side's layout reports (text that does not fit, characters no font has, an
 element off the card) are kept with it and reported again, in the same order, when it is
-reused.  They name places in the deck file, so an entry whose side reported any is used
-only while the card is where it was (its line and column and those of its fields; its
-**anchor**): after a line is added above it the card is laid out again.  An entry that
-reported nothing is used wherever the card has moved.
+reused.  They name places in the deck file and the template, so an entry whose side reported
+any is used only while the card and its template are where they were (the line and column of
+the card, of its fields and of every value of the template; its **anchor**): after a line is
+added above it, the card is laid out again.  An entry that reported nothing is used wherever
+the card or its template's values have moved.
 
 A side whose layout failed is not kept (it is laid out again, and says what is wrong, each
 time).  The file holds plain data only (`marshal`: tuples, strings, numbers, bytes; drawing
@@ -289,22 +290,25 @@ def _loc(loc: Loc) -> tuple:
     return loc.file, loc.line, loc.col, loc.cell
 
 
-def located(value: Any) -> str:
-    """A template's YAML as exact text with the place of every mapping, key, value and item:
-    the messages a layout gives name those places."""
+def located(value: Any, places: bool = True) -> str:
+    """A template's YAML as exact text; with `places`, with the place of every mapping, key,
+    value and item (the messages a layout gives name those places)."""
+    def at(loc: Any) -> tuple | None:
+        return _loc(loc) if places and loc is not None else None
+
     def walk(v: Any) -> Iterator[Any]:
         if isinstance(v, dict):
-            yield "{", _loc(v.loc) if hasattr(v, "loc") else None
+            yield "{", at(getattr(v, "loc", None))
             for k, x in v.items():
                 kl = v.key_loc(k) if hasattr(v, "key_loc") else None
                 vl = v.value_loc(k) if hasattr(v, "value_loc") else None
-                yield (type(k).__name__, repr(k), _loc(kl) if kl else None, _loc(vl) if vl else None)
+                yield (type(k).__name__, repr(k), at(kl), at(vl))
                 yield from walk(x)
             yield "}"
         elif isinstance(v, (list, tuple)):
-            yield "[", _loc(v.loc) if hasattr(v, "loc") else None
+            yield "[", at(getattr(v, "loc", None))
             for i, x in enumerate(v):
-                yield _loc(v.item_loc(i)) if hasattr(v, "item_loc") else None
+                yield at(v.item_loc(i)) if hasattr(v, "item_loc") else None
                 yield from walk(x)
             yield "]"
         else:
@@ -322,10 +326,14 @@ def side_key(shared: bytes, *texts: str) -> bytes:
     return hashlib.sha256(shared + "\0".join(texts).encode("utf-8", "surrogatepass")).digest()
 
 
-def anchor_of(loc: Loc, data: Mapping) -> bytes:
-    """Where a card is: its place and the places of its own fields (what its problems name)."""
+def anchor_of(loc: Loc | None, data: Mapping | None, template: bytes = b"") -> bytes:
+    """Where a card and its template are: the card's place and the places of its own fields,
+    and `template`, the hash of where every value of the template is (`located`): what the
+    problems of its layout name.  No card (a deck's shared back): the template's alone."""
+    if loc is None or data is None:
+        return template
     places = [(repr(k), _loc(data.value_loc(k))) for k in data] if hasattr(data, "value_loc") else []
-    return key_of(_loc(loc), places)
+    return key_of(_loc(loc), places, template)
 
 
 def settings_key(fonts: FontBook) -> str:

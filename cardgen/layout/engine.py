@@ -213,7 +213,7 @@ class Layouter:
         if self.cache is None or self._trace is None:
             self.laid_out += 1
             return self._lay(deck, card, side, tpl, fields)
-        from cardgen.layout.cache import anchor_of, pack_ops
+        from cardgen.layout.cache import pack_ops
 
         key = self._key(deck, card, side, tpl, fields)
         if key is not None:
@@ -238,7 +238,7 @@ class Layouter:
             events, fonts.uses, trace.side, self._events = self._events, None, None, None
         if key is not None and all(map(_plain_event, events)):
             try:
-                anchor = anchor_of(card.loc, card.data) if card is not None else b""
+                anchor = self._anchor(deck, card, side, tpl)
                 entry = (anchor, trace.deps(faces, looked_up), tuple(events), pack_ops(layout.ops),
                          tuple(layout.stamp))
             except ValueError:
@@ -281,8 +281,12 @@ class Layouter:
             deck_part = context_part(self.res.deck_ctx(deck), reads["deck"]) if "deck" in reads else ""
             self._keys[shared] = None if game is None or deck_part is None else (key_of(
                 self._settings, side, deck.name, deck.size.width * MM, deck.size.height * MM, deck.bleed * MM,
-                deck.size.shape, tpl.ref, [str(p) for p in tpl.chain], located(tpl.elements), located(tpl.defaults),
-                game, deck_part), deck, tpl)     # (the deck and template kept: their ids stay theirs)
+                deck.size.shape, tpl.ref, [str(p) for p in tpl.chain], located(tpl.elements, places=False),
+                located(tpl.defaults, places=False), game, deck_part),
+                deck, tpl, key_of(located(tpl.elements), located(tpl.defaults)))
+            # (the deck and template kept: their ids stay theirs; the places of the template's
+            # values go into an entry's anchor, not its key: a line added to a template moves
+            # them, and only the sides whose problems name them are laid out again)
         base = self._keys[shared]
         own = plain(fields)
         data = plain(card.data) if card is not None else ""
@@ -290,17 +294,25 @@ class Layouter:
             return None
         return side_key(base[0], own, data, repr(card.name if card is not None else None))
 
+    def _anchor(self, deck: Deck, card: Card | None, side: str, tpl: Template) -> bytes:
+        """Where what a side's problems name is: the card (`anchor_of`) and its template."""
+        from cardgen.layout.cache import anchor_of
+
+        base = self._keys.get((id(deck), side, id(tpl)))
+        places = base[3] if base is not None else b""
+        return anchor_of(card.loc, card.data, places) if card is not None else places
+
     def _reuse(self, entry: Any, deck: Deck, card: Card | None, side: str, tpl: Template) -> ops.CardLayout | None:
         """A cached side, if every lookup its layout made resolves as it did (and, if it reported
         problems, the card is where it was); its problems are reported again."""
-        from cardgen.layout.cache import CachedLayout, anchor_of, restore_facts
+        from cardgen.layout.cache import CachedLayout, restore_facts
 
         assert self._trace is not None
         try:
             anchor, deps, events, encoded, stamp = entry[:5]
             facts = entry[5] if len(entry) == 6 else None
-            if events and anchor != (anchor_of(card.loc, card.data) if card is not None else b""):
-                return None         # its problems name places the card has moved from
+            if events and anchor != self._anchor(deck, card, side, tpl):
+                return None         # its problems name places the card or template has moved from
             if not self._trace.valid(deps):
                 return None
             if not (isinstance(encoded, bytes) and all(map(_plain_event, events))
