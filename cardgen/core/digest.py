@@ -14,9 +14,10 @@ import errno
 import hashlib
 import importlib.util
 import os
+import stat
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,8 @@ def file_digest(path: Path) -> str:
         st = path.stat()
     except OSError:
         return "missing:" + str(path)
+    if not stat.S_ISREG(st.st_mode):
+        return "missing:" + str(path)       # a pipe or device is never read
     hit = _file_digests.get(path)
     if hit and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
         return hit[2]
@@ -135,8 +138,10 @@ class DigestCache:
         """The file's sha256, or None if it is not a readable file."""
         try:
             st = os.stat(path)
-        except OSError:
+        except (OSError, ValueError):
             return None
+        if not stat.S_ISREG(st.st_mode):
+            return None                     # a pipe or device is never read
         hit = self.old.get(path)
         if hit and hit[0] == st.st_size and hit[1] == st.st_mtime_ns and hit[3] - hit[1] > RACY_NS:
             self.entries[path] = hit
@@ -154,22 +159,42 @@ class DigestCache:
 _JUNK = (".DS_Store", ".pyc", ".tmp", ".swp", ".swx", "~")
 
 
-def walk_files(root: Path, skip: Iterable[Path] = ()) -> list[str]:
-    """Every file under `root` (sorted; links to folders followed once), leaving out hidden
-    folders (`.git`), the folders `skip` (an output folder inside a game folder), and files
-    that editors and the system leave beside others (`.#x`, `x.swp`, `x~`, `.DS_Store`)."""
+def walk_files(root: Path, skip: Iterable[Path] = (), inside: Sequence[Path] | None = None) -> list[str]:
+    """Every regular file under `root` (sorted; links to folders followed once), leaving out
+    hidden folders (`.git`), the folders `skip` (an output folder inside a game folder), files
+    that editors and the system leave beside others (`.#x`, `x.swp`, `x~`, `.DS_Store`), and
+    pipes, devices and sockets (never opened: reading one may not end).  With `inside` (the
+    folders a game may read, resolved), a link to a folder or file elsewhere is not followed:
+    nothing outside is read or hashed."""
     skipped = {os.path.realpath(s) for s in skip}
+    roots = [str(r) for r in inside] if inside is not None else None
+
+    def allowed(real: str) -> bool:
+        return roots is None or any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
     out: list[str] = []
     seen: set[str] = set()
     for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
         real = os.path.realpath(dirpath)
-        if real in seen or real in skipped:
+        if real in seen or real in skipped or not allowed(real):
             dirnames[:] = []
             continue
         seen.add(real)
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
-        out.extend(os.path.join(dirpath, f) for f in sorted(filenames)
-                   if not f.startswith(".#") and not f.endswith(_JUNK))
+        for f in sorted(filenames):
+            if f.startswith(".#") or f.endswith(_JUNK):
+                continue
+            path = os.path.join(dirpath, f)
+            try:
+                st = os.lstat(path)
+                if stat.S_ISLNK(st.st_mode):
+                    if not allowed(os.path.realpath(path)):
+                        continue
+                    st = os.stat(path)
+            except (OSError, ValueError):
+                continue        # a broken link: nothing to read
+            if stat.S_ISREG(st.st_mode):
+                out.append(path)
     return out
 
 

@@ -16,8 +16,10 @@ the reference as written, never anything read from outside.
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
@@ -33,15 +35,52 @@ class PathRefused(Exception):
 
 
 def allowed_roots(game_root: Path, project: Path, bundled: Path) -> tuple[Path, ...]:
-    """The folders a game may read from, resolved (a shared folder that is itself a symlink, as
-    the project owner set it up, is followed once here)."""
-    out: list[Path] = [Path(game_root).resolve()]
-    for base in (project, bundled):
+    """The folders a game may read from, resolved (a project's shared folder that is itself a
+    symlink, as the project owner set it up, is followed once here).  A game that is its own
+    project (a game folder standing alone) has no shared folders: its `art/`, `templates/`,
+    `fonts/` and `layouts/` are part of the game folder, and a link among them that points
+    outside is refused like any other."""
+    game = Path(game_root).resolve()
+    out: list[Path] = [game]
+    bases = (project, bundled) if Path(project).resolve() != game else (bundled,)
+    for base in bases:
         for kind in SHARED_KINDS:
             r = (Path(base) / kind).resolve()
             if r not in out:
                 out.append(r)
     return tuple(out)
+
+
+class NotRegular(OSError):
+    """A path that is not a regular file (a named pipe, a device, a socket): never read, since
+    reading one can wait for ever or never end."""
+
+    def __init__(self, path: Path | str) -> None:
+        super().__init__(errno.EINVAL, "not a regular file (a pipe, device or socket)", str(path))
+
+
+def read_regular(path: Path | str) -> bytes:
+    """The bytes of a regular file; NotRegular for a pipe, device or socket (opened without
+    waiting for a writer), OSError as usual otherwise."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegular(path)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read()
+    finally:
+        os.close(fd)
+
+
+def is_regular(path: Path | str) -> bool:
+    """A regular file (symlinks followed): what cardgen may open and read."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def is_inside(path: Path, roots: Iterable[Path]) -> bool:
@@ -111,19 +150,31 @@ def svg_problem(path: Path, roots: Sequence[Path], _seen: set[Path] | None = Non
     seen.add(path)
     try:
         if path.stat().st_size > limits.MAX_SVG_BYTES:
-            return (f"SVG {path.name} is larger than {limits.MAX_SVG_BYTES} bytes (CARDGEN_limits.MAX_SVG_BYTES); "
+            return (f"SVG {path.name} is larger than {limits.MAX_SVG_BYTES} bytes (limit CARDGEN_MAX_SVG_BYTES); "
                     f"simplify it or raise the limit")
-        text = path.read_bytes().decode("utf-8", errors="replace")
+        raw_bytes = read_regular(path)
     except OSError as exc:
         return f"cannot read SVG {path.name}: {exc.strerror or exc}"
+    if raw_bytes.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\0" in raw_bytes[:4096]:
+        return f"SVG {path.name} is not UTF-8 text (UTF-16?); save it as UTF-8"
+    declared = re.match(rb"""\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']*)["']""", raw_bytes)
+    if declared and declared.group(1).lower().replace(b"_", b"-") not in _ASCII_SAFE:
+        return (f"SVG {path.name} is in the {_show(declared.group(1).decode('ascii', 'replace'))} encoding; "
+                f"save it as UTF-8")
+    text = raw_bytes.decode("utf-8", errors="replace")
     if re.search(r"<!ENTITY|<!DOCTYPE[^>]*\b(?:SYSTEM|PUBLIC)\b", text, re.I):
         return f"SVG {path.name} declares XML entities or an external DTD, which cardgen does not read; remove them"
-    refs = [m.group(2) for m in _HREF.finditer(text)]
-    refs += [m.group(2) for m in _URL.finditer(text) if m.group(0).lower() != "@import"]
     if re.search(r"@import", text, re.I):
         return f"SVG {path.name} imports a style sheet (@import); cardgen reads only the SVG file itself"
-    for raw in refs:
+    parsed = _svg_refs(path, raw_bytes)
+    if isinstance(parsed, str):
+        return parsed
+    refs = [m.group(2) for m in _HREF.finditer(text)]
+    refs += [m.group(2) for m in _URL.finditer(text) if m.group(0).lower() != "@import"]
+    for raw in [*refs, *parsed]:
         ref = raw.strip()
+        if "\\" in ref:
+            return f"SVG {path.name}: reference '{_show(ref)}' has a backslash escape; write the file name plainly"
         if not ref or ref.startswith("#") or ref.lower().startswith("data:"):
             continue
         iri = ref.split("#", 1)[0]
@@ -139,6 +190,87 @@ def svg_problem(path: Path, roots: Sequence[Path], _seen: set[Path] | None = Non
             problem = svg_problem(target, roots, seen)
             if problem:
                 return problem
+    return None
+
+
+_ASCII_SAFE = {b"utf-8", b"utf8", b"us-ascii", b"ascii", b"iso-8859-1", b"latin-1", b"latin1", b"windows-1252",
+               b"cp1252"}
+MAX_SVG_ELEMENTS = 100_000          # elements of one SVG file
+MAX_SVG_STYLE_RULES = 10_000        # rules of its <style> sheets
+
+
+def _svg_refs(path: Path, raw: bytes) -> list[str] | str:
+    """Every reference in an SVG as the SVG reader will see it (parsed the way svglib parses:
+    character references such as `&#47;` decoded): `href`/`src` attributes and `url(...)` in
+    attributes and style sheets; or why the file may not be used (too many elements or style
+    rules, an embedded image too large, a style sheet processing instruction)."""
+    try:
+        from lxml import etree
+    except ImportError:       # (svglib needs lxml: without it no SVG is drawn at all)
+        return []
+    parser = etree.XMLParser(remove_comments=True, recover=True, resolve_entities=False, no_network=True,
+                             load_dtd=False, huge_tree=False)
+    try:
+        root = etree.fromstring(raw, parser)
+    except (etree.XMLSyntaxError, ValueError):
+        return []             # not XML at all: the SVG reader says so
+    if root is None:
+        return []
+    refs: list[str] = []
+    rules = 0
+    for n, el in enumerate(root.iter()):
+        if n > MAX_SVG_ELEMENTS:
+            return f"SVG {path.name} has more than {MAX_SVG_ELEMENTS:,} elements; simplify it (or export it as PNG)"
+        if isinstance(el, etree._ProcessingInstruction):
+            if str(el.target).lower() == "xml-stylesheet":
+                return f"SVG {path.name} links a style sheet (<?xml-stylesheet?>); cardgen reads only the SVG file itself"
+            continue
+        if not isinstance(el.tag, str):
+            continue
+        for name, value in el.attrib.items():
+            local = name.rsplit("}", 1)[-1].lower()
+            if local in ("href", "src"):
+                refs.append(value)
+                problem = _data_image_problem(path, value)
+                if problem:
+                    return problem
+            refs += [m.group(2) for m in _URL.finditer(value) if m.group(0).lower() != "@import"]
+        if el.tag.rsplit("}", 1)[-1].lower() == "style" and el.text:
+            sheet = "".join(el.itertext())
+            if "@import" in sheet.lower():
+                return f"SVG {path.name} imports a style sheet (@import); cardgen reads only the SVG file itself"
+            rules += sheet.count("{")
+            if rules > MAX_SVG_STYLE_RULES:
+                return (f"SVG {path.name} has more than {MAX_SVG_STYLE_RULES:,} style rules; simplify it "
+                        f"(or export it as PNG)")
+            refs += [m.group(2) for m in _URL.finditer(sheet) if m.group(0).lower() != "@import"]
+    return refs
+
+
+def _data_image_problem(path: Path, value: str) -> str | None:
+    """An embedded `data:` image larger than cardgen reads (`limits.MAX_IMAGE_PIXELS`), or one
+    it cannot read, told before the SVG reader decodes it."""
+    head, sep, body = value.strip().partition(",")
+    if not sep or not head.lower().startswith("data:image/") or "svg" in head.lower():
+        return None
+    import base64
+    import binascii
+    import io
+    import warnings
+
+    from PIL import Image
+
+    try:
+        data = base64.b64decode(body, validate=False) if ";base64" in head.lower() else body.encode("latin-1")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with Image.open(io.BytesIO(data)) as im:
+                w, h = im.size
+    except (binascii.Error, ValueError, OSError, Image.DecompressionBombError, SyntaxError, EOFError):
+        return f"SVG {path.name} embeds an image cardgen cannot read (damaged data: URI); export the SVG again"
+    if w * h > limits.MAX_IMAGE_PIXELS:
+        return (f"SVG {path.name} embeds an image of {w} x {h} pixels, more than the {limits.MAX_IMAGE_PIXELS:,} "
+                f"cardgen reads; scale it down (limit CARDGEN_MAX_IMAGE_PIXELS)")
     return None
 
 

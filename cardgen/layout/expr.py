@@ -10,11 +10,12 @@ import re
 from contextvars import ContextVar
 from functools import cache
 
-from jinja2 import StrictUndefined, TemplateSyntaxError, nodes
+from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.constants import LOREM_IPSUM_WORDS
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 from jinja2.nodes import EvalContext
+from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, modifies_known_mutable
 
 from cardgen.core import limits
@@ -96,7 +97,15 @@ class LimitError(Exception):
 
 
 _steps: ContextVar[int] = ContextVar("cardgen_expr_steps", default=0)
+# Characters of text all the strings one evaluation makes add up to: each may be within
+# MAX_TEXT and still, made 40,000 times (`map`, a loop), fill the memory.
+_made: ContextVar[int] = ContextVar("cardgen_expr_made", default=0)
+TOTAL_TEXT_FACTOR = 20
 _INT_BITS = int(limits.MAX_INT_DIGITS * 3.33) + 1
+# filters that turn what they are given into text (`join` of a list of long texts)
+_TEXT_MAKING = {"string", "tojson", "pprint", "format", "join", "center", "indent", "wordwrap", "truncate",
+                "replace", "urlize", "striptags", "title", "upper", "lower", "capitalize", "trim", "escape", "e",
+                "forceescape", "safe", "xmlattr", "urlencode", "filesizeformat"}
 _AMPLIFYING = {"center", "ljust", "rjust", "zfill", "expandtabs", "indent", "wordwrap", "truncate", "batch",
                "slice", "format", "replace", "join", "mul"}
 
@@ -114,11 +123,46 @@ def _too_long(what: str, n: int, limit: int, var: str) -> LimitError:
                       f"(limit {var})")
 
 
+def _count_made(n: int) -> None:
+    made = _made.get() + n
+    _made.set(made)
+    if made > limits.MAX_TEXT * TOTAL_TEXT_FACTOR:
+        raise LimitError(f"the expression makes more than {limits.MAX_TEXT * TOTAL_TEXT_FACTOR:,} characters of "
+                         f"text in all ({TOTAL_TEXT_FACTOR} times CARDGEN_MAX_TEXT); simplify it")
+
+
+def _text_size(value, budget: int, depth: int = 0) -> int:
+    """At least how many characters `value` makes as text (`str()`, `tojson`, `%s`), counted
+    without making it; stops counting past `budget`.  Containers count each item every time it
+    appears (a list of one long text repeated 40,000 times is 40,000 long texts)."""
+    if isinstance(value, (str, bytes)):
+        return len(value)
+    if isinstance(value, (list, tuple, set, frozenset, dict)) or (depth and isinstance(value, Record)):
+        items = value.items() if isinstance(value, dict) else value
+        total = 2
+        for item in items:
+            total += 2 + (_text_size(item, budget - total, depth + 1) if depth < 50 else 0)
+            if total > budget:
+                break
+        return total
+    return 0
+
+
+def _check_text_size(value, what: str = "a text") -> None:
+    """Refuse `value` before it is made into text, if that text would pass MAX_TEXT."""
+    if isinstance(value, (list, tuple, set, frozenset, dict, bytes)):
+        n = _text_size(value, limits.MAX_TEXT)
+        if n > limits.MAX_TEXT:
+            raise LimitError(f"the expression would make {what} of more than {limits.MAX_TEXT:,} characters "
+                             f"(from a list or mapping this large); simplify it (limit CARDGEN_MAX_TEXT)")
+
+
 def _check_value(value):
     """`value` if its size is within the limits, else LimitError."""
-    if isinstance(value, str):
+    if isinstance(value, (str, bytes)):
         if len(value) > limits.MAX_TEXT:
             raise _too_long("a text", len(value), limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
+        _count_made(len(value))
     elif isinstance(value, bool):
         pass
     elif isinstance(value, int):
@@ -131,7 +175,7 @@ def _check_value(value):
 
 
 def _length(value) -> int | None:
-    return len(value) if isinstance(value, (str, list, tuple)) else None
+    return len(value) if isinstance(value, (str, bytes, list, tuple)) else None
 
 
 def _check_ints(args, what: str) -> None:
@@ -159,9 +203,9 @@ def _pre_binop(op: str, left, right) -> None:
         for seq, n in ((left, right), (right, left)):
             size = _length(seq)
             if size is not None and isinstance(n, int) and not isinstance(n, bool):
-                if isinstance(seq, str) and size * n > limits.MAX_TEXT:
+                if isinstance(seq, (str, bytes)) and size * n > limits.MAX_TEXT:
                     raise _too_long("a text", size * n, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
-                if not isinstance(seq, str) and size * n > limits.MAX_ITEMS:
+                if not isinstance(seq, (str, bytes)) and size * n > limits.MAX_ITEMS:
                     raise _too_long("a list", size * n, limits.MAX_ITEMS, "CARDGEN_MAX_ITEMS")
         if isinstance(left, int) and isinstance(right, int) and \
                 left.bit_length() + right.bit_length() > _INT_BITS + 1:
@@ -174,17 +218,31 @@ def _pre_binop(op: str, left, right) -> None:
                             "CARDGEN_MAX_TEXT")
     elif op == "%" and isinstance(left, str):
         _check_format(left)
+        _check_text_size(right)
 
 
 def _pre_call(obj, args, kwargs) -> None:
     name = getattr(obj, "__name__", "")
     owner = getattr(obj, "__self__", None)
-    if isinstance(owner, str):
+    if isinstance(owner, (str, bytes)):
         if name in ("format", "format_map"):
             _check_format(owner)
         elif name == "replace":
             _check_replace(owner, *args[:2])
+        elif name == "join" and args and isinstance(args[0], (str, bytes, list, tuple)):
+            parts = args[0]
+            n = len(owner) * max(len(parts) - 1, 0) + sum(len(x) for x in parts if isinstance(x, (str, bytes)))
+            if n > limits.MAX_TEXT:
+                raise _too_long("a text", n, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
+        elif name == "expandtabs":
+            size = args[0] if args else kwargs.get("tabsize", 8)
+            if isinstance(size, int) and len(owner) + owner.count("\t" if isinstance(owner, str) else b"\t") * size \
+                    > limits.MAX_TEXT:
+                raise _too_long("a text", len(owner) + owner.count("\t") * size, limits.MAX_TEXT,
+                                "CARDGEN_MAX_TEXT")
         _check_ints([*args, *kwargs.values()], f"'{name}'")
+        for a in (*args, *kwargs.values()):
+            _check_text_size(a)
 
 
 def _check_replace(text, old=None, new=None) -> None:
@@ -275,13 +333,28 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
     def _bounded_filter(name: str, f):
         def run(*args, **kwargs):
             _tick()
+            plain = [a for a in args if not isinstance(a, (EvalContext, Context))]
             if name in _AMPLIFYING:
                 _check_ints([*args[1:], *kwargs.values()], f"filter '{name}'")
-                plain = [a for a in args if not isinstance(a, EvalContext)]
                 if name == "format" and plain and isinstance(plain[0], str):
                     _check_format(plain[0])
                 if name == "replace" and len(plain) >= 3:
                     _check_replace(*plain[:3])
+                if name == "indent" and plain and isinstance(plain[0], str):
+                    width = plain[1] if len(plain) > 1 else kwargs.get("width", 4)
+                    w = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
+                    n = len(plain[0]) + (plain[0].count("\n") + 1) * w
+                    if n > limits.MAX_TEXT:
+                        raise _too_long("a text", n, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
+            if name == "join" and plain and isinstance(plain[0], (list, tuple)):
+                sep = plain[1] if len(plain) > 1 and isinstance(plain[1], str) else kwargs.get("d", "")
+                parts = plain[0]
+                n = sum(len(x) for x in parts if isinstance(x, str)) + len(sep) * max(len(parts) - 1, 0)
+                if n > limits.MAX_TEXT:
+                    raise _too_long("a text", n, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
+            if name in _TEXT_MAKING:
+                for a in (*plain, *kwargs.values()):
+                    _check_text_size(a)
             return _check_value(f(*args, **kwargs))
 
         for attr in ("jinja_pass_arg",):
@@ -290,11 +363,25 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         run.__name__ = getattr(f, "__name__", name)
         return run
 
+    def wrap_str_format(self, value):
+        """`str.format` and `format_map` as the sandbox runs them, with their pattern and
+        arguments checked first (a width given as an argument: `'{:{}}'.format('a', 10**9)`)."""
+        fmt = super().wrap_str_format(value)
+        if fmt is None:
+            return None
+
+        def checked(*args, **kwargs):
+            _pre_call(value, args, kwargs)
+            return fmt(*args, **kwargs)
+
+        return checked
+
     def bounded_concat(self, parts) -> str:
         _tick()
         total = 0
         out = []
         for p in parts:
+            _check_text_size(p)
             s = str(p)
             total += len(s)
             if total > limits.MAX_TEXT:
@@ -337,7 +424,30 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         raise SecurityError(f"'{attribute}' on {kind}")
 
 
-ENV = BoundedEnvironment(undefined=_Undefined, autoescape=False, trim_blocks=True, lstrip_blocks=True)
+_PLAIN = (str, int, float, bool, type(None), list, tuple, dict, set, frozenset, bytes, Record, Undefined)
+
+
+def _plain_result(value):
+    """`value` if it is data (text, a number, a list, ...); a method, function, class or any
+    other object would print as its Python name and memory address, different on every build:
+    refused with what to write instead."""
+    if isinstance(value, _PLAIN):
+        return value
+    kind = ("a method or function" if callable(value) and not isinstance(value, type)
+            else "a class" if isinstance(value, type) else f"a {type(value).__name__.lstrip('_')} object")
+    hint = " (call it with `()`, such as card.name.upper())" if kind == "a method or function" else ""
+    raise ExprError(f"the expression gives {kind}, not text or a number{hint}")
+
+
+def _finalize(value):
+    """Every `{{ }}` of a text before it is written out: a list or mapping too large to print is
+    refused before it is turned into text, and so is what is not data (`_plain_result`)."""
+    _check_text_size(value)
+    return _plain_result(value)
+
+
+ENV = BoundedEnvironment(undefined=_Undefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
+                         finalize=_finalize)
 _SINGLE = re.compile(r"^\s*\{\{(?P<e>(?:(?!\{\{|\}\}).)*)\}\}\s*$", re.S)
 
 
@@ -452,13 +562,13 @@ def evaluate(value, ctx: dict):
     if not is_dynamic(value):
         return value
     kind, compiled = _compile(value)
-    token = _steps.set(0)
+    token, made = _steps.set(0), _made.set(0)
     try:
         if kind == "expr":
             result = compiled(**ctx)
             if isinstance(result, _Undefined):
                 str(result)  # raises MissingField
-            return _check_value(result)
+            return _check_value(_plain_result(result))
         return _render_bounded(compiled, ctx)
     except (MissingField, ExprError):
         raise
@@ -478,6 +588,7 @@ def evaluate(value, ctx: dict):
         raise ExprError(f"{_short(value)}: {type(exc).__name__}: {_short(str(exc))}") from None
     finally:
         _steps.reset(token)
+        _made.reset(made)
 
 
 def _short(text: str, n: int = 200) -> str:
@@ -503,7 +614,7 @@ def condition(value, ctx: dict) -> bool:
         return bool(value)
     if not isinstance(value, str):
         return bool(value)
-    token = _steps.set(0)
+    token, made = _steps.set(0), _made.set(0)
     try:
         result = _compile_condition(value)(**ctx)
         if isinstance(result, _Undefined):
@@ -519,6 +630,7 @@ def condition(value, ctx: dict) -> bool:
         raise ExprError(f"condition {_short(value)}: {_short(str(exc))}") from None
     finally:
         _steps.reset(token)
+        _made.reset(made)
 
 
 def context(card: dict | None, deck: dict | None, game: dict | None) -> dict:

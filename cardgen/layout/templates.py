@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from cardgen.core.errors import CardgenError, Diagnostic, Loc
 from cardgen.core.paths import PathRefused, check_ref, find_confined
@@ -18,6 +18,10 @@ from cardgen.elements import ELEMENTS
 from cardgen.layout import expr
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.schema.core import Anything, Decl, ListOf, MapOf, Text, is_expression, opt, suggest
+
+
+MAX_ELEMENTS = 1000        # elements of one template, those it inherits included
+MAX_EXTENDS = 100          # templates in one chain of `extends:`
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -32,7 +36,7 @@ class TemplateFile(Decl):
     description: str = opt(Text(), "what the template is for", "", default_doc="none")
     defaults: dict = opt(MapOf(Anything(), "field"), "field values a card gets when it does not set them", None,
                          default_doc="none")
-    elements: tuple = opt(ListOf(Anything(), max_items=1000), "the ordered list of elements to draw", (),
+    elements: tuple = opt(ListOf(Anything(), max_items=MAX_ELEMENTS), "the ordered list of elements to draw", (),
                           default_doc="none")
     remove: tuple = opt(ListOf(Text()), "names of inherited elements to drop", (), default_doc="none")
 
@@ -96,13 +100,44 @@ class TemplateBook:
         self.dirs = dirs
         self.roots = roots
         self._cache: dict[str, Template] = {}
+        self._files: dict[str, tuple[Path, YDict]] = {}
 
-    def get(self, ref: str, loc: Loc, _stack: tuple = ()) -> Template:
-        ref = str(ref).strip().removesuffix(".yaml")
+    def get(self, ref: str, loc: Loc) -> Template:
+        """The template `ref` with what it extends merged in (each template loaded once).  The
+        chain is followed without recursion: loaded from the child up to a template already
+        known or one that extends nothing, then merged from the top down."""
+        ref = _norm(ref)
         if ref in self._cache:
             return self._cache[ref]
-        if ref in _stack:
-            raise CardgenError(loc, f"templates extend each other in a loop: {' -> '.join((*_stack, ref))}")
+        chain: list[tuple[str, Path, YDict]] = []
+        cur, cur_loc = ref, loc
+        while cur not in self._cache:
+            names = [r for r, _, _ in chain]
+            if cur in names:
+                raise CardgenError(cur_loc, f"templates extend each other in a loop: {' -> '.join((*names, cur))}")
+            if len(chain) >= MAX_EXTENDS:
+                raise CardgenError(cur_loc, f"templates extend each other more than {MAX_EXTENDS} deep "
+                                            f"({' -> '.join(names[:3])} -> ...); shorten the chain of `extends:`",
+                                   code="template-limit")
+            path, data = self._load(cur, cur_loc)
+            chain.append((cur, path, data))
+            if "extends" not in data:
+                break
+            cur, cur_loc = _norm(str(data["extends"])), data.value_loc("extends")
+        for name, path, data in reversed(chain):
+            parent = self._cache[_norm(str(data["extends"]))] if "extends" in data else None
+            self._cache[name] = self._merge(name, path, data, parent)
+        return self._cache[ref]
+
+    def _load(self, ref: str, loc: Loc) -> tuple[Path, YDict]:
+        """A template's file and what it holds, read once (a chain that fails to merge is not
+        read again for each template in it)."""
+        hit = self._files.get(ref)
+        if hit is None:
+            hit = self._files[ref] = self._read(ref, loc)
+        return hit
+
+    def _read(self, ref: str, loc: Loc) -> tuple[Path, YDict]:
         try:
             path = find_template(ref, self.dirs, self.roots)
         except PathRefused as exc:
@@ -116,8 +151,11 @@ class TemplateBook:
         problems = TemplateFile.diagnostics(data, f"template {ref}", Loc(str(path), 1))
         if problems:
             raise CardgenError(None, diagnostics=problems)
-        if "extends" in data:
-            parent = self.get(str(data["extends"]), data.value_loc("extends"), (*_stack, ref))
+        return path, data
+
+    def _merge(self, ref: str, path: Path, data: YDict, parent: Template | None) -> Template:
+        """Template `ref` from its file's `data` and its parent's merged elements."""
+        if parent is not None:
             elements = list(parent.elements)
             defaults = dict(parent.defaults)
             chain = [path, *parent.chain]
@@ -136,6 +174,7 @@ class TemplateBook:
         own = data.get("elements") or []
         if not isinstance(own, list):
             raise CardgenError(data.value_loc("elements"), "`elements:` must be a list")
+        index = {e.get("name"): j for j, e in enumerate(elements)}      # name -> place, while only appended to
         seen = set()
         for i, el in enumerate(own):
             eloc = own.item_loc(i) if isinstance(own, YList) else data.loc
@@ -144,10 +183,14 @@ class TemplateBook:
             name = el.get("name")
             if not name:
                 raise CardgenError(eloc, "element has no `name:`; every element needs a unique name")
+            if not isinstance(name, str):
+                raise CardgenError(el.value_loc("name"), f"an element's `name:` must be text, got "
+                                                         f"{type(name).__name__.removeprefix('Y').lower()}; "
+                                                         f"write a name such as title", code="template-value")
             if name in seen:
                 raise CardgenError(el.value_loc("name"), f"two elements are named '{name}' in this template")
             seen.add(name)
-            idx = next((j for j, e in enumerate(elements) if e.get("name") == name), None)
+            idx = index.get(name)
             if idx is not None:
                 elements[idx] = _merge(elements[idx], el)
                 check_element(elements[idx])
@@ -155,16 +198,23 @@ class TemplateBook:
             check_element(el)
             anchor = el.get("before") or el.get("after")
             if anchor:
-                j = next((j for j, e in enumerate(elements) if e.get("name") == anchor), None)
+                key = "before" if el.get("before") else "after"
+                j = index.get(anchor) if isinstance(anchor, str) else None
                 if j is None:
-                    key = "before" if el.get("before") else "after"
                     raise CardgenError(el.value_loc(key), f"element '{name}': no element '{anchor}' to go {key}")
-                elements.insert(j if el.get("before") else j + 1, el)
+                elements.insert(j if key == "before" else j + 1, el)
+                index = {e.get("name"): k for k, e in enumerate(elements)}
             else:
+                index[name] = len(elements)
                 elements.append(el)
-        tpl = Template(ref, path, elements, defaults, chain)
-        self._cache[ref] = tpl
-        return tpl
+            if len(elements) > MAX_ELEMENTS:
+                raise CardgenError(eloc, f"template {ref} has more than {MAX_ELEMENTS} elements with those of the "
+                                         f"templates it extends; draw with fewer", code="template-limit")
+        return Template(ref, path, elements, defaults, chain)
+
+
+def _norm(ref: Any) -> str:
+    return str(ref).strip().removesuffix(".yaml")
 
 
 def element_problems(el: YDict) -> list[Diagnostic]:

@@ -14,6 +14,7 @@ import yaml
 
 from cardgen.core import limits
 from cardgen.core.errors import CardgenError, Loc
+from cardgen.core.paths import NotRegular, read_regular
 from cardgen.core.located import YDict, YList, loc_of, refine_loc  # noqa: F401 (loc_of, refine_loc: here too)
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -315,7 +316,11 @@ def _decode(raw: bytes, path: Path) -> str:
 def load_file(path: str | Path):
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
+    except NotRegular:
+        raise CardgenError(Loc(str(path)), "not a regular file (a pipe, device or socket), so cardgen does not "
+                                           "read it; replace it with a YAML file or remove it",
+                           code="not-a-file") from None
     except FileNotFoundError:
         raise CardgenError(Loc(str(path)), "file not found") from None
     except IsADirectoryError:

@@ -26,7 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core import atomic
+from cardgen.core.data import DATA as BUNDLED
 from cardgen.core.digest import DigestCache, code_version, digest, walk_files
+from cardgen.core.paths import allowed_roots
 from cardgen.core.errors import Diagnostic, Report
 from cardgen.outputs.incremental import Ledger, diagnostic_of, diagnostic_record, file_sha256
 
@@ -60,11 +62,12 @@ class State:
 def input_files(game_root: Path, project: Path, out_dir: Path) -> list[str]:
     """Every file the game may read besides cardgen's own: its folder (less hidden files and
     its output folder, when that is inside) and the project's shared folders."""
-    files = walk_files(game_root, skip=[out_dir])
+    roots = allowed_roots(game_root, project, BUNDLED)
+    files = walk_files(game_root, skip=[out_dir], inside=roots)
     if Path(project).resolve() != Path(game_root).resolve():
         for kind in SHARED:
             if (project / kind).is_dir():
-                files += walk_files(project / kind, skip=[out_dir])
+                files += walk_files(project / kind, skip=[out_dir], inside=roots)
         marker = project / "cardgen.yaml"
         if marker.is_file():
             files.append(str(marker))

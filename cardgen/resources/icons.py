@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardgen.core.data import DATA
-from cardgen.core.paths import PathRefused, check_ref, find_confined, svg_problem
+from cardgen.core import limits
+from cardgen.core.paths import PathRefused, check_ref, find_confined, is_regular, svg_problem
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
@@ -62,6 +63,8 @@ def check_raster(path: Path) -> tuple[int, int]:
     """Pixel size of a PNG or JPEG after decoding all of it once (a truncated or corrupt file
     fails here, with a message, instead of deep inside a PDF writer). Images beyond Pillow's
     `Image.MAX_IMAGE_PIXELS` safety limit (decompression bombs) are refused."""
+    import warnings
+
     from PIL import Image, UnidentifiedImageError
 
     key = file_key(Path(path))
@@ -69,14 +72,18 @@ def check_raster(path: Path) -> tuple[int, int]:
     if size is not None:
         return size
     name = Path(path).name
+    if not is_regular(path):
+        raise IconError(f"{name} is not a regular file (a pipe, device or socket); replace it with an image")
     try:
-        with Image.open(path) as im:
-            limit = Image.MAX_IMAGE_PIXELS
-            if limit and im.size[0] * im.size[1] > limit:
-                raise IconError(f"{name} is {im.size[0]} x {im.size[1]} pixels, more than the {limit} cardgen "
-                                f"reads (a decompression bomb?); scale it down")
-            im.load()
-            size = im.size
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as im:
+                limit = limits.MAX_IMAGE_PIXELS
+                if im.size[0] * im.size[1] > limit:
+                    raise IconError(f"{name} is {im.size[0]} x {im.size[1]} pixels, more than the {limit:,} cardgen "
+                                    f"reads; scale it down (limit CARDGEN_MAX_IMAGE_PIXELS)")
+                im.load()
+                size = im.size
     except Image.DecompressionBombError as exc:
         raise IconError(f"{name} is too large to read safely ({exc}); scale it down") from None
     except UnidentifiedImageError:

@@ -195,7 +195,7 @@ def _finite_number(value: Any, what: str) -> float:
                 number = float(value)
             except ValueError:
                 raise Invalid(f"must be {what}, got {show(value)}") from None
-            if value.strip().lower() in ("nan", "inf", "-inf", "+inf", "infinity", "-infinity"):
+            if not math.isfinite(number):
                 raise Invalid(f"must be a finite number, got {show(value)}")
             return number
         raise Invalid(f"must be {what}, got {show(value)}")
@@ -271,6 +271,18 @@ _LEN_PATTERN = r"^\s*[-+]?(\d+\.?\d*|\.\d+)\s*(mm|cm|in|pt|px|%)?\s*$"
 LENGTH_EXAMPLE = "5mm, 0.25in, 10pt or 50%"
 
 
+# No length is longer than this (10 m), whatever the option: beyond it no card, sheet or page
+# makes sense, and numbers as large as 1e308 overflow once turned into points or pixels.
+MAX_LENGTH_MM = 10_000.0
+MAX_PERCENT = 10_000.0
+
+
+def _bounded_length(pt: float, value: Any) -> float:
+    if not (math.isfinite(pt) and abs(pt) <= MAX_LENGTH_MM * MM):
+        raise Invalid(f"must be a length of at most {MAX_LENGTH_MM:,.0f} mm (10 m) either way, got {show(value)}")
+    return pt
+
+
 @dataclass(frozen=True)
 class Length(Kind):
     """A length: a bare number is millimetres, or `mm`, `cm`, `in`, `pt`, `px` (300 dpi), and
@@ -287,7 +299,12 @@ class Length(Kind):
         if self.percent == "own" and isinstance(value, str) and value.strip().endswith("%"):
             m = _LEN_RE.match(value)
             if m:
-                return Percent(float(m.group(1)) / 100.0)
+                fraction = float(m.group(1)) / 100.0
+                if not abs(fraction) <= MAX_PERCENT / 100 or (self.min is not None and self.min >= 0 and fraction < 0):
+                    low = "0" if self.min is not None and self.min >= 0 else f"-{MAX_PERCENT:g}"
+                    raise Invalid(f"must be from {low}% to {MAX_PERCENT:g}% of the element's own size, "
+                                  f"got {show(value)}")
+                return Percent(fraction)
         pt = self.points(value, env)
         mm = pt / MM
         if (self.min is not None and (mm < self.min - 1e-9 or (self.min_open and abs(mm - self.min) < 1e-9))) or \
@@ -300,7 +317,7 @@ class Length(Kind):
         if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
             raise Invalid(f"must be a length such as {example}, got {show(value)}")
         if isinstance(value, (int, float)):
-            return _finite_number(value, "a length") * MM
+            return _bounded_length(_finite_number(value, "a length") * MM, value)
         m = _LEN_RE.match(str(value))
         if not m:
             raise Invalid(f"must be a length such as {example}, got {show(value)}")
@@ -309,8 +326,8 @@ class Length(Kind):
             if not self.percent:
                 raise Invalid(f"must be a length in mm, in or pt (no %), got {show(value)}")
             base = {"width": env.width, "height": env.height}.get(self.percent, min(env.width, env.height))
-            return number / 100.0 * base
-        return number * UNIT_PT[unit]
+            return _bounded_length(number / 100.0 * base, value)
+        return _bounded_length(number * UNIT_PT[unit], value)
 
     def describe(self) -> str:
         pct = {"width": "% of the card's width", "height": "% of the card's height",
@@ -382,6 +399,7 @@ class ListOf(Kind):
     item: Kind
     max_items: int = 10_000
     min_items: int = 0
+    nonzero_sum: bool = False           # numbers that may not all be 0 (a dash pattern)
 
     def convert(self, value: Any, env: Env) -> Any:
         if not isinstance(value, list):
@@ -396,10 +414,13 @@ class ListOf(Kind):
                 out.append(self.item.convert(v, env))
             except Invalid as exc:
                 raise Invalid(f"item {i + 1} {exc.message}", (i, *exc.path)) from None
+        if self.nonzero_sum and out and not sum(out) > 0:
+            raise Invalid(f"must not be all zeros, got [{', '.join(map(str, value))}]; give a dash and a gap, "
+                          f"such as [2, 1]")
         return tuple(out)
 
     def describe(self) -> str:
-        return f"list of {self.item.describe()}"
+        return f"list of {self.item.describe()}" + (", not all 0" if self.nonzero_sum else "")
 
     def json_schema(self) -> dict:
         return {"type": "array", "items": self.item.json_schema(), "maxItems": self.max_items}
