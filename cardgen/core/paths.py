@@ -223,7 +223,8 @@ def _svg_refs(path: Path, raw: bytes) -> list[str] | str:
             return f"SVG {path.name} has more than {MAX_SVG_ELEMENTS:,} elements; simplify it (or export it as PNG)"
         if isinstance(el, etree._ProcessingInstruction):
             if str(el.target).lower() == "xml-stylesheet":
-                return f"SVG {path.name} links a style sheet (<?xml-stylesheet?>); cardgen reads only the SVG file itself"
+                return (f"SVG {path.name} links a style sheet (<?xml-stylesheet?>); cardgen reads only the SVG "
+                        f"file itself")
             continue
         if not isinstance(el.tag, str):
             continue

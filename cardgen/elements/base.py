@@ -140,8 +140,9 @@ class Stroke(Element):
     stroke: tuple | None = opt(Colour(), "outline colour", None, dynamic=True, group="paint")
     stroke_width: float | None = opt(Length(min=0, max=50), "outline width", None, dynamic=True,
                                      default_doc="0.5pt when stroke is set", group="paint")
-    dash: tuple = opt(ListOf(Number(min=0, max=1000), max_items=16, nonzero_sum=True), "dash pattern for the outline, e.g. [2, 1] "
-                      "(in points)", (), dynamic=True, default_doc="solid", group="paint")
+    dash: tuple = opt(ListOf(Number(min=0, max=1000), max_items=16, nonzero_sum=True),
+                      "dash pattern for the outline, e.g. [2, 1] (in points)", (), dynamic=True,
+                      default_doc="solid", group="paint")
 
     def outline_width(self) -> float:
         if self.stroke is None:

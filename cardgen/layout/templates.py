@@ -19,7 +19,6 @@ from cardgen.layout import expr
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.schema.core import Anything, Decl, ListOf, MapOf, Text, is_expression, opt, suggest
 
-
 MAX_ELEMENTS = 1000        # elements of one template, those it inherits included
 MAX_EXTENDS = 100          # templates in one chain of `extends:`
 

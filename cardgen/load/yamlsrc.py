@@ -14,8 +14,8 @@ import yaml
 
 from cardgen.core import limits
 from cardgen.core.errors import CardgenError, Loc
-from cardgen.core.paths import NotRegular, read_regular
 from cardgen.core.located import YDict, YList, loc_of, refine_loc  # noqa: F401 (loc_of, refine_loc: here too)
+from cardgen.core.paths import NotRegular, read_regular
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

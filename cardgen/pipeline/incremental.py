@@ -28,8 +28,8 @@ from typing import Any
 from cardgen.core import atomic
 from cardgen.core.data import DATA as BUNDLED
 from cardgen.core.digest import DigestCache, code_version, digest, walk_files
-from cardgen.core.paths import allowed_roots
 from cardgen.core.errors import Diagnostic, Report
+from cardgen.core.paths import allowed_roots
 from cardgen.outputs.incremental import Ledger, diagnostic_of, diagnostic_record, file_sha256
 
 STATE = Path(".cardgen") / "state.json"

@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardgen.core.data import DATA
 from cardgen.core import limits
+from cardgen.core.data import DATA
 from cardgen.core.paths import PathRefused, check_ref, find_confined, is_regular, svg_problem
 
 if TYPE_CHECKING:
