@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from cardgen.core.digest import code_version, read_sealed, seal_parts
+from cardgen.core.paths import through_link
 
 C = TypeVar("C", bound="CacheFile")
 
@@ -68,6 +69,8 @@ class CacheFile:
         self._loaded = True
         if self.path is None:
             return
+        if through_link(self.path):
+            return       # `.cache` or the file is a link: not cardgen's own (core.paths.drop_links)
         self._stamp = stamp(self.path)
         body = read_sealed(self.path, view=True)
         if body is None:
@@ -120,7 +123,7 @@ class CacheFile:
 
     def save(self) -> None:
         """Write the file if this process added entries (else it is current)."""
-        if self.path is None or not self._new:
+        if self.path is None or not self._new or through_link(self.path):
             return
         body = marshal.dumps(self.payload())
         from cardgen.core import atomic  # (only a build writes: `validate` does not import it)

@@ -4,7 +4,8 @@ earlier commit (`git archive`), for `cardgen changes --since REF`.
 git runs without a shell, with a time limit, in the game folder, and defensively: a game
 folder is untrusted (docs/security.md) and may carry its own `.git/config`, whose
 `core.fsmonitor` and filter drivers would otherwise run commands while git checks whether the
-working tree is dirty or writes files out.  Those settings are overridden on the command line,
+working tree is dirty or writes files out.  Those settings are overridden on the command line
+(and submodules, whose own configurations could set them too, are never looked into),
 no index lock is taken (`GIT_OPTIONAL_LOCKS=0`) and no `GIT_*` variable of the caller's shell
 reaches git.  No git installed, not a repository, or git failing: no answer, never an error
 (except for `archive`, where the user asked for a ref).
@@ -47,7 +48,9 @@ def _text(done: subprocess.CompletedProcess | None) -> str | None:
 def _safe_options(cwd: Path) -> list[str]:
     """`-c` overrides that keep git from running the repository's own commands: the file
     system monitor hook and every configured filter driver (clean, smudge, process)."""
-    opts = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"]
+    opts = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
+            # submodules have configurations of their own (filters, fsmonitor): never entered
+            "-c", "diff.ignoreSubmodules=all", "-c", "submodule.recurse=false", "-c", "status.submoduleSummary=false"]
     listed = _text(_run(["config", "--name-only", "--get-regexp", r"^filter\."], cwd, DESCRIBE_TIMEOUT)) or ""
     drivers = sorted({line.rsplit(".", 1)[0] for line in listed.splitlines() if line.count(".") >= 2})
     for driver in drivers:
@@ -83,7 +86,16 @@ def describe(folder: Path) -> str | None:
     safe = _game_repo(folder)
     if safe is None:
         return None
-    return _text(_run([*safe, "describe", "--tags", "--always", "--dirty"], folder, DESCRIBE_TIMEOUT)) or None
+    described = _text(_run([*safe, "describe", "--tags", "--always"], folder, DESCRIBE_TIMEOUT))
+    if not described:
+        return None
+    # what `--dirty` would add, found by `git status` told to leave submodules alone (`describe
+    # --dirty` looks into them, and a submodule's own configuration may run commands)
+    status = _run([*safe, "status", "--porcelain", "--untracked-files=no", "--ignore-submodules=all"], folder,
+                  DESCRIBE_TIMEOUT)
+    if status is not None and status.returncode == 0 and status.stdout.strip():
+        described += "-dirty"
+    return described
 
 
 def commit_time(folder: Path) -> int | None:
@@ -94,7 +106,8 @@ def commit_time(folder: Path) -> int | None:
     safe = _game_repo(folder)
     if safe is None:
         return None
-    status = _run([*safe, "status", "--porcelain", "--untracked-files=no", "--", "."], folder, DESCRIBE_TIMEOUT)
+    status = _run([*safe, "status", "--porcelain", "--untracked-files=no", "--ignore-submodules=all", "--", "."],
+                  folder, DESCRIBE_TIMEOUT)
     if status is None or status.returncode != 0 or status.stdout.strip():
         return None
     got = _text(_run([*safe, "log", "-1", "--format=%ct", "--", "."], folder, DESCRIBE_TIMEOUT))

@@ -83,6 +83,43 @@ def is_regular(path: Path | str) -> bool:
         return False
 
 
+# What cardgen keeps in an output folder besides the outputs: never written or read through a
+# link (a game folder may come with `build/.cache -> ~/Documents`).
+OWN_IN_OUTPUT = (".cache", ".cardgen", "manifest.json")
+
+
+def drop_links(out_dir: Path) -> list[Path]:
+    """Remove the links (the links themselves, never what they point at) among cardgen's own
+    files and folders in an output folder (`OWN_IN_OUTPUT` and what its folders hold directly):
+    what cardgen writes there must land in the output folder.  Returns the links removed."""
+    removed: list[Path] = []
+    for name in OWN_IN_OUTPUT:
+        p = Path(out_dir) / name
+        try:
+            if p.is_symlink():
+                p.unlink()
+                removed.append(p)
+            elif p.is_dir():
+                for child in p.iterdir():
+                    if child.is_symlink():
+                        child.unlink()
+                        removed.append(child)
+        except OSError:
+            continue
+    return removed
+
+
+def through_link(path: Path, levels: int = 2) -> bool:
+    """True if `path` or one of its `levels - 1` parents is a link: a cache or state file of an
+    output folder reached through a link is neither read nor written."""
+    p = Path(path)
+    for _ in range(levels):
+        if p.is_symlink():
+            return True
+        p = p.parent
+    return False
+
+
 def is_inside(path: Path, roots: Iterable[Path]) -> bool:
     return any(path == r or path.is_relative_to(r) for r in roots)
 

@@ -110,8 +110,8 @@ class Manifest:
 def read_manifest(folder: Path) -> Manifest | None:
     """The manifest of the build in `folder`, None if there is none; ManifestError if broken."""
     path = Path(folder) / MANIFEST
-    if not path.is_file():
-        return None
+    if path.is_symlink() or not path.is_file():
+        return None         # (a link is not a build's own record: never followed)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardgen.core.atomic import Staging
-from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
+from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_path
+from cardgen.core.paths import drop_links
 from cardgen.core.progress import stage
 from cardgen.load.project import output_dir
 from cardgen.outputs import OUTPUTS
@@ -72,9 +73,28 @@ def game_docinfo(game: Game) -> docinfo.DocInfo:
                            epoch=docinfo.epoch_of_date(date) if date else None)
 
 
+def _own_output(game: Path, project: Path, out_dir: Path) -> None:
+    """The default output folder (`build/` in the game or project folder) must be a folder
+    there, not a link to somewhere else: a game folder may come with `build -> ~/Documents`."""
+    owner = Path(os.path.abspath(game if Path(project).resolve() == Path(game).resolve() else project))
+    p = out_dir
+    while p != owner and owner in p.parents:
+        if p.is_symlink():
+            raise CardgenError(Loc(display_path(p)), "the output folder is a link to another place; cardgen writes "
+                                                     "a game's output only into a folder of its own: remove the "
+                                                     "link, or choose where the output goes with --out",
+                               code="output-link")
+        p = p.parent
+
+
 def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) -> Built:
     """Build one game; raises CardgenError (nothing written) on errors."""
     out_dir = Path(os.path.abspath(output_dir(Path(path), project, opts.out)))
+    if opts.out is None:
+        _own_output(Path(path), project, out_dir)
+    for link in drop_links(out_dir):
+        report.warn(Loc(display_path(link)), "was a link; removed (cardgen keeps its caches and records in the "
+                                             "output folder itself; what the link pointed at is unchanged)", "link")
     state = incremental.State.load(out_dir)
     inputs = incremental.scan(Path(path), project, out_dir, opts, opts.wanted(), state)
     done = incremental.up_to_date(inputs, state, Path(path), out_dir, opts, report)

@@ -29,7 +29,7 @@ from cardgen.core import atomic
 from cardgen.core.data import DATA as BUNDLED
 from cardgen.core.digest import DigestCache, code_version, digest, walk_files
 from cardgen.core.errors import Diagnostic, Report
-from cardgen.core.paths import allowed_roots
+from cardgen.core.paths import allowed_roots, through_link
 from cardgen.outputs.incremental import Ledger, diagnostic_of, diagnostic_record, file_sha256
 
 STATE = Path(".cardgen") / "state.json"
@@ -45,6 +45,8 @@ class State:
 
     @classmethod
     def load(cls, out_dir: Path) -> State:
+        if through_link(out_dir / STATE):
+            return cls()
         try:
             data = json.loads((out_dir / STATE).read_text(encoding="utf-8"))
         except (OSError, ValueError):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.core.errors import Diagnostic, Loc, Report
+from cardgen.core.paths import drop_links
 from cardgen.load.game import Game
 from cardgen.load.project import output_dir
 from cardgen.model import ops
@@ -62,6 +63,7 @@ class Preview:
         self.game_dir = Path(game)
         self.project = Path(project)
         self.out_dir = output_dir(self.game_dir, self.project, out)
+        drop_links(self.out_dir)
         self.cache = raster.Cache(self.out_dir / ".cache" / "raster")
         self.lock = threading.Lock()             # PDFium and ReportLab's font registry: one user at a time
         self.changed = threading.Condition()
