@@ -79,7 +79,8 @@ def run() -> None:
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
+            if stream is not None:          # (None: started with the stream closed, `cardgen ... >&-`)
+                stream.flush()
         except (OSError, ValueError):       # (a closed pipe: `cardgen ... | head`)
             code = code or 1
     os._exit(code)

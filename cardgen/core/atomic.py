@@ -23,7 +23,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from cardgen.core.envfail import OutputProblem
@@ -32,6 +32,58 @@ from cardgen.core.names import bounded
 
 STAGE_SUFFIX = ".cardgen-new"
 OLD_SUFFIX = ".cardgen-old"
+
+
+@contextlib.contextmanager
+def exclusive(out_dir: Path, waiting: Callable[[], object] | None = None) -> Iterator[None]:
+    """Hold the output folder for one build at a time: a lock on the folder it is in (or the
+    nearest that exists), held until the build is done; a second build of the same output
+    (another terminal, `--watch` and a build by hand) waits, after `waiting()` says so,
+    rather than removing the first one's staging folder or mixing outputs.  The lock goes with
+    the process (a killed build holds nothing).  No locks where the system has none."""
+    try:
+        import fcntl
+    except ImportError:             # (not on this system: builds are not serialised)
+        yield
+        return
+    place = Path(os.path.abspath(out_dir)).parent
+    while not place.is_dir() and place != place.parent:
+        place = place.parent
+    try:
+        fd = os.open(place, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        yield
+        return
+    _held.add(fd)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if waiting is not None:
+                waiting()
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            pass                    # a file system without locks
+        yield
+    finally:
+        _held.discard(fd)
+        os.close(fd)
+
+
+# Locks held by this process: a forked copy (the raster workers' fork server, which outlives
+# a build in `--watch` and `serve`) lets go of its copies at once, or the lock would stay held.
+_held: set[int] = set()
+
+
+def _forget_locks() -> None:
+    for fd in list(_held):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _held.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_locks)
 
 
 def _replace_with(path: Path, fill: Callable[[str], object]) -> None:

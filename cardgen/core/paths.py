@@ -137,6 +137,8 @@ def check_ref(ref: str, what: str) -> None:
     if _is_absolute(text):
         raise PathRefused(f"{what} '{_show(text)}' is an absolute path; write it relative to the game folder "
                           f"({WHERE})")
+    if any(len(part.encode("utf-8", "surrogateescape")) > 255 for part in re.split(r"[/\\]", text)) or len(text) > 4000:
+        raise PathRefused(f"{what} '{_show(text)}' is longer than file names can be (255 bytes a name); shorten it")
     depth = 0
     for part in text.replace("\\", "/").split("/"):
         if part == "..":
@@ -167,7 +169,11 @@ def find_confined(ref: str, bases: Sequence[Path], roots: Sequence[Path], what: 
     for base in bases:
         for suffix in suffixes:
             q = Path(base) / f"{ref}{suffix}"
-            if q.is_file():
+            try:
+                found = q.is_file()
+            except (OSError, ValueError):      # (a name the file system refuses: not there)
+                found = False
+            if found:
                 return confine(q, roots, what, ref)
     return None
 

@@ -262,6 +262,21 @@ def deck_files(root: Path) -> list[Path]:
                   key=lambda p: p.name)
 
 
+def deck_files_or_none(root: Path) -> list[Path]:
+    try:
+        return deck_files(root)
+    except OSError:
+        return []
+
+
+def _utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _listed_deck(root: Path, name: str) -> Path | None:
     """The file a `decks:` entry names: `name` as given if it ends in .yaml/.yml, else with either."""
     candidates = [root / name] if Path(name).suffix in DECK_SUFFIXES else [root / (name + s) for s in DECK_SUFFIXES]
@@ -279,6 +294,10 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
     None: `tts` and `booklet` in game.yaml, `tts` in deck files."""
     report = report if report is not None else Report()
     root = Path(root)
+    for named in (root.resolve(), *deck_files_or_none(root)):
+        if not _utf8(named.name):
+            raise CardgenError(Loc(str(named)), "this name is not valid UTF-8 text (made on another system?); "
+                                                "rename it", code="name")
     game_file = root / "game.yaml"
     if not game_file.is_file():
         raise CardgenError(Loc(str(root)), "not a game folder: no game.yaml here")

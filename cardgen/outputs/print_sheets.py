@@ -12,6 +12,9 @@ from cardgen.outputs.base import Job, Output
 from cardgen.schema.core import Bool, Choice, Decl, Env, Invalid, Kind, ListOf, Text, _finite_number, opt, show
 
 
+MAX_OFFSET_MM = 50.0
+
+
 @dataclass(frozen=True)
 class Offset(Kind):
     """Two numbers in millimetres, x and y: `[0.5, -1]`, or `0.5,-1` as on the command line."""
@@ -23,12 +26,16 @@ class Offset(Kind):
         if not isinstance(parts, (list, tuple)) or len(parts) != 2:
             raise Invalid(f"must be X,Y in millimetres, e.g. 0.5,-1, got {show(value)}")
         try:
-            return tuple(_finite_number(p.strip() if isinstance(p, str) else p, "a number") for p in parts)
+            out = tuple(_finite_number(p.strip() if isinstance(p, str) else p, "a number") for p in parts)
         except Invalid:
             raise Invalid(f"must be X,Y in millimetres, e.g. 0.5,-1, got {show(value)}") from None
+        if any(abs(v) > MAX_OFFSET_MM for v in out):
+            raise Invalid(f"must be X,Y of at most {MAX_OFFSET_MM:g} mm either way (a printer's drift is a few "
+                          f"millimetres; print the calibration sheet to measure it), got {show(value)}")
+        return out
 
     def describe(self) -> str:
-        return "X,Y in mm"
+        return f"X,Y in mm, each from -{MAX_OFFSET_MM:g} to {MAX_OFFSET_MM:g}"
 
     def json_schema(self) -> dict:
         return {"anyOf": [{"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardgen.core.atomic import Staging
+from cardgen.core.atomic import Staging, exclusive
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_path
 from cardgen.core.paths import drop_links
 from cardgen.core.progress import stage
@@ -88,8 +89,19 @@ def _own_output(game: Path, project: Path, out_dir: Path) -> None:
 
 
 def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) -> Built:
-    """Build one game; raises CardgenError (nothing written) on errors."""
+    """Build one game; raises CardgenError (nothing written) on errors.  One build of an
+    output folder at a time (`atomic.exclusive`)."""
     out_dir = Path(os.path.abspath(output_dir(Path(path), project, opts.out)))
+
+    def waiting() -> None:
+        print(f"{display_path(out_dir)}: another cardgen build is writing here; waiting for it to finish",
+              file=sys.stderr, flush=True)
+
+    with exclusive(out_dir, waiting):
+        return _build_game(path, project, opts, report, out_dir)
+
+
+def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, out_dir: Path) -> Built:
     if opts.out is None:
         _own_output(Path(path), project, out_dir)
     for link in drop_links(out_dir):
