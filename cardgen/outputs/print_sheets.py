@@ -11,7 +11,6 @@ from cardgen.core.errors import CardgenError, Loc, plural
 from cardgen.outputs.base import Job, Output
 from cardgen.schema.core import Bool, Choice, Decl, Env, Invalid, Kind, ListOf, Text, _finite_number, opt, show
 
-
 MAX_OFFSET_MM = 50.0
 
 
