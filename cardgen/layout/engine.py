@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardgen.core import progress
+from cardgen.core import limits, progress
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, plural
 from cardgen.core.paths import PathRefused, find_confined, svg_problem
 from cardgen.core.units import MM
@@ -359,6 +359,11 @@ class Layouter:
                 prepared.element(ctx, env).layout(lc)
                 if prepared.stamp:
                     layout.stamp.extend(range(start, len(layout.ops)))
+                if len(layout.ops) > limits.MAX_CARD_OPS:
+                    raise CardgenError(el.loc, f"{who}{where}: element '{el.get('name')}' brings the card side to "
+                                               f"more than {limits.MAX_CARD_OPS:,} things to draw (shapes, icons, "
+                                               f"lines of text); draw fewer (limit CARDGEN_MAX_CARD_OPS)",
+                                       code="card-limit")
                 if len(layout.ops) > start:
                     drawn = layout.ops[start:]
                     self._text_problems(drawn, el, card, f"{who}{where}, element '{el.get('name')}'", said)

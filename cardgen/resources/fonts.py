@@ -138,7 +138,7 @@ class Metrics:
     def of(cls, face: Any) -> Metrics:
         widths = dict(face.charWidths)
         return cls(getattr(face, "capHeight", 700), getattr(face, "descent", -200), face.defaultWidth, widths,
-                   frozenset(face.charToGlyph))
+                   has_glyphs(face.charToGlyph))
 
     def width(self, text: str) -> float:
         """The advance width of `text` at size 1, as ReportLab's `stringWidth` adds it up."""
@@ -147,19 +147,26 @@ class Metrics:
 
     def packed(self) -> bytes:
         extra = sorted(self.chars.difference(self.widths))      # in the cmap, past the glyph count: no width
-        return marshal.dumps((self.cap_height, self.descent, self.default_width, self.widths, extra))
+        blank = sorted(set(self.widths).difference(self.chars))   # mapped to no glyph (.notdef)
+        return marshal.dumps((self.cap_height, self.descent, self.default_width, self.widths, extra, blank))
 
     @classmethod
     def unpacked(cls, data: bytes) -> Metrics | None:
         with contextlib.suppress(ValueError, EOFError, TypeError):
-            cap, desc, default, widths, extra = marshal.loads(data)
+            cap, desc, default, widths, extra, blank = marshal.loads(data)
             if all(isinstance(v, (int, float)) for v in (cap, desc, default)) and isinstance(widths, dict) \
-                    and isinstance(extra, list):
-                return cls(cap, desc, default, widths, frozenset(widths).union(extra))
+                    and isinstance(extra, list) and isinstance(blank, list):
+                return cls(cap, desc, default, widths, frozenset(widths).union(extra).difference(blank))
         return None
 
 
-METRICS_FORMAT = 1                    # of the cache entries: raise it when `Metrics` changes
+def has_glyphs(char_to_glyph: dict[int, int]) -> frozenset[int]:
+    """The code points a font draws: those its cmap maps to a glyph other than 0 (`.notdef`,
+    the empty box a font draws for what it has not)."""
+    return frozenset(c for c, g in char_to_glyph.items() if g)
+
+
+METRICS_FORMAT = 2                    # of the cache entries: raise it when `Metrics` changes
 _metrics: dict[str, Metrics] = {}     # ReportLab font name -> metrics (process-wide)
 _parsed: dict[str, TTFont] = {}       # parsed here but not yet given to ReportLab
 _in_reportlab: set[str] = set()       # the names ReportLab knows
@@ -394,7 +401,7 @@ class FontBook:
             else:
                 from reportlab.pdfbase import pdfmetrics
 
-                hit = getattr(pdfmetrics.getFont(font_name).face, "charToGlyph", {}) or {}
+                hit = has_glyphs(getattr(pdfmetrics.getFont(font_name).face, "charToGlyph", {}) or {})
             self._cmaps[font_name] = hit
         return hit
 

@@ -49,11 +49,39 @@ def load_svg(path: Path) -> Drawing:
             raise IconError(f"cannot read SVG {path.name}: {exc}") from None
         if drawing is None:
             raise IconError(f"cannot read SVG {path.name}: not a valid SVG file")
+        bad = _not_finite(drawing)
+        if bad:
+            raise IconError(f"SVG {path.name} has a size, position or transform that is not a finite number "
+                            f"({bad}); fix it in the SVG")
         if not (float(drawing.width) > 0 and float(drawing.height) > 0):
             raise IconError(f"SVG {path.name} has no size (width or height 0); give its <svg> a width, height "
                             f"or viewBox")
         _svg_cache[key] = drawing
     return drawing
+
+
+def _not_finite(drawing: Drawing) -> str | None:
+    """The first number in a drawing that is not finite (`NaN`, `inf`, `1e400` in the SVG), as
+    `attribute=value`, or None.  Every shape's numbers are looked at: the drawing's own size,
+    transforms, points, coordinates, widths."""
+    import math
+
+    def bad(value: object) -> bool:
+        if isinstance(value, float):
+            return not math.isfinite(value)
+        if isinstance(value, (list, tuple)) and len(value) < 100_000:
+            return any(bad(v) for v in value if isinstance(v, (float, list, tuple)))
+        return False
+
+    stack: list[object] = [drawing]
+    while stack:
+        node = stack.pop()
+        for name, value in vars(node).items():
+            if name == "contents" and isinstance(value, list):
+                stack.extend(value)
+            elif bad(value):
+                return f"{name}={value if not isinstance(value, (list, tuple)) else '...'}"
+    return None
 
 
 _raster_sizes: dict[FileKey, tuple[int, int]] = {}
