@@ -285,16 +285,20 @@ def check_templates(game: Game, res, report: Report) -> set[Loc]:
         try:
             tpl = res.templates.get(ref, loc)
         except CardgenError as exc:
-            report.extend(exc.diagnostics)
+            said = {(d.loc, d.message) for d in report.items}
+            fresh = [d for d in exc.diagnostics if (d.loc, d.message) not in said]   # (a chain's problem: once)
+            report.extend(fresh)
             static_locs.update(d.loc for d in exc.diagnostics)
             try:
                 path = find_template(ref, res.templates.dirs, res.templates.roots)
             except PathRefused:
                 path = None     # reported just above
             if path is not None:
-                before = len(report.items)
-                _raw_template_problems(path, report)
-                static_locs.update(d.loc for d in report.items[before:])
+                raw = Report()
+                _raw_template_problems(path, raw)
+                told = {d.loc for d in exc.diagnostics}
+                report.extend(d for d in raw.items if d.loc not in told)    # (one line a place)
+                static_locs.update(d.loc for d in raw.items)
             continue
         for el in tpl.elements:
             cls = ELEMENTS[str(el.get("type"))]

@@ -21,6 +21,7 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Sequence
+from typing import Any
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from cardgen.core import limits
@@ -243,43 +244,47 @@ MAX_SVG_STYLE_RULES = 10_000        # rules of its <style> sheets
 
 
 def _svg_refs(path: Path, raw: bytes) -> list[str] | str:
-    """Every reference in an SVG as the SVG reader will see it (parsed the way svglib parses:
-    character references such as `&#47;` decoded): `href`/`src` attributes and `url(...)` in
+    """Every reference in an SVG as the SVG reader will see it (parsed, so that character
+    references such as `&#47;` are decoded): `href`/`src` attributes and `url(...)` in
     attributes and style sheets; or why the file may not be used (too many elements or style
-    rules, an embedded image too large, a style sheet processing instruction)."""
+    rules, an embedded image too large, a style sheet linked).  Parsed with the standard
+    library; a file it cannot parse is parsed the forgiving way the SVG reader (svglib, with
+    lxml) parses it, so that nothing the reader would see goes unchecked."""
+    if re.search(rb"<\?xml-stylesheet", raw, re.I):
+        return f"SVG {path.name} links a style sheet (<?xml-stylesheet?>); cardgen reads only the SVG file itself"
+    import xml.etree.ElementTree as ET
+
+    elements: Iterable[Any]
     try:
-        from lxml import etree
-    except ImportError:       # (svglib needs lxml: without it no SVG is drawn at all)
-        return []
-    parser = etree.XMLParser(remove_comments=True, recover=True, resolve_entities=False, no_network=True,
-                             load_dtd=False, huge_tree=False)
-    try:
-        root = etree.fromstring(raw, parser)
-    except (etree.XMLSyntaxError, ValueError):
-        return []             # not XML at all: the SVG reader says so
-    if root is None:
-        return []
+        elements = ET.fromstring(raw).iter()
+    except (ET.ParseError, ValueError, LookupError):
+        try:
+            from lxml import etree
+        except ImportError:       # (svglib needs lxml: without it no SVG is drawn at all)
+            return []
+        parser = etree.XMLParser(remove_comments=True, recover=True, resolve_entities=False, no_network=True,
+                                 load_dtd=False, huge_tree=False)
+        try:
+            root = etree.fromstring(raw, parser)
+        except (etree.XMLSyntaxError, ValueError):
+            return []             # not XML at all: the SVG reader says so
+        if root is None:
+            return []
+        elements = (el for el in root.iter() if isinstance(el.tag, str))
     refs: list[str] = []
     rules = 0
-    for n, el in enumerate(root.iter()):
+    for n, el in enumerate(elements):
         if n > MAX_SVG_ELEMENTS:
             return f"SVG {path.name} has more than {MAX_SVG_ELEMENTS:,} elements; simplify it (or export it as PNG)"
-        if isinstance(el, etree._ProcessingInstruction):
-            if str(el.target).lower() == "xml-stylesheet":
-                return (f"SVG {path.name} links a style sheet (<?xml-stylesheet?>); cardgen reads only the SVG "
-                        f"file itself")
-            continue
-        if not isinstance(el.tag, str):
-            continue
         for name, value in el.attrib.items():
-            local = name.rsplit("}", 1)[-1].lower()
+            local = str(name).rsplit("}", 1)[-1].lower()
             if local in ("href", "src"):
                 refs.append(value)
                 problem = _data_image_problem(path, value)
                 if problem:
                     return problem
             refs += [m.group(2) for m in _URL.finditer(value) if m.group(0).lower() != "@import"]
-        if el.tag.rsplit("}", 1)[-1].lower() == "style" and el.text:
+        if str(el.tag).rsplit("}", 1)[-1].lower() == "style":
             sheet = "".join(el.itertext())
             if "@import" in sheet.lower():
                 return f"SVG {path.name} imports a style sheet (@import); cardgen reads only the SVG file itself"

@@ -109,20 +109,29 @@ class TemplateBook:
         if ref in self._cache:
             return self._cache[ref]
         chain: list[tuple[str, Path, YDict]] = []
+        names: set[str] = set()
         cur, cur_loc = ref, loc
         while cur not in self._cache:
-            names = [r for r, _, _ in chain]
             if cur in names:
-                raise CardgenError(cur_loc, f"templates extend each other in a loop: {' -> '.join((*names, cur))}")
-            if len(chain) >= MAX_EXTENDS:
-                raise CardgenError(cur_loc, f"templates extend each other more than {MAX_EXTENDS} deep "
-                                            f"({' -> '.join(names[:3])} -> ...); shorten the chain of `extends:`",
-                                   code="template-limit")
+                shown = [r for r, _, _ in chain]
+                raise CardgenError(cur_loc, f"templates extend each other in a loop: "
+                                            f"{' -> '.join((*shown[shown.index(cur):], cur))}")
+            if len(chain) > 100 * MAX_EXTENDS:
+                break           # (too deep either way: said below)
             path, data = self._load(cur, cur_loc)
             chain.append((cur, path, data))
+            names.add(cur)
             if "extends" not in data:
                 break
             cur, cur_loc = _norm(str(data["extends"])), data.value_loc("extends")
+        below = len(self._cache[cur].chain) if cur in self._cache else 0
+        if len(chain) + below > MAX_EXTENDS:
+            # said at the first template too high above the one that extends nothing: the same
+            # line whichever template of the chain was asked for
+            name, _, data = chain[max(len(chain) + below - MAX_EXTENDS - 1, 0)]
+            raise CardgenError(data.value_loc("extends"), f"template {name} is more than {MAX_EXTENDS} templates "
+                                                          f"up a chain of `extends:`; shorten the chain",
+                               code="template-limit")
         for name, path, data in reversed(chain):
             parent = self._cache[_norm(str(data["extends"]))] if "extends" in data else None
             self._cache[name] = self._merge(name, path, data, parent)
