@@ -129,6 +129,7 @@ def test_svg_in_utf16_or_another_encoding_is_refused(tiny_game, tmp_path):
     (root / "art" / "wide.svg").write_bytes(svg.encode("utf-16"))
     (root / "art" / "seven.svg").write_bytes(b'<?xml version="1.0" encoding="UTF-7"?>' + svg.encode())
     code, _, stderr = build(root, tmp_path / "out")
+    assert code == 1
     assert [e.split("element 'pic': ", 1)[1] for e in errors(stderr)] == [
         "SVG wide.svg is not UTF-8 text (UTF-16?); save it as UTF-8",
         "SVG seven.svg is in the UTF-7 encoding; save it as UTF-8"]
@@ -150,6 +151,7 @@ def test_svg_limits_elements_style_rules_embedded_images_and_numbers(tiny_game, 
     start = time.monotonic()
     code, _, stderr = build(root, tmp_path / "out")
     assert time.monotonic() - start < 60
+    assert code == 1
     assert [e.split("element 'pic': ", 1)[1] for e in errors(stderr)] == [
         "SVG embedded.svg embeds an image of 6000 x 6000 pixels, more than the 30,000,000 cardgen reads; scale it "
         "down (limit CARDGEN_MAX_IMAGE_PIXELS)",
@@ -288,6 +290,7 @@ def test_merged_elements_are_bounded_and_names_must_be_text(tiny_game, tmp_path)
                               f"1000 elements with those of the templates it extends; draw with fewer"]
     write(root / "templates" / "tiny" / "face.yaml", "elements:\n  - {name: [a], type: rect}\n")
     code, _, stderr = build(root, tmp_path / "out")
+    assert code == 1
     assert errors(stderr) == [f"{root / 'templates/tiny/face.yaml'}:2:12: error: an element's `name:` must be text, "
                               f"got list; write a name such as title"]
 
@@ -300,7 +303,7 @@ def test_a_card_side_draws_a_bounded_number_of_things(tiny_game, tmp_path):
     code, _, stderr = build(root, tmp_path / "out")
     assert time.monotonic() - start < 60
     assert code == 1
-    assert set(e.split(": error: ", 1)[1].split("): ", 1)[1] for e in errors(stderr)) == {
+    assert {e.split(": error: ", 1)[1].split("): ", 1)[1] for e in errors(stderr)} == {
         "element 'i5' brings the card side to more than 5,000 things to draw (shapes, icons, lines of text); draw "
         "fewer (limit CARDGEN_MAX_CARD_OPS)"}
 

@@ -21,8 +21,8 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Sequence
-from typing import Any
 from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any
 
 from cardgen.core import limits
 
