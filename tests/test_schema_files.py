@@ -49,8 +49,8 @@ CASES: dict[tuple[type, str], dict] = {
     (G, "card_size"): {
         "wrong": ("5", "game.yaml: `card_size` must be a card size name such as poker, or a mapping with width "
                        "and height (or diameter), got 5", None),
-        "range": ("{width: 2000, height: 88}", "game.yaml: `card_size` width must be a length greater than 0 and "
-                                               "at most 1000 mm, got 2000", "2000")},
+        "range": ("{width: 2000, height: 88}", "game.yaml: `card_size` width must be a length from 5 to 1000 mm, "
+                                               "got 2000", "2000")},
     (G, "bleed"): {
         "wrong": ("lots", "game.yaml: `bleed` must be a length such as 5mm, 0.25in or 10pt, got 'lots'", None),
         "range": ("25mm", "game.yaml: `bleed` must be a length from 0 to 20 mm, got '25mm'", None)},
@@ -77,8 +77,8 @@ CASES: dict[tuple[type, str], dict] = {
     (D, "size"): {
         "wrong": ("[1, 2]", "deck file d.yaml: `size` must be a card size name such as poker, or a mapping with "
                             "width and height (or diameter), got a list", None),
-        "range": ("{diameter: -3}", "deck file d.yaml: `size` diameter must be a length greater than 0 and at "
-                                    "most 1000 mm, got -3", "-3")},
+        "range": ("{diameter: -3}", "deck file d.yaml: `size` diameter must be a length from 5 to 1000 mm, "
+                                    "got -3", "-3")},
     (D, "bleed"): {
         "wrong": ("true", "deck file d.yaml: `bleed` must be a length such as 5mm, 0.25in or 10pt, got true", None),
         "range": (".inf", "deck file d.yaml: `bleed` must be a finite number, got inf", None)},
@@ -310,8 +310,7 @@ def test_every_problem_at_once_and_tolerant_loading_keeps_the_rest(tmp_path):
     assert _load_errors(root) == [
         "d.yaml:4:22: error: card 'A': count must not be negative, got -1",
         "game.yaml:1:8: error: game.yaml: `bleed` must be a length from 0 to 20 mm, got 30",
-        "game.yaml:2:20: error: game.yaml: `card_size` width must be a length greater than 0 and at most 1000 mm, "
-        "got 0"]
+        "game.yaml:2:20: error: game.yaml: `card_size` width must be a length from 5 to 1000 mm, got 0"]
     report = Report()
     game = load_game(root, root.parents[1], report, tolerant=True)
     assert len(report.errors) == 3

@@ -40,8 +40,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardgen.core import limits
 from cardgen.core.atomic import write_text
 from cardgen.core.errors import CardgenError, Loc, Report
+from cardgen.core.paths import PathRefused, check_ref, confine
 from cardgen.load.yamlsrc import YDict, YList
 from cardgen.schema.core import STATIC_ENV, suggest
 from cardgen.schema.files import SheetSource
@@ -49,6 +51,9 @@ from cardgen.schema.files import SheetSource
 COUNT_ALIASES = ("count", "qty", "quantity", "copies")
 RESERVED = ("name", "count", "back")
 MAX_DOWNLOAD = 20 * 1024 * 1024
+MAX_SHEET_ROWS = 50_000         # a deck's spreadsheet: rows, columns and cells in all
+MAX_SHEET_COLUMNS = 1_000
+MAX_SHEET_CELLS = 2_000_000
 FALLBACK_ENCODING = "cp1252"
 
 Cell = tuple[Any, Loc]          # a cell's raw value and its location
@@ -97,7 +102,8 @@ def typed(text: str) -> Any:
     """A cell's text as a card value: a number where it reads as a YAML number (without
     leading zeros: `0012` stays text), else the text itself."""
     if _INT.fullmatch(text):
-        return int(text)
+        # (a number longer than YAML allows stays text: a code or an id, not arithmetic)
+        return int(text) if len(text.lstrip("+-")) <= limits.MAX_INT_DIGITS else text
     if ("." in text or "e" in text or "E" in text) and _FLOAT.fullmatch(text) and any(c.isdigit() for c in text):
         value = float(text)
         return value if math.isfinite(value) else text
@@ -223,13 +229,63 @@ def _pick_sheet(names: list[str], wanted: str | None, path: Path, loc: Loc) -> s
                             f"(sheets: {', '.join(names)})", code="sheet")
 
 
+def _too_large(path: Path, what: str, loc: Loc) -> CardgenError:
+    return CardgenError(loc, f"{path.name} {what}; cardgen reads at most {MAX_SHEET_ROWS:,} rows, "
+                             f"{MAX_SHEET_COLUMNS:,} columns and {MAX_SHEET_CELLS:,} cells: delete what the cards do "
+                             f"not need (empty rows and columns far out count too)", code="sheet")
+
+
 def _grid(path: Path, sheet: str, values: Iterator[Any] | list[Any]) -> list[Row]:
+    """The cells of a worksheet with their places; each row without its empty cells at the
+    end, and the sheet within the limits (a small file can describe millions of cells)."""
     rows: list[Row] = []
     ref = _sheet_ref(sheet)
+    cells = 0
     for i, record in enumerate(values):
+        record = list(record)
+        while record and (record[-1] is None or record[-1] == ""):
+            record.pop()
+        where = Loc(str(path), i + 1, 1, f"{ref}!A{i + 1}")
+        if len(record) > MAX_SHEET_COLUMNS:
+            raise _too_large(path, f"has a value in column {column_letters(len(record))} (row {i + 1})", where)
+        if i >= MAX_SHEET_ROWS:
+            raise _too_large(path, f"has more than {MAX_SHEET_ROWS:,} rows", where)
+        cells += len(record)
+        if cells > MAX_SHEET_CELLS:
+            raise _too_large(path, f"has more than {MAX_SHEET_CELLS:,} cells", where)
         rows.append([(v, Loc(str(path), i + 1, j + 1, f"{ref}!{column_letters(j + 1)}{i + 1}"))
                      for j, v in enumerate(record)])
     return rows
+
+
+def _ods_cells(path: Path, loc: Loc) -> None:
+    """Refuse an OpenDocument file whose repeated rows and cells (`number-rows-repeated`,
+    `number-columns-repeated`: an 800-byte file can describe 40 million cells) would make
+    more cells than cardgen reads, before the reader expands them."""
+    import xml.etree.ElementTree as ET
+    import zipfile
+
+    table = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+    try:
+        with zipfile.ZipFile(path) as z:
+            info = z.getinfo("content.xml")
+            if info.file_size > 200 * 1024 * 1024:
+                raise _too_large(path, "holds more than 200 MB of sheet data", loc)
+            total = 0
+            with z.open(info) as f:
+                for _, el in ET.iterparse(f, events=("end",)):
+                    if el.tag == f"{table}table-row":
+                        rows = int(el.get(f"{table}number-rows-repeated", "1") or 1)
+                        cols = sum(int(c.get(f"{table}number-columns-repeated", "1") or 1) for c in el)
+                        if rows > MAX_SHEET_ROWS or cols > 16_384:
+                            rows, cols = max(rows, 1), max(cols, 1)
+                        if len(el) and any(len(c) or c.text for c in el):     # (rows with something in them)
+                            total += rows * cols
+                        if total > MAX_SHEET_CELLS:
+                            raise _too_large(path, f"has more than {MAX_SHEET_CELLS:,} cells", loc)
+                        el.clear()
+    except (KeyError, zipfile.BadZipFile, ET.ParseError, ValueError, OSError):
+        return          # not an OpenDocument file the usual way: the reader says what is wrong
 
 
 def read_xlsx(path: Path, sheet: str | None, loc: Loc) -> list[Row]:
@@ -266,6 +322,7 @@ def read_ods(path: Path, sheet: str | None, loc: Loc) -> list[Row]:
         raise CardgenError(loc, "reading .ods files needs python-calamine, which is not installed: "
                                 "pip install 'python-calamine<1' (or reinstall cardgen), or save the sheet "
                                 "as .xlsx", code="sheet") from None
+    _ods_cells(path, loc)
     try:
         wb = pc.load_workbook(str(path))
         name = _pick_sheet(list(wb.sheet_names), sheet, path, loc)
@@ -295,14 +352,40 @@ def check_url(url: str) -> str | None:
     return "only https:// links can be fetched (File > Share > Publish to web gives one)"
 
 
+def _private_host(url: str) -> str | None:
+    """Why a redirect to `url` is refused: an address of this computer or a private network."""
+    import ipaddress
+
+    host = urllib.parse.urlsplit(url).hostname or ""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return "an address on this computer" if host == "localhost" or host.endswith(".localhost") else None
+    if ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_reserved or ip.is_multicast:
+        return "an address on this computer or a private network"
+    return None
+
+
 def _download(url: str, timeout: float) -> str:
     import urllib.error  # (imported here: start-up time of commands that fetch nothing)
     import urllib.request
     from http.client import HTTPException
 
     request = urllib.request.Request(url, headers={"User-Agent": "cardgen"})
+    local = urllib.parse.urlsplit(url).hostname in ("127.0.0.1", "localhost")
+
+    class Checked(urllib.request.HTTPRedirectHandler):
+        """Each redirect checked as the link itself is (https only), and never to an address
+        of this computer or its network (a game's link cannot reach local services)."""
+
+        def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+            why = check_url(newurl) or (None if local else _private_host(newurl))
+            if why is not None:
+                raise FetchError(f"the link redirects to {newurl[:80]}, which cardgen does not follow: {why}")
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as resp:
+        with urllib.request.build_opener(Checked).open(request, timeout=timeout) as resp:
             data = resp.read(MAX_DOWNLOAD + 1)
             ctype = resp.headers.get_content_type()
             charset = resp.headers.get_content_charset() or "utf-8"
@@ -520,7 +603,13 @@ def read_cards(value: Any, deck_path: Path, loc: Loc, report: Report, cache: Pat
                 for row in rows]
     else:
         assert src.file is not None
-        path = (deck_path.parent / src.file)
+        path = deck_path.parent / src.file
+        try:        # a spreadsheet lives with its deck, inside the game folder (docs/security.md)
+            check_ref(src.file, "spreadsheet")
+            if path.is_file():
+                confine(path, (deck_path.parent.resolve(),), "spreadsheet", src.file)
+        except PathRefused as exc:
+            raise CardgenError(loc, str(exc), code="path") from None
         if not path.is_file():
             raise CardgenError(loc, f"spreadsheet '{src.file}' not found next to {deck_path.name}", code="sheet")
         suffix = path.suffix.lower()

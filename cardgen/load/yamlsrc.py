@@ -35,30 +35,55 @@ _CORE = [
 _PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "map", "seq", "merge")}
 
 
+_INT_FORMS = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
+
+
+def _scalar(loader, node, what: str) -> str:
+    if not isinstance(node, yaml.ScalarNode):
+        raise CardgenError(_mark(loader.name, node), f"`{node.tag.rsplit(':', 1)[-1]}` tag on a list or mapping; "
+                                                     f"remove the tag (`!!...`)", code="yaml")
+    return str(loader.construct_scalar(node))
+
+
 def _core_int(loader, node) -> int:
-    value = loader.construct_scalar(node)
+    value = _scalar(loader, node, "a whole number")
+    if not _INT_FORMS.fullmatch(value):
+        raise CardgenError(_mark(loader.name, node), f"'!!int {value[:40]}' is not a whole number; remove the "
+                                                     f"`!!int` tag or write a number", code="yaml")
+    digits = value.lstrip("+-")
+    if len(digits) - (2 if digits[:2] in ("0o", "0x") else 0) > limits.MAX_INT_DIGITS:
+        raise CardgenError(_mark(loader.name, node), f"a number with more than {limits.MAX_INT_DIGITS} digits; "
+                                                     f"write it in quotes if it is text")
     if value.startswith("0o"):
         return int(value[2:], 8)
     if value.startswith("0x"):
         return int(value[2:], 16)
-    if len(value.lstrip("+-")) > limits.MAX_INT_DIGITS:
-        raise CardgenError(_mark(loader.name, node), f"a number with more than {limits.MAX_INT_DIGITS} digits; "
-                                                     f"write it in quotes if it is text")
     return int(value, 10)
 
 
 def _core_float(loader, node) -> float:
-    value = loader.construct_scalar(node)
+    value = _scalar(loader, node, "a number")
     low = value.lower()
     if low.endswith(".inf"):
         return float("-inf") if low.startswith("-") else float("inf")
     if low == ".nan":
         return float("nan")
-    return float(value)
+    try:
+        if len(value) > limits.MAX_INT_DIGITS + 20:
+            raise ValueError(value)
+        return float(value)
+    except ValueError:
+        raise CardgenError(_mark(loader.name, node), f"'!!float {value[:40]}' is not a number; remove the "
+                                                     f"`!!float` tag or write a number", code="yaml") from None
 
 
 def _core_bool(loader, node) -> bool:
-    return loader.construct_scalar(node).lower() == "true"
+    value = _scalar(loader, node, "true or false").lower()
+    if value not in ("true", "false"):
+        raise CardgenError(_mark(loader.name, node), f"'!!bool {value[:40]}' is neither true nor false (YAML 1.2: "
+                                                     f"yes, no, on and off are text); write true or false",
+                           code="yaml")
+    return value == "true"
 
 
 def _mark(filename: str, node) -> Loc:
@@ -175,6 +200,9 @@ def _make_loader(filename: str):
         return Loc(filename, node.start_mark.line + 1, node.start_mark.column + 1)
 
     def construct_map(loader, node):
+        if not isinstance(node, yaml.MappingNode):
+            raise CardgenError(mark(node), "`!!map` tag on a value that is not a mapping; remove the tag",
+                               code="yaml")
         own = sum(1 for k, _ in node.value if k.tag != "tag:yaml.org,2002:merge")
         try:
             loader.flatten_mapping(node)
@@ -206,6 +234,8 @@ def _make_loader(filename: str):
         return d
 
     def construct_seq(loader, node):
+        if not isinstance(node, yaml.SequenceNode):
+            raise CardgenError(mark(node), "`!!seq` tag on a value that is not a list; remove the tag", code="yaml")
         seq = YList(loader.construct_object(child, deep=True) for child in node.value)
         seq.loc = mark(node)
         seq.item_locs = [mark(child) for child in node.value]

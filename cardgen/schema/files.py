@@ -33,11 +33,12 @@ from cardgen.schema.core import (
 
 MAX_COUNT = 10000           # copies of one card
 MAX_CARD_MM = 1000.0        # the longest side of a card
+MIN_CARD_MM = 5.0           # the shortest (a card smaller than this has no room to print on)
 
 
 # -- kinds of value particular to these files ------------------------------------------------
 
-_SIDE = Length(min=0, min_open=True, max=MAX_CARD_MM, to="mm")
+_SIDE = Length(min=MIN_CARD_MM, max=MAX_CARD_MM, to="mm")
 
 
 def named_size(value: str, table: dict[str, tuple[float, float]], what: str) -> tuple[float, float, str]:
