@@ -417,3 +417,115 @@ def test_git_never_looks_into_submodules(tmp_path):
     version = gitinfo.describe(game)
     assert version is not None and len(version) >= 7
     assert not pwned.exists()
+
+
+# -- card data ------------------------------------------------------------------------------
+
+def _sheet_game(tmp_path: Path, cards: str) -> Path:
+    game = tmp_path / "g"
+    write(game / "game.yaml", "title: G\n")
+    write(game / "deck.yaml", f"deck: D\ntemplate: basic/card\ncards: {cards}\n")
+    return game
+
+
+@pytest.mark.parametrize("ref, why", [
+    ("../outside.csv", "spreadsheet '../outside.csv' climbs out of its folder with '..'; {where}"),
+    ("{outside}", "spreadsheet '{outside}' is an absolute path; write it relative to the game folder ({where})"),
+    ("linked.csv", "spreadsheet 'linked.csv' resolves outside the allowed folders; {where}"),
+])
+def test_a_decks_spreadsheet_stays_in_the_game(tmp_path, ref, why):
+    outside = write(tmp_path / "outside.csv", "name,text\nSECRET,x\n")
+    game = _sheet_game(tmp_path, ref.format(outside=outside))
+    (game / "linked.csv").symlink_to(outside)
+    code, stderr, _ = run_cli("validate", str(game))
+    assert code == 1 and "SECRET" not in stderr
+    assert errors(stderr) == [f"{game / 'deck.yaml'}:3:8: error: " + why.format(outside=outside, where=WHERE)]
+
+
+def test_spreadsheets_describing_millions_of_cells_are_refused_at_once(tmp_path):
+    import zipfile
+
+    from openpyxl import Workbook
+
+    game = _sheet_game(tmp_path, "wide.xlsx")
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Cards"
+    ws.append(["name", "text"])
+    for i in range(2, 400):
+        ws.cell(row=i, column=1, value=f"card {i}")
+        ws.cell(row=i, column=16384, value="far")
+    wb.save(game / "wide.xlsx")
+    start = time.monotonic()
+    code, stderr, _ = run_cli("validate", str(game))
+    assert time.monotonic() - start < 20
+    assert errors(stderr) == [f"{game / 'wide.xlsx'}: Cards!A2: error: wide.xlsx has a value in column XFD (row 2); "
+                              f"cardgen reads at most 50,000 rows, 1,000 columns and 2,000,000 cells: delete what the "
+                              f"cards do not need (empty rows and columns far out count too)"]
+    table = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+    content = (f'<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:'
+               f'opendocument:xmlns:office:1.0" xmlns:table="{table}" xmlns:text="urn:oasis:names:tc:opendocument:'
+               f'xmlns:text:1.0"><office:body><office:spreadsheet><table:table table:name="Cards"><table:table-row>'
+               f'<table:table-cell office:value-type="string"><text:p>name</text:p></table:table-cell>'
+               f'</table:table-row><table:table-row table:number-rows-repeated="40000"><table:table-cell '
+               f'office:value-type="string" table:number-columns-repeated="1000"><text:p>x</text:p>'
+               f'</table:table-cell></table:table-row></table:table></office:spreadsheet></office:body>'
+               f'</office:document-content>')
+    with zipfile.ZipFile(game / "many.ods", "w") as z:
+        z.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        z.writestr("content.xml", content)
+    (game / "deck.yaml").write_text("deck: D\ntemplate: basic/card\ncards: many.ods\n")
+    code, stderr, _ = run_cli("validate", str(game))
+    assert errors(stderr) == [f"{game / 'deck.yaml'}:3:8: error: many.ods has more than 2,000,000 cells; cardgen "
+                              f"reads at most 50,000 rows, 1,000 columns and 2,000,000 cells: delete what the cards do "
+                              f"not need (empty rows and columns far out count too)"]
+
+
+@pytest.mark.parametrize("value, message", [
+    ("!!float abc", "4:16: error: '!!float abc' is not a number; remove the `!!float` tag or write a number"),
+    ("!!int 0x", "4:16: error: '!!int 0x' is not a whole number; remove the `!!int` tag or write a number"),
+    ("!!bool yes", "4:16: error: '!!bool yes' is neither true nor false (YAML 1.2: yes, no, on and off are text); "
+                   "write true or false"),
+    ("!!map abc", "4:16: error: `!!map` tag on a value that is not a mapping; remove the tag"),
+    ("0x" + "f" * 1200, "4:16: error: a number with more than 1000 digits; write it in quotes if it is text"),
+])
+def test_explicit_tags_and_long_numbers_are_located_errors(tmp_path, value, message):
+    game = tmp_path / "g"
+    write(game / "game.yaml", "title: G\n")
+    write(game / "deck.yaml", f"deck: D\ntemplate: basic/card\ncards:\n  - {{name: A, x: {value}}}\n".replace(
+        "cards:\n  - {name: A, x: ", "cards:\n- {name: A, x: "))
+    code, stderr, _ = run_cli("validate", str(game))
+    assert code == 1 and "Traceback" not in stderr and "internal error" not in stderr
+    assert [e.split("deck.yaml:", 1)[1] for e in errors(stderr)] == [message]
+
+
+def test_a_fetched_sheet_redirect_is_checked(tmp_path):
+    import http.server
+    import threading
+
+    from cardgen.load import sheets
+
+    hits: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            hits.append(self.path)
+            self.send_response(302)
+            self.send_header("Location", f"http://127.0.0.2:{self.server.server_address[1]}/secret")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(sheets.FetchError) as caught:
+            sheets._download(f"http://127.0.0.1:{server.server_address[1]}/redir", 5)
+    finally:
+        server.shutdown()
+    assert hits == ["/redir"]
+    assert str(caught.value).startswith(f"the link redirects to http://127.0.0.2:{server.server_address[1]}/secret, "
+                                        f"which cardgen does not follow: only https:// links can be fetched")
+    assert sheets._private_host("https://10.1.2.3/x") == "an address on this computer or a private network"
+    assert sheets._private_host("https://docs.google.com/x") is None
