@@ -476,6 +476,7 @@ def test_spreadsheets_describing_millions_of_cells_are_refused_at_once(tmp_path)
         z.writestr("content.xml", content)
     (game / "deck.yaml").write_text("deck: D\ntemplate: basic/card\ncards: many.ods\n")
     code, stderr, _ = run_cli("validate", str(game))
+    assert code == 1
     assert errors(stderr) == [f"{game / 'deck.yaml'}:3:8: error: many.ods has more than 2,000,000 cells; cardgen "
                               f"reads at most 50,000 rows, 1,000 columns and 2,000,000 cells: delete what the cards do "
                               f"not need (empty rows and columns far out count too)"]
@@ -508,7 +509,7 @@ def test_a_fetched_sheet_redirect_is_checked(tmp_path):
     hits: list[str] = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802
+        def do_GET(self):
             hits.append(self.path)
             self.send_response(302)
             self.send_header("Location", f"http://127.0.0.2:{self.server.server_address[1]}/secret")
