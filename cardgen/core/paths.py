@@ -259,7 +259,7 @@ def _svg_refs(path: Path, raw: bytes) -> list[str] | str:
         elements = ET.fromstring(raw).iter()
     except (ET.ParseError, ValueError, LookupError):
         try:
-            from lxml import etree
+            from lxml import etree  # type: ignore[import-untyped]
         except ImportError:       # (svglib needs lxml: without it no SVG is drawn at all)
             return []
         parser = etree.XMLParser(remove_comments=True, recover=True, resolve_entities=False, no_network=True,

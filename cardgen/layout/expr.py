@@ -225,7 +225,7 @@ def _pre_call(obj, args, kwargs) -> None:
     name = getattr(obj, "__name__", "")
     owner = getattr(obj, "__self__", None)
     if isinstance(owner, (str, bytes)):
-        if name in ("format", "format_map"):
+        if name in ("format", "format_map") and isinstance(owner, str):
             _check_format(owner)
         elif name == "replace":
             _check_replace(owner, *args[:2])
@@ -236,10 +236,9 @@ def _pre_call(obj, args, kwargs) -> None:
                 raise _too_long("a text", n, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
         elif name == "expandtabs":
             size = args[0] if args else kwargs.get("tabsize", 8)
-            if isinstance(size, int) and len(owner) + owner.count("\t" if isinstance(owner, str) else b"\t") * size \
-                    > limits.MAX_TEXT:
-                raise _too_long("a text", len(owner) + owner.count("\t") * size, limits.MAX_TEXT,
-                                "CARDGEN_MAX_TEXT")
+            tabs = owner.count("\t") if isinstance(owner, str) else owner.count(b"\t")
+            if isinstance(size, int) and len(owner) + tabs * size > limits.MAX_TEXT:
+                raise _too_long("a text", len(owner) + tabs * size, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
         _check_ints([*args, *kwargs.values()], f"'{name}'")
         for a in (*args, *kwargs.values()):
             _check_text_size(a)

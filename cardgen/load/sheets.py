@@ -378,7 +378,7 @@ def _download(url: str, timeout: float) -> str:
         """Each redirect checked as the link itself is (https only), and never to an address
         of this computer or its network (a game's link cannot reach local services)."""
 
-        def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        def redirect_request(self, req, fp, code, msg, headers, newurl):
             why = check_url(newurl) or (None if local else _private_host(newurl))
             if why is not None:
                 raise FetchError(f"the link redirects to {newurl[:80]}, which cardgen does not follow: {why}")
