@@ -374,16 +374,7 @@ def test_problems_are_reported_again_in_the_same_places_and_order(tmp_path):
     # a line added above every card: the cards that reported problems are laid out again, so
     # that their problems name their new lines; the quiet one is reused
     replace_in(root / "deck.yaml", "cards:\n", "cards:\n  # a note for the designer\n")
-    moved = Report()
-    r = check(root, out, moved)
-    assert (r.laid_out, r.reused) == (5, 1)
-    assert laid_out_names(r) == ["Wordy", "Tofu \ue000", "Hebrew", "Stray", "Stray Two"]
-    fresh = Report()
-    check(root, tmp_path / "fresh", fresh)
-    assert _lines(moved) == _lines(fresh)
-    deck_lines = [(d.loc.line, d.loc.col) for d in cold.items if d.loc.file.endswith("deck.yaml")]
-    assert deck_lines and [(d.loc.line, d.loc.col) for d in moved.items if d.loc.file.endswith("deck.yaml")] == \
-        [(line + 1, col) for line, col in deck_lines]
+    fresh = _moved_down_a_line(root, out, tmp_path, cold, "deck.yaml")
     again = Report()
     check(root, out, again)
     assert _lines(again) == _lines(fresh)
@@ -402,6 +393,13 @@ def test_a_line_added_to_a_template_lays_out_again_the_sides_whose_problems_name
     cold = Report()
     check(root, out, cold)
     face.write_text("# noisy cards\n" + face.read_text())
+    _moved_down_a_line(root, out, tmp_path, cold, "face.yaml")
+
+
+def _moved_down_a_line(root: Path, out: Path, tmp_path: Path, cold: Report, moved_file: str) -> Report:
+    """Check again after a line was added at the top of `moved_file`: the five noisy sides are
+    laid out again, the quiet one reused, the problems are those of a check without the cache,
+    and those naming `moved_file` name the next line.  Returns the check without the cache."""
     moved = Report()
     r = check(root, out, moved)
     assert (r.laid_out, r.reused) == (5, 1)
@@ -409,9 +407,10 @@ def test_a_line_added_to_a_template_lays_out_again_the_sides_whose_problems_name
     fresh = Report()
     check(root, tmp_path / "fresh", fresh)
     assert _lines(moved) == _lines(fresh)
-    before = [(d.loc.line, d.loc.col) for d in cold.items if d.loc.file.endswith("face.yaml")]
-    assert before and [(d.loc.line, d.loc.col) for d in moved.items if d.loc.file.endswith("face.yaml")] == \
+    before = [(d.loc.line, d.loc.col) for d in cold.items if d.loc.file.endswith(moved_file)]
+    assert before and [(d.loc.line, d.loc.col) for d in moved.items if d.loc.file.endswith(moved_file)] == \
         [(line + 1, col) for line, col in before]
+    return fresh
 
 
 def test_validate_and_build_say_the_same_with_and_without_the_cache(tmp_path):
