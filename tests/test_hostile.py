@@ -530,3 +530,16 @@ def test_a_fetched_sheet_redirect_is_checked(tmp_path):
                                         f"which cardgen does not follow: only https:// links can be fetched")
     assert sheets._private_host("https://10.1.2.3/x") == "an address on this computer or a private network"
     assert sheets._private_host("https://docs.google.com/x") is None
+
+
+def test_lone_asterisks_print_and_soft_hyphens_do_not():
+    from cardgen.resources.richtext import BREAK, parse
+
+    def words(text: str) -> list[list[tuple[str, bool, bool]]]:
+        return [[(f.value, f.bold, f.italic) for f in w] for w in parse(text)[0] if w is not BREAK]
+
+    assert words("Deal 2 * 3, costs 5*") == [[("Deal", False, False)], [("2", False, False)], [("*", False, False)],
+                                            [("3,", False, False)], [("costs", False, False)],
+                                            [("5", False, False), ("*", False, False)]]
+    assert words("a *b* **c**") == [[("a", False, False)], [("b", False, True)], [("c", True, False)]]
+    assert words("Every\u00adone") == [[("Everyone", False, False)]]

@@ -51,10 +51,30 @@ def parse(text: str) -> list[Paragraph]:
     return [_parse_paragraph(ptext) for ptext in _PARA.split(str(text).strip("\n"))]
 
 
+def _literal_marks(tokens: list[str]) -> set[int]:
+    """Which `*` and `**` tokens are plain asterisks, not markup: one standing alone between
+    spaces (`2 * 3`), and the last of an odd number (`costs 5*`), which would otherwise set
+    the rest of the paragraph in italic or bold."""
+    literal: set[int] = set()
+    for mark in ("*", "**"):
+        at = [i for i, t in enumerate(tokens) if t == mark]
+        for i in at:
+            before = tokens[i - 1] if i > 0 else " "
+            after = tokens[i + 1] if i + 1 < len(tokens) else " "
+            if before[0] in " \t\n" and after[0] in " \t\n":
+                literal.add(i)
+        left = [i for i in at if i not in literal]
+        if len(left) % 2:
+            literal.add(left[-1])
+    return literal
+
+
 def _parse_paragraph(ptext: str) -> Paragraph:
     bold = italic = False
     items: Paragraph = []
     word: list[Frag] = []
+    tokens = _TOKEN.findall(ptext)
+    literal = _literal_marks(tokens) if "*" in ptext else set()
 
     def end_word() -> None:
         nonlocal word
@@ -62,8 +82,10 @@ def _parse_paragraph(ptext: str) -> Paragraph:
             items.append(word)
             word = []
 
-    for tok in _TOKEN.findall(ptext):
-        if tok == "**":
+    for n, tok in enumerate(tokens):
+        if n in literal:
+            word.append(Frag("text", tok, bold, italic))
+        elif tok == "**":
             bold = not bold
         elif tok == "*":
             italic = not italic
@@ -78,7 +100,8 @@ def _parse_paragraph(ptext: str) -> Paragraph:
             word.append(Frag("icon", tok[1:-1], bold, italic))
         else:
             # one string object per distinct word: a 10,000-card game's runs share their words
-            word.append(Frag("text", sys.intern(tok), bold, italic))
+            # (a soft hyphen marks where a word may break: never printed inside a line)
+            word.append(Frag("text", sys.intern(tok.replace("\u00ad", "") if "\u00ad" in tok else tok), bold, italic))
     end_word()
     return items
 
