@@ -543,3 +543,14 @@ def test_lone_asterisks_print_and_soft_hyphens_do_not():
                                             [("5", False, False), ("*", False, False)]]
     assert words("a *b* **c**") == [[("a", False, False)], [("b", False, True)], [("c", True, False)]]
     assert words("Every\u00adone") == [[("Everyone", False, False)]]
+
+
+def test_copies_in_all_are_bounded(tmp_path):
+    game = tmp_path / "g"
+    write(game / "game.yaml", "title: G\n")
+    cards = "".join(f"  - {{name: C{i}, text: x, count: 10000}}\n" for i in range(11))
+    write(game / "deck.yaml", "deck: D\ntemplate: basic/card\ncards:\n" + cards)
+    code, stdout, _ = run_cli("validate", str(game))
+    assert code == 1
+    assert errors(stdout) == [f"{game / 'deck.yaml'}:14:33: error: card 'C10' brings the game to more than 100,000 "
+                              f"copies in all; lower the counts (limit CARDGEN_MAX_COPIES)"]

@@ -31,6 +31,7 @@ MAX_YAML_DEPTH = _env_int("CARDGEN_MAX_YAML_DEPTH", 100)         # nesting of ma
 
 # Files.
 MAX_SVG_BYTES = _env_int("CARDGEN_MAX_SVG_BYTES", 20_000_000)   # size of one SVG file (cardgen.core.paths)
+MAX_COPIES = _env_int("CARDGEN_MAX_COPIES", 100_000)      # copies of all the cards of one game
 MAX_CARD_OPS = _env_int("CARDGEN_MAX_CARD_OPS", 5_000)    # things drawn on one card side
 MAX_IMAGE_PIXELS = _env_int("CARDGEN_MAX_IMAGE_PIXELS", 30_000_000)   # pixels of one raster image
 
@@ -44,6 +45,7 @@ NAMES = {
     "CARDGEN_MAX_YAML_NODES": "values in one YAML file once aliases (`*name`) are expanded",
     "CARDGEN_MAX_YAML_DEPTH": "nesting depth of mappings and lists in one YAML file",
     "CARDGEN_MAX_SVG_BYTES": "size of one SVG file in bytes",
+    "CARDGEN_MAX_COPIES": "copies of all the cards of one game together",
     "CARDGEN_MAX_CARD_OPS": "things drawn on one card side: shapes, icons, images and lines of text",
     "CARDGEN_MAX_IMAGE_PIXELS": "pixels (width x height) of one PNG or JPEG image, embedded ones included",
 }

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from cardgen.core import gitinfo
+from cardgen.core import gitinfo, limits
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.names import slugify, unique_slugs
 from cardgen.core.paths import PathRefused, allowed_roots, check_ref, confine
@@ -376,6 +376,19 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
             continue
         names[deck.name] = p
         game.decks.append(deck)
+    # copies in all: each card's count is bounded, but 100 cards of 10,000 copies are a million
+    total = 0
+    for deck in game.decks:
+        for card in deck.cards:
+            total += card.count if isinstance(card.count, int) else 0
+            if total > limits.MAX_COPIES:
+                problems.append(Diagnostic(card.field_loc("count"), f"card '{card.name}' brings the game to more "
+                                                                     f"than {limits.MAX_COPIES:,} copies in all; "
+                                                                     f"lower the counts (limit CARDGEN_MAX_COPIES)",
+                                           "error", "copies"))
+                break
+        if total > limits.MAX_COPIES:
+            break
     # file names made from deck names: bounded, and `Action` and `ACTION!` stay two decks
     for deck, slug in zip(game.decks, unique_slugs([d.name for d in game.decks])):
         deck.slug = slug
