@@ -554,3 +554,24 @@ def test_copies_in_all_are_bounded(tmp_path):
     assert code == 1
     assert errors(stdout) == [f"{game / 'deck.yaml'}:14:33: error: card 'C10' brings the game to more than 100,000 "
                               f"copies in all; lower the counts (limit CARDGEN_MAX_COPIES)"]
+
+
+def test_validate_json_tells_a_game_that_failed_to_load(tmp_path, monkeypatch):
+    import json
+
+    from cardgen.pipeline import validate as v
+
+    game = tmp_path / "g"
+    write(game / "game.yaml", "title: G\n")
+    write(game / "deck.yaml", "deck: D\ntemplate: basic/card\ncards:\n  - {name: A, text: x}\n")
+
+    def broken(path, project):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(v, "validate_game", broken)
+    code, stdout, stderr = run_cli("validate", str(game), "--format", "json")
+    assert code == 1
+    doc = json.loads(stdout)
+    assert doc["summary"]["errors"] == 1 and doc["summary"]["exit_code"] == 1
+    assert [(d["game"], d["code"], d["message"]) for d in doc["diagnostics"]] == [
+        ("g", "internal", "internal error (RuntimeError: boom); this is a cardgen bug")]

@@ -15,7 +15,7 @@ from click.core import ParameterSource
 
 from cardgen.cli.serve import serve
 from cardgen.core.envfail import describe, is_environment
-from cardgen.core.errors import CardgenError, Diagnostic, Report, display_path, escape_controls, plural
+from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_path, escape_controls, plural
 from cardgen.core.progress import listening
 from cardgen.load.project import find_project, game_project, output_dir, resolve_games
 from cardgen.pipeline.jsonschema import SCHEMAS, dumps
@@ -295,10 +295,17 @@ def validate(games, strict, fmt):
         try:
             results.append(v.validate_game(path, game_project(path)))
         except CardgenError as exc:
-            _print_diags(exc.diagnostics)
+            if fmt == "json":       # (said in the JSON, which a CI job reads, not only on the terminal)
+                results.append(v.GameResult(path.name, list(exc.diagnostics)))
+            else:
+                _print_diags(exc.diagnostics)
             failed = True
         except Exception as exc:  # a bug in cardgen, not in the game
             _internal_error(path.name, exc, "")
+            if fmt == "json":
+                results.append(v.GameResult(path.name, [Diagnostic(
+                    Loc(str(path)), f"internal error ({type(exc).__name__}: {exc}); this is a cardgen bug",
+                    "error", "internal")]))
             failed = True
     click.echo(v.as_json(results, strict) if fmt == "json" else v.as_text(results))
     sys.exit(1 if failed else v.exit_code(results, strict))
