@@ -569,7 +569,7 @@ def test_validate_json_tells_a_game_that_failed_to_load(tmp_path, monkeypatch):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(v, "validate_game", broken)
-    code, stdout, stderr = run_cli("validate", str(game), "--format", "json")
+    code, stdout, _ = run_cli("validate", str(game), "--format", "json")
     assert code == 1
     doc = json.loads(stdout)
     assert doc["summary"]["errors"] == 1 and doc["summary"]["exit_code"] == 1
