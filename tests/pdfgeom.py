@@ -45,7 +45,7 @@ class Segment:
 
 def page_items(reader: PdfReader, index: int):
     page = reader.pages[index]
-    xobjects = page["/Resources"].get("/XObject", {})
+    xobjects = page["/Resources"]["/XObject"] if "/XObject" in page["/Resources"] else {}
     ops = ContentStream(page.get_contents(), reader).operations
     ctm = (1, 0, 0, 1, 0, 0)
     stack = []

@@ -22,11 +22,11 @@ def _fonts(reader):
 
     def collect(res, depth=0):
         res = res.get_object() if res is not None else {}
-        for f in (res.get("/Font") or {}).values():
+        for f in (res["/Font"] if "/Font" in res else {}).values():
             f = f.get_object()
             seen[str(f["/BaseFont"])] = f
         if depth < 6:
-            for xo in (res.get("/XObject") or {}).values():
+            for xo in (res["/XObject"] if "/XObject" in res else {}).values():
                 collect(xo.get_object().get("/Resources"), depth + 1)
 
     for page in reader.pages:

@@ -137,7 +137,7 @@ def _objects(reader):
         res = res.get_object() if res is not None else None
         if not res:
             return
-        for _name, xo in (res.get("/XObject") or {}).items():
+        for _name, xo in (res["/XObject"] if "/XObject" in res else {}).items():
             visit(xo, str(xo.get_object().get("/Subtype")))
         for gs in (res.get("/ExtGState") or {}).values():
             out.append(("gs", gs.get_object()))
@@ -193,7 +193,8 @@ def test_pdfx_has_no_rgb_no_transparency_and_embedded_fonts(made):
     fonts = {}
     for _, o in objs:
         res = o.get("/Resources") if hasattr(o, "get") else None
-        for _name, f in ((res.get_object().get("/Font") or {}).items() if res else ()):
+        fontres = res.get_object().get("/Font") if res else None
+        for _name, f in (fontres.get_object().items() if fontres else ()):
             fonts[str(f.get_object()["/BaseFont"])] = f.get_object()
     assert fonts
     for base, font in fonts.items():
@@ -538,7 +539,7 @@ def _fonts_of(obj):
     """Every font a page or form uses, its forms' too."""
     res = obj.get("/Resources")
     res = res.get_object() if res is not None else {}
-    yield from (res.get("/Font") or {}).items()
-    for _, xo in (res.get("/XObject") or {}).items():
+    yield from (res["/Font"] if "/Font" in res else {}).items()
+    for _, xo in (res["/XObject"] if "/XObject" in res else {}).items():
         if xo.get_object().get("/Subtype") == "/Form":
             yield from _fonts_of(xo.get_object())

@@ -243,10 +243,10 @@ def test_every_font_is_embedded_and_subset(tmp_path):
 
         def collect(res, fonts):
             res = res.get_object() if res else {}
-            for f in (res.get("/Font") or {}).values():
+            for f in (res["/Font"] if "/Font" in res else {}).values():
                 f = f.get_object()
                 fonts[str(f["/BaseFont"])] = f
-            for xo in (res.get("/XObject") or {}).values():
+            for xo in (res["/XObject"] if "/XObject" in res else {}).values():
                 collect(xo.get_object().get("/Resources"), fonts)
 
         for page in reader.pages:

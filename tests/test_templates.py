@@ -217,7 +217,7 @@ def test_png_jpeg_and_svg_art_reach_the_pdf_svg_as_vectors(tiny_game, tmp_path):
     kinds = []
 
     def walk(res):
-        for xo in (res.get("/XObject") or {}).values():
+        for xo in (res["/XObject"] if "/XObject" in res else {}).values():
             xo = xo.get_object()
             kinds.append((str(xo["/Subtype"]), str(xo.get("/Filter", ""))))
             if "/Resources" in xo:

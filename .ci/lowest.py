@@ -1,0 +1,23 @@
+"""Print a pip constraints file pinning every direct dependency of cardgen (the run-time ones
+and the `test` extra) at the lower bound its range in pyproject.toml allows.
+
+CI installs with it into a second fresh virtual environment and runs the whole suite there,
+so the lower end of every range is a tested promise, not a guess.
+"""
+
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+project = tomllib.loads(Path(sys.argv[1] if len(sys.argv) > 1 else "pyproject.toml").read_text())["project"]
+requirements = [*project["dependencies"], *project["optional-dependencies"]["test"]]
+for requirement in requirements:
+    match = re.fullmatch(r"([A-Za-z0-9_.\-]+)(\[[^\]]*\])?\s*(.*)", requirement.strip())
+    if not match:
+        sys.exit(f"lowest.py: cannot read the requirement {requirement!r}")
+    name, _extras, spec = match.groups()
+    lower = re.search(r">=\s*([^,\s;]+)", spec)
+    if not lower:
+        sys.exit(f"lowest.py: {name} has no lower bound (`>=`) in pyproject.toml; give it one")
+    print(f"{name}=={lower.group(1)}")
