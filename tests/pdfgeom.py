@@ -43,9 +43,15 @@ class Segment:
     gray: float   # stroke gray level (0 black)
 
 
+def pdf_entry(obj, key: str):
+    """`obj[key]` resolved (pypdf 4 leaves an indirect reference where later ones resolve it), or {}."""
+    value = obj.get(key)
+    return value.get_object() if value is not None else {}
+
+
 def page_items(reader: PdfReader, index: int):
     page = reader.pages[index]
-    xobjects = page["/Resources"]["/XObject"] if "/XObject" in page["/Resources"] else {}
+    xobjects = pdf_entry(page["/Resources"], "/XObject")
     ops = ContentStream(page.get_contents(), reader).operations
     ctm = (1, 0, 0, 1, 0, 0)
     stack = []

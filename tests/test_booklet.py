@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from pdfgeom import pdf_entry
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
@@ -222,7 +223,7 @@ def test_booklet_pages_and_player_aid(game601):
     assert "End of the game" in " ".join(a.pages[1].extract_text().split())
     # every font embedded
     for page in [*r.pages, *a.pages]:
-        for font in (page["/Resources"]["/Font"] if "/Font" in page["/Resources"] else {}).values():
+        for font in pdf_entry(page["/Resources"], "/Font").values():
             desc = font.get_object().get("/FontDescriptor")
             desc = desc.get_object() if desc else None
             assert desc is None or "/FontFile2" in desc, font

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import REPO
+from pdfgeom import pdf_entry
 from pypdf import PdfReader
 
 from cardgen.core.errors import Report
@@ -22,11 +23,11 @@ def _fonts(reader):
 
     def collect(res, depth=0):
         res = res.get_object() if res is not None else {}
-        for f in (res["/Font"] if "/Font" in res else {}).values():
+        for f in pdf_entry(res, "/Font").values():
             f = f.get_object()
             seen[str(f["/BaseFont"])] = f
         if depth < 6:
-            for xo in (res["/XObject"] if "/XObject" in res else {}).values():
+            for xo in pdf_entry(res, "/XObject").values():
                 collect(xo.get_object().get("/Resources"), depth + 1)
 
     for page in reader.pages:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import REPO, write
+from pdfgeom import pdf_entry
 from pypdf import PdfReader
 
 import cardgen
@@ -137,7 +138,7 @@ def _objects(reader):
         res = res.get_object() if res is not None else None
         if not res:
             return
-        for _name, xo in (res["/XObject"] if "/XObject" in res else {}).items():
+        for _name, xo in pdf_entry(res, "/XObject").items():
             visit(xo, str(xo.get_object().get("/Subtype")))
         for gs in (res.get("/ExtGState") or {}).values():
             out.append(("gs", gs.get_object()))
@@ -539,7 +540,7 @@ def _fonts_of(obj):
     """Every font a page or form uses, its forms' too."""
     res = obj.get("/Resources")
     res = res.get_object() if res is not None else {}
-    yield from (res["/Font"] if "/Font" in res else {}).items()
-    for _, xo in (res["/XObject"] if "/XObject" in res else {}).items():
+    yield from pdf_entry(res, "/Font").items()
+    for _, xo in pdf_entry(res, "/XObject").items():
         if xo.get_object().get("/Subtype") == "/Form":
             yield from _fonts_of(xo.get_object())

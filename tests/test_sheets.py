@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import REPO
-from pdfgeom import page_items
+from pdfgeom import page_items, pdf_entry
 from pypdf import PdfReader
 
 from cardgen.core.errors import Report
@@ -243,10 +243,10 @@ def test_every_font_is_embedded_and_subset(tmp_path):
 
         def collect(res, fonts):
             res = res.get_object() if res else {}
-            for f in (res["/Font"] if "/Font" in res else {}).values():
+            for f in pdf_entry(res, "/Font").values():
                 f = f.get_object()
                 fonts[str(f["/BaseFont"])] = f
-            for xo in (res["/XObject"] if "/XObject" in res else {}).values():
+            for xo in pdf_entry(res, "/XObject").values():
                 collect(xo.get_object().get("/Resources"), fonts)
 
         for page in reader.pages:

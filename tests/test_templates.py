@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import REPO, write
+from pdfgeom import pdf_entry
 from PIL import Image as PILImage
 
 from cardgen.core.errors import CardgenError, Report
@@ -217,7 +218,7 @@ def test_png_jpeg_and_svg_art_reach_the_pdf_svg_as_vectors(tiny_game, tmp_path):
     kinds = []
 
     def walk(res):
-        for xo in (res["/XObject"] if "/XObject" in res else {}).values():
+        for xo in pdf_entry(res, "/XObject").values():
             xo = xo.get_object()
             kinds.append((str(xo["/Subtype"]), str(xo.get("/Filter", ""))))
             if "/Resources" in xo:
