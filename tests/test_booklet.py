@@ -22,13 +22,18 @@ from cardgen.layout.rulebook import load_rulebook, rulebook_problems
 from cardgen.load.game import load_game
 from cardgen.load.yamlsrc import load_text
 from cardgen.model import ops
-from cardgen.outputs import booklet
-from cardgen.outputs.booklet import Strip, flow, make_booklet
+from cardgen.outputs import booklet, player_aid
 from cardgen.pipeline.build import BuildOptions, build_game, game_docinfo, layout_game
 from cardgen.render import docinfo, impose_booklet
+from cardgen.text.flow import Strip, flow
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "cards" / "game-601"
+
+
+def make_booklet(rendered, page: str = "a5", **options) -> tuple[bytes, bytes | None]:
+    """(rules.pdf, player-aid.pdf or None): the two outputs made from a game's rulebook."""
+    return booklet.make_booklet(rendered, page, **options), player_aid.make_player_aid(rendered)
 
 
 # -- imposition -------------------------------------------------------------------

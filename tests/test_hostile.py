@@ -533,7 +533,7 @@ def test_a_fetched_sheet_redirect_is_checked(tmp_path):
 
 
 def test_lone_asterisks_print_and_soft_hyphens_do_not():
-    from cardgen.resources.richtext import BREAK, parse
+    from cardgen.text.markup import BREAK, parse
 
     def words(text: str) -> list[list[tuple[str, bool, bool]]]:
         return [[(f.value, f.bold, f.italic) for f in w] for w in parse(text)[0] if w is not BREAK]

@@ -14,7 +14,7 @@ PKG = Path(__file__).resolve().parent.parent / "cardgen"
 
 # Stage sub-packages, earliest first: a module may import its own sub-package and those to
 # its left, never one to its right.
-LAYERS = ["core", "schema", "model", "load", "resources", "render", "elements", "layout", "check",
+LAYERS = ["core", "schema", "model", "load", "resources", "text", "render", "elements", "layout", "check",
           "outputs", "pipeline", "serve", "cli"]
 # The top-level modules (`cardgen/__init__.py`, `cardgen/__main__.py`) sit above every stage.
 TOP_RANK = len(LAYERS)
@@ -241,7 +241,7 @@ VALIDATE_KEEPS_OUT = ("reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "lxml"
                       "cardgen.outputs.album")
 # `cardgen --help` lists the commands: nor templates, YAML, fonts, layout or the outputs either.
 HELP_KEEPS_OUT = (*VALIDATE_KEEPS_OUT, "jinja2", "yaml", "cardgen.outputs", "cardgen.pipeline.options",
-                  "cardgen.load.game", "cardgen.model", "cardgen.resources", "cardgen.elements", "cardgen.layout",
+                  "cardgen.load.game", "cardgen.model", "cardgen.resources", "cardgen.text", "cardgen.elements", "cardgen.layout",
                   "cardgen.check")
 
 

@@ -541,7 +541,7 @@ def test_icon_names_are_the_icons_parse_finds():
     parsing the text into words: the same names, in the same order, as `parse`."""
     import random
 
-    from cardgen.resources.richtext import BREAK, icon_names, parse
+    from cardgen.text.markup import BREAK, icon_names, parse
 
     def parsed(text: str) -> list[str]:
         return [f.value for para in parse(text) for item in para if item is not BREAK for f in item

@@ -21,8 +21,8 @@ from cardgen.layout.templates import TemplateFile, element_problems, find_templa
 from cardgen.load.game import Game, load_game
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.resources.fonts import FontError
-from cardgen.resources.richtext import icon_names
 from cardgen.schema.core import suggest
+from cardgen.text.markup import icon_names
 
 if TYPE_CHECKING:
     from cardgen.layout.cache import LayoutCache

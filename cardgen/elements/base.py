@@ -15,8 +15,8 @@ from typing import Any, ClassVar, Protocol
 from cardgen.core.units import MM
 from cardgen.resources.fonts import FontBook
 from cardgen.resources.icons import IconBook
-from cardgen.resources.richtext import Typesetter
 from cardgen.schema.core import Anything, Choice, Colour, Decl, Env, Length, ListOf, Number, Text, is_expression, opt
+from cardgen.text.typeset import Typesetter
 
 SAFE_MM = 3.175          # the safe area: 1/8 in inside the trim
 SAFE_PT = SAFE_MM * MM

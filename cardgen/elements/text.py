@@ -11,8 +11,9 @@ from cardgen.elements.base import Box, ElementError, LayoutContext, Resources, R
 from cardgen.model import ops
 from cardgen.resources.fonts import FontError
 from cardgen.resources.icons import IconError
-from cardgen.resources.richtext import TextStyle, icon_names, parse
 from cardgen.schema.core import Bool, Choice, Colour, Number, Text, is_expression, opt, suggest
+from cardgen.text.markup import icon_names, parse
+from cardgen.text.typeset import TextStyle
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -28,8 +28,8 @@ from cardgen.model import ops
 from cardgen.model.ops import extent
 from cardgen.resources.fonts import FontBook, describe_chars, is_emoji
 from cardgen.resources.icons import IconBook
-from cardgen.resources.richtext import Typesetter
 from cardgen.schema.core import Anything, Colour, Env, Invalid, Kind, Text
+from cardgen.text.typeset import Typesetter
 
 if TYPE_CHECKING:
     from cardgen.layout.cache import LayoutCache, Trace

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from cardgen.core.errors import CardgenError, Diagnostic, Loc
 from cardgen.core.located import YDict, loc_of, refine_loc
-from cardgen.resources import richtext
 from cardgen.resources.icons import IconBook
 from cardgen.schema.core import STATIC_ENV, Invalid, suggest
 from cardgen.schema.files import (
@@ -25,6 +24,7 @@ from cardgen.schema.files import (
     RulesFile,
 )
 from cardgen.schema.files import PlayerAid as PlayerAidDecl
+from cardgen.text import markup
 
 if TYPE_CHECKING:      # (Jinja and the game loader are imported on first use: start-up time)
     from cardgen.layout import expr
@@ -177,7 +177,7 @@ class _Parser:
             self.err(loc, f"{what}: {exc}", "rules-reference")
             return ""
         out = "" if out is None else str(out)
-        for name in richtext.icon_names(out):
+        for name in markup.icon_names(out):
             if self.icons.find(name) is None:
                 self.err(loc, f"{what}: unknown icon ':{name}:'{suggest(name, self.icons.names())} "
                               f"(put {name}.svg in art/icons/ or map it under `icons:` in game.yaml)", "icon")
@@ -355,7 +355,7 @@ def rulebook_problems(game: Game) -> list[Diagnostic]:
 
 def designer_note(loc: Loc, text: str) -> Diagnostic:
     """A designer's note as the validator and the build show it (severity "note")."""
-    return Diagnostic(loc, f"designer's note, not printed for players: {richtext.plain(text)}", "note",
+    return Diagnostic(loc, f"designer's note, not printed for players: {markup.plain(text)}", "note",
                       "designer-note")
 
 

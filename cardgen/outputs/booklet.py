@@ -1,55 +1,54 @@
-"""Rule-summary booklets and player aids, from the rulebook in `rules.yaml`.
-
-Outputs: `booklet` (this module) and `player-aid` (`cardgen.outputs.player_aid`):
+"""The rules booklet, from the rulebook in `rules.yaml` (`booklet` output):
     rules.pdf                 A5 (or half-letter) pages: cover, components, the rules
     rules-booklet-<paper>.pdf the booklet imposed 2-up for saddle stitching
-    player-aid.pdf            one poker-size card, front (turn) and back (end of game)
 
-Options, in game.yaml's `booklet:` section (`BookletOptions`): `page` and `accent`.
+Options, in game.yaml's `booklet:` section (`BookletOptions`): `page`, `accent` (which the
+player aid, `cardgen.outputs.player_aid`, takes too) and `designer_notes`.
 
-Text goes through the cards' own `richtext.Typesetter` and `draw.Drawer`; real cards
-appear as their card forms (`Drawer.card_form`).  Everything is laid out as "strips"
-(one line of a paragraph, one table row, one heading) that flow down the pages, so long
-paragraphs split between lines and headings stay with what follows them.
+Text is set by the text engine (`cardgen.text`) that sets the cards' text; the rulebook's
+blocks become strips (`cardgen.outputs.rulebook_pages.Composer`: one line of a paragraph, one
+table row, one heading) that flow down the pages (`cardgen.text.flow`), so long paragraphs
+split between lines and headings stay with what follows them. This module keeps what is the
+booklet's: its pages (cover, components, contents, rules, back matter), the pagination that
+fills whole sheets, and the output. Real cards appear as their card forms (`Drawer.card_form`).
 """
 from __future__ import annotations
 
 import contextlib
-import io
 import math
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from cardgen.core.errors import CardgenError, Loc, plural
-from cardgen.core.sizes import CARD_SIZES_MM, PAPER_SIZES_MM
+from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM, color
-from cardgen.layout.rulebook import (  # noqa: F401
-    Callout,
-    DesignerNote,
-    ListBlock,
-    Para,
-    Rulebook,
-    Section,
-    Table,
-    has_rulebook,
-    load_rulebook,
-    rulebook_problems,
-    smarten,
-)
+from cardgen.layout.rulebook import Rulebook, has_rulebook, load_rulebook, smarten
 from cardgen.model import ops
 from cardgen.outputs.base import Job, Output
-from cardgen.resources.fonts import FontBook
-from cardgen.resources.richtext import TextStyle, Typesetter, parse, plain
+from cardgen.outputs.rulebook_pages import (
+    BODY_SIZE,
+    DEFAULT_ACCENT,
+    GREY,
+    INK,
+    Composer,
+    Link,
+    Page,
+    Styles,
+    Thumb,
+    accent_or_default,
+    on_colour,
+    render_pages,
+    tint,
+)
 from cardgen.schema.core import Bool, Choice, Colour, Decl, opt
+from cardgen.text.flow import Strip, fill, flow, merge, shift
 
-if TYPE_CHECKING:    # (the layout engine and ReportLab are imported when used: start-up time)
+if TYPE_CHECKING:    # (the layout engine is imported when used: start-up time)
     from cardgen.layout.engine import Rendered
-    from cardgen.render.draw import Drawer
 
 BOOKLET_PAGES = ("a5", "half-letter")
-DEFAULT_ACCENT = "#2b4a6f"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -63,441 +62,17 @@ class BookletOptions(Decl):
     designer_notes: bool = opt(Bool(), "print the designer's notes (`designer_note:` in rules.yaml and deck "
                                        "files) in rules.pdf; otherwise only `validate` and `build` show them",
                                False, cli="--designer-notes")
-INK = (0.12, 0.11, 0.10, 1.0)
-GREY = (0.36, 0.36, 0.36, 1.0)
-WHITE = (1.0, 1.0, 1.0, 1.0)
-BLACK = (0.0, 0.0, 0.0, 1.0)
-CALLOUT_TINT = {"example": (0.93, 0.95, 0.98, 1), "tip": (0.92, 0.97, 0.92, 1), "note": (0.99, 0.96, 0.88, 1),
-                "designer": (0.94, 0.94, 0.94, 1)}
-CALLOUT_BAR = {"example": None, "tip": (0.25, 0.55, 0.30, 1), "note": (0.80, 0.58, 0.15, 1),
-               "designer": (0.45, 0.45, 0.45, 1)}
-MIN_CONTRAST = 4.5          # text against what is behind it (WCAG AA for body text)
+
 
 # The page: margins of the text block (inside the trim) and the bleed around the trim.
 BLEED = 3.0 * MM
 MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 14 * MM, 15 * MM, 17 * MM
-BODY_SIZE = 9.5             # the body text size the booklet prefers (points)
 # body sizes tried to fill whole sheets, nearest to BODY_SIZE first
 BODY_SIZES = (9.5, 9.25, 9.75, 9.0, 10.0, 8.75, 10.25, 8.5, 10.5)
 MIN_FILL = 0.25             # every page but the last holds at least this share of a full page
 
 
-# -- colour contrast --------------------------------------------------------------
-def luminance(col) -> float:
-    """Relative luminance (WCAG 2) of an (r, g, b[, a]) colour, components 0..1."""
-    def lin(c: float) -> float:
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (lin(float(c)) for c in col[:3])
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(fg, bg=WHITE) -> float:
-    """The contrast ratio of two colours (1 to 21)."""
-    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
-def readable(fg, bg=WHITE, ratio: float = MIN_CONTRAST) -> tuple:
-    """`fg`, or `fg` darkened (lightened on a dark `bg`) just enough to reach `ratio` against `bg`."""
-    if contrast(fg, bg) >= ratio:
-        return tuple(fg)
-    target = WHITE if luminance(bg) < 0.18 else BLACK
-    for k in range(1, 41):
-        t = k / 40
-        col = (*(fg[i] + (target[i] - fg[i]) * t for i in range(3)), 1.0)
-        if contrast(col, bg) >= ratio:
-            return col
-    return target
-
-
-def on_colour(bg) -> tuple:
-    """White or ink, whichever reads on `bg` (white when both do)."""
-    return WHITE if contrast(WHITE, bg) >= MIN_CONTRAST else INK
-
-
-# -- drawing operations of our own ------------------------------------------------
-@dataclass(frozen=True)
-class Thumb:
-    """A real card, scaled to `w` (trim width) and turned `rotate` degrees clockwise about its centre."""
-
-    layout: ops.CardLayout
-    cx: float
-    cy: float
-    w: float
-    rotate: float = 0.0
-    shadow: bool = False
-
-
-@dataclass(frozen=True)
-class Mark:
-    """A PDF destination at (x, y) and its entry in the outline (bookmarks): `level` 0 is
-    the top; `key` is the destination's name."""
-
-    key: str
-    title: str
-    level: int
-    x: float = 0.0
-    y: float = 0.0
-
-
-@dataclass(frozen=True)
-class Link:
-    """A clickable area (x, y top left, w x h) going to the destination `key`."""
-
-    key: str
-    x: float
-    y: float
-    w: float
-    h: float
-
-
-def shift(op, dx: float, dy: float):
-    if isinstance(op, ops.Text):
-        runs = tuple(replace(r, x=r.x + dx, baseline=r.baseline + dy) for r in op.runs)
-        return replace(op, x=op.x + dx, y=op.y + dy, runs=runs)
-    if isinstance(op, ops.Line):
-        return replace(op, x1=op.x1 + dx, y1=op.y1 + dy, x2=op.x2 + dx, y2=op.y2 + dy)
-    if isinstance(op, Thumb):
-        return replace(op, cx=op.cx + dx, cy=op.cy + dy)
-    return replace(op, x=op.x + dx, y=op.y + dy)
-
-
-@dataclass
-class Strip:
-    """A slice of the page flow: `ops` relative to (content left, strip top)."""
-
-    h: float
-    ops: list = field(default_factory=list)
-    space: float = 0.0          # space above it, dropped at the top of a page
-    keep: bool = False          # keep on the same page as the next strip
-    anchor: str | None = None   # a top-level section starts here (for the contents)
-    heading: bool = False       # a heading: never the last thing on a page
-    repeat: Strip | None = None  # set again above this strip when it starts a page (a table's header)
-
-
-# -- styles -----------------------------------------------------------------------
-class Styles:
-    def next_key(self) -> int:
-        """A fresh number for a heading's PDF destination."""
-        self._keys += 1
-        return self._keys
-
-    def __init__(self, fonts: FontBook, accent: tuple, base: float = BODY_SIZE):
-        serif = "Vollkorn" if fonts.has("Vollkorn") else None
-        sans = "Lato" if fonts.has("Lato") else None
-        self.base = base
-        self.accent = accent
-        self.accent_text = readable(accent)          # the accent as a text colour on white
-        self._keys = 0
-        self.body = TextStyle(sans, "regular", base, 1.32, INK)
-        self.lead = TextStyle(serif, "italic", base * 1.12, 1.3, INK)
-        self.bold = TextStyle(sans, "bold", base, 1.32, INK)
-        self.small = TextStyle(sans, "regular", base * 0.84, 1.25, GREY)
-        self.marker = TextStyle(sans, "bold", base, 1.32, self.accent_text, align="right")
-        self.h = {1: TextStyle(serif, "bold", base * 1.65, 1.1, self.accent_text),
-                  2: TextStyle(serif, "bold", base * 1.3, 1.15, INK),
-                  3: TextStyle(sans, "bold", base * 1.08, 1.2, self.accent_text)}
-        self.gap = base * 0.55           # between blocks
-
-
-class Composer:
-    """Turns rulebook blocks into strips of a given width."""
-
-    def __init__(self, ts: Typesetter, fonts: FontBook, st: Styles, width: float, designer_notes: bool = False):
-        self.ts, self.fonts, self.st, self.w = ts, fonts, st, width
-        self.smart = True       # rulebook text: curly quotes and dashes (off for card data)
-        self.designer_notes = designer_notes   # print the designer's notes (`booklet: designer_notes`)
-
-    # text -> one strip per line
-    def lines(self, text: str, style: TextStyle, w: float, x: float = 0.0) -> list[Strip]:
-        if not str(text).strip():
-            return []
-        runs, size, _ = self.ts.set(parse(smarten(str(text)) if self.smart else str(text)), style, x, 0.0, w, 1e7)
-        face = self.fonts.face(style.family, style.style)
-        lead = style.leading * size
-        pad = (lead - (face.ascent + face.descent) * size) / 2
-        baselines = sorted({round(r.baseline, 4) for r in runs})
-        tops = [b - face.ascent * size - pad for b in baselines]
-        out = []
-        for i, b in enumerate(baselines):
-            top = tops[i]
-            h = (tops[i + 1] - top) if i + 1 < len(tops) else lead
-            mine = tuple(replace(r, baseline=r.baseline - top) for r in runs if round(r.baseline, 4) == b)
-            out.append(Strip(h, [ops.Text(x, 0.0, w, h, mine, size)]))
-        return out
-
-    @staticmethod
-    def merge(strips: list[Strip]) -> Strip:
-        """Several strips as one that never splits."""
-        out = Strip(0.0)
-        for s in strips:
-            out.ops.extend(shift(op, 0, out.h) for op in s.ops)
-            out.h += s.h
-        return out
-
-    @staticmethod
-    def pad(strips: list[Strip], top: float, bottom: float) -> list[Strip]:
-        if strips:
-            first = strips[0]
-            strips[0] = Strip(first.h + top, [shift(op, 0, top) for op in first.ops], first.space, first.keep,
-                              first.anchor, first.heading)
-            strips[-1].h += bottom
-        return strips
-
-    @staticmethod
-    def keep_lines(strips: list[Strip]) -> list[Strip]:
-        """No single first or last line of a paragraph alone on a page (no orphan, no widow)."""
-        if len(strips) >= 2:
-            strips[0].keep = True
-            strips[-2].keep = True
-        return strips
-
-    def heading(self, title: str, level: int, anchor: str | None = None) -> Strip:
-        style = self.st.h[min(level, 3)]
-        s = self.merge(self.lines(title, style, self.w))
-        key = f"sec:{anchor}" if anchor else f"h:{self.st.next_key()}:{plain(title)}"
-        s.ops.insert(0, Mark(key, plain(title), min(level, 3) - 1))
-        if level == 1:
-            s.h += style.size * 0.25
-            s.ops.append(ops.Line(0, s.h, self.w, s.h, self.st.accent, 0.8))
-            s.h += style.size * 0.35
-            s.space = self.st.base * 1.6
-        else:
-            s.h += style.size * 0.15
-            s.space = self.st.base * (1.1 if level == 2 else 0.8)
-        s.keep = True
-        s.heading = True
-        s.anchor = anchor
-        return s
-
-    def para(self, text: str, style: TextStyle | None = None) -> list[Strip]:
-        strips = self.keep_lines(self.lines(text, style or self.st.body, self.w))
-        if strips:
-            strips[0].space = self.st.gap
-            if plain(text).rstrip().endswith(":"):   # it introduces what follows
-                strips[-1].keep = True
-        return strips
-
-    def items(self, items: list[str], numbered: bool, style: TextStyle | None = None,
-              width: float | None = None) -> list[Strip]:
-        st = self.st
-        style = style or st.body
-        width = width or self.w
-        indent = style.size * (1.9 if numbered else 1.3)
-        out = []
-        for i, text in enumerate(items):
-            lines = self.lines(text, style, width - indent, indent)
-            if not lines:
-                continue
-            first = lines[0]
-            if numbered:
-                mk = replace(st.marker, size=style.size, leading=style.leading)
-                mark = self.lines(f"{i + 1}.", mk, indent - style.size * 0.45)
-                first.ops.extend(mark[0].ops)
-            else:
-                d = style.size * 0.32
-                # the dot sits on the x-height of the first line
-                base = next((r.baseline for op in first.ops if isinstance(op, ops.Text) for r in op.runs), first.h)
-                first.ops.append(ops.Ellipse(style.size * 0.35, base - style.size * 0.36 - d / 2, d, d, st.accent))
-            first.space = style.size * 0.28 if i else st.gap
-            out.extend(self.keep_lines(lines))
-        return out
-
-    def table(self, tb: Table) -> list[Strip]:
-        st = self.st
-        pad = 1.6 * MM
-        ncol = max([len(tb.header)] + [len(r) for r in tb.rows]) if (tb.header or tb.rows) else 0
-        if not ncol:
-            return []
-        size = st.body.size * 0.95
-        body = replace(st.body, size=size, leading=1.2)
-        head = replace(st.bold, size=size, leading=1.2, color=on_colour(st.accent))
-        natural = [0.0] * ncol
-        for r, row in enumerate([tb.header, *tb.rows]):
-            for c, cell_text in enumerate(row):
-                style = head if (r == 0 and tb.header) else body
-                face = self.fonts.face(style.family, style.style)
-                natural[c] = max(natural[c], self.fonts.width(plain(cell_text), face.name, size) + 2 * pad + 1)
-        total = sum(natural)
-        if total <= self.w:
-            widths = [n + (self.w - total) / ncol for n in natural]
-        else:
-            # columns narrower than a fair share keep their width; the wide ones share the rest and wrap
-            fixed: set[int] = set()
-            while True:
-                rest = [c for c in range(ncol) if c not in fixed]
-                share = (self.w - sum(natural[c] for c in fixed)) / len(rest)
-                narrow = [c for c in rest if natural[c] <= share]
-                if not narrow or len(narrow) == len(rest):
-                    break
-                fixed.update(narrow)
-            free = self.w - sum(natural[c] for c in fixed)
-            wide = sum(natural[c] for c in rest)
-            widths = [natural[c] if c in fixed else free * natural[c] / wide for c in range(ncol)]
-        out = []
-        rows = ([(tb.header, True)] if tb.header else []) + [(r, False) for r in tb.rows]
-        for ri, (row, is_head) in enumerate(rows):
-            style = head if is_head else body
-            cells, h, x = [], 0.0, 0.0
-            for c in range(ncol):
-                text = row[c] if c < len(row) else ""
-                # the first column and columns that wrap are set left, short ones centred
-                align = "left" if c == 0 or natural[c] > widths[c] + 0.5 else "center"
-                cell = self.merge(self.lines(text, replace(style, align=align),
-                                             widths[c] - 2 * pad, x + pad))
-                cells.append(cell)
-                h = max(h, cell.h)
-                x += widths[c]
-            h += 2 * pad * 0.7
-            strip = Strip(h)
-            band = ri - (1 if tb.header else 0)
-            if is_head:
-                strip.ops.append(ops.Rect(0, 0, self.w, h, st.accent))
-            elif band % 2 == 1:
-                strip.ops.append(ops.Rect(0, 0, self.w, h, _tint(st.accent, 0.9)))
-            for cell in cells:
-                strip.ops.extend(shift(op, 0, pad * 0.7) for op in cell.ops)
-            if not is_head:
-                strip.ops.append(ops.Line(0, h, self.w, h, _tint(st.accent, 0.6), 0.4))
-            out.append(strip)
-        # a short table stays in one piece; a long one keeps its header with two rows, and its
-        # header is set again at the top of every page it runs on to
-        for k, strip in enumerate(out[:-1]):
-            strip.keep = len(out) <= 12 or k < (3 if tb.header else 2)
-        if tb.header:
-            for strip in out[1:]:
-                strip.repeat = out[0]
-        out[0].space = st.gap * 1.4
-        return out
-
-    def callout(self, co: Callout) -> list[Strip]:
-        st = self.st
-        bar = 1.2 * MM
-        inner_x = bar + 2.8 * MM
-        inner_w = self.w - inner_x - 2.8 * MM
-        tint = CALLOUT_TINT[co.kind]
-        bar_col = CALLOUT_BAR[co.kind] or st.accent
-        title = replace(st.bold, color=readable(bar_col, tint), size=st.body.size * 0.95)
-        body = replace(st.body, style="italic" if co.kind == "example" else "regular", size=st.body.size * 0.95)
-        lines = self.lines(co.title, title, inner_w, inner_x) if co.title else []
-        if lines:
-            lines = [self.merge(lines)]
-            lines[0].keep = True
-        lines += self.keep_lines(self.lines(co.text, body, inner_w, inner_x))
-        lines = self.pad(lines, 2.2 * MM, 2.2 * MM)
-        for s in lines:   # background and bar slices that join up across strips
-            s.ops[:0] = [ops.Rect(0, 0, self.w, s.h, tint), ops.Rect(0, 0, bar, s.h, bar_col)]
-        if lines:
-            lines[0].space = st.gap * 1.5
-            if len(lines) <= 8:          # a short box stays in one piece
-                for s in lines[:-1]:
-                    s.keep = True
-        return lines
-
-    def block(self, b) -> list[Strip]:
-        if isinstance(b, Para):
-            return self.para(b.text)
-        if isinstance(b, ListBlock):
-            return self.items(b.items, b.kind == "steps")
-        if isinstance(b, Table):
-            return self.table(b)
-        if isinstance(b, Callout):
-            return self.callout(b)
-        if isinstance(b, DesignerNote):
-            if not self.designer_notes:
-                return []
-            return self.callout(Callout("designer", "Designer\u2019s note", b.text, b.loc))
-        if isinstance(b, Section):
-            return self.section(b)
-        return []
-
-    def section(self, sec: Section) -> list[Strip]:
-        out = [self.heading(sec.title, sec.level, sec.title if sec.level == 1 else None)]
-        body = [b for b in sec.body if self.designer_notes or not isinstance(b, DesignerNote)]
-        for k, b in enumerate(body):
-            strips = self.block(b)
-            # a short opening paragraph introduces the table or box after it: keep them together,
-            # so that the table or box is never split away from its heading
-            if (k == 0 and isinstance(b, Para) and 0 < len(strips) <= 3 and len(body) > 1
-                    and isinstance(body[1], (Table, Callout))):
-                strips[-1].keep = True
-            # a heading keeps at least two lines of text below it
-            if k == 0 and len(strips) == 1 and len(body) > 1:
-                strips[0].keep = True
-            out += strips
-        return out
-
-
-def _tint(col, t: float):
-    """`col` mixed with white (t = 1: white)."""
-    return (col[0] + (1 - col[0]) * t, col[1] + (1 - col[1]) * t, col[2] + (1 - col[2]) * t, 1.0)
-
-
-# -- page flow --------------------------------------------------------------------
-_EPS = 0.01
-
-
-def flow(strips: list[Strip], height: float) -> list[list[tuple[float, Strip]]]:
-    """Place strips down pages `height` tall: [[(y, strip), ...] per page].
-
-    A run of strips joined by `keep` moves to the next page as a whole when it does not fit;
-    a run taller than a page is split where it must, but never right after a heading."""
-    pages: list[list[tuple[float, Strip]]] = [[]]
-    y = 0.0
-    i = 0
-    while i < len(strips):
-        j = i
-        while strips[j].keep and j + 1 < len(strips):   # the group kept together
-            j += 1
-        group = strips[i:j + 1]
-        alone = group[0].h + sum(s.space + s.h for s in group[1:])     # at the top of a page
-        if group[0].repeat is not None:
-            alone += group[0].repeat.h                                  # under its table's header
-        if pages[-1] and y + group[0].space + alone > height + _EPS and alone <= height + _EPS:
-            pages.append([])
-            y = 0.0
-        if (not pages[-1] and alone <= height + _EPS) or (pages[-1] and y + group[0].space + alone
-                                                            - (group[0].repeat.h if group[0].repeat else 0.0)
-                                                            <= height + _EPS):
-            for s in group:
-                y = _place(pages[-1], s, y)
-        else:
-            for s in group:      # taller than a page: split it
-                if pages[-1] and y + (s.space if pages[-1] else 0.0) + s.h > height + _EPS:
-                    carry: list[Strip] = []
-                    while pages[-1] and pages[-1][-1][1].heading:     # a heading goes with what follows
-                        carry.insert(0, pages[-1].pop()[1])
-                    pages.append([])
-                    y = 0.0
-                    for c in carry:
-                        y = _place(pages[-1], c, y)
-                y = _place(pages[-1], s, y)
-        i = j + 1
-    return [p for p in pages if p] or [[]]
-
-
-def _place(page: list[tuple[float, Strip]], s: Strip, y: float) -> float:
-    """Put `s` on `page` below `y` (its space dropped at the top of the page, a table's header
-    set again above a row that starts the page); the new bottom."""
-    if not page and s.repeat is not None:
-        page.append((0.0, s.repeat))
-        y = s.repeat.h
-    space = s.space if page else 0.0
-    page.append((y + space, s))
-    return y + space + s.h
-
-
-def page_fill(placed: list[tuple[float, Strip]], height: float) -> float:
-    """How much of a page `height` tall the placed strips take (0 to 1)."""
-    return max((y + s.h for y, s in placed), default=0.0) / height
-
-
 # -- the booklet ------------------------------------------------------------------
-@dataclass
-class Page:
-    ops: list = field(default_factory=list)   # page coordinates, y down, points
-
-
 @dataclass
 class Parts:
     """The booklet's text, composed at one body size."""
@@ -707,12 +282,12 @@ class BookletMaker:
             if note and self.designer_notes:
                 lines += c.lines(f"*Designer\u2019s note: {smarten(str(note))}*", replace(st.small, color=GREY),
                                  self.cw - tx, tx)
-            text = c.merge(lines)
+            text = merge(lines)
             h = max(th, text.h) + 2.5 * MM
             s = Strip(h, [shift(op, 0, 1.2 * MM) for op in text.ops], space=st.gap)
             if lay is not None:
                 s.ops.append(Thumb(lay, thumb_w / 2 + 1 * MM, h / 2, thumb_w, 0.0, False))
-            s.ops.append(ops.Line(0, h, self.cw, h, _tint(st.accent, 0.7), 0.4))
+            s.ops.append(ops.Line(0, h, self.cw, h, tint(st.accent, 0.7), 0.4))
             out.append(s)
         items = self._items()
         if items:
@@ -729,9 +304,9 @@ class BookletMaker:
             left = c.lines(sec.title, st.body, self.cw - 12 * MM)
             right = c.lines(str(num), replace(st.bold, align="right", color=st.accent_text), 12 * MM,
                             self.cw - 12 * MM)
-            s = c.merge(left)
+            s = merge(left)
             s.ops += right[0].ops
-            s.ops.append(ops.Line(0, s.h, self.cw, s.h, _tint(st.accent, 0.75), 0.3, (0.6, 1.8)))
+            s.ops.append(ops.Line(0, s.h, self.cw, s.h, tint(st.accent, 0.75), 0.3, (0.6, 1.8)))
             s.ops.append(Link(f"sec:{sec.title}", 0, 0, self.cw, s.h))
             s.space = st.base * 0.15
             out.append(s)
@@ -779,7 +354,7 @@ class BookletMaker:
                 cost += (1.5, 0.0, 2.0 if aid else 6.0, 12.0)[extra]
                 cost += (0.0 if new_page else 1.0) + (0.5 if where == "before" else 0.0)
                 for k, placed in enumerate(pages):
-                    f = page_fill(placed, self.ch)
+                    f = fill(placed, self.ch)
                     last_page = k == len(pages) - 1 and not back
                     if f < MIN_FILL and not last_page:
                         cost += 300.0
@@ -868,7 +443,7 @@ class BookletMaker:
                 texts = [f"**{d.count}** {d.name}" for d in self.r.game.decks] + self._items()
                 gap = 5 * MM
                 width = (self.cw - gap * (columns - 1)) / columns
-                entries = [c.merge(c.items([t], False, width=width)) for t in texts]
+                entries = [merge(c.items([t], False, width=width)) for t in texts]
                 per = -(-len(entries) // columns)
                 listing = [c.heading("In the box", 1)]
                 for i in range(per):
@@ -905,7 +480,7 @@ class BookletMaker:
                     lay = faces.get(d.name)
                     if lay is not None:
                         strip.ops.append(Thumb(lay, x + tw / 2, ch / 2, tw, 0.0, True))
-                    text = c.merge(c.lines(f"**{d.count}** {d.name}", label, tw + gap * 0.8, x - gap * 0.4))
+                    text = merge(c.lines(f"**{d.count}** {d.name}", label, tw + gap * 0.8, x - gap * 0.4))
                     strip.ops += [shift(op, 0, ch + 1.5 * MM) for op in text.ops]
                     lab_h = max(lab_h, text.h)
                     del h
@@ -935,7 +510,7 @@ class BookletMaker:
         page.ops += [shift(op, self.mx, self.top) for op in head.ops]
         y = self.top + head.h + 9 * MM
         while y < self.ph - self.bottom - 2 * MM:
-            page.ops.append(ops.Line(self.mx, y, self.pw - self.mx, y, _tint(self.accent, 0.6), 0.4))
+            page.ops.append(ops.Line(self.mx, y, self.pw - self.mx, y, tint(self.accent, 0.6), 0.4))
             y += 8 * MM
         return page
 
@@ -960,7 +535,7 @@ class BookletMaker:
                   or self._fit(lambda c: self._box_strips(c, 1), height, base * 1.15)
                   or self._fit(lambda c: self._box_strips(c, 2), height, base * 1.15)
                   or flow(self._box_strips(self.composer(6.5), 3), height)[0])
-        top = self.top + max(0.0, (height - page_fill(placed, height) * height) / 2)
+        top = self.top + max(0.0, (height - fill(placed, height) * height) / 2)
         for y, s in placed:
             p.ops += [shift(op, self.mx, top + y) for op in s.ops]
         y = ph - band + 11 * MM
@@ -980,7 +555,7 @@ class BookletMaker:
     def footer(self, page: Page, num: int, st: Styles | None = None) -> None:
         st = st or self.st
         y = self.ph - 11 * MM
-        page.ops.append(ops.Line(self.mx, y - 2.5 * MM, self.pw - self.mx, y - 2.5 * MM, _tint(st.accent, 0.6), 0.4))
+        page.ops.append(ops.Line(self.mx, y - 2.5 * MM, self.pw - self.mx, y - 2.5 * MM, tint(st.accent, 0.6), 0.4))
         odd = num % 2 == 1   # right-hand page: number on the outside right
         num_style = replace(self.st.bold, size=9, color=st.accent_text, align="right" if odd else "left")
         ttl_style = replace(self.st.small, size=7.5, align="left" if odd else "right")
@@ -991,185 +566,7 @@ class BookletMaker:
             page.ops += [shift(op, 0, y + 0.4 * MM) for op in s.ops]
 
 
-def render_pages(pages: list[Page], size: tuple[float, float], fonts: FontBook, title: str,
-                 trim: tuple | None = None) -> bytes:
-    """Pages of ops (y down, points) to a PDF with embedded fonts and fixed bytes."""
-    from cardgen.render.draw import Drawer, new_canvas
-
-    buf = io.BytesIO()
-    c = new_canvas(buf, fonts, pagesize=size)
-    c.setTitle(title)
-    drawer = Drawer(c, fonts)
-    W, H = size
-    if trim:
-        c.setBleedBox((0, 0, W, H))
-        c.setTrimBox(trim)
-    last_level = -1
-    for page in pages:
-        batch: list[ops.Op] = []
-
-        def flush(batch: list[ops.Op]) -> None:
-            if batch:
-                drawer.draw_ops(ops.CardLayout(W, H, 0.0, list(batch)), 0.0, H)
-                batch.clear()
-
-        links = []
-        for op in page.ops:
-            if isinstance(op, Thumb):
-                flush(batch)
-                _draw_thumb(c, drawer, op, H)
-            elif isinstance(op, Mark):
-                c.bookmarkPage(op.key, fit="XYZ", left=0, top=H - op.y + 4, zoom=0)
-                level = max(0, min(op.level, last_level + 1))
-                c.addOutlineEntry(op.title, op.key, level=level, closed=False)
-                last_level = level
-            elif isinstance(op, Link):
-                links.append(op)
-            else:
-                batch.append(op)
-        flush(batch)
-        for ln in links:
-            c.linkAbsolute("", ln.key, (ln.x, H - ln.y - ln.h, ln.x + ln.w, H - ln.y), thickness=0)
-        c.showPage()
-    c.save()
-    return buf.getvalue()
-
-
-def _draw_thumb(c, drawer: Drawer, t: Thumb, H: float) -> None:
-    lay = t.layout
-    name = drawer.card_form(lay)
-    s = t.w / lay.width
-    tw, th = lay.width * s, lay.height * s
-    r = min(tw, th) * 0.05
-    rnd = lay.shape == "round"
-    c.saveState()
-    c.translate(t.cx, H - t.cy)
-    c.rotate(-t.rotate)
-    if t.shadow:
-        c.setFillColorRGB(0, 0, 0)
-        c.setFillAlpha(0.22)
-        if rnd:
-            c.ellipse(-tw / 2 + 1.2, -th / 2 - 1.6, tw / 2 + 1.2, th / 2 - 1.6, stroke=0, fill=1)
-        else:
-            c.roundRect(-tw / 2 + 1.2, -th / 2 - 1.6, tw, th, r, stroke=0, fill=1)
-        c.setFillAlpha(1)
-    c.saveState()
-    p = c.beginPath()
-    if rnd:
-        p.ellipse(-tw / 2, -th / 2, tw, th)
-    else:
-        p.roundRect(-tw / 2, -th / 2, tw, th, r)
-    c.clipPath(p, stroke=0, fill=0)
-    c.translate(-tw / 2 - lay.bleed * s, -th / 2 - lay.bleed * s)
-    c.scale(s, s)
-    c.doForm(name)
-    c.restoreState()
-    c.setStrokeColorRGB(0.55, 0.55, 0.55)
-    c.setLineWidth(0.4)
-    if rnd:
-        c.ellipse(-tw / 2, -th / 2, tw / 2, th / 2, stroke=1, fill=0)
-    else:
-        c.roundRect(-tw / 2, -th / 2, tw, th, r, stroke=1, fill=0)
-    c.restoreState()
-
-
-# -- the player aid ---------------------------------------------------------------
-AID_SIZE = CARD_SIZES_MM["poker"]
-AID_BLEED = 3.175
-
-
-AID_MAX_SIZE, AID_MIN_SIZE = 11.0, 5.0     # text sizes of the player aid (points)
-AID_BALANCE = 1.2                          # the larger side's text at most this times the other's
-
-
-def player_aid_pages(r: Rendered, book: Rulebook, accent: tuple) -> list[Page]:
-    """The player aid's front (the turn) and back (the end of the game, reminders). Each side's
-    text is set as large as fits (up to AID_MAX_SIZE) and the room left is shared out between
-    the items and around them, so that both sides fill the card. The reminders go on the front
-    when that balances the two sides better."""
-    aid = book.player_aid
-    assert aid is not None, "player_aid_pages() needs a rulebook with a player aid"
-    fonts, ts = r.res.fonts, r.res.typesetter
-    B = AID_BLEED * MM
-    w, h = AID_SIZE[0] * MM, AID_SIZE[1] * MM
-    inner = 4.5 * MM
-    cw = w - 2 * inner
-    band = 11 * MM
-    avail = h - band - inner - 4 * MM
-    ink = on_colour(accent)
-
-    def compose(parts: Sequence[tuple[str | None, list[str], bool]], largest: float = AID_MAX_SIZE
-                ) -> tuple[float, list[Strip], Composer]:
-        base = largest
-        while True:   # the largest text size at which everything fits
-            comp = Composer(ts, fonts, Styles(fonts, accent, base), cw)
-            strips: list[Strip] = []
-            for sub, items, numbered in parts:
-                if not items:
-                    continue
-                if sub:
-                    hs = comp.heading(sub, 3)
-                    strips.append(hs)
-                strips += comp.items(items, numbered)
-            if strips:
-                strips[0].space = 0.0
-            total = sum(s.h + s.space for s in strips)
-            if total <= avail or base <= AID_MIN_SIZE:
-                return base, strips, comp
-            base = round(base - 0.25, 2)
-
-    def side(heading: str, base: float, strips: list[Strip], comp: Composer) -> Page:
-        p = Page()
-        p.ops.append(ops.Rect(0, 0, w + 2 * B, h + 2 * B, WHITE))
-        p.ops.append(ops.Rect(0, 0, w + 2 * B, B + band, accent))
-        p.ops.append(ops.Rect(B + 2 * MM, B + 2 * MM, w - 4 * MM, h - 4 * MM, None, accent, 0.8, 2.5 * MM))
-        head = Styles(fonts, accent, 8)
-        for s in comp.lines(book.title.upper(), replace(head.small, size=6.5, color=ink, align="center",
-                                                         style="bold"), cw, B + inner):
-            p.ops += [shift(op, 0, B + 1.5 * MM) for op in s.ops]
-        for s in comp.lines(heading, replace(head.h[1], size=12.5, color=ink, align="center"), cw, B + inner):
-            p.ops += [shift(op, 0, B + 4.2 * MM) for op in s.ops]
-        # the room left: shared between the items (up to a line's worth each), the rest above and below
-        spare = avail - sum(s.h + s.space for s in strips)
-        gaps = [k for k, s in enumerate(strips) if k and s.space > 0]
-        each = min(spare / len(gaps), base * 1.1) if gaps and spare > 0 else 0.0
-        y = B + band + 3 * MM + max(0.0, spare - each * len(gaps)) / 2
-        for k, s in enumerate(strips):
-            y += s.space + (each if k in gaps else 0.0)
-            p.ops += [shift(op, B + inner, y) for op in s.ops]
-            y += s.h
-        return p
-
-    Part = tuple[str | None, list[str], bool]
-    parts: list[tuple[list[Part], list[Part]]] = [
-        ([(None, aid.turn, True)], [(None, aid.end, False), ("Remember", aid.notes, False)])]
-    if aid.notes and aid.end:
-        parts.append(([(None, aid.turn, True), ("Remember", aid.notes, False)], [(None, aid.end, False)]))
-    options = [(compose(f), compose(b)) for f, b in parts]
-    # the larger of the two sides' smaller text sizes; then the closer sizes
-    best = max(range(len(options)), key=lambda i: (min(options[i][0][0], options[i][1][0]),
-                                                    -abs(options[i][0][0] - options[i][1][0])))
-    front, back = options[best]
-    front_parts, back_parts = parts[best]
-    # the two sides of one card in about the same type: neither more than AID_BALANCE x the other
-    if back[0] > front[0] * AID_BALANCE:
-        back = compose(back_parts, round(front[0] * AID_BALANCE * 4) / 4)
-    elif front[0] > back[0] * AID_BALANCE:
-        front = compose(front_parts, round(back[0] * AID_BALANCE * 4) / 4)
-    fh, bh = "Your turn", "End of the game"
-    return [side(fh, *front), side(bh, *back)]
-
-
-# -- the outputs ------------------------------------------------------------------
-def accent_or_default(accent: tuple | None) -> tuple:
-    """`accent`, or the default accent colour (DEFAULT_ACCENT) when there is none."""
-    if accent:
-        return accent
-    default = color(DEFAULT_ACCENT)
-    assert default is not None
-    return default
-
-
+# -- the output -------------------------------------------------------------------
 def rules_pdf(r: Rendered, book: Rulebook, page: str, accent: tuple | None, designer_notes: bool = False) -> bytes:
     """rules.pdf for a laid-out game and its rulebook: trim size `page` with a 3 mm bleed
     (the cover band runs to the edge), TrimBox and BleedBox set."""
@@ -1179,30 +576,26 @@ def rules_pdf(r: Rendered, book: Rulebook, page: str, accent: tuple | None, desi
                         trim=(BLEED, BLEED, BLEED + maker.pw, BLEED + maker.ph))
 
 
-def player_aid_pdf(r: Rendered, book: Rulebook, accent: tuple | None) -> bytes | None:
-    """player-aid.pdf, or None when the rulebook has no player aid."""
-    if not (book.player_aid and (book.player_aid.turn or book.player_aid.end or book.player_aid.notes)):
-        return None
-    B = AID_BLEED * MM
-    w, h = AID_SIZE[0] * MM, AID_SIZE[1] * MM
-    return render_pages(player_aid_pages(r, book, accent_or_default(accent)), (w + 2 * B, h + 2 * B),
-                        r.res.fonts, f"{book.title}: player aid", trim=(B, B, B + w, B + h))
-
-
 def make_booklet(r: Rendered, page: str = "a5", accent: tuple | None = None,
-                 designer_notes: bool | None = None) -> tuple[bytes, bytes | None]:
-    """(rules.pdf, player-aid.pdf or None) for a laid-out game with a rulebook; `accent` and
-    `designer_notes`: default game.yaml's `booklet:` options."""
-    book = load_rulebook(r.game)
-    if book is None:
-        raise CardgenError(Loc(str(r.game.root / "rules.yaml")), "no rulebook (title, intro, sections, player_aid) "
-                           "in rules.yaml: see docs/rules-format.md Part 2", code="no-rulebook")
+                 designer_notes: bool | None = None) -> bytes:
+    """rules.pdf for a laid-out game with a rulebook; `accent` and `designer_notes`: default
+    game.yaml's `booklet:` options (the player aid: `player_aid.make_player_aid`)."""
+    book = the_rulebook(r)
     options = Booklet.resolve(r.game.data)
     if accent is None:
         accent = options.accent
     if designer_notes is None:
         designer_notes = options.designer_notes
-    return rules_pdf(r, book, page, accent, designer_notes), player_aid_pdf(r, book, accent)
+    return rules_pdf(r, book, page, accent, designer_notes)
+
+
+def the_rulebook(r: Rendered) -> Rulebook:
+    """The game's rulebook; a CardgenError when it has none."""
+    book = load_rulebook(r.game)
+    if book is None:
+        raise CardgenError(Loc(str(r.game.root / "rules.yaml")), "no rulebook (title, intro, sections, player_aid) "
+                           "in rules.yaml: see docs/rules-format.md Part 2", code="no-rulebook")
+    return book
 
 
 _REFERS_TO_CARDS = re.compile(r"\{[{%](?:(?!\}\}|%\}).)*\bcards\b", re.S)

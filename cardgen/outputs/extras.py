@@ -15,7 +15,10 @@ from cardgen.layout.engine import Rendered
 from cardgen.layout.rulebook import has_rulebook, load_rulebook
 from cardgen.model import ops
 from cardgen.model.ops import CardLayout, Copy
-from cardgen.outputs.booklet import AID_BLEED, AID_SIZE, Booklet, accent_or_default, player_aid_pages, shift
+from cardgen.outputs.booklet import Booklet
+from cardgen.outputs.player_aid import AID_BLEED, AID_SIZE, player_aid_pages
+from cardgen.outputs.rulebook_pages import accent_or_default
+from cardgen.text.flow import shift
 
 PLAYER_AID = "Player aid"
 DRAWN = (ops.Rect, ops.Ellipse, ops.Line, ops.Path, ops.Text, ops.Image, ops.Icon, ops.Placeholder)

@@ -428,7 +428,7 @@ def _transform(scale: float, face_down: bool = True) -> dict:
 def words(text: str) -> str:
     """Card text as words for TTS: markup dropped, each icon as its name (`:health-die:`
     gives "health die"), left out where the text after it already says it (`:ap: AP +5`)."""
-    from cardgen.resources.richtext import BREAK, parse
+    from cardgen.text.markup import BREAK, parse
 
     out = []
     for para in parse(text):

@@ -1,0 +1,45 @@
+"""Measuring: a span of text becomes runs, each in one font, with its advance width.
+
+This is the one place where text meets fonts, so it is where shaping goes: today a run's
+width is the sum of its characters' advances (`FontBook.width`); with HarfBuzz, `measure`
+would return the shaped run (glyphs and their advances, OpenType features, the script and
+language) in the same place, and line breaking, fitting and placing would not change.
+
+A measured run is `(span, width at 1 pt, font name)`: widths are proportional to the size,
+so a text is measured once for every size `fit: shrink` tries. An icon's width depends on
+the text style (`TextStyle.icon_scale`), not on a font: it is measured as None.
+"""
+from __future__ import annotations
+
+from cardgen.resources.fonts import FontBook
+from cardgen.text.markup import Frag
+
+MeasuredRun = tuple[Frag, float | None, str]   # span, width at 1 pt (icons: None), font name ("" for icons)
+Measured = list[MeasuredRun]                   # one word's runs
+
+
+def merge_style(base: str, frag: Frag) -> str:
+    """The font style of a span set in a text whose own style is `base`."""
+    bold = frag.bold or "bold" in base
+    italic = frag.italic or "italic" in base
+    return ("bold" if bold else "") + ("italic" if italic else "") or "regular"
+
+
+def measure(fonts: FontBook, frag: Frag, family: str | None, base_style: str) -> Measured:
+    """One span as runs by font (what the text's font lacks comes from a fallback font),
+    each with its width at 1 pt."""
+    if frag.kind == "icon":
+        return [(frag, None, "")]
+    out: Measured = []
+    for part, font_name in fonts.split(frag.value, family, merge_style(base_style, frag)):
+        piece = frag if part == frag.value else Frag("text", part, frag.bold, frag.italic)
+        out.append((piece, fonts.width(part, font_name, 1.0), font_name))
+    return out
+
+
+def measure_word(fonts: FontBook, word: list[Frag], family: str | None, base_style: str) -> Measured:
+    """A word's spans measured, in order."""
+    out: Measured = []
+    for f in word:
+        out += measure(fonts, f, family, base_style)
+    return out
