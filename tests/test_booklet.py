@@ -516,7 +516,7 @@ def test_text_contrast_at_least_4_5_everywhere(name):
     book = load_rulebook(game)
     accent = booklet.accent_or_default(booklet.Booklet.resolve(game.data).accent)
     pages = booklet.BookletMaker(rendered, book, "a5", accent).pages()
-    pages += booklet.player_aid_pages(rendered, book, accent) if book.player_aid else []
+    pages += player_aid.player_aid_pages(rendered, book, accent) if book.player_aid else []
     found = _text_contrasts(pages)
     assert len(found) > 100
     low = [(round(c, 2), t) for c, t in found if c < 4.5]
@@ -529,7 +529,7 @@ def test_light_accent_is_darkened_for_text_and_white_gives_way_to_ink(game601):
     gold = (0.88, 0.65, 0.15, 1.0)                   # 2.1:1 on white
     assert contrast(gold) < 3
     pages = booklet.BookletMaker(rendered, book, "a5", gold).pages()
-    found = _text_contrasts(pages + booklet.player_aid_pages(rendered, book, gold))
+    found = _text_contrasts(pages + player_aid.player_aid_pages(rendered, book, gold))
     assert min(c for c, _ in found) >= 4.5
     # the headings keep the accent's hue, darkened just enough
     heads = {run.color for p in pages for op in p.ops if isinstance(op, ops.Text) for run in op.runs

@@ -116,7 +116,9 @@ def flow(parts: list[Strip], height: float | Sequence[float]) -> list[Placed]:
         if group[0].repeat is not None:
             alone += group[0].repeat.h                                  # under its table's header
         here = room(len(frames) - 1)
-        if frames[-1] and y + group[0].space + alone > here + EPS and alone <= room(len(frames)) + EPS:
+        if alone <= room(len(frames)) + EPS and (
+                (frames[-1] and y + group[0].space + alone > here + EPS)
+                or (not frames[-1] and alone > here + EPS)):     # (a frame smaller than the next: left empty)
             frames.append([])
             y = 0.0
             here = room(len(frames) - 1)
