@@ -707,3 +707,31 @@ def test_a_long_table_sets_its_header_again_on_every_page(game601):
         assert page[0][1] is header and page[0][0] == 0.0
         assert all(y + s.h <= maker.ch + 1e-6 for y, s in page)
     assert [s for p in pages for _, s in p if s is not header] == strips[1:]     # every row once, in order
+
+
+def test_table_columns_are_as_wide_as_their_text_is_set():
+    """A column's width comes from its cells as the text engine sets them: an icon at its
+    icon's width (not as the text "[name]"), bold in bold; the room left is shared equally."""
+    from cardgen.layout.rulebook import Table
+
+    game = load_game(ROOT / "cards" / "vigilantes", ROOT, Report())
+    rendered = layout_game(game, Report())
+    comp = booklet.BookletMaker(rendered, load_rulebook(game), "a5", None).comp
+    cells = [(":health: Health", "**3** dice"), (":energy: Energy", "1")]
+    rows = comp.table(Table([], [list(r) for r in cells], None))
+    texts = [[op for op in row.ops if isinstance(op, ops.Text)] for row in rows]
+    pad = 1.6 * MM
+
+    def set_width(op) -> float:     # (an icon is drawn 0.04 sizes inside the room it takes)
+        first = op.runs[0]
+        return op.runs[-1].x + op.runs[-1].width - (first.x - (0.04 * op.size if first.kind == "icon" else 0.0))
+
+    assert [r.kind for r in texts[0][0].runs] == ["icon", "text"]       # the icon is drawn, not named
+    natural = [max(set_width(t[c]) for t in texts) + 2 * pad + 1 for c in (0, 1)]
+    share = (comp.w - sum(natural)) / 2
+    assert share > 0
+    assert texts[0][0].x == pytest.approx(pad)
+    assert texts[0][1].x == pytest.approx(natural[0] + share + pad, abs=1e-6)
+    # (measured as the plain text "[health] Health", the first column would be this much wider)
+    face = comp.fonts.face(comp.st.body.family, "regular")
+    assert comp.fonts.width("[health] Health", face.name, comp.st.body.size * 0.95) + 2 * pad + 1 > natural[0] + 5

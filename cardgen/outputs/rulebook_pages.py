@@ -14,7 +14,7 @@ from cardgen.layout.rulebook import Callout, DesignerNote, ListBlock, Para, Sect
 from cardgen.model import ops
 from cardgen.resources.fonts import FontBook
 from cardgen.text.flow import Strip, inset, keep_lines, merge, shift, strips
-from cardgen.text.markup import parse, plain
+from cardgen.text.markup import Paragraph, parse, plain
 from cardgen.text.typeset import TextStyle, Typesetter
 
 if TYPE_CHECKING:    # (ReportLab is imported when drawing: start-up time)
@@ -144,7 +144,11 @@ class Composer:
         """Text set in a column `w` wide from `x`, one strip per line."""
         if not str(text).strip():
             return []
-        return strips(self.ts.set_lines(parse(smarten(str(text)) if self.smart else str(text)), style, x, w), x, w)
+        return strips(self.ts.set_lines(self.paragraphs(text), style, x, w), x, w)
+
+    def paragraphs(self, text: str) -> list[Paragraph]:
+        """The text's paragraphs, rulebook text with curly quotes and dashes (`smart`)."""
+        return parse(smarten(str(text)) if self.smart else str(text))
 
     def heading(self, title: str, level: int, anchor: str | None = None) -> Strip:
         style = self.st.h[min(level, 3)]
@@ -210,8 +214,8 @@ class Composer:
         for r, row in enumerate([tb.header, *tb.rows]):
             for c, cell_text in enumerate(row):
                 style = head if (r == 0 and tb.header) else body
-                face = self.fonts.face(style.family, style.style)
-                natural[c] = max(natural[c], self.fonts.width(plain(cell_text), face.name, size) + 2 * pad + 1)
+                set_w = self.ts.natural_width(self.paragraphs(cell_text), style) if str(cell_text).strip() else 0.0
+                natural[c] = max(natural[c], set_w + 2 * pad + 1)
         total = sum(natural)
         if total <= self.w:
             widths = [n + (self.w - total) / ncol for n in natural]

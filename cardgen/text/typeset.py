@@ -204,6 +204,12 @@ class Typesetter:
         return [r for ln in self._place(lines, st, size, space, face.ascent, x, w, top) for r in ln.runs], \
             size, overflow
 
+    def natural_width(self, paragraphs: list[Paragraph], st: TextStyle) -> float:
+        """How wide the text is set at its size with no line broken but at its forced breaks:
+        its widest line."""
+        lines, _, _ = self._lines(self._measure(paragraphs, st), st, st.size, float("inf"))
+        return max((ln[1] for ln in lines), default=0.0)
+
     def set_lines(self, paragraphs: list[Paragraph], st: TextStyle, x: float, w: float) -> SetText:
         """Text set at its size in a column `w` wide from `x`, for a flow: the lines from the top
         (0) down, as `set` would place them in a box as tall as they are."""
