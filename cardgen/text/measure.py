@@ -28,18 +28,22 @@ def merge_style(base: str, frag: Frag) -> str:
 def measure(fonts: FontBook, frag: Frag, family: str | None, base_style: str) -> Measured:
     """One span as runs by font (what the text's font lacks comes from a fallback font),
     each with its width at 1 pt."""
-    if frag.kind == "icon":
-        return [(frag, None, "")]
-    out: Measured = []
-    for part, font_name in fonts.split(frag.value, family, merge_style(base_style, frag)):
-        piece = frag if part == frag.value else Frag("text", part, frag.bold, frag.italic)
-        out.append((piece, fonts.width(part, font_name, 1.0), font_name))
-    return out
+    return measure_word(fonts, [frag], family, base_style)
 
 
 def measure_word(fonts: FontBook, word: list[Frag], family: str | None, base_style: str) -> Measured:
-    """A word's spans measured, in order."""
+    """A word's spans measured (`measure`), in order: one call a word, as a text has many."""
     out: Measured = []
     for f in word:
-        out += measure(fonts, f, family, base_style)
+        if f.kind == "icon":
+            out.append((f, None, ""))
+            continue
+        for part, font_name in fonts.split(f.value, family, merge_style(base_style, f)):
+            piece = f if part == f.value else Frag("text", part, f.bold, f.italic)
+            out.append((piece, fonts.width(part, font_name, 1.0), font_name))
     return out
+
+
+def space_width(fonts: FontBook, family: str | None, style: str, size: float) -> float:
+    """The width of a space between words at `size`."""
+    return fonts.width(" ", fonts.face(family, style).name, size)

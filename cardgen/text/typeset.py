@@ -20,7 +20,7 @@ from pathlib import Path
 from cardgen.model.ops import Run
 from cardgen.resources.fonts import FontBook
 from cardgen.text.markup import BREAK, Frag, Paragraph, _Break
-from cardgen.text.measure import Measured, measure_word
+from cardgen.text.measure import Measured, measure_word, space_width
 
 Piece = tuple[Frag, float, str, float]          # span, width, font name ("" for icons), size
 LineItem = tuple[list[Piece], float]            # one word's pieces and its width
@@ -41,7 +41,7 @@ class TextStyle:
     paragraph_gap: float = 0.45   # extra space between paragraphs, in font sizes
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SetLine:
     """One line as set: its runs (page positions), its baseline, its width and whether it ends
     its paragraph. A line holding only a forced break has no runs."""
@@ -108,8 +108,7 @@ class Typesetter:
         """Greedy line breaking. Returns (lines, too_wide, space); a line is (items, width, para_end)."""
         lines: list[Line] = []
         too_wide = False
-        space_face = self.fonts.face(st.family, st.style).name
-        space = self.fonts.width(" ", space_face, size)
+        space = space_width(self.fonts, st.family, st.style, size)
         for para in measured:
             cur: list[LineItem] = []
             cur_w = 0.0
@@ -147,12 +146,14 @@ class Typesetter:
         return not too_wide and self._height(lines, st, size, face.ascent, face.descent) <= h + _SLACK
 
     def _place(self, lines: list[Line], st: TextStyle, size: float, space: float, ascent: float,
-               x: float, w: float, top: float) -> list[SetLine]:
-        """The lines' runs placed: the first line's top at `top`, each line aligned in (x, w)."""
+               x: float, w: float, top: float, runs: list[Run]) -> list[tuple[int, float, float, bool]]:
+        """The lines' runs placed, appended to `runs`: the first line's top at `top`, each line
+        aligned in (x, w). Returns each line's (index of its first run, baseline, width, ends
+        its paragraph)."""
         baseline = top + ascent * size
-        out: list[SetLine] = []
+        out: list[tuple[int, float, float, bool]] = []
         for items, line_w, para_end in lines:
-            runs: list[Run] = []
+            out.append((len(runs), baseline, line_w, para_end))
             extra = 0.0
             if st.align == "center":
                 cx = x + (w - line_w) / 2
@@ -172,7 +173,6 @@ class Typesetter:
                     else:
                         runs.append(Run(cx, baseline, "text", frag.value, font_name, fsize, st.color, pw))
                     cx += pw
-            out.append(SetLine(runs, baseline, line_w, para_end))
             baseline += st.leading * size + (st.paragraph_gap * size if para_end else 0.0)
         return out
 
@@ -201,8 +201,9 @@ class Typesetter:
         total = self._height(lines, st, size, face.ascent, face.descent)
         overflow = too_wide or total > h + _SLACK or (not wrap and any(ln[1] > w + _SLACK for ln in lines))
         top = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}.get(st.valign, 0.0)
-        return [r for ln in self._place(lines, st, size, space, face.ascent, x, w, top) for r in ln.runs], \
-            size, overflow
+        runs: list[Run] = []
+        self._place(lines, st, size, space, face.ascent, x, w, top, runs)
+        return runs, size, overflow
 
     def natural_width(self, paragraphs: list[Paragraph], st: TextStyle) -> float:
         """How wide the text is set at its size with no line broken but at its forced breaks:
@@ -215,5 +216,9 @@ class Typesetter:
         (0) down, as `set` would place them in a box as tall as they are."""
         face = self.fonts.face(st.family, st.style)
         lines, too_wide, space = self._lines(self._measure(paragraphs, st), st, st.size, w)
-        return SetText(self._place(lines, st, st.size, space, face.ascent, x, w, 0.0), st.size, st.leading,
-                       face.ascent, face.descent, too_wide)
+        runs: list[Run] = []
+        placed = self._place(lines, st, st.size, space, face.ascent, x, w, 0.0, runs)
+        ends = [at for at, *_ in placed[1:]] + [len(runs)]
+        return SetText([SetLine(runs[at:end], baseline, line_w, para_end)
+                        for (at, baseline, line_w, para_end), end in zip(placed, ends, strict=True)],
+                       st.size, st.leading, face.ascent, face.descent, too_wide)
