@@ -176,3 +176,15 @@ def test_frame_heights_go_in_order_and_the_last_repeats():
     frames = flow(lines, [h * 2 + 0.1, h * 1 + 0.1, h * 3 + 0.1])
     sizes = [len(f) for f in frames]
     assert sizes[:3] == [2, 1, 3] and all(k == 3 for k in sizes[3:-1]) and sum(sizes) == len(lines)
+
+
+def test_natural_width_is_the_widest_line_set_unbroken():
+    paras = parse("one **two**\nthree four five\n\nsix")
+    bold = TextStyle("Lato", "bold", 10.0, 1.2)
+    first = _width("one") + _space() + _width("two", bold)
+    second = _width("three") + _space() + _width("four") + _space() + _width("five")
+    assert TS.natural_width(paras, ST) == pytest.approx(max(first, second), abs=1e-9)
+    assert TS.natural_width(parse(""), ST) == 0.0
+    # set in a column exactly that wide, no line breaks but the forced ones
+    text = TS.set_lines(paras, ST, 0.0, TS.natural_width(paras, ST))
+    assert [_words(ln.runs) for ln in text.lines] == [["one", "two"], ["three", "four", "five"], ["six"]]
