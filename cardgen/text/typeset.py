@@ -30,6 +30,10 @@ _SLACK = 0.01                                   # points: what counts as fitting
 
 @dataclass
 class TextStyle:
+    """How a text is set: its font (family and base style; spans add bold and italic), size
+    (points), line height and paragraph gap (in sizes), colour, alignment in its column and
+    (in a box) vertically, and the height of its inline icons."""
+
     family: str | None = None
     style: str = "regular"        # base style: regular, bold, italic, bolditalic
     size: float = 9.0
