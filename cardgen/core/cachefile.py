@@ -97,30 +97,6 @@ class CacheFile:
         self.made += 1
         self._new = True
 
-    def mark(self) -> tuple[int, int, frozenset]:
-        """Where the cache stands, for `activity` to tell what was done since."""
-        self.load()
-        return self.found, self.made, frozenset(self.entries)
-
-    def activity(self, since: tuple[int, int, frozenset]) -> tuple[int, int, list, dict]:
-        """What was done since `mark` gave `since` (marshal-able): (entries found, entries
-        added, every key used, the entries added), for `absorb` in another process."""
-        found, made, keys = since
-        return (self.found - found, self.made - made, list(self.used),
-                {k: v for k, v in self.entries.items() if k not in keys})
-
-    def absorb(self, done: tuple[int, int, list, dict]) -> None:
-        """What a forked copy of this process did to its copy of the cache (`activity`), as if
-        done here: its new entries kept, the keys it used saved, its counts added."""
-        found, made, used, added = done
-        self.found += found
-        self.made += made
-        self.used.update(used)
-        if added:
-            self.entries.update(added)
-            self.used.update(added)
-            self._new = True
-
     def save(self) -> None:
         """Write the file if this process added entries (else it is current)."""
         if self.path is None or not self._new or through_link(self.path):

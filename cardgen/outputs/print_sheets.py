@@ -163,19 +163,10 @@ def sheets_pdf(job: Job, layout: Any, name: str, o: Any) -> tuple[list, str, byt
         return next(made)
 
 
-# The largest sheets (in copies of cards placed) made by a forked copy of the build: past it,
-# the copy's memory (the sheets it makes, and the pages of the build's own it touches) would
-# add too much to the build's, and the papers are made one after the other.
-FORK_COPIES = 4000
-
-
 def sheets_pdfs(job: Job, wanted: list[tuple[str, Any]], o: Any) -> Generator[tuple[list, str, bytes], None, None]:
-    """`sheets_pdf` of each (name, layout) in turn.  The duplex sheets of a second paper (or
-    layout) are made at the same time as the first, by a forked copy of this process
-    (`cardgen.core.forked`) once the first has every card form in the form cache, unless they
-    place more than `FORK_COPIES` cards; if it cannot be forked or fails, it is made here
-    when its turn comes."""
-    from cardgen.core.forked import Forked
+    """`sheets_pdf` of each (name, layout) in turn, every one planned before the first is made
+    (a layout that does not fit is said before anything is drawn).  Card forms drawn for the
+    first are in the form cache for the next."""
     from cardgen.render import impose
     from cardgen.render.formcache import FormCache
     from cardgen.render.pdf import SheetWriter
@@ -183,32 +174,10 @@ def sheets_pdfs(job: Job, wanted: list[tuple[str, Any]], o: Any) -> Generator[tu
 
     r = job.rendered
     cache = FormCache.of(job.out_dir)
-    children: dict[int, Forked] = {}
     try:
         plans = [_plan(job, layout, name, o) for name, layout in wanted]
-        first = None
-        for k, (so, copies, pages, _) in enumerate(plans):
+        for so, copies, pages, how in plans:
             if so.layout is not None and so.layout.foldover:
-                continue
-            if first is None:
-                first = SheetWriter(copies, r.res.fonts, so, r.game.title, pages, cache=cache)
-                continue
-
-            def other(so: Any = so, copies: Any = copies, pages: Any = pages) -> tuple:
-                since = cache.mark()
-                data = SheetWriter(copies, r.res.fonts, so, r.game.title, pages, cache=cache).finish()
-                return data, cache.activity(since)
-
-            if len(copies) <= FORK_COPIES:
-                children[k] = Forked(other)
-        for k, (so, copies, pages, how) in enumerate(plans):
-            done = children.pop(k).result() if k in children else None
-            if done is not None:
-                data, activity = done
-                cache.absorb(activity)
-            elif first is not None and first.opts is so:
-                data = first.finish()
-            elif so.layout is not None and so.layout.foldover:
                 from cardgen.render.foldover import foldover_sheets
 
                 data = foldover_sheets(r.res.fonts, so, r.game.title, pages, cache=cache)
@@ -219,9 +188,6 @@ def sheets_pdfs(job: Job, wanted: list[tuple[str, Any]], o: Any) -> Generator[tu
         raise CardgenError(Loc(str(r.game.file), 1), f"{exc}; use a larger --page or a smaller card") from None
     except LayoutProblem as exc:
         raise exc.error() from None
-    finally:
-        for child in children.values():
-            child.cancel()
 
 
 def _plan(job: Job, layout: Any, name: str, o: Any) -> tuple[Any, list, list, str]:

@@ -162,8 +162,8 @@ class SheetWriter:
     """The print sheets of `copies` (faces, then their backs, page by page), made in two steps.
     Made: every card form the pages will place, in the order they place them (drawn, or found
     in `cache`: `cardgen.render.formcache`), so that after it `cache` holds every form these
-    sheets show and the sheets of another paper (in a forked copy of this process:
-    `cardgen.core.forked`) are made by replaying them.  `finish()`: the pages, and the PDF.
+    sheets show and the sheets of another paper are made by replaying them.  `finish()`: the
+    pages, and the PDF.
 
     `cover(canvas, duplex)` draws pages before the first sheet (an even number of them when
     `duplex`)."""
