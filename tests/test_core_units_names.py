@@ -6,7 +6,6 @@ import pytest
 from cardgen.core import names, units
 from cardgen.core.units import MM, UnitError, color, length_mm, length_pt, number
 
-
 # -- lengths ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("value, points", [

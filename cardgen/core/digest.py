@@ -21,13 +21,15 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from cardgen.core.memo import Bounded
+
 # The libraries whose version shapes what cardgen writes: a new version rebuilds everything.
 LIBRARIES = ("reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "jinja2", "yaml", "openpyxl", "python_calamine")
 # A file changed less than this long before it was hashed may change again within the same
 # modification time (coarse file system clocks): its remembered hash is not trusted.
 RACY_NS = 2_000_000_000
 
-_file_digests: dict[Path, tuple[int, int, str]] = {}
+_file_digests: Bounded[Path, tuple[int, int, str]] = Bounded(20_000)
 
 
 def file_digest(path: Path) -> str:

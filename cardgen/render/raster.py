@@ -33,6 +33,7 @@ from PIL import Image
 
 from cardgen.core import atomic
 from cardgen.core.digest import CorruptCache, file_digest, read_payload, seal
+from cardgen.core.memo import Bounded
 from cardgen.model import ops
 from cardgen.resources.fonts import font_files as registered_fonts
 
@@ -269,7 +270,7 @@ def open_image(path) -> Image.Image:
         return im.convert("RGB")
 
 
-_worker_fonts: dict = {}
+_worker_fonts: Bounded = Bounded(8)     # (a worker's font books, by the game's font folders)
 
 
 def _fontbook(font_dirs: tuple):

@@ -32,6 +32,8 @@ from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
+from cardgen.core.memo import Bounded
+
 __all__ = ["CardCanvas"]
 
 _P = ParamSpec("_P")
@@ -110,7 +112,7 @@ class _Form(pdfdoc.PDFFormXObject):
                 + b" \n  /Subtype /Form /Type /XObject\n>>\nstream\n" + data + b"endstream\n")
 
 
-_zipped: dict[bytes, bytes] = {}
+_zipped: Bounded[bytes, bytes] = Bounded(20_000, 64 << 20, len)   # at most 64 MB
 
 
 def _compressed(stream: bytes) -> bytes:
@@ -120,8 +122,6 @@ def _compressed(stream: bytes) -> bytes:
     key = hashlib.sha1(stream, usedforsecurity=False).digest() + len(stream).to_bytes(4, "little")
     hit = _zipped.get(key)
     if hit is None:
-        if len(_zipped) > 20000:
-            _zipped.clear()
         hit = _zipped[key] = zlib.compress(stream)
     return hit
 

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardgen.core.digest import file_digest, library_stamp, read_sealed, seal, user_cache
+from cardgen.core.memo import Bounded
 from cardgen.core.paths import PathRefused, confine
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ class Face:
     descent: float   # descent per point of size (positive)
 
 
-_verified: dict[tuple[Path, int, int], str | None] = {}   # (file, size, mtime) -> problem or None
+_verified: Bounded[tuple[Path, int, int], str | None] = Bounded(256)   # (file, size, mtime) -> problem or None
 
 
 def table_problem(data: bytes) -> str | None:

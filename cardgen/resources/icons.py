@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from cardgen.core import limits
 from cardgen.core.data import DATA
+from cardgen.core.memo import Bounded
 from cardgen.core.paths import PathRefused, check_ref, find_confined, is_regular, svg_problem
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 FileKey = tuple[Path, int, int]
 _OWN_ART = (DATA / "art").resolve()   # path, modification time (ns), size
 
-_svg_cache: dict[FileKey, Drawing] = {}
+_svg_cache: Bounded[FileKey, Drawing] = Bounded(256)    # the versions of SVGs read
 
 
 class IconError(Exception):
@@ -84,7 +85,7 @@ def _not_finite(drawing: Drawing) -> str | None:
     return None
 
 
-_raster_sizes: dict[FileKey, tuple[int, int]] = {}
+_raster_sizes: Bounded[FileKey, tuple[int, int]] = Bounded(4096)
 
 
 def check_raster(path: Path) -> tuple[int, int]:
