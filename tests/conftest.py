@@ -9,6 +9,24 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
+# `pytest -m quick`: the modules whose tests check one stage on small inputs (no whole builds
+# of the bundled games, no killed processes, no browser), for the edit-test loop: about 20 s
+# on the 2-core machine. CI runs everything.
+QUICK = {
+    "test_backs_plan", "test_calibration", "test_confinement", "test_core_units_names", "test_docs",
+    "test_errors", "test_fallback_fonts", "test_game_601", "test_game_alien_conspiracy", "test_game_alter_ego",
+    "test_game_face_off", "test_game_vigilantes", "test_jsonschema", "test_limits", "test_memo", "test_model",
+    "test_output_options", "test_outputs_registry", "test_package", "test_pixels", "test_progress",
+    "test_project", "test_scaffold", "test_schema_files", "test_spreadsheets", "test_templates", "test_text",
+    "test_validate", "test_validate_build", "test_validate_counts", "test_yaml12",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.module is not None and item.module.__name__.rpartition(".")[2] in QUICK:
+            item.add_marker(pytest.mark.quick)
+
 
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)

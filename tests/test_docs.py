@@ -1,6 +1,7 @@
 """Every template option, file key and CLI flag is documented."""
 from __future__ import annotations
 
+import pathlib
 import re
 
 import click
@@ -59,3 +60,10 @@ def test_readme_quick_start_is_two_commands_and_ci_runs_the_test_one():
     assert "cardgen build" in commands[0] and "pytest" in commands[1]
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     assert commands[1] in ci and commands[0] in ci
+
+
+def test_the_quick_subset_names_test_modules_that_exist():
+    from conftest import QUICK
+
+    here = pathlib.Path(__file__).resolve().parent
+    assert QUICK and all((here / f"{name}.py").is_file() for name in QUICK)
