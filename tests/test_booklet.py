@@ -19,11 +19,11 @@ from cardgen.core.errors import CardgenError, Report
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM, color
 from cardgen.layout.rulebook import load_rulebook, rulebook_problems
-from cardgen.load.game import load_game
 from cardgen.load.yamlsrc import load_text
 from cardgen.model import ops
 from cardgen.outputs import booklet, player_aid
 from cardgen.pipeline.build import BuildOptions, build_game, game_docinfo, layout_game
+from cardgen.pipeline.check import load_game
 from cardgen.render import docinfo, impose_booklet
 from cardgen.text.flow import Strip, flow
 

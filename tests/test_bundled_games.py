@@ -7,9 +7,9 @@ from pdfgeom import pdf_entry
 from pypdf import PdfReader
 
 from cardgen.core.errors import Report
-from cardgen.load.game import load_game
 from cardgen.model import ops
 from cardgen.pipeline.build import BuildOptions, build_game, layout_game
+from cardgen.pipeline.check import load_game
 
 GAMES = sorted(p.name for p in (REPO / "cards").iterdir() if (p / "game.yaml").is_file())
 

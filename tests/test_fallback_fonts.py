@@ -8,9 +8,9 @@ from reportlab.pdfbase import pdfmetrics
 
 from cardgen.core.errors import Report
 from cardgen.layout.engine import layout_game
-from cardgen.load.game import load_game
 from cardgen.model import ops
 from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.pipeline.check import load_game
 from cardgen.resources.fonts import use_in_reportlab
 
 TEMPLATE = """

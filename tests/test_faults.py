@@ -355,8 +355,8 @@ def test_layout_makes_each_deck_context_once(tiny_game, monkeypatch):
     made once per deck, not once per card."""
     from cardgen.core.errors import Report
     from cardgen.layout.engine import layout_game
-    from cardgen.load.game import load_game
     from cardgen.model.game import Deck
+    from cardgen.pipeline.check import load_game
 
     cards = "cards:\n" + "".join(f"  - {{name: C{i}, color: '#ff0000'}}\n" for i in range(60))
     root = tiny_game(cards)

@@ -12,9 +12,8 @@ from pages import EVIL, card_tiles, grid_images, make_game, parse
 from PIL import Image
 
 from cardgen.core.errors import Diagnostic, Loc, Report
-from cardgen.load.game import load_game
 from cardgen.outputs.album import card_spans, place_problems
-from cardgen.pipeline.check import check_game
+from cardgen.pipeline.check import check_game, load_game
 
 
 def build(game: Path, *extra: str) -> Path:

@@ -4,9 +4,9 @@ from pathlib import Path
 import pytest
 
 from cardgen.core.errors import Report
-from cardgen.load.game import load_game
 from cardgen.model import ops
 from cardgen.pipeline.build import layout_game
+from cardgen.pipeline.check import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

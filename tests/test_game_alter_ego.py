@@ -10,9 +10,9 @@ import yaml
 
 from cardgen.core.data import DATA
 from cardgen.core.errors import Report
-from cardgen.load.game import load_game
 from cardgen.model import ops
 from cardgen.pipeline.build import layout_game
+from cardgen.pipeline.check import load_game
 
 PROJECT = Path(__file__).resolve().parent.parent
 GAME = PROJECT / "cards" / "alter-ego"

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 from cardgen.core.errors import Report
-from cardgen.load.game import load_game
 from cardgen.load.yamlsrc import load_file
 from cardgen.model.ops import Text
 from cardgen.pipeline.build import layout_game
+from cardgen.pipeline.check import load_game
 
 PROJECT = Path(__file__).resolve().parent.parent
 GAME = PROJECT / "cards" / "face-off"

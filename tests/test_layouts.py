@@ -19,8 +19,8 @@ from vgame import make_game
 
 from cardgen.core.errors import CardgenError, Report
 from cardgen.layout.engine import layout_game
-from cardgen.load.game import load_game
 from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.pipeline.check import load_game
 from cardgen.render import impose
 from cardgen.render.pdf import SheetOptions, plan_sheets, print_sheets
 from cardgen.render.sheetlayout import PRESETS, load_layout, preset_names, resolve

@@ -12,8 +12,8 @@ from pdfgeom import MM, page_items
 from pypdf import PdfReader
 
 from cardgen.core.errors import Report
-from cardgen.load.game import load_game
 from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.pipeline.check import load_game
 
 GAMES = sorted(p.name for p in (REPO / "cards").iterdir() if (p / "game.yaml").is_file())
 DPI = 100

@@ -5,9 +5,9 @@ import pytest
 from conftest import REPO, run_cli, write
 
 from cardgen.core.errors import CardgenError, Report
-from cardgen.load.game import load_game
 from cardgen.load.yamlsrc import load_text
 from cardgen.pipeline.build import layout_game
+from cardgen.pipeline.check import load_game
 
 
 def test_every_value_keeps_its_source_line():

@@ -8,8 +8,8 @@ from conftest import in_dir, write
 
 from cardgen.core.data import DATA
 from cardgen.core.errors import CardgenError, Report
-from cardgen.load.game import load_game
 from cardgen.load.project import find_project, game_project, output_dir, resolve_games
+from cardgen.pipeline.check import load_game
 
 GAME = "title: G\n"
 DECK = "deck: {name}\ntemplate: basic/card\ncards:\n  - {{name: A, count: 2}}\n"

@@ -13,10 +13,9 @@ import pytest
 from conftest import REPO
 from vgame import make_project
 
-from cardgen.check.validate import validate_game
 from cardgen.core.data import DATA
 from cardgen.core.errors import CardgenError, Report
-from cardgen.load.game import load_game
+from cardgen.pipeline.check import check_game, load_game
 from cardgen.schema.files import (
     CardKeys,
     ComponentEntry,
@@ -181,7 +180,8 @@ def _diagnostics(tmp_path: Path, files: dict[str, str]) -> list[str]:
         (root / name).write_text(text)
     (project / "templates" / "g").mkdir(parents=True)
     (project / "templates" / "g" / "face.yaml").write_text(FACE)
-    report = validate_game(root, project)
+    report = Report()
+    check_game(root, project, report)
     return [str(d) for d in report.sorted()]
 
 
@@ -331,18 +331,24 @@ def test_misspelt_reserved_key_is_a_warning_and_free_fields_are_not(tmp_path):
 
 
 def test_output_sections_are_declared_by_the_caller(tmp_path):
-    root = _game(tmp_path, "title: G\ntts: {a: 1}\nprint: {b: 2}\n", DECK + "tts: {c: 3}\n")
+    import inspect
+
+    from cardgen.load import game as loader
+
+    # the loader knows no outputs: the caller names the sections, there is no fallback
+    params = inspect.signature(loader.load_game).parameters
+    assert params["sections"].default is params["deck_sections"].default is inspect.Parameter.empty
+    root = _game(tmp_path, "title: G\ntts: {a: 1}\nprint: {gutter: true}\n", DECK + "tts: {c: 3}\n")
     report = Report()
-    game = load_game(root, root.parents[1], report)
-    assert [str(d).replace(str(root) + "/", "") for d in report.items] == [
-        "game.yaml:3:1: error: unknown key 'print' in game.yaml"]
+    game = load_game(root, root.parents[1], report)     # (every output's section: `print:` is valid)
+    assert report.items == []
     assert game.data["tts"] == {"a": 1} and game.decks[0].data["tts"] == {"c": 3}
+    assert game.data["print"] == {"gutter": True}
     report = Report()
-    game = load_game(root, root.parents[1], report, sections={"print": "print sheets", "tts": "TTS"},
-                     deck_sections={})
-    assert [str(d).replace(str(root) + "/", "") for d in report.items] == [
-        "d.yaml:5:1: error: unknown key 'tts' in deck file d.yaml"]
-    assert game.data["print"] == {"b": 2}
+    game = loader.load_game(root, root.parents[1], report, sections={"tts": "TTS"}, deck_sections={})
+    assert [str(d).replace(str(root) + "/", "") for d in report.sorted()] == [
+        "d.yaml:5:1: error: unknown key 'tts' in deck file d.yaml",
+        "game.yaml:3:1: error: unknown key 'print' in game.yaml"]
 
 
 def test_typed_options_and_plain_data_agree(tmp_path):

@@ -17,9 +17,8 @@ from vgame import make_game as _make_game
 
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.load import sheets
-from cardgen.load.game import load_game
 from cardgen.pipeline.build import BuildOptions, build_game
-from cardgen.pipeline.check import check_game
+from cardgen.pipeline.check import check_game, load_game
 
 FACE = """\
 defaults: {power: 0}

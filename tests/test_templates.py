@@ -8,9 +8,9 @@ from PIL import Image as PILImage
 
 from cardgen.core.errors import CardgenError, Report
 from cardgen.core.units import MM, color, length_pt
-from cardgen.load.game import load_game
 from cardgen.model import ops
 from cardgen.pipeline.build import layout_game
+from cardgen.pipeline.check import load_game
 
 
 def lay(root, report=None):

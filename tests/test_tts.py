@@ -11,9 +11,9 @@ import pytest
 from PIL import Image
 
 from cardgen.core.errors import CardgenError, Report
-from cardgen.load.game import load_game
 from cardgen.outputs import tts
 from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.pipeline.check import load_game
 from cardgen.render import raster
 
 REPO = Path(__file__).resolve().parent.parent

@@ -446,3 +446,51 @@ def test_a_deck_file_that_does_not_load_is_reported_once(tmp_path):
     assert [line for line in out if ": error: " in line] == [
         "cards/g/actions.yaml:5:12: error: invalid YAML: did not find expected ',' or ']' (the one opened here; "
         "while parsing a flow sequence), noticed at line 6; check the indentation and quoting on this line"]
+
+
+def test_a_deck_with_a_broken_template_leaves_the_other_decks_warnings(tmp_path):
+    """The field-name check skips only the deck whose template does not load."""
+    from conftest import write
+
+    game = tmp_path / "two"
+    write(game / "game.yaml", "title: Two\n")
+    write(game / "templates" / "t" / "face.yaml", """
+        defaults: {cost: 0}
+        elements:
+          - {name: cost, type: text, text: "{{ card.cost }}"}
+    """)
+    write(game / "templates" / "t" / "broken.yaml", "elements: [\n")
+    write(game / "a.yaml", "deck: A\ntemplate: t/broken\ncards:\n  - {name: A1, cots: 1}\n")
+    write(game / "b.yaml", "deck: B\ntemplate: t/face\ncards:\n  - {name: B1, cots: 2}\n")
+    write(game / "c.yaml", "deck: C\ntemplate: t/face\ncards:\n  - {name: C1, cots: 3}\n")
+    code, out = run(tmp_path, str(game))
+    assert code == 1
+    assert [ln.split(": warning: ", 1)[1] for ln in out if ": warning: " in ln] == [
+        "B: card 'B1' has a field 'cots' that no template uses; did you mean 'cost'?",
+        "C: card 'C1' has a field 'cots' that no template uses; did you mean 'cost'?",
+    ]
+    assert [ln for ln in out if ": error: " in ln and "broken.yaml" in ln]     # the broken one is said
+    assert out[-1] == "two: 1 error, 2 warnings"
+
+
+def test_an_unknown_icon_in_card_text_is_said_once_by_the_diagnostics_dedupe_field(tmp_path, monkeypatch):
+    """Checking the card's text and laying the card out both find ':coinz:'; the second is left
+    out because its `dedupe` field (not its wording) is the first's."""
+    from cardgen.check import validate as checks
+    from cardgen.core.errors import Report
+    from cardgen.pipeline.check import check_game
+
+    make_game(tmp_path, decks={"actions.yaml": ACTIONS.replace("count: 6", "count: 6\n    text: 'Dig :coinz: deep'")})
+    code, out = run(tmp_path, "g")
+    assert [ln for ln in out if ": error: " in ln] == [
+        "cards/g/actions.yaml:6:11: error: Action: card 'Digging', `text:`: unknown icon ':coinz:'; did you mean "
+        "'coins'? (put coinz.svg in art/icons/ or map it under `icons:` in game.yaml)"]
+    report = Report()
+    check_game(tmp_path / "cards" / "g", tmp_path, report)
+    assert [d.dedupe for d in report.errors] == [("unknown-icon", "coinz", "Digging")]
+    # without the card-text check, laying the card out says it (with the same dedupe field)
+    monkeypatch.setattr(checks, "check_cards", lambda game, res, report: None)
+    report = Report()
+    check_game(tmp_path / "cards" / "g", tmp_path, report)
+    assert [(d.dedupe, "':coinz:'" in d.message) for d in report.errors] == [
+        (("unknown-icon", "coinz", "Digging"), True)]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from cardgen.check.components import COUNT_CODES, check_counts
 from cardgen.core.errors import Report
-from cardgen.load.game import load_game
+from cardgen.pipeline.check import load_game
 
 KINDS = ["A", "B", "C"]
 

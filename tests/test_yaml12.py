@@ -58,8 +58,8 @@ def test_non_plain_tags_are_refused(value, tag):
 def test_yaml12_values_reach_the_cards(tiny_game):
     root = tiny_game("cards:\n  - {name: No, count: 010}\n  - {name: Off, count: 0o2}\n")
     from cardgen.core.errors import Report
-    from cardgen.load.game import load_game
     from cardgen.model.game import BUNDLED
+    from cardgen.pipeline.check import load_game
 
     game = load_game(root, BUNDLED, Report())
     assert [(c.name, c.count) for c in game.decks[0].cards] == [("No", 10), ("Off", 2)]

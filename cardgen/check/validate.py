@@ -1,9 +1,10 @@
-"""`cardgen validate`: every problem of a game, not just the first.
+"""The checks of a loaded game: every problem, not just the first.
 
-Schema of game, deck, rules and template files; unresolved references (template, back,
-font, image, icon, `:icon:` in card text); every card laid out once; the card data held to
-the rules' component list (`cardgen.components`).  `cardgen build` runs the same checks
-(less the layout, which the build does itself) through `build.CHECKS`.
+Unresolved references (template, back, font, image, icon, `:icon:` in card text); field
+names no template uses; the rulebook; every card laid out once; the card data held to the
+rules' component list (`cardgen.check.components`).  The files' own schemas are checked when
+the game loads (`cardgen.load.game`).  `run_checks` is called by one caller,
+`cardgen.pipeline.check.check_game`, the path `cardgen validate` and `cardgen build` share.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from cardgen.core.paths import PathRefused, check_ref
 from cardgen.elements import ELEMENTS
 from cardgen.layout import expr
 from cardgen.layout.templates import TemplateFile, element_problems, find_template
-from cardgen.load.game import Game, load_game
+from cardgen.load.game import Game
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.resources.fonts import FontError
 from cardgen.schema.core import suggest
@@ -28,70 +29,27 @@ if TYPE_CHECKING:
     from cardgen.layout.cache import LayoutCache
     from cardgen.layout.engine import Rendered
 
-RULES_KEYS = {
-    "source": "which document the counts come from",
-    "components": "the component list as the rules document states it (docs/rules-format.md, part 1)",
-    "title": "the rulebook's title (default: game.yaml's)",
-    "subtitle": "a line under the title (default: game.yaml's)",
-    "players": "player count (default: game.yaml's)",
-    "play_time": "play time (default: game.yaml's)",
-    "ages": "suggested ages (default: game.yaml's)",
-    "intro": "one paragraph: what the game is about",
-    "sections": "the rulebook's sections",
-    "player_aid": "the one-card player aid: turn, end, notes",
-}
-
-
-
-def build_check(game: Game, report: Report) -> None:
-    """The validator's checks as a build runs them. The build lays every card out itself and
-    reports template problems card by card, so the static template checks are left out."""
-    run_checks(game, report, templates=False)
-
-
-def run_checks(game: Game, report: Report, templates: bool = True,
-               cache: LayoutCache | None = None) -> Rendered | None:
-    """Every check of the game; with `templates`, every card laid out too (sides laid out by
-    an earlier build taken from `cache`, `cardgen.layout.cache`)."""
+def run_checks(game: Game, report: Report, cache: LayoutCache | None = None) -> Rendered | None:
+    """Every check of the game, and every card laid out (sides laid out by an earlier build
+    taken from `cache`, `cardgen.layout.cache`).  `cardgen.pipeline.check.check_game` runs it."""
     from cardgen.layout.engine import Resources
 
     res = Resources(game)
     check_game_file(game, res, report)
     check_rules_file(game, report)
     check_counts(game, report)
-    reported_icons = check_cards(game, res, report)
+    check_cards(game, res, report)
     check_field_names(game, res, report)
-    if templates:
-        # The rulebook is checked here; a build checks it when it makes the booklet, so that a
-        # broken rules sentence never stops the cards from printing.
-        from cardgen.layout.rulebook import designer_notes, rulebook_problems
-        report.extend(rulebook_problems(game))
-        report.extend(designer_notes(game))
-        static_locs = check_templates(game, res, report)
-        return check_layout(game, res, report, static_locs, reported_icons, cache)
-    return None
-
-
-def validate_game(path: Path, project: Path) -> Report:
-    """Every problem of the game in `path`."""
-    report = Report()
-    try:
-        game = load_game(path, project, report, tolerant=True)
-    except CardgenError as exc:
-        report.extend(exc.diagnostics)
-        return report
-    run_checks(game, report)
-    return report
+    # The rulebook's problems are reported here; a build leaves out only the outputs made from
+    # it while it has errors, so that a broken rules sentence never stops the cards printing.
+    from cardgen.layout.rulebook import designer_notes, rulebook_problems
+    report.extend(rulebook_problems(game))
+    report.extend(designer_notes(game))
+    static_locs = check_templates(game, res, report)
+    return check_layout(game, res, report, static_locs, cache)
 
 
 # -- game.yaml -----------------------------------------------------------------------------
-
-def _want_mapping(data: YDict, key: str, what: str, report: Report) -> bool:
-    if key in data and data[key] is not None and not isinstance(data[key], dict):
-        report.error(data.value_loc(key), f"`{key}:` must be a mapping ({what})", "type")
-        return False
-    return key in data and isinstance(data[key], dict)
-
 
 def check_game_file(game: Game, res, report: Report) -> None:
     """What game.yaml's declaration (`schema.files.GameFile`, checked when the game loads)
@@ -164,10 +122,9 @@ def _strings(value, loc: Loc):
             yield from _strings(v, value.item_loc(i) if isinstance(value, YList) else loc)
 
 
-def check_cards(game: Game, res, report: Report) -> set[tuple[str, str]]:
-    """Deck fields, `todo:` warnings and `:icon:` references in card text.
-    Returns the (card, icon) pairs reported, so layout does not report them again."""
-    reported: set[tuple[str, str]] = set()
+def check_cards(game: Game, res, report: Report) -> None:
+    """Deck fields, `todo:` warnings and `:icon:` references in card text (each an error whose
+    `dedupe` is ("unknown-icon", icon, card), so that laying the card out does not say it again)."""
     for deck in game.decks:
         # `vars:`, `description:` and the other deck keys: checked by `schema.files.DeckFile` on loading
         from_defaults = [c for c in deck.cards if "todo" in c.fields and "todo" not in c.data]
@@ -193,11 +150,11 @@ def check_cards(game: Game, res, report: Report) -> set[tuple[str, str]]:
                         continue
                     for icon in dict.fromkeys(icon_names(text)):
                         if res.icons.find(icon) is None:
-                            reported.add((card.name, icon))
-                            report.error(loc, f"{deck.name}: card '{card.name}', `{key}:`: unknown icon ':{icon}:'"
-                                              f"{suggest(icon, res.icons.names())} (put {icon}.svg in "
-                                              f"art/icons/ or map it under `icons:` in game.yaml)", "unknown-icon")
-    return reported
+                            report.extend([Diagnostic(
+                                loc, f"{deck.name}: card '{card.name}', `{key}:`: unknown icon ':{icon}:'"
+                                     f"{suggest(icon, res.icons.names())} (put {icon}.svg in art/icons/ or map it "
+                                     f"under `icons:` in game.yaml)", "error", "unknown-icon",
+                                dedupe=("unknown-icon", icon, card.name))])
 
 
 _CARD_FIELD = re.compile(r"\bcard\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*['\"]([^'\"]+)['\"]\s*\])")
@@ -225,7 +182,10 @@ def check_field_names(game: Game, res, report: Report) -> None:
             try:
                 used |= _fields_used(res.templates.get(ref, deck.template_loc))
             except CardgenError:
-                return          # reported elsewhere; no guessing without the templates
+                used = set()    # reported elsewhere; no guessing without the deck's templates
+                break
+        if not used:
+            continue
         for card in deck.cards:
             for key in card.data:
                 if key in used or key in _NOT_FOR_TEMPLATES or not isinstance(key, str):
@@ -285,9 +245,7 @@ def check_templates(game: Game, res, report: Report) -> set[Loc]:
         try:
             tpl = res.templates.get(ref, loc)
         except CardgenError as exc:
-            said = {(d.loc, d.message) for d in report.items}
-            fresh = [d for d in exc.diagnostics if (d.loc, d.message) not in said]   # (a chain's problem: once)
-            report.extend(fresh)
+            report.extend(exc.diagnostics)      # (a chain's problem: once, as the report keeps it)
             static_locs.update(d.loc for d in exc.diagnostics)
             try:
                 path = find_template(ref, res.templates.dirs, res.templates.roots)
@@ -313,7 +271,7 @@ def check_templates(game: Game, res, report: Report) -> set[Loc]:
 # -- layout --------------------------------------------------------------------------------
 
 def check_layout(game: Game, res, report: Report, static_locs: set[Loc],
-                 reported_icons: set[tuple[str, str]], cache: LayoutCache | None = None) -> Rendered | None:
+                 cache: LayoutCache | None = None) -> Rendered | None:
     """Lay out every card once; collect every card's problems (Jinja values, fields no card has)."""
     from cardgen.layout.engine import layout_game
 
@@ -323,12 +281,13 @@ def check_layout(game: Game, res, report: Report, static_locs: set[Loc],
         return layout_game(game, report, res, cache)
     except CardgenError as exc:
         diags = exc.diagnostics
+    said = {d.dedupe for d in report.items if d.dedupe}
     grouped: dict[tuple, list[Diagnostic]] = {}
     for d in diags:
         if d.loc in static_locs:
             continue        # the template value itself is wrong; already reported once
-        if any(f"card '{c}'" in d.message and f"':{i}:'" in d.message for c, i in reported_icons):
-            continue        # the card's own text names an unknown icon; already reported at the card
+        if d.dedupe and d.dedupe in said:
+            continue        # e.g. the card's own text names an unknown icon; already reported at the card
         key = (d.loc, d.code) if d.code == "missing-field" else (d.loc, d.message)
         grouped.setdefault(key, []).append(d)
     for group in grouped.values():

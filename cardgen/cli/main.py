@@ -389,7 +389,7 @@ def schema(kind):
 def list_cmd(games):
     """List games, their decks and card counts (default: the game the current folder is in,
     else every game of the project)."""
-    from cardgen.load.game import load_game
+    from cardgen.pipeline.check import load_game
 
     project = find_project()
     try:

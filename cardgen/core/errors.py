@@ -76,6 +76,9 @@ class Diagnostic:
     message: str
     severity: str = "error"  # "error", "warning" or "note" (a designer's note: not a problem)
     code: str = ""
+    # What the problem is about, the same whichever check finds it (e.g. ("unknown-icon", card,
+    # icon)): a later check leaves out a problem an earlier one already reported.  Not compared.
+    dedupe: tuple[str, ...] = field(default=(), compare=False)
 
     def __str__(self) -> str:
         return escape_controls(f"{self.loc}: {self.severity}: {self.message}")
@@ -101,9 +104,9 @@ class CardgenError(Exception):
     """An error the user can fix; carries one or more diagnostics."""
 
     def __init__(self, loc: Loc | None, message: str = "", *, diagnostics: list[Diagnostic] | None = None,
-                 code: str = ""):
+                 code: str = "", dedupe: tuple[str, ...] = ()):
         if diagnostics is None:
-            diagnostics = [Diagnostic(loc or Loc("<unknown>"), message, "error", code)]
+            diagnostics = [Diagnostic(loc or Loc("<unknown>"), message, "error", code, dedupe)]
         self.diagnostics = diagnostics
         super().__init__("\n".join(str(d) for d in diagnostics))
 

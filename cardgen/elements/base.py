@@ -25,9 +25,10 @@ SAFE_PT = SAFE_MM * MM
 class ElementError(Exception):
     """A problem with one option of one element for one card: `key` locates it."""
 
-    def __init__(self, key: str | None, message: str, code: str = "element"):
+    def __init__(self, key: str | None, message: str, code: str = "element", dedupe: tuple[str, ...] = ()):
         super().__init__(message)
         self.key, self.message, self.code = key, message, code
+        self.dedupe = dedupe    # what it is about, with the card's name added (`Diagnostic.dedupe`)
 
 
 class Resources(Protocol):

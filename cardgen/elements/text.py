@@ -58,7 +58,7 @@ class TextElement(Box, Rotate):
         except FontError as exc:
             raise ElementError("font" if self.font else "style", str(exc)) from None
         except IconError as exc:
-            raise ElementError("text", str(exc)) from None
+            raise ElementError("text", str(exc), dedupe=("unknown-icon", exc.unknown) if exc.unknown else ()) from None
         if overflow:
             lc.warn("text", f"{lc.who}: text in element '{self.name}' does not fit its box "
                             f"({w / MM:.1f}x{h / MM:.1f} mm at {used:g} pt); shorten it, enlarge the box"

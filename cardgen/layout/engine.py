@@ -371,7 +371,8 @@ class Layouter:
             except ElementError as exc:
                 eloc = el.value_loc(exc.key) if exc.key and exc.key in el else el.loc
                 raise CardgenError(eloc, f"{who}{where}, element '{el.get('name')}': {exc.message}",
-                                   code=exc.code) from None
+                                   code=exc.code, dedupe=(*exc.dedupe, card.name) if exc.dedupe and card else ()) \
+                    from None
             except expr.ExprError as exc:
                 raise CardgenError(el.value_loc("when"), f"{who}{where}, element '{el.get('name')}': {exc}",
                                    code="expression") from None

@@ -29,9 +29,6 @@ __all__ = ["BUNDLED", "Card", "Deck", "Game", "deck_files", "find_project", "gam
 NON_DECK_FILES = {"game.yaml", "rules.yaml", "cardgen.yaml"}
 DECK_SUFFIXES = (".yaml", ".yml")
 
-# Output sections accepted until the pipeline passes the outputs' own (today's behaviour).
-DEFAULT_SECTIONS = {"tts": "Tabletop Simulator export options", "booklet": "rule booklet options"}
-DEFAULT_DECK_SECTIONS = {"tts": "Tabletop Simulator options for this deck"}
 
 
 
@@ -138,7 +135,8 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
               sheet_cache: Path | Callable[[], Path] | None = None) -> Deck:
     """Load one deck file. Problems are collected: into `problems` if given (the deck is
     returned without what is broken), else raised together at the end.  Problems that leave
-    no deck to speak of raise at once.  `sections`: output keys allowed in a deck file.
+    no deck to speak of raise at once.  `sections`: output keys allowed in a deck file (none
+    if not given).
     `sheet_cache`: where a deck whose cards are a Google Sheet keeps its fetched copy (or
     what works it out, asked only then)."""
     collect = problems is not None
@@ -149,8 +147,7 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
         raise CardgenError(Loc(str(path), 1), "empty deck file; a deck needs `deck:`, `template:` and `cards:`")
     data = _mapping(data, Loc(str(path), 1), "a deck file")
     what = f"deck file {path.name}"
-    unknown, wrong = file_diagnostics(DeckFile, data, what,
-                                      DEFAULT_DECK_SECTIONS if sections is None else sections)
+    unknown, wrong = file_diagnostics(DeckFile, data, what, sections)
     report.extend(unknown)
     fatal = [d for d in wrong if d.code == "missing-key"
              or any(d.loc == data.value_loc(k) for k in ("deck", "template", "cards") if k in data)]
@@ -284,14 +281,14 @@ def _listed_deck(root: Path, name: str) -> Path | None:
 
 
 def load_game(root: Path, project: Path, report: Report | None = None, tolerant: bool = False, *,
-              sections: Mapping[str, str] | None = None, deck_sections: Mapping[str, str] | None = None) -> Game:
+              sections: Mapping[str, str], deck_sections: Mapping[str, str]) -> Game:
     """Load a game folder. Problems raise CardgenError (all of them at once, not just the
     first); unknown keys and warnings go to `report`.  With `tolerant`, every problem goes to
     `report` and the game comes back with what could be loaded (the validator uses this to
     report everything); only a game.yaml that is not a mapping still raises.
     `sections` / `deck_sections`: the output sections (key -> one-line doc) game.yaml and deck
-    files may carry; they are left raw in `game.data` / `deck.data` for the outputs to check.
-    None: `tts` and `booklet` in game.yaml, `tts` in deck files."""
+    files may carry, from the outputs' declarations (`cardgen.pipeline.check.sections`: the
+    loader does not know the outputs); they are checked by the outputs' `section_problems`."""
     report = report if report is not None else Report()
     root = Path(root)
     for named in (root.resolve(), *deck_files_or_none(root)):
@@ -311,8 +308,7 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
         data = YDict()
         data.loc, data.key_locs, data.value_locs = Loc(str(game_file), 1), {}, {}
     data = _mapping(data, Loc(str(game_file), 1), "game.yaml")
-    unknown, problems = file_diagnostics(GameFile, data, "game.yaml",
-                                         DEFAULT_SECTIONS if sections is None else sections)
+    unknown, problems = file_diagnostics(GameFile, data, "game.yaml", sections)
     report.extend(unknown)
     opts = GameFile.load_unchecked(data)
     game = Game(slug=root.resolve().name, root=root, project=project, data=data, opts=opts)

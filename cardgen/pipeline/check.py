@@ -17,7 +17,8 @@ from cardgen.layout.cache import LayoutCache
 from cardgen.layout.engine import Rendered
 from cardgen.layout.manifest import Manifest, ManifestError, assign_revisions, read_manifest
 from cardgen.layout.rulebook import rulebook_problems
-from cardgen.load.game import Game, load_game
+from cardgen.load import game as loader
+from cardgen.load.game import Game
 from cardgen.load.project import output_dir
 from cardgen.outputs import OUTPUTS
 
@@ -46,6 +47,12 @@ def deck_sections() -> dict[str, str]:
     return {o.section: o.summary for o in OUTPUTS.values() if o.section and o.DeckOptions is not None}
 
 
+def load_game(path: Path, project: Path, report: Report | None = None, tolerant: bool = False) -> Game:
+    """`cardgen.load.game.load_game` with the sections of every output (`sections()`,
+    `deck_sections()`) allowed in game.yaml and the deck files: how every caller loads a game."""
+    return loader.load_game(path, project, report, tolerant, sections=sections(), deck_sections=deck_sections())
+
+
 def previous_build(game: Game, out: Path | None, report: Report) -> Manifest | None:
     """The manifest of the game's last build into its output folder (`--out`), if any; a
     broken one is a warning (revisions count from 1 again)."""
@@ -61,7 +68,7 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
     """Every problem of the game at `path` goes to `report`.  The cards' revisions continue
     from the last build into `out` (as `cardgen build --out`; default: the usual place)."""
     try:
-        game = load_game(path, project, report, tolerant=True, sections=sections(), deck_sections=deck_sections())
+        game = load_game(path, project, report, tolerant=True)
     except CardgenError as exc:
         report.extend(exc.diagnostics)
         return Checked(None, None)

@@ -25,7 +25,9 @@ _svg_cache: Bounded[FileKey, Drawing] = Bounded(256)    # the versions of SVGs r
 
 
 class IconError(Exception):
-    pass
+    def __init__(self, message: str, unknown: str | None = None):
+        super().__init__(message)
+        self.unknown = unknown      # the icon name, when no icon has it
 
 
 def file_key(path: Path) -> FileKey:
@@ -203,7 +205,7 @@ class IconBook:
         if p is None:
             from cardgen.schema.core import suggest
             raise IconError(f"unknown icon ':{name}:'{suggest(name, self.names())} "
-                            f"(put {name}.svg in art/icons/ or map it under `icons:` in game.yaml)")
+                            f"(put {name}.svg in art/icons/ or map it under `icons:` in game.yaml)", name)
         if p not in self._checked:
             try:
                 check_art(p)
