@@ -131,7 +131,9 @@ def test_components_page_lists_exactly_the_decks_and_counts(game601):
 
 
 def _with_rules(game, yaml_text: str, name="rules.yaml"):
-    game.rules = load_text(yaml_text, str(GAME / name))
+    from cardgen.load.rules import rules_from
+
+    game.rules = rules_from(load_text(yaml_text, str(GAME / name)), GAME / name, Report())
     return game
 
 

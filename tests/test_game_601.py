@@ -48,16 +48,16 @@ def test_partners_and_identities(game):
 def test_treasure_and_player_card(game):
     (treasure,) = game.deck("Treasure").cards
     assert treasure.count == 1 and "todo" not in treasure.fields   # its text is known; only the count is not
-    entry = next(e for e in game.rules["components"] if e.get("deck") == "Treasure")
-    assert "no count" in entry["silent"]
+    entry = game.rules.component_names()["Treasure"]
+    assert "no count" in entry.silent
     assert ":ap: AP +2" in treasure.fields["text"] and ":rp: RP +1" in treasure.fields["text"]
     (player,) = game.deck("Player").cards
     assert (player.fields["ap"], player.fields["rp"], player.fields["treasures"]) == (10, 0, 0)
 
 
 def test_components_name_every_deck(game):
-    comps = game.rules["components"]
-    assert {c["deck"] for c in comps if "deck" in c} == {d.name for d in game.decks}
+    comps = game.rules.components
+    assert {n for c in comps if c.item is None for n in c.names} == {d.name for d in game.decks}
 
 
 def test_layout_has_no_overflow(game):

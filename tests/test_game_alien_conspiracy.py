@@ -45,11 +45,11 @@ def test_nothing_invented(game):
 
 
 def test_components(game):
-    comps = game.rules["components"]
-    assert {c["deck"] for c in comps if "deck" in c} == {d.name for d in game.decks}
-    assert all("silent" in c for c in comps if "deck" in c)
-    dice = [c for c in comps if "item" in c]
-    assert len(dice) == 1 and dice[0]["count"] == 5
+    comps = game.rules.components
+    assert {n for c in comps if c.item is None for n in c.names} == {d.name for d in game.decks}
+    assert all(c.silent for c in comps if c.item is None)
+    dice = game.rules.items()
+    assert len(dice) == 1 and dice[0].count.value == 5 and not dice[0].count.at_least
 
 
 def test_layout(game):

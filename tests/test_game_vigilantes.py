@@ -42,11 +42,11 @@ def test_no_card_is_invented(game):
 
 
 def test_components_cover_every_deck_and_the_booklet(game):
-    comps = game.rules["components"]
-    decks = {c["deck"] for c in comps if "deck" in c}
+    comps = game.rules.components
+    decks = {n for c in comps if c.item is None for n in c.names}
     assert decks == {d.name for d in game.decks}
-    assert all("silent" in c for c in comps if "deck" in c)
-    items = {c["item"] for c in comps if "item" in c}
+    assert all(c.silent for c in comps if c.item is None)
+    items = {c.item for c in game.rules.items()}
     assert {"Location Booklet", "Attack dice", "Health dice", "Energy dice", "Charge tokens"} <= items
 
 

@@ -482,7 +482,7 @@ def test_an_unknown_icon_in_card_text_is_said_once_by_the_diagnostics_dedupe_fie
 
     make_game(tmp_path, decks={"actions.yaml": ACTIONS.replace("count: 6", "count: 6\n    text: 'Dig :coinz: deep'")})
     code, out = run(tmp_path, "g")
-    assert [ln for ln in out if ": error: " in ln] == [
+    assert code == 1 and [ln for ln in out if ": error: " in ln] == [
         "cards/g/actions.yaml:6:11: error: Action: card 'Digging', `text:`: unknown icon ':coinz:'; did you mean "
         "'coins'? (put coinz.svg in art/icons/ or map it under `icons:` in game.yaml)"]
     report = Report()

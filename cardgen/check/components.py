@@ -1,190 +1,22 @@
-"""The component list of `rules.yaml` (docs/rules-format.md, part 1) and the count checks.
+"""The count checks: the card data held to rules.yaml's component list (docs/rules-format.md,
+part 1), and the list to itself.
 
-`parse_components()` reads the list into `Entry` objects, reporting malformed entries;
-`check_counts()` holds the card data to the entries (errors) and the entries to
-themselves (warnings).  Every count problem has a code starting with `count-`; the
-build treats those as soft errors (it builds anyway, unless --strict).
+The list is read once, when the game loads (`cardgen.load.rules`: `game.rules.components`,
+malformed entries reported there).  `check_counts()` holds the card data to the entries
+(errors) and the entries to themselves (warnings).  Every count problem has a code starting
+with `count-`; the build treats those as soft errors (it builds anyway, unless --strict).
 """
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 
 from cardgen.core.errors import Loc, Report
-from cardgen.load.game import Card, Deck, Game, file_diagnostics
-from cardgen.load.yamlsrc import YDict, YList
-from cardgen.schema.core import STATIC_ENV, Invalid, suggest
-from cardgen.schema.files import ComponentEntry, RuleCount
-
-DECK_ONLY = ("total", "cards", "others", "by", "groups", "each", "types")
+from cardgen.load.game import Card, Deck, Game
+from cardgen.model.rules import Count, Entry
+from cardgen.schema.core import suggest
 
 # Codes of findings about counts: soft errors in a build.
 COUNT_CODES = {"count-mismatch", "count-missing", "count-extra", "count-deck", "count-unlisted", "count-field"}
-
-
-@dataclass(frozen=True)
-class Count:
-    """A number as the rules state it: exact, at least (`"26+"`), or to be decided."""
-
-    value: int | None       # None when tbd
-    loc: Loc
-    at_least: bool = False
-
-    @property
-    def tbd(self) -> bool:
-        return self.value is None
-
-    def __str__(self) -> str:
-        if self.value is None:
-            return "tbd"
-        return f"{self.value}+" if self.at_least else str(self.value)
-
-
-@dataclass
-class Entry:
-    data: YDict
-    decks: list[tuple[str, Loc]] = field(default_factory=list)
-    item: str | None = None
-    total: Count | None = None
-    cards: dict[str, Count] = field(default_factory=dict)
-    others: Count | None = None
-    by: str | None = None
-    by_loc: Loc | None = None
-    groups: dict[str, Count] = field(default_factory=dict)
-    groups_loc: Loc | None = None
-    each: Count | None = None
-    types: Count | None = None
-    count: Count | None = None
-    silent: str | None = None
-    contradicted: bool = False      # the declared total disagrees with the entry's own parts
-
-    @property
-    def loc(self) -> Loc:
-        return self.data.loc
-
-
-def _count(value, loc: Loc, what: str, report: Report, plus: bool = False) -> Count | None:
-    """Parse a count of the component list (`ComponentEntry`'s kind); None (after reporting)
-    when malformed."""
-    try:
-        number, at_least = RuleCount(plus).convert(value, STATIC_ENV)
-    except Invalid as exc:
-        report.error(loc, f"{what} {exc.message}", "rules-schema")
-        return None
-    return Count(number, loc, at_least)
-
-
-def _count_map(entry: YDict, key: str, report: Report, what: str) -> dict[str, Count]:
-    value = entry[key]
-    if not isinstance(value, dict):
-        report.error(entry.value_loc(key), f"`{key}:` must be a mapping of {what} to counts, "
-                                           f"e.g. {{Digging: 6}}", "rules-schema")
-        return {}
-    out = {}
-    for name, v in value.items():
-        c = _count(v, value.value_loc(name) if isinstance(value, YDict) else entry.value_loc(key),
-                   f"`{key}:` count of '{name}'", report)
-        if c is not None:
-            out[str(name)] = c
-    return out
-
-
-def parse_components(rules: YDict, report: Report) -> list[Entry]:
-    """The `components:` list of rules.yaml as entries; malformed parts are reported and left out."""
-    comps = rules.get("components")
-    if comps is None:
-        return []
-    if not isinstance(comps, list):
-        report.error(rules.value_loc("components"), "`components:` must be a list of entries "
-                                                    "(`- deck: NAME` ...); see docs/rules-format.md", "rules-schema")
-        return []
-    entries = []
-    for i, raw in enumerate(comps):
-        iloc = comps.item_loc(i) if isinstance(comps, YList) else rules.value_loc("components")
-        if not isinstance(raw, YDict):
-            report.error(iloc, f"component entry #{i + 1} must be a mapping starting with `deck:`, `decks:` "
-                               f"or `item:`", "rules-schema")
-            continue
-        entry = _parse_entry(raw, report, i)
-        if entry is not None:
-            entries.append(entry)
-    return entries
-
-
-def _parse_entry(raw: YDict, report: Report, i: int) -> Entry | None:
-    # Unknown keys, and the plain text values; the counts and lists are read one by one below.
-    plain = ("deck", "item", "quote", "silent")
-    unknown, wrong = file_diagnostics(ComponentEntry, raw, "a component entry",
-                                      skip=tuple(k for k in ComponentEntry.options() if k not in plain))
-    for d in [*unknown, *wrong]:
-        report.error(d.loc, d.message, "rules-schema")
-    if any(d.loc in (raw.value_loc("deck"), raw.value_loc("item")) for d in wrong if d.code != "missing-key"):
-        return None
-    heads = [k for k in ("deck", "decks", "item") if k in raw]
-    if len(heads) != 1:
-        what = "has none of" if not heads else "has more than one of"
-        report.error(raw.loc, f"component entry #{i + 1} {what} `deck:`, `decks:` and `item:`; "
-                              f"give exactly one", "rules-schema")
-        return None
-    e = Entry(raw)
-    if "deck" in raw:
-        e.decks = [(str(raw["deck"]), raw.value_loc("deck"))]
-    elif "decks" in raw:
-        ds = raw["decks"]
-        if not isinstance(ds, list) or not ds:
-            report.error(raw.value_loc("decks"), "`decks:` must be a list of deck names, e.g. [Monsters, Ninjas]",
-                         "rules-schema")
-            return None
-        e.decks = [(str(d), ds.item_loc(j) if isinstance(ds, YList) else raw.value_loc("decks"))
-                   for j, d in enumerate(ds)]
-    else:
-        e.item = str(raw["item"])
-        for key in DECK_ONLY:
-            if key in raw:
-                report.error(raw.key_loc(key), f"item '{e.item}': `{key}:` is for card decks; an item has "
-                                               f"`count:` only", "rules-schema")
-        if "count" in raw:
-            e.count = _count(raw["count"], raw.value_loc("count"), f"item '{e.item}': count", report, plus=True)
-        return e
-    who = e.decks[0][0] if len(e.decks) == 1 else ", ".join(d for d, _ in e.decks)
-    if "count" in raw:
-        report.error(raw.key_loc("count"), f"{who}: `count:` is for items; a deck's number of cards is "
-                                           f"`total:`", "rules-schema")
-    if "silent" in raw:
-        e.silent = str(raw["silent"])
-        stated = [k for k in DECK_ONLY if k in raw]
-        if stated:
-            report.error(raw.key_loc(stated[0]), f"{who}: `silent:` says the document gives no counts, but the "
-                                                 f"entry also has `{stated[0]}:`; keep one", "rules-schema")
-        return e
-    if "total" in raw:
-        e.total = _count(raw["total"], raw.value_loc("total"), f"{who}: total", report, plus=True)
-    if "cards" in raw:
-        e.cards = _count_map(raw, "cards", report, "card names")
-    if "others" in raw:
-        e.others = _count(raw["others"], raw.value_loc("others"), f"{who}: others", report)
-    if "by" in raw:
-        if not isinstance(raw["by"], str) or not raw["by"].strip():
-            report.error(raw.value_loc("by"), f"{who}: `by:` must name a card field, e.g. type", "rules-schema")
-        else:
-            e.by, e.by_loc = raw["by"].strip(), raw.value_loc("by")
-    for key in ("groups", "each", "types"):
-        if key in raw and "by" not in raw:
-            report.error(raw.key_loc(key), f"{who}: `{key}:` needs `by: FIELD` (the card field that makes the "
-                                           f"groups)", "rules-schema")
-    if "groups" in raw:
-        e.groups = _count_map(raw, "groups", report, f"{e.by or 'field'} values")
-        e.groups_loc = raw.value_loc("groups")
-    if "each" in raw:
-        e.each = _count(raw["each"], raw.value_loc("each"), f"{who}: each", report)
-    if "types" in raw:
-        e.types = _count(raw["types"], raw.value_loc("types"), f"{who}: types", report)
-    if not e.by:
-        e.groups, e.each, e.types = {}, None, None
-    if not any(k in raw for k in DECK_ONLY):
-        report.error(raw.loc, f"{who}: the entry states no count; give `total:`, `cards:`, `by:` with "
-                              f"`groups:`/`each:`, or `silent:` when the document gives none", "rules-schema")
-    return e
 
 
 # -- the rules against themselves -------------------------------------------------------
@@ -341,11 +173,10 @@ def check_deck(e: Entry, deck: Deck, report: Report) -> None:
 def check_counts(game: Game, report: Report) -> None:
     """Hold the game's card data to its rules.yaml component list, and the list to itself."""
     rules = game.rules
-    if not isinstance(rules, YDict) or "components" not in rules:
+    if rules is None or rules.components is None:
         return
-    entries = parse_components(rules, report)
     mentioned: set[str] = set()
-    for e in entries:
+    for e in rules.components:
         check_entry_itself(e, report)
         for name, loc in e.decks:
             mentioned.add(name)
@@ -360,11 +191,9 @@ def check_counts(game: Game, report: Report) -> None:
             mentioned.add(deck.name)
             if e.silent is None:
                 check_deck(e, deck, report)
-    if not isinstance(rules.get("components"), list):
-        return
     for deck in game.decks:
         if deck.name not in mentioned and deck.slug not in mentioned:
             loc = deck.data.value_loc("deck")
             report.error(loc, f"deck '{deck.name}' ({loc.short}) is not in the rules' component list "
-                              f"({rules.key_loc('components').short}); add an entry for it (with `silent:` if "
+                              f"({_short(rules.components_loc)}); add an entry for it (with `silent:` if "
                               f"the document gives no count)", "count-unlisted")

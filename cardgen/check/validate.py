@@ -36,7 +36,6 @@ def run_checks(game: Game, report: Report, cache: LayoutCache | None = None) -> 
 
     res = Resources(game)
     check_game_file(game, res, report)
-    check_rules_file(game, report)
     check_counts(game, report)
     check_cards(game, res, report)
     check_field_names(game, res, report)
@@ -83,29 +82,6 @@ def check_game_file(game: Game, res, report: Report) -> None:
             report.error(icons.value_loc(alias), f"icon alias '{alias}' maps to '{target}', but there is no "
                                                  f"{target}.svg or {target}.png in art/icons/"
                                                  f"{suggest(target, res.icons.names())}", "unknown-icon")
-
-
-# -- rules.yaml ----------------------------------------------------------------------------
-
-def check_rules_file(game: Game, report: Report) -> None:
-    """rules.yaml against its declaration (`schema.files.RulesFile`); the entries of
-    `components:` are checked by `check.components`."""
-    from cardgen.load.game import file_diagnostics
-    from cardgen.schema.files import RulesFile
-    rules = game.rules
-    if rules is None:
-        return
-    path = game.root / "rules.yaml"
-    if not isinstance(rules, YDict):
-        report.error(Loc(str(path), 1), "rules.yaml must be a mapping with `components:` and the rulebook "
-                                        "(see docs/rules-format.md)", "rules-schema")
-        return
-    # `components:` is read by check.components, the rulebook's keys by layout.rulebook (which a
-    # build runs when it makes the booklet, so that the rulebook's problems never stop the cards).
-    rulebook = ("title", "subtitle", "players", "play_time", "ages", "intro", "sections", "player_aid")
-    unknown, wrong = file_diagnostics(RulesFile, rules, "rules.yaml", code="rules-schema",
-                                      skip=("components", *rulebook))
-    report.extend([*unknown, *wrong])
 
 
 # -- decks and cards -----------------------------------------------------------------------

@@ -17,11 +17,9 @@ from cardgen.resources.icons import IconBook
 from cardgen.schema.core import STATIC_ENV, Invalid, suggest
 from cardgen.schema.files import (
     CALLOUT_KINDS,
-    RULES_PART1,
     RulebookCallout,
     RulebookSection,
     RulebookTable,
-    RulesFile,
 )
 from cardgen.schema.files import PlayerAid as PlayerAidDecl
 from cardgen.text import markup
@@ -30,9 +28,8 @@ if TYPE_CHECKING:      # (Jinja and the game loader are imported on first use: s
     from cardgen.layout import expr
     from cardgen.load.game import Game
 
-# The keys, declared in cardgen.schema.files.
-PART1_KEYS = set(RULES_PART1)
-RULEBOOK_KEYS = {k: o.doc for k, (_, o) in RulesFile.options().items() if k not in RULES_PART1}
+# The keys, declared in cardgen.schema.files (rules.yaml's own: checked once, when it loads,
+# `cardgen.load.rules`).
 SECTION_KEYS = {k: o.doc for k, (_, o) in RulebookSection.options().items()}
 TABLE_KEYS = {k: o.doc for k, (_, o) in RulebookTable.options().items()}
 CALLOUT_KEYS = {k: o.doc for k, (_, o) in RulebookCallout.options().items()}
@@ -108,26 +105,14 @@ class Rulebook:
 
 
 def has_rulebook(game: Game) -> bool:
-    return isinstance(game.rules, dict) and any(k in game.rules for k in RULEBOOK_KEYS)
+    return game.rules is not None and game.rules.has_rulebook
 
 
 def component_names(game: Game) -> dict:
-    """`components` for rules text: deck or item name -> its entry in rules.yaml."""
-    out: dict = {}
-    comps = game.rules.get("components") if isinstance(game.rules, dict) else None
-    for entry in comps or []:
-        if not isinstance(entry, dict):
-            continue
-        names = []
-        if "deck" in entry:
-            names.append(entry["deck"])
-        if isinstance(entry.get("decks"), list):
-            names.extend(entry["decks"])
-        if "item" in entry:
-            names.append(entry["item"])
-        for n in names:
-            out[str(n)] = dict(entry)
-    return out
+    """`components` for rules text: deck or item name -> its entry in rules.yaml, as written."""
+    if game.rules is None:
+        return {}
+    return {name: dict(e.data) for name, e in game.rules.component_names().items()}
 
 
 def jinja_context(game: Game) -> dict:
@@ -300,10 +285,9 @@ class _Parser:
         return self.section(value, vloc, level + 1)
 
     def rulebook(self) -> Rulebook:
-        rules = self.game.rules
-        assert isinstance(rules, YDict)  # _parse() only runs when has_rulebook()
+        assert self.game.rules is not None  # _parse() only runs when has_rulebook()
+        rules = self.game.rules.data
         gd = self.game.data
-        self.unknown(rules, [*PART1_KEYS, *RULEBOOK_KEYS], "rules.yaml")
 
         def meta(key, default=""):
             if key in rules:
@@ -340,11 +324,16 @@ class _Parser:
 
 
 def _parse(game: Game) -> tuple[Rulebook | None, list[Diagnostic], list[Diagnostic]]:
-    if not has_rulebook(game):
+    """The rulebook rendered, its problems and its designer's notes: once a loaded game (kept
+    on `game.rules`; the check, the booklet, the player aid and the TTS output all ask)."""
+    if game.rules is None or not game.rules.has_rulebook:
         return None, [], []
-    p = _Parser(game)
-    book = p.rulebook()
-    return book, p.problems, p.notes
+    if game.rules.rendered is None:
+        p = _Parser(game)
+        book = p.rulebook()
+        game.rules.rendered = (book, tuple(p.problems), tuple(p.notes))
+    book, problems, notes = game.rules.rendered
+    return book, list(problems), list(notes)
 
 
 def rulebook_problems(game: Game) -> list[Diagnostic]:

@@ -17,10 +17,13 @@ from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.names import slugify, unique_slugs
 from cardgen.core.paths import PathRefused, allowed_roots, check_ref, confine
 from cardgen.core.sizes import CardSize
+from cardgen.load.declared import file_diagnostics
+from cardgen.load.declared import safe_key as _safe
 from cardgen.load.project import find_project, game_project, resolve_games
+from cardgen.load.rules import rules_from
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.model.game import BUNDLED, Card, Deck, Game
-from cardgen.schema.core import STATIC_ENV, Decl, Invalid, suggest
+from cardgen.schema.core import STATIC_ENV, Invalid
 from cardgen.schema.files import CardKeys, CardSizeKind, DeckFile, GameFile
 
 __all__ = ["BUNDLED", "Card", "Deck", "Game", "deck_files", "find_project", "game_project", "load_deck", "load_game",
@@ -39,49 +42,6 @@ def parse_size(value, loc: Loc) -> CardSize:
         return CardSizeKind().convert(value, STATIC_ENV)
     except Invalid as exc:
         raise CardgenError(loc, f"card size {exc.message}") from None
-
-
-def _safe(key: Any) -> str:
-    text = "".join(ch if ch.isprintable() else "?" for ch in str(key))
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _loc_at(data: Any, path: tuple, fallback: Loc) -> Loc:
-    """Location of the value `path` leads to inside nested YAML mappings and lists."""
-    loc, node = fallback, data
-    for step in path:
-        if isinstance(node, dict) and step in node:
-            loc = node.value_loc(step) if isinstance(node, YDict) else loc
-            node = node[step]
-        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
-            loc = node.item_loc(step) if isinstance(node, YList) else loc
-            node = node[step]
-        else:
-            break
-    return loc
-
-
-def file_diagnostics(decl: type[Decl], data: YDict, what: str, extra: Mapping[str, str] | None = None,
-                     code: str = "type", skip: tuple[str, ...] = ()) -> tuple[list[Diagnostic], list[Diagnostic]]:
-    """`decl`'s problems with `data` as located diagnostics: (unknown keys, the rest).
-    Keys in `extra` (output sections, key -> doc) are allowed and left unchecked; the values
-    of keys in `skip` are left for someone else to check."""
-    extra = extra or {}
-    allowed = [*decl.options(), *extra]
-    unknown: list[Diagnostic] = []
-    other: list[Diagnostic] = []
-    for path, message in decl.problems(data, only=[k for k in decl.options() if k not in skip]):
-        if path[-1:] == ("<key>",):
-            key = path[0]
-            if isinstance(key, str) and key in extra:
-                continue
-            unknown.append(Diagnostic(data.key_loc(key), f"unknown key '{_safe(key)}' in {what}"
-                                                         f"{suggest(key, allowed)}", "error", "unknown-key"))
-        elif not path:
-            other.append(Diagnostic(data.loc, f"{what} {message}", "error", "missing-key"))
-        else:
-            other.append(Diagnostic(_loc_at(data, path, data.loc), f"{what}: {message}", "error", code))
-    return unknown, other
 
 
 def _mapping(value, loc: Loc, what: str) -> YDict:
@@ -395,7 +355,7 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
     elif rules.is_file():
         try:
             confine(rules, roots, "rules.yaml")
-            game.rules = load_file(rules)
+            game.rules = rules_from(load_file(rules), rules, report)
         except PathRefused as exc:
             problems.append(Diagnostic(Loc(str(rules)), str(exc), "error", "path"))
             game.broken.append(rules)

@@ -18,6 +18,7 @@ from cardgen.core.errors import Loc
 from cardgen.core.located import YDict
 from cardgen.core.paths import allowed_roots
 from cardgen.core.sizes import CardSize
+from cardgen.model.rules import Rules
 from cardgen.schema.files import DeckFile, GameFile
 
 BUNDLED = DATA     # cardgen's own fonts/, art/icons/ and templates/basic/, shipped in the package
@@ -138,7 +139,7 @@ class Game:
     project: Path               # the project folder (templates/, art/, fonts/)
     data: YDict                 # game.yaml's mapping; templates read it as `game`
     decks: list[Deck] = field(default_factory=list)
-    rules: dict | None = None   # rules.yaml's mapping (a YDict)
+    rules: Rules | None = None  # rules.yaml, loaded once (`cardgen.load.rules`)
     broken: list[Path] = field(default_factory=list)   # files that failed to load (tolerant loading)
     opts: GameFile = field(default_factory=GameFile)    # game.yaml's declared options, converted
     version: str = ""           # game.yaml's `version:`, else `git describe` (`cardgen.load.game`)

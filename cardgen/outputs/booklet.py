@@ -247,16 +247,14 @@ class BookletMaker:
     def _items(self) -> list[str]:
         """The `item:` components of rules.yaml, as list entries."""
         items = []
-        for entry in (self.r.game.rules or {}).get("components") or []:
-            if isinstance(entry, dict) and "item" in entry:
-                n = entry.get("count")
-                name = str(entry["item"])
-                if isinstance(n, int) and not isinstance(n, bool):
-                    items.append(f"**{n}** {name}")
-                elif n in (None, ""):
-                    items.append(name)
-                else:
-                    items.append(f"{name} (count still to be decided)")
+        for entry in self.r.game.rules.items() if self.r.game.rules else []:
+            n, name = entry.count, str(entry.item)
+            if n is None:
+                items.append(name)
+            elif n.value is not None and not n.at_least:
+                items.append(f"**{n.value}** {name}")
+            else:
+                items.append(f"{name} (count still to be decided)")
         return items
 
     def _component_strips(self, c: Composer) -> list[Strip]:
@@ -612,7 +610,8 @@ def rulebook_inputs(job: Job, shows_cards: bool) -> tuple:
     r, game = job.rendered, job.game
     decks = [(d.name, d.slug, d.count, len(d.cards), d.size, d.context(),
               {k: v for k, v in d.data.items() if k != "cards"}) for d in game.decks]
-    cards = [[c.fields for c in d.cards] for d in game.decks] if _REFERS_TO_CARDS.search(repr(game.rules)) else None
+    refers = game.rules is not None and _REFERS_TO_CARDS.search(repr(game.rules.data))
+    cards = [[c.fields for c in d.cards] for d in game.decks] if refers else None
     shown = pictured(r) if shows_cards else []
     icons = [(str(p), file_digest(p)) for d in r.res.icons.dirs if d.is_dir() for p in sorted(d.iterdir())
              if p.suffix.lower() in (".svg", ".png")]
