@@ -206,3 +206,80 @@ def test_validate_internal_error_is_one_line(tmp_path, monkeypatch):
     finally:
         os.chdir(old)
     assert isinstance(r.exception, RuntimeError)
+
+
+# -- the typed plug-in boundary ------------------------------------------------------------------
+
+def test_each_output_names_its_options_once_as_its_type_argument():
+    import typing
+
+    from cardgen.outputs.base import NoOptions, Output
+    from cardgen.schema.core import Decl
+
+    for out in OUTPUTS.values():
+        (arg,) = typing.get_args(next(b for b in out.__orig_bases__ if typing.get_args(b)))
+        assert out.Options is arg and issubclass(arg, Decl), out.name
+        assert "Options" not in out.__dict__ or out.__dict__["Options"] is arg
+    with pytest.raises(TypeError, match=r"Options is NoOptions but the class is Output\[TtsOptions\]"):
+        class Twice(Output[Tts.Options]):
+            Options = NoOptions
+    with pytest.raises(TypeError, match="not a declaration"):
+        class NotDecl(Output[int]):       # type: ignore[type-var]
+            pass
+
+
+def test_make_gets_its_own_declared_dataclass_and_others_typed(tmp_path, monkeypatch):
+    """Every output's `make` gets `job.options` as an instance of its own `Options`, with the
+    command line over game.yaml; an output that reads another output's options (the
+    calibration sheet: print's flip) gets them typed through `job.options_of`."""
+    from conftest import in_dir
+
+    from cardgen.outputs.calibration import Calibration
+    from cardgen.outputs.print_sheets import PrintSheets
+
+    seen: dict[str, object] = {}
+    for out in OUTPUTS.values():
+        def make(self, job, out=out):
+            seen[out.name] = job.options
+            if out is Calibration:
+                seen["calibration sees print"] = job.options_of(PrintSheets)
+        monkeypatch.setattr(out, "make", make)
+    root = make_game(tmp_path, game="title: Test game\nprint: {flip: short}\nbooklet: {page: a5}\n")
+    wanted = [name for name in OUTPUTS if name != "changes"]        # (it needs --changed-since)
+    args = [a for name in wanted for a in ("--only", name)]
+    code, _, err = in_dir(tmp_path, "build", str(root), *args, "--gutter", "--booklet-page", "half-letter",
+                          "--quiet")
+    assert code == 0, err
+    assert set(seen) == {*wanted, "calibration sees print"}
+    for name, out in OUTPUTS.items():
+        if name not in wanted:
+            continue
+        assert type(seen[name]) is out.Options, name
+    assert (seen["print"].flip, seen["print"].gutter) == ("short", True)      # game.yaml; the command line
+    assert seen["calibration sees print"] == seen["print"]
+    assert seen["booklet"].page == "half-letter"
+
+
+def test_no_output_reads_a_section_of_game_yaml_itself():
+    """Outputs get their options from the job (`job.options`, `job.options_of`, `job.option_loc`,
+    `job.deck_options`); only `outputs/base.py` reads the sections."""
+    allowed = {
+        # checking the section: the locations of the layout files it names
+        ("print_sheets.py", "section = game.data.get(cls.section) if cls.section and isinstance(game.data, dict) "
+                            "else None"),
+        # a helper for tests and scripts given a laid-out game without a build (the booklet
+        # output itself passes `job.options` to `rules_pdf`)
+        ("booklet.py", "options = Booklet.resolve(r.game.data)"),
+    }
+    sections = {o.section for o in OUTPUTS.values() if o.section}
+    found = set()
+    for path in sorted((REPO / "cardgen" / "outputs").glob("*.py")):
+        if path.name == "base.py":
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            raw = re.search(r"\.data\.get\(\s*(?:\w+\.)?section\b|\.data\[\s*(?:\w+\.)?section\b", line) or \
+                re.search(r"\.resolve\(\s*[\w.]*\.data\b", line) or \
+                any(re.search(rf"\.data(?:\.get\(|\[)\s*['\"]{s}['\"]", line) for s in sections)
+            if raw:
+                found.add((path.name, line.strip()))
+    assert found <= allowed, found - allowed

@@ -2,6 +2,12 @@
 once (`cardgen.schema.core`), which give the game.yaml section's checks, the command-line
 flags of `cardgen build` and the docs tables.
 
+The boundary is typed, as MkDocs' `BasePlugin[Config]`: an output subclasses
+`Output[ItsOptions]`, which sets its `Options`, and its `make(job: Job[ItsOptions])` gets
+them as that declared dataclass (`job.options`).  What it reads of another output's options
+comes typed too (`job.options_of(PrintSheets)`), and per-deck options by their declaration
+(`job.deck_options(deck, TtsDeckOptions)`); no output reads a section of game.yaml itself.
+
 Options resolve as: command-line flag > the game.yaml section > the declared default.
 Per-deck options (`DeckOptions`) resolve as: the deck file's section > game.yaml's > default.
 """
@@ -10,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast, get_args, get_origin
 
 from cardgen.core.digest import digest
 from cardgen.core.errors import Diagnostic, Loc, Report
@@ -48,12 +54,17 @@ def _section(data: Mapping | None, key: str | None) -> Mapping:
     return value if isinstance(value, Mapping) else {}
 
 
+Opts = TypeVar("Opts", bound=Decl)      # an output's own options
+P = TypeVar("P", bound=Decl)         # another output's options
+D = TypeVar("D", bound=Decl)         # per-deck options
+
+
 @dataclass
-class Job:
+class Job(Generic[Opts]):
     """One output to make for one laid-out game."""
 
     rendered: Rendered
-    options: Any                     # the output's resolved `Options`
+    options: Opts                    # the output's resolved `Options`, as declared
     build: BuildWide                 # the build-wide options (papers, ...)
     staging: Staging
     report: Report
@@ -63,6 +74,7 @@ class Job:
     changes: Changes | None = None   # with `--changed-since`: what changed (`cardgen.pipeline.changes`)
     output: str = ""                 # the output's name
     ledger: Ledger | None = None     # what the previous build made (None: make everything)
+    resolved: Mapping[str, Decl] = field(default_factory=dict)     # every output's options, by name
     _decks: dict = field(default_factory=dict)
 
     @property
@@ -81,21 +93,39 @@ class Job:
             fingerprint = digest(ledger.code, name, self.options, str(self.out_dir), current(), ledger.value(inputs))
         return Part(ledger, name, fingerprint, self.staging, self.report)
 
-    def deck_options(self, deck: Deck) -> Any:
-        """The output's per-deck options for `deck`: the deck file's section over game.yaml's."""
-        if self.deck_decl is None:
-            raise TypeError("this output has no per-deck options")
+    def options_of(self, output: type[Output[P]]) -> P:
+        """Another output's resolved options (command line > game.yaml > default), as declared:
+        the calibration sheet prints with print's `flip`, the player aid in the booklet's accent."""
+        got = self.resolved.get(output.name)
+        if got is None:
+            got = output.resolve(self.game.data, self.build.outputs.get(output.name))
+        return cast(P, got)
+
+    def option_loc(self, key: str) -> Loc:
+        """Where game.yaml sets this output's option `key` (game.yaml itself if it does not)."""
+        section = self.game.data.get(self.section) if self.section and self.game.data is not None else None
+        if isinstance(section, Mapping) and key in section and hasattr(section, "value_loc"):
+            return section.value_loc(key)
+        return Loc(str(self.game.file))
+
+    def deck_options(self, deck: Deck, decl: type[D]) -> D:
+        """The output's per-deck options for `deck` (`decl`: its `DeckOptions`): the deck
+        file's section over game.yaml's."""
+        if self.deck_decl is None or decl is not self.deck_decl:
+            raise TypeError(f"this output's per-deck options are {self.deck_decl}, not {decl}")
         got = self._decks.get(deck.slug)
         if got is None:
-            keys = self.deck_decl.options()
+            keys = decl.options()
             merged = {k: v for k, v in _section(self.game.data, self.section).items() if k in keys}
             merged.update(_section(deck.data, self.section))
-            got = self._decks[deck.slug] = self.deck_decl.load_unchecked(merged)
-        return got
+            got = self._decks[deck.slug] = decl.load_unchecked(merged)
+        return cast(D, got)
 
 
-class Output:
-    """Base of every output.  A subclass sets the class attributes and `make()`."""
+class Output(Generic[Opts]):
+    """Base of every output.  A subclass names its options' declaration as the type argument
+    (`class Tts(Output[TtsOptions])`: that sets `Options`), sets the class attributes and
+    `make()`."""
 
     name: ClassVar[str]                         # the `--only` word
     summary: ClassVar[str]                      # one line, for --help and the docs
@@ -107,13 +137,25 @@ class Output:
     uses_rulebook: ClassVar[bool] = False       # not made while rules.yaml's rulebook has errors
     rasterizes: ClassVar[bool] = False          # rasterizes card sides in worker processes (`raster.Pool`)
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            origin, args = get_origin(base), get_args(base)
+            if isinstance(origin, type) and issubclass(origin, Output) and args and isinstance(args[0], type):
+                if not issubclass(args[0], Decl):
+                    raise TypeError(f"{cls.__name__}: its options {args[0].__name__} are not a declaration (Decl)")
+                if "Options" in cls.__dict__ and cls.__dict__["Options"] is not args[0]:
+                    raise TypeError(f"{cls.__name__}: Options is {cls.__dict__['Options'].__name__} but the "
+                                    f"class is Output[{args[0].__name__}]; name them once, as the type argument")
+                cls.Options = args[0]
+
     @classmethod
-    def resolve(cls, game_data: Mapping | None, cli: Mapping[str, Any] | None = None) -> Any:
+    def resolve(cls: type[Output[P]], game_data: Mapping | None, cli: Mapping[str, Any] | None = None) -> P:
         """The typed options: `cli` (attribute -> value already converted, only flags that were
         given) over the game.yaml section over the defaults.  The section is assumed checked
         (`section_problems`); values that do not convert take the default."""
         opts = cls.Options.load_unchecked(_section(game_data, cls.section))
-        return replace(opts, **dict(cli)) if cli else opts
+        return cast(P, replace(opts, **dict(cli)) if cli else opts)
 
     @classmethod
     def section_problems(cls, game: Game) -> list[Diagnostic]:
@@ -137,7 +179,7 @@ class Output:
             out.extend(decl.diagnostics(value, where, loc))
         return out
 
-    def make(self, job: Job) -> None:
+    def make(self, job: Job[Opts]) -> None:
         raise NotImplementedError
 
 

@@ -653,15 +653,14 @@ def no_rulebook(job: Job) -> bool:
     return True
 
 
-class Booklet(Output):
+class Booklet(Output[BookletOptions]):
     name = "booklet"
     summary = "The rules summary as a booklet, and the same imposed 2-up to print duplex, fold and staple."
     files = "rules.pdf, rules-booklet-<paper>.pdf"
     section = "booklet"
-    Options = BookletOptions
     uses_rulebook = True
 
-    def make(self, job: Job) -> None:
+    def make(self, job: Job[BookletOptions]) -> None:
         from cardgen.render import impose_booklet
 
         r = job.rendered

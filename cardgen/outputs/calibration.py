@@ -16,7 +16,7 @@ from typing import Any
 
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
-from cardgen.outputs.base import Job, Output
+from cardgen.outputs.base import Job, NoOptions, Output
 from cardgen.outputs.print_sheets import PrintSheets
 
 RANGE = 5.0          # the scales read -RANGE..+RANGE mm
@@ -108,17 +108,16 @@ def calibration_pdf(paper: str, flip: str, offset: tuple[float, float], fonts: A
     return buf.getvalue()
 
 
-class Calibration(Output):
+class Calibration(Output[NoOptions]):
     name = "calibration"
     summary = ("A duplex calibration sheet: scales whose read-out gives the --back-offset to use "
                "(uses print's --flip and --back-offset).")
     files = "calibration-<paper>.pdf"
 
-    def make(self, job: Job) -> None:
+    def make(self, job: Job[NoOptions]) -> None:
         from cardgen.outputs.incremental import fonts_digest
 
-        given = getattr(job.build, "outputs", {}).get(PrintSheets.name)
-        o = PrintSheets.resolve(job.game.data, given)
+        o = job.options_of(PrintSheets)
         r = job.rendered
         for paper in job.build.papers:
             part = job.part(paper, o.flip, tuple(o.back_offset), r.game.title, fonts_digest(r.res.fonts))

@@ -1,15 +1,15 @@
 """`cards.pdf`: every distinct card once at trim + bleed, with TrimBox and BleedBox."""
 from __future__ import annotations
 
-from cardgen.outputs.base import Job, Output
+from cardgen.outputs.base import Job, NoOptions, Output
 
 
-class CardsPdf(Output):
+class CardsPdf(Output[NoOptions]):
     name = "cards"
     summary = "Every distinct card once at trim + bleed, with TrimBox/BleedBox, for print services."
     files = "cards.pdf"
 
-    def make(self, job: Job) -> None:
+    def make(self, job: Job[NoOptions]) -> None:
         from cardgen.outputs.incremental import fonts_digest
         from cardgen.render.formcache import FormCache
         from cardgen.render.pdf import cards_pdf

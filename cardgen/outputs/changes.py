@@ -10,7 +10,7 @@ from cardgen.core.errors import CardgenError, Loc, plural
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
 from cardgen.model.ops import Copy
-from cardgen.outputs.base import Job, Output
+from cardgen.outputs.base import Job, NoOptions, Output
 from cardgen.outputs.print_sheets import PrintSheets
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 
@@ -157,7 +157,7 @@ class _Listing:
             self.c.showPage()
 
 
-class ChangesPdf(Output):
+class ChangesPdf(Output[NoOptions]):
     name = "changes"
     summary = ("What changed since an earlier build or git revision (`--changed-since`, docs/changes.md): a page "
                "listing it and what to take out of the box, then print sheets (with the `print` options) of only "
@@ -165,7 +165,7 @@ class ChangesPdf(Output):
     files = "changes-<paper>.pdf"
     default = False
 
-    def make(self, job: Job) -> None:
+    def make(self, job: Job[NoOptions]) -> None:
         from cardgen.render import impose
         from cardgen.render.pdf import SheetOptions, plan_sheets, print_sheets
 
@@ -173,7 +173,7 @@ class ChangesPdf(Output):
         if changes is None:         # the pipeline says what changed (`cardgen.pipeline.changes`)
             raise TypeError("the changes output needs the changes (--changed-since)")
         r = job.rendered
-        o = PrintSheets.resolve(r.game.data, job.build.outputs.get(PrintSheets.name))
+        o = job.options_of(PrintSheets)
         copies = changed_copies(job, changes)
         for paper in job.build.papers:
             so = SheetOptions(paper, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs)

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 from cardgen.core.errors import CardgenError
 from cardgen.core.units import MM
-from cardgen.layout.engine import Rendered
 from cardgen.layout.rulebook import has_rulebook, load_rulebook
 from cardgen.model import ops
 from cardgen.model.ops import CardLayout, Copy
+from cardgen.outputs.base import Job
 from cardgen.outputs.booklet import Booklet
 from cardgen.outputs.player_aid import AID_BLEED, AID_SIZE, player_aid_pages
 from cardgen.outputs.rulebook_pages import accent_or_default
@@ -54,9 +54,11 @@ def _side(page_ops: list, width: float, height: float, bleed: float, key: str) -
     return CardLayout(width, height, bleed, [shift(op, -bleed, -bleed) for op in drawn], key=key)
 
 
-def extras(r: Rendered) -> list[Extra]:
+def extras(job: Job) -> list[Extra]:
     """The extra components of a laid-out game: its player aid, if rules.yaml has one (a
-    rulebook with errors gives none here; the booklet output reports them)."""
+    rulebook with errors gives none here; the booklet output reports them), in the booklet's
+    accent colour."""
+    r = job.rendered
     game = r.game
     if not has_rulebook(game):
         return []
@@ -70,16 +72,17 @@ def extras(r: Rendered) -> list[Extra]:
     count = aid.count if aid.count is not None else players(game.opts.players)
     if count <= 0:
         return []
-    front, back = player_aid_pages(r, book, accent_or_default(Booklet.resolve(game.data).accent))
+    front, back = player_aid_pages(r, book, accent_or_default(job.options_of(Booklet).accent))
     w, h, b = AID_SIZE[0] * MM, AID_SIZE[1] * MM, AID_BLEED * MM
     return [Extra(PLAYER_AID, "player-aid", _side(front.ops, w, h, b, "player-aid:face"),
                   _side(back.ops, w, h, b, "player-aid:back"), count, AID_SIZE[0], AID_SIZE[1], AID_BLEED)]
 
 
-def extra_copies(r: Rendered) -> list[Copy]:
+def extra_copies(job: Job) -> list[Copy]:
     """The extra components' copies, worked out once per laid-out game (each output that
     prints them, and its fingerprint, get the same card sides)."""
+    r = job.rendered
     done = r.__dict__.get("_extra_copies")
     if done is None:
-        done = r.__dict__["_extra_copies"] = [cp for e in extras(r) for cp in e.copies()]
+        done = r.__dict__["_extra_copies"] = [cp for e in extras(job) for cp in e.copies()]
     return list(done)

@@ -30,22 +30,20 @@ def file_name(layout: str) -> str:
     return f"print-{layout}.pdf" if layout.endswith(SUFFIX) else f"print-{layout}{SUFFIX}.pdf"
 
 
-class Foldover(SheetOutput):
+class Foldover(SheetOutput[FoldoverOptions]):
     name = "foldover"
     summary = ("Fold-over sheets to print single-sided: fronts on one half, backs mirrored on the other; fold, "
                "glue and cut.")
     files = "print-<paper>-foldover.pdf"
     section = "foldover"
-    Options = FoldoverOptions
     kind = "foldover"
 
     @classmethod
     def layout_names(cls, options: Any, papers: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(options.layout) or tuple(f"{p}{SUFFIX}" for p in papers)
 
-    def make(self, job: Job) -> None:
-        given = getattr(job.build, "outputs", {}).get(PrintSheets.name)
-        o = PrintSheets.resolve(job.game.data, given)
+    def make(self, job: Job[FoldoverOptions]) -> None:
+        o = job.options_of(PrintSheets)
         for name in self.layout_names(job.options, job.build.papers):
             layout = job_layout(job, name, self.kind)
             part = job.part(name, o, *sheet_inputs(job, layout))

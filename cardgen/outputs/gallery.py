@@ -25,16 +25,15 @@ class GalleryOptions(Decl):
     dpi: int = opt(Int(min=50, max=300), "resolution of the card images (a poker card at 150: 375 x 525 px)", 150)
 
 
-class Gallery(Output):
+class Gallery(Output[GalleryOptions]):
     name = "gallery"
     summary = ("A web page of every card, faces and backs by deck, with copies and the validator's problems, "
                "to open from the disk or send to co-designers.")
     files = "index.html, gallery/"
     section = "gallery"
     rasterizes = True
-    Options = GalleryOptions
 
-    def make(self, job: Job) -> None:
+    def make(self, job: Job[GalleryOptions]) -> None:
         from cardgen.core.names import NAME_LIMIT, bounded, slugify
         from cardgen.outputs import album as A
         from cardgen.render import raster

@@ -11,7 +11,7 @@ from cardgen.core.sizes import CARD_SIZES_MM
 from cardgen.core.units import MM
 from cardgen.layout.rulebook import Rulebook
 from cardgen.model import ops
-from cardgen.outputs.base import Job, Output
+from cardgen.outputs.base import Job, NoOptions, Output
 from cardgen.outputs.booklet import Booklet, rulebook_part, the_rulebook
 from cardgen.outputs.rulebook_pages import WHITE, Composer, Page, Styles, accent_or_default, on_colour, render_pages
 from cardgen.text.flow import Strip, shift
@@ -120,15 +120,15 @@ def make_player_aid(r: Rendered, accent: tuple | None = None) -> bytes | None:
     return player_aid_pdf(r, book, Booklet.resolve(r.game.data).accent if accent is None else accent)
 
 
-class PlayerAid(Output):
+class PlayerAid(Output[NoOptions]):
     name = "player-aid"
     summary = "A poker-size player aid: turn structure on the front, end of game on the back."
     files = "player-aid.pdf"
     uses_rulebook = True
 
-    def make(self, job: Job) -> None:
+    def make(self, job: Job[NoOptions]) -> None:
         r = job.rendered
-        accent = Booklet.resolve(r.game.data).accent
+        accent = job.options_of(Booklet).accent
         with rulebook_part(job, False, accent) as book:
             data = player_aid_pdf(r, book, accent) if book is not None else None
             if data is not None:

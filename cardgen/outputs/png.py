@@ -51,16 +51,15 @@ class PngOptions(Decl):
                          key="target")
 
 
-class Png(Output):
+class Png(Output[PngOptions]):
     name = "png"
     summary = "One PNG per card copy at a print service's exact pixel size (MakePlayingCards, The Game Crafter)."
     files = "png/<target>/fronts/, png/<target>/backs/"
     default = False
     section = "png"
     rasterizes = True
-    Options = PngOptions
 
-    def make(self, job: Job) -> None:
+    def make(self, job: Job[PngOptions]) -> None:
         """`png/<target>/fronts/NNN-<deck>-<card>-<i>of<n>.png` for every copy, in print order;
         `png/<target>/backs/` holds the matching per-card backs (same numbers) or one
         `<deck>-back.png` per deck with a shared back.  The player aid follows the decks
@@ -97,7 +96,7 @@ def _png_targets(job: Job, targets, cache, pool, ready_dir: Path) -> None:
     from cardgen.render.raster import Spec, font_dirs_of, rasterize
 
     r, report = job.rendered, job.report
-    more = extras(r)
+    more = extras(job)
     total = sum(card.count for _, card, _ in r.faces) + sum(e.count for e in more)
     width = max(3, len(str(total)))
     for tname in targets:

@@ -47,16 +47,15 @@ class PdfxOptions(Decl):
                               default_doc="cardgen's FOGRA39 coated profile, 240 % total ink")
 
 
-class PrintService(Output):
+class PrintService(Output[PdfxOptions]):
     name = "pdfx"
     summary = ("One CMYK PDF/X-1a file per deck for print-on-demand services (DriveThruCards order: back, front, "
                "per card), with copy counts and an ink and safe-area preflight.")
     files = "print-service/<deck>-pdfx.pdf, print-service/<deck>-counts.txt"
     default = True
     section = "pdfx"
-    Options = PdfxOptions
 
-    def make(self, job: Job) -> None:
+    def make(self, job: Job[PdfxOptions]) -> None:
         from cardgen.core.digest import file_digest
         from cardgen.outputs.incremental import fonts_digest
         from cardgen.render import docinfo
@@ -97,9 +96,7 @@ def _profile(job: Job) -> tuple[Path, Condition, Loc]:
     ref = job.options.profile
     if ref is None:
         return DEFAULT_PROFILE, BUNDLED, Loc(str(job.game.file))
-    section = job.game.data.get(PrintService.section) if job.game.data else None
-    loc = section.value_loc("profile") if section is not None and hasattr(section, "value_loc") \
-        else Loc(str(job.game.file))
+    loc = job.option_loc("profile")
     try:
         path = find_confined(ref, (job.game.root, job.game.project), job.game.roots, "profile")
     except PathRefused as exc:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from cardgen.core.errors import CardgenError, Loc, plural
-from cardgen.outputs.base import Job, Output
+from cardgen.outputs.base import Job, Opts, Output
 from cardgen.schema.core import Bool, Choice, Decl, Env, Invalid, Kind, ListOf, Text, _finite_number, opt, show
 
 MAX_OFFSET_MM = 50.0
@@ -65,7 +65,7 @@ class PrintOptions(Decl):
                         default_doc="the preset named after each --page", cli="--layout")
 
 
-class SheetOutput(Output):
+class SheetOutput(Output[Opts]):
     """An output that prints the cards on sheet layouts named in its section's `layout:`."""
 
     kind: ClassVar[str] = "duplex"      # the sheet layouts it takes (`sheetlayout.kind_problem`)
@@ -88,18 +88,17 @@ class SheetOutput(Output):
                                    for i, n in enumerate(names)], game, cls.kind)
 
 
-class PrintSheets(SheetOutput):
+class PrintSheets(SheetOutput[PrintOptions]):
     name = "print"
     summary = "Sheets to print at home at 100 %, duplex, and cut along the crop marks."
     files = "print-<paper>.pdf, print-<layout>.pdf"
     section = "print"
-    Options = PrintOptions
 
     @classmethod
     def layout_names(cls, options: Any, papers: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(options.layout) or papers
 
-    def make(self, job: Job) -> None:
+    def make(self, job: Job[PrintOptions]) -> None:
         todo = []
         for name in self.layout_names(job.options, job.build.papers):
             layout = job_layout(job, name, self.kind)
@@ -124,7 +123,7 @@ def sheet_inputs(job: Job, layout: Any) -> tuple:
     from cardgen.outputs.incremental import fonts_digest
 
     r = job.rendered
-    return r.copies, extra_copies(r), layout, r.game.title, fonts_digest(r.res.fonts)
+    return r.copies, extra_copies(job), layout, r.game.title, fonts_digest(r.res.fonts)
 
 
 def cut_files(job: Job, layout: Any, name: str, pages: list) -> None:
@@ -199,7 +198,7 @@ def _plan(job: Job, layout: Any, name: str, o: Any) -> tuple[Any, list, list, st
     r = job.rendered
     so = SheetOptions(name, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs, layout)
     pages, how = plan_sheets(r.copies, so)
-    extra = extra_copies(r)
+    extra = extra_copies(job)
     if extra:
         more = plan_sheets(extra, so)[0]
         pages += more

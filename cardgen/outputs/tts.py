@@ -225,22 +225,21 @@ class _Image:
     cache_path: Path = Path()   # set once the atlas key is known
 
 
-class Tts(Output):
+class Tts(Output[TtsOptions]):
     name = "tts"
     summary = "A Tabletop Simulator saved object with every deck, and its deck images."
     files = "tts/<game>.json, tts/<game>.png, tts/*.jpg"
     section = "tts"
     rasterizes = True
-    Options = TtsOptions
     DeckOptions = TtsDeckOptions
 
-    def make(self, job: Job) -> None:
+    def make(self, job: Job[TtsOptions]) -> None:
         from cardgen.layout.rulebook import has_rulebook
 
         r = job.rendered
         job.staging.own_dir(Path(os.path.abspath(job.out_dir / "tts")))
         decks = [(deck.slug, deck.name, deck.size, deck.back, deck.backs, deck.data.get("description"),
-                  job.deck_options(deck)) for deck in r.game.decks]
+                  job.deck_options(deck, TtsDeckOptions)) for deck in r.game.decks]
         cards = [(deck.slug, card.name, card.count, card.fields, face, r.back_of(deck, card))
                  for deck, card, face in r.faces]
         shared_backs = [r.backs.get((deck.slug, None)) for deck in r.game.decks]
@@ -276,7 +275,7 @@ def _out_tts(job: Job) -> None:
         entries = [(card, face, r.back_of(deck, card)) for _, card, face in rows for _ in range(card.count)]
         if not entries:
             continue
-        dopts = job.deck_options(deck)
+        dopts = job.deck_options(deck, TtsDeckOptions)
         sheets = plan_sheets(entries, deck.size.width, deck.size.height, dopts.back_is_hidden)
         for sheet, key in zip(sheets, deck_keys(game.slug, deck.slug, len(sheets), taken)):
             sheet.key = key

@@ -154,12 +154,15 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
         if any(o.name == "changes" for o in wanted) else None
     staging = Staging(out_dir)
     ledger = Ledger(out_dir, inputs.code, state.parts, fonts.font_files)
+    # every output's options, typed (command line > game.yaml > default): each output gets its
+    # own as `job.options`, and another's through `job.options_of`
+    resolved = {o.name: o.resolve(game.data, opts.outputs.get(o.name)) for o in OUTPUTS.values()}
     with docinfo.using(game_docinfo(game)), stage("writing", len(wanted)) as advance:
         for output in wanted:
             advance(0, output.name)
-            options = output.resolve(game.data, opts.outputs.get(output.name))
-            output().make(Job(rendered, options, opts, staging, report, out_dir, output.DeckOptions, output.section,
-                              changes=changes, output=output.name, ledger=ledger))
+            output().make(Job(rendered, resolved[output.name], opts, staging, report, out_dir, output.DeckOptions,
+                              output.section, changes=changes, output=output.name, ledger=ledger,
+                              resolved=resolved))
             advance(1)
     staging.add(out_dir / MANIFEST, manifest.dumps().encode("utf-8"))
     made = len(report.items)
