@@ -21,7 +21,7 @@ def doc(name):
 def test_generated_reference_is_current(block):
     """Every reference table in docs/ is exactly what the declarations say (regenerate with
     `python -m cardgen.pipeline.reference --write`)."""
-    assert reference.current(REPO / "docs", block) == reference.generated(block)
+    assert reference.current(REPO, block) == reference.generated(block)
 
 
 @pytest.mark.parametrize("etype", sorted(ELEMENTS))
@@ -67,3 +67,44 @@ def test_the_quick_subset_names_test_modules_that_exist():
 
     here = pathlib.Path(__file__).resolve().parent
     assert QUICK and all((here / f"{name}.py").is_file() for name in QUICK)
+
+
+def test_reference_check_fails_on_a_generated_block_edited_by_hand(tmp_path):
+    """`python -m cardgen.pipeline.reference --check` (run by CI): 0 while every generated block
+    of the README and docs/ is current; 1, naming the file, line and block, once one is edited."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    shutil.copy(REPO / "README.md", tmp_path / "README.md")
+    shutil.copytree(REPO / "docs", tmp_path / "docs")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+
+    def check():
+        r = subprocess.run([sys.executable, "-m", "cardgen.pipeline.reference", "--check"], cwd=tmp_path, env=env,
+                           capture_output=True, text=True)
+        return r.returncode, r.stdout + r.stderr
+
+    assert check() == (0, f"{len(reference.BLOCKS)} generated blocks are current\n")
+    readme = (tmp_path / "README.md").read_text(encoding="utf-8")
+    line = readme[:readme.index("<!-- cardgen:readme-build-flags -->")].count("\n") + 1
+    (tmp_path / "README.md").write_text(readme.replace("| `--strict` |", "| `--strikt` |"), encoding="utf-8")
+    assert check() == (1, f"README.md:{line}: generated block 'readme-build-flags' differs from what the "
+                          f"declarations make (edited by hand, or a declaration changed); run `python -m "
+                          f"cardgen.pipeline.reference --write` (edit the declaration, not the table)\n")
+    text = (tmp_path / "docs" / "outputs.md").read_text(encoding="utf-8")
+    (tmp_path / "docs" / "outputs.md").write_text(text.replace("<!-- /cardgen:outputs -->", ""), encoding="utf-8")
+    code, out = check()
+    assert code == 1 and "docs/outputs.md: no <!-- cardgen:outputs --> ... <!-- /cardgen:outputs --> block" in out
+    (tmp_path / "docs" / "outputs.md").write_text(text, encoding="utf-8")
+    assert reference.write(tmp_path) == ["README.md:readme-build-flags"]
+    assert check() == (0, f"{len(reference.BLOCKS)} generated blocks are current\n")
+
+
+def test_readme_flag_table_is_generated_and_has_every_build_flag():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    table = reference.current(REPO, "readme-build-flags")
+    flags = [f for cmd, f in _flags() if cmd == "build"]
+    assert flags and all(f"| `{f}" in table for f in flags), [f for f in flags if f"| `{f}" not in table]
+    assert table in readme

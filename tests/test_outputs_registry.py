@@ -13,8 +13,8 @@ from vgame import ACTIONS, FACE, RULES, make_game
 from cardgen.cli import main as cli
 from cardgen.outputs import OUTPUTS
 from cardgen.outputs.booklet import Booklet
-from cardgen.outputs.docs import BEGIN, END, options_markdown
 from cardgen.outputs.tts import Tts
+from cardgen.pipeline import reference
 from cardgen.pipeline.options import BuildOptions
 
 
@@ -26,17 +26,14 @@ def _help() -> str:
 
 def test_only_choices_are_the_registry():
     only = next(p for p in cli.build.params if p.name == "only")
-    assert list(only.type.choices) == list(OUTPUTS) == ["print", "foldover", "changes", "calibration", "cards", "booklet",
-                                                        "player-aid", "tts", "png", "pdfx", "gallery"]
-    assert re.search(r"--only \[print\|foldover\|changes\|calibration\|cards\|booklet\|player-aid\|tts\|png\|pdfx\|gallery\]", _help())
+    assert list(only.type.choices) == list(OUTPUTS)
+    assert f"--only [{'|'.join(OUTPUTS)}]" in _help()
 
 
 def test_every_output_flag_is_in_build_help():
     text = _help()
     flags = [o.cli for out in OUTPUTS.values() for _, o in out.Options.options().values() if o.cli]
-    assert flags == ["--gutter", "--flip", "--back-offset", "--no-backs", "--mix-backs", "--layout",
-                     "--foldover-layout", "--booklet-page", "--designer-notes",
-                     "--tts-format", "--tts-base-url", "--target", "--ink-limit"]
+    assert len(flags) == len(set(flags)) and all(f.startswith("--") for f in flags)
     for flag in [*flags, "--page", "--out", "--only", "--strict", "--watch"]:
         assert re.search(rf"^\s+{re.escape(flag)}\b", text, re.M), flag
     for out in OUTPUTS.values():
@@ -73,8 +70,8 @@ def test_command_line_over_game_yaml_over_default(monkeypatch):
     tts = Tts.resolve(data, opts.outputs["tts"])
     assert (tts.format, tts.jpeg_quality, tts.base_url) == ("png", 95, "https://example.org/t")
     plain = _given(monkeypatch)
-    assert plain.outputs == {} and plain.papers == ("letter", "a4") and plain.wanted() == [
-        "print", "foldover", "calibration", "cards", "booklet", "player-aid", "tts", "pdfx", "gallery"]
+    assert plain.outputs == {} and plain.papers == ("letter", "a4")
+    assert plain.wanted() == [n for n, o in OUTPUTS.items() if o.default]
 
 
 def test_bad_flag_value_is_a_usage_error():
@@ -84,12 +81,9 @@ def test_bad_flag_value_is_a_usage_error():
 
 
 def test_docs_hold_exactly_the_generated_tables():
-    text = (REPO / "docs" / "outputs.md").read_text(encoding="utf-8")
-    assert text.count(BEGIN) == 1 and text.count(END) == 1
-    generated = text.split(BEGIN, 1)[1].split(END, 1)[0]
-    assert generated.strip() == options_markdown().strip()
-    for out in OUTPUTS.values():
-        assert f"## `{out.name}`" in generated
+    generated = reference.current(REPO, "outputs")
+    assert generated == reference.generated("outputs")
+    assert re.findall(r"^## `([\w-]+)`", generated, re.M) == list(OUTPUTS)
 
 
 # -- one check path ------------------------------------------------------------------------------
@@ -283,3 +277,70 @@ def test_no_output_reads_a_section_of_game_yaml_itself():
             if raw:
                 found.add((path.name, line.strip()))
     assert found <= allowed, found - allowed
+
+
+# -- a new output: one module, one registry line ---------------------------------------------------
+
+STAMP = '''
+from dataclasses import dataclass
+
+from cardgen.outputs.base import Job, Output
+from cardgen.schema.core import Decl, Number, opt
+
+
+@dataclass(frozen=True, kw_only=True)
+class StampOptions(Decl):
+    __what__ = "stamp options"
+
+    size: float = opt(Number(min=1, max=10), "how big the stamp is", 3.0, cli="--stamp-size")
+
+
+class Stamp(Output[StampOptions]):
+    name = "stamp"
+    summary = "A stamp for every game."
+    files = "stamp.txt"
+    section = "stamp"
+
+    def make(self, job: Job[StampOptions]) -> None:
+        job.staging.add(job.out_dir / "stamp.txt", f"{job.options.size:g}\\n".encode())
+'''
+
+
+def test_a_new_output_is_one_module_and_one_registry_line(tmp_path, monkeypatch):
+    """No test list names the outputs: a new one shows up in `--only`, the build's flags, the
+    generated docs, the JSON Schema, the check of its game.yaml section and the build."""
+    import importlib
+    import json
+
+    from conftest import in_dir
+
+    from cardgen.pipeline.jsonschema import dumps
+
+    (tmp_path / "mods").mkdir()
+    (tmp_path / "mods" / "stamp_output.py").write_text(STAMP)          # the module
+    monkeypatch.syspath_prepend(str(tmp_path / "mods"))
+    stamp = importlib.import_module("stamp_output")
+    monkeypatch.setitem(OUTPUTS, "stamp", stamp.Stamp)                  # the registry line
+    monkeypatch.setattr(cli.build, "_params", None)     # (the command's flags are made when it is first used)
+
+    only = next(p for p in cli.build.params if p.name == "only")
+    assert "stamp" in only.type.choices and f"--only [{'|'.join(OUTPUTS)}]" in _help()
+    assert re.search(r"^\s+--stamp-size NUMBER\s+How big the stamp is \(default: 3\)", _help(), re.M)
+    assert "## `stamp`: stamp.txt\n\nA stamp for every game.\n\nOptions, in game.yaml under `stamp:`:" in \
+        reference.generated("outputs")
+    assert "| `--stamp-size NUMBER` | `stamp`: how big the stamp is (default: 3) |" in \
+        reference.generated("readme-build-flags")
+    schema = json.loads(dumps("game"))["properties"]["stamp"]
+    assert schema["description"] == "A stamp for every game." and schema["properties"]["size"]["maximum"] == 10
+
+    root = make_game(tmp_path, game="title: Test game\nstamp: {size: 20}\n")
+    code, lines = _run(tmp_path, "validate", "g")
+    assert code == 1 and _problems(lines) == [
+        "cards/g/game.yaml:2:15: error: stamp: `size` must be a number from 1 to 10, got 20"]
+    (root / "game.yaml").write_text("title: Test game\nstamp: {size: 4}\n")
+    code, _, err = in_dir(tmp_path, "build", "g", "--only", "stamp", "--quiet")
+    assert code == 0, err
+    assert (tmp_path / "build" / "g" / "stamp.txt").read_text() == "4\n"
+    code, _, err = in_dir(tmp_path, "build", "g", "--only", "stamp", "--stamp-size", "7.5", "--quiet")
+    assert code == 0, err
+    assert (tmp_path / "build" / "g" / "stamp.txt").read_text() == "7.5\n"

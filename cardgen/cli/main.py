@@ -88,11 +88,13 @@ def run() -> None:
 
 def _click_option(o: Opt, dest: str) -> click.Option:
     """A declared option as a `cardgen build` flag."""
-    from cardgen.pipeline.options import Folder
+    from cardgen.pipeline.options import Folder, OutputName, metavar
 
     kind, multiple = o.kind, False
     if isinstance(kind, ListOf):
         kind, multiple = kind.item, True
+    if isinstance(kind, OutputName):
+        kind = kind.choice
     help_text = o.doc[0].upper() + o.doc[1:]
     if isinstance(kind, Bool):
         if o.cli.startswith("--no-"):
@@ -114,8 +116,7 @@ def _click_option(o: Opt, dest: str) -> click.Option:
         except Invalid as exc:
             raise click.BadParameter(exc.message) from None
 
-    metavar = getattr(kind, "metavar", None) or kind.describe().split(",")[0].split(" (")[0].upper().replace(" ", "_")
-    return click.Option([o.cli, dest], callback=convert, multiple=multiple, metavar=metavar, help=help_text)
+    return click.Option([o.cli, dest], callback=convert, multiple=multiple, metavar=metavar(kind), help=help_text)
 
 
 def _flags() -> list[tuple[str | None, str, Opt, click.Option]]:

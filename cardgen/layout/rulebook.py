@@ -1,6 +1,6 @@
 """The rulebook part of `rules.yaml` (docs/rules-format.md, Part 2) as plain data.
 
-Every text is rendered through the sandboxed Jinja of `cardgen.expr` with `game`,
+Every text is rendered through the sandboxed Jinja of `cardgen.layout.expr` with `game`,
 `decks` and `components`; a reference to something that does not exist is an error
 at the YAML value's file and line.  `rulebook_problems(game)` gives every problem
 as diagnostics (for the validator); `load_rulebook(game)` raises CardgenError.

@@ -1,7 +1,8 @@
 """The outputs `cardgen build` makes: the one registry table.
 
-Adding an output: one module with its `Output` subclass (`cardgen.outputs.base`), one line
-here, and its section in docs/outputs.md (`cardgen.outputs.docs.options_markdown()`).
+Adding an output: one module with its `Output` subclass (`cardgen.outputs.base`) and one line
+here; then `python -m cardgen.pipeline.reference --write` adds its section to docs/outputs.md
+and its flags to the README.
 The order is the order they are made in and listed in.
 
 Start-up.  `cardgen --help` imports none of this (the build command makes its flags and

@@ -44,6 +44,31 @@ class Since(Text):
         return "build folder or git revision"
 
 
+@dataclass(frozen=True)
+class OutputName(Kind):
+    """The name of an output: one of the registry's (`cardgen.outputs.OUTPUTS`), read when
+    asked, so that an output added to it is a choice of `--only` at once."""
+
+    @property
+    def choice(self) -> Choice:
+        return Choice(tuple(OUTPUTS))
+
+    def convert(self, value: Any, env: Env) -> Any:
+        return self.choice.convert(value, env)
+
+    def describe(self) -> str:
+        return self.choice.describe()
+
+    def json_schema(self) -> dict:
+        return self.choice.json_schema()
+
+
+def metavar(kind: Kind) -> str:
+    """How `--help` and the README show a flag's value: the kind's own `metavar`, else the
+    first words of its description (`NUMBER`, `TEXT`)."""
+    return getattr(kind, "metavar", None) or kind.describe().split(",")[0].split(" (")[0].upper().replace(" ", "_")
+
+
 @dataclass(frozen=True, kw_only=True)
 class BuildOptions(Decl):
     """What `cardgen build` makes and where; the outputs' own options come from game.yaml and,
@@ -56,7 +81,7 @@ class BuildOptions(Decl):
                         default_doc="both", cli="--page", key="page")
     out: Path | None = opt(Folder(), "output folder; each game goes in <out>/<game>/", None,
                            default_doc="build/ in the project, or in a game folder outside any project", cli="--out")
-    only: tuple = opt(ListOf(Choice(tuple(OUTPUTS))), "make only this output; repeatable", (),
+    only: tuple = opt(ListOf(OutputName()), "make only this output; repeatable", (),
                       default_doc="every output but " + ", ".join(n for n, o in OUTPUTS.items() if not o.default),
                       cli="--only")
     strict: bool = opt(Bool(), "refuse to build while the validator reports any problem", False, cli="--strict")

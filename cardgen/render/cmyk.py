@@ -9,7 +9,7 @@ output profile, with Little CMS (Pillow's ImageCms), as `cardgen.render.pdfx` dr
   the profile, greyscale to K only, CMYK art kept as it is.
 - A "plate" separation draws the same card with each ink as a brightness (cyan, magenta and
   yellow as the red, green and blue of an RGB page, black as a grey page), so a plain RGB
-  rasterizer measures where how much ink lands (`cardgen.render.pdfx.ink_coverage`).
+  rasterizer measures where how much ink lands (`cardgen.render.pdfx.ink_peaks`).
 
 Transparency is gone before this runs (`cardgen.render.flatten`).
 """

@@ -1,7 +1,7 @@
 """Card sides as bitmaps, for Tabletop Simulator and print services.
 
 There is one drawing path: each card side is drawn into a small PDF by the same code
-that makes the print sheets (`cardgen.draw.Drawer` on a `new_canvas`, as in cards.pdf)
+that makes the print sheets (`cardgen.render.draw.Drawer` on a `new_canvas`, as in cards.pdf)
 and that PDF is rasterized with PDFium.  Bitmaps go to a content-addressed cache
 (`<build>/<game>/.cache/raster/`): a card side whose drawing operations, font files,
 art files and requested size are unchanged is never rasterized again.

@@ -9,7 +9,8 @@ That one declaration gives
   every problem (unknown keys with "did you mean", wrong types, values out of range) at
   the value's `file:line:col`;
 - typed attribute access for the rest of the pipeline (and for mypy);
-- the docs tables (`cardgen.schema.docs`) and the JSON Schema (`cardgen.schema.jsonschema`).
+- the docs tables (`doc_table`, written by `cardgen.pipeline.reference`) and the JSON Schema
+  (`Decl.json_schema`, `cardgen.pipeline.jsonschema`).
 
 Template element options may be Jinja expressions (`"{{ card.cost }}"`): such an option is
 declared `dynamic=True`; the static check only checks the expression's syntax, and the
