@@ -108,3 +108,27 @@ def test_readme_flag_table_is_generated_and_has_every_build_flag():
     flags = [f for cmd, f in _flags() if cmd == "build"]
     assert flags and all(f"| `{f}" in table for f in flags), [f for f in flags if f"| `{f}" not in table]
     assert table in readme
+
+
+def test_every_module_named_in_the_code_exists():
+    """A `cardgen.x.y` named in a docstring or comment is a module of the package, or a name in one."""
+    import importlib
+
+    missing = []
+    for path in sorted((REPO / "cardgen").rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for name in re.findall(r"`(cardgen(?:\.\w+)+)", line):
+                if name == "cardgen.yaml":          # (the project file, not a module)
+                    continue
+                parts = name.split(".")
+                for k in range(len(parts), 0, -1):
+                    try:
+                        obj = importlib.import_module(".".join(parts[:k]))
+                    except ImportError:
+                        continue
+                    for attr in parts[k:]:
+                        obj = getattr(obj, attr, None)
+                    break
+                if obj is None:
+                    missing.append(f"{path.relative_to(REPO)}:{number}: {name}")
+    assert missing == []
