@@ -41,8 +41,8 @@ from synthetic import make_game  # noqa: E402
 
 from cardgen.core.errors import Report  # noqa: E402
 from cardgen.layout.engine import layout_game  # noqa: E402
-from cardgen.pipeline.check import load_game  # noqa: E402
 from cardgen.outputs.png import TARGETS  # noqa: E402
+from cardgen.pipeline.check import load_game  # noqa: E402
 from cardgen.render import raster  # noqa: E402
 
 # One cold build in a fresh process: prints wall seconds, CPU seconds of it and every process
