@@ -76,8 +76,8 @@ class Diagnostic:
     message: str
     severity: str = "error"  # "error", "warning" or "note" (a designer's note: not a problem)
     code: str = ""
-    # What the problem is about, the same whichever check finds it (e.g. ("unknown-icon", card,
-    # icon)): a later check leaves out a problem an earlier one already reported.  Not compared.
+    # What the problem is about, the same whichever check finds it (e.g. ("unknown-icon", icon,
+    # card)): a later check leaves out a problem an earlier one already reported.  Not compared.
     dedupe: tuple[str, ...] = field(default=(), compare=False)
 
     def __str__(self) -> str:

@@ -33,9 +33,6 @@ NON_DECK_FILES = {"game.yaml", "rules.yaml", "cardgen.yaml"}
 DECK_SUFFIXES = (".yaml", ".yml")
 
 
-
-
-
 def parse_size(value, loc: Loc) -> CardSize:
     """A card size as game.yaml's `card_size:` or a deck's `size:` takes it."""
     try:
