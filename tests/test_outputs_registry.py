@@ -264,6 +264,7 @@ def test_no_output_reads_a_section_of_game_yaml_itself():
         # a helper for tests and scripts given a laid-out game without a build (the booklet
         # output itself passes `job.options` to `rules_pdf`)
         ("booklet.py", "options = Booklet.resolve(r.game.data)"),
+        ("player_aid.py", "options = Booklet.resolve(r.game.data)"),
     }
     sections = {o.section for o in OUTPUTS.values() if o.section}
     found = set()

@@ -117,7 +117,10 @@ def make_player_aid(r: Rendered, accent: tuple | None = None) -> bytes | None:
     """player-aid.pdf for a laid-out game with a rulebook (None when it has no player aid);
     `accent`: default game.yaml's `booklet: accent`."""
     book = the_rulebook(r)
-    return player_aid_pdf(r, book, Booklet.resolve(r.game.data).accent if accent is None else accent)
+    if accent is None:
+        options = Booklet.resolve(r.game.data)
+        accent = options.accent
+    return player_aid_pdf(r, book, accent)
 
 
 class PlayerAid(Output[NoOptions]):
