@@ -47,9 +47,13 @@ def leftovers(out: Path) -> list[str]:
 
 # -- kill -9 during the commit -----------------------------------------------------------------
 
-@pytest.mark.parametrize("phase", ["before-swap", "mid-swap"])
-def test_kill_during_commit_leaves_old_output_and_next_build_cleans_up(built, tmp_path, phase):
+@pytest.mark.parametrize("phase", ["before-commit", "mid-commit"])
+def test_kill_during_commit_leaves_old_output_or_one_the_next_build_completes(built, tmp_path, phase):
+    """Killed with everything staged: the old output, whole.  Killed while the files are moved
+    into place: the commit record is on the disk and the next build completes the move, giving
+    exactly what the killed build made.  The output folder stays the same folder throughout."""
     root, out, before = built
+    folder = (out / "tiny").stat().st_ino
     write(root / "deck.yaml", "deck: Things\ntemplate: tiny/face\nback: tiny/back\n" + TWO)
     marker = tmp_path / "marker"
     env = dict(os.environ, PYTHONPATH=str(REPO), CARDGEN_TEST_COMMIT_HOOK=str(marker),
@@ -63,24 +67,35 @@ def test_kill_during_commit_leaves_old_output_and_next_build_cleans_up(built, tm
     assert marker.read_text() == phase
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    if phase == "before-swap":
+    assert (out / "tiny").stat().st_ino == folder
+    assert not list(out.rglob("*.tmp"))
+    if phase == "before-commit":
         assert snapshot(out / "tiny") == before            # the old output, whole
         assert leftovers(out) == [".tiny.cardgen-new"]
-    else:                                                  # between the two renames (no renameat2)
-        assert not (out / "tiny").exists()
-        assert leftovers(out) == [".tiny.cardgen-new", ".tiny.cardgen-old"]
-    assert not list(out.rglob("*.tmp"))
-    # the next build (or any other) finds things in order and cleans up
+    else:                                                  # one file moved, the rest still staged
+        assert leftovers(out) == [".tiny.cardgen-commit", ".tiny.cardgen-new", ".tiny.cardgen-old"]
+        from cardgen.core.atomic import recover
+
+        recover(out / "tiny")
+        assert leftovers(out) == []
+        code, _, err = build(root, tmp_path / "fresh", "--only", "print", "--only", "tts")
+        assert code == 0, err
+        fresh = {k: v.replace(str(tmp_path / "fresh").encode(), str(out).encode())      # (TTS: file: URIs)
+                 for k, v in snapshot(tmp_path / "fresh" / "tiny").items()}
+        assert snapshot(out / "tiny") == fresh             # what the killed build made
+    # the next build finds things in order and cleans up
     code, _, err = build(root, out, "--only", "print", "--only", "tts")
     assert code == 0, err
     assert leftovers(out) == []
+    assert (out / "tiny").stat().st_ino == folder
     after = snapshot(out / "tiny")
     assert len(after) == len(before)
     assert after["print-a4.pdf"] != before["print-a4.pdf"]    # the new output: two cards now
 
 
-def test_killed_mid_swap_then_failed_build_restores_old_output(built, tmp_path):
-    """Recovery happens even when the next build does not get as far as writing."""
+def test_killed_mid_swap_by_an_older_cardgen_restores_old_output(built, tmp_path):
+    """What a build of cardgen before 0.x (which swapped whole folders) left when killed
+    between its two renames is put back."""
     _, out, before = built
     os.rename(out / "tiny", out / ".tiny.cardgen-old")    # what a kill between the renames leaves
     (out / ".tiny.cardgen-new").mkdir()

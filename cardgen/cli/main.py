@@ -14,7 +14,7 @@ import click
 from click.core import ParameterSource
 
 from cardgen.cli.serve import serve
-from cardgen.core.envfail import describe, is_environment
+from cardgen.core.envfail import at_output, describe, is_environment
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_path, escape_controls, plural
 from cardgen.core.progress import listening
 from cardgen.load.project import find_project, game_project, output_dir, resolve_games
@@ -254,7 +254,11 @@ def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
             failed = True
             continue
         except Exception as exc:  # a bug in cardgen, not in the game
-            _internal_error(path.name, exc, "; the previous output is unchanged")
+            if isinstance(exc, OSError):
+                exc = at_output(exc, output_dir(path, game_project(path), opts.out))
+            after = "; the next build completes moving it into place" if getattr(exc, "committed", False) \
+                else "; the previous output is unchanged"
+            _internal_error(path.name, exc, after)
             failed = True
             continue
         reminders = [d for d in report.items if d.severity == "warning" and d.code in REMINDER_CODES]
@@ -264,7 +268,7 @@ def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
                        f"come, counts to be decided); `cardgen validate {path.name}` lists them", err=True)
         took = time.perf_counter() - start
         for line in game_summary(path.resolve().name, written.cards, written, written.out_dir, took, written.duplex,
-                                 written.kept, written.unchanged):
+                                 written.kept, written.unchanged, written.earlier, written.removed):
             click.echo(line)
         soft = count_errors(report)
         if soft:

@@ -79,13 +79,41 @@ def pdf_pages(path: Path) -> int:
     return len(PdfReader(path).pages)
 
 
+def _names(files: list[Path], root: Path) -> str:
+    """`print-a4.pdf, tts/ (3 files)`: files at the top of the output folder by name, the
+    others by their folder there."""
+    top: list[str] = []
+    folders: dict[str, int] = {}
+    for f in files:
+        rel = Path(os.path.relpath(os.path.abspath(f), os.path.abspath(root)))
+        if len(rel.parts) > 1:
+            folders[rel.parts[0]] = folders.get(rel.parts[0], 0) + 1
+        else:
+            top.append(rel.name)
+    return ", ".join([*sorted(top), *(f"{d}/ ({plural(n, 'file')})" for d, n in sorted(folders.items()))])
+
+
 def game_summary(name: str, cards: int, written: list[Path], out_dir: Path, seconds: float,
-                 duplex_print: bool, kept: list[Path] | None = None, unchanged: bool = False) -> list[str]:
+                 duplex_print: bool, kept: list[Path] | None = None, unchanged: bool = False,
+                 earlier: list[Path] | None = None, removed: list[Path] | None = None) -> list[str]:
     """`g: 12 cards built in 0.84s into build/g/` and one line per output: pages (and sheets
     of paper for what is printed double-sided), the number of files in a folder, or
-    `unchanged` for what was kept from the last build because nothing it is made from changed.
-    `unchanged`: nothing at all changed, one line says so."""
+    `unchanged` for what was kept from the last build because nothing it is made from changed;
+    then the outputs of an earlier build that this one did not make: left in place, still
+    right (`earlier`), or removed, out of date (`removed`).  `unchanged`: nothing at all
+    changed, one line says so."""
     kept = kept or []
+    tail = []
+    if earlier:
+        tail.append(f"  also there, from an earlier build and still up to date: {_names(earlier, out_dir)}")
+    if removed:
+        tail.append(f"  removed, from an earlier build and out of date: {_names(removed, out_dir)}")
+    lines = _summary(name, cards, written, out_dir, seconds, duplex_print, kept, unchanged)
+    return lines + tail
+
+
+def _summary(name: str, cards: int, written: list[Path], out_dir: Path, seconds: float,
+             duplex_print: bool, kept: list[Path], unchanged: bool) -> list[str]:
     if unchanged:
         return [f"{name}: up to date, nothing changed since the last build ({plural(cards, 'card')} in "
                 f"{display_path(out_dir)}/, checked in {seconds:.2f}s)"]

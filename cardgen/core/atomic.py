@@ -1,13 +1,21 @@
 """Write outputs so that nothing is ever lost or mixed.
 
 Single files (cache entries) are written to a temporary name beside them and renamed into
-place.  A build's outputs are moved into place all at once per game (`Staging`): everything
-is written into a staging folder next to `build/<game>` (same file system), the files of the
-previous output that this build keeps are hard-linked in, the disk is synced, and the two
-folders are swapped in one step (Linux `renameat2(RENAME_EXCHANGE)`; elsewhere two renames,
-which `recover` completes if a build is killed between them).  So `build/<game>` is always
-either the old output or the new one; a build killed at any moment leaves at most
-`build/.<game>.cardgen-new` or `.cardgen-old`, which the next build removes.
+place.  A build's outputs are moved into place together per game (`Staging`), into the output
+folder's contents: the folder `build/<game>` itself (and every folder in it) stays the same
+folder, so a shell or a file browser standing in it is never left in a deleted folder.
+
+1. Every new file is written into a staging folder beside `build/<game>` (same file system),
+   and the disk is synced.  Nothing in the output has changed yet: a build that fails or is
+   killed here leaves the previous output whole (the next build removes the staging folder).
+2. A small commit record (`build/.<game>.cardgen-commit`) names what must go (files this build
+   replaces by a folder or the other way round, links cardgen replaces by its own folder, files
+   left in folders this build owns, outputs of an earlier build that are out of date); once it
+   is on the disk the build is committed.
+3. Each new file is renamed over the old one (each file is replaced whole, never half
+   written), what must go is moved aside and deleted, and the record is removed.  A build
+   killed during this step (a few milliseconds) is completed by the next cardgen build of the
+   output (`recover`), from the staged files and the record.
 
 A link inside the output (e.g. `build/g/tts` pointing at Tabletop Simulator's Saved Objects
 folder) is replaced by cardgen's own folder; the folder it pointed at is never cleared.
@@ -18,6 +26,7 @@ import contextlib
 import ctypes
 import errno
 import hashlib
+import json
 import os
 import shutil
 import sys
@@ -32,6 +41,9 @@ from cardgen.core.names import bounded
 
 STAGE_SUFFIX = ".cardgen-new"
 OLD_SUFFIX = ".cardgen-old"
+COMMIT_SUFFIX = ".cardgen-commit"
+# (the names of what a build makes beside an output folder: `--watch` ignores them)
+SIDE_SUFFIXES = (STAGE_SUFFIX, OLD_SUFFIX, COMMIT_SUFFIX)
 
 
 @contextlib.contextmanager
@@ -87,18 +99,24 @@ if hasattr(os, "register_at_fork"):
 
 
 def _replace_with(path: Path, fill: Callable[[str], object]) -> None:
-    """Write a temporary file beside `path` with `fill(tmp_path)`, then rename it into place."""
+    """Write a temporary file beside `path` with `fill(tmp_path)`, then rename it into place.
+    A failure is an `OutputProblem` naming `path` (a full disk's error names no file)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:60]}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:60]}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise OutputProblem(path, exc) from None
     os.close(fd)
     try:
         fill(tmp)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and not isinstance(exc, OutputProblem):
+            raise OutputProblem(path, exc) from None
         raise
 
 
@@ -156,9 +174,15 @@ Source = bytes | Path | tuple[Path, Callable[[Path], bytes]] | Kept | Ready
 
 
 def side_paths(out: Path) -> tuple[Path, Path]:
-    """The staging folder and the backup folder of output folder `out` (beside it)."""
+    """The staging folder and the folder of what a commit moves aside, of output folder `out`
+    (beside it)."""
     base = bounded(out.name, 180)
     return out.parent / f".{base}{STAGE_SUFFIX}", out.parent / f".{base}{OLD_SUFFIX}"
+
+
+def commit_record(out: Path) -> Path:
+    """The commit record of output folder `out` (beside it): there while a commit is applied."""
+    return out.parent / f".{bounded(out.name, 180)}{COMMIT_SUFFIX}"
 
 
 def _remove(path: Path) -> None:
@@ -170,39 +194,88 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path)
 
 
+def _standing() -> Path | None:
+    """The current folder, resolved (None if it no longer exists)."""
+    try:
+        return Path(os.getcwd()).resolve()
+    except OSError:
+        return None
+
+
+def _matches(kind: str, path: Path) -> bool:
+    """Is what is at `path` still what the commit record says must go?"""
+    if kind == "link":
+        return path.is_symlink()
+    if kind == "dir":
+        return path.is_dir() and not path.is_symlink()
+    if kind == "file":
+        return os.path.lexists(path) and not path.is_symlink() and not path.is_dir()
+    return os.path.lexists(path)
+
+
+def _apply(real: Path, stage: Path, old: Path, record: dict) -> None:
+    """Step 3 of a commit (see the module docstring): idempotent, so that `recover` can run it
+    again after a build killed in the middle of it."""
+    if os.path.lexists(old):
+        _remove(old)
+    old.mkdir()
+    real.mkdir(parents=True, exist_ok=True)
+    for i, (kind, rel) in enumerate(record.get("remove", [])):
+        path = real / rel
+        if _matches(kind, path):
+            os.rename(path, old / str(i))
+    moved = 0
+    for dirpath, _, filenames in os.walk(stage):
+        here = Path(dirpath)
+        for name in sorted(filenames):
+            rel = (here / name).relative_to(stage)
+            (real / rel).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(here / name, real / rel)
+            moved += 1
+            if moved == 1:
+                _test_hook("mid-commit")
+    standing = _standing()
+    for rel in record.get("prune", []):         # folders emptied by this commit, deepest first
+        path = real / rel
+        if standing is not None and (path.resolve() == standing or path.resolve() in standing.parents):
+            continue                            # (someone stands in it: it stays, empty)
+        with contextlib.suppress(OSError):
+            if path.is_dir() and not path.is_symlink():
+                path.rmdir()                    # only if empty
+    _remove(stage)
+    with contextlib.suppress(OSError):
+        _remove(old)
+    os.unlink(commit_record(real))
+
+
 def recover(out: Path) -> None:
-    """Finish or undo what a killed build left beside `out`."""
+    """Complete or undo what a build killed while moving its outputs left beside `out`: a
+    commit whose record is on the disk is completed; a staging folder without one is removed
+    (the output was not touched yet)."""
     stage, old = side_paths(out)
+    record_path = commit_record(out)
+    if os.path.lexists(record_path):
+        try:
+            record = json.loads(record_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            record = None
+        if isinstance(record, dict) and stage.is_dir() and not stage.is_symlink():
+            _apply(out, stage, old, record)
+            return
+        record_path.unlink()
     if not os.path.lexists(out) and old.is_dir() and not old.is_symlink():
-        os.rename(old, out)         # killed between the two renames: the previous output back
+        os.rename(old, out)         # (left by cardgen before 0.x, which swapped whole folders)
     for p in (stage, old):
         if os.path.lexists(p):
             _remove(p)
 
 
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two paths atomically (Linux renameat2); False where not supported."""
-    if not sys.platform.startswith("linux") or os.environ.get("CARDGEN_TEST_COMMIT_PHASE") == "mid-swap":
-        return False
-    try:
-        fn = ctypes.CDLL(None, use_errno=True).renameat2
-    except (OSError, AttributeError):
-        return False
-    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-    at_fdcwd, rename_exchange = -100, 2
-    if fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
-        return True
-    e = ctypes.get_errno()
-    if e in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
-        return False
-    raise OSError(e, os.strerror(e), str(b))
-
-
 def _test_hook(phase: str) -> None:
     """For the fault tests: `CARDGEN_TEST_COMMIT_HOOK=<file>` touches the file and sleeps at
-    `CARDGEN_TEST_COMMIT_PHASE` (before-swap or mid-swap), so a test can kill the build there."""
+    `CARDGEN_TEST_COMMIT_PHASE` (before-commit: all staged, nothing moved; mid-commit: the
+    record written and one file moved), so a test can kill the build there."""
     marker = os.environ.get("CARDGEN_TEST_COMMIT_HOOK")
-    if marker and os.environ.get("CARDGEN_TEST_COMMIT_PHASE", "before-swap") == phase:
+    if marker and os.environ.get("CARDGEN_TEST_COMMIT_PHASE", "before-commit") == phase:
         Path(marker).write_text(phase)
         time.sleep(float(os.environ.get("CARDGEN_TEST_COMMIT_SLEEP", "30")))
 
@@ -257,14 +330,16 @@ def _sync(files: list[Path]) -> None:
 
 class Staging:
     """Collects a build's outputs (all inside one game's output folder) and moves them into
-    place only when all were made, all at once (see the module docstring)."""
+    place only when all were made (see the module docstring)."""
 
     def __init__(self, out_dir: Path | None = None) -> None:
         self.out_dir = Path(os.path.abspath(out_dir)) if out_dir is not None else None
         self.files: dict[Path, Source] = {}
         self.owned: list[Path] = []
+        self.retired: list[Path] = []
         self.digests: dict[Path, str] = {}     # after commit: sha256 of each file written
         self.kept: list[Path] = []             # after commit: the previous output's files kept
+        self.removed: list[Path] = []          # after commit: the retired files that were there
 
     def add(self, path: Path, data: bytes) -> None:
         self.files[Path(path)] = data
@@ -276,20 +351,23 @@ class Staging:
 
     def add_ready(self, path: Path, src: Path, sha256: str) -> None:
         """Stage the file `src`, written beforehand with exactly this content (sha256 given)
-        inside the output folder: the commit moves it into place (a rename, no copy), so it
-        is gone from `src` afterwards."""
+        inside the output folder: the commit moves it into place instead of copying it."""
         self.files[Path(path)] = Ready(src, sha256)
 
     def keep(self, path: Path) -> None:
         """Keep the previous output's file at `path` as it is (for an output whose inputs did
-        not change): it is hard-linked into the new output, even inside a folder this build
-        owns (`own_dir`)."""
+        not change), even inside a folder this build owns (`own_dir`)."""
         self.files[Path(path)] = KEPT
 
     def own_dir(self, folder: Path) -> None:
         """`folder` holds only this output: files in it that this build did not write (left from
-        an earlier build, e.g. a card since removed) are not kept."""
+        an earlier build, e.g. a card since removed) are removed."""
         self.owned.append(Path(folder))
+
+    def retire(self, path: Path) -> None:
+        """The file at `path`, made by an earlier build and not made by this one, goes (unless
+        this build writes it after all); `removed` lists it after the commit if it was there."""
+        self.retired.append(Path(path))
 
     def _root(self) -> Path:
         if self.out_dir is not None:
@@ -317,116 +395,161 @@ class Staging:
         stage, old = side_paths(real)
         new = {self._rel(out, p): src for p, src in self.files.items()}
         owned = {self._rel(out, p) for p in self.owned}
-        notes: list[tuple[Path, str]] = []
+        retired = {self._rel(out, p) for p in self.retired} - set(new)
         try:
             try:
                 stage.mkdir()
             except OSError as exc:
                 raise OutputProblem(real.parent, exc) from None
             for rel, src in sorted(new.items()):
+                if isinstance(src, Kept):
+                    continue
                 try:
                     (stage / rel).parent.mkdir(parents=True, exist_ok=True)
-                    if isinstance(src, Kept):
-                        _link_or_copy(real / rel, stage / rel)
-                    else:
-                        self.digests[out / rel] = _put(stage / rel, src)
+                    self.digests[out / rel] = _put(stage / rel, src)
                 except OSError as exc:
-                    if isinstance(src, Kept):
-                        raise OutputProblem(out / rel, exc, "cannot keep the previous output's file") from None
                     raise OutputProblem(out / rel, exc) from None
-            if real.is_dir():
-                notes = self._carry_over(out, real, stage, set(new), owned)
+            plan = _Plan(out, real, stage, new, owned, retired)
             _sync([stage / rel for rel, src in new.items() if not isinstance(src, Kept)])
-            _test_hook("before-swap")
+            _test_hook("before-commit")
+            record = {"remove": plan.remove, "prune": plan.prune}
             try:
-                if not real.is_dir():
-                    os.rename(stage, real)
-                elif _exchange(stage, real):
-                    old = stage                     # now holds the previous output
-                else:
-                    os.rename(real, old)
-                    _test_hook("mid-swap")
-                    os.rename(stage, real)
+                write_text(commit_record(real), json.dumps(record))
+                _sync([commit_record(real)])
             except OSError as exc:
-                raise OutputProblem(out, exc, "cannot move the new output into place") from None
+                raise OutputProblem(commit_record(real), exc) from None
         except BaseException:
             with contextlib.suppress(OSError):
-                if not os.path.lexists(real) and old.is_dir():
-                    os.rename(old, real)
-                if os.path.lexists(stage):
+                if os.path.lexists(stage) and not os.path.lexists(commit_record(real)):
                     _remove(stage)
             raise
-        self._move_cache(old, real, set(new) | owned)
-        with contextlib.suppress(OSError):
-            _remove(old)
+        try:
+            _apply(real, stage, old, record)
+        except BaseException as exc:       # committed: what is left is done by the next build
+            with contextlib.suppress(OSError):
+                recover(real)
+            if isinstance(exc, OSError):
+                raise OutputProblem(exc.filename or out, exc, "cannot move the new output into place",
+                                    committed=True) from None
+            raise
         if report is not None:
-            for path, message in notes:
+            for path, message in plan.notes:
                 report.warn(Loc(str(path)), message, "output-replaced")
         self.kept = [out / rel for rel, src in new.items() if isinstance(src, Kept)]
+        self.removed = [out / rel for rel in sorted(plan.retired)]
         self.files = dict.fromkeys(self.files, KEPT)      # written: the bytes it held are let go
         return [out / rel for rel, src in new.items() if not isinstance(src, Kept)]
 
-    @staticmethod
-    def _cache_moves(rel: Path, made: set[Path]) -> bool:
-        """True for the output folder's `.cache` when this build writes nothing into it: it is
-        moved across in one rename after the swap (`_move_cache`) rather than linked file by
-        file into the new output and deleted with the old one (thousands of files for a big
-        game's rendered cards)."""
-        return rel == CACHE_DIR and not any(p == CACHE_DIR or CACHE_DIR in p.parents for p in made)
 
-    def _move_cache(self, old: Path, real: Path, made: set[Path]) -> None:
-        """The previous output's cache folder into the new output (see `_cache_moves`).  A
-        build killed just before this loses the cache, never an output: it is only a cache."""
-        if not self._cache_moves(CACHE_DIR, made):
-            return
-        with contextlib.suppress(OSError):
-            if os.path.lexists(old / CACHE_DIR) and not os.path.lexists(real / CACHE_DIR):
-                os.rename(old / CACHE_DIR, real / CACHE_DIR)
+class _Plan:
+    """What a commit removes from the output folder (looked at before the commit, while
+    nothing there has changed): `remove` [(kind, path)] for the commit record, `prune` (folders
+    to remove if they are left empty), `notes` (what the user is told), `retired` (the retired
+    files found).  Never looked at: anything below a link (the place it points at is not
+    cardgen's) and the cache folder (it is the cache's own)."""
 
-    def _carry_over(self, out: Path, real: Path, stage: Path, new: set[Path], owned: set[Path]
-                    ) -> list[tuple[Path, str]]:
-        """Hard-link (or copy) into `stage` what the previous output has that this build keeps:
-        outputs not made this time (the cache folder is moved after the swap).  Not kept: files
-        replaced now, files in folders this build owns, temporary debris.  Links are kept as
-        links, except where cardgen now needs its own folder or file."""
+    def __init__(self, out: Path, real: Path, stage: Path, new: dict[Path, Source], owned: set[Path],
+                 retired: set[Path]) -> None:
+        self.remove: list[tuple[str, str]] = []
+        self.prune: list[str] = []
+        self.notes: list[tuple[Path, str]] = []
+        self.retired: set[Path] = set()
+        standing = _standing()
+        try:
+            here = standing.relative_to(real.resolve()) if standing is not None else None
+        except ValueError:
+            here = None
+        occupied = {here, *here.parents} if here is not None else set()     # the folders someone stands in
         ancestors = {a for rel in new for a in rel.parents if a != Path(".")}
-        notes: list[tuple[Path, str]] = []
+        gone: set[Path] = set()
 
-        def under_owned(rel: Path) -> bool:
-            return any(rel == o or o in rel.parents for o in owned)
+        def below_gone(rel: Path) -> bool:
+            return any(g in rel.parents for g in gone)
 
+        def drop(kind: str, rel: Path) -> None:
+            self.remove.append((kind, rel.as_posix()))
+            gone.add(rel)
+
+        # folders cardgen writes into must be folders of its own
+        for rel in sorted(ancestors | owned, key=lambda r: (len(r.parts), r)):
+            path = real / rel
+            if below_gone(rel) or rel in gone:
+                continue
+            if path.is_symlink():
+                drop("link", rel)
+                self.notes.append((out / rel, f"was a link to {display_path(os.readlink(path))}; replaced by "
+                                              f"cardgen's own folder (nothing in the linked place was changed or "
+                                              f"deleted)"))
+            elif os.path.lexists(path) and not path.is_dir():
+                drop("file", rel)
+                self.notes.append((out / rel, "was a file; replaced by cardgen's own folder"))
+        for rel, src in sorted(new.items()):
+            path = real / rel
+            if below_gone(rel):
+                if isinstance(src, Kept):       # (kept through a link cardgen now replaces: copied)
+                    try:
+                        (stage / rel).parent.mkdir(parents=True, exist_ok=True)
+                        _link_or_copy(path, stage / rel)
+                    except OSError as exc:
+                        raise OutputProblem(out / rel, exc, "cannot keep the previous output's file") from None
+                continue
+            if isinstance(src, Kept):
+                if not os.path.isfile(path):
+                    raise OutputProblem(out / rel, FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT)),
+                                        "cannot keep the previous output's file")
+            elif path.is_symlink():
+                drop("link", rel)
+                self.notes.append((out / rel, f"was a link to {display_path(os.readlink(path))}; replaced by "
+                                              f"cardgen's own file (nothing in the linked place was changed or "
+                                              f"deleted)"))
+            elif path.is_dir():
+                drop("dir", rel)
+                self.notes.append((out / rel, "was a folder; replaced by the file cardgen writes there"))
+        # folders this build owns hold only what it wrote or kept
+        for o in sorted(owned):
+            if o in gone or below_gone(o) or not (real / o).is_dir():
+                continue
+            self._clear(real, o, new, ancestors, occupied, drop)
+        # outputs of an earlier build that are out of date
+        for rel in sorted(retired):
+            if rel in gone or below_gone(rel) or (rel in occupied) or not os.path.lexists(real / rel):
+                continue
+            if (real / rel).is_dir() and not (real / rel).is_symlink():
+                continue                        # (a folder of the user's where an output was)
+            drop("any", rel)
+            self.retired.add(rel)
+            self.prune += [p.as_posix() for p in rel.parents if p != Path(".") and p not in ancestors]
+        # temporary files of killed writers (not in the cache, which clears its own)
         for dirpath, dirnames, filenames in os.walk(real):
-            here = Path(dirpath)
-            reld = here.relative_to(real)
+            reld = Path(dirpath).relative_to(real)
+            dirnames[:] = [d for d in dirnames if (reld / d) != CACHE_DIR and (reld / d) not in gone
+                           and not below_gone(reld / d)]
+            for name in filenames:
+                if is_debris(name) and (reld / name) not in gone:
+                    drop("any", reld / name)
+        self.prune = sorted(set(self.prune), key=lambda p: (-p.count("/"), p))
+        writable = {real / rel.parent for rel in new} | {real / Path(r).parent for _, r in self.remove}
+        for folder in sorted(writable):
+            if folder.is_dir() and not os.access(folder, os.W_OK):
+                raise OutputProblem(folder, PermissionError(errno.EACCES, os.strerror(errno.EACCES)))
+
+    @staticmethod
+    def _clear(real: Path, owned: Path, new: dict[Path, Source], ancestors: set[Path], occupied: set,
+               drop: Callable[[str, Path], None]) -> None:
+        for dirpath, dirnames, filenames in os.walk(real / owned):
+            reld = Path(dirpath).relative_to(real)
             descend = []
-            for name in [*dirnames, *filenames]:
-                src, rel = here / name, reld / name
-                dst = stage / rel
-                if self._cache_moves(rel, new | owned):
-                    continue
-                try:
-                    if src.is_symlink():
-                        if rel in new or rel in ancestors or under_owned(rel):
-                            kind = "folder" if rel in ancestors or rel in owned else "file"
-                            notes.append((out / rel, f"was a link to {display_path(os.readlink(src))}; replaced "
-                                                     f"by cardgen's own {kind} (nothing in the linked place was "
-                                                     f"changed or deleted)"))
-                            continue
-                        dst.parent.mkdir(parents=True, exist_ok=True)
-                        os.symlink(os.readlink(src), dst)
-                    elif name in dirnames:
-                        if rel in new:
-                            notes.append((out / rel, "was a folder; replaced by the file cardgen writes there"))
-                        elif not under_owned(rel):
-                            dst.mkdir(parents=True, exist_ok=True)
-                            descend.append(name)
-                    elif rel in ancestors:
-                        notes.append((out / rel, "was a file; replaced by cardgen's own folder"))
-                    elif rel not in new and not under_owned(rel) and not is_debris(name) and \
-                            not os.path.lexists(dst):
-                        dst.parent.mkdir(parents=True, exist_ok=True)
-                        _link_or_copy(src, dst)
-                except OSError as exc:
-                    raise OutputProblem(out / rel, exc, "cannot keep the previous output's file") from None
+            for name in dirnames:
+                rel = reld / name
+                if (real / rel).is_symlink():
+                    if rel not in new:
+                        drop("any", rel)
+                elif rel in ancestors or rel in occupied:
+                    descend.append(name)        # (someone stands in it: emptied, not removed)
+                elif rel not in new:
+                    drop("any", rel)
+            for name in filenames:
+                rel = reld / name
+                if rel not in new:
+                    drop("any", rel)
             dirnames[:] = descend
-        return notes

@@ -1,7 +1,12 @@
 """Problems of the computer, not of the game: a full disk, a read-only or forbidden folder,
-an output path that is a file.  Said in one line that names the path, the cause and what to
-do, e.g. `build/g/tts: cannot write: No space left on device (free some disk space and build
-again)`; never as "internal error"."""
+an output path that is a file, a game folder cardgen may not read.  Said in one line that
+names the path, what cardgen was doing (writing or reading) and the cause and what to do,
+e.g. `build/g/tts/g.json: cannot write: No space left on device (free some disk space and
+build again)`; never as "internal error", never without the path.
+
+Every write of cardgen goes through `core.atomic`, which gives each failure the path the
+user knows (`OutputProblem`), also from a worker process; an error that still has no path
+(or a path inside the output folder) is said at the output folder (`at_output`)."""
 from __future__ import annotations
 
 import errno
@@ -9,6 +14,9 @@ import os
 from pathlib import Path
 
 from cardgen.core.errors import display_path
+
+# errors only a write can meet: whatever the path, it was being written
+WRITE_ONLY = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG}
 
 _HINTS = {
     errno.ENOSPC: "free some disk space and build again",
@@ -22,29 +30,60 @@ _HINTS = {
     errno.ENAMETOOLONG: "use a shorter name or a shorter --out path",
     errno.EMFILE: "too many open files: raise the limit (ulimit -n) and build again",
     errno.EIO: "the disk reported an input/output error: check it and build again",
+    errno.EFBIG: "the file is larger than this disk or your limits allow (ulimit -f): build somewhere else with --out",
+}
+
+_READ_HINTS = {
+    errno.EACCES: "check the permissions of the file or folder (cardgen needs to read it)",
+    errno.EPERM: "check the permissions of the file or folder (cardgen needs to read it)",
+    errno.ENOTDIR: "a file is where a folder is expected",
+    errno.EISDIR: "a folder is where a file is expected",
+    errno.ENAMETOOLONG: "use a shorter name",
+    errno.EMFILE: "too many open files: raise the limit (ulimit -n) and build again",
+    errno.EIO: "the disk reported an input/output error: check it and build again",
+    errno.ELOOP: "a link points at itself, or there are too many links in the path",
 }
 
 
 class OutputProblem(OSError):
     """An OSError while writing outputs, carrying the path the user knows (not a staging path)."""
 
-    def __init__(self, path: os.PathLike | str, cause: OSError, action: str = "cannot write"):
+    def __init__(self, path: os.PathLike | str, cause: OSError, action: str = "cannot write",
+                 committed: bool = False):
         super().__init__(cause.errno, cause.strerror or str(cause), str(path))
         self.path = Path(path)
         self.cause = cause
         self.action = action
+        self.committed = committed      # the new output was committed: the next build completes it
+
+    def __reduce__(self):               # (raised in a worker process, re-raised in the build's)
+        return OutputProblem, (str(self.path), OSError(self.cause.errno, self.cause.strerror, self.cause.filename),
+                               self.action, self.committed)
 
 
-def describe(exc: OSError, action: str = "cannot write") -> str:
-    """One line for an OSError: `path: cannot write: cause (what to do)`."""
+def at_output(exc: OSError, out_dir: os.PathLike | str) -> OSError:
+    """An OSError met while building into `out_dir`, said where the user can look: one
+    without a path that only a write meets (a full disk) is said at the output folder."""
+    if isinstance(exc, OutputProblem) or exc.filename is not None or exc.errno not in WRITE_ONLY:
+        return exc
+    return OutputProblem(os.path.abspath(out_dir), exc)
+
+
+def describe(exc: OSError, action: str | None = None) -> str:
+    """One line for an OSError: `path: cannot write: cause (what to do)`.  The action: the
+    one an `OutputProblem` carries, else `action`, else "cannot write" for what only a write
+    meets (a full disk, a read-only disk) and "cannot read" for the rest (a folder cardgen
+    may not read is never said to be one it cannot write)."""
     if isinstance(exc, OutputProblem):
         path: str | os.PathLike | None = exc.path
         action = exc.action
         exc = exc.cause
     else:
         path = exc.filename
+    if action is None:
+        action = "cannot write" if exc.errno in WRITE_ONLY else "cannot read"
     cause = exc.strerror or str(exc) or type(exc).__name__
-    hint = _HINTS.get(exc.errno or 0)
+    hint = (_READ_HINTS if action == "cannot read" else _HINTS).get(exc.errno or 0)
     where = display_path(path) if path else "cardgen"
     return f"{where}: {action}: {cause}" + (f" ({hint})" if hint else "")
 

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardgen.core.atomic import Staging, exclusive
+from cardgen.core.atomic import Staging, exclusive, recover
+from cardgen.core.envfail import OutputProblem
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_path
 from cardgen.core.paths import drop_links
 from cardgen.core.progress import stage
@@ -46,10 +47,13 @@ def _refuse(report: Report, *extra: Diagnostic) -> CardgenError:
 class Built(list[Path]):
     """The files a build wrote (a list), the game they were made from (None when nothing
     changed: it was not loaded) and, for the summary, the output folder, the files kept from
-    the last build, the number of cards and whether the print sheets are double-sided."""
+    the last build, the number of cards, whether the print sheets are double-sided, and the
+    outputs of earlier builds that were not made now: still right and left in place
+    (`earlier`) or out of date and removed (`removed`; docs/outputs.md)."""
 
     def __init__(self, files: list[Path], game: Game | None, out_dir: Path, kept: list[Path] | None = None,
-                 cards: int = 0, duplex: bool = False, unchanged: bool = False) -> None:
+                 cards: int = 0, duplex: bool = False, unchanged: bool = False, earlier: list[Path] | None = None,
+                 removed: list[Path] | None = None) -> None:
         super().__init__(files)
         self.game = game
         self.out_dir = out_dir
@@ -57,6 +61,8 @@ class Built(list[Path]):
         self.cards = cards
         self.duplex = duplex
         self.unchanged = unchanged      # nothing changed since the last build: nothing was done
+        self.earlier = earlier or []    # outputs of an earlier build not made now, still right: they stay
+        self.removed = removed or []    # outputs of an earlier build not made now, out of date: removed
 
 
 def _duplex(game: Game, opts: BuildOptions) -> bool:
@@ -98,6 +104,11 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
               file=sys.stderr, flush=True)
 
     with exclusive(out_dir, waiting):
+        try:
+            recover(out_dir.resolve() if out_dir.is_symlink() and out_dir.is_dir() else out_dir)
+        except OSError as exc:          # (completes a commit a killed build left half done)
+            raise OutputProblem(exc.filename or out_dir, exc, "cannot finish the last build's move into place") \
+                from None
         return _build_game(path, project, opts, report, out_dir)
 
 
@@ -164,7 +175,12 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
                               output.section, changes=changes, output=output.name, ledger=ledger,
                               resolved=resolved))
             advance(1)
-    staging.add(out_dir / MANIFEST, manifest.dumps().encode("utf-8"))
+    manifest_bytes = manifest.dumps().encode("utf-8")
+    staging.add(out_dir / MANIFEST, manifest_bytes)
+    source = incremental.source_of(inputs, manifest_bytes)
+    earlier = incremental.earlier_parts(state, ledger.parts, source, out_dir)
+    for rel in earlier.stale:           # an earlier build's outputs, out of date, not made now: they go
+        staging.retire(out_dir / rel)
     made = len(report.items)
     files = staging.commit(report)
     formcache.save_all()
@@ -173,6 +189,8 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
             checked.layout_cache.save()
     ledger.committed(staging.digests)
     cards, duplex = sum(d.count for d in game.decks), _duplex(game, opts)
-    incremental.record(out_dir, inputs, ledger, state, [o.name for o in wanted], staging.digests, report.items[:made],
+    incremental.record(out_dir, inputs, ledger, earlier, source, staging.digests, report.items[:made],
                        report.notes, game, opts, cards, duplex)
-    return Built(files, game, out_dir, staging.kept, cards, duplex)
+    still = sorted({out_dir / rel for part in earlier.current.values() for rel in part["files"]
+                    if (out_dir / rel).is_file()})
+    return Built(files, game, out_dir, staging.kept, cards, duplex, earlier=still, removed=staging.removed)

@@ -95,6 +95,7 @@ class Inputs:
     key: str
     code: str
     cache: DigestCache
+    files: str = ""         # the hash of the game's files and cardgen's code alone (no options)
 
 
 def scan(game_root: Path, project: Path, out_dir: Path, opts: Any, wanted: list[str], state: State) -> Inputs:
@@ -102,7 +103,41 @@ def scan(game_root: Path, project: Path, out_dir: Path, opts: Any, wanted: list[
     cache = DigestCache(old if isinstance(old, dict) else None)
     code = code_version(cache)
     files = [(os.path.relpath(f, game_root), cache.get(f)) for f in input_files(game_root, project, out_dir)]
-    return Inputs(digest(FORMAT, code, options_key(opts, wanted, out_dir), files), code, cache)
+    return Inputs(digest(FORMAT, code, options_key(opts, wanted, out_dir), files), code, cache, digest(FORMAT, code, files))
+
+
+def source_of(inputs: Inputs, manifest: bytes) -> str:
+    """What a build's outputs were made from, whatever its options: the game's files,
+    cardgen's code and every card as laid out (the manifest: also cards read from a link)."""
+    return digest(inputs.files, manifest)
+
+
+@dataclass
+class Earlier:
+    """The parts of earlier builds that this build neither made nor kept (`earlier_parts`)."""
+
+    current: dict[str, dict[str, Any]]      # made from what this build was made from: they stay
+    stale: list[str]                        # files of the others (as cardgen wrote them): they go
+
+
+def earlier_parts(state: State, made: Mapping[str, Any], source: str, out_dir: Path) -> Earlier:
+    """Sort the previous builds' parts that are not among `made` (this build's parts): a part
+    made from the same game (same `source`) whose files are intact stays, as it is still
+    right (e.g. `print-a4.pdf` after a build for letter paper only, the game unchanged); the
+    files of the others are out of date and go.  A file changed since cardgen wrote it is
+    no longer cardgen's: it stays, and its record is dropped."""
+    current: dict[str, dict[str, Any]] = {}
+    stale: list[str] = []
+    for name, part in sorted(state.parts.items()):
+        files = part.get("files") if isinstance(part, dict) else None
+        if name in made or not isinstance(files, dict):
+            continue
+        sums = {rel: file_sha256(out_dir / rel) for rel in files}
+        if part.get("source") == source and all(sha and sums[rel] == sha for rel, sha in files.items()):
+            current[name] = part
+        else:
+            stale += [rel for rel, sha in files.items() if sha and sums[rel] == sha]
+    return Earlier(current, stale)
 
 
 def code_version_of(out_dir: Path) -> str:
@@ -187,15 +222,16 @@ def save(out_dir: Path, data: dict[str, Any]) -> None:
     atomic.write_text(real / STATE, json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n")
 
 
-def record(out_dir: Path, inputs: Inputs, ledger: Ledger, state: State, wanted: list[str],
+def record(out_dir: Path, inputs: Inputs, ledger: Ledger, earlier: Earlier, source: str,
            written: Mapping[Path, str], diagnostics: list[Diagnostic], notes: list[str], game: Any, opts: Any,
            cards: int, duplex: bool) -> None:
-    """The state after a build: this build's parts over the previous build's (outputs not
-    made this time keep their records, as their files are kept too), every file this build
-    wrote (`written`: path -> sha256) or kept, and its problems and notes (to repeat when
-    nothing changes)."""
-    parts = {name: part for name, part in state.parts.items() if name.split(":")[0] not in wanted}
-    parts.update(ledger.parts)
+    """The state after a build: this build's parts (made from `source`) and the earlier
+    builds' parts that are still right and still there (`earlier.current`), every file this
+    build wrote (`written`: path -> sha256) or kept, and its problems and notes (to repeat
+    when nothing changes)."""
+    parts = {name: part for name, part in earlier.current.items()
+             if all(os.path.isfile(out_dir / rel) for rel in part["files"])}
+    parts.update((name, {**part, "source": source}) for name, part in ledger.parts.items())
     outputs = {rel: sha for name in ledger.kept for rel, sha in ledger.parts[name]["files"].items()}
     outputs.update((ledger.rel(p), sha) for p, sha in written.items())
     save(out_dir, {
