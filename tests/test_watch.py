@@ -76,3 +76,64 @@ def test_caches_notice_an_edited_svg(tmp_path):
     time.sleep(0.01)
     svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"/>')
     assert load_svg(svg).width == 2 * first
+
+
+def test_a_builds_own_staging_commit_record_and_temporary_files_never_count(tmp_path):
+    """What a build writes beside its output folder (inside a game folder, for a game of its
+    own) and cardgen's temporary files are not changes; a file whose name begins like the
+    output folder's is one."""
+    game = tmp_path / "g"
+    game.mkdir()
+    (game / "deck.yaml").write_text("a")
+    out = game / "build"
+    out.mkdir()
+    with Watcher([game], ignore=[out]) as watcher:
+        stage = game / ".build.cardgen-new"
+        (stage / "tts").mkdir(parents=True)
+        (stage / "print-a4.pdf").write_text("pdf")
+        (stage / "tts" / "g.json").write_text("{}")
+        (game / ".build.cardgen-commit").write_text("{}")
+        (game / ".build.cardgen-commit.x1y2.tmp").write_text("{}")
+        (game / ".build.cardgen-old").mkdir()
+        (out / ".cardgen").mkdir()
+        (out / ".cardgen" / "state.json").write_text("{}")
+        shutil.rmtree(stage)
+        time.sleep(0.8)
+        assert watcher.calls == []
+        (game / "buildings.yaml").write_text("deck: Buildings\n")
+        assert watcher.wait_for(1) == [[(game / "buildings.yaml").resolve()]]
+
+
+def test_watch_rebuilds_once_per_edit(tiny_game):
+    """`cardgen build --watch` on a game of its own (its output and staging inside the game
+    folder): one edit, one rebuild, its warning said once; nothing after it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    root = tiny_game("cards:\n  - {name: Alpha, colr: '#ff0000'}\n")
+    env = dict(os.environ, PYTHONPATH=str(repo))
+    proc = subprocess.Popen([sys.executable, "-m", "cardgen", "build", "--watch", "--page", "a4", "--only", "print",
+                             "--only", "tts"], cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (root / "build" / "print-a4.pdf").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(2)
+        (root / "deck.yaml").write_text((root / "deck.yaml").read_text().replace("Alpha", "Beta"))
+        while "Beta" not in (root / "build" / "manifest.json").read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(4)                       # a second rebuild, from the first one's files, would come now
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert out.count("-- changed: ") == 1, out
+    assert "-- changed: deck.yaml" in out
+    assert out.count("tiny: built in") == 2, out
+    warnings = [line for line in err.splitlines() if "'colr'" in line]
+    assert len(warnings) == 2, err          # the first build's, the rebuild's
+    assert "stopped watching" in out

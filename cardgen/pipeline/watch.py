@@ -3,22 +3,47 @@ build --watch` rebuilds, `cardgen serve` checks again and updates the page.
 
 On `watchfiles` (the operating system's file events, polling only where there are none).
 Every folder counts, whatever its name (a game inside a folder called `build` too); only the
-build's own output folders, version-control and cache folders and editors' temporary files are
-ignored.  Folders may come and go: the watched set is checked again every `recheck` seconds,
+build's own output folders (exactly those: a deck `buildings.yaml` beside `build/` counts), what a
+build makes beside them (its staging folder and commit record, `core.atomic`), cardgen's and
+editors' temporary files, and version-control and cache folders are ignored: a build never
+sets off another.  Folders may come and go: the watched set is checked again every `recheck` seconds,
 and a folder that appears counts as changed."""
 from __future__ import annotations
 
+import os
+import re
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from watchfiles import DefaultFilter
+from watchfiles import Change, DefaultFilter
 from watchfiles import watch as watch_changes
 
+from cardgen.core.atomic import SIDE_SUFFIXES
 from cardgen.core.paths import SHARED_KINDS
 from cardgen.load.project import game_project
 
 IGNORED_DIRS = (*DefaultFilter.ignore_dirs, ".cardgen-cache")
+# what a build writes beside an output folder (`.build.cardgen-new/`, ...), and temporary files
+# (`core.atomic`: `.print-a4.pdf.k2j3.tmp`)
+_SIDE = re.compile(r"^\..*(?:" + "|".join(re.escape(s) for s in SIDE_SUFFIXES) + r")$")
+_TEMPORARY = (r"^\..*\.tmp$",)
+
+
+class Filter(DefaultFilter):
+    """Which changed paths count (see the module docstring)."""
+
+    def __init__(self, outputs: Iterable[Path] = ()) -> None:
+        super().__init__(ignore_dirs=IGNORED_DIRS,
+                         ignore_entity_patterns=(*DefaultFilter.ignore_entity_patterns, *_TEMPORARY))
+        self.outputs = tuple(str(p) for p in outputs)
+
+    def __call__(self, change: Change, path: str) -> bool:
+        if any(path == out or path.startswith(out.rstrip(os.sep) + os.sep) for out in self.outputs):
+            return False
+        if any(_SIDE.match(part) for part in Path(path).parts):
+            return False
+        return super().__call__(change, path)
 
 
 def game_roots(games: Iterable[Path]) -> list[Path]:
@@ -42,8 +67,7 @@ def watch(roots: Callable[[], list[Path]], rebuild: Callable[[list[Path]], None]
     (or Ctrl-C, raised as KeyboardInterrupt).  `ignore`: folders whose changes do not count (the
     output folders)."""
     stop = stop or threading.Event()
-    ignored = [str(p.resolve()) for p in ignore]
-    watch_filter = DefaultFilter(ignore_dirs=IGNORED_DIRS, ignore_paths=ignored)
+    watch_filter = Filter(p.resolve() for p in ignore)
     watched = existing(roots())
     while not stop.is_set():
         if not watched:
