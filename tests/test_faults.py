@@ -409,3 +409,85 @@ def test_a_commit_lets_go_of_the_bytes_it_wrote_and_cache_files_are_written_in_p
     view = digest.read_sealed(tmp_path / "x.bin", view=True)
     assert isinstance(view, memoryview) and view == b"".join(parts)
     assert digest.read_sealed(tmp_path / "x.bin") == b"".join(parts)
+
+
+# -- the path of every failure, and reading is not writing --------------------------------------
+
+def test_full_disk_while_writing_a_cache_file_names_it(built, monkeypatch):
+    """A full disk met outside the staging (a card bitmap written to the cache), where the
+    system's error names no file: said at the file cardgen was writing, not as `cardgen:`."""
+    root, out, before = built
+    write(root / "deck.yaml", "deck: Things\ntemplate: tiny/face\nback: tiny/back\n" + TWO)
+    real = Path.write_bytes
+
+    def write_bytes(self, data):
+        if self.name.endswith(".tmp") and ".cache" in self.parts:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))          # (as write(2) says it: no path)
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", write_bytes)
+    code, _, stderr = build(root, out, "--only", "print", "--only", "tts")
+    assert code == 1
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 2, stderr
+    assert lines[0].startswith(display_path(out / "tiny" / ".cache") + "/"), lines[0]
+    assert ".tmp" not in lines[0]                       # the file's own name, not the temporary one
+    assert lines[0].endswith(": cannot write: No space left on device (free some disk space and build again)")
+    assert lines[1] == "tiny: not built; the previous output is unchanged"
+    assert snapshot(out / "tiny") == before
+
+
+def test_file_size_limit_in_every_process_names_the_file(tiny_game, tmp_path):
+    """A real limit on what may be written (`ulimit -f`), met by the build and its workers:
+    one line naming the file, never `internal error`, never without a path."""
+    import resource
+
+    root = tiny_game(TWO)
+    out = tmp_path / "out"
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, 30_000))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    done = subprocess.run([sys.executable, "-m", "cardgen", "build", str(root), "--out", str(out), "--page", "a4"],
+                          env=env, cwd=tmp_path, preexec_fn=limit, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 2, done.stderr
+    assert lines[0].startswith("out/tiny/"), lines[0]            # (said from the folder it was run in)
+    assert ": cannot write: File too large (" in lines[0]
+    assert lines[1] == "tiny: not built; the previous output is unchanged"
+    assert not (out / "tiny" / "print-a4.pdf").exists()
+
+
+def test_an_unreadable_folder_is_never_said_to_be_unwritable(tiny_game, tmp_path, monkeypatch):
+    from cardgen.core.envfail import describe
+    from cardgen.pipeline import incremental
+
+    root = tiny_game(ONE)
+    art = root / "art"
+
+    def unreadable(*args, **kwargs):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(art))
+
+    monkeypatch.setattr(incremental, "input_files", unreadable)
+    code, _, stderr = build(root, tmp_path / "out", "--only", "print")
+    assert code == 1
+    assert stderr.splitlines() == [f"{display_path(art)}: cannot read: Permission denied (check the permissions of "
+                                   f"the file or folder (cardgen needs to read it))",
+                                   "tiny: not built; the previous output is unchanged"]
+    # what only a write meets is a write, whatever the path
+    assert describe(OSError(errno.EROFS, os.strerror(errno.EROFS), "x/y")).startswith("x/y: cannot write: ")
+    assert describe(OSError(errno.ENOENT, os.strerror(errno.ENOENT), "x/y")).startswith("x/y: cannot read: ")
+
+
+def test_an_output_problem_from_a_worker_process_keeps_its_path():
+    import pickle
+
+    from cardgen.core.envfail import OutputProblem, describe
+
+    exc = OutputProblem("build/g/tts/g.json", OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)))
+    again = pickle.loads(pickle.dumps(exc))
+    assert describe(again) == describe(exc) == ("build/g/tts/g.json: cannot write: No space left on device (free "
+                                                "some disk space and build again)")
