@@ -1,4 +1,52 @@
-from cardgen.cli.main import run
+"""The `cardgen` command's entry point: its console script (pyproject.toml) and `python -m
+cardgen`.
+
+Ctrl-C is one line, `cardgen: interrupted`, and exit status 130, from the first moment: while
+Python imports the command's modules (a second or more on a slow disk or a cold start),
+while it works, while it ends.  From the first line of `cardgen/__init__.py` (which imports
+nothing else) a signal handler says it and ends the process; once the command's modules are
+imported, `run` lets Ctrl-C be a KeyboardInterrupt again (a build removes its staging folder
+on the way out, `--watch` stops watching) and says it when it arrives here.  (Before the
+first line of cardgen runs, Python and the console script are still starting: a Ctrl-C then
+ends the process as the signal does, or Python says it could not start.)"""
+import os
+import sys
+
+INTERRUPTED = 130       # the shells' status for a command ended by Ctrl-C (128 + SIGINT)
+
+
+def run() -> None:
+    """The `cardgen` command (`cardgen.cli.main.run`), Ctrl-C said in one line."""
+    try:
+        import signal
+
+        from cardgen.cli.main import run as command
+
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:      # (started in the background: left ignored)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        command()
+    except KeyboardInterrupt:
+        interrupted()
+
+
+def interrupted() -> None:
+    """Say that the command was interrupted, and end it (status 130) at once: a build's
+    staging was removed on the way here (`core.atomic`), and nothing is left to wait for."""
+    try:
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)    # (a second Ctrl-C while saying so)
+    except (ImportError, ValueError, OSError):
+        pass
+    for stream, text in ((sys.stdout, ""), (sys.stderr, "cardgen: interrupted\n")):
+        try:
+            if stream is not None:
+                stream.write(text)
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(INTERRUPTED)
+
 
 if __name__ == "__main__":      # not again in a worker process (they start by importing the main module)
     run()

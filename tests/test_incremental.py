@@ -229,9 +229,11 @@ def test_only_builds_keep_working(setup):
     only_cards, _ = build(game, out, only=("cards",))
     assert names(only_cards, out) == {"cards.pdf", "manifest.json"}
     assert not only_cards.kept
-    assert (out / "seven" / "print-letter.pdf").is_file()          # not made this time, still there
-    full, _ = build(game, out)                                      # the print sheets are behind now
-    assert split(names(full, out))[0] == CARD_OUTPUTS - {"cards.pdf"}
+    assert not (out / "seven" / "print-letter.pdf").exists()       # not made this time and out of date: gone,
+    assert names(only_cards.removed, out) >= (CARD_OUTPUTS | OTHER) - {"cards.pdf"}       # and said
+    assert not only_cards.earlier
+    full, _ = build(game, out)                                      # they are made again
+    assert split(names(full, out))[0] == (CARD_OUTPUTS | OTHER) - {"cards.pdf"}
     assert "cards.pdf" in names(full.kept, out)
     again, _ = build(game, out, only=("print",))
     assert names(again, out) == {"manifest.json"} and names(again.kept, out) == {"print-letter.pdf", "print-a4.pdf"}

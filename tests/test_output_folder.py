@@ -91,7 +91,7 @@ def test_paper_not_built_now_goes_when_out_of_date_and_is_said(tiny_game, tmp_pa
     assert code == 0, stderr
     assert sorted(p.name for p in game.glob("*.pdf")) == ["print-letter.pdf"]
     assert "Oldname" not in texts(game) and "Newname" in texts(game)
-    assert "  removed, from an earlier build and out of date: print-a4.pdf" in stdout.splitlines()
+    assert "  removed, from an earlier build of an older version of the game: print-a4.pdf" in stdout.splitlines()
     # and the next build for both makes a4 again
     code, stdout, stderr = run_cli("build", str(root), "--out", str(out), "--only", "print")
     assert code == 0, stderr
@@ -110,7 +110,7 @@ def test_output_not_built_now_stays_when_still_right_and_is_said(tiny_game, tmp_
     code, stdout, stderr = run_cli("build", str(root), "--out", str(out), "--only", "print", "--page", "letter")
     assert code == 0, stderr
     assert (game / "print-a4.pdf").read_bytes() == a4
-    assert ("  also there, from an earlier build and still up to date: print-a4.pdf, tts/ (4 files)"
+    assert ("  also there, from an earlier build of this same game: print-a4.pdf, tts/ (4 files)"
             in stdout.splitlines()), stdout
     code, stdout, stderr = run_cli("build", str(root), "--out", str(out), "--only", "print")
     assert code == 0, stderr
@@ -121,7 +121,7 @@ def test_output_not_built_now_stays_when_still_right_and_is_said(tiny_game, tmp_
     code, stdout, stderr = run_cli("build", str(root), "--out", str(out), "--only", "print")
     assert code == 0, stderr
     assert not (game / "tts").exists()
-    assert "  removed, from an earlier build and out of date: tts/ (4 files)" in stdout.splitlines(), stdout
+    assert "  removed, from an earlier build of an older version of the game: tts/ (4 files)" in stdout.splitlines(), stdout
 
 
 def test_files_of_the_user_in_the_output_folder_are_left_alone(tiny_game, tmp_path):

@@ -43,8 +43,9 @@ class _Main(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
-        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort,
-                SystemExit, KeyboardInterrupt):
+        except KeyboardInterrupt:
+            raise Interrupted() from None   # (past click, which would say "Aborted!" and exit 1)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit):
             raise
         except CardgenError as exc:
             _print_diags(exc.diagnostics)
@@ -60,8 +61,13 @@ def main():
     Tabletop Simulator decks."""
 
 
+class Interrupted(BaseException):
+    """Ctrl-C during a command, carried past click to `run` (`cardgen.__main__` says it)."""
+
+
 def run() -> None:
-    """The `cardgen` command (its console script and `python -m cardgen`): `main`, in a process
+    """The `cardgen` command (`cardgen.__main__.run`: its console script and `python -m
+    cardgen`, which says a Ctrl-C in one line): `main`, in a process
     of its own.  Its garbage collector runs less often (a build makes hundreds of thousands of
     small objects that live until it ends; the cycles among them are still collected), and it
     leaves without taking every object apart one by one (tenths of a second after a large
@@ -72,6 +78,8 @@ def run() -> None:
         main()
     except SystemExit as exc:
         code = exc.code
+    except Interrupted:
+        raise KeyboardInterrupt from None
     else:
         code = 0
     if not isinstance(code, int) or threading.active_count() > 1 or sys.getprofile() or sys.gettrace():

@@ -105,9 +105,9 @@ def game_summary(name: str, cards: int, written: list[Path], out_dir: Path, seco
     kept = kept or []
     tail = []
     if earlier:
-        tail.append(f"  also there, from an earlier build and still up to date: {_names(earlier, out_dir)}")
+        tail.append(f"  also there, from an earlier build of this same game: {_names(earlier, out_dir)}")
     if removed:
-        tail.append(f"  removed, from an earlier build and out of date: {_names(removed, out_dir)}")
+        tail.append(f"  removed, from an earlier build of an older version of the game: {_names(removed, out_dir)}")
     lines = _summary(name, cards, written, out_dir, seconds, duplex_print, kept, unchanged)
     return lines + tail
 

@@ -23,13 +23,11 @@ folder) is replaced by cardgen's own folder; the folder it pointed at is never c
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import hashlib
 import json
 import os
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator

@@ -103,7 +103,8 @@ def scan(game_root: Path, project: Path, out_dir: Path, opts: Any, wanted: list[
     cache = DigestCache(old if isinstance(old, dict) else None)
     code = code_version(cache)
     files = [(os.path.relpath(f, game_root), cache.get(f)) for f in input_files(game_root, project, out_dir)]
-    return Inputs(digest(FORMAT, code, options_key(opts, wanted, out_dir), files), code, cache, digest(FORMAT, code, files))
+    return Inputs(digest(FORMAT, code, options_key(opts, wanted, out_dir), files), code, cache,
+                  digest(FORMAT, code, files))
 
 
 def source_of(inputs: Inputs, manifest: bytes) -> str:

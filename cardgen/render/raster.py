@@ -368,6 +368,24 @@ def _context():
     return ctx
 
 
+@contextlib.contextmanager
+def _quiet_to_ctrl_c():
+    """Start worker processes (and the fork server) ignoring Ctrl-C: the build's own process
+    handles it (it ends them, `Pool.__exit__`, and says it in one line); a worker that took it
+    too would print its traceback.  (Ignored, not blocked: it is passed on through exec.)"""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def start_early() -> bool:
     """Start the fork server now, in the background (it takes a few tenths of a second to
     import): call it before the work that comes ahead of rasterizing, e.g. laying out the
@@ -379,7 +397,8 @@ def start_early() -> bool:
     from multiprocessing import forkserver
 
     try:
-        forkserver.ensure_running()
+        with _quiet_to_ctrl_c():
+            forkserver.ensure_running()
     except OSError:
         _forkserver_failed = True
         return False
@@ -401,7 +420,8 @@ class Pool:
         if self._pool is None:
             self.size = os.cpu_count() or 1
             start_early()
-            self._pool = _context().Pool(self.size)
+            with _quiet_to_ctrl_c():
+                self._pool = _context().Pool(self.size)
         return self._pool
 
     def map(self, items: list[tuple]) -> list:
@@ -414,7 +434,11 @@ class Pool:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, kind, *exc):
+        if kind is not None and self._pool is not None:     # (Ctrl-C, an error: their work is not wanted)
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
         self.close()
 
     def close(self):

@@ -1,0 +1,143 @@
+"""Ctrl-C, as a user presses it: while `cardgen` is still starting (importing its modules), while
+it parses its flags, while it builds.  Always one line, `cardgen: interrupted`, and exit
+status 130; never a traceback, never click's "Aborted!"; the previous output unchanged."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Makes the import of one module (SLOW_IMPORT; in a process whose command line has SLOW_IN)
+# wait, after touching SLOW_MARKER: the test presses Ctrl-C then, at exactly that point.
+SITECUSTOMIZE = textwrap.dedent("""
+    import os, sys, time
+
+    class Slow:
+        def find_spec(self, name, path=None, target=None):
+            if name == os.environ.get("SLOW_IMPORT") and os.environ.get("SLOW_IN", "") in " ".join(sys.orig_argv):
+                open(os.environ["SLOW_MARKER"], "w").close()
+                time.sleep(float(os.environ.get("SLOW_FOR", "60")))
+            return None
+
+    sys.meta_path.insert(0, Slow())
+""")
+
+# the console script pip writes for `[project.scripts] cardgen = "<module>:<function>"`
+SCRIPT = "import re, sys\nfrom {module} import {function}\nsys.exit({function}())\n"
+
+
+def console_script(tmp_path: Path) -> str:
+    """The `cardgen` script as pip writes it for pyproject.toml's entry point."""
+    entry = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]["cardgen"]
+    module, function = entry.split(":")
+    script = tmp_path / "bin" / "cardgen"
+    script.parent.mkdir(exist_ok=True)
+    script.write_text(SCRIPT.format(module=module, function=function))
+    return str(script)
+
+
+def interrupt_at(tmp_path: Path, module: str, *args: str, group: bool = False, where: str = ""
+                 ) -> subprocess.CompletedProcess:
+    """Run the command, and press Ctrl-C while `module` is imported (`group`: to the command's
+    whole process group, as a terminal sends it, its worker processes too)."""
+    hook = tmp_path / "hook"
+    hook.mkdir(exist_ok=True)
+    (hook / "sitecustomize.py").write_text(SITECUSTOMIZE)
+    marker = tmp_path / f"marker-{module}"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(hook), str(REPO)]), SLOW_IMPORT=module,
+               SLOW_MARKER=str(marker), SLOW_IN=where,
+               SLOW_FOR="3" if where else "60")
+    proc = subprocess.Popen([sys.executable, console_script(tmp_path), *args], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=group)
+    deadline = time.monotonic() + 120
+    while not marker.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert marker.exists(), proc.communicate()
+    if group:
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+@pytest.mark.parametrize("module", [
+    "cardgen.cli.main",          # the first of cardgen's modules the command imports
+    "click",                     # a library, while cardgen.cli.main is imported
+    "cardgen.outputs",           # while click reads `build`'s flags (declared by the outputs)
+    "reportlab.pdfgen",          # while a game is built
+])
+def test_ctrl_c_while_starting_or_building_is_one_line_and_status_130(tiny_game, tmp_path, module):
+    root = tiny_game()
+    out = tmp_path / "out"
+    done = interrupt_at(tmp_path, module, "build", str(root), "--out", str(out), "--page", "a4", "--only", "print")
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "cardgen: interrupted\n"
+    assert done.stdout == ""
+    assert not out.exists() or not any((out / "tiny").glob("*.pdf"))
+
+
+def test_ctrl_c_from_the_terminal_reaches_the_workers_too_and_still_one_line(tiny_game, tmp_path):
+    """The terminal sends Ctrl-C to every process of the command: the raster workers' fork
+    server, still importing what it preloads, takes no notice (the build ends them)."""
+    root = tiny_game()
+    out = tmp_path / "out"
+    done = interrupt_at(tmp_path, "pypdfium2", "build", str(root), "--out", str(out), "--only", "tts", group=True,
+                        where="forkserver")
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "cardgen: interrupted\n"
+    assert not (out / "tiny" / "tts").exists()
+
+
+# Ctrl-C while Python looks for the `cardgen` package, before its first line runs (a few
+# milliseconds; no code of cardgen's can handle it): Python's traceback of the script's import.
+BEFORE_CARDGEN = 'line 2, in <module>\n    from cardgen.__main__ import run\nKeyboardInterrupt\n'
+
+
+def test_ctrl_c_at_any_moment_never_shows_a_traceback(tiny_game, tmp_path):
+    """Without a hook: Ctrl-C at moments spread over a whole run of the command.  Before Python
+    runs any code the signal ends it silently (-SIGINT), and while Python sets itself up (its
+    `site` module, before the console script's first line) Python says so itself; after the
+    build, nothing is left to interrupt (0)."""
+    root = tiny_game()
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    seen = set()
+    for delay in (0.0, 0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.8, 1.2):
+        proc = subprocess.Popen([sys.executable, console_script(tmp_path), "build", str(root), "--out",
+                                 str(tmp_path / "out"), "--page", "a4", "--only", "print"], cwd=tmp_path, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        if err.startswith("Fatal Python error: init_") or err.endswith(BEFORE_CARDGEN):
+            assert str(REPO / "cardgen") not in err     # Python's own start-up: no code of cardgen's had run
+            continue
+        assert "Traceback" not in err and "Aborted" not in err, (delay, err)
+        assert proc.returncode in (130, -signal.SIGINT, 0), (delay, proc.returncode, err)
+        if proc.returncode == 130:
+            assert err.endswith("cardgen: interrupted\n") and err.count("\n") == 1, (delay, err)
+        elif proc.returncode == -signal.SIGINT:
+            assert err == "" and out == ""
+        seen.add(proc.returncode)
+    assert 130 in seen
+
+
+def test_the_console_script_is_the_guarded_entry_point():
+    from cardgen.__main__ import run
+
+    entry = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]["cardgen"]
+    assert entry == "cardgen.__main__:run" and callable(run)
+    # nothing of cardgen's or of a library is imported before `run` starts
+    code = ("import sys\nbefore = set(sys.modules)\nimport cardgen.__main__\n"
+            "print(sorted(m for m in set(sys.modules) - before))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "['cardgen', 'cardgen.__main__']"
