@@ -141,3 +141,20 @@ def test_files_of_the_user_in_the_output_folder_are_left_alone(tiny_game, tmp_pa
     assert (game / "notes.txt").read_text() == "mine"
     assert (game / "print-a4.pdf").read_bytes().endswith(b"% annotated\n")
     assert "removed" not in stdout and "also there" not in stdout
+
+
+def test_files_an_output_writes_outside_its_parts_are_known_as_cardgens(tiny_game, tmp_path):
+    """The gallery's page (made whole by every build of the gallery) goes with its images
+    when it is out of date: no page showing old cards is left behind."""
+    root = tiny_game(CARDS % "Alpha")
+    out = tmp_path / "out"
+    code, _, stderr = run_cli("build", str(root), "--out", str(out), "--only", "gallery", "--only", "cards")
+    assert code == 0, stderr
+    game = out / "tiny"
+    assert (game / "index.html").is_file() and any((game / "gallery").rglob("*.png"))
+    write(root / "deck.yaml", DECK % "Beta")
+    code, stdout, stderr = run_cli("build", str(root), "--out", str(out), "--only", "cards")
+    assert code == 0, stderr
+    assert sorted(p.name for p in game.iterdir() if not p.name.startswith(".")) == ["cards.pdf", "manifest.json"]
+    assert ("  removed, from an earlier build of an older version of the game: index.html, gallery/ (2 files)"
+            in stdout.splitlines()), stdout

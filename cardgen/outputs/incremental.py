@@ -7,7 +7,7 @@ output names what it reads (`Job.part(key, *inputs)`): the laid-out card sides i
 options it reads.  With cardgen's code version and the output's options these give the
 part's *fingerprint*.  When the previous build recorded the same fingerprint for that part
 and each of its files is still in the output folder with the content it had then (sha256),
-the files are kept (`Staging.keep`: hard-linked into the new output) and the part is not
+the files are kept (`Staging.keep`: left where they are in the output) and the part is not
 made; its warnings and summary notes are repeated from the record.
 
     part = job.part(paper, r.copies, sheet_options)
@@ -83,6 +83,17 @@ class Ledger:
             "notes": report.notes[since[1]:],
         }
         self.made.append(name)
+
+    def loose(self, output: str, staged: list[Path]) -> None:
+        """Record the files `output` staged outside its parts (e.g. the gallery's index.html),
+        made by every build of it, as a part of their own: so that a later build that does not
+        make the output knows them as cardgen's (`pipeline.incremental.earlier_parts`)."""
+        claimed = {rel for part in self.parts.values() for rel in part.get("files", {})}
+        files = [p for p in staged if self.rel(p) not in claimed]
+        if files:
+            self.parts[f"{output}:(other files)"] = {"fingerprint": "", "files": {self.rel(p): "" for p in files},
+                                                     "diagnostics": [], "notes": []}
+            self.made.append(f"{output}:(other files)")
 
     def rel(self, path: Path) -> str:
         return Path(os.path.relpath(os.path.abspath(path), self.out_dir)).as_posix()

@@ -171,9 +171,11 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     with docinfo.using(game_docinfo(game)), stage("writing", len(wanted)) as advance:
         for output in wanted:
             advance(0, output.name)
+            before = set(staging.files)
             output().make(Job(rendered, resolved[output.name], opts, staging, report, out_dir, output.DeckOptions,
                               output.section, changes=changes, output=output.name, ledger=ledger,
                               resolved=resolved))
+            ledger.loose(output.name, [p for p in staging.files if p not in before])
             advance(1)
     manifest_bytes = manifest.dumps().encode("utf-8")
     staging.add(out_dir / MANIFEST, manifest_bytes)

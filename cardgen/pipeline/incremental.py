@@ -123,21 +123,21 @@ class Earlier:
 
 def earlier_parts(state: State, made: Mapping[str, Any], source: str, out_dir: Path) -> Earlier:
     """Sort the previous builds' parts that are not among `made` (this build's parts): a part
-    made from the same game (same `source`) whose files are intact stays, as it is still
+    made from the same game (same `source`) whose files are all there stays, as it is still
     right (e.g. `print-a4.pdf` after a build for letter paper only, the game unchanged); the
-    files of the others are out of date and go.  A file changed since cardgen wrote it is
-    no longer cardgen's: it stays, and its record is dropped."""
+    files of the others are out of date and go, those still as cardgen wrote them (sha256):
+    a file changed since is no longer cardgen's, it stays and its record is dropped.  (Only
+    the files that go are read: a still-right print-service folder is not hashed again.)"""
     current: dict[str, dict[str, Any]] = {}
     stale: list[str] = []
     for name, part in sorted(state.parts.items()):
         files = part.get("files") if isinstance(part, dict) else None
         if name in made or not isinstance(files, dict):
             continue
-        sums = {rel: file_sha256(out_dir / rel) for rel in files}
-        if part.get("source") == source and all(sha and sums[rel] == sha for rel, sha in files.items()):
+        if part.get("source") == source and all(os.path.isfile(out_dir / rel) for rel in files):
             current[name] = part
         else:
-            stale += [rel for rel, sha in files.items() if sha and sums[rel] == sha]
+            stale += [rel for rel, sha in files.items() if sha and file_sha256(out_dir / rel) == sha]
     return Earlier(current, stale)
 
 

@@ -190,7 +190,7 @@ class Preview:
             try:
                 return raster.read_payload(path)
             except OSError:
-                pass                        # the cache was cleared (a build swapped its folder): make it again
+                pass                        # the cache entry is gone (pruned, or the cache cleared): make it again
         with self.lock:
             made = raster.rasterize([(layout, spec)], self.cache, self._font_dirs)[0]
         return raster.read_payload(made)
