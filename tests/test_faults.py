@@ -94,7 +94,7 @@ def test_kill_during_commit_leaves_old_output_or_one_the_next_build_completes(bu
 
 
 def test_killed_mid_swap_by_an_older_cardgen_restores_old_output(built, tmp_path):
-    """What a build of cardgen before 0.x (which swapped whole folders) left when killed
+    """What a build of an earlier cardgen (which swapped whole folders) left when killed
     between its two renames is put back."""
     _, out, before = built
     os.rename(out / "tiny", out / ".tiny.cardgen-old")    # what a kill between the renames leaves

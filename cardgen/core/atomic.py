@@ -262,7 +262,7 @@ def recover(out: Path) -> None:
             return
         record_path.unlink()
     if not os.path.lexists(out) and old.is_dir() and not old.is_symlink():
-        os.rename(old, out)         # (left by cardgen before 0.x, which swapped whole folders)
+        os.rename(old, out)         # (left by an earlier cardgen, which swapped whole folders)
     for p in (stage, old):
         if os.path.lexists(p):
             _remove(p)
