@@ -89,7 +89,7 @@ def test_kill_during_commit_leaves_old_output_or_one_the_next_build_completes(bu
     assert leftovers(out) == []
     assert (out / "tiny").stat().st_ino == folder
     after = snapshot(out / "tiny")
-    assert len(after) == len(before)
+    assert len(after) == len(before), (sorted(after), sorted(before))
     assert after["print-a4.pdf"] != before["print-a4.pdf"]    # the new output: two cards now
 
 
@@ -491,3 +491,33 @@ def test_an_output_problem_from_a_worker_process_keeps_its_path():
     again = pickle.loads(pickle.dumps(exc))
     assert describe(again) == describe(exc) == ("build/g/tts/g.json: cannot write: No space left on device (free "
                                                 "some disk space and build again)")
+
+
+def test_a_commit_record_that_came_with_a_game_folder_touches_nothing_outside(tiny_game, tmp_path):
+    """A game folder (unzipped from someone) may hold what looks like a half-done commit beside
+    its `build/`: the record's paths outside the output folder, or through a link, are
+    ignored, as are links in its staging folder."""
+    import json
+
+    root = tiny_game(ONE)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("mine too")
+    out = root / "build"
+    out.mkdir()
+    (out / "via").symlink_to(elsewhere, target_is_directory=True)
+    (root / ".build.cardgen-commit").write_text(json.dumps({
+        "remove": [["any", "../../victim.txt"], ["any", str(victim)], ["any", "via/keep.txt"], ["file", "via"]],
+        "prune": ["..", "via"]}))
+    stage = root / ".build.cardgen-new"
+    (stage / "via").mkdir(parents=True)
+    (stage / "via" / "planted.txt").write_text("x")
+    (stage / "link.txt").symlink_to(victim)
+    code, _, stderr = run_cli("build", str(root), "--only", "print", "--page", "a4")
+    assert code == 0, stderr
+    assert victim.read_text() == "mine" and (elsewhere / "keep.txt").read_text() == "mine too"
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["keep.txt"]
+    assert not (out / "link.txt").exists()
+    assert not any(p.name.startswith(".build.cardgen") for p in root.iterdir())

@@ -211,6 +211,23 @@ def _matches(kind: str, path: Path) -> bool:
     return os.path.lexists(path)
 
 
+def _inside(real: Path, rel: object) -> bool:
+    """Is `rel` a path inside the output folder `real` that no link leads to?  (A commit record
+    and a staging folder found beside a game's output may have come with the game folder: what
+    they name is never looked for elsewhere.)"""
+    if not isinstance(rel, str) or not rel:
+        return False
+    parts = Path(rel).parts
+    if Path(rel).is_absolute() or any(part in ("..", ".") for part in parts):
+        return False
+    here = real
+    for part in parts[:-1]:
+        here = here / part
+        if here.is_symlink():
+            return False
+    return True
+
+
 def _apply(real: Path, stage: Path, old: Path, record: dict) -> None:
     """Step 3 of a commit (see the module docstring): idempotent, so that `recover` can run it
     again after a build killed in the middle of it."""
@@ -218,22 +235,30 @@ def _apply(real: Path, stage: Path, old: Path, record: dict) -> None:
         _remove(old)
     old.mkdir()
     real.mkdir(parents=True, exist_ok=True)
-    for i, (kind, rel) in enumerate(record.get("remove", [])):
-        path = real / rel
-        if _matches(kind, path):
+    remove = record.get("remove")
+    for i, item in enumerate(remove if isinstance(remove, list) else []):
+        if not isinstance(item, (list, tuple)) or len(item) != 2 or not _inside(real, item[1]):
+            continue
+        path = real / item[1]
+        if _matches(str(item[0]), path):
             os.rename(path, old / str(i))
     moved = 0
     for dirpath, _, filenames in os.walk(stage):
         here = Path(dirpath)
         for name in sorted(filenames):
             rel = (here / name).relative_to(stage)
+            if (here / name).is_symlink() or not _inside(real, rel.as_posix()):
+                continue
             (real / rel).parent.mkdir(parents=True, exist_ok=True)
             os.replace(here / name, real / rel)
             moved += 1
             if moved == 1:
                 _test_hook("mid-commit")
     standing = _standing()
-    for rel in record.get("prune", []):         # folders emptied by this commit, deepest first
+    prune = record.get("prune")
+    for rel in prune if isinstance(prune, list) else []:     # folders emptied by this commit, deepest first
+        if not _inside(real, rel):
+            continue
         path = real / rel
         if standing is not None and (path.resolve() == standing or path.resolve() in standing.parents):
             continue                            # (someone stands in it: it stays, empty)
