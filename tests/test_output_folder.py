@@ -158,3 +158,15 @@ def test_files_an_output_writes_outside_its_parts_are_known_as_cardgens(tiny_gam
     assert sorted(p.name for p in game.iterdir() if not p.name.startswith(".")) == ["cards.pdf", "manifest.json"]
     assert ("  removed, from an earlier build of an older version of the game: index.html, gallery/ (2 files)"
             in stdout.splitlines()), stdout
+
+
+def test_a_command_run_from_a_folder_that_no_longer_exists_says_so(tmp_path):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    script = f"import os, sys, runpy; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); " \
+             f"sys.argv = ['cardgen', 'build']; runpy.run_module('cardgen', run_name='__main__')"
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr == ("cardgen: the current folder no longer exists (deleted or moved away); cd to a folder "
+                           "that exists and run the command again\n")

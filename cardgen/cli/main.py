@@ -42,6 +42,12 @@ class _Main(click.Group):
 
     def invoke(self, ctx: click.Context):
         try:
+            os.getcwd()
+        except FileNotFoundError:
+            click.echo("cardgen: the current folder no longer exists (deleted or moved away); cd to a folder that "
+                       "exists and run the command again", err=True)
+            ctx.exit(1)
+        try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Interrupted() from None   # (past click, which would say "Aborted!" and exit 1)

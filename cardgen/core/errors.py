@@ -19,7 +19,7 @@ def display_path(path: str | os.PathLike | None) -> str:
     p = Path(path)
     try:
         return os.path.relpath(p) if p.is_absolute() and not os.path.relpath(p).startswith("..") else str(p)
-    except ValueError:
+    except (ValueError, OSError):       # (another drive; or the working directory no longer exists)
         return str(p)
 
 
