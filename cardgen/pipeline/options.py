@@ -86,7 +86,7 @@ class BuildOptions(Decl):
                       cli="--only")
     strict: bool = opt(Bool(), "refuse to build while the validator reports any problem", False, cli="--strict")
     watch: bool = opt(Bool(), "keep running: rebuild whenever a game file, template, font or art file changes "
-                              "(Ctrl-C to stop)", False, cli="--watch")
+                              "(the build's own output never counts; Ctrl-C to stop)", False, cli="--watch")
     quiet: bool = opt(Bool(), "show no progress bars (they show only on a terminal, for stages longer than "
                               "about a second)", False, cli="--quiet")
     refresh: bool = opt(Bool(), "fetch every Google Sheet a deck reads now, even if the cached copy is recent",
