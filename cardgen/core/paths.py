@@ -309,12 +309,20 @@ def _data_image_problem(path: Path, value: str) -> str | None:
 
     from PIL import Image
 
+    from cardgen.core.images import BY_MIME, WrongKind, open_bytes
+
+    mime = head[len("data:"):].split(";")[0].strip().lower()
+    formats = BY_MIME.get(mime)
+    if formats is None:
+        return None         # (the SVG reader draws embedded PNG and JPEG images only: never decoded)
     try:
         data = base64.b64decode(body, validate=False) if ";base64" in head.lower() else body.encode("latin-1")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            with Image.open(io.BytesIO(data)) as im:
+            with open_bytes(data, formats, f"the embedded {mime} image") as im:
                 w, h = im.size
+    except WrongKind as exc:
+        return f"SVG {path.name}: {exc}"
     except (binascii.Error, ValueError, OSError, Image.DecompressionBombError, SyntaxError, EOFError):
         return f"SVG {path.name} embeds an image cardgen cannot read (damaged data: URI); export the SVG again"
     if w * h > limits.MAX_IMAGE_PIXELS:

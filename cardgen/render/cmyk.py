@@ -27,10 +27,13 @@ from reportlab.lib.colors import CMYKColor, Color, toColor
 
 from cardgen.core.data import DATA
 from cardgen.core.digest import digest, file_digest
+from cardgen.core.images import open_path, restrict
 from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.render.pdfxcache import KeptImage, PdfxCache, key
 from cardgen.render.rlcompat import CardCanvas
+
+restrict()      # (before ReportLab reads an image: cardgen.core.images)
 
 ICC_DIR = DATA / "icc"
 DEFAULT_PROFILE = ICC_DIR / "cardgen-FOGRA39-240.icc"
@@ -196,7 +199,7 @@ class Separation:
         return Path(folder) / f"{found[0]}.tif", float(found[1])
 
     def _convert_art(self, path: Path, folder: Path) -> tuple[Path, float]:
-        with Image.open(path) as im:
+        with open_path(path) as im:
             im.load()
             cmyk = self.convert_image(im)
         peak = _image_peak(cmyk)

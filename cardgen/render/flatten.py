@@ -23,8 +23,11 @@ from typing import Any
 
 from PIL import Image, ImageStat
 
+from cardgen.core.images import open_path, restrict
 from cardgen.model import ops
 from cardgen.resources.fonts import FontBook
+
+restrict()      # (before ReportLab reads an image: cardgen.core.images)
 
 SAMPLE_DPI = 100
 RASTER_DPI = 300
@@ -65,7 +68,7 @@ def svg_is_translucent(path: Path) -> bool:
 @lru_cache(maxsize=256)
 def raster_is_translucent(path: Path) -> bool:
     try:
-        with Image.open(path) as im:
+        with open_path(path) as im:
             return im.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in im.info
     except OSError:
         return False

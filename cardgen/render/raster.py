@@ -33,9 +33,12 @@ from PIL import Image
 
 from cardgen.core import atomic
 from cardgen.core.digest import CorruptCache, file_digest, read_payload, seal
+from cardgen.core.images import open_own, restrict
 from cardgen.core.memo import Bounded
 from cardgen.model import ops
 from cardgen.resources.fonts import font_files as registered_fonts
+
+restrict()      # (before any image is read, here and in the workers: cardgen.core.images)
 
 # Bump when the way bitmaps are made changes in a way the hashed inputs do not show.
 RASTER_VERSION = "3"     # 2: cache entries sealed with a checksum; 3: PNG level 1 with an sRGB profile
@@ -266,7 +269,7 @@ def open_image(path) -> Image.Image:
             raise CorruptCache(path)
         w, h = struct.unpack_from("<II", data, len(_RAW_MAGIC))
         return Image.frombytes("RGB", (w, h), zlib.decompress(data[len(_RAW_MAGIC) + 8:]))
-    with Image.open(io.BytesIO(data)) as im:
+    with open_own(io.BytesIO(data)) as im:
         return im.convert("RGB")
 
 

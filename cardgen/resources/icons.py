@@ -36,6 +36,26 @@ def file_key(path: Path) -> FileKey:
     return path, st.st_mtime_ns, st.st_size
 
 
+def _harden_svglib() -> None:
+    """svglib, asked for a font family it does not know (`<text font-family="...">`), runs
+    the system's `fc-match` and reads whatever font file it names: never (a game's SVG runs
+    nothing and reads no file outside the allowed folders: docs/security.md); such text is
+    drawn in svglib's default font.  Its raster images are read only by the decoders
+    `cardgen.core.images` keeps."""
+    from svglib import fonts as svg_fonts
+
+    from cardgen.core.images import restrict
+
+    restrict()
+    if not getattr(svg_fonts.FontMap.use_fontconfig, "_cardgen", False):
+        def no_fontconfig(self: object, font_name: str, weight: str = "normal",
+                          style: str = "normal") -> tuple[None, bool]:
+            return None, False
+
+        no_fontconfig._cardgen = True    # type: ignore[attr-defined]
+        svg_fonts.FontMap.use_fontconfig = no_fontconfig    # type: ignore[method-assign,assignment]
+
+
 def load_svg(path: Path) -> Drawing:
     path = Path(path).resolve()
     key = file_key(path)
@@ -44,6 +64,8 @@ def load_svg(path: Path) -> Drawing:
         import logging
 
         from svglib.svglib import svg2rlg  # here, not at start-up: `cardgen --help` stays quick
+
+        _harden_svglib()
 
         logging.getLogger("svglib").setLevel(logging.CRITICAL)
         try:
@@ -96,7 +118,9 @@ def check_raster(path: Path) -> tuple[int, int]:
     `Image.MAX_IMAGE_PIXELS` safety limit (decompression bombs) are refused."""
     import warnings
 
-    from PIL import Image, UnidentifiedImageError
+    from PIL import Image
+
+    from cardgen.core.images import WrongKind, open_path
 
     key = file_key(Path(path))
     size = _raster_sizes.get(key)
@@ -108,7 +132,7 @@ def check_raster(path: Path) -> tuple[int, int]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(path) as im:
+            with open_path(path) as im:
                 limit = limits.MAX_IMAGE_PIXELS
                 if im.size[0] * im.size[1] > limit:
                     raise IconError(f"{name} is {im.size[0]} x {im.size[1]} pixels, more than the {limit:,} cardgen "
@@ -117,8 +141,8 @@ def check_raster(path: Path) -> tuple[int, int]:
                 size = im.size
     except Image.DecompressionBombError as exc:
         raise IconError(f"{name} is too large to read safely ({exc}); scale it down") from None
-    except UnidentifiedImageError:
-        raise IconError(f"{name} is not a PNG or JPEG image Pillow can read (damaged, or another format)") from None
+    except WrongKind as exc:
+        raise IconError(str(exc)) from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise IconError(f"{name} is damaged or truncated ({exc}); export it again") from None
     _raster_sizes[key] = size

@@ -1,0 +1,107 @@
+"""Opening raster images: by the kind their name declares, and only with decoders that run
+inside this process.
+
+Pillow picks a decoder by a file's content, not its name, and among its decoders is one that
+starts a program: EPS files are rendered by Ghostscript.  A game's art is untrusted
+(docs/security.md), so a `card.png` that is really PostScript would run Ghostscript on it.
+cardgen therefore
+
+- opens every image of a game with the formats its name allows (`open_path`: `.png` is
+  PNG, `.jpg` and `.jpeg` are JPEG; an embedded `data:image/png` is PNG: `open_bytes`), and
+- leaves Pillow no decoder but those in `IN_PROCESS` (`restrict`, done before any image is
+  opened, by every module that uses Pillow): ReportLab's `ImageReader` and svglib, which call
+  `PIL.Image.open` without formats, cannot reach one either.
+"""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+# The decoders Pillow keeps: each reads its format in Python or in Pillow's own C code
+IN_PROCESS = frozenset({"PNG", "JPEG", "MPO", "TIFF", "GIF", "BMP", "WEBP", "PPM"})
+BY_SUFFIX = {".png": ("PNG",), ".jpg": ("JPEG",), ".jpeg": ("JPEG",)}
+BY_MIME = {"image/png": ("PNG",), "image/jpeg": ("JPEG",), "image/jpg": ("JPEG",)}
+NAMES = {"PNG": "PNG", "JPEG": "JPEG"}
+
+_restricted: list[bool] = []
+
+
+def restrict() -> None:
+    """Unregister every Pillow decoder not in `IN_PROCESS` (once a process; Pillow's own
+    `init`, which registers them all, has run first, so nothing registers them again)."""
+    if _restricted:
+        return
+    from PIL import Image
+
+    Image.init()
+    for fmt in list(Image.OPEN):
+        if fmt not in IN_PROCESS:
+            del Image.OPEN[fmt]
+    Image.ID[:] = [fmt for fmt in Image.ID if fmt in IN_PROCESS]
+    _restricted.append(True)
+
+
+class WrongKind(OSError):
+    """An image whose content is not the kind its name (or `data:` type) declares; the
+    message is one line."""
+
+
+def formats_for(path: Path | str) -> tuple[str, ...] | None:
+    """The Pillow formats a file of this name may be read as, or None."""
+    return BY_SUFFIX.get(Path(path).suffix.lower())
+
+
+def _sniff(fp: Any) -> str | None:
+    """What an image really is, for the message (among the decoders kept), or None."""
+    from PIL import Image
+
+    try:
+        if hasattr(fp, "seek"):
+            fp.seek(0)
+        with Image.open(fp) as im:
+            return str(im.format)
+    except Exception:       # anything it is not: said as "not an image cardgen reads"
+        return None
+
+
+def _open(fp: Any, formats: tuple[str, ...], name: str) -> Image.Image:
+    from PIL import Image, UnidentifiedImageError
+
+    restrict()
+    try:
+        return Image.open(fp, formats=list(formats))
+    except UnidentifiedImageError:
+        actual = _sniff(fp)
+        wanted = " or ".join(NAMES.get(f, f) for f in formats)
+        if actual is not None and actual not in formats:
+            raise WrongKind(f"{name} is a {actual} image, not {wanted} as its name says; convert it to "
+                            f"{wanted} or rename it") from None
+        raise WrongKind(f"{name} is not a {wanted} image cardgen can read (damaged, or another format); "
+                        f"export it again as {wanted}") from None
+
+
+def open_path(path: Path | str) -> Image.Image:
+    """The image file `path`, read as the kind its name declares (WrongKind if it is not
+    one, or if its name is not one of an image cardgen reads)."""
+    formats = formats_for(path)
+    name = Path(path).name
+    if formats is None:
+        raise WrongKind(f"{name} is not a PNG or JPEG file (by its name); cardgen reads .png, .jpg and .jpeg")
+    return _open(str(path), formats, name)
+
+
+def open_bytes(data: bytes, formats: tuple[str, ...], name: str) -> Image.Image:
+    """An image held in memory (an embedded `data:` image), read as one of `formats`."""
+    return _open(io.BytesIO(data), formats, name)
+
+
+def open_own(path: Path | str) -> Image.Image:
+    """An image cardgen itself wrote (a cached bitmap, a converted copy): any decoder kept."""
+    from PIL import Image
+
+    restrict()
+    return Image.open(path)
