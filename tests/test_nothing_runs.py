@@ -214,7 +214,7 @@ def test_a_repository_configured_to_run_programs_runs_none_of_them(hostile_repo,
     assert gitinfo.describe(game).endswith("-dirty")
     assert gitinfo.commit_time(game) is None
     assert run_cli("validate", str(game))[0] == 0
-    code, out, err = run_cli("build", str(game), "--only", "cards", "--page", "letter", "--quiet")
+    code, _, err = run_cli("build", str(game), "--only", "cards", "--page", "letter", "--quiet")
     assert code == 0, err
     assert run_cli("changes", str(game), "--since", "v1")[0] == 0
     code, _, err = run_cli("build", str(game), "--only", "cards", "--page", "letter", "--quiet",
@@ -405,7 +405,7 @@ def test_images_of_the_declared_kind_draw(tmp_path, processes):
     write(game / "templates" / "t" / "back.yaml", BACK_TEMPLATE)
     write(game / "deck.yaml", "deck: D\ntemplate: t/face\nback: t/back\ncards:\n  - {name: A, art: a.png}\n"
                               "  - {name: B, art: b.jpg}\n")
-    code, out, err = run_cli("build", str(game), "--only", "cards", "--page", "letter", "--quiet")
+    code, _, err = run_cli("build", str(game), "--only", "cards", "--page", "letter", "--quiet")
     assert code == 0, err
     assert _not_git(processes) == []
 
@@ -413,17 +413,17 @@ def test_images_of_the_declared_kind_draw(tmp_path, processes):
 def test_readers_that_open_images_without_a_format_reach_no_program(tmp_path, fake_programs, processes):
     """ReportLab's ImageReader and svglib call Pillow without formats: once cardgen has loaded,
     Pillow has no decoder that starts a program, so an EPS reaches none."""
-    import cardgen.render.cmyk  # noqa: F401  (what a build imports before drawing)
     from PIL import Image
     from reportlab.lib.utils import ImageReader
 
+    import cardgen.render.cmyk  # noqa: F401  (what a build imports before drawing)
     from cardgen.core.images import IN_PROCESS
 
     assert set(Image.OPEN) <= IN_PROCESS and "EPS" not in Image.OPEN
     (tmp_path / "x.png").write_bytes(EPS)
-    with pytest.raises(Exception):
+    with pytest.raises(OSError):
         ImageReader(str(tmp_path / "x.png")).getRGBData()
-    with pytest.raises(Exception):
+    with pytest.raises(OSError):
         Image.open(io.BytesIO(EPS)).load()
     assert not fake_programs.exists()
     assert processes == []

@@ -2,15 +2,13 @@
 Sheet give the same cards as YAML, and every message points at the cell."""
 from __future__ import annotations
 
-import http.server
 import os
 import re
-import threading
 import time
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
+import sheetserver
 from click.testing import CliRunner
 from sheetfiles import write_ods, write_xlsx
 from vgame import make_game as _make_game
@@ -380,45 +378,15 @@ def test_workbook_values(tmp_path):
 
 # -- Google Sheets ------------------------------------------------------------------------------------
 
-SHEET = "name,count,text\nA,2,From the web\nB,1,Again\n"
-
-
-class _Handler(http.server.BaseHTTPRequestHandler):
-    hits: ClassVar[list[str]] = []
-
-    def do_GET(self):
-        type(self).hits.append(self.path)
-        if self.path.startswith("/ok"):
-            body, ctype, code = SHEET.encode(), "text/csv; charset=utf-8", 200
-        elif self.path.startswith("/html"):
-            body, ctype, code = b"<!DOCTYPE html><html>Sign in</html>", "text/html", 200
-        elif self.path.startswith("/slow"):
-            time.sleep(1.0)
-            body, ctype, code = SHEET.encode(), "text/csv", 200
-        else:
-            body, ctype, code = b"nope", "text/plain", 404
-        try:
-            self.send_response(code)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        except OSError:
-            pass
-
-    def log_message(self, *args):
-        pass
+WEB = "https://sheets.example.test"        # (reached, in the tests, at a server on this computer: sheetserver)
 
 
 @pytest.fixture
-def server():
-    _Handler.hits = []
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
+def server(monkeypatch):
+    srv = sheetserver.start()
+    sheetserver.route(monkeypatch, srv)
     yield srv
-    srv.shutdown()
-    srv.server_close()
+    sheetserver.stop(srv)
 
 
 def _web_game(tmp_path, url, extra=""):
@@ -437,28 +405,27 @@ def _load(root, project, out, **kw):
 
 
 def test_google_sheet_fetched_and_cached(server, tmp_path):
-    url = f"http://127.0.0.1:{server.server_port}/ok.csv"
+    url = f"{WEB}/ok.csv"
     root = _web_game(tmp_path, url)
     game, msgs = _load(root, tmp_path, tmp_path / "out")
     assert msgs == [] and [(c.name, c.count, c.fields["text"]) for c in game.decks[0].cards] == \
         [("A", 2, "From the web"), ("B", 1, "Again")]
     cached = sorted(p.suffix for p in (tmp_path / "out" / "g" / ".cache" / "sheets").iterdir())
-    assert cached == [".csv", ".json"]
+    assert cached == [".sheet"]
     assert game.decks[0].cards[1].loc == Loc(f"{root / 'd.yaml'} (Google Sheet)", 3, 1, "A3")
     _load(root, tmp_path, tmp_path / "out")                     # a recent copy: not fetched again
-    assert len(_Handler.hits) == 1
+    assert len(sheetserver.Handler.hits) == 1
     _load(root, tmp_path, tmp_path / "out", refresh=True)       # --refresh: fetched now
-    assert len(_Handler.hits) == 2
+    assert len(sheetserver.Handler.hits) == 2
 
 
 def test_google_sheet_errors(server, tmp_path):
-    port = server.server_port
     cases = {
-        "missing": (f"http://127.0.0.1:{port}/missing", "could not fetch the sheet (the server answered 404 Not "
+        "missing": (f"{WEB}/missing", "could not fetch the sheet (the server answered 404 Not "
                     "Found; is the sheet published (File > Share > Publish to web)?) and no copy of it is cached yet"),
-        "slow": (f"http://127.0.0.1:{port}/slow", "could not fetch the sheet (no answer within 0.2 s) and no copy "
+        "slow": (f"{WEB}/slow", "could not fetch the sheet (no complete answer within 0.2 s) and no copy "
                  "of it is cached yet"),
-        "html": (f"http://127.0.0.1:{port}/html", "could not fetch the sheet (the link gives a web page, not CSV; "
+        "html": (f"{WEB}/html", "could not fetch the sheet (the link gives a web page, not CSV; "
                  "publish the sheet as CSV (File > Share > Publish to web, choose the sheet and \"Comma-separated "
                  "values\")) and no copy of it is cached yet"),
         "http": ("http://example.com/x.csv", "cannot fetch 'http://example.com/x.csv': only https:// links can be "
@@ -472,16 +439,14 @@ def test_google_sheet_errors(server, tmp_path):
         assert time.perf_counter() - start < 0.9, name
 
 
-def test_google_sheet_offline_with_and_without_cache(tmp_path):
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{srv.server_port}/ok.csv"
+def test_google_sheet_offline_with_and_without_cache(tmp_path, monkeypatch):
+    srv = sheetserver.start()
+    sheetserver.route(monkeypatch, srv)
+    url = f"{WEB}/ok.csv"
     root = _web_game(tmp_path / "a", url)
     game, msgs = _load(root, tmp_path / "a", tmp_path / "out")
     assert len(game.decks[0].cards) == 2
-    srv.shutdown()
-    srv.server_close()                                            # offline from here on
+    sheetserver.stop(srv)                                         # offline from here on
     game, msgs = _load(root, tmp_path / "a", tmp_path / "out", refresh=True, timeout=0.5)
     assert [c.name for c in game.decks[0].cards] == ["A", "B"]
     assert len(msgs) == 1 and msgs[0].startswith("could not fetch the sheet (cannot reach the server (")
@@ -491,11 +456,11 @@ def test_google_sheet_offline_with_and_without_cache(tmp_path):
 
 
 def test_build_refresh_flag_reaches_the_fetch(server, tmp_path):
-    url = f"http://127.0.0.1:{server.server_port}/ok.csv"
+    url = f"{WEB}/ok.csv"
     root = _web_game(tmp_path, url, ", refresh_after: 60")
     for refresh in (False, False, True):
         build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",), refresh=refresh), Report())
-    assert len(_Handler.hits) == 2
+    assert len(sheetserver.Handler.hits) == 2
     assert (tmp_path / "out" / "g" / "cards.pdf").is_file()
     from cardgen.cli.main import main
     assert "--refresh" in CliRunner().invoke(main, ["build", "--help"]).output

@@ -76,6 +76,59 @@ def user_cache(kind: str) -> Path | None:
     return Path(base) / "cardgen" / kind
 
 
+KEY_BYTES = 32
+
+
+def user_key() -> bytes | None:
+    """This user's secret key for what cardgen keeps in output folders and must recognise as
+    its own (`mac`): 32 random bytes in `user_cache("key")/cache.key`, made the first time,
+    readable by the user alone; None without a home folder, or if the key file is not a
+    regular file of the user's (then nothing kept is trusted)."""
+    folder = user_cache("key")
+    if folder is None:
+        return None
+    path = folder / "cache.key"
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    for _ in range(2):
+        try:
+            fd = os.open(path, flags)
+        except FileNotFoundError:
+            try:
+                folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            except FileExistsError:
+                continue            # (another process made it just now: read it)
+            except OSError:
+                return None
+            try:
+                os.write(fd, os.urandom(KEY_BYTES))
+            finally:
+                os.close(fd)
+            continue
+        except OSError:
+            return None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
+                return None
+            key = os.read(fd, KEY_BYTES + 1)
+        finally:
+            os.close(fd)
+        return key if len(key) == KEY_BYTES else None
+    return None
+
+
+def mac(key: bytes, *parts: bytes) -> str:
+    """An HMAC-SHA256 of `parts` (each length-prefixed: no two lists of parts give the same
+    bytes) under `key`, in hex."""
+    import hmac
+
+    h = hmac.new(key, digestmod="sha256")
+    for part in parts:
+        h.update(len(part).to_bytes(8, "big") + part)
+    return h.hexdigest()
+
+
 class CorruptCache(OSError):
     """A cache entry whose checksum does not match its content."""
 

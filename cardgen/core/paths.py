@@ -304,7 +304,6 @@ def _data_image_problem(path: Path, value: str) -> str | None:
         return None
     import base64
     import binascii
-    import io
     import warnings
 
     from PIL import Image

@@ -28,10 +28,13 @@ import contextlib
 import csv
 import datetime as dt
 import hashlib
+import hmac
 import io
-import json
+import ipaddress
 import math
+import os
 import re
+import stat
 import time
 import urllib.parse
 from collections.abc import Iterator
@@ -41,7 +44,6 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core import limits
-from cardgen.core.atomic import write_text
 from cardgen.core.errors import CardgenError, Loc, Report
 from cardgen.core.paths import PathRefused, check_ref, confine
 from cardgen.load.yamlsrc import YDict, YList
@@ -342,67 +344,224 @@ class FetchError(Exception):
     """The sheet could not be fetched; the message says why in a few words."""
 
 
+class Refused(FetchError):
+    """The link (or a redirect) names an address cardgen never connects to."""
+
+
+MAX_REDIRECTS = 5
+LOCAL_ONLY = ("an address of this computer or a private network; cardgen fetches sheets only from the internet "
+              "(a published Google Sheet's https:// link)")
+
+
 def check_url(url: str) -> str | None:
-    """Why `url` may not be fetched, or None: only https (and http on this computer, for tests)."""
-    parts = urllib.parse.urlsplit(url.strip())
-    if parts.scheme == "https" and parts.hostname:
-        return None
-    if parts.scheme == "http" and parts.hostname in ("127.0.0.1", "localhost"):
-        return None
-    return "only https:// links can be fetched (File > Share > Publish to web gives one)"
-
-
-def _private_host(url: str) -> str | None:
-    """Why a redirect to `url` is refused: an address of this computer or a private network."""
-    import ipaddress
-
-    host = urllib.parse.urlsplit(url).hostname or ""
+    """Why `url` may not be fetched, or None: only https:// links to a named or numeric host."""
     try:
-        ip = ipaddress.ip_address(host)
+        parts = urllib.parse.urlsplit(url.strip())
+        _ = parts.port      # (a port that is not a number: ValueError)
     except ValueError:
-        return "an address on this computer" if host == "localhost" or host.endswith(".localhost") else None
-    if ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_reserved or ip.is_multicast:
-        return "an address on this computer or a private network"
+        return "it is not a valid link"
+    if parts.scheme != "https" or not parts.hostname:
+        return "only https:// links can be fetched (File > Share > Publish to web gives one)"
     return None
 
 
-def _download(url: str, timeout: float) -> str:
-    import urllib.error  # (imported here: start-up time of commands that fetch nothing)
-    import urllib.request
-    from http.client import HTTPException
+_V4_IN_V6 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
 
-    request = urllib.request.Request(url, headers={"User-Agent": "cardgen"})
-    local = urllib.parse.urlsplit(url).hostname in ("127.0.0.1", "localhost")
 
-    class Checked(urllib.request.HTTPRedirectHandler):
-        """Each redirect checked as the link itself is (https only), and never to an address
-        of this computer or its network (a game's link cannot reach local services)."""
+def refused_address(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether `ip` is one cardgen never connects to: anything but a public (global unicast)
+    address: loopback, private, shared (CGNAT), link-local, unspecified, multicast, reserved,
+    documentation and benchmark ranges, and an IPv6 address carrying an IPv4 one (mapped,
+    compatible, NAT64, 6to4) whose IPv4 address is any of those, or tunnelled (Teredo)."""
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.scope_id or ip.teredo is not None:
+            return True
+        inner = ip.ipv4_mapped or ip.sixtofour
+        if inner is None and any(ip in net for net in _V4_IN_V6):
+            inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        if inner is None and int(ip) >> 32 == 0:
+            return True                       # ::/96: unspecified, loopback, IPv4-compatible
+        if inner is not None:
+            return refused_address(inner)
+        if ip.is_site_local:
+            return True
+    return (not ip.is_global or ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_multicast
+            or ip.is_reserved or ip.is_unspecified)
 
-        def redirect_request(self, req, fp, code, msg, headers, newurl):
-            why = check_url(newurl) or (None if local else _private_host(newurl))
-            if why is not None:
-                raise FetchError(f"the link redirects to {newurl[:80]}, which cardgen does not follow: {why}")
-            return super().redirect_request(req, fp, code, msg, headers, newurl)
 
+def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    return ipaddress.ip_address(text)
+
+
+def _resolve(host: str, port: int, deadline: float) -> list[tuple[int, tuple]]:
+    """The addresses `host` has (family, socket address), each checked (Refused if any is not
+    public: a name that gives one public and one local address is refused too).  A numeric
+    host in any spelling the system accepts (`127.1`, `0x7f.1`, `2130706433`, `[::ffff:...]`)
+    is read as the number it is, without a name look-up; a name is looked up once, within the
+    deadline, and the connection goes to the addresses checked here, never looked up again."""
+    import socket
+
+    name = host.lower().rstrip(".")
+    if not name or name == "localhost" or name.endswith((".localhost", ".local", ".internal", ".home.arpa")):
+        raise Refused(f"{host} is {LOCAL_ONLY}")
+    infos: list[Any] = []
     try:
-        with urllib.request.build_opener(Checked).open(request, timeout=timeout) as resp:
-            data = resp.read(MAX_DOWNLOAD + 1)
-            ctype = resp.headers.get_content_type()
-            charset = resp.headers.get_content_charset() or "utf-8"
-    except urllib.error.HTTPError as exc:
-        hint = "; is the sheet published (File > Share > Publish to web)?" if exc.code in (401, 403, 404) else ""
-        raise FetchError(f"the server answered {exc.code} {exc.reason}{hint}") from None
-    except urllib.error.URLError as exc:
-        reason = exc.reason
-        if isinstance(reason, TimeoutError) or "timed out" in str(reason):
-            raise FetchError(f"no answer within {timeout:g} s") from None
-        raise FetchError(f"cannot reach the server ({reason})") from None
-    except TimeoutError:
-        raise FetchError(f"no answer within {timeout:g} s") from None
-    except (OSError, HTTPException, ValueError) as exc:
-        raise FetchError(f"{type(exc).__name__}: {exc}") from None
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)
+    except (OSError, UnicodeError):
+        infos = []
+    if not infos and (":" in name or "%" in name or re.fullmatch(r"[0-9a-fx.]+", name)):
+        raise Refused(f"{host} is {LOCAL_ONLY}")        # (an address in a spelling not read as one: never looked up)
+    if not infos:
+        found: list[Any] = []
+        failed: list[BaseException] = []
+
+        def look_up() -> None:
+            try:
+                found.extend(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+            except (OSError, UnicodeError) as exc:
+                failed.append(exc)
+
+        import threading
+
+        worker = threading.Thread(target=look_up, daemon=True)
+        worker.start()
+        worker.join(max(0.0, deadline - time.monotonic()))
+        if worker.is_alive():
+            raise FetchError("no answer within the time limit (looking up the name)")
+        if failed or not found:
+            raise FetchError(f"cannot reach the server (no address for {host})")
+        infos = found
+    out: list[tuple[int, tuple]] = []
+    for family, _type, _proto, _canon, sockaddr in infos:
+        if family not in (socket.AF_INET, socket.AF_INET6):
+            raise Refused(f"{host} is {LOCAL_ONLY}")
+        text = str(sockaddr[0])
+        try:
+            ip = _ip(text)
+        except ValueError:
+            raise Refused(f"{host} is {LOCAL_ONLY}") from None
+        if isinstance(ip, ipaddress.IPv6Address) and len(sockaddr) > 3 and sockaddr[3]:
+            raise Refused(f"{host} is {LOCAL_ONLY}")           # (a scope: link-local)
+        if refused_address(ip):
+            shown = host if text == host.strip("[]") else f"{host} ({text})"
+            raise Refused(f"{shown} is {LOCAL_ONLY}")
+        out.append((family, sockaddr))
+    return out
+
+
+def _connect(family: int, sockaddr: tuple, timeout: float) -> Any:
+    """A TCP connection to the (checked) socket address."""
+    import socket
+
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        sock.connect(sockaddr)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def _tls(sock: Any, host: str) -> Any:
+    """TLS over `sock`, the certificate checked for `host` (the system's trusted authorities)."""
+    import ssl
+
+    return ssl.create_default_context().wrap_socket(sock, server_hostname=host)
+
+
+def _get(url: str, deadline: float, timeout: float) -> tuple[int, str, Any, bytes]:
+    """One GET of `url`: (status, reason, headers, body); the body at most MAX_DOWNLOAD + 1
+    bytes, everything within `deadline` (time.monotonic): the connection is closed when it
+    passes, however slowly the server sends."""
+    import http.client
+    import socket
+    import threading
+
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or ""
+    port = parts.port or 443
+    addresses = _resolve(host, port, deadline)
+    sock = None
+    failure: BaseException | None = None
+    for family, sockaddr in addresses:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        try:
+            sock = _tls(_connect(family, sockaddr, left), host)
+            break
+        except OSError as exc:
+            failure = exc
+    if sock is None:
+        if failure is None or isinstance(failure, TimeoutError) or time.monotonic() >= deadline:
+            raise FetchError(f"no answer within {timeout:g} s")
+        raise FetchError(f"cannot reach the server ({failure})")
+
+    def cut() -> None:          # the total deadline: whatever the server is doing
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), cut)
+    timer.daemon = True
+    timer.start()
+    conn = http.client.HTTPConnection(host, port, timeout=max(0.01, deadline - time.monotonic()))
+    conn.sock = sock
+    try:
+        target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
+        conn.putrequest("GET", target, skip_host=True, skip_accept_encoding=True)
+        shown = f"[{host}]" if ":" in host else host
+        conn.putheader("Host", shown if port == 443 else f"{shown}:{port}")
+        conn.putheader("User-Agent", "cardgen")
+        conn.putheader("Accept", "text/csv, text/plain;q=0.9, */*;q=0.1")
+        conn.putheader("Connection", "close")
+        conn.endheaders()
+        resp = conn.getresponse()
+        length = resp.getheader("Content-Length")
+        if length and length.strip().isdigit() and int(length) > MAX_DOWNLOAD and resp.status == 200:
+            raise FetchError(f"the sheet is larger than {MAX_DOWNLOAD // (1024 * 1024)} MB")
+        body = resp.read(MAX_DOWNLOAD + 1) if resp.status == 200 else b""
+        if time.monotonic() >= deadline:
+            raise TimeoutError
+        return resp.status, resp.reason, resp.headers, body
+    except (OSError, http.client.HTTPException, ValueError) as exc:
+        if time.monotonic() >= deadline - 0.01 or isinstance(exc, TimeoutError):
+            raise FetchError(f"no complete answer within {timeout:g} s") from None
+        raise FetchError(f"cannot read the answer ({type(exc).__name__}: {exc})") from None
+    finally:
+        timer.cancel()
+        conn.close()
+        with contextlib.suppress(OSError):
+            sock.close()
+
+
+def _download(url: str, timeout: float) -> str:
+    """The text behind `url`: https only, to public addresses only (each redirect checked the
+    same way, at most MAX_REDIRECTS), all within `timeout` seconds and MAX_DOWNLOAD bytes."""
+    deadline = time.monotonic() + timeout
+    for hop in range(MAX_REDIRECTS + 1):
+        try:
+            status, reason, headers, data = _get(url, deadline, timeout)
+        except Refused:
+            if hop == 0:
+                raise
+            raise Refused(f"the link redirects to {url[:80]}, which cardgen does not follow: {LOCAL_ONLY}") from None
+        if status not in (301, 302, 303, 307, 308):
+            break
+        newurl = urllib.parse.urljoin(url, headers.get("Location", ""))
+        why = check_url(newurl)
+        if why is not None:
+            raise Refused(f"the link redirects to {newurl[:80]}, which cardgen does not follow: {why}")
+        url = newurl
+    else:
+        raise FetchError(f"the link redirects more than {MAX_REDIRECTS} times")
+    if status != 200:
+        hint = "; is the sheet published (File > Share > Publish to web)?" if status in (401, 403, 404) else ""
+        raise FetchError(f"the server answered {status} {reason}{hint}")
     if len(data) > MAX_DOWNLOAD:
         raise FetchError(f"the sheet is larger than {MAX_DOWNLOAD // (1024 * 1024)} MB")
+    ctype = headers.get_content_type()
+    charset = headers.get_content_charset() or "utf-8"
     try:
         text = data.decode("utf-8-sig" if charset.lower().replace("_", "-") in ("utf-8", "utf8") else charset)
     except (LookupError, UnicodeDecodeError):
@@ -425,29 +584,103 @@ def _age(seconds: float) -> str:
     return f"{seconds / 86400:.0f} days"
 
 
+# -- the cache of fetched sheets -------------------------------------------------------------------
+# One file per link, `<out>/<game>/.cache/sheets/<sha256 of the link>.sheet`: a first line, the
+# HMAC (under this user's secret key, `core.digest.user_key`) of the output folder's path, the
+# link, the time and the text, then the time, then the text.  A game folder may come with a
+# `build/` of its own holding cache entries (text to be read as cards) or links (`.cache ->
+# ~`): an entry is read only if this user's cardgen wrote it for this output folder and this
+# link, and never through a link; nothing is written through one either.
+
+_CACHE_MAGIC = b"CGSHEET2\n"
+
+
+def _cache_path(cache: Path, url: str) -> Path:
+    return cache / (hashlib.sha256(url.strip().encode()).hexdigest()[:24] + ".sheet")
+
+
+def _cache_links(cache: Path) -> bool:
+    """True if the cache folder, `.cache`, the game's output folder or (for the default output
+    folder, `build/`) the output folder itself is a link."""
+    from cardgen.core.paths import through_link
+
+    default_out = _SETTINGS.get(_DEFAULT_SETTINGS).out is None
+    return through_link(cache / "x", 5 if default_out else 4)
+
+
+def _cache_stamp(key: bytes, cache: Path, url: str, fetched: bytes, text: bytes) -> bytes:
+    from cardgen.core.digest import mac
+
+    folder = os.fsencode(os.path.realpath(cache.parent.parent))
+    return mac(key, b"cardgen fetched sheet", folder, url.strip().encode(), fetched, text).encode()
+
+
+def _cache_read(cache: Path, url: str) -> tuple[str, float] | None:
+    """The cached text of `url` and when it was fetched, if this user's cardgen kept it here."""
+    from cardgen.core.digest import user_key
+
+    path = _cache_path(cache, url)
+    key = user_key()
+    if key is None or _cache_links(cache):
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_DOWNLOAD + 1024:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as f:
+            blob = f.read(MAX_DOWNLOAD + 1025)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    head, _, rest = blob.partition(b"\n")
+    stamp, _, rest = rest.partition(b"\n")
+    fetched, _, text = rest.partition(b"\n")
+    if head + b"\n" != _CACHE_MAGIC or not hmac.compare_digest(stamp, _cache_stamp(key, cache, url, fetched, text)):
+        return None
+    try:
+        return text.decode("utf-8"), float(fetched.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+
+
+def _cache_write(cache: Path, url: str, text: str, now: float) -> None:
+    """Keep `text` as the cached copy of `url` (OSError if it cannot be written)."""
+    from cardgen.core.atomic import write_bytes
+    from cardgen.core.digest import user_key
+
+    key = user_key()
+    if key is None or _cache_links(cache):
+        return
+    cache.mkdir(parents=True, exist_ok=True)
+    if _cache_links(cache):
+        return
+    fetched, data = repr(now).encode("ascii"), text.encode("utf-8")
+    write_bytes(_cache_path(cache, url), _CACHE_MAGIC + _cache_stamp(key, cache, url, fetched, data) + b"\n"
+                + fetched + b"\n" + data)
+
+
 def fetch_sheet(url: str, cache: Path | None, refresh_after_s: float, report: Report, loc: Loc) -> str:
     """The CSV text behind `url`: a cached copy younger than `refresh_after_s` (unless the
     build says --refresh), else fetched now and cached; when fetching fails, the cached copy
-    with a warning that says how old it is, or an error if there is none."""
+    with a warning that says how old it is, or an error if there is none.  A link to an
+    address of this computer or a private network is an error, cached copy or not."""
     why = check_url(url)
     if why:
         raise CardgenError(loc, f"cannot fetch {url!r}: {why}", code="sheet-url")
     opts = _SETTINGS.get(_DEFAULT_SETTINGS)
-    key = hashlib.sha256(url.strip().encode()).hexdigest()[:24]
-    data_file = cache / f"{key}.csv" if cache else None
-    meta_file = cache / f"{key}.json" if cache else None
-    cached: tuple[str, float] | None = None
-    if data_file and meta_file and data_file.is_file() and meta_file.is_file():
-        try:
-            meta = json.loads(meta_file.read_text(encoding="utf-8"))
-            cached = (data_file.read_text(encoding="utf-8"), float(meta["fetched"]))
-        except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
-            cached = None
+    cached = _cache_read(cache, url) if cache else None
     now = time.time()
-    if cached and not opts.refresh and now - cached[1] < refresh_after_s:
+    if cached and not opts.refresh and 0 <= now - cached[1] < refresh_after_s:
         return cached[0]
     try:
-        text = _download(url, opts.timeout)
+        text = _download(url.strip(), opts.timeout)
+    except Refused as exc:
+        raise CardgenError(loc, f"cannot fetch {url!r}: {exc}", code="sheet-url") from None
     except FetchError as exc:
         if cached:
             report.warn(loc, f"could not fetch the sheet ({exc}); using the copy fetched {_age(now - cached[1])} ago",
@@ -455,11 +688,9 @@ def fetch_sheet(url: str, cache: Path | None, refresh_after_s: float, report: Re
             return cached[0]
         raise CardgenError(loc, f"could not fetch the sheet ({exc}) and no copy of it is cached yet",
                            code="sheet-fetch") from None
-    if data_file and meta_file:
+    if cache:
         try:
-            write_text(data_file, text)
-            write_text(meta_file, json.dumps({"url": url, "fetched": now,
-                                              "fetched_utc": dt.datetime.fromtimestamp(now, dt.UTC).isoformat()}))
+            _cache_write(cache, url, text, now)
         except OSError as exc:
             report.warn(loc, f"could not keep a copy of the sheet in {cache} ({exc})", "sheet-cache")
     return text
