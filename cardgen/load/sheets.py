@@ -71,7 +71,7 @@ class SheetSettings:
 
     out: Path | None = None
     refresh: bool = False
-    timeout: float = 10.0
+    timeout: float = 30.0       # seconds for the whole fetch: look-up, connection, redirects, every byte
 
 
 _DEFAULT_SETTINGS = SheetSettings()
@@ -545,7 +545,7 @@ def _download(url: str, timeout: float) -> str:
         except Refused:
             if hop == 0:
                 raise
-            raise Refused(f"the link redirects to {url[:80]}, which cardgen does not follow: {LOCAL_ONLY}") from None
+            raise Refused(f"the link redirects to {url[:80]}, which cardgen does not follow: it is {LOCAL_ONLY}") from None
         if status not in (301, 302, 303, 307, 308):
             break
         newurl = urllib.parse.urljoin(url, headers.get("Location", ""))
