@@ -137,6 +137,7 @@ def find_repo(folder: Path) -> Repo | None:
         if not os.path.lexists(dotgit):
             continue
         kind = _kind(dotgit)
+        found: tuple[Path, Path] | None
         if kind == _DIR:
             found = (dotgit, dotgit)
         elif kind == _FILE:

@@ -99,7 +99,7 @@ def open_bytes(data: bytes, formats: tuple[str, ...], name: str) -> Image.Image:
     return _open(io.BytesIO(data), formats, name)
 
 
-def open_own(path: Path | str) -> Image.Image:
+def open_own(path: Path | str | io.BytesIO) -> Image.Image:
     """An image cardgen itself wrote (a cached bitmap, a converted copy): any decoder kept."""
     from PIL import Image
 

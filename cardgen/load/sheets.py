@@ -440,7 +440,7 @@ def _resolve(host: str, port: int, deadline: float) -> list[tuple[int, tuple]]:
             ip = _ip(text)
         except ValueError:
             raise Refused(f"{host} is {LOCAL_ONLY}") from None
-        if isinstance(ip, ipaddress.IPv6Address) and len(sockaddr) > 3 and sockaddr[3]:
+        if isinstance(ip, ipaddress.IPv6Address) and len(sockaddr) > 3 and tuple(sockaddr)[3]:
             raise Refused(f"{host} is {LOCAL_ONLY}")           # (a scope: link-local)
         if refused_address(ip):
             shown = host if text == host.strip("[]") else f"{host} ({text})"
@@ -545,7 +545,8 @@ def _download(url: str, timeout: float) -> str:
         except Refused:
             if hop == 0:
                 raise
-            raise Refused(f"the link redirects to {url[:80]}, which cardgen does not follow: it is {LOCAL_ONLY}") from None
+            raise Refused(f"the link redirects to {url[:80]}, which cardgen does not follow: "
+                          f"it is {LOCAL_ONLY}") from None
         if status not in (301, 302, 303, 307, 308):
             break
         newurl = urllib.parse.urljoin(url, headers.get("Location", ""))

@@ -53,7 +53,7 @@ def _harden_svglib() -> None:
             return None, False
 
         no_fontconfig._cardgen = True    # type: ignore[attr-defined]
-        svg_fonts.FontMap.use_fontconfig = no_fontconfig    # type: ignore[method-assign,assignment]
+        svg_fonts.FontMap.use_fontconfig = no_fontconfig    # type: ignore[method-assign]
 
 
 def load_svg(path: Path) -> Drawing:
