@@ -151,7 +151,7 @@ def _game(root: Path) -> Path:
 
 
 @pytest.fixture
-def hostile_repo(tmp_path):
+def hostile_repo(tmp_path, monkeypatch):
     """A game in its own repository (tag v1, one commit after) whose configuration, included
     files, per-worktree configuration, attributes and hooks name a program for everything git
     can run one for; returns (game folder, marker file the program writes)."""
@@ -163,7 +163,21 @@ def hostile_repo(tmp_path):
     _git(game, "commit", "-qm", "first")
     _git(game, "tag", "v1")
     write(game / "deck.yaml", (game / "deck.yaml").read_text() + "  - {name: Gamma}\n")
-    _git(game, "commit", "-qam", "second")
+    write(game / ".gitattributes", "* filter=evil diff=evil merge=evil export-subst\n")
+    write(game / "stamp.txt", "signed by $Format:%G? %GS$\n")      # (git archive would ask gpg)
+    _git(game, "add", "-A")
+    _git(game, "commit", "-qm", "second")
+    tree, head = _git(game, "rev-parse", "HEAD^{tree}"), _git(game, "rev-parse", "HEAD")
+    signed = (f"tree {tree}\nparent {head}\nauthor a <a@b> 1700000000 +0000\ncommitter a <a@b> 1700000000 +0000\n"
+              f"gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n\nsigned\n")
+    write(tmp_path / "signed.txt", signed)
+    _git(game, "tag", "signed", _git(game, "hash-object", "-t", "commit", "-w", str(tmp_path / "signed.txt")))
+    _programs(tmp_path / "path", ["gpg", "gpg2", "gpgsm", "ssh", "ssh-keygen", "less", "more", "vi", "watchman"],
+              marker)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'path'}{os.pathsep}{os.environ['PATH']}")
+    _git(game, "archive", "signed")                 # (the control: git archive of it runs gpg)
+    assert marker.read_text().startswith("gpg ")
+    marker.unlink()
     extra = game / "evil"                     # (the game's own files, named by its configuration)
     _programs(extra / "bin", ["prog"], marker)
     prog = str(extra / "bin" / "prog")
@@ -174,8 +188,7 @@ def hostile_repo(tmp_path):
         if "include" not in key:
             _git(game, "config", "-f", str(extra / "included"), "--add", key, value)
     included = (extra / "included").read_text()
-    write(extra / "attributes", "* filter=evil diff=evil merge=evil\n")
-    write(game / ".gitattributes", "* filter=evil diff=evil merge=evil export-subst\n")
+    write(extra / "attributes", "* filter=evil diff=evil merge=evil export-subst\n")
     for key, value in keys.items():
         _git(game, "config", "--add", key, value)
     _git(game, "config", "core.repositoryformatversion", "1")
@@ -207,6 +220,9 @@ def test_a_repository_configured_to_run_programs_runs_none_of_them(hostile_repo,
     assert gitinfo.describe_commit(game, commit) == "v1"
     tree = gitinfo.archive(game, commit, game.parent, game)
     assert (tree / "deck.yaml").read_text().count("name:") == 2
+    (game.parent / "at-signed").mkdir()
+    tree = gitinfo.archive(game, gitinfo.commit_of(game, "signed"), game.parent / "at-signed", game)
+    assert (tree / "stamp.txt").read_text() == "signed by $Format:%G? %GS$\n"     # (not expanded: no gpg)
     for path in game.rglob("*.yaml"):
         if ".git" not in path.parts:
             os.utime(path, (time.time() + 5,) * 2)          # racy: git compares the content
@@ -304,21 +320,32 @@ SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect wid
 EXTENSIONS = (".png", ".jpg", ".jpeg")
 
 
-def _image_files() -> dict[str, bytes]:
-    """A small image in every format this Pillow can write, plus EPS, SVG and PDF text."""
-    from PIL import Image
+_MAKE_IMAGES = """
+import io, sys, warnings
+from pathlib import Path
+from PIL import Image
+warnings.simplefilter("ignore")
+Image.init()
+im = Image.new("RGB", (8, 8), (200, 30, 30))
+for fmt in sorted(Image.SAVE):
+    buf = io.BytesIO()
+    try:
+        (im.convert("1") if fmt in ("XBM", "MSP") else im).save(buf, fmt)
+    except Exception:
+        continue
+    if buf.getvalue():
+        (Path(sys.argv[1]) / fmt).write_bytes(buf.getvalue())
+"""
 
-    Image.init()
+
+def _image_files(tmp_path: Path) -> dict[str, bytes]:
+    """A small image in every format Pillow can write (made by Pillow as it comes, in another
+    process: this one's Pillow has cardgen's decoders only), plus EPS, SVG and PDF text."""
+    folder = tmp_path / "formats"
+    folder.mkdir()
+    subprocess.run([sys.executable, "-c", _MAKE_IMAGES, str(folder)], check=True, timeout=120)
     out: dict[str, bytes] = {"EPS": EPS, "SVG": SVG, "PDFTEXT": b"%PDF-1.4\n%%EOF\n"}
-    im = Image.new("RGB", (8, 8), (200, 30, 30))
-    for fmt in sorted(Image.SAVE):
-        buf = io.BytesIO()
-        try:
-            (im.convert("1") if fmt in ("XBM", "MSP") else im).save(buf, fmt)
-        except Exception:
-            continue
-        if buf.getvalue():
-            out[fmt] = buf.getvalue()
+    out.update({p.name: p.read_bytes() for p in sorted(folder.iterdir())})
     return out
 
 
@@ -348,8 +375,10 @@ def test_the_hostile_files_would_run_ghostscript_through_plain_pillow(tmp_path, 
 
 
 def test_a_game_of_images_in_every_format_under_every_name_runs_nothing(tmp_path, fake_programs, processes):
-    files = _image_files()
-    assert {"PNG", "JPEG", "EPS", "GIF", "TIFF", "BMP", "WEBP"} <= set(files)
+    files = _image_files(tmp_path)
+    processes.clear()                       # (the test's own program, above)
+    assert {"PNG", "JPEG", "EPS", "GIF", "TIFF", "BMP", "WEBP", "ICO", "PCX", "TGA", "JPEG2000", "PDF", "SGI",
+            "DDS", "IM", "XBM"} <= set(files)
     game = tmp_path / "game"
     art = game / "art"
     art.mkdir(parents=True)
@@ -390,7 +419,8 @@ def test_a_game_of_images_in_every_format_under_every_name_runs_nothing(tmp_path
 
 def test_images_of_the_declared_kind_draw(tmp_path, processes):
     """The same game with only true PNG and JPEG files builds, and starts no program."""
-    files = _image_files()
+    files = _image_files(tmp_path)
+    processes.clear()                       # (the test's own program, above)
     game = tmp_path / "game"
     (game / "art" / "icons").mkdir(parents=True)
     (game / "art" / "a.png").write_bytes(files["PNG"])
@@ -420,6 +450,8 @@ def test_readers_that_open_images_without_a_format_reach_no_program(tmp_path, fa
     from cardgen.core.images import IN_PROCESS
 
     assert set(Image.OPEN) <= IN_PROCESS and "EPS" not in Image.OPEN
+    Image.init()                                    # (Pillow's "load every driver": loads none now)
+    assert set(Image.OPEN) <= IN_PROCESS and set(Image.ID) <= IN_PROCESS
     (tmp_path / "x.png").write_bytes(EPS)
     with pytest.raises(OSError):
         ImageReader(str(tmp_path / "x.png")).getRGBData()

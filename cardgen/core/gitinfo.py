@@ -192,6 +192,10 @@ def _private(repo: Repo) -> Iterator[dict[str, str] | None]:
                 raise OSError("HEAD unreadable")
             (tmp / "HEAD").write_text(head, encoding="utf-8")
             (tmp / "config").write_text(_format(repo.common), encoding="utf-8")
+            # above every .gitattributes: no filter, diff or merge driver, and no `$Format:...$`
+            # expanded by `git archive` (`%G?` would start gpg on a signed commit)
+            (tmp / "info").mkdir()
+            (tmp / "info" / "attributes").write_text("* -export-subst -filter -diff -merge\n", encoding="utf-8")
             for name in ("refs", "packed-refs", "shallow", "reftable"):
                 if os.path.lexists(repo.common / name):
                     (tmp / name).symlink_to(repo.common / name)
