@@ -500,9 +500,13 @@ def test_explicit_tags_and_long_numbers_are_located_errors(tmp_path, value, mess
     assert [e.split("deck.yaml:", 1)[1] for e in errors(stderr)] == [message]
 
 
-def test_a_fetched_sheet_redirect_is_checked(tmp_path):
+def test_a_fetched_sheet_redirect_is_checked(tmp_path, monkeypatch):
+    """(More in tests/test_sheet_fetch.py: every spelling of a local address, names, deadlines.)"""
     import http.server
+    import ipaddress
     import threading
+
+    import sheetserver
 
     from cardgen.load import sheets
 
@@ -520,16 +524,17 @@ def test_a_fetched_sheet_redirect_is_checked(tmp_path):
 
     server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
+    sheetserver.route(monkeypatch, server)      # (https://sheets.example.test is this server)
     try:
         with pytest.raises(sheets.FetchError) as caught:
-            sheets._download(f"http://127.0.0.1:{server.server_address[1]}/redir", 5)
+            sheets._download("https://sheets.example.test/redir", 5)
     finally:
         server.shutdown()
     assert hits == ["/redir"]
     assert str(caught.value).startswith(f"the link redirects to http://127.0.0.2:{server.server_address[1]}/secret, "
                                         f"which cardgen does not follow: only https:// links can be fetched")
-    assert sheets._private_host("https://10.1.2.3/x") == "an address on this computer or a private network"
-    assert sheets._private_host("https://docs.google.com/x") is None
+    assert sheets.refused_address(ipaddress.ip_address("10.1.2.3"))
+    assert not sheets.refused_address(ipaddress.ip_address("142.250.185.78"))
 
 
 def test_lone_asterisks_print_and_soft_hyphens_do_not():

@@ -279,14 +279,17 @@ class _Sheet(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def test_a_game_reading_a_google_sheet_is_never_taken_as_unchanged(tmp_path):
+def test_a_game_reading_a_google_sheet_is_never_taken_as_unchanged(tmp_path, monkeypatch):
+    import sheetserver
+
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Sheet)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
+    sheetserver.route(monkeypatch, srv)       # (https://sheets.example.test is this server)
     try:
         game = tmp_path / "seven"
         write(game / "game.yaml", "title: Linked\n")
         write(game / "deck.yaml", "deck: Things\ntemplate: face\n"
-                                  f"cards: {{url: 'http://127.0.0.1:{srv.server_port}/s.csv', refresh_after: 0}}\n")
+                                  "cards: {url: 'https://sheets.example.test/s.csv', refresh_after: 0}\n")
         write(game / "templates" / "face.yaml", "elements:\n  - {name: t, type: text, text: '{{ card.text }}'}\n")
         out = tmp_path / "build"
         build(game, out, only=("cards",))

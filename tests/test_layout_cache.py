@@ -463,7 +463,7 @@ def test_a_cache_file_of_another_shape_is_ignored(game, tmp_path):
     out = tmp_path / "out"
     check(game, out)
     path = out / "cached" / ".cache" / "layout.bin"
-    head = digest.code_version().encode() + b"\n"
+    head = digest.own_stamp(out / "cached").encode() + b"\n"
     for payload in ({"not": "entries"}, (cache.FORMAT, {b"k": b"not an entry"}, {}), (cache.FORMAT + 1, {}, {})):
         path.write_bytes(seal(head + marshal.dumps(payload)))
         assert counts(game, out) == (SIDES, 0)
@@ -480,7 +480,7 @@ def test_drawing_operations_cardgen_did_not_write_are_an_error_not_a_crash(game,
     out = tmp_path / "out"
     check(game, out)
     path = out / "cached" / ".cache" / "layout.bin"
-    head = digest.code_version().encode() + b"\n"
+    head = digest.own_stamp(out / "cached").encode() + b"\n"
     entries = marshal.loads(digest.read_payload(path)[len(head):])[1]
     forged = (b"", (), (), b"\xffnot marshal", ())
     path.write_bytes(seal(head + marshal.dumps((cache.FORMAT, dict.fromkeys(entries, forged), {}))))
@@ -594,7 +594,7 @@ def test_a_cache_without_what_drawing_needs_gets_it_from_the_next_build(game, tm
     only = ("print",)
     build_game(game, game, BuildOptions(out=out, only=only), Report())
     path = out / "cached" / ".cache" / "layout.bin"
-    head = digest.code_version().encode() + b"\n"
+    head = digest.own_stamp(out / "cached").encode() + b"\n"
     fmt, entries, hashes = marshal.loads(digest.read_payload(path)[len(head):])
     assert {len(e[5]) for e in entries.values()} == {3}         # two hashes and the needs
     stripped = {k: (*e[:5], e[5][:2]) for k, e in entries.items()}

@@ -266,3 +266,35 @@ def test_the_key_file_is_the_users_alone(tmp_path, monkeypatch):
     path.unlink()
     path.symlink_to(tmp_path / "elsewhere")
     assert digest.user_key() is None and not (tmp_path / "elsewhere").exists()
+
+
+# -- the other things cardgen keeps in an output folder --------------------------------------------
+
+def test_an_output_folder_copied_elsewhere_or_made_by_another_user_is_not_trusted(tmp_path, monkeypatch):
+    """The state file and the caches of an output folder carry an HMAC of the folder's path
+    under this user's key (`core.digest.own_stamp`): copied to another folder (as a game's
+    `build/` arrives with it), or made with another key, nothing in them is used."""
+    import shutil
+
+    from cardgen.core import digest
+    from cardgen.pipeline.build import BuildOptions, build_game
+
+    game = make_game(tmp_path, decks={"d.yaml": "deck: D\ntemplate: g/face\ncards:\n  - {name: A}\n  - {name: B}\n"},
+                     templates={"face": NAME_FACE}, rules=None)
+    a, b = tmp_path / "a", tmp_path / "b"
+
+    def build(out: Path):
+        return build_game(game, tmp_path, BuildOptions(out=out, only=("cards",)), Report())
+
+    assert not build(a).unchanged
+    assert build(a).unchanged                                   # its own folder: trusted
+    shutil.copytree(a, b, symlinks=True)
+    rebuilt = build(b)
+    assert not rebuilt.unchanged and (b / "g" / "cards.pdf").read_bytes() == (a / "g" / "cards.pdf").read_bytes()
+    assert build(b).unchanged
+    layout = b / "g" / ".cache" / "layout.bin"
+    assert digest.read_payload(layout).startswith(digest.own_stamp(b / "g").encode() + b"\n")
+    assert digest.own_stamp(b / "g") != digest.own_stamp(a / "g")
+    monkeypatch.setattr(digest, "user_key", lambda: b"k" * 32)     # another user's key
+    monkeypatch.setattr(digest, "_stamps", {})
+    assert not build(a).unchanged

@@ -5,8 +5,10 @@ The drawn card forms (`cardgen.render.formcache`) and the laid-out card sides
 (`cardgen.layout.cache`) are kept this way.  The file is sealed with a checksum like every
 cache file (`core.digest.seal`): a damaged one is deleted and its entries made again.  It
 starts with cardgen's code version (`core.digest.code_version`, which includes when this
-installation's libraries were installed): a file made by another installation, such as one
-shipped inside a downloaded game folder, is ignored without being read further.  Only then is
+installation's libraries were installed) and an HMAC of it and the output folder's path under
+this user's secret key (`core.digest.own_stamp`): a file made by another installation or
+user, or for another output folder, such as one shipped inside a downloaded game folder, is
+ignored without being read further.  Only then is
 the rest read, with `marshal` (plain data: no object of a class is ever made from it), and
 each kind of cache checks the shape of what it reads (`accept`).
 """
@@ -17,7 +19,7 @@ import marshal
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from cardgen.core.digest import code_version, read_sealed, seal_parts
+from cardgen.core.digest import own_stamp, read_sealed, seal_parts
 from cardgen.core.paths import through_link
 
 C = TypeVar("C", bound="CacheFile")
@@ -50,6 +52,11 @@ class CacheFile:
             hit = registry[path] = cls(path)
         return hit
 
+    def stamp(self) -> bytes:
+        """What the file starts with: `core.digest.own_stamp` of its output folder."""
+        assert self.path is not None
+        return own_stamp(self.path.parent.parent).encode()
+
     def accept(self, data: Any) -> bool:
         """Take what the file held (plain data, already unmarshalled); False if it has not the
         shape this kind of cache writes (then it is ignored).  Default: a dict of entries."""
@@ -75,7 +82,7 @@ class CacheFile:
         body = read_sealed(self.path, view=True)
         if body is None:
             return
-        head = code_version().encode() + b"\n"
+        head = self.stamp() + b"\n"
         if body[:len(head)] != head:
             return       # another version of cardgen (or not cardgen's): never unmarshalled
         with contextlib.suppress(ValueError, EOFError, TypeError):
@@ -104,7 +111,7 @@ class CacheFile:
         body = marshal.dumps(self.payload())
         from cardgen.core import atomic  # (only a build writes: `validate` does not import it)
 
-        atomic.write_parts(self.path, seal_parts(code_version().encode() + b"\n", body))
+        atomic.write_parts(self.path, seal_parts(self.stamp() + b"\n", body))
         self._stamp = stamp(self.path)
         self._new = False
 

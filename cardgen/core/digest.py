@@ -129,6 +129,26 @@ def mac(key: bytes, *parts: bytes) -> str:
     return h.hexdigest()
 
 
+_stamps: dict[tuple[str, str], str] = {}
+
+
+def own_stamp(folder: Path, cache: DigestCache | None = None) -> str:
+    """What cardgen's own files in the output folder `folder` carry (its caches, its state):
+    the code version (`code_version`: this installation) and an HMAC of it and the folder's
+    real path under this user's key (`user_key`), so that a file is recognised only in the
+    folder this user's cardgen wrote it in, never one shipped with a game or copied from
+    another output folder.  Without a key (no home folder): the code version alone."""
+    code = code_version(cache)
+    real = os.path.realpath(folder)
+    hit = _stamps.get((code, real))
+    if hit is None:
+        key = user_key()
+        hit = code if key is None else code + "." + mac(key, b"cardgen output folder", code.encode(),
+                                                          os.fsencode(real))[:32]
+        _stamps[(code, real)] = hit
+    return hit
+
+
 class CorruptCache(OSError):
     """A cache entry whose checksum does not match its content."""
 

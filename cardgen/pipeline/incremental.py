@@ -27,7 +27,7 @@ from typing import Any
 
 from cardgen.core import atomic
 from cardgen.core.data import DATA as BUNDLED
-from cardgen.core.digest import DigestCache, code_version, digest, walk_files
+from cardgen.core.digest import DigestCache, code_version, digest, own_stamp, walk_files
 from cardgen.core.errors import Diagnostic, Report
 from cardgen.core.paths import allowed_roots, through_link
 from cardgen.outputs.incremental import Ledger, diagnostic_of, diagnostic_record, file_sha256
@@ -101,7 +101,7 @@ class Inputs:
 def scan(game_root: Path, project: Path, out_dir: Path, opts: Any, wanted: list[str], state: State) -> Inputs:
     old = state.data.get("digests")
     cache = DigestCache(old if isinstance(old, dict) else None)
-    code = code_version(cache)
+    code = own_stamp(out_dir, cache)      # (the state file is recognised only in its own output folder)
     files = [(os.path.relpath(f, game_root), cache.get(f)) for f in input_files(game_root, project, out_dir)]
     return Inputs(digest(FORMAT, code, options_key(opts, wanted, out_dir), files), code, cache,
                   digest(FORMAT, code, files))
