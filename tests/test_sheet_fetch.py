@@ -298,3 +298,11 @@ def test_an_output_folder_copied_elsewhere_or_made_by_another_user_is_not_truste
     monkeypatch.setattr(digest, "user_key", lambda: b"k" * 32)     # another user's key
     monkeypatch.setattr(digest, "_stamps", {})
     assert not build(a).unchanged
+
+
+@pytest.mark.parametrize("host", ["cafe.de", "docs.google.com", "x1.example", "0x.example", "face.b00c"])
+def test_names_that_look_a_little_like_numbers_are_names(tmp_path, server, monkeypatch, host):
+    connected = sheetserver.route(monkeypatch, server, {host: ["142.250.185.78"]})
+    game, msgs = _load(_web_game(tmp_path, f"https://{host}/ok.csv"), tmp_path / "out")
+    assert msgs == [] and len(game.decks[0].cards) == 2
+    assert connected == [("142.250.185.78", 443)]

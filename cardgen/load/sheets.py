@@ -409,7 +409,8 @@ def _resolve(host: str, port: int, deadline: float) -> list[tuple[int, tuple]]:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)
     except (OSError, UnicodeError):
         infos = []
-    if not infos and (":" in name or "%" in name or re.fullmatch(r"[0-9a-fx.]+", name)):
+    numeric = all(re.fullmatch(r"0x[0-9a-f]*|[0-9]+", label) for label in name.split("."))
+    if not infos and (":" in name or "%" in name or numeric):
         raise Refused(f"{host} is {LOCAL_ONLY}")        # (an address in a spelling not read as one: never looked up)
     if not infos:
         found: list[Any] = []
