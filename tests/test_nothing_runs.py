@@ -472,6 +472,13 @@ def test_an_svg_embedding_an_image_of_another_kind_and_naming_an_unknown_font(tm
                    f'</svg>', encoding="utf-8")
     assert svg_problem(bad, (tmp_path,)) == ("SVG bad.svg: the embedded image/png image is not a PNG image cardgen "
                                              "can read (damaged, or another format); export it again as PNG")
+    (tmp_path / "pic.png").write_bytes(EPS)
+    linked = tmp_path / "linked.svg"
+    linked.write_text('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                      'width="10" height="10"><image width="5" height="5" xlink:href="pic.png"/></svg>',
+                      encoding="utf-8")
+    assert svg_problem(linked, (tmp_path,)) == ("SVG linked.svg: pic.png is not a PNG image cardgen can read "
+                                                "(damaged, or another format); export it again as PNG")
     text = tmp_path / "text.svg"
     text.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="10">'
                     '<text x="1" y="8" font-family="No Such Family Anywhere">hi</text></svg>', encoding="utf-8")

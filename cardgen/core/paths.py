@@ -234,7 +234,27 @@ def svg_problem(path: Path, roots: Sequence[Path], _seen: set[Path] | None = Non
             problem = svg_problem(target, roots, seen)
             if problem:
                 return problem
+        elif is_regular(target):
+            problem = _raster_ref_problem(path, target)
+            if problem:
+                return problem
     return None
+
+
+def _raster_ref_problem(path: Path, target: Path) -> str | None:
+    """A PNG or JPEG file an SVG refers to that is not what its name says (the SVG reader
+    would open it by its content: `cardgen.core.images`)."""
+    from cardgen.core.images import WrongKind, formats_for, open_path
+
+    if formats_for(target) is None:
+        return None
+    try:
+        with open_path(target):
+            return None
+    except WrongKind as exc:
+        return f"SVG {path.name}: {exc}"
+    except Exception:       # (damaged: the SVG reader says so where it draws it)
+        return None
 
 
 _ASCII_SAFE = {b"utf-8", b"utf8", b"us-ascii", b"ascii", b"iso-8859-1", b"latin-1", b"latin1", b"windows-1252",
