@@ -44,7 +44,10 @@ def restrict() -> None:
 
     Image.preinit()
     for plugin in ("TiffImagePlugin", "WebPImagePlugin"):
-        importlib.import_module(f"PIL.{plugin}")
+        try:
+            importlib.import_module(f"PIL.{plugin}")
+        except ImportError:         # (a Pillow built without it)
+            pass
     if Image._initialized < 2:
         Image._initialized = 2          # (Pillow's own mark: `init` loads no more drivers)
     for fmt in list(Image.OPEN):
