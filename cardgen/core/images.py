@@ -14,6 +14,7 @@ cardgen therefore
 """
 from __future__ import annotations
 
+import contextlib
 import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,10 +45,8 @@ def restrict() -> None:
 
     Image.preinit()
     for plugin in ("TiffImagePlugin", "WebPImagePlugin"):
-        try:
+        with contextlib.suppress(ImportError):          # (a Pillow built without it)
             importlib.import_module(f"PIL.{plugin}")
-        except ImportError:         # (a Pillow built without it)
-            pass
     if Image._initialized < 2:
         Image._initialized = 2          # (Pillow's own mark: `init` loads no more drivers)
     for fmt in list(Image.OPEN):

@@ -42,18 +42,22 @@ def _harden_svglib() -> None:
     nothing and reads no file outside the allowed folders: docs/security.md); such text is
     drawn in svglib's default font.  Its raster images are read only by the decoders
     `cardgen.core.images` keeps."""
-    from svglib import fonts as svg_fonts
-
     from cardgen.core.images import restrict
 
     restrict()
-    if not getattr(svg_fonts.FontMap.use_fontconfig, "_cardgen", False):
+    try:
+        from svglib import fonts as svg_fonts
+    except ImportError:         # (an svglib without its font map asks no fontconfig either)
+        return
+    font_map = getattr(svg_fonts, "FontMap", None)
+    method = getattr(font_map, "use_fontconfig", None)
+    if font_map is not None and method is not None and not getattr(method, "_cardgen", False):
         def no_fontconfig(self: object, font_name: str, weight: str = "normal",
                           style: str = "normal") -> tuple[None, bool]:
             return None, False
 
         no_fontconfig._cardgen = True    # type: ignore[attr-defined]
-        svg_fonts.FontMap.use_fontconfig = no_fontconfig    # type: ignore[method-assign]
+        font_map.use_fontconfig = no_fontconfig
 
 
 def load_svg(path: Path) -> Drawing:
