@@ -223,9 +223,9 @@ def _run(args: list[str], cwd: Path, timeout: float, env: dict[str, str] | None 
          stdout=subprocess.PIPE) -> subprocess.CompletedProcess | None:
     """`git ARGS` in `cwd` with `env` (from `_private`; None: only `git --version`); None when
     git is missing, times out or cannot start."""
-    if env is None:
+    if env is None:         # (`git --version`: no repository, no configuration at all)
         env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-        env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, LC_ALL="C")
+        env.update(GIT_DIR=os.devnull, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, LC_ALL="C")
     try:
         return subprocess.run(["git", "--no-pager", *args], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                               stdout=stdout, stderr=subprocess.PIPE, timeout=timeout, check=False)
@@ -328,7 +328,7 @@ def commit_of(folder: Path, ref: str) -> str:
     """The commit `ref` names in the repository `folder` is in; GitError if none."""
     if not ref or ref.startswith("-") or any(ch in ref for ch in "\0\n\r"):
         raise GitError(f"'{ref}' is not a git revision")
-    if _run(["--version"], folder, DESCRIBE_TIMEOUT) is None:
+    if _run(["--version"], Path(os.path.abspath(os.sep)), DESCRIBE_TIMEOUT) is None:
         raise GitError(f"'{ref}' is not a folder, and git (to read it as a revision) is not installed")
     with _git(folder) as found:
         if found is None:
