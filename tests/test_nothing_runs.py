@@ -455,6 +455,13 @@ def test_readers_that_open_images_without_a_format_reach_no_program(tmp_path, fa
     (tmp_path / "x.png").write_bytes(EPS)
     with pytest.raises(OSError):
         ImageReader(str(tmp_path / "x.png")).getRGBData()
+    gif = io.BytesIO()
+    Image.new("RGB", (4, 4)).save(gif, "GIF")
+    (tmp_path / "gif.png").write_bytes(gif.getvalue())
+    with pytest.raises(OSError, match=r"gif\.png is a GIF image, not PNG as its name says"):
+        ImageReader(str(tmp_path / "gif.png"))              # (read by its name, as cardgen reads it)
+    Image.new("RGB", (4, 4)).save(tmp_path / "own.tif", "TIFF")
+    assert ImageReader(str(tmp_path / "own.tif")).getSize() == (4, 4)
     with pytest.raises(OSError):
         Image.open(io.BytesIO(EPS)).load()
     assert not fake_programs.exists()

@@ -9,8 +9,9 @@ cardgen therefore
 - opens every image of a game with the formats its name allows (`open_path`: `.png` is
   PNG, `.jpg` and `.jpeg` are JPEG; an embedded `data:image/png` is PNG: `open_bytes`), and
 - leaves Pillow no decoder but those in `IN_PROCESS` (`restrict`, done before any image is
-  opened, by every module that uses Pillow): ReportLab's `ImageReader` and svglib, which call
-  `PIL.Image.open` without formats, cannot reach one either.
+  opened, by every module that uses Pillow), and has ReportLab's `ImageReader`, which reads a
+  file given by name with `PIL.Image.open` and no formats, read by the name too: svglib's
+  images (drawn by ReportLab) reach no other decoder either.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 IN_PROCESS = frozenset({"PNG", "JPEG", "MPO", "TIFF", "GIF", "BMP", "WEBP", "PPM"})
 BY_SUFFIX = {".png": ("PNG",), ".jpg": ("JPEG",), ".jpeg": ("JPEG",)}
 BY_MIME = {"image/png": ("PNG",), "image/jpeg": ("JPEG",), "image/jpg": ("JPEG",)}
+OWN_BY_SUFFIX = {".tif": ("TIFF",), ".tiff": ("TIFF",)}      # (what cardgen itself writes)
 NAMES = {"PNG": "PNG", "JPEG": "JPEG"}
 
 _restricted: list[bool] = []
@@ -53,7 +55,32 @@ def restrict() -> None:
         if fmt not in IN_PROCESS:
             del Image.OPEN[fmt]
     Image.ID[:] = [fmt for fmt in Image.ID if fmt in IN_PROCESS]
+    _route_reportlab()
     _restricted.append(True)
+
+
+def _route_reportlab() -> None:
+    """ReportLab reads an image file it is given by name with `PIL.Image.open` (no formats):
+    its reader is made to read by the name as cardgen does (`.png` as PNG, `.jpg` and `.jpeg`
+    as JPEG, and `.tif`, the copies cardgen converts for print services, as TIFF)."""
+    try:
+        from reportlab.lib.utils import ImageReader
+    except ImportError:
+        return
+    if getattr(ImageReader._read_image, "_cardgen", False):
+        return
+
+    def _read_image(self: Any, fp: Any) -> Any:
+        name = self.fileName if isinstance(self.fileName, str) else ""
+        formats = BY_SUFFIX.get(Path(name).suffix.lower()) or OWN_BY_SUFFIX.get(Path(name).suffix.lower())
+        if formats is None:
+            from PIL import Image
+
+            return Image.open(fp)           # (only the decoders kept)
+        return _open(fp, formats, Path(name).name)
+
+    _read_image._cardgen = True             # type: ignore[attr-defined]
+    ImageReader._read_image = _read_image
 
 
 class WrongKind(OSError):
