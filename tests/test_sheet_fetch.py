@@ -151,8 +151,8 @@ def test_a_slow_server_is_cut_at_the_deadline(tmp_path, server, monkeypatch, pat
     start = time.monotonic()
     game, msgs = _load(_web_game(tmp_path, f"{WEB}{path}"), tmp_path / "out", timeout=0.8)
     took = time.monotonic() - start
-    assert game is None and msgs == ["could not fetch the sheet (no complete answer within 0.8 s) and no copy of "
-                                     "it is cached yet"]
+    assert game is None and msgs == ["could not fetch the sheet (no complete answer within 0.8 s (limit "
+                                     "CARDGEN_MAX_FETCH_SECONDS)) and no copy of it is cached yet"]
     assert took < 1.6, took
 
 
@@ -162,8 +162,8 @@ def test_a_sheet_larger_than_the_limit_is_refused_while_reading(tmp_path, server
     monkeypatch.setattr(sheets, "MAX_DOWNLOAD", 3 * 1024 * 1024)
     start = time.monotonic()
     game, msgs = _load(_web_game(tmp_path, f"{WEB}{path}"), tmp_path / "out")
-    assert game is None and msgs == ["could not fetch the sheet (the sheet is larger than 3 MB) and no copy of it "
-                                     "is cached yet"]
+    assert game is None and msgs == ["could not fetch the sheet (the sheet is larger than 3 MB (limit "
+                                     "CARDGEN_MAX_SHEET_BYTES)) and no copy of it is cached yet"]
     assert time.monotonic() - start < 5
 
 

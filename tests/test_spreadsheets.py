@@ -423,7 +423,7 @@ def test_google_sheet_errors(server, tmp_path):
     cases = {
         "missing": (f"{WEB}/missing", "could not fetch the sheet (the server answered 404 Not "
                     "Found; is the sheet published (File > Share > Publish to web)?) and no copy of it is cached yet"),
-        "slow": (f"{WEB}/slow", "could not fetch the sheet (no complete answer within 0.2 s) and no copy "
+        "slow": (f"{WEB}/slow", "could not fetch the sheet (no complete answer within 0.2 s (limit CARDGEN_MAX_FETCH_SECONDS)) and no copy "
                  "of it is cached yet"),
         "html": (f"{WEB}/html", "could not fetch the sheet (the link gives a web page, not CSV; "
                  "publish the sheet as CSV (File > Share > Publish to web, choose the sheet and \"Comma-separated "

@@ -35,6 +35,10 @@ MAX_COPIES = _env_int("CARDGEN_MAX_COPIES", 100_000)      # copies of all the ca
 MAX_CARD_OPS = _env_int("CARDGEN_MAX_CARD_OPS", 5_000)    # things drawn on one card side
 MAX_IMAGE_PIXELS = _env_int("CARDGEN_MAX_IMAGE_PIXELS", 30_000_000)   # pixels of one raster image
 
+# Fetched sheets (cardgen.load.sheets), per fetch of one link, redirects included.
+MAX_SHEET_BYTES = _env_int("CARDGEN_MAX_SHEET_BYTES", 20 * 1024 * 1024)     # size of the answer
+MAX_FETCH_SECONDS = _env_int("CARDGEN_MAX_FETCH_SECONDS", 30)             # the whole fetch, every byte
+
 NAMES = {
     "CARDGEN_MAX_TEXT": "characters in one string a template expression makes",
     "CARDGEN_MAX_ITEMS": "items in one list a template expression makes",
@@ -48,4 +52,6 @@ NAMES = {
     "CARDGEN_MAX_COPIES": "copies of all the cards of one game together",
     "CARDGEN_MAX_CARD_OPS": "things drawn on one card side: shapes, icons, images and lines of text",
     "CARDGEN_MAX_IMAGE_PIXELS": "pixels (width x height) of one PNG or JPEG image, embedded ones included",
+    "CARDGEN_MAX_SHEET_BYTES": "bytes of one fetched sheet (a deck's `cards: {url: ...}`)",
+    "CARDGEN_MAX_FETCH_SECONDS": "seconds for fetching one sheet link, redirects and every byte included",
 }

@@ -52,7 +52,7 @@ from cardgen.schema.files import SheetSource
 
 COUNT_ALIASES = ("count", "qty", "quantity", "copies")
 RESERVED = ("name", "count", "back")
-MAX_DOWNLOAD = 20 * 1024 * 1024
+MAX_DOWNLOAD = limits.MAX_SHEET_BYTES         # a fetched sheet (CARDGEN_MAX_SHEET_BYTES)
 MAX_SHEET_ROWS = 50_000         # a deck's spreadsheet: rows, columns and cells in all
 MAX_SHEET_COLUMNS = 1_000
 MAX_SHEET_CELLS = 2_000_000
@@ -71,7 +71,7 @@ class SheetSettings:
 
     out: Path | None = None
     refresh: bool = False
-    timeout: float = 30.0       # seconds for the whole fetch: look-up, connection, redirects, every byte
+    timeout: float = float(limits.MAX_FETCH_SECONDS)     # the whole fetch: look-up, connection, redirects, bytes
 
 
 _DEFAULT_SETTINGS = SheetSettings()
@@ -428,7 +428,8 @@ def _resolve(host: str, port: int, deadline: float) -> list[tuple[int, tuple]]:
         worker.start()
         worker.join(max(0.0, deadline - time.monotonic()))
         if worker.is_alive():
-            raise FetchError("no answer within the time limit (looking up the name)")
+            raise FetchError("no answer within the time limit while looking up the name (limit "
+                             "CARDGEN_MAX_FETCH_SECONDS)")
         if failed or not found:
             raise FetchError(f"cannot reach the server (no address for {host})")
         infos = found
@@ -448,6 +449,10 @@ def _resolve(host: str, port: int, deadline: float) -> list[tuple[int, tuple]]:
             raise Refused(f"{shown} is {LOCAL_ONLY}")
         out.append((family, sockaddr))
     return out
+
+
+def _too_big() -> FetchError:
+    return FetchError(f"the sheet is larger than {MAX_DOWNLOAD / (1024 * 1024):g} MB (limit CARDGEN_MAX_SHEET_BYTES)")
 
 
 def _connect(family: int, sockaddr: tuple, timeout: float) -> Any:
@@ -496,7 +501,7 @@ def _get(url: str, deadline: float, timeout: float) -> tuple[int, str, Any, byte
             failure = exc
     if sock is None:
         if failure is None or isinstance(failure, TimeoutError) or time.monotonic() >= deadline:
-            raise FetchError(f"no answer within {timeout:g} s")
+            raise FetchError(f"no answer within {timeout:g} s (limit CARDGEN_MAX_FETCH_SECONDS)")
         raise FetchError(f"cannot reach the server ({failure})")
 
     def cut() -> None:          # the total deadline: whatever the server is doing
@@ -520,14 +525,15 @@ def _get(url: str, deadline: float, timeout: float) -> tuple[int, str, Any, byte
         resp = conn.getresponse()
         length = resp.getheader("Content-Length")
         if length and length.strip().isdigit() and int(length) > MAX_DOWNLOAD and resp.status == 200:
-            raise FetchError(f"the sheet is larger than {MAX_DOWNLOAD // (1024 * 1024)} MB")
+            raise _too_big()
         body = resp.read(MAX_DOWNLOAD + 1) if resp.status == 200 else b""
         if time.monotonic() >= deadline:
             raise TimeoutError
         return resp.status, resp.reason, resp.headers, body
     except (OSError, http.client.HTTPException, ValueError) as exc:
         if time.monotonic() >= deadline - 0.01 or isinstance(exc, TimeoutError):
-            raise FetchError(f"no complete answer within {timeout:g} s") from None
+            raise FetchError(f"no complete answer within {timeout:g} s (limit CARDGEN_MAX_FETCH_SECONDS)") \
+                from None
         raise FetchError(f"cannot read the answer ({type(exc).__name__}: {exc})") from None
     finally:
         timer.cancel()
@@ -561,7 +567,7 @@ def _download(url: str, timeout: float) -> str:
         hint = "; is the sheet published (File > Share > Publish to web)?" if status in (401, 403, 404) else ""
         raise FetchError(f"the server answered {status} {reason}{hint}")
     if len(data) > MAX_DOWNLOAD:
-        raise FetchError(f"the sheet is larger than {MAX_DOWNLOAD // (1024 * 1024)} MB")
+        raise _too_big()
     ctype = headers.get_content_type()
     charset = headers.get_content_charset() or "utf-8"
     try:
