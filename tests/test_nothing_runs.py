@@ -301,6 +301,15 @@ def test_only_a_repository_found_the_plain_way_is_used(tmp_path):
     write(game / ".git" / "objects" / "info" / "alternates", f"{other / '.git' / 'objects'}\n")
     _git(game, "update-ref", "refs/heads/master", _git(other, "rev-parse", "HEAD"))
     assert gitinfo.describe(game) is None
+    # another user's repository above the game (git's safe.directory rule): not used
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        shared = _game(tmp_path / "shared")
+        _git(shared, "init", "-q")
+        _git(shared, "add", "-A")
+        _git(shared, "commit", "-qm", "theirs")
+        assert gitinfo.describe(shared) is not None
+        os.chown(shared / ".git", 65534, 65534)
+        assert gitinfo.describe(shared) is None
     # a worktree its repository lists: used
     _git(other, "worktree", "add", "-q", str(tmp_path / "wt"), "secret")
     assert gitinfo.describe(tmp_path / "wt") == "secret"

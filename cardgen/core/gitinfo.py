@@ -14,9 +14,9 @@ configuration is read either (`GIT_CONFIG_NOSYSTEM`, `GIT_CONFIG_GLOBAL=/dev/nul
 `XDG_CONFIG_HOME` the private folder), no `GIT_*` variable of the caller's shell reaches git,
 no lock is taken (`GIT_OPTIONAL_LOCKS=0`) and submodules are never looked into.
 
-Only a repository found the plain way is used: a `.git` folder (not a link) in the game
-folder or above it, or a `.git` file of a worktree that its repository lists back (git's own
-`worktrees/<name>/gitdir`).  A `.git` file pointing anywhere else, objects borrowed from
+Only a repository found the plain way is used: a `.git` folder (not a link) of this user's in
+the game folder or above it, or a `.git` file of a worktree that its repository lists back
+(git's own `worktrees/<name>/gitdir`).  A `.git` file pointing anywhere else, objects borrowed from
 another repository (`objects/info/alternates`), links among the repository's own files, and
 a `HEAD`, index, configuration or `packed-refs` that is a pipe or device: no git at all.
 git runs without a shell and with a time limit.  No git installed, not a repository, or git
@@ -125,6 +125,16 @@ def _worktree_dir(dotgit: Path) -> tuple[Path, Path] | None:
     return gitdir, common
 
 
+def _own(path: Path) -> bool:
+    """Whether this user owns `path` (always, where the system has no owners)."""
+    if not hasattr(os, "getuid"):
+        return True
+    try:
+        return os.lstat(path).st_uid == os.getuid()
+    except OSError:
+        return False
+
+
 def find_repo(folder: Path) -> Repo | None:
     """The repository `folder` is in, found as git finds it (a `.git` in the folder or above),
     if it is one cardgen uses (see the module's description); else None."""
@@ -136,6 +146,8 @@ def find_repo(folder: Path) -> Repo | None:
         dotgit = top / ".git"
         if not os.path.lexists(dotgit):
             continue
+        if not _own(dotgit):
+            return None         # another user's repository (git's own `safe.directory` rule)
         kind = _kind(dotgit)
         found: tuple[Path, Path] | None
         if kind == _DIR:
