@@ -105,7 +105,7 @@ class Server(http.server.ThreadingHTTPServer):
 def start() -> Server:
     Handler.hits = []
     srv = Server(("127.0.0.1", 0), Handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
     return srv
 
 
