@@ -306,3 +306,44 @@ def test_names_that_look_a_little_like_numbers_are_names(tmp_path, server, monke
     game, msgs = _load(_web_game(tmp_path, f"https://{host}/ok.csv"), tmp_path / "out")
     assert msgs == [] and len(game.decks[0].cards) == 2
     assert connected == [("142.250.185.78", 443)]
+
+
+def test_a_server_that_never_finishes_the_tls_handshake_is_cut_at_the_deadline(tmp_path, monkeypatch):
+    """The deadline holds from the connection on, TLS handshake included: here a server,
+    reached with cardgen's real TLS, that starts a 16 KB handshake record and then sends one
+    byte of it every 0.2 s (no single read ever waits long)."""
+    import socket
+    import threading
+
+    real_tls = sheets._tls
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def drip() -> None:
+        conn = listener.accept()[0]
+        held.append(conn)
+        try:
+            conn.sendall(b"\x16\x03\x03\x40\x00")
+            for _ in range(100):
+                conn.sendall(b"\x00")
+                time.sleep(0.2)
+        except OSError:
+            pass
+
+    threading.Thread(target=drip, daemon=True).start()
+
+    class Silent:
+        server_port = listener.getsockname()[1]
+
+    sheetserver.route(monkeypatch, Silent)              # type: ignore[arg-type]
+    monkeypatch.setattr(sheets, "_tls", real_tls)
+    try:
+        start = time.monotonic()
+        game, msgs = _load(_web_game(tmp_path, f"{WEB}/ok.csv"), tmp_path / "out", timeout=0.6)
+        took = time.monotonic() - start
+    finally:
+        for s in held:
+            s.close()
+        listener.close()
+    assert game is None and len(msgs) == 1 and "within 0.6 s (limit CARDGEN_MAX_FETCH_SECONDS)" in msgs[0], msgs
+    assert took < 1.4, took

@@ -488,29 +488,38 @@ def _get(url: str, deadline: float, timeout: float) -> tuple[int, str, Any, byte
     host = parts.hostname or ""
     port = parts.port or 443
     addresses = _resolve(host, port, deadline)
-    sock = None
+    held: list[Any] = []            # the connection the deadline cuts (under TLS too)
+
+    def cut() -> None:              # the total deadline: whatever the server is doing
+        for held_sock in held:
+            with contextlib.suppress(OSError):
+                held_sock.shutdown(socket.SHUT_RDWR)
+
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), cut)
+    timer.daemon = True
+    timer.start()
+    sock: Any = None
     failure: BaseException | None = None
     for family, sockaddr in addresses:
         left = deadline - time.monotonic()
         if left <= 0:
             break
+        raw: Any = None
         try:
-            sock = _tls(_connect(family, sockaddr, left), host)
+            raw = _connect(family, sockaddr, left)
+            held[:] = [raw]
+            sock = _tls(raw, host)
             break
         except OSError as exc:
             failure = exc
+            if raw is not None:
+                with contextlib.suppress(OSError):
+                    raw.close()
     if sock is None:
+        timer.cancel()
         if failure is None or isinstance(failure, TimeoutError) or time.monotonic() >= deadline:
             raise FetchError(f"no answer within {timeout:g} s (limit CARDGEN_MAX_FETCH_SECONDS)")
         raise FetchError(f"cannot reach the server ({failure})")
-
-    def cut() -> None:          # the total deadline: whatever the server is doing
-        with contextlib.suppress(OSError):
-            sock.shutdown(socket.SHUT_RDWR)
-
-    timer = threading.Timer(max(0.0, deadline - time.monotonic()), cut)
-    timer.daemon = True
-    timer.start()
     conn = http.client.HTTPConnection(host, port, timeout=max(0.01, deadline - time.monotonic()))
     conn.sock = sock
     try:
