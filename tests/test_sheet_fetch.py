@@ -13,7 +13,7 @@ from vgame import make_game
 
 from cardgen.core.errors import CardgenError, Report
 from cardgen.load import sheets
-from cardgen.load.game import load_game
+from cardgen.pipeline.check import load_game
 
 NAME_FACE = "elements:\n  - {name: title, type: text, y: 5mm, height: 10mm, text: \"{{ card.name }}\"}\n"
 WEB = "https://sheets.example.test"
