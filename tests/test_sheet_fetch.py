@@ -3,6 +3,7 @@ and the fetched-sheet cache is cardgen's own (docs/security.md, docs/spreadsheet
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from cardgen.pipeline.check import load_game
 
 NAME_FACE = "elements:\n  - {name: title, type: text, y: 5mm, height: 10mm, text: \"{{ card.name }}\"}\n"
 WEB = "https://sheets.example.test"
+_REAL_TLS = sheets._tls
 LOCAL = ("is an address of this computer or a private network; cardgen fetches sheets only from the internet "
          "(a published Google Sheet's https:// link)")
 
@@ -347,3 +349,31 @@ def test_a_server_that_never_finishes_the_tls_handshake_is_cut_at_the_deadline(t
         listener.close()
     assert game is None and len(msgs) == 1 and "within 0.6 s (limit CARDGEN_MAX_FETCH_SECONDS)" in msgs[0], msgs
     assert took < 1.4, took
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")
+def test_the_real_tls_path_checks_the_certificate_for_the_name(tmp_path, monkeypatch):
+    """cardgen's own TLS over the checked connection: a server whose certificate is for the
+    link's name gives the sheet; the same server reached under another name is refused."""
+    import ssl
+    import subprocess
+
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(tmp_path / "k.pem"),
+                    "-out", str(tmp_path / "c.pem"), "-days", "2", "-subj", "/CN=sheets.example.test",
+                    "-addext", "subjectAltName=DNS:sheets.example.test"], check=True, capture_output=True, timeout=60)
+    srv = sheetserver.start()
+    server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_ctx.load_cert_chain(tmp_path / "c.pem", tmp_path / "k.pem")
+    srv.socket = server_ctx.wrap_socket(srv.socket, server_side=True)
+    real_context = ssl.create_default_context
+    try:
+        sheetserver.route(monkeypatch, srv, {"other.example.test": [sheetserver.PUBLIC]})
+        monkeypatch.setattr(sheets, "_tls", _REAL_TLS)          # (route's plain stand-in undone)
+        monkeypatch.setattr(ssl, "create_default_context", lambda *a, **k: real_context(cafile=str(tmp_path / "c.pem")))
+        game, msgs = _load(_web_game(tmp_path / "a", f"{WEB}/ok.csv"), tmp_path / "out")
+        assert msgs == [] and [c.name for c in game.decks[0].cards] == ["A", "B"]
+        game, msgs = _load(_web_game(tmp_path / "b", "https://other.example.test/ok.csv"), tmp_path / "out")
+        assert game is None and msgs[0].startswith("could not fetch the sheet (cannot reach the server (")
+        assert "certificate verify failed" in msgs[0] and "other.example.test" in msgs[0]
+    finally:
+        sheetserver.stop(srv)
