@@ -204,3 +204,28 @@ def test_lipsum_is_the_same_text_on_every_build():
     paragraphs = first.split("\n\n")
     assert len(paragraphs) == 2
     assert all(10 <= len(p.split()) <= 20 and p[0].isupper() and p.endswith(".") for p in paragraphs)
+
+
+def test_a_long_chain_of_merges_is_not_nesting():
+    """Each mapping merging the one before (`<<: *prev`) makes flat data: 300 links load."""
+    lines = ["a0: &a0 {x0: 0}"] + [f"a{i}: &a{i} {{<<: *a{i - 1}, x{i}: {i}}}" for i in range(1, 300)]
+    data = load_text("\n".join(lines) + "\n", "m.yaml")
+    assert len(data["a299"]) == 300 and data["a299"]["x0"] == 0 and data["a299"]["x299"] == 299
+
+
+def test_yaml_value_count_is_checked_before_composing(monkeypatch):
+    """A file with more values than the limit is refused from the event stream, at the value
+    that passes the limit, never composed whole."""
+    from cardgen.core import limits
+
+    monkeypatch.setattr(limits, "MAX_YAML_NODES", 1000)
+    text = "a: [" + ", ".join(["1"] * 1200) + "]\n"
+    import yaml
+
+    composed = []
+    monkeypatch.setattr(yaml.composer.Composer, "compose_node", lambda *a: composed.append(1))
+    with pytest.raises(CardgenError) as info:
+        load_text(text, "x.yaml")
+    assert not composed
+    assert str(info.value) == ("x.yaml:1:2996: error: this file has more than 1,000 values; split it into smaller "
+                               "files (limit CARDGEN_MAX_YAML_NODES)")

@@ -30,6 +30,8 @@ MAX_YAML_NODES = _env_int("CARDGEN_MAX_YAML_NODES", 1_000_000)   # values after 
 MAX_YAML_DEPTH = _env_int("CARDGEN_MAX_YAML_DEPTH", 100)         # nesting of mappings and lists
 
 # Files.
+MAX_FILE_BYTES = _env_int("CARDGEN_MAX_FILE_BYTES", 100_000_000)   # one data file read whole (YAML, CSV, font)
+MAX_FOLDER_DEPTH = _env_int("CARDGEN_MAX_FOLDER_DEPTH", 32)         # folders inside folders of a game
 MAX_SVG_BYTES = _env_int("CARDGEN_MAX_SVG_BYTES", 20_000_000)   # size of one SVG file (cardgen.core.paths)
 MAX_COPIES = _env_int("CARDGEN_MAX_COPIES", 100_000)      # copies of all the cards of one game
 MAX_CARD_OPS = _env_int("CARDGEN_MAX_CARD_OPS", 5_000)    # things drawn on one card side
@@ -38,6 +40,17 @@ MAX_IMAGE_PIXELS = _env_int("CARDGEN_MAX_IMAGE_PIXELS", 30_000_000)   # pixels o
 # Fetched sheets (cardgen.load.sheets), per fetch of one link, redirects included.
 MAX_SHEET_BYTES = _env_int("CARDGEN_MAX_SHEET_BYTES", 20 * 1024 * 1024)     # size of the answer
 MAX_FETCH_SECONDS = _env_int("CARDGEN_MAX_FETCH_SECONDS", 30)             # the whole fetch, every byte
+
+# Spreadsheets (cardgen.load.sheets), per sheet: CSV, XLSX and ODS alike.
+MAX_SHEET_ROWS = _env_int("CARDGEN_MAX_SHEET_ROWS", 50_000)           # rows
+MAX_SHEET_COLUMNS = _env_int("CARDGEN_MAX_SHEET_COLUMNS", 1_000)      # columns
+MAX_SHEET_CELLS = _env_int("CARDGEN_MAX_SHEET_CELLS", 2_000_000)      # cells in all
+MAX_SHEET_TEXT = _env_int("CARDGEN_MAX_SHEET_TEXT", 20_000_000)       # characters of all its cells together
+MAX_WORKBOOK_BYTES = _env_int("CARDGEN_MAX_WORKBOOK_BYTES", 200_000_000)   # a workbook's parts, unpacked
+MAX_ZIP_RATIO = _env_int("CARDGEN_MAX_ZIP_RATIO", 200)                # unpacked / packed size of one part
+
+# Fonts (cardgen.resources.fonts), per file.
+MAX_FONT_GLYPHS = _env_int("CARDGEN_MAX_FONT_GLYPHS", 70_000)         # glyphs (the format allows 65,535)
 
 NAMES = {
     "CARDGEN_MAX_TEXT": "characters in one string a template expression makes",
@@ -48,6 +61,15 @@ NAMES = {
     "CARDGEN_MAX_LIPSUM": "paragraphs of `lipsum(...)`",
     "CARDGEN_MAX_YAML_NODES": "values in one YAML file once aliases (`*name`) are expanded",
     "CARDGEN_MAX_YAML_DEPTH": "nesting depth of mappings and lists in one YAML file",
+    "CARDGEN_MAX_FILE_BYTES": "size of one data file cardgen reads whole: YAML, CSV, font",
+    "CARDGEN_MAX_FOLDER_DEPTH": "folders inside folders of a game folder",
+    "CARDGEN_MAX_SHEET_ROWS": "rows of one spreadsheet (CSV, XLSX or ODS sheet)",
+    "CARDGEN_MAX_SHEET_COLUMNS": "columns of one spreadsheet",
+    "CARDGEN_MAX_SHEET_CELLS": "cells of one spreadsheet",
+    "CARDGEN_MAX_SHEET_TEXT": "characters in all the cells of one spreadsheet together",
+    "CARDGEN_MAX_WORKBOOK_BYTES": "unpacked size of one XLSX or ODS workbook's parts",
+    "CARDGEN_MAX_ZIP_RATIO": "unpacked size of one part of a workbook divided by its packed size",
+    "CARDGEN_MAX_FONT_GLYPHS": "glyphs of one font file",
     "CARDGEN_MAX_SVG_BYTES": "size of one SVG file in bytes",
     "CARDGEN_MAX_COPIES": "copies of all the cards of one game together",
     "CARDGEN_MAX_CARD_OPS": "things drawn on one card side: shapes, icons, images and lines of text",

@@ -60,9 +60,21 @@ class NotRegular(OSError):
         super().__init__(errno.EINVAL, "not a regular file (a pipe, device or socket)", str(path))
 
 
-def read_regular(path: Path | str) -> bytes:
-    """The bytes of a regular file; NotRegular for a pipe, device or socket (opened without
-    waiting for a writer), OSError as usual otherwise."""
+class TooLarge(OSError):
+    """A file larger than cardgen reads of its kind (`limits.MAX_FILE_BYTES` unless told)."""
+
+    def __init__(self, path: Path | str, limit: int, variable: str) -> None:
+        self.limit, self.variable = limit, variable
+        super().__init__(errno.EFBIG, f"larger than {limit:,} bytes (limit {variable})", str(path))
+
+
+def read_regular(path: Path | str, limit: int | None = None, variable: str = "CARDGEN_MAX_FILE_BYTES") -> bytes:
+    """The bytes of a regular file: the one way cardgen reads a file of a game whole.
+    NotRegular for a pipe, device or socket (opened without waiting for a writer), TooLarge
+    for a file of more than `limit` bytes (`limits.MAX_FILE_BYTES`; `variable` names the
+    limit in the message), checked before reading and while reading (a file that grows), and
+    OSError as usual otherwise (a link to itself: "too many levels of symbolic links")."""
+    most = limits.MAX_FILE_BYTES if limit is None else limit
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
         st = os.fstat(fd)
@@ -70,10 +82,28 @@ def read_regular(path: Path | str) -> bytes:
             raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
         if not stat.S_ISREG(st.st_mode):
             raise NotRegular(path)
+        if st.st_size > most:
+            raise TooLarge(path, most, variable)
         with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read()
+            data = f.read(most + 1)
+        if len(data) > most:
+            raise TooLarge(path, most, variable)
+        return data
     finally:
         os.close(fd)
+
+
+def read_problem(exc: OSError, name: str, what: str = "file") -> str:
+    """One line saying why the file `name` could not be read (`exc` from `read_regular`)."""
+    if isinstance(exc, NotRegular):
+        return f"{what} {name} is not a regular file (a pipe, device or socket), so cardgen does not read it"
+    if isinstance(exc, TooLarge):
+        return f"{what} {name} is {exc.strerror}; use a smaller file or raise the limit"
+    if exc.errno == errno.ELOOP:
+        return f"{what} {name} is a link that leads back to itself; replace it with the file"
+    if isinstance(exc, IsADirectoryError):
+        return f"{what} {name} is a folder, not a file"
+    return f"cannot read {what} {name}: {exc.strerror or exc}"
 
 
 def is_regular(path: Path | str) -> bool:
@@ -196,7 +226,7 @@ def svg_problem(path: Path, roots: Sequence[Path], _seen: set[Path] | None = Non
         if path.stat().st_size > limits.MAX_SVG_BYTES:
             return (f"SVG {path.name} is larger than {limits.MAX_SVG_BYTES} bytes (limit CARDGEN_MAX_SVG_BYTES); "
                     f"simplify it or raise the limit")
-        raw_bytes = read_regular(path)
+        raw_bytes = read_regular(path, limits.MAX_SVG_BYTES, "CARDGEN_MAX_SVG_BYTES")
     except OSError as exc:
         return f"cannot read SVG {path.name}: {exc.strerror or exc}"
     if raw_bytes.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\0" in raw_bytes[:4096]:

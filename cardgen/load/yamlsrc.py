@@ -6,6 +6,7 @@ plain Python values, so the data can go straight into Jinja templates.
 """
 from __future__ import annotations
 
+import errno
 import re
 from pathlib import Path
 from typing import ClassVar
@@ -15,7 +16,7 @@ import yaml
 from cardgen.core import limits
 from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.located import YDict, YList, loc_of, refine_loc  # noqa: F401 (loc_of, refine_loc: here too)
-from cardgen.core.paths import NotRegular, read_regular
+from cardgen.core.paths import NotRegular, TooLarge, read_regular
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -134,9 +135,9 @@ def _check_nodes(root, filename: str, anchors: bool = True) -> None:
                                                       f"(limit CARDGEN_MAX_YAML_DEPTH)", code="yaml")
         active.add(nid)
         stack.append((node, True))
-        for child in _children(node):
+        for child, level in _children_levels(node, depth):
             if id(child) not in size:
-                depth_of[id(child)] = max(depth_of.get(id(child), 0), depth + 1)
+                depth_of[id(child)] = max(depth_of.get(id(child), 0), level)
                 stack.append((child, False))
 
 
@@ -151,13 +152,31 @@ def _plain_tree(root) -> bool:
         count += 1
         if node.tag not in _PLAIN_TAGS or depth > limits.MAX_YAML_DEPTH or count > limits.MAX_YAML_NODES:
             return False
-        if isinstance(node, mapping):
-            for k, v in node.value:
-                stack.append((k, depth + 1))
-                stack.append((v, depth + 1))
-        elif isinstance(node, sequence):
-            stack.extend((v, depth + 1) for v in node.value)
+        if isinstance(node, (mapping, sequence)):
+            stack.extend(_children_levels(node, depth))
     return True
+
+
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+def _children_levels(node, depth: int) -> list:
+    """(child, its nesting level) of a node at level `depth`: one deeper, except what a merge
+    key (`<<:`) merges (a mapping, or a list of mappings), whose keys land in this mapping."""
+    if isinstance(node, yaml.SequenceNode):
+        return [(v, depth + 1) for v in node.value]
+    if not isinstance(node, yaml.MappingNode):
+        return []
+    out = []
+    for k, v in node.value:
+        out.append((k, depth + 1))
+        if k.tag == _MERGE:
+            out.append((v, depth))
+            if isinstance(v, yaml.SequenceNode):
+                out += [(m, depth) for m in v.value]
+        else:
+            out.append((v, depth + 1))
+    return out
 
 
 def _children(node) -> list:
@@ -169,14 +188,34 @@ def _children(node) -> list:
 
 
 def _check_depth(text: str, filename: str) -> None:
-    """Refuse nesting deeper than MAX_YAML_DEPTH from the event stream, before anything is
-    composed (libyaml's composer recurses and would crash on a few thousand `[`)."""
+    """Refuse nesting deeper than MAX_YAML_DEPTH and more than MAX_YAML_NODES values from the
+    event stream, while it is read and before anything is composed (a composed document is
+    held whole in memory, and libyaml's composer recurses: it would crash on a few thousand
+    `[`).  libyaml (from PyYAML 6.0.4) stops at 1000 levels with a message of its own, before
+    the events reach this check when the brackets stand on one line (it reads a line ahead):
+    the file is then read again with PyYAML's own parser, which has no such limit, so that
+    the place and message are cardgen's."""
+    try:
+        _scan_events(yaml.parse(text, Loader=_Base), filename)
+    except yaml.YAMLError as exc:
+        if "nesting depth" not in str(exc):
+            raise
+        _scan_events(yaml.parse(text, Loader=yaml.SafeLoader), filename)
+        mark = getattr(exc, "problem_mark", None)       # (a limit raised past libyaml's own)
+        raise CardgenError(Loc(filename, mark.line + 1, mark.column + 1) if mark else Loc(filename),
+                           "mappings and lists nested more than the YAML reader reads (1000 deep); flatten the data",
+                           code="yaml") from None
+
+
+def _scan_events(events, filename: str) -> None:
     depth = 0
+    nodes = 0
     starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
     ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
-    for event in yaml.parse(text, Loader=_Base):
+    for event in events:
         if isinstance(event, starts):
             depth += 1
+            nodes += 1
             if depth > limits.MAX_YAML_DEPTH:
                 m = event.start_mark
                 raise CardgenError(Loc(filename, m.line + 1, m.column + 1) if m else Loc(filename),
@@ -184,6 +223,36 @@ def _check_depth(text: str, filename: str) -> None:
                                    f"the data (limit CARDGEN_MAX_YAML_DEPTH)", code="yaml")
         elif isinstance(event, ends):
             depth -= 1
+        elif isinstance(event, yaml.ScalarEvent):
+            nodes += 1
+        if nodes > limits.MAX_YAML_NODES:
+            m = event.start_mark
+            raise CardgenError(Loc(filename, m.line + 1, m.column + 1) if m else Loc(filename),
+                               f"this file has more than {limits.MAX_YAML_NODES:,} values; split it into smaller "
+                               f"files (limit CARDGEN_MAX_YAML_NODES)", code="yaml")
+
+
+def _flatten_merges(loader, node) -> None:
+    """Merge keys (`<<:`) of `node` and of the mappings it merges, resolved innermost first
+    without recursion: a long chain of merges (each mapping merging the one before) is data
+    as flat as its last mapping, not nesting."""
+    order: list = []
+    stack: list[tuple[object, bool]] = [(node, False)]
+    seen: set[int] = set()
+    while stack:                        # depth first, each mapping after the ones it merges
+        n, done = stack.pop()
+        if done:
+            order.append(n)
+            continue
+        if id(n) in seen or not isinstance(n, yaml.MappingNode):
+            continue
+        seen.add(id(n))
+        stack.append((n, True))
+        for k, v in n.value:
+            if k.tag == "tag:yaml.org,2002:merge":
+                stack.extend((m, False) for m in (v.value if isinstance(v, yaml.SequenceNode) else [v]))
+    for n in order[:-1]:
+        loader.flatten_mapping(n)       # (its own merged mappings are flat by now: no recursion)
 
 
 def _make_loader(filename: str):
@@ -205,6 +274,7 @@ def _make_loader(filename: str):
                                code="yaml")
         own = sum(1 for k, _ in node.value if k.tag != "tag:yaml.org,2002:merge")
         try:
+            _flatten_merges(loader, node)
             loader.flatten_mapping(node)
         except yaml.constructor.ConstructorError as exc:
             raise CardgenError(mark(node), f"a merge key `<<:` needs a mapping or a list of mappings "
@@ -298,7 +368,8 @@ def load_text(text: str, filename: str):
     with file:line.  Alias bombs, absurd nesting and non-plain tags are refused."""
     Loader = _make_loader(filename)
     try:
-        if text.count("[") + text.count("{") + text.count("\n") > limits.MAX_YAML_DEPTH:
+        if text.count("[") + text.count("{") + text.count("\n") > limits.MAX_YAML_DEPTH or \
+                len(text) > limits.MAX_YAML_NODES:
             _check_depth(text, filename)
         loader = Loader(text)
         loader.name = filename
@@ -347,6 +418,9 @@ def load_file(path: str | Path):
     path = Path(path)
     try:
         raw = read_regular(path)
+    except TooLarge as exc:
+        raise CardgenError(Loc(str(path)), f"this file is {exc.strerror}; split it into smaller files",
+                           code="too-large") from None
     except NotRegular:
         raise CardgenError(Loc(str(path)), "not a regular file (a pipe, device or socket), so cardgen does not "
                                            "read it; replace it with a YAML file or remove it",
@@ -357,5 +431,8 @@ def load_file(path: str | Path):
         raise CardgenError(Loc(str(path)), "this is a folder, not a YAML file; rename it (or move it out of the "
                                            "game folder)", code="not-a-file") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise CardgenError(Loc(str(path)), "a link that leads back to itself; replace it with the file",
+                               code="unreadable") from None
         raise CardgenError(Loc(str(path)), f"cannot read: {exc.strerror or exc}", code="unreadable") from None
     return load_text(_decode(raw, path), str(path))
