@@ -459,7 +459,8 @@ def test_spreadsheets_describing_millions_of_cells_are_refused_at_once(tmp_path)
     start = time.monotonic()
     code, stderr, _ = run_cli("validate", str(game))
     assert time.monotonic() - start < 20
-    assert errors(stderr) == [f"{game / 'wide.xlsx'}: Cards!A2: error: wide.xlsx has a value in column XFD (row 2); "
+    assert errors(stderr) == [f"{game / 'wide.xlsx'}: Cards!XFD2: error: wide.xlsx has a value in column XFD (more "
+                              f"than 1,000 columns; limit CARDGEN_MAX_SHEET_COLUMNS); "
                               f"cardgen reads at most 50,000 rows, 1,000 columns and 2,000,000 cells: delete what the "
                               f"cards do not need (empty rows and columns far out count too)"]
     table = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
@@ -477,7 +478,8 @@ def test_spreadsheets_describing_millions_of_cells_are_refused_at_once(tmp_path)
     (game / "deck.yaml").write_text("deck: D\ntemplate: basic/card\ncards: many.ods\n")
     code, stderr, _ = run_cli("validate", str(game))
     assert code == 1
-    assert errors(stderr) == [f"{game / 'deck.yaml'}:3:8: error: many.ods has more than 2,000,000 cells; cardgen "
+    assert errors(stderr) == [f"{game / 'deck.yaml'}:3:8: error: many.ods has more than 2,000,000 cells (limit "
+                              f"CARDGEN_MAX_SHEET_CELLS); cardgen "
                               f"reads at most 50,000 rows, 1,000 columns and 2,000,000 cells: delete what the cards do "
                               f"not need (empty rows and columns far out count too)"]
 

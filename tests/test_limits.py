@@ -222,7 +222,10 @@ def test_yaml_value_count_is_checked_before_composing(monkeypatch):
     text = "a: [" + ", ".join(["1"] * 1200) + "]\n"
     import yaml
 
+    from cardgen.load import yamlsrc
+
     composed = []
+    monkeypatch.setattr(yamlsrc, "_Base", yaml.SafeLoader)      # (the Python composer, to watch it)
     monkeypatch.setattr(yaml.composer.Composer, "compose_node", lambda *a: composed.append(1))
     with pytest.raises(CardgenError) as info:
         load_text(text, "x.yaml")

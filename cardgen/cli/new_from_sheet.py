@@ -44,6 +44,7 @@ def _sheet_names(path: Path) -> list[str | None]:
     suffix = path.suffix.lower()
     if suffix in (".csv", ".tsv"):
         return [None]
+    sheets._check_workbook(path, Loc(str(path)), "")        # (before a reader opens it: sizes, entities)
     try:
         if suffix == ".ods":
             import python_calamine as pc
@@ -56,7 +57,9 @@ def _sheet_names(path: Path) -> list[str | None]:
             return list(wb.sheetnames)
         finally:
             wb.close()
-    except Exception as exc:   # any reader's "cannot read": one line, no traceback
+    except BaseException as exc:   # any reader's "cannot read" (a Rust panic too): one line, no traceback
+        if not sheets._library_failure(exc):
+            raise
         raise CardgenError(Loc(str(path)), f"cannot read {path.name} as a workbook ({type(exc).__name__}: "
                                            f"{exc})") from None
 
@@ -80,7 +83,7 @@ def _columns(path: Path, sheet: str | None) -> list[tuple[str, bool]]:
 def _template(fields: list[tuple[str, bool]], colour: str) -> str:
     lines = []
     for key, is_list in fields:
-        if any(ch in key for ch in "\n\r{}%#"):
+        if any(ch in key for ch in "{}%#") or not key.isprintable():   # (line breaks: \n, U+2028, U+0085)
             continue                     # not a name a template line can hold; add it by hand
         ref = f"card[{key!r}]"
         value = f"{ref} | join(', ')" if is_list else ref

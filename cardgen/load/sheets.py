@@ -45,7 +45,7 @@ from typing import Any
 
 from cardgen.core import limits
 from cardgen.core.errors import CardgenError, Loc, Report
-from cardgen.core.paths import PathRefused, check_ref, confine
+from cardgen.core.paths import PathRefused, check_ref, confine, read_problem, read_regular
 from cardgen.load.yamlsrc import YDict, YList
 from cardgen.schema.core import STATIC_ENV, suggest
 from cardgen.schema.files import SheetSource
@@ -53,9 +53,12 @@ from cardgen.schema.files import SheetSource
 COUNT_ALIASES = ("count", "qty", "quantity", "copies")
 RESERVED = ("name", "count", "back")
 MAX_DOWNLOAD = limits.MAX_SHEET_BYTES         # a fetched sheet (CARDGEN_MAX_SHEET_BYTES)
-MAX_SHEET_ROWS = 50_000         # a deck's spreadsheet: rows, columns and cells in all
-MAX_SHEET_COLUMNS = 1_000
-MAX_SHEET_CELLS = 2_000_000
+# A deck's spreadsheet, CSV or workbook: rows, columns, cells and their text in all
+# (`core.limits`, raised with CARDGEN_MAX_SHEET_ROWS and the like).
+MAX_SHEET_ROWS = limits.MAX_SHEET_ROWS
+MAX_SHEET_COLUMNS = limits.MAX_SHEET_COLUMNS
+MAX_SHEET_CELLS = limits.MAX_SHEET_CELLS
+MAX_SHEET_TEXT = limits.MAX_SHEET_TEXT
 FALLBACK_ENCODING = "cp1252"
 
 Cell = tuple[Any, Loc]          # a cell's raw value and its location
@@ -159,9 +162,35 @@ def _column_name(loc: Loc) -> str:
 
 # -- readers: every one gives rows of (raw value, location) --------------------------------------
 
+# The encodings a CSV file may name: text encodings people save spreadsheets in (by the name
+# Python's codec registry gives them), never a codec that is not one (`rot13`, `base64`,
+# `zlib_codec`, `unicode_escape`).
+TEXT_ENCODINGS = frozenset({
+    "utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be", "ascii",
+    *(f"iso8859-{n}" for n in (*range(1, 12), 13, 14, 15, 16)), *(f"cp{n}" for n in range(1250, 1259)),
+    "cp437", "cp850", "cp852", "cp866", "mac-roman", "mac-latin2", "mac-cyrillic", "koi8-r", "koi8-u",
+    "shift_jis", "cp932", "euc_jp", "iso2022_jp", "euc_kr", "cp949", "gb2312", "gbk", "gb18030", "big5",
+    "big5hkscs", "cp874", "tis-620",
+})
+
+
+def _codec(encoding: str, path: Path, loc: Loc) -> str:
+    """The registry name of a CSV file's declared encoding, if it is a text encoding."""
+    import codecs
+
+    try:
+        name = codecs.lookup(encoding.strip()).name
+    except (LookupError, ValueError, TypeError):
+        name = ""
+    if name not in TEXT_ENCODINGS:
+        raise CardgenError(loc, f"unknown encoding '{encoding[:40]}' for {path.name}: write a text encoding such "
+                                f"as utf-8, utf-16, cp1252 or latin-1", code="sheet")
+    return name
+
+
 def _decode(raw: bytes, path: Path, encoding: str, report: Report, loc: Loc) -> str:
-    enc = encoding.strip().lower().replace("_", "-")
-    if enc in ("utf-8", "utf8", "utf-8-sig"):
+    enc = _codec(encoding, path, loc)
+    if enc in ("utf-8", "utf-8-sig"):
         try:
             return raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -170,10 +199,7 @@ def _decode(raw: bytes, path: Path, encoding: str, report: Report, loc: Loc) -> 
                                         f"`encoding:` in the deck's `cards:` if letters look wrong", "sheet-encoding")
             return raw.decode(FALLBACK_ENCODING, errors="replace")
     try:
-        return raw.decode(encoding)
-    except LookupError:
-        raise CardgenError(loc, f"unknown encoding '{encoding}' for {path.name} (e.g. utf-8, cp1252, "
-                                f"latin-1)", code="sheet") from None
+        return raw.decode(enc)
     except UnicodeDecodeError as exc:
         raise CardgenError(loc, f"{path.name} is not {encoding} text (byte {exc.start + 1}); check `encoding:`",
                            code="sheet") from None
@@ -197,12 +223,18 @@ def _delimiter(text: str, default: str) -> str:
 
 
 def read_csv_text(text: str, file: str, default_delimiter: str = ",") -> list[Row]:
-    """Rows of a CSV text; a row's location is the file line it starts on."""
+    """Rows of a CSV text; a row's location is the file line it starts on.  The sheet limits
+    (rows, columns, cells, characters) are kept while reading: a file past one stops there."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text, default_delimiter))
+    name = Path(file).name
+    limit = _Limits(name)
     rows: list[Row] = []
     line = 1
     try:
         for record in reader:
+            while record and record[-1] == "":
+                record.pop()
+            limit.row(record, Loc(file, line, 1), lambda j, line=line: Loc(file, line, j + 1))
             rows.append([(v, Loc(file, line, j + 1)) for j, v in enumerate(record)])
             line = reader.line_num + 1
     except csv.Error as exc:
@@ -212,7 +244,7 @@ def read_csv_text(text: str, file: str, default_delimiter: str = ",") -> list[Ro
 
 
 def read_csv(path: Path, encoding: str, report: Report, loc: Loc) -> list[Row]:
-    raw = path.read_bytes()
+    raw = read_regular(path)
     text = _decode(raw, path, encoding, report, loc)
     return read_csv_text(text, str(path), "\t" if path.suffix.lower() == ".tsv" else ",")
 
@@ -231,99 +263,287 @@ def _pick_sheet(names: list[str], wanted: str | None, path: Path, loc: Loc) -> s
                             f"(sheets: {', '.join(names)})", code="sheet")
 
 
-def _too_large(path: Path, what: str, loc: Loc) -> CardgenError:
-    return CardgenError(loc, f"{path.name} {what}; cardgen reads at most {MAX_SHEET_ROWS:,} rows, "
+def _too_large(path: Path | str, what: str, loc: Loc) -> CardgenError:
+    name = Path(path).name
+    return CardgenError(loc, f"{name} {what}; cardgen reads at most {MAX_SHEET_ROWS:,} rows, "
                              f"{MAX_SHEET_COLUMNS:,} columns and {MAX_SHEET_CELLS:,} cells: delete what the cards do "
                              f"not need (empty rows and columns far out count too)", code="sheet")
 
 
+class _Limits:
+    """The sheet limits kept while a sheet is read, row by row: rows, columns, cells and the
+    characters of all its text (a workbook's shared string, or an ODS cell repeated, is read
+    once but becomes text in every cell that shows it)."""
+
+    def __init__(self, name: str, letters: bool = False) -> None:
+        self.name, self.letters, self.rows, self.cells, self.text = name, letters, 0, 0, 0
+
+    def row(self, record: list[Any], where: Loc, cell_loc: Any) -> None:
+        self.rows += 1
+        if len(record) > MAX_SHEET_COLUMNS:
+            column = column_letters(len(record)) if self.letters else str(len(record))
+            raise _too_large(self.name, f"has a value in column {column} (more than {MAX_SHEET_COLUMNS:,} columns; "
+                                        f"limit CARDGEN_MAX_SHEET_COLUMNS)", cell_loc(len(record) - 1))
+        if self.rows > MAX_SHEET_ROWS:
+            raise _too_large(self.name, f"has more than {MAX_SHEET_ROWS:,} rows (limit CARDGEN_MAX_SHEET_ROWS)",
+                             where)
+        self.cells += len(record)
+        if self.cells > MAX_SHEET_CELLS:
+            raise _too_large(self.name, f"has more than {MAX_SHEET_CELLS:,} cells (limit CARDGEN_MAX_SHEET_CELLS)",
+                             where)
+        for j, v in enumerate(record):
+            if isinstance(v, str):
+                self.text += len(v)
+                if self.text > MAX_SHEET_TEXT:
+                    raise CardgenError(cell_loc(j), f"{self.name} has more than {MAX_SHEET_TEXT:,} characters of "
+                                                    f"text in its cells (limit CARDGEN_MAX_SHEET_TEXT); shorten "
+                                                    f"them", code="sheet")
+
+
 def _grid(path: Path, sheet: str, values: Iterator[Any] | list[Any]) -> list[Row]:
     """The cells of a worksheet with their places; each row without its empty cells at the
-    end, and the sheet within the limits (a small file can describe millions of cells)."""
+    end, and the sheet within the limits, kept while the rows are read (a small file can
+    describe millions of cells)."""
     rows: list[Row] = []
     ref = _sheet_ref(sheet)
-    cells = 0
+    limit = _Limits(path.name, letters=True)
     for i, record in enumerate(values):
         record = list(record)
         while record and (record[-1] is None or record[-1] == ""):
             record.pop()
         where = Loc(str(path), i + 1, 1, f"{ref}!A{i + 1}")
-        if len(record) > MAX_SHEET_COLUMNS:
-            raise _too_large(path, f"has a value in column {column_letters(len(record))} (row {i + 1})", where)
-        if i >= MAX_SHEET_ROWS:
-            raise _too_large(path, f"has more than {MAX_SHEET_ROWS:,} rows", where)
-        cells += len(record)
-        if cells > MAX_SHEET_CELLS:
-            raise _too_large(path, f"has more than {MAX_SHEET_CELLS:,} cells", where)
+        limit.row(record, where, lambda j, i=i: Loc(str(path), i + 1, j + 1, f"{ref}!{column_letters(j + 1)}{i + 1}"))
         rows.append([(v, Loc(str(path), i + 1, j + 1, f"{ref}!{column_letters(j + 1)}{i + 1}"))
                      for j, v in enumerate(record)])
     return rows
 
 
+# -- workbooks: zip archives of XML parts, checked before a reader opens them -------------------
+
+MAX_PARTS = 10_000                 # parts of one workbook (zip members)
+_PROLOG = 65_536                   # bytes of an XML part looked at for a DOCTYPE
+
+
+def _workbook_problem(path: Path) -> str | None:
+    """Why the workbook (XLSX or ODS: a zip archive of XML parts) at `path` is not opened, or
+    None: more parts than MAX_PARTS, parts unpacking to more than CARDGEN_MAX_WORKBOOK_BYTES
+    together, a part unpacking to more than CARDGEN_MAX_ZIP_RATIO times its packed size (a
+    small file whose shared strings inflate to gigabytes), or an XML part declaring a
+    DOCTYPE (entities: the XML readers would expand them).  Sizes are those the archive
+    declares; Python's zip reader never unpacks more than a part declares."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            infos = z.infolist()
+            if len(infos) > MAX_PARTS:
+                return f"has more than {MAX_PARTS:,} parts; save it again"
+            total = 0
+            for info in infos:
+                total += info.file_size
+                if total > limits.MAX_WORKBOOK_BYTES:
+                    return (f"unpacks to more than {limits.MAX_WORKBOOK_BYTES:,} bytes (limit "
+                            f"CARDGEN_MAX_WORKBOOK_BYTES); delete what the cards do not need")
+                if info.file_size > 1_000_000 and info.file_size > limits.MAX_ZIP_RATIO * max(info.compress_size, 1):
+                    return (f"has a part ({_clean(info.filename)}) that unpacks to {info.file_size:,} bytes from "
+                            f"{info.compress_size:,}, more than {limits.MAX_ZIP_RATIO} times its packed size "
+                            f"(limit CARDGEN_MAX_ZIP_RATIO): not a workbook a spreadsheet program writes")
+            for info in infos:
+                if not info.filename.lower().endswith((".xml", ".rels", ".vml")):
+                    continue
+                with z.open(info) as f:
+                    head = f.read(_PROLOG)
+                problem = _prolog_problem(head)
+                if problem:
+                    return f"has a part ({_clean(info.filename)}) that {problem}"
+    except (zipfile.BadZipFile, zipfile.LargeZipFile):
+        return None             # not a zip archive: the reader says what it is not
+    except (NotImplementedError, EOFError, ValueError) as exc:
+        return f"is not a workbook (a damaged zip archive: {_clean(str(exc))}); save it again"
+    except RuntimeError as exc:           # an encrypted part
+        return f"cannot be read ({_clean(str(exc))}); save it again without a password"
+    return None
+
+
+def _prolog_problem(head: bytes) -> str | None:
+    """What is wrong with the start of an XML part: a DOCTYPE (and with it entities)."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = head.decode("utf-16", errors="replace")
+    else:
+        text = head.decode("utf-8", errors="replace").replace("\0", "")
+    lowered = text.lower()
+    if "<!doctype" in lowered or "<!entity" in lowered:
+        return "declares a DOCTYPE or XML entities, which cardgen does not read; save the file again"
+    return None
+
+
+def _clean(text: str) -> str:
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _library_failure(exc: BaseException) -> bool:
+    """True for what a reader library raises on a bad file: any Exception, and a panic of
+    a Rust library (pyo3's PanicException derives from BaseException), but never Ctrl-C
+    or an exit."""
+    return not isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit))
+
+
 def _ods_cells(path: Path, loc: Loc) -> None:
     """Refuse an OpenDocument file whose repeated rows and cells (`number-rows-repeated`,
-    `number-columns-repeated`: an 800-byte file can describe 40 million cells) would make
-    more cells than cardgen reads, before the reader expands them."""
+    `number-columns-repeated`: an 800-byte file can describe 40 million cells) would make a
+    sheet larger than cardgen reads, before the reader expands them: per table, the area up
+    to its last valued cell (the reader holds that rectangle whole, empty cells and all), and
+    the text of its valued cells as many times as they repeat.  A streaming scan (the DOCTYPE
+    was refused before, so no entity is expanded)."""
     import xml.etree.ElementTree as ET
     import zipfile
 
     table = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+    office = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
+
+    def repeat(el: Any, attr: str) -> int:
+        raw = el.get(f"{table}{attr}", "1") or "1"
+        try:
+            return max(1, int(raw.strip()))
+        except ValueError:
+            return 1
+
     try:
-        with zipfile.ZipFile(path) as z:
-            info = z.getinfo("content.xml")
-            if info.file_size > 200 * 1024 * 1024:
-                raise _too_large(path, "holds more than 200 MB of sheet data", loc)
-            total = 0
-            with z.open(info) as f:
-                for _, el in ET.iterparse(f, events=("end",)):
-                    if el.tag == f"{table}table-row":
-                        rows = int(el.get(f"{table}number-rows-repeated", "1") or 1)
-                        cols = sum(int(c.get(f"{table}number-columns-repeated", "1") or 1) for c in el)
-                        if rows > MAX_SHEET_ROWS or cols > 16_384:
-                            rows, cols = max(rows, 1), max(cols, 1)
-                        if len(el) and any(len(c) or c.text for c in el):     # (rows with something in them)
-                            total += rows * cols
-                        if total > MAX_SHEET_CELLS:
-                            raise _too_large(path, f"has more than {MAX_SHEET_CELLS:,} cells", loc)
-                        el.clear()
-    except (KeyError, zipfile.BadZipFile, ET.ParseError, ValueError, OSError):
-        return          # not an OpenDocument file the usual way: the reader says what is wrong
+        with zipfile.ZipFile(path) as z, z.open("content.xml") as f:
+            row_pos = last_row = max_col = text = 0
+            for event, el in ET.iterparse(f, events=("start", "end")):
+                if event == "start":
+                    if el.tag == f"{table}table":
+                        row_pos = last_row = max_col = text = 0
+                    continue
+                if el.tag != f"{table}table-row":
+                    continue
+                rows = repeat(el, "number-rows-repeated")
+                col = 0
+                valued = False
+                for c in el:
+                    cols = repeat(c, "number-columns-repeated")
+                    chars = sum(len(t) for t in c.itertext())
+                    if len(c) or chars or any(k.startswith(office) for k in c.attrib):
+                        valued = True
+                        max_col = max(max_col, col + cols)
+                        text += chars * cols * rows
+                    col += cols
+                row_pos += rows
+                el.clear()
+                if not valued:
+                    continue
+                last_row = row_pos
+                if last_row > MAX_SHEET_ROWS:
+                    raise _too_large(path, f"has a value in row {last_row:,} (more than {MAX_SHEET_ROWS:,} rows; "
+                                           f"limit CARDGEN_MAX_SHEET_ROWS)", loc)
+                if max_col > MAX_SHEET_COLUMNS:
+                    raise _too_large(path, f"has a value in column {max_col:,} (more than {MAX_SHEET_COLUMNS:,} "
+                                           f"columns; limit CARDGEN_MAX_SHEET_COLUMNS)", loc)
+                if last_row * max_col > MAX_SHEET_CELLS:
+                    raise _too_large(path, f"has more than {MAX_SHEET_CELLS:,} cells (limit "
+                                           f"CARDGEN_MAX_SHEET_CELLS)", loc)
+                if text > MAX_SHEET_TEXT:
+                    raise CardgenError(loc, f"{path.name} has more than {MAX_SHEET_TEXT:,} characters of text in "
+                                            f"its cells, repeated cells counted each time (limit "
+                                            f"CARDGEN_MAX_SHEET_TEXT); shorten them", code="sheet")
+    except KeyError:
+        raise CardgenError(loc, f"cannot read {path.name} as an OpenDocument spreadsheet (it has no content.xml); "
+                                f"save it again as .ods or .xlsx", code="sheet") from None
+    except zipfile.BadZipFile:
+        return                  # not a zip archive: the reader says what it is not
+    except (ET.ParseError, ValueError, OSError, EOFError) as exc:
+        raise CardgenError(loc, f"cannot read {path.name} as an OpenDocument spreadsheet ({_clean(str(exc))}); "
+                                f"save it again as .ods or .xlsx", code="sheet") from None
 
 
-def read_xlsx(path: Path, sheet: str | None, loc: Loc) -> list[Row]:
-    """A worksheet's cached values (not formulas), read-only."""
-    import zipfile
+def _check_workbook(path: Path, loc: Loc, kind: str) -> None:
+    problem = _workbook_problem(path)
+    if problem:
+        raise CardgenError(loc, f"{path.name} {problem}", code="sheet")
 
+
+def read_xlsx(path: Path, sheet: str | None, loc: Loc, report: Report | None = None) -> list[Row]:
+    """A worksheet's cached values (not formulas), read-only; a formula cell without a
+    saved value (a file written by a program that does not calculate) is a warning at the
+    cell, as its card would silently lack the field."""
     try:
         import openpyxl
-        from openpyxl.utils.exceptions import InvalidFileException
     except ImportError:
         raise CardgenError(loc, "reading .xlsx files needs openpyxl, which is not installed: "
                                 "pip install 'openpyxl>=3.1,<4' (or reinstall cardgen)", code="sheet") from None
-
+    _check_workbook(path, loc, "Excel")
     try:
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
-        raise CardgenError(loc, f"cannot read {path.name} as an Excel workbook ({type(exc).__name__}: {exc}); "
-                                f"save it again as .xlsx", code="sheet") from None
+    except BaseException as exc:
+        if not _library_failure(exc):
+            raise
+        raise CardgenError(loc, f"cannot read {path.name} as an Excel workbook ({type(exc).__name__}: "
+                                f"{_clean(str(exc))}); save it again as .xlsx", code="sheet") from None
     try:
         name = _pick_sheet(wb.sheetnames, sheet, path, loc)
         ws = wb[name]
         if hasattr(ws, "reset_dimensions"):
             ws.reset_dimensions()          # some writers store wrong dimensions
-        return _grid(path, name, ws.iter_rows(values_only=True))
+        rows = _grid(path, name, ws.iter_rows(values_only=True))
+        if report is not None:
+            _formulas_without_values(path, wb, ws, name, report)
+        return rows
+    except CardgenError:
+        raise
+    except BaseException as exc:
+        if not _library_failure(exc):
+            raise
+        raise CardgenError(loc, f"cannot read {path.name} as an Excel workbook ({type(exc).__name__}: "
+                                f"{_clean(str(exc))}); save it again as .xlsx", code="sheet") from None
     finally:
         wb.close()
 
 
+def _formulas_without_values(path: Path, wb: Any, ws: Any, name: str, report: Report) -> None:
+    """Warn at each formula cell that has no saved value (at most a few, then how many)."""
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+    part = getattr(ws, "_worksheet_path", None)
+    archive = getattr(wb, "_archive", None)
+    if not part or archive is None:
+        return
+    ref = _sheet_ref(name)
+    found: list[str] = []
+    with archive.open(part) as f:
+        for _, el in ET.iterparse(f, events=("end",)):
+            if el.tag != f"{ns}c":
+                continue
+            formula = el.find(f"{ns}f")
+            value = el.find(f"{ns}v")
+            if formula is not None and (value is None or not (value.text or "").strip()) and \
+                    el.get("t") != "inlineStr":
+                found.append(el.get("r") or "")
+            el.clear()
+    for n, cell in enumerate(found[:5]):
+        m = re.fullmatch(r"([A-Z]+)([0-9]+)", cell)
+        col = sum((ord(ch) - 64) * 26 ** i for i, ch in enumerate(reversed(m.group(1)))) if m else 0
+        row = int(m.group(2)) if m else 0
+        more = f" ({len(found) - 5} more such cells)" if n == 4 and len(found) > 5 else ""
+        report.warn(Loc(str(path), row, col, f"{ref}!{cell}"),
+                    f"{path.name}: this cell has a formula but no saved value (the file was not saved by a "
+                    f"spreadsheet program that calculates), so cardgen reads it as empty; open the file in Excel "
+                    f"or LibreOffice and save it again{more}", "sheet-formula")
+
+
 def read_ods(path: Path, sheet: str | None, loc: Loc) -> list[Row]:
-    """An OpenDocument spreadsheet's sheet, with python-calamine."""
+    """An OpenDocument spreadsheet's sheet, with python-calamine: the file is checked first
+    (its parts and repeated cells, `_ods_cells`), and whatever the library raises, a Rust
+    panic included, is a located error."""
     try:
         import python_calamine as pc
     except ImportError:
         raise CardgenError(loc, "reading .ods files needs python-calamine, which is not installed: "
                                 "pip install 'python-calamine<1' (or reinstall cardgen), or save the sheet "
                                 "as .xlsx", code="sheet") from None
+    _check_workbook(path, loc, "OpenDocument")
     _ods_cells(path, loc)
     try:
         wb = pc.load_workbook(str(path))
@@ -331,11 +551,13 @@ def read_ods(path: Path, sheet: str | None, loc: Loc) -> list[Row]:
         data = wb.get_sheet_by_name(name).to_python(skip_empty_area=False)
     except CardgenError:
         raise
-    except Exception as exc:   # calamine raises its own error types, all "cannot read"
+    except BaseException as exc:   # calamine raises its own error types, and a Rust panic is a BaseException
+        if not _library_failure(exc):
+            raise
         raise CardgenError(loc, f"cannot read {path.name} as an OpenDocument spreadsheet "
-                                f"({type(exc).__name__}: {exc}); save it again as .ods or .xlsx",
+                                f"({type(exc).__name__}: {_clean(str(exc))}); save it again as .ods or .xlsx",
                            code="sheet") from None
-    return _grid(path, name, [[None if v == "" else v for v in record] for record in data])
+    return _grid(path, name, ([None if v == "" else v for v in record] for record in data))
 
 
 # -- Google Sheets (or any CSV link) -------------------------------------------------------------
@@ -865,9 +1087,9 @@ def read_cards(value: Any, deck_path: Path, loc: Loc, report: Report, cache: Pat
             if suffix in (".csv", ".tsv"):
                 rows = read_csv(path, src.encoding, report, loc)
             elif suffix in (".xlsx", ".xlsm"):
-                rows = read_xlsx(path, src.sheet, loc)
+                rows = read_xlsx(path, src.sheet, loc, report)
             else:
                 rows = read_ods(path, src.sheet, loc)
         except OSError as exc:
-            raise CardgenError(loc, f"cannot read {path.name}: {exc.strerror or exc}", code="sheet") from None
+            raise CardgenError(loc, read_problem(exc, path.name, "spreadsheet"), code="sheet") from None
     return rows_to_cards(rows, src, report, where, loc)

@@ -1,0 +1,267 @@
+"""Every reader of a game's files is bounded while it reads and turns whatever a bad file does
+into one located error (docs/security.md, "Limits" and "Readers"): spreadsheets (CSV, XLSX,
+ODS), YAML, fonts, SVG and images."""
+from __future__ import annotations
+
+import os
+import tracemalloc
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import write
+from sheetfiles import write_ods, write_xlsx
+
+from cardgen.core.errors import CardgenError, Loc, Report
+from cardgen.load import sheets
+
+DECK_LOC = Loc("d.yaml", 3, 8)
+
+
+def read(folder: Path, value, report: Report | None = None):
+    return sheets.read_cards(value, folder / "d.yaml", DECK_LOC, report or Report())
+
+
+def message(folder: Path, value) -> str:
+    with pytest.raises(CardgenError) as info:
+        read(folder, value)
+    return str(info.value).replace(str(folder) + os.sep, "")
+
+
+# -- CSV: the sheet limits, kept while reading ---------------------------------------------------
+
+def test_a_csv_past_the_column_limit_is_refused_at_the_cell(tmp_path):
+    write(tmp_path / "wide.csv", "name,text\n" + "A," + ",".join(["x"] * 5000) + "\n")
+    assert message(tmp_path, "wide.csv") == (
+        "wide.csv:2:5001: error: wide.csv has a value in column 5001 (more than 1,000 columns; limit "
+        "CARDGEN_MAX_SHEET_COLUMNS); cardgen reads at most 50,000 rows, 1,000 columns and 2,000,000 cells: delete "
+        "what the cards do not need (empty rows and columns far out count too)")
+
+
+def test_a_csv_past_the_row_and_text_limits_stops_there(tmp_path, monkeypatch):
+    monkeypatch.setattr(sheets, "MAX_SHEET_ROWS", 100)
+    write(tmp_path / "long.csv", "name\n" + "".join(f"c{i}\n" for i in range(10_000)))
+    assert message(tmp_path, "long.csv").startswith(
+        "long.csv:101:1: error: long.csv has more than 100 rows (limit CARDGEN_MAX_SHEET_ROWS); ")
+    monkeypatch.setattr(sheets, "MAX_SHEET_TEXT", 1000)
+    write(tmp_path / "text.csv", "name,text\n" + "".join(f"c{i},{'y' * 100}\n" for i in range(100)))
+    assert message(tmp_path, "text.csv") == (
+        "text.csv:11:2: error: text.csv has more than 1,000 characters of text in its cells (limit "
+        "CARDGEN_MAX_SHEET_TEXT); shorten them")
+
+
+def test_trailing_empty_csv_cells_do_not_count_as_columns(tmp_path):
+    write(tmp_path / "commas.csv", "name,text" + "," * 3000 + "\nA,b" + "," * 3000 + "\n")
+    assert [dict(c) for c in read(tmp_path, "commas.csv")] == [{"name": "A", "text": "b"}]
+
+
+@pytest.mark.parametrize("encoding", ["rot13", "zlib_codec", "base64", "hex", "unicode_escape", "bz2", "nonsense"])
+def test_only_text_encodings_are_accepted_for_a_csv(tmp_path, encoding):
+    write(tmp_path / "c.csv", "name\nA\n")
+    assert message(tmp_path, {"file": "c.csv", "encoding": encoding}) == (
+        f"d.yaml:3:8: error: unknown encoding '{encoding}' for c.csv: write a text encoding such as utf-8, utf-16, "
+        f"cp1252 or latin-1")
+
+
+@pytest.mark.parametrize("encoding, data", [
+    ("utf-16", "name,text\nÄ,é\n".encode("utf-16")),
+    ("cp1252", "name,text\nÄ,é\n".encode("cp1252")),
+    ("latin-1", "name,text\nÄ,é\n".encode("latin-1")),
+    ("Windows-1252", "name,text\nÄ,é\n".encode("cp1252")),
+    ("utf-8-sig", "name,text\nÄ,é\n".encode("utf-8-sig")),
+])
+def test_text_encodings_are_read(tmp_path, encoding, data):
+    (tmp_path / "c.csv").write_bytes(data)
+    assert [dict(c) for c in read(tmp_path, {"file": "c.csv", "encoding": encoding})] == [{"name": "Ä", "text": "é"}]
+
+
+def test_a_csv_that_is_a_pipe_or_a_loop_is_one_line(tmp_path):
+    os.mkfifo(tmp_path / "pipe.csv")
+    (tmp_path / "loop.csv").symlink_to(tmp_path / "loop.csv")
+    # (a pipe is not a file: "not found"; a link to itself neither)
+    assert message(tmp_path, "pipe.csv") == "d.yaml:3:8: error: spreadsheet 'pipe.csv' not found next to d.yaml"
+    assert message(tmp_path, "loop.csv") == "d.yaml:3:8: error: spreadsheet 'loop.csv' not found next to d.yaml"
+
+
+# -- workbooks -----------------------------------------------------------------------------------
+
+def _xlsx_with(tmp_path: Path, name: str, replace: dict[str, bytes], extra: dict[str, tuple[bytes, int]] | None = None):
+    """A workbook written by openpyxl, with some parts replaced (or added, with a compression)."""
+    src = tmp_path / "src.xlsx"
+    write_xlsx(src, {"Cards": [["name", "text"], ["A", "a"], ["B", "b"]]})
+    out = tmp_path / name
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            zout.writestr(info.filename, replace.get(info.filename, zin.read(info)))
+        for part, (data, level) in (extra or {}).items():
+            zout.writestr(zipfile.ZipInfo(part), data, zipfile.ZIP_DEFLATED, compresslevel=level)
+    return out
+
+
+def test_shared_strings_that_inflate_are_refused_before_opening(tmp_path):
+    huge = b'<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' + \
+        b"<si><t>" + b"x" * 50_000_000 + b"</t></si></sst>"
+    _xlsx_with(tmp_path, "bomb.xlsx", {}, {"xl/sharedStrings.xml": (huge, 9)})
+    tracemalloc.start()
+    try:
+        text = message(tmp_path, "bomb.xlsx")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert text.startswith("d.yaml:3:8: error: bomb.xlsx has a part (xl/sharedStrings.xml) that unpacks to "
+                           "50,000,")
+    assert "more than 200 times its packed size (limit CARDGEN_MAX_ZIP_RATIO)" in text
+    assert peak < 5_000_000
+
+
+def test_a_shared_string_shown_in_many_cells_counts_each_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(sheets, "MAX_SHEET_TEXT", 100_000)
+    write_xlsx(tmp_path / "many.xlsx", {"Cards": [["name", "text"]] + [[f"c{i}", "y" * 1000] for i in range(200)]})
+    assert message(tmp_path, "many.xlsx") == (
+        "many.xlsx: Cards!B101: error: many.xlsx has more than 100,000 characters of text in its cells (limit "
+        "CARDGEN_MAX_SHEET_TEXT); shorten them")
+
+
+def test_entities_in_a_workbook_are_refused(tmp_path):
+    laughs = (b'<?xml version="1.0"?><!DOCTYPE sst [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]>'
+              b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>&b;</t></si></sst>')
+    _xlsx_with(tmp_path, "ent.xlsx", {}, {"xl/sharedStrings.xml": (laughs, 6)})
+    assert message(tmp_path, "ent.xlsx") == (
+        "d.yaml:3:8: error: ent.xlsx has a part (xl/sharedStrings.xml) that declares a DOCTYPE or XML entities, which "
+        "cardgen does not read; save the file again")
+
+
+@pytest.mark.parametrize("part, data", [
+    ("xl/workbook.xml", b"<workbook"),
+    ("xl/worksheets/sheet1.xml", b"<worksheet xmlns='http://schemas.openxmlformats.org/spreadsheetml/2006/main'>"
+                                 b"<sheetData><row><c r='A1' t='s'><v>99</v></c></row></sheetData></worksheet>"),
+    ("xl/worksheets/sheet1.xml", b"\x00\x01garbage"),
+    ("[Content_Types].xml", b"<Types/>"),
+])
+def test_a_malformed_workbook_is_a_located_error(tmp_path, part, data):
+    _xlsx_with(tmp_path, "bad.xlsx", {part: data})
+    text = message(tmp_path, "bad.xlsx")
+    assert text.startswith("d.yaml:3:8: error: cannot read bad.xlsx as an Excel workbook (")
+    assert text.endswith("); save it again as .xlsx")
+
+
+def test_a_formula_without_a_saved_value_is_a_warning_at_its_cell(tmp_path):
+    write_xlsx(tmp_path / "f.xlsx", {"Cards": [["name", "power"], ["A", "=1+1"], ["B", 3]]})
+    report = Report()
+    cards = read(tmp_path, "f.xlsx", report)
+    assert [dict(c) for c in cards] == [{"name": "A"}, {"name": "B", "power": 3}]
+    assert [str(d).replace(str(tmp_path) + os.sep, "") for d in report.items] == [
+        "f.xlsx: Cards!B2: warning: f.xlsx: this cell has a formula but no saved value (the file was not saved by a "
+        "spreadsheet program that calculates), so cardgen reads it as empty; open the file in Excel or LibreOffice "
+        "and save it again"]
+
+
+ODS_HEAD = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+            'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+            'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+            'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet>'
+            '<table:table table:name="Cards"><table:table-row><table:table-cell office:value-type="string">'
+            '<text:p>name</text:p></table:table-cell></table:table-row>')
+ODS_TAIL = '</table:table></office:spreadsheet></office:body></office:document-content>'
+
+
+def _ods(path: Path, rows: str) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        z.writestr("content.xml", ODS_HEAD + rows + ODS_TAIL)
+    return path
+
+
+@pytest.mark.parametrize("rows, why", [
+    # valued cells with no text (a number in an attribute), repeated: 40 million cells
+    ('<table:table-row table:number-rows-repeated="40000"><table:table-cell office:value-type="float" '
+     'office:value="1" table:number-columns-repeated="1000"/></table:table-row>',
+     "has more than 2,000,000 cells (limit CARDGEN_MAX_SHEET_CELLS)"),
+    # empty rows far down, then one value: the reader holds the whole rectangle
+    ('<table:table-row table:number-rows-repeated="1000000"><table:table-cell/></table:table-row>'
+     '<table:table-row><table:table-cell office:value-type="float" office:value="1"/></table:table-row>',
+     "has a value in row 1,000,002 (more than 50,000 rows; limit CARDGEN_MAX_SHEET_ROWS)"),
+    ('<table:table-row><table:table-cell table:number-columns-repeated="16000"/><table:table-cell '
+     'office:value-type="float" office:value="1"/></table:table-row>',
+     "has a value in column 16,001 (more than 1,000 columns; limit CARDGEN_MAX_SHEET_COLUMNS)"),
+    # a negative repeat count does not subtract cells
+    ('<table:table-row table:number-rows-repeated="-5"><table:table-cell office:value-type="float" '
+     'office:value="1" table:number-columns-repeated="-7"/></table:table-row>'
+     '<table:table-row table:number-rows-repeated="40000"><table:table-cell office:value-type="float" '
+     'office:value="1" table:number-columns-repeated="100"/></table:table-row>',
+     "has more than 2,000,000 cells (limit CARDGEN_MAX_SHEET_CELLS)"),
+])
+def test_ods_repeats_are_counted_before_the_reader_expands_them(tmp_path, monkeypatch, rows, why):
+    import python_calamine
+
+    _ods(tmp_path / "rep.ods", rows)
+    monkeypatch.setattr(python_calamine, "load_workbook", lambda *a: pytest.fail("the reader was reached"))
+    assert message(tmp_path, "rep.ods").startswith(f"d.yaml:3:8: error: rep.ods {why}")
+
+
+def test_ods_text_repeated_counts_each_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(sheets, "MAX_SHEET_TEXT", 1_000_000)
+    _ods(tmp_path / "t.ods", '<table:table-row table:number-rows-repeated="1000"><table:table-cell '
+                             'office:value-type="string" table:number-columns-repeated="2"><text:p>' + "x" * 1000 +
+                             '</text:p></table:table-cell></table:table-row>')
+    assert message(tmp_path, "t.ods") == (
+        "d.yaml:3:8: error: t.ods has more than 1,000,000 characters of text in its cells, repeated cells counted "
+        "each time (limit CARDGEN_MAX_SHEET_TEXT); shorten them")
+
+
+def test_a_panic_in_the_ods_reader_is_a_located_error(tmp_path, monkeypatch):
+    """pyo3's PanicException derives from BaseException, not Exception."""
+    import python_calamine
+
+    class PanicException(BaseException):
+        pass
+
+    def panic(*a):
+        raise PanicException("called `Result::unwrap()` on an `Err` value")
+
+    write_ods(tmp_path / "p.ods", {"Cards": [["name"], ["A"]]})
+    monkeypatch.setattr(python_calamine, "load_workbook", panic)
+    assert message(tmp_path, "p.ods") == (
+        "d.yaml:3:8: error: cannot read p.ods as an OpenDocument spreadsheet (PanicException: called "
+        "`Result::unwrap()` on an `Err` value); save it again as .ods or .xlsx")
+
+    def interrupt(*a):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(python_calamine, "load_workbook", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        read(tmp_path, "p.ods")
+
+
+def test_entities_in_an_ods_are_refused(tmp_path):
+    content = ('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]>' + ODS_HEAD.split("?>", 1)[1]
+               + "<table:table-row><table:table-cell office:value-type='string'><text:p>&a;</text:p>"
+               "</table:table-cell></table:table-row>" + ODS_TAIL)
+    with zipfile.ZipFile(tmp_path / "e.ods", "w") as z:
+        z.writestr("content.xml", content)
+    assert message(tmp_path, "e.ods") == (
+        "d.yaml:3:8: error: e.ods has a part (content.xml) that declares a DOCTYPE or XML entities, which cardgen "
+        "does not read; save the file again")
+
+
+# -- cardgen new --from ------------------------------------------------------------------------------
+
+def test_new_from_a_header_with_a_line_separator_writes_a_template_that_parses(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+    from vgame import make_project
+
+    from cardgen.cli.main import main
+    from cardgen.pipeline.check import check_game
+
+    (tmp_path / "p").mkdir()
+    project = make_project(tmp_path / "p")
+    src = write(tmp_path / "mine.csv", "name,odd\u2028field,next\u0085one,cost\nDig,x,y,2\n")
+    monkeypatch.chdir(project)
+    result = CliRunner().invoke(main, ["new", "mine", "--from", str(src)])
+    assert result.exit_code == 0, result.output
+    root = project / "cards" / "mine"
+    tpl = (root / "templates" / "mine" / "mine.yaml").read_text()
+    assert "**cost:**" in tpl and "\u2028" not in tpl and "\u0085" not in tpl
+    report = Report()
+    check_game(root, project, report)
+    assert report.items == []
