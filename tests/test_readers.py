@@ -8,6 +8,7 @@ import tracemalloc
 import zipfile
 from pathlib import Path
 
+import fontfiles
 import pytest
 from conftest import write
 from sheetfiles import write_ods, write_xlsx
@@ -265,3 +266,75 @@ def test_new_from_a_header_with_a_line_separator_writes_a_template_that_parses(t
     report = Report()
     check_game(root, project, report)
     assert report.items == []
+
+
+# -- fonts ---------------------------------------------------------------------------------------
+
+def _font_game(tmp_path: Path) -> Path:
+    root = tmp_path / "g"
+    write(root / "game.yaml", "title: F\n")
+    write(root / "deck.yaml", "deck: D\ntemplate: g/face\ncards:\n  - {name: Alpha}\n")
+    write(root / "templates" / "g" / "face.yaml",
+          'elements:\n  - {name: t, type: text, x: 5mm, y: 5mm, width: 50mm, height: 10mm, text: "{{ card.name }}", '
+          'font: Broken, size: 12}\n')
+    (root / "fonts").mkdir()
+    return root
+
+
+def _both(root: Path, out: Path) -> list[str]:
+    """What validate and build say (each line of errors), once each: they must agree."""
+    from conftest import run_cli
+
+    said = []
+    for args in (("validate", str(root)), ("build", str(root), "--out", str(out), "--only", "cards")):
+        code, stdout, stderr = run_cli(*args)
+        assert code == 1, stdout + stderr
+        said.append([line.replace(str(root) + os.sep, "") for line in (stdout + stderr).splitlines()
+                     if ": error: " in line])
+    assert said[0] == said[1]
+    assert not (out / "g" / "cards.pdf").exists()
+    return said[0]
+
+
+@pytest.mark.parametrize("make, why", [
+    (lambda p: fontfiles.changed(p, maxp=fontfiles.no_glyphs),
+     "font file Broken-Regular.ttf has no glyphs; download or copy it again"),
+    (lambda p: fontfiles.changed(p, glyf=fontfiles.blank_glyf),
+     "font file Broken-Regular.ttf has no outlines for letters it lists (0123456789AB...): its glyph tables are "
+     "broken and it would print blank text; download or copy it again"),
+])
+def test_a_font_that_would_draw_nothing_is_an_error_in_validate_and_build(tmp_path, make, why):
+    root = _font_game(tmp_path)
+    make(root / "fonts" / "Broken-Regular.ttf")
+    assert _both(root, tmp_path / "out") == [
+        f"templates/g/face.yaml:2:101: error: card 'Alpha' (deck.yaml:4), element 't': {why}"]
+
+
+@pytest.mark.parametrize("make, why", [
+    (lambda p: p.symlink_to(p.name), "is a link that leads back to itself; replace it with the font file"),
+    (lambda p: os.mkfifo(p), "is not a regular file (a pipe, device or socket), so cardgen does not read it; "
+                             "replace it with the font file"),
+])
+def test_a_font_that_is_a_loop_or_a_pipe_is_an_error_in_validate_and_build(tmp_path, make, why):
+    root = _font_game(tmp_path)
+    make(root / "fonts" / "Broken-Regular.ttf")
+    assert _both(root, tmp_path / "out") == [
+        f"templates/g/face.yaml:2:101: error: element 't': font file Broken-Regular.ttf {why}"]
+
+
+def test_a_letter_without_an_outline_counts_as_missing_from_the_font(tmp_path):
+    """One glyph's outline emptied (checksums right): that letter falls back to another font."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+
+    from cardgen.resources.fonts import FontBook
+
+    face = TTFontFile(str(fontfiles.LATO))
+    g = face.charToGlyph[ord("é")]
+    start, end = face.glyphPos[g], face.glyphPos[g + 1]
+    path = fontfiles.changed(tmp_path / "Broken-Regular.ttf",
+                             glyf=lambda glyf: glyf[:start] + bytes(end - start) + glyf[end:])
+    book = FontBook([tmp_path, fontfiles.LATO.parent])
+    name = book.face("Broken").name
+    assert ord("é") not in book.cmap(name) and ord("e") in book.cmap(name)
+    assert [font for _, font in book.split("café", "Broken")] == [name, book.face("DejaVuSans").name]
+    assert path.is_file()

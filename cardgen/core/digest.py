@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core.memo import Bounded
+from cardgen.core.paths import open_regular
 
 # The libraries whose version shapes what cardgen writes: a new version rebuilds everything.
 LIBRARIES = ("reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "jinja2", "yaml", "openpyxl", "python_calamine")
@@ -32,8 +33,20 @@ RACY_NS = 2_000_000_000
 _file_digests: Bounded[Path, tuple[int, int, str]] = Bounded(20_000)
 
 
+def _too_large(st: os.stat_result) -> str | None:
+    """The key of a file larger than cardgen reads whole (`limits.MAX_FILE_BYTES`: a huge or
+    sparse file left in a game folder, a video, a layered drawing): its size, time and inode
+    instead of its content, so that no build reads it to know whether it changed."""
+    from cardgen.core import limits
+
+    if st.st_size <= limits.MAX_FILE_BYTES:
+        return None
+    return f"large:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+
+
 def file_digest(path: Path) -> str:
-    """sha256 of a file's content, remembered while its size and mtime stay the same."""
+    """sha256 of a file's content, remembered while its size and mtime stay the same (for a
+    file larger than cardgen reads, its size, time and inode: `_too_large`)."""
     path = Path(path)
     try:
         st = path.stat()
@@ -44,7 +57,14 @@ def file_digest(path: Path) -> str:
     hit = _file_digests.get(path)
     if hit and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
         return hit[2]
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    large = _too_large(st)
+    if large:
+        return large
+    try:
+        with open_regular(path) as f:
+            digest = hashlib.file_digest(f, "sha256").hexdigest()
+    except OSError:
+        return "missing:" + str(path)
     _file_digests[path] = (st.st_mtime_ns, st.st_size, digest)
     return digest
 
@@ -221,8 +241,11 @@ class DigestCache:
         if hit and hit[0] == st.st_size and hit[1] == st.st_mtime_ns and hit[3] - hit[1] > RACY_NS:
             self.entries[path] = hit
             return str(hit[2])
+        large = _too_large(st)
+        if large:
+            return large            # (not read, nothing to remember)
         try:
-            with open(path, "rb") as f:
+            with open_regular(path) as f:
                 sha = hashlib.file_digest(f, "sha256").hexdigest()
         except OSError:
             return None

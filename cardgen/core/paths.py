@@ -93,6 +93,23 @@ def read_regular(path: Path | str, limit: int | None = None, variable: str = "CA
         os.close(fd)
 
 
+def open_regular(path: Path | str) -> Any:
+    """A regular file opened for reading in binary (for readers that stream: hashing, zip
+    archives); NotRegular for a pipe, device or socket, opened without waiting for a writer."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegular(path)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_problem(exc: OSError, name: str, what: str = "file") -> str:
     """One line saying why the file `name` could not be read (`exc` from `read_regular`)."""
     if isinstance(exc, NotRegular):

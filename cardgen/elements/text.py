@@ -69,7 +69,10 @@ class TextElement(Box, Rotate):
     def static_problems(cls, el: Mapping, res: Resources) -> list[tuple[str, str, str]]:
         out = []
         font = el.get("font")
-        if font and not is_expression(font) and not res.fonts.has(str(font)):
+        refused = getattr(res.fonts, "refused", {})
+        if font and not is_expression(font) and not res.fonts.has(str(font)) and str(font) in refused:
+            out.append(("font", refused[str(font)], "bad-font"))
+        elif font and not is_expression(font) and not res.fonts.has(str(font)):
             out.append(("font", f"unknown font '{font}'{suggest(font, res.fonts.families)} (fonts found: "
                                 f"{', '.join(sorted(res.fonts.families)) or 'none'}; add {font}-Regular.ttf to "
                                 f"fonts/)", "unknown-font"))

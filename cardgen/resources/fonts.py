@@ -37,9 +37,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardgen.core import limits
 from cardgen.core.digest import file_digest, library_stamp, read_sealed, seal, user_cache
 from cardgen.core.memo import Bounded
-from cardgen.core.paths import PathRefused, confine
+from cardgen.core.paths import PathRefused, confine, read_problem, read_regular
 
 if TYPE_CHECKING:
     from reportlab.pdfbase.ttfonts import TTFont
@@ -119,7 +120,7 @@ def verify(path: Path) -> None:
     st = path.stat()
     key = (path, st.st_size, st.st_mtime_ns)
     if key not in _verified:
-        _verified[key] = table_problem(path.read_bytes())
+        _verified[key] = table_problem(_read(path))
     problem = _verified[key]
     if problem:
         raise FontError(f"font file {path.name} is damaged ({problem}); download or copy it again")
@@ -139,7 +140,7 @@ class Metrics:
     def of(cls, face: Any) -> Metrics:
         widths = dict(face.charWidths)
         return cls(getattr(face, "capHeight", 700), getattr(face, "descent", -200), face.defaultWidth, widths,
-                   has_glyphs(face.charToGlyph))
+                   has_glyphs(face.charToGlyph) - blank_chars(face))
 
     def width(self, text: str) -> float:
         """The advance width of `text` at size 1, as ReportLab's `stringWidth` adds it up."""
@@ -161,13 +162,53 @@ class Metrics:
         return None
 
 
+_FILLERS = {0x115F, 0x1160, 0x3164, 0xFFA0}      # Hangul fillers: letters that draw nothing by design
+
+
+def _inkless(ch: str) -> bool:
+    """A character whose glyph may well be empty: anything but a letter or a digit (spaces,
+    marks, variation selectors, symbols such as the blank Braille pattern), and the fillers."""
+    return unicodedata.category(ch)[0] not in "LN" or ord(ch) in _FILLERS
+
+
+def blank_chars(face: Any) -> frozenset[int]:
+    """The letters and digits a parsed TrueType font maps to a glyph that has no outline (an
+    empty or broken entry of its `glyf` table): drawn with this font they would print as
+    nothing, so they count as characters it lacks (a fallback font draws them, or they are
+    reported missing)."""
+    import struct
+
+    table = getattr(face, "table", {}).get("glyf")
+    pos = getattr(face, "glyphPos", None)
+    data = getattr(face, "_ttf_data", None)
+    if not table or not pos or data is None:
+        return frozenset()
+    start, size = int(table["offset"]), int(table["length"])
+    known: dict[int, bool] = {}
+
+    def outline(g: int) -> bool:
+        hit = known.get(g)
+        if hit is None:
+            hit = False
+            if 0 <= g < len(pos) - 1:
+                at, length = pos[g], pos[g + 1] - pos[g]
+                if length >= 10 and at + length <= size:
+                    n, x0, y0, x1, y1 = struct.unpack_from(">hhhhh", data, start + at)
+                    hit = (n > 0 or n == -1) and x0 <= x1 and y0 <= y1
+            known[g] = hit
+        return hit
+
+    return frozenset(c for c, g in face.charToGlyph.items()
+                     if g and 0 <= c < 0x110000 and not _inkless(chr(c)) and not outline(g))
+
+
 def has_glyphs(char_to_glyph: dict[int, int]) -> frozenset[int]:
     """The code points a font draws: those its cmap maps to a glyph other than 0 (`.notdef`,
     the empty box a font draws for what it has not)."""
     return frozenset(c for c, g in char_to_glyph.items() if g)
 
 
-METRICS_FORMAT = 2                    # of the cache entries: raise it when `Metrics` changes
+METRICS_FORMAT = 3                    # of the cache entries: raise it when `Metrics` changes
 _metrics: dict[str, Metrics] = {}     # ReportLab font name -> metrics (process-wide)
 _parsed: dict[str, TTFont] = {}       # parsed here but not yet given to ReportLab
 _in_reportlab: set[str] = set()       # the names ReportLab knows
@@ -199,17 +240,46 @@ def _keep(key: str, metrics: Metrics) -> None:
         write_bytes(folder / f"{key}.bin", seal(_cache_head() + metrics.packed()))
 
 
+def _read(path: Path) -> bytes:
+    """A font file's bytes, read the one bounded way (`core.paths.read_regular`): a pipe, a
+    link to itself or a file over CARDGEN_MAX_FILE_BYTES is a FontError."""
+    try:
+        return read_regular(path)
+    except OSError as exc:
+        raise FontError(read_problem(exc, path.name, "font file")) from None
+
+
 def _parse(name: str, path: Path) -> TTFont:
-    """The font file parsed by ReportLab (FontError: why it cannot be used)."""
+    """The font file parsed by ReportLab (FontError: why it cannot be used), from the bytes
+    `_read` gives; a font with no glyphs, or more than CARDGEN_MAX_FONT_GLYPHS, or whose
+    letters and digits have no outlines (broken glyph tables: it would print blank text),
+    is refused."""
+    import io
+
     from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
+    data = io.BytesIO(_read(path))
+    data.name = str(path)
     try:
-        return TTFont(name, str(path))
+        font = TTFont(name, data)
     except TTFError as exc:
         raise FontError(f"cannot use font file {path.name}: {exc} (only TrueType-outline .ttf fonts work)") from None
     except Exception as exc:  # a damaged file trips the parser anywhere (struct.error, IndexError, ...)
         raise FontError(f"cannot use font file {path.name}: the file is damaged ({type(exc).__name__}: {exc}); "
                         f"download or copy it again") from None
+    count = int(getattr(font.face, "numGlyphs", 0) or 0)
+    if count < 2:       # (glyph 0 is the empty box for what a font lacks)
+        raise FontError(f"font file {path.name} has no glyphs; download or copy it again")
+    if count > limits.MAX_FONT_GLYPHS:
+        raise FontError(f"font file {path.name} has {count:,} glyphs, more than the {limits.MAX_FONT_GLYPHS:,} cardgen "
+                        f"reads (limit CARDGEN_MAX_FONT_GLYPHS)")
+    blank = blank_chars(font.face)
+    letters = sorted(c for c in blank if c < 128 and chr(c).isalnum())
+    if letters:
+        shown = "".join(chr(c) for c in letters[:12])
+        raise FontError(f"font file {path.name} has no outlines for letters it lists ({shown}...): its glyph tables "
+                        f"are broken and it would print blank text; download or copy it again")
+    return font
 
 
 def _measure(name: str, path: Path) -> Metrics:
@@ -305,6 +375,27 @@ def describe_chars(chars: str) -> str:
     return ", ".join(out[:6]) + (f" and {len(out) - 6} more" if len(out) > 6 else "")
 
 
+def _not_a_file(path: Path) -> str | None:
+    """Why a font file found in a folder cannot be read at all (a pipe, a link to itself or
+    to nothing), or None."""
+    import errno
+    import os
+    import stat
+
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return f"font file {path.name} is a link that leads back to itself; replace it with the font file"
+        return f"font file {path.name} cannot be read ({exc.strerror or exc}); replace it with the font file"
+    except ValueError:
+        return f"font file {path.name} cannot be read; rename it"
+    if not stat.S_ISREG(st.st_mode):
+        return (f"font file {path.name} is not a regular file (a pipe, device or socket), so cardgen does not read "
+                f"it; replace it with the font file")
+    return None
+
+
 class FontBook:
     """Font families in `dirs`.  With `roots` (`cardgen.core.paths`), a font file that resolves
     outside the allowed folders (a symbolic link pointing out) is not used; `refused` says why.
@@ -323,6 +414,10 @@ class FontBook:
                     family, style = f.stem, "Regular"
                 key = style.lower()
                 if key not in STYLES:
+                    continue
+                problem = _not_a_file(f)
+                if problem:
+                    self.refused[family] = problem
                     continue
                 if roots is not None:
                     try:
