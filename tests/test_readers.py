@@ -338,3 +338,47 @@ def test_a_letter_without_an_outline_counts_as_missing_from_the_font(tmp_path):
     assert ord("é") not in book.cmap(name) and ord("e") in book.cmap(name)
     assert [font for _, font in book.split("café", "Broken")] == [name, book.face("DejaVuSans").name]
     assert path.is_file()
+
+
+# -- SVG -----------------------------------------------------------------------------------------
+
+def _svg_game(tmp_path: Path, svg_attrs: str) -> Path:
+    root = tmp_path / "g"
+    write(root / "game.yaml", "title: S\n")
+    write(root / "deck.yaml", "deck: D\ntemplate: g/face\ncards:\n  - {name: Alpha}\n")
+    write(root / "templates" / "g" / "face.yaml",
+          "elements:\n  - {name: i, type: image, x: 5mm, y: 5mm, width: 30mm, height: 30mm, src: x.svg}\n")
+    write(root / "art" / "x.svg", f"<svg xmlns='http://www.w3.org/2000/svg' {svg_attrs}><rect width='5' height='5' "
+                                  f"fill='red'/></svg>")
+    return root
+
+
+@pytest.mark.parametrize("attrs, why", [
+    ("width='10' height='10' viewBox='0 0 0 0'",
+     "SVG x.svg has a viewBox of zero or negative size ('0 0 0 0'), so it draws nothing; fix it in the SVG"),
+    ("width='10' height='10' viewBox='0 0 1e30 1e30'",
+     "SVG x.svg has a viewBox of 1e+30 x 1e+30 units ('0 0 1e30 1e30'); cardgen draws SVGs from 0.001 to 1,000,000 "
+     "units a side: fix it in the SVG"),
+    ("viewBox='0 0 1e-30 1e-30'",
+     "SVG x.svg has a viewBox of 1e-30 x 1e-30 units ('0 0 1e-30 1e-30'); cardgen draws SVGs from 0.001 to "
+     "1,000,000 units a side: fix it in the SVG"),
+])
+def test_a_zero_or_enormous_viewbox_is_refused_in_validate_and_build(tmp_path, attrs, why):
+    root = _svg_game(tmp_path, attrs)
+    lines = _both(root, tmp_path / "out")
+    assert len(lines) == 1 and lines[0].endswith(why), lines
+    assert lines[0].startswith("templates/g/face.yaml:2:")
+
+
+@pytest.mark.parametrize("attrs, why", [
+    ("width='1e30' height='1e30'", "SVG x.svg is 7.5e+29 x 7.5e+29 points; cardgen draws SVGs from 0.001 to 1,000,000 "
+                                   "points a side; fix it in the SVG"),
+    ("width='10' height='10'><g transform='scale(1e9)'",
+     "SVG x.svg has a transform (or viewBox) that scales its shapes by more than a million times; fix it in the SVG"),
+])
+def test_an_svg_too_large_or_scaled_beyond_reason_is_refused(tmp_path, attrs, why):
+    root = _svg_game(tmp_path, attrs)
+    if "<g" in attrs:
+        (root / "art" / "x.svg").write_text((root / "art" / "x.svg").read_text().replace("</svg>", "</g></svg>"))
+    lines = _both(root, tmp_path / "out")
+    assert len(lines) == 1 and lines[0].endswith(why), lines

@@ -323,7 +323,11 @@ def _svg_refs(path: Path, raw: bytes) -> list[str] | str:
 
     elements: Iterable[Any]
     try:
-        elements = ET.fromstring(raw).iter()
+        top = ET.fromstring(raw)
+        problem = _viewbox_problem(path, top.get("viewBox"))
+        if problem:
+            return problem
+        elements = top.iter()
     except (ET.ParseError, ValueError, LookupError):
         try:
             from lxml import etree  # type: ignore[import-untyped]
@@ -337,6 +341,9 @@ def _svg_refs(path: Path, raw: bytes) -> list[str] | str:
             return []             # not XML at all: the SVG reader says so
         if root is None:
             return []
+        problem = _viewbox_problem(path, root.get("viewBox"))
+        if problem:
+            return problem
         elements = (el for el in root.iter() if isinstance(el.tag, str))
     refs: list[str] = []
     rules = 0
@@ -361,6 +368,36 @@ def _svg_refs(path: Path, raw: bytes) -> list[str] | str:
                         f"(or export it as PNG)")
             refs += [m.group(2) for m in _URL.finditer(sheet) if m.group(0).lower() != "@import"]
     return refs
+
+
+MAX_SVG_SIDE = 1e6           # a side of an SVG's viewBox or size, in its units (points: 350 m)
+MIN_SVG_SIDE = 1e-3
+
+
+def _viewbox_problem(path: Path, viewbox: str | None) -> str | None:
+    """A `viewBox` that would draw nothing (zero or negative width or height: an SVG viewer
+    draws nothing) or that cannot be drawn (sides beyond MIN_SVG_SIDE..MAX_SVG_SIDE, numbers
+    that are not finite), or None."""
+    import math
+
+    if viewbox is None:
+        return None
+    parts = re.split(r"[\s,]+", viewbox.strip())
+    try:
+        x, y, w, h = (float(v) for v in parts)
+    except ValueError:
+        return None             # (not four numbers: the SVG reader ignores it, as viewers do)
+    shown = _show(viewbox)
+    if not all(math.isfinite(v) for v in (x, y, w, h)):
+        return f"SVG {path.name} has a viewBox that is not finite numbers ('{shown}'); fix it in the SVG"
+    if w <= 0 or h <= 0:
+        return (f"SVG {path.name} has a viewBox of zero or negative size ('{shown}'), so it draws nothing; fix it in "
+                f"the SVG")
+    if not (MIN_SVG_SIDE <= w <= MAX_SVG_SIDE and MIN_SVG_SIDE <= h <= MAX_SVG_SIDE) or \
+            max(abs(x), abs(y)) > MAX_SVG_SIDE * 1000:
+        return (f"SVG {path.name} has a viewBox of {w:g} x {h:g} units ('{shown}'); cardgen draws SVGs from "
+                f"{MIN_SVG_SIDE:g} to {MAX_SVG_SIDE:,.0f} units a side: fix it in the SVG")
+    return None
 
 
 def _data_image_problem(path: Path, value: str) -> str | None:

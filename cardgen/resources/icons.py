@@ -85,8 +85,33 @@ def load_svg(path: Path) -> Drawing:
         if not (float(drawing.width) > 0 and float(drawing.height) > 0):
             raise IconError(f"SVG {path.name} has no size (width or height 0); give its <svg> a width, height "
                             f"or viewBox")
+        bad = _out_of_scale(drawing)
+        if bad:
+            raise IconError(f"SVG {path.name} {bad}; fix it in the SVG")
         _svg_cache[key] = drawing
     return drawing
+
+
+def _out_of_scale(drawing: Drawing) -> str | None:
+    """A drawing too large or too small to draw (sides beyond MIN_SVG_SIDE..MAX_SVG_SIDE
+    points), or with a transform that scales by more than a million times either way (its
+    shapes would be nothing or everything), or None."""
+    from cardgen.core.paths import MAX_SVG_SIDE, MIN_SVG_SIDE
+
+    w, h = float(drawing.width), float(drawing.height)
+    if not (MIN_SVG_SIDE <= w <= MAX_SVG_SIDE and MIN_SVG_SIDE <= h <= MAX_SVG_SIDE):
+        return (f"is {w:g} x {h:g} points; cardgen draws SVGs from {MIN_SVG_SIDE:g} to {MAX_SVG_SIDE:,.0f} points "
+                f"a side")
+    stack: list[object] = [drawing]
+    while stack:
+        node = stack.pop()
+        t = getattr(node, "transform", None)
+        if isinstance(t, (list, tuple)) and len(t) == 6:
+            det = abs(float(t[0]) * float(t[3]) - float(t[1]) * float(t[2]))
+            if det and not 1e-12 <= det <= 1e12:
+                return "has a transform (or viewBox) that scales its shapes by more than a million times"
+        stack.extend(getattr(node, "contents", None) or [])
+    return None
 
 
 def _not_finite(drawing: Drawing) -> str | None:
