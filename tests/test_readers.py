@@ -382,3 +382,31 @@ def test_an_svg_too_large_or_scaled_beyond_reason_is_refused(tmp_path, attrs, wh
         (root / "art" / "x.svg").write_text((root / "art" / "x.svg").read_text().replace("</svg>", "</g></svg>"))
     lines = _both(root, tmp_path / "out")
     assert len(lines) == 1 and lines[0].endswith(why), lines
+
+
+# -- folders ---------------------------------------------------------------------------------------
+
+def test_deeply_nested_folders_are_one_located_error_in_validate_and_build(tmp_path):
+    root = _font_game(tmp_path)
+    (root / "templates" / "g" / "face.yaml").write_text(
+        'elements:\n  - {name: t, type: text, x: 5mm, y: 5mm, width: 50mm, height: 10mm, text: "{{ card.name }}"}\n')
+    for top in (root / "deep", root / "templates" / "deep"):       # (a thousand levels: past Python's recursion)
+        top.mkdir()
+        fd = os.open(top, os.O_RDONLY)
+        for _ in range(1100):
+            os.mkdir("a", dir_fd=fd)
+            inner = os.open("a", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        os.close(fd)
+    try:
+        assert _both(root, tmp_path / "out") == [
+            "deep/" + "a/" * 31 + "a: error: this folder is nested more than 32 folders deep in the game folder; move "
+            "it out or flatten it (limit CARDGEN_MAX_FOLDER_DEPTH)"]
+    finally:
+        for top in (root / "deep", root / "templates" / "deep"):    # (one level at a time: no recursion)
+            while (top / "a").exists():
+                os.rename(top / "a", top / "b")
+                if (top / "b" / "a").exists():
+                    os.rename(top / "b" / "a", top / "a")
+                os.rmdir(top / "b")

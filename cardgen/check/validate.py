@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from cardgen.check.components import check_counts
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
-from cardgen.core.paths import PathRefused, check_ref
+from cardgen.core.paths import PathRefused, check_ref, files_under
 from cardgen.elements import ELEMENTS
 from cardgen.layout import expr
 from cardgen.layout.templates import TemplateFile, element_problems, find_template
@@ -186,7 +186,7 @@ def _template_refs(game: Game) -> list[tuple[str, Loc]]:
     for base in (game.root / "templates", game.project / "templates" / game.slug):
         if base.is_dir():
             root = game.root / "templates" if base == game.root / "templates" else game.project / "templates"
-            for p in sorted(base.rglob("*.yaml")):
+            for p in files_under(base, ".yaml"):
                 refs.append((str(p.relative_to(root).with_suffix("")), Loc(str(p), 1)))
     return refs
 

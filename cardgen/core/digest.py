@@ -270,8 +270,11 @@ def walk_files(root: Path, skip: Iterable[Path] = (), inside: Sequence[Path] | N
     def allowed(real: str) -> bool:
         return roots is None or any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
+    from cardgen.core import limits
+
     out: list[str] = []
     seen: set[str] = set()
+    top = str(root).rstrip(os.sep).count(os.sep)
     for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
         real = os.path.realpath(dirpath)
         if real in seen or real in skipped or not allowed(real):
@@ -279,6 +282,8 @@ def walk_files(root: Path, skip: Iterable[Path] = (), inside: Sequence[Path] | N
             continue
         seen.add(real)
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
+        if dirpath.count(os.sep) - top >= limits.MAX_FOLDER_DEPTH:
+            dirnames[:] = []        # (deeper folders: the game is refused, `core.paths.too_deep`)
         for f in sorted(filenames):
             if f.startswith(".#") or f.endswith(_JUNK):
                 continue

@@ -123,6 +123,45 @@ def read_problem(exc: OSError, name: str, what: str = "file") -> str:
     return f"cannot read {what} {name}: {exc.strerror or exc}"
 
 
+def too_deep(root: Path | str, limit: int | None = None) -> Path | None:
+    """The first folder (in name order) nested more than `limit` (`limits.MAX_FOLDER_DEPTH`)
+    folders deep under `root`, hidden folders (`.git`) and links aside, or None.  Iterative:
+    a tree thousands of folders deep is no trouble."""
+    most = limits.MAX_FOLDER_DEPTH if limit is None else limit
+    stack: list[tuple[str, int]] = [(str(root), 0)]
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name, reverse=True)
+        except (OSError, ValueError):
+            continue
+        for entry in entries:
+            if entry.name.startswith(".") or entry.name == "__pycache__":
+                continue
+            try:
+                if not entry.is_dir(follow_symlinks=False):
+                    continue
+            except OSError:
+                continue
+            if depth + 1 > most:
+                return Path(entry.path)
+            stack.append((entry.path, depth + 1))
+    return None
+
+
+def files_under(base: Path | str, suffix: str) -> list[Path]:
+    """The files ending in `suffix` under `base` (sorted), looked for at most
+    `limits.MAX_FOLDER_DEPTH` folders deep (`too_deep` says when a game has deeper ones)."""
+    out: list[Path] = []
+    top = str(base).rstrip(os.sep).count(os.sep)
+    for dirpath, dirnames, filenames in os.walk(base):
+        if dirpath.count(os.sep) - top >= limits.MAX_FOLDER_DEPTH:
+            dirnames[:] = []
+        out += [Path(dirpath) / f for f in filenames if f.endswith(suffix)]
+    return sorted(out)
+
+
 def is_regular(path: Path | str) -> bool:
     """A regular file (symlinks followed): what cardgen may open and read."""
     try:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from cardgen.core.errors import CardgenError, Diagnostic, Loc
-from cardgen.core.paths import PathRefused, check_ref, find_confined
+from cardgen.core.paths import PathRefused, check_ref, files_under, find_confined
 from cardgen.elements import ELEMENTS
 from cardgen.layout import expr
 from cardgen.load.yamlsrc import YDict, YList, load_file
@@ -88,7 +88,7 @@ def available(dirs: list[Path]) -> list[str]:
     out: set[str] = set()
     for d in dirs:
         if d.is_dir():
-            out.update(str(p.relative_to(d).with_suffix("")) for p in d.rglob("*.yaml"))
+            out.update(str(p.relative_to(d).with_suffix("")) for p in files_under(d, ".yaml"))
     return sorted(out)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from cardgen.core import gitinfo, limits
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.names import slugify, unique_slugs
-from cardgen.core.paths import PathRefused, allowed_roots, check_ref, confine
+from cardgen.core.paths import PathRefused, allowed_roots, check_ref, confine, too_deep
 from cardgen.core.sizes import CardSize
 from cardgen.load.declared import file_diagnostics
 from cardgen.load.declared import safe_key as _safe
@@ -255,6 +255,11 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
     game_file = root / "game.yaml"
     if not game_file.is_file():
         raise CardgenError(Loc(str(root)), "not a game folder: no game.yaml here")
+    deep = too_deep(root)
+    if deep is not None:
+        raise CardgenError(Loc(str(deep)), f"this folder is nested more than {limits.MAX_FOLDER_DEPTH} folders deep in "
+                                           f"the game folder; move it out or flatten it (limit "
+                                           f"CARDGEN_MAX_FOLDER_DEPTH)", code="too-deep")
     roots = allowed_roots(root, project, BUNDLED)
     try:
         confine(game_file, roots, "game.yaml")
