@@ -386,27 +386,43 @@ def test_an_svg_too_large_or_scaled_beyond_reason_is_refused(tmp_path, attrs, wh
 
 # -- folders ---------------------------------------------------------------------------------------
 
+def _nest(top: Path, levels: int) -> Path:
+    path = top
+    for _ in range(levels):
+        path = path / "a"
+    path.mkdir(parents=True)
+    return path
+
+
 def test_deeply_nested_folders_are_one_located_error_in_validate_and_build(tmp_path):
     root = _font_game(tmp_path)
     (root / "templates" / "g" / "face.yaml").write_text(
         'elements:\n  - {name: t, type: text, x: 5mm, y: 5mm, width: 50mm, height: 10mm, text: "{{ card.name }}"}\n')
-    for top in (root / "deep", root / "templates" / "deep"):       # (a thousand levels: past Python's recursion)
-        top.mkdir()
-        fd = os.open(top, os.O_RDONLY)
-        for _ in range(1100):
-            os.mkdir("a", dir_fd=fd)
-            inner = os.open("a", os.O_RDONLY, dir_fd=fd)
-            os.close(fd)
-            fd = inner
-        os.close(fd)
+    _nest(root / "deep", 60)
+    _nest(root / "templates" / "deep", 60)
+    assert _both(root, tmp_path / "out") == [
+        "deep/" + "a/" * 31 + "a: error: this folder is nested more than 32 folders deep in the game folder; move it "
+        "out or flatten it (limit CARDGEN_MAX_FOLDER_DEPTH)"]
+
+
+def test_folder_walks_do_not_recurse_with_the_depth(tmp_path):
+    """A tree deeper than Python's recursion allows is walked (and found too deep) without
+    recursion: here 300 levels under a recursion limit 120 frames above the test's own."""
+    import inspect
+    import sys
+
+    from cardgen.core.digest import walk_files
+    from cardgen.core.paths import files_under, too_deep
+
+    (_nest(tmp_path / "t", 300) / "x.yaml").write_text("a: 1\n")
+    (tmp_path / "t" / "top.yaml").write_text("a: 1\n")
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 120)
     try:
-        assert _both(root, tmp_path / "out") == [
-            "deep/" + "a/" * 31 + "a: error: this folder is nested more than 32 folders deep in the game folder; move "
-            "it out or flatten it (limit CARDGEN_MAX_FOLDER_DEPTH)"]
+        deep = too_deep(tmp_path / "t")
+        files = files_under(tmp_path / "t", ".yaml")
+        walked = walk_files(tmp_path / "t")
     finally:
-        for top in (root / "deep", root / "templates" / "deep"):    # (one level at a time: no recursion)
-            while (top / "a").exists():
-                os.rename(top / "a", top / "b")
-                if (top / "b" / "a").exists():
-                    os.rename(top / "b" / "a", top / "a")
-                os.rmdir(top / "b")
+        sys.setrecursionlimit(old)
+    assert deep == tmp_path / "t" / Path(*["a"] * 33)
+    assert files == [tmp_path / "t" / "top.yaml"] and walked == [str(tmp_path / "t" / "top.yaml")]

@@ -358,10 +358,10 @@ def _workbook_problem(path: Path) -> str | None:
                     return f"has a part ({_clean(info.filename)}) that {problem}"
     except (zipfile.BadZipFile, zipfile.LargeZipFile):
         return None             # not a zip archive: the reader says what it is not
-    except (NotImplementedError, EOFError, ValueError) as exc:
-        return f"is not a workbook (a damaged zip archive: {_clean(str(exc))}); save it again"
     except RuntimeError as exc:           # an encrypted part
         return f"cannot be read ({_clean(str(exc))}); save it again without a password"
+    except Exception as exc:              # a damaged archive: zlib.error, a bad CRC, a cut-off part ...
+        return f"is damaged ({type(exc).__name__}: {_clean(str(exc))}); save it again"
     return None
 
 
