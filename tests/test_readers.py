@@ -302,6 +302,9 @@ def _both(root: Path, out: Path) -> list[str]:
     (lambda p: fontfiles.changed(p, glyf=fontfiles.blank_glyf),
      "font file Broken-Regular.ttf has no outlines for letters it lists (0123456789AB...): its glyph tables are "
      "broken and it would print blank text; download or copy it again"),
+    (lambda p: fontfiles.changed(p, loca=lambda b: b[:8] + b"\xff" * 4 + b[12:]),
+     "cannot use font file Broken-Regular.ttf: its glyph tables are damaged (TTFError: unpack requires a buffer of "
+     "2 bytes); download or copy it again"),
 ])
 def test_a_font_that_would_draw_nothing_is_an_error_in_validate_and_build(tmp_path, make, why):
     root = _font_game(tmp_path)

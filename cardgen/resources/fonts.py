@@ -249,7 +249,7 @@ def _read(path: Path) -> bytes:
         raise FontError(read_problem(exc, path.name, "font file")) from None
 
 
-def _parse(name: str, path: Path) -> TTFont:
+def _parse(name: str, path: Path, check: bool = False) -> TTFont:
     """The font file parsed by ReportLab (FontError: why it cannot be used), from the bytes
     `_read` gives; a font with no glyphs, or more than CARDGEN_MAX_FONT_GLYPHS, or whose
     letters and digits have no outlines (broken glyph tables: it would print blank text),
@@ -273,6 +273,8 @@ def _parse(name: str, path: Path) -> TTFont:
     if count > limits.MAX_FONT_GLYPHS:
         raise FontError(f"font file {path.name} has {count:,} glyphs, more than the {limits.MAX_FONT_GLYPHS:,} cardgen "
                         f"reads (limit CARDGEN_MAX_FONT_GLYPHS)")
+    if check:
+        _subsets(font, path)
     blank = blank_chars(font.face)
     letters = sorted(c for c in blank if c < 128 and chr(c).isalnum())
     if letters:
@@ -280,6 +282,20 @@ def _parse(name: str, path: Path) -> TTFont:
         raise FontError(f"font file {path.name} has no outlines for letters it lists ({shown}...): its glyph tables "
                         f"are broken and it would print blank text; download or copy it again")
     return font
+
+
+def _subsets(font: TTFont, path: Path) -> None:
+    """Every character of the font put in a subset the way a PDF embeds it (255 at a time):
+    a font whose glyph tables do not match its character map (a `loca` entry past the end of
+    `glyf`, a glyph number past the glyph count) fails here, when it is first measured, not
+    while a PDF is written.  Once per font file and machine (the metrics are cached)."""
+    codes = sorted(font.face.charToGlyph)
+    try:
+        for k in range(0, len(codes), 255):
+            font.face.makeSubset(codes[k:k + 255])
+    except Exception as exc:  # struct.error, IndexError, TTFError ... from any table
+        raise FontError(f"cannot use font file {path.name}: its glyph tables are damaged ({type(exc).__name__}: "
+                        f"{exc}); download or copy it again") from None
 
 
 def _measure(name: str, path: Path) -> Metrics:
@@ -296,7 +312,7 @@ def _measure(name: str, path: Path) -> Metrics:
         verify(path)
     except OSError as exc:
         raise FontError(f"cannot read font file {path.name}: {exc.strerror or exc}") from None
-    font = _parsed[name] = _parse(name, path)
+    font = _parsed[name] = _parse(name, path, check=True)
     metrics = Metrics.of(font.face)
     if len(key) == 64:
         _keep(key, metrics)
