@@ -4,6 +4,7 @@ ODS), YAML, fonts, SVG and images."""
 from __future__ import annotations
 
 import os
+import sys
 import tracemalloc
 import zipfile
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import fontfiles
 import pytest
 from conftest import write
-from sheetfiles import write_ods, write_xlsx
+from sheetfiles import MANIFEST, write_ods, write_xlsx
 
 from cardgen.core.errors import CardgenError, Loc, Report
 from cardgen.load import sheets
@@ -169,6 +170,7 @@ ODS_TAIL = '</table:table></office:spreadsheet></office:body></office:document-c
 def _ods(path: Path, rows: str) -> Path:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        z.writestr("META-INF/manifest.xml", MANIFEST)
         z.writestr("content.xml", ODS_HEAD + rows + ODS_TAIL)
     return path
 
@@ -429,3 +431,21 @@ def test_folder_walks_do_not_recurse_with_the_depth(tmp_path):
         sys.setrecursionlimit(old)
     assert deep == tmp_path / "t" / Path(*["a"] * 33)
     assert files == [tmp_path / "t" / "top.yaml"] and walked == [str(tmp_path / "t" / "top.yaml")]
+
+
+def test_an_ods_formula_without_a_saved_value_is_a_warning_at_its_cell(tmp_path, monkeypatch):
+    head = ODS_HEAD.replace("<text:p>name</text:p></table:table-cell>", "<text:p>name</text:p></table:table-cell>"
+                            '<table:table-cell office:value-type="string"><text:p>power</text:p></table:table-cell>')
+    monkeypatch.setattr(sys.modules[__name__], "ODS_HEAD", head)
+    _ods(tmp_path / "f.ods", '<table:table-row><table:table-cell office:value-type="string"><text:p>A</text:p>'
+                             '</table:table-cell><table:table-cell table:formula="of:=1+1"/></table:table-row>'
+                             '<table:table-row><table:table-cell office:value-type="string"><text:p>B</text:p>'
+                             '</table:table-cell><table:table-cell table:formula="of:=1+2" office:value-type="float" '
+                             'office:value="3"><text:p>3</text:p></table:table-cell></table:table-row>')
+    report = Report()
+    cards = read(tmp_path, "f.ods", report)
+    assert [dict(c) for c in cards] == [{"name": "A"}, {"name": "B", "power": 3}]
+    assert [str(d).replace(str(tmp_path) + os.sep, "") for d in report.items] == [
+        "f.ods: Cards!B2: warning: f.ods: this cell has a formula but no saved value (the file was not saved by a "
+        "spreadsheet program that calculates), so cardgen reads it as empty; open the file in Excel or LibreOffice "
+        "and save it again"]

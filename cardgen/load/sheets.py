@@ -389,13 +389,15 @@ def _library_failure(exc: BaseException) -> bool:
     return not isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit))
 
 
-def _ods_cells(path: Path, loc: Loc) -> None:
+def _ods_cells(path: Path, loc: Loc) -> dict[str, list[tuple[int, int]]]:
     """Refuse an OpenDocument file whose repeated rows and cells (`number-rows-repeated`,
     `number-columns-repeated`: an 800-byte file can describe 40 million cells) would make a
     sheet larger than cardgen reads, before the reader expands them: per table, the area up
     to its last valued cell (the reader holds that rectangle whole, empty cells and all), and
     the text of its valued cells as many times as they repeat.  A streaming scan (the DOCTYPE
-    was refused before, so no entity is expanded)."""
+    was refused before, so no entity is expanded).  Returns, by sheet name, the (row, column)
+    of each formula cell without a saved value (a file written by a program that does not
+    calculate: the reader gives those cells as empty)."""
     import xml.etree.ElementTree as ET
     import zipfile
 
@@ -409,6 +411,8 @@ def _ods_cells(path: Path, loc: Loc) -> None:
         except ValueError:
             return 1
 
+    formulas: dict[str, list[tuple[int, int]]] = {}
+    unvalued: list[tuple[int, int]] = []
     try:
         with zipfile.ZipFile(path) as z, z.open("content.xml") as f:
             row_pos = last_row = max_col = text = 0
@@ -416,6 +420,7 @@ def _ods_cells(path: Path, loc: Loc) -> None:
                 if event == "start":
                     if el.tag == f"{table}table":
                         row_pos = last_row = max_col = text = 0
+                        unvalued = formulas.setdefault(el.get(f"{table}name", ""), [])
                     continue
                 if el.tag != f"{table}table-row":
                     continue
@@ -425,6 +430,9 @@ def _ods_cells(path: Path, loc: Loc) -> None:
                 for c in el:
                     cols = repeat(c, "number-columns-repeated")
                     chars = sum(len(t) for t in c.itertext())
+                    if c.get(f"{table}formula") is not None and not chars and len(unvalued) < 100 and \
+                            not any(k.startswith(office) and k.endswith("value") for k in c.attrib):
+                        unvalued.append((row_pos + 1, col + 1))
                     if len(c) or chars or any(k.startswith(office) for k in c.attrib):
                         valued = True
                         max_col = max(max_col, col + cols)
@@ -452,10 +460,11 @@ def _ods_cells(path: Path, loc: Loc) -> None:
         raise CardgenError(loc, f"cannot read {path.name} as an OpenDocument spreadsheet (it has no content.xml); "
                                 f"save it again as .ods or .xlsx", code="sheet") from None
     except zipfile.BadZipFile:
-        return                  # not a zip archive: the reader says what it is not
+        return {}               # not a zip archive: the reader says what it is not
     except (ET.ParseError, ValueError, OSError, EOFError) as exc:
         raise CardgenError(loc, f"cannot read {path.name} as an OpenDocument spreadsheet ({_clean(str(exc))}); "
                                 f"save it again as .ods or .xlsx", code="sheet") from None
+    return formulas
 
 
 def _check_workbook(path: Path, loc: Loc, kind: str) -> None:
@@ -510,7 +519,6 @@ def _formulas_without_values(path: Path, wb: Any, ws: Any, name: str, report: Re
     archive = getattr(wb, "_archive", None)
     if not part or archive is None:
         return
-    ref = _sheet_ref(name)
     found: list[str] = []
     with archive.open(part) as f:
         for _, el in ET.iterparse(f, events=("end",)):
@@ -522,18 +530,26 @@ def _formulas_without_values(path: Path, wb: Any, ws: Any, name: str, report: Re
                     el.get("t") != "inlineStr":
                 found.append(el.get("r") or "")
             el.clear()
-    for n, cell in enumerate(found[:5]):
+    places = []
+    for cell in found:
         m = re.fullmatch(r"([A-Z]+)([0-9]+)", cell)
         col = sum((ord(ch) - 64) * 26 ** i for i, ch in enumerate(reversed(m.group(1)))) if m else 0
-        row = int(m.group(2)) if m else 0
-        more = f" ({len(found) - 5} more such cells)" if n == 4 and len(found) > 5 else ""
-        report.warn(Loc(str(path), row, col, f"{ref}!{cell}"),
+        places.append((int(m.group(2)) if m else 0, col))
+    _warn_formulas(path, name, places, report)
+
+
+def _warn_formulas(path: Path, sheet: str, places: list[tuple[int, int]], report: Report) -> None:
+    """A warning at each formula cell without a saved value (the first five, then how many)."""
+    ref = _sheet_ref(sheet)
+    for n, (row, col) in enumerate(places[:5]):
+        more = f" ({len(places) - 5} more such cells)" if n == 4 and len(places) > 5 else ""
+        report.warn(Loc(str(path), row, col, f"{ref}!{column_letters(col)}{row}"),
                     f"{path.name}: this cell has a formula but no saved value (the file was not saved by a "
                     f"spreadsheet program that calculates), so cardgen reads it as empty; open the file in Excel "
                     f"or LibreOffice and save it again{more}", "sheet-formula")
 
 
-def read_ods(path: Path, sheet: str | None, loc: Loc) -> list[Row]:
+def read_ods(path: Path, sheet: str | None, loc: Loc, report: Report | None = None) -> list[Row]:
     """An OpenDocument spreadsheet's sheet, with python-calamine: the file is checked first
     (its parts and repeated cells, `_ods_cells`), and whatever the library raises, a Rust
     panic included, is a located error."""
@@ -544,7 +560,7 @@ def read_ods(path: Path, sheet: str | None, loc: Loc) -> list[Row]:
                                 "pip install 'python-calamine<1' (or reinstall cardgen), or save the sheet "
                                 "as .xlsx", code="sheet") from None
     _check_workbook(path, loc, "OpenDocument")
-    _ods_cells(path, loc)
+    formulas = _ods_cells(path, loc)
     try:
         wb = pc.load_workbook(str(path))
         name = _pick_sheet(list(wb.sheet_names), sheet, path, loc)
@@ -557,7 +573,10 @@ def read_ods(path: Path, sheet: str | None, loc: Loc) -> list[Row]:
         raise CardgenError(loc, f"cannot read {path.name} as an OpenDocument spreadsheet "
                                 f"({type(exc).__name__}: {_clean(str(exc))}); save it again as .ods or .xlsx",
                            code="sheet") from None
-    return _grid(path, name, ([None if v == "" else v for v in record] for record in data))
+    rows = _grid(path, name, ([None if v == "" else v for v in record] for record in data))
+    if report is not None:
+        _warn_formulas(path, name, formulas.get(name, []), report)
+    return rows
 
 
 # -- Google Sheets (or any CSV link) -------------------------------------------------------------
@@ -1089,7 +1108,7 @@ def read_cards(value: Any, deck_path: Path, loc: Loc, report: Report, cache: Pat
             elif suffix in (".xlsx", ".xlsm"):
                 rows = read_xlsx(path, src.sheet, loc, report)
             else:
-                rows = read_ods(path, src.sheet, loc)
+                rows = read_ods(path, src.sheet, loc, report)
         except OSError as exc:
             raise CardgenError(loc, read_problem(exc, path.name, "spreadsheet"), code="sheet") from None
     return rows_to_cards(rows, src, report, where, loc)
