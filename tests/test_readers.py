@@ -449,3 +449,13 @@ def test_an_ods_formula_without_a_saved_value_is_a_warning_at_its_cell(tmp_path,
         "f.ods: Cards!B2: warning: f.ods: this cell has a formula but no saved value (the file was not saved by a "
         "spreadsheet program that calculates), so cardgen reads it as empty; open the file in Excel or LibreOffice "
         "and save it again"]
+
+
+def test_every_limit_is_in_the_one_table_of_docs_security():
+    from cardgen.core import limits
+
+    table = (Path(__file__).parents[1] / "docs" / "security.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip().strip("`") for line in table.splitlines() if line.startswith("| `CARDGEN_")}
+    assert set(limits.NAMES) <= rows
+    for name in limits.NAMES:
+        assert hasattr(limits, name.removeprefix("CARDGEN_")), name

@@ -382,7 +382,8 @@ class SheetSource(Decl):
                           None)
     separator: str = opt(Text(nonempty=True, max_length=5), "splits the cells of list columns (a header "
                                                            "ending in `[]`, e.g. `tags[]`)", ";")
-    encoding: str = opt(Text(nonempty=True), "a CSV file's encoding when it is not UTF-8 (e.g. cp1252, latin-1)",
+    encoding: str = opt(Text(nonempty=True), "a CSV file's encoding when it is not UTF-8 (e.g. cp1252, latin-1, "
+                        "utf-16; text encodings only)",
                         "utf-8")
     refresh_after: float = opt(Number(min=0, max=100_000), "minutes a fetched Google Sheet is reused before "
                                                             "it is fetched again (`--refresh` fetches now)", 5.0,
