@@ -459,3 +459,37 @@ def test_every_limit_is_in_the_one_table_of_docs_security():
     assert set(limits.NAMES) <= rows
     for name in limits.NAMES:
         assert hasattr(limits, name.removeprefix("CARDGEN_")), name
+
+
+# -- the one bounded reader ------------------------------------------------------------------------
+
+def test_a_yaml_file_over_the_file_limit_is_refused_before_reading(tmp_path, monkeypatch):
+    from cardgen.core import limits
+    from cardgen.load.yamlsrc import load_file
+
+    monkeypatch.setattr(limits, "MAX_FILE_BYTES", 1000)
+    write(tmp_path / "big.yaml", "a: " + "x" * 2000 + "\n")
+    with pytest.raises(CardgenError) as info:
+        load_file(tmp_path / "big.yaml")
+    assert str(info.value) == (f"{tmp_path / 'big.yaml'}: error: this file is larger than 1,000 bytes (limit "
+                               f"CARDGEN_MAX_FILE_BYTES); split it into smaller files")
+
+
+def test_a_huge_sparse_file_in_a_game_is_never_read_by_the_scan(tmp_path):
+    """A 20 GB sparse file (no disk used) is known by its size, time and inode, not hashed."""
+    import time
+
+    from cardgen.core.digest import DigestCache, file_digest
+
+    with open(tmp_path / "huge.bin", "wb") as f:
+        f.truncate(20 * 1024**3)
+    write(tmp_path / "small.txt", "x")
+    cache = DigestCache()
+    start = time.monotonic()
+    try:
+        key = cache.get(str(tmp_path / "huge.bin"))
+        assert key is not None and key.startswith("large:21474836480:") and file_digest(tmp_path / "huge.bin") == key
+        assert time.monotonic() - start < 1 and cache.hashed == 0
+    finally:
+        (tmp_path / "huge.bin").unlink()
+    assert cache.get(str(tmp_path / "small.txt")) == "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"
