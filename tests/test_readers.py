@@ -124,6 +124,15 @@ def test_a_shared_string_shown_in_many_cells_counts_each_time(tmp_path, monkeypa
         "CARDGEN_MAX_SHEET_TEXT); shorten them")
 
 
+def test_entities_behind_a_long_comment_are_refused(tmp_path):
+    hidden = (b'<?xml version="1.0"?><!--' + b"x" * 70_000 + b'--><!DOCTYPE sst [<!ENTITY a "aaaa">]>'
+              b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>&a;</t></si></sst>')
+    _xlsx_with(tmp_path, "ent.xlsx", {}, {"xl/sharedStrings.xml": (hidden, 6)})
+    assert message(tmp_path, "ent.xlsx") == (
+        "d.yaml:3:8: error: ent.xlsx has a part (xl/sharedStrings.xml) that does not start its XML within the first "
+        "64 KB (a DOCTYPE could hide after that); save the file again")
+
+
 def test_entities_in_a_workbook_are_refused(tmp_path):
     laughs = (b'<?xml version="1.0"?><!DOCTYPE sst [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]>'
               b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>&b;</t></si></sst>')
