@@ -169,6 +169,8 @@ SVG_BODY = st.sampled_from(["<rect width='5' height='5'/>", "<circle r='1e308'/>
 @FUZZ
 @given(st.lists(SVG_ATTR, max_size=4), st.lists(SVG_BODY, max_size=5))
 @example(["width='10'", "height='10'", "viewBox='0 0 0 0'"], [])
+@example(["viewBox='0 0 10 10'"], ["<g transform='matrix(0 0 0 0 0 0)'><rect/></g>"])     # (ZeroDivisionError)
+@example(["viewBox='0 0 10 10'"], ["<circle r='1e308'/>"])                                # (OverflowError)
 def test_svg_reader(tmp_path_factory, attrs, body):
     from cardgen.core.paths import svg_problem
     from cardgen.resources.icons import IconError, load_svg
@@ -177,8 +179,16 @@ def test_svg_reader(tmp_path_factory, attrs, body):
     path = folder / "x.svg"
     path.write_text(f"<svg xmlns='http://www.w3.org/2000/svg' {' '.join(attrs)}>{''.join(body)}</svg>")
     if svg_problem(path, [folder]) is None:
-        with contextlib.suppress(IconError):
-            load_svg(path)
+        try:
+            drawing = load_svg(path)
+        except IconError:
+            return
+        from reportlab.graphics import renderPDF
+        from reportlab.pdfgen import canvas
+
+        pdf = canvas.Canvas(io.BytesIO())       # (what validate let through is drawn)
+        renderPDF.draw(drawing, pdf, 0, 0)
+        pdf.save()
 
 
 LATO_TABLES = fontfiles.tables(fontfiles.LATO.read_bytes())

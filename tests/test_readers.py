@@ -502,3 +502,17 @@ def test_a_huge_sparse_file_in_a_game_is_never_read_by_the_scan(tmp_path):
     finally:
         (tmp_path / "huge.bin").unlink()
     assert cache.get(str(tmp_path / "small.txt")) == "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"
+
+
+@pytest.mark.parametrize("body, why", [
+    ("<g transform='matrix(0 0 0 0 0 0)'><rect width='5' height='5'/></g>",
+     "SVG x.svg has a transform that flattens its shapes to nothing (such as scale(0)); fix it in the SVG"),
+    ("<circle r='1e308'/>", "SVG x.svg has a number too large to draw (r=1e+308, beyond 1,000,000,000); fix it in the "
+                            "SVG"),
+])
+def test_svg_shapes_the_pdf_writer_cannot_draw_are_refused_before_drawing(tmp_path, body, why):
+    """Found by tests/test_fuzz.py: the PDF writer divided by zero, or overflowed."""
+    root = _svg_game(tmp_path, "viewBox='0 0 10 10'")
+    (root / "art" / "x.svg").write_text(f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'>{body}</svg>")
+    lines = _both(root, tmp_path / "out")
+    assert len(lines) == 1 and lines[0].endswith(why), lines

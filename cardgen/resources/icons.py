@@ -88,6 +88,9 @@ def load_svg(path: Path) -> Drawing:
         bad = _out_of_scale(drawing)
         if bad:
             raise IconError(f"SVG {path.name} {bad}; fix it in the SVG")
+        bad = _not_finite(drawing, large=True)
+        if bad:
+            raise IconError(f"SVG {path.name} has a number too large to draw ({bad}); fix it in the SVG")
         _svg_cache[key] = drawing
     return drawing
 
@@ -108,15 +111,21 @@ def _out_of_scale(drawing: Drawing) -> str | None:
         t = getattr(node, "transform", None)
         if isinstance(t, (list, tuple)) and len(t) == 6:
             det = abs(float(t[0]) * float(t[3]) - float(t[1]) * float(t[2]))
-            if det and not 1e-12 <= det <= 1e12:
+            if not det:
+                return "has a transform that flattens its shapes to nothing (such as scale(0))"
+            if not 1e-12 <= det <= 1e12:
                 return "has a transform (or viewBox) that scales its shapes by more than a million times"
         stack.extend(getattr(node, "contents", None) or [])
     return None
 
 
-def _not_finite(drawing: Drawing) -> str | None:
+MAX_SVG_NUMBER = 1e9      # any coordinate, size or width of an SVG's shapes, in its units
+
+
+def _not_finite(drawing: Drawing, large: bool = False) -> str | None:
     """The first number in a drawing that is not finite (`NaN`, `inf`, `1e400` in the SVG), as
-    `attribute=value`, or None.  Every shape's numbers are looked at: the drawing's own size,
+    `attribute=value`, or None; with `large`, also one beyond MAX_SVG_NUMBER (finite, but it
+    overflows on its way to the page: `r="1e308"`).  Every shape's numbers are looked at: the drawing's own size,
     transforms, points, coordinates, widths."""
     import math
 
@@ -127,6 +136,13 @@ def _not_finite(drawing: Drawing) -> str | None:
             return any(bad(v) for v in value if isinstance(v, (float, list, tuple)))
         return False
 
+    def huge(value: object) -> bool:          # (finite, but too large to draw: 1e308 overflows on the way)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return abs(value) > MAX_SVG_NUMBER
+        if isinstance(value, (list, tuple)) and len(value) < 100_000:
+            return any(huge(v) for v in value if isinstance(v, (int, float, list, tuple)))
+        return False
+
     stack: list[object] = [drawing]
     while stack:
         node = stack.pop()
@@ -135,6 +151,9 @@ def _not_finite(drawing: Drawing) -> str | None:
                 stack.extend(value)
             elif bad(value):
                 return f"{name}={value if not isinstance(value, (list, tuple)) else '...'}"
+            elif large and huge(value):
+                return (f"{name}={value if not isinstance(value, (list, tuple)) else '...'}, beyond "
+                        f"{MAX_SVG_NUMBER:,.0f}")
     return None
 
 
