@@ -2,9 +2,8 @@
 makes of mappings and sequences.  They live here, below every stage, so the model can name them."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from cardgen.core.errors import Loc
+from cardgen.core.paths import read_regular
 
 
 class YDict(dict):
@@ -47,7 +46,7 @@ def refine_loc(loc: Loc, needle: str, max_lines: int = 200) -> Loc:
     if not needle or not loc.line:
         return loc
     try:
-        lines = Path(loc.file).read_text(encoding="utf-8").splitlines()
+        lines = read_regular(loc.file).decode("utf-8", errors="replace").splitlines()
     except OSError:
         return loc
     for i in range(loc.line - 1, min(len(lines), loc.line - 1 + max_lines)):

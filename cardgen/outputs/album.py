@@ -25,6 +25,7 @@ from typing import Any
 from cardgen.core.data import DATA
 from cardgen.core.errors import Diagnostic, Loc, escape_controls, plural
 from cardgen.core.located import YDict, YList
+from cardgen.core.paths import read_regular
 from cardgen.layout.engine import Rendered
 from cardgen.load.game import Card, Deck, Game
 from cardgen.model import ops
@@ -370,7 +371,7 @@ def source_lines(card: Card, deck: Deck) -> tuple[int, list[str]]:
         return 0, []
     first, last, _ = spans[0]
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = read_regular(path).decode("utf-8", errors="replace").splitlines()
     except OSError:
         return 0, []
     chunk = lines[first - 1:min(last, first - 1 + MAX_SOURCE_LINES)]

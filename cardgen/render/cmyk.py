@@ -83,7 +83,9 @@ class Separation:
     peak: float = 0.0            # highest total ink of any colour given since `reset_peak`
 
     def __post_init__(self) -> None:
-        self.icc = Path(self.profile).read_bytes()
+        from cardgen.core.paths import read_regular
+
+        self.icc = read_regular(self.profile)        # (a profile a game names: bounded, never a pipe)
         dest = ImageCms.ImageCmsProfile(io.BytesIO(self.icc))
         if dest.profile.xcolor_space.strip() != "CMYK":
             raise ValueError(f"{Path(self.profile).name} is not a CMYK output profile")
