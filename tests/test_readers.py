@@ -176,8 +176,8 @@ ODS_HEAD = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content '
 ODS_TAIL = '</table:table></office:spreadsheet></office:body></office:document-content>'
 
 
-def _ods(path: Path, rows: str) -> Path:
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+def _ods(path: Path, rows: str, compression: int = zipfile.ZIP_DEFLATED) -> Path:
+    with zipfile.ZipFile(path, "w", compression) as z:
         z.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
         z.writestr("META-INF/manifest.xml", MANIFEST)
         z.writestr("content.xml", ODS_HEAD + rows + ODS_TAIL)
@@ -516,3 +516,25 @@ def test_svg_shapes_the_pdf_writer_cannot_draw_are_refused_before_drawing(tmp_pa
     (root / "art" / "x.svg").write_text(f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'>{body}</svg>")
     lines = _both(root, tmp_path / "out")
     assert len(lines) == 1 and lines[0].endswith(why), lines
+
+
+@pytest.mark.parametrize("rows, why", [
+    ("<table:table-row><table:table-cell/></table:table-row>" * 110_000,
+     "has more than 50,000 rows (limit CARDGEN_MAX_SHEET_ROWS)"),
+    ("<table:table-row>" + "<table:table-cell/>" * 30_000 + "</table:table-row>",
+     "has more than 1,000 columns (limit CARDGEN_MAX_SHEET_COLUMNS)"),
+])
+def test_ods_rows_and_cells_written_out_one_by_one_stop_the_scan(tmp_path, monkeypatch, rows, why):
+    """Empty rows or cells, each written out: the scan holds one at a time and stops early."""
+    import python_calamine
+
+    _ods(tmp_path / "many.ods", rows, zipfile.ZIP_STORED)     # (deflated, the packing ratio alone refuses it)
+    monkeypatch.setattr(python_calamine, "load_workbook", lambda *a: pytest.fail("the reader was reached"))
+    tracemalloc.start()
+    try:
+        text = message(tmp_path, "many.ods")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert text.startswith(f"d.yaml:3:8: error: many.ods {why}")
+    assert peak < 20_000_000

@@ -44,7 +44,7 @@ def _sheet_names(path: Path) -> list[str | None]:
     suffix = path.suffix.lower()
     if suffix in (".csv", ".tsv"):
         return [None]
-    sheets._check_workbook(path, Loc(str(path)), "")        # (before a reader opens it: sizes, entities)
+    sheets._check_workbook(path, Loc(str(path)))        # (before a reader opens it: sizes, entities)
     try:
         if suffix == ".ods":
             import python_calamine as pc

@@ -418,32 +418,50 @@ def _ods_cells(path: Path, loc: Loc) -> dict[str, list[tuple[int, int]]]:
     try:
         with zipfile.ZipFile(path) as z, z.open("content.xml") as f:
             row_pos = last_row = max_col = text = 0
+            open_elements: list[Any] = []
+            elements = col = row_max = row_text = cells = 0
             for event, el in ET.iterparse(f, events=("start", "end")):
                 if event == "start":
+                    open_elements.append(el)
                     if el.tag == f"{table}table":
-                        row_pos = last_row = max_col = text = 0
+                        row_pos = last_row = max_col = text = elements = 0
                         unvalued = formulas.setdefault(el.get(f"{table}name", ""), [])
+                    elif el.tag == f"{table}table-row":
+                        col = row_max = row_text = cells = 0
+                    continue
+                open_elements.pop()
+                parent = open_elements[-1] if open_elements else None
+                if el.tag in (f"{table}table-cell", f"{table}covered-table-cell") and parent is not None and \
+                        parent.tag == f"{table}table-row":
+                    cols = repeat(el, "number-columns-repeated")
+                    chars = sum(len(t) for t in el.itertext())
+                    if el.get(f"{table}formula") is not None and not chars and len(unvalued) < 100 and \
+                            not any(k.startswith(office) and k.endswith("value") for k in el.attrib):
+                        unvalued.append((row_pos + 1, col + 1))
+                    if len(el) or chars or any(k.startswith(office) for k in el.attrib):
+                        row_max = col + cols
+                        row_text += chars * cols
+                    col += cols
+                    cells += 1
+                    parent.remove(el)                # (a cell read is dropped: memory stays one cell)
+                    if cells > 20 * MAX_SHEET_COLUMNS:      # (empty cells written out one by one: time)
+                        raise _too_large(path, f"has more than {MAX_SHEET_COLUMNS:,} columns (limit "
+                                               f"CARDGEN_MAX_SHEET_COLUMNS)", loc)
                     continue
                 if el.tag != f"{table}table-row":
                     continue
+                if parent is not None:
+                    parent.remove(el)                # (a row read is dropped too)
+                elements += 1
+                if elements > 2 * MAX_SHEET_ROWS:      # (empty rows written out one by one: time, not memory)
+                    raise _too_large(path, f"has more than {MAX_SHEET_ROWS:,} rows (limit CARDGEN_MAX_SHEET_ROWS)",
+                                     loc)
                 rows = repeat(el, "number-rows-repeated")
-                col = 0
-                valued = False
-                for c in el:
-                    cols = repeat(c, "number-columns-repeated")
-                    chars = sum(len(t) for t in c.itertext())
-                    if c.get(f"{table}formula") is not None and not chars and len(unvalued) < 100 and \
-                            not any(k.startswith(office) and k.endswith("value") for k in c.attrib):
-                        unvalued.append((row_pos + 1, col + 1))
-                    if len(c) or chars or any(k.startswith(office) for k in c.attrib):
-                        valued = True
-                        max_col = max(max_col, col + cols)
-                        text += chars * cols * rows
-                    col += cols
                 row_pos += rows
-                el.clear()
-                if not valued:
+                if not row_max:
                     continue
+                max_col = max(max_col, row_max)
+                text += row_text * rows
                 last_row = row_pos
                 if last_row > MAX_SHEET_ROWS:
                     raise _too_large(path, f"has a value in row {last_row:,} (more than {MAX_SHEET_ROWS:,} rows; "
@@ -469,7 +487,7 @@ def _ods_cells(path: Path, loc: Loc) -> dict[str, list[tuple[int, int]]]:
     return formulas
 
 
-def _check_workbook(path: Path, loc: Loc, kind: str) -> None:
+def _check_workbook(path: Path, loc: Loc) -> None:
     problem = _workbook_problem(path)
     if problem:
         raise CardgenError(loc, f"{path.name} {problem}", code="sheet")
@@ -484,7 +502,7 @@ def read_xlsx(path: Path, sheet: str | None, loc: Loc, report: Report | None = N
     except ImportError:
         raise CardgenError(loc, "reading .xlsx files needs openpyxl, which is not installed: "
                                 "pip install 'openpyxl>=3.1,<4' (or reinstall cardgen)", code="sheet") from None
-    _check_workbook(path, loc, "Excel")
+    _check_workbook(path, loc)
     try:
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except BaseException as exc:
@@ -561,7 +579,7 @@ def read_ods(path: Path, sheet: str | None, loc: Loc, report: Report | None = No
         raise CardgenError(loc, "reading .ods files needs python-calamine, which is not installed: "
                                 "pip install 'python-calamine<1' (or reinstall cardgen), or save the sheet "
                                 "as .xlsx", code="sheet") from None
-    _check_workbook(path, loc, "OpenDocument")
+    _check_workbook(path, loc)
     formulas = _ods_cells(path, loc)
     try:
         wb = pc.load_workbook(str(path))
