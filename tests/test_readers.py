@@ -538,3 +538,11 @@ def test_ods_rows_and_cells_written_out_one_by_one_stop_the_scan(tmp_path, monke
         tracemalloc.stop()
     assert text.startswith(f"d.yaml:3:8: error: many.ods {why}")
     assert peak < 20_000_000
+
+
+def test_an_xlsx_row_of_empty_cells_written_out_is_refused_before_parsing(tmp_path):
+    sheet = (b"<worksheet xmlns='http://schemas.openxmlformats.org/spreadsheetml/2006/main'><sheetData><row r='1'>"
+             + b"<c/>" * 30_000 + b"</row></sheetData></worksheet>")
+    _xlsx_with(tmp_path, "wide.xlsx", {"xl/worksheets/sheet1.xml": sheet})
+    assert message(tmp_path, "wide.xlsx").startswith(
+        "d.yaml:3:8: error: wide.xlsx has a row of more than 1,000 columns (limit CARDGEN_MAX_SHEET_COLUMNS); ")

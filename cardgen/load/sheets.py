@@ -513,6 +513,12 @@ def read_xlsx(path: Path, sheet: str | None, loc: Loc, report: Report | None = N
     try:
         name = _pick_sheet(wb.sheetnames, sheet, path, loc)
         ws = wb[name]
+        part = getattr(ws, "_worksheet_path", None)
+        if part and getattr(wb, "_archive", None) is not None:
+            with wb._archive.open(part) as f:
+                problem = _xml_cells_problem(f)
+            if problem:
+                raise _too_large(path, problem, loc)
         if hasattr(ws, "reset_dimensions"):
             ws.reset_dimensions()          # some writers store wrong dimensions
         rows = _grid(path, name, ws.iter_rows(values_only=True))
@@ -528,6 +534,40 @@ def read_xlsx(path: Path, sheet: str | None, loc: Loc, report: Report | None = N
                                 f"{_clean(str(exc))}); save it again as .xlsx", code="sheet") from None
     finally:
         wb.close()
+
+
+_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)[\s/>]")
+
+
+def _xml_cells_problem(f: Any) -> str | None:
+    """What is wrong with a worksheet part's size, read as bytes before it is parsed: more row
+    elements than twice the row limit, or a row with more cell elements than twenty times the
+    column limit (the XML reader holds a whole row in memory: a row of ten million empty
+    `<c/>` would take gigabytes), or more cell elements than the cell limit; or None."""
+    rows = cells = in_row = 0
+    buf = b""
+    while True:
+        chunk = f.read(1 << 20)
+        buf += chunk
+        end = len(buf) if not chunk else max(0, len(buf) - 64)    # (a tag cut at the end: next time)
+        for m in _TAG.finditer(buf):
+            if m.start() >= end:
+                break
+            if m.group(1) == b"row":
+                rows += 1
+                in_row = 0
+                if rows > 2 * MAX_SHEET_ROWS:
+                    return f"has more than {MAX_SHEET_ROWS:,} rows (limit CARDGEN_MAX_SHEET_ROWS)"
+            else:
+                cells += 1
+                in_row += 1
+                if in_row > 20 * MAX_SHEET_COLUMNS:
+                    return f"has a row of more than {MAX_SHEET_COLUMNS:,} columns (limit CARDGEN_MAX_SHEET_COLUMNS)"
+                if cells > MAX_SHEET_CELLS:
+                    return f"has more than {MAX_SHEET_CELLS:,} cells (limit CARDGEN_MAX_SHEET_CELLS)"
+        if not chunk:
+            return None
+        buf = buf[end:]
 
 
 def _formulas_without_values(path: Path, wb: Any, ws: Any, name: str, report: Report) -> None:
