@@ -514,15 +514,16 @@ def read_xlsx(path: Path, sheet: str | None, loc: Loc, report: Report | None = N
         name = _pick_sheet(wb.sheetnames, sheet, path, loc)
         ws = wb[name]
         part = getattr(ws, "_worksheet_path", None)
+        formulas = True
         if part and getattr(wb, "_archive", None) is not None:
             with wb._archive.open(part) as f:
-                problem = _xml_cells_problem(f)
+                problem, formulas = _xml_cells_problem(f)
             if problem:
                 raise _too_large(path, problem, loc)
         if hasattr(ws, "reset_dimensions"):
             ws.reset_dimensions()          # some writers store wrong dimensions
         rows = _grid(path, name, ws.iter_rows(values_only=True))
-        if report is not None:
+        if report is not None and formulas:
             _formulas_without_values(path, wb, ws, name, report)
         return rows
     except CardgenError:
@@ -536,15 +537,17 @@ def read_xlsx(path: Path, sheet: str | None, loc: Loc, report: Report | None = N
         wb.close()
 
 
-_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c)[\s/>]")
+_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(row|c|f)[\s/>]")
 
 
-def _xml_cells_problem(f: Any) -> str | None:
+def _xml_cells_problem(f: Any) -> tuple[str | None, bool]:
     """What is wrong with a worksheet part's size, read as bytes before it is parsed: more row
     elements than twice the row limit, or a row with more cell elements than twenty times the
     column limit (the XML reader holds a whole row in memory: a row of ten million empty
-    `<c/>` would take gigabytes), or more cell elements than the cell limit; or None."""
+    `<c/>` would take gigabytes), or more cell elements than the cell limit; or None.  And
+    whether the sheet has formulas (`<f>`)."""
     rows = cells = in_row = 0
+    formulas = False
     buf = b""
     while True:
         chunk = f.read(1 << 20)
@@ -557,16 +560,19 @@ def _xml_cells_problem(f: Any) -> str | None:
                 rows += 1
                 in_row = 0
                 if rows > 2 * MAX_SHEET_ROWS:
-                    return f"has more than {MAX_SHEET_ROWS:,} rows (limit CARDGEN_MAX_SHEET_ROWS)"
+                    return f"has more than {MAX_SHEET_ROWS:,} rows (limit CARDGEN_MAX_SHEET_ROWS)", formulas
+            elif m.group(1) == b"f":
+                formulas = True
             else:
                 cells += 1
                 in_row += 1
                 if in_row > 20 * MAX_SHEET_COLUMNS:
-                    return f"has a row of more than {MAX_SHEET_COLUMNS:,} columns (limit CARDGEN_MAX_SHEET_COLUMNS)"
+                    return (f"has a row of more than {MAX_SHEET_COLUMNS:,} columns (limit "
+                            f"CARDGEN_MAX_SHEET_COLUMNS)", formulas)
                 if cells > MAX_SHEET_CELLS:
-                    return f"has more than {MAX_SHEET_CELLS:,} cells (limit CARDGEN_MAX_SHEET_CELLS)"
+                    return f"has more than {MAX_SHEET_CELLS:,} cells (limit CARDGEN_MAX_SHEET_CELLS)", formulas
         if not chunk:
-            return None
+            return None, formulas
         buf = buf[end:]
 
 
