@@ -546,3 +546,12 @@ def test_an_xlsx_row_of_empty_cells_written_out_is_refused_before_parsing(tmp_pa
     _xlsx_with(tmp_path, "wide.xlsx", {"xl/worksheets/sheet1.xml": sheet})
     assert message(tmp_path, "wide.xlsx").startswith(
         "d.yaml:3:8: error: wide.xlsx has a row of more than 1,000 columns (limit CARDGEN_MAX_SHEET_COLUMNS); ")
+
+
+def test_a_deck_file_linked_to_itself_is_one_located_error(tmp_path):
+    root = _font_game(tmp_path)
+    (root / "templates" / "g" / "face.yaml").write_text(
+        'elements:\n  - {name: t, type: text, x: 5mm, y: 5mm, width: 50mm, height: 10mm, text: "{{ card.name }}"}\n')
+    (root / "loop.yaml").symlink_to("loop.yaml")
+    assert _both(root, tmp_path / "out") == ["loop.yaml: error: a link that leads back to itself; replace it with "
+                                             "the file"]
