@@ -80,9 +80,16 @@ def test_text_encodings_are_read(tmp_path, encoding, data):
 def test_a_csv_that_is_a_pipe_or_a_loop_is_one_line(tmp_path):
     os.mkfifo(tmp_path / "pipe.csv")
     (tmp_path / "loop.csv").symlink_to(tmp_path / "loop.csv")
-    # (a pipe is not a file: "not found"; a link to itself neither)
-    assert message(tmp_path, "pipe.csv") == "d.yaml:3:8: error: spreadsheet 'pipe.csv' not found next to d.yaml"
-    assert message(tmp_path, "loop.csv") == "d.yaml:3:8: error: spreadsheet 'loop.csv' not found next to d.yaml"
+    (tmp_path / "nothing.csv").symlink_to(tmp_path / "gone.csv")
+    (tmp_path / "folder.csv").mkdir()
+    assert message(tmp_path, "pipe.csv") == ("d.yaml:3:8: error: spreadsheet 'pipe.csv' is not a regular file (a "
+                                             "pipe, device or socket), so cardgen does not read it")
+    assert message(tmp_path, "loop.csv") == ("d.yaml:3:8: error: spreadsheet 'loop.csv' is a link that leads back to "
+                                             "itself; replace it with the file")
+    assert message(tmp_path, "nothing.csv") == ("d.yaml:3:8: error: spreadsheet 'nothing.csv' is a link to nothing; "
+                                                "replace it with the file")
+    assert message(tmp_path, "folder.csv") == "d.yaml:3:8: error: spreadsheet 'folder.csv' is a folder, not a file"
+    assert message(tmp_path, "none.csv") == "d.yaml:3:8: error: spreadsheet 'none.csv' not found next to d.yaml"
 
 
 # -- workbooks -----------------------------------------------------------------------------------

@@ -123,6 +123,27 @@ def read_problem(exc: OSError, name: str, what: str = "file") -> str:
     return f"cannot read {what} {name}: {exc.strerror or exc}"
 
 
+def not_a_file(path: Path | str, what: str, name: str) -> str | None:
+    """Why `path`, which is there (a name in its folder), cannot be read as a file: a pipe,
+    device or socket, a folder, a link to itself or to nothing; None for a regular file or
+    for nothing there at all."""
+    if not os.path.lexists(path):
+        return None
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return read_problem(exc, f"'{_show(name)}'", what)
+        return f"{what} '{_show(name)}' is a link to nothing; replace it with the file"
+    except ValueError:
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        return read_problem(IsADirectoryError(errno.EISDIR, "is a directory"), f"'{_show(name)}'", what)
+    if not stat.S_ISREG(st.st_mode):
+        return read_problem(NotRegular(path), f"'{_show(name)}'", what)
+    return None
+
+
 def too_deep(root: Path | str, limit: int | None = None) -> Path | None:
     """The first folder (in name order) nested more than `limit` (`limits.MAX_FOLDER_DEPTH`)
     folders deep under `root`, hidden folders (`.git`) and links aside, or None.  Iterative:

@@ -45,7 +45,7 @@ from typing import Any
 
 from cardgen.core import limits
 from cardgen.core.errors import CardgenError, Loc, Report
-from cardgen.core.paths import PathRefused, check_ref, confine, read_problem, read_regular
+from cardgen.core.paths import PathRefused, check_ref, confine, not_a_file, read_problem, read_regular
 from cardgen.load.yamlsrc import YDict, YList
 from cardgen.schema.core import STATIC_ENV, suggest
 from cardgen.schema.files import SheetSource
@@ -1166,7 +1166,9 @@ def read_cards(value: Any, deck_path: Path, loc: Loc, report: Report, cache: Pat
         except PathRefused as exc:
             raise CardgenError(loc, str(exc), code="path") from None
         if not path.is_file():
-            raise CardgenError(loc, f"spreadsheet '{src.file}' not found next to {deck_path.name}", code="sheet")
+            why = not_a_file(path, "spreadsheet", src.file)
+            raise CardgenError(loc, why or f"spreadsheet '{src.file}' not found next to {deck_path.name}",
+                               code="sheet")
         suffix = path.suffix.lower()
         try:
             if suffix in (".csv", ".tsv"):
