@@ -11,6 +11,7 @@ import pytest
 from conftest import run_cli, write
 
 from cardgen.core.data import DATA
+from cardgen.core.paths import _show
 
 MARK = "SECRETMARKER7731"
 WHERE = ("files may only come from the game folder, the project's templates/, art/, fonts/ and layouts/ folders, "
@@ -104,8 +105,11 @@ def test_art_outside_is_refused(tiny_game, tmp_path, secret, pic, why):
     code, stdout, stderr = build(root, out)
     assert code == 1
     lines = errors(stderr)
+    # (a reference is shown as `paths._show` shortens it: a long temporary folder is cut)
+    why = why.replace("'{secret}/secret.svg'", "'" + _show(f"{secret}/secret.svg").replace("{", "{{").replace("}", "}}")
+                      + "'")
     assert lines == [f"{root}/templates/tiny/face.yaml:12:10: error: card 'A' (deck.yaml:5), element 'pic': "
-                     f"image '{pic}' " + why.format(where=WHERE, secret=secret)
+                     f"image '{_show(pic)}' " + why.format(where=WHERE, secret=secret)
                      if not pic.endswith(".svg") else
                      f"{root}/templates/tiny/face.yaml:12:10: error: card 'A' (deck.yaml:5), element 'pic': "
                      + why.format(where=WHERE, secret=secret)]
@@ -167,7 +171,7 @@ def test_template_outside_is_refused(tiny_game, tmp_path, secret, ref, why):
     write(root / "deck.yaml", f"deck: Things\ntemplate: '{ref}'\ncards:\n  - name: A\n")
     code, stdout, stderr = build(root, tmp_path / "out")
     assert code == 1
-    assert errors(stderr) == [f"{root}/deck.yaml:2:11: error: template '{ref}' " + why.format(where=WHERE)]
+    assert errors(stderr) == [f"{root}/deck.yaml:2:11: error: template '{_show(ref)}' " + why.format(where=WHERE)]
     no_leak(tmp_path / "out", stdout, stderr)
 
 
@@ -175,7 +179,7 @@ def test_extends_outside_is_refused(tiny_game, tmp_path, secret):
     root = tiny_game(template=f"extends: '{secret}/tpl'\nelements: []\n")
     code, stdout, stderr = build(root, tmp_path / "out")
     assert code == 1
-    assert errors(stderr) == [f"{root}/templates/tiny/face.yaml:1:10: error: template '{secret}/tpl' is an "
+    assert errors(stderr) == [f"{root}/templates/tiny/face.yaml:1:10: error: template '{_show(f'{secret}/tpl')}' is an "
                               f"absolute path; write it relative to the game folder ({WHERE})"]
     no_leak(tmp_path / "out", stdout, stderr)
 
@@ -201,7 +205,8 @@ def test_decks_outside_are_refused(tiny_game, tmp_path, secret, entry, why):
     root = tiny_game(game_extra=f"decks: ['{entry}']\n")
     code, stdout, stderr = build(root, tmp_path / "out")
     assert code == 1
-    assert errors(stderr) == [f"{root}/game.yaml:2:9: error: " + why.format(where=WHERE, secret=secret)]
+    assert errors(stderr) == [f"{root}/game.yaml:2:9: error: " + why.format(where=WHERE, secret=secret)
+                              .replace(f"'{secret}/deck'", f"'{_show(f'{secret}/deck')}'")]
     no_leak(tmp_path / "out", stdout, stderr)
 
 
