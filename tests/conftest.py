@@ -13,7 +13,8 @@ REPO = Path(__file__).resolve().parent.parent
 # of the bundled games, no killed processes, no browser), for the edit-test loop: about 20 s
 # on the 2-core machine. CI runs everything.
 QUICK = {
-    "test_backs_plan", "test_calibration", "test_confinement", "test_core_units_names", "test_docs",
+    "test_backs_plan", "test_calibration", "test_confinement", "test_core_units_names", "test_count_checks",
+    "test_docs",
     "test_errors", "test_fallback_fonts", "test_game_601", "test_game_alien_conspiracy", "test_game_alter_ego",
     "test_game_face_off", "test_game_vigilantes", "test_jsonschema", "test_limits", "test_memo", "test_model",
     "test_output_options", "test_outputs_registry", "test_package", "test_pixels", "test_progress",

@@ -1,11 +1,8 @@
 """The `cardgen` command."""
 from __future__ import annotations
 
-import atexit
-import gc
 import os
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -73,13 +70,8 @@ class Interrupted(BaseException):
 
 def run() -> None:
     """The `cardgen` command (`cardgen.__main__.run`: its console script and `python -m
-    cardgen`, which says a Ctrl-C in one line): `main`, in a process
-    of its own.  Its garbage collector runs less often (a build makes hundreds of thousands of
-    small objects that live until it ends; the cycles among them are still collected), and it
-    leaves without taking every object apart one by one (tenths of a second after a large
-    build): once the command is done, with no other thread left, the exit handlers run,
-    the output is flushed and the process ends."""
-    gc.set_threshold(50_000, 50, 100)
+    cardgen`, which says a Ctrl-C in one line): `main`, then the output flushed; a closed pipe
+    (`cardgen ... | head`) ends it with status 1 and no message from Python as it exits."""
     try:
         main()
     except SystemExit as exc:
@@ -88,16 +80,19 @@ def run() -> None:
         raise KeyboardInterrupt from None
     else:
         code = 0
-    if not isinstance(code, int) or threading.active_count() > 1 or sys.getprofile() or sys.gettrace():
-        sys.exit(code)          # (a profiler or coverage tool writes its results as the process ends)
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
         try:
             if stream is not None:          # (None: started with the stream closed, `cardgen ... >&-`)
                 stream.flush()
-        except (OSError, ValueError):       # (a closed pipe: `cardgen ... | head`)
+        except (OSError, ValueError):       # (a closed pipe: nothing more can be said there)
             code = code or 1
-    os._exit(code)
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, stream.fileno())       # (so Python's own flush at exit says nothing)
+            except (OSError, ValueError):
+                setattr(sys, name, None)
+    sys.exit(code)
 
 
 def _click_option(o: Opt, dest: str) -> click.Option:
