@@ -6,17 +6,25 @@ compiled once.
 """
 from __future__ import annotations
 
+import math
 import re
+import textwrap
 from contextvars import ContextVar
-from functools import cache
+from functools import lru_cache
 
 from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.constants import LOREM_IPSUM_WORDS
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
-from jinja2.nodes import EvalContext
-from jinja2.runtime import Context
-from jinja2.sandbox import ImmutableSandboxedEnvironment, modifies_known_mutable
+from jinja2.filters import make_attrgetter
+from jinja2.sandbox import (
+    ImmutableSandboxedEnvironment,
+    SandboxedEscapeFormatter,
+    SandboxedFormatter,
+    modifies_known_mutable,
+)
+from jinja2.utils import _PassArg, pass_environment
+from markupsafe import Markup
 
 from cardgen.core import limits
 
@@ -103,11 +111,56 @@ _made: ContextVar[int] = ContextVar("cardgen_expr_made", default=0)
 TOTAL_TEXT_FACTOR = 20
 _INT_BITS = int(limits.MAX_INT_DIGITS * 3.33) + 1
 # filters that turn what they are given into text (`join` of a list of long texts)
-_TEXT_MAKING = {"string", "tojson", "pprint", "format", "join", "center", "indent", "wordwrap", "truncate",
-                "replace", "urlize", "striptags", "title", "upper", "lower", "capitalize", "trim", "escape", "e",
-                "forceescape", "safe", "xmlattr", "urlencode", "filesizeformat"}
-_AMPLIFYING = {"center", "ljust", "rjust", "zfill", "expandtabs", "indent", "wordwrap", "truncate", "batch",
-               "slice", "format", "replace", "join", "mul"}
+# How each filter Jinja offers is bounded.  A filter this table does not name is not offered
+# to templates (tests/test_limits.py runs every one of them against its limit).
+#   "small": its result is at most a few times the size of what it is given, in as many steps;
+#   "text":  makes text of what it is given (a list or mapping printed), its size checked first;
+#   "each":  goes through what it is given item by item, each item one step;
+#   "whole": reads all of what it is given first, each item a step (sorting: n log n steps);
+#   "sized": makes text whose size follows from its arguments, worked out and checked first.
+FILTERS = {
+    "abs": "small", "attr": "small", "count": "small", "d": "small", "default": "small", "float": "small",
+    "int": "small", "last": "small", "length": "small", "random": "small", "round": "small",
+    "filesizeformat": "small",
+    "capitalize": "text", "e": "text", "escape": "text", "forceescape": "text", "lower": "text",
+    "pprint": "text", "safe": "text", "string": "text", "striptags": "text", "title": "text", "tojson": "text",
+    "trim": "text", "truncate": "text", "upper": "text", "urlencode": "text", "wordcount": "text",
+    "xmlattr": "text",
+    "batch": "each", "first": "each", "list": "each", "map": "each", "max": "each", "min": "each",
+    "reject": "each", "rejectattr": "each", "select": "each", "selectattr": "each", "slice": "each",
+    "dictsort": "whole", "groupby": "whole", "items": "whole", "reverse": "whole", "sort": "whole",
+    "unique": "whole",
+    "center": "sized", "format": "sized", "indent": "sized", "join": "sized", "replace": "sized", "sum": "sized",
+    "urlize": "sized", "wordwrap": "sized",
+}
+_SORTING = {"sort", "groupby", "dictsort"}
+
+# The methods templates may call on values of these types; any other is refused.  "bounded":
+# its result is at most a few times the size of its object and arguments; "checked": its
+# result's size is worked out and checked before it is made (`_pre_call`).
+_STR_BOUNDED = {
+    "capitalize", "casefold", "count", "encode", "endswith", "find", "index", "isalnum", "isalpha", "isascii",
+    "isdecimal", "isdigit", "isidentifier", "islower", "isnumeric", "isprintable", "isspace", "istitle",
+    "isupper", "lower", "lstrip", "maketrans", "partition", "removeprefix", "removesuffix", "rfind", "rindex",
+    "rpartition", "rsplit", "rstrip", "split", "splitlines", "startswith", "strip", "swapcase", "title", "upper",
+    "striptags", "unescape", "escape", "decode", "fromhex", "hex",
+}
+_STR_CHECKED = {"center", "ljust", "rjust", "zfill", "expandtabs", "format", "format_map", "join", "replace",
+                "translate"}
+METHODS: dict[type, frozenset[str]] = {
+    str: frozenset(_STR_BOUNDED | _STR_CHECKED),
+    bytes: frozenset(_STR_BOUNDED | _STR_CHECKED),
+    int: frozenset({"as_integer_ratio", "bit_count", "bit_length", "conjugate", "denominator", "imag",
+                    "numerator", "real", "is_integer", "to_bytes", "from_bytes"}),
+    float: frozenset({"as_integer_ratio", "conjugate", "fromhex", "hex", "imag", "is_integer", "real"}),
+    list: frozenset({"copy", "count", "index"}),
+    tuple: frozenset({"count", "index"}),
+    dict: frozenset({"copy", "fromkeys", "get", "items", "keys", "values"}),
+    set: frozenset({"copy", "difference", "intersection", "isdisjoint", "issubset", "issuperset",
+                    "symmetric_difference", "union"}),
+    frozenset: frozenset({"copy", "difference", "intersection", "isdisjoint", "issubset", "issuperset",
+                          "symmetric_difference", "union"}),
+}
 
 
 def _tick(n: int = 1) -> None:
@@ -118,9 +171,32 @@ def _tick(n: int = 1) -> None:
                          f"simplify it (limit CARDGEN_MAX_STEPS)")
 
 
+def _counted(iterable):
+    """`iterable`, one step for each item taken from it: every `for` of a template and every
+    filter that goes through a list, a text or a mapping runs through this."""
+    for item in iterable:
+        _tick()
+        yield item
+
+
+def _all_of(value) -> list:
+    """Everything in `value` as a list, a step for each item (and refused past MAX_ITEMS)."""
+    out = []
+    for item in _counted(value):
+        out.append(item)
+        if len(out) > limits.MAX_ITEMS:
+            raise _too_long("a list", len(out), limits.MAX_ITEMS, "CARDGEN_MAX_ITEMS")
+    return out
+
+
 def _too_long(what: str, n: int, limit: int, var: str) -> LimitError:
     return LimitError(f"the expression would make {what} of {n:,} (more than {limit:,}); simplify it "
                       f"(limit {var})")
+
+
+def _refuse_text(n: int) -> None:
+    if n > limits.MAX_TEXT:
+        raise _too_long("a text", n, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
 
 
 def _count_made(n: int) -> None:
@@ -134,18 +210,34 @@ def _count_made(n: int) -> None:
 def _text_size(value, budget: int, depth: int = 0) -> int:
     """At least how many characters `value` makes as text (`str()`, `tojson`, `%s`), counted
     without making it; stops counting past `budget`.  Containers count each item every time it
-    appears (a list of one long text repeated 40,000 times is 40,000 long texts)."""
+    appears (a list of one long text repeated 40,000 times is 40,000 long texts), and the
+    indentation `pprint` gives each nested item."""
     if isinstance(value, (str, bytes)):
         return len(value)
     if isinstance(value, (list, tuple, set, frozenset, dict)) or (depth and isinstance(value, Record)):
         items = value.items() if isinstance(value, dict) else value
         total = 2
         for item in items:
-            total += 2 + (_text_size(item, budget - total, depth + 1) if depth < 50 else 0)
+            total += 2 + depth + (_text_size(item, budget - total, depth + 1) if depth < 50 else 0)
             if total > budget:
                 break
         return total
     return 0
+
+
+def _size(value) -> int:
+    """At most (about) how many characters `str(value)` is, worked out without making it."""
+    if isinstance(value, (str, bytes, list, tuple, set, frozenset, dict)):
+        return _text_size(value, limits.MAX_TEXT + 1)
+    if isinstance(value, bool) or value is None:
+        return 5
+    if isinstance(value, int):
+        return int(value.bit_length() * 0.302) + 2
+    if isinstance(value, float):
+        return 330            # '%f' of 1e308
+    if isinstance(value, Record):
+        return _text_size(value._data.get("name", ""), limits.MAX_TEXT + 1) if isinstance(value._data, dict) else 8
+    return 64
 
 
 def _check_text_size(value, what: str = "a text") -> None:
@@ -158,7 +250,8 @@ def _check_text_size(value, what: str = "a text") -> None:
 
 
 def _check_value(value):
-    """`value` if its size is within the limits, else LimitError."""
+    """`value` if its size is within the limits, else LimitError.  A list made counts a step
+    for every 16 items (copying is work too: a list grown by one item in a loop is quadratic)."""
     if isinstance(value, (str, bytes)):
         if len(value) > limits.MAX_TEXT:
             raise _too_long("a text", len(value), limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
@@ -169,8 +262,10 @@ def _check_value(value):
         if value.bit_length() > _INT_BITS:
             raise LimitError(f"the expression would make a number with more than {limits.MAX_INT_DIGITS:,} "
                              f"digits; simplify it (limit CARDGEN_MAX_INT_DIGITS)")
-    elif isinstance(value, (list, tuple, dict, set)) and len(value) > limits.MAX_ITEMS:
-        raise _too_long("a list", len(value), limits.MAX_ITEMS, "CARDGEN_MAX_ITEMS")
+    elif isinstance(value, (list, tuple, dict, set, frozenset)):
+        if len(value) > limits.MAX_ITEMS:
+            raise _too_long("a list", len(value), limits.MAX_ITEMS, "CARDGEN_MAX_ITEMS")
+        _tick(len(value) // 16)
     return value
 
 
@@ -184,14 +279,51 @@ def _check_ints(args, what: str) -> None:
             raise LimitError(f"{what}: {a:,} is more than {limits.MAX_TEXT:,} (limit CARDGEN_MAX_TEXT)")
 
 
-def _check_format(fmt: str) -> None:
+def _check_format(fmt) -> None:
     """A printf or str.format pattern asking for a huge width or precision."""
+    if isinstance(fmt, bytes):
+        fmt = fmt.decode("latin-1")
     for m in re.finditer(r"\d{6,}", fmt):
         if int(m.group()) > limits.MAX_TEXT:
             raise LimitError(f"a format width of {int(m.group()):,} is more than {limits.MAX_TEXT:,} "
                              f"(limit CARDGEN_MAX_TEXT)")
-    if re.search(r"%[-+ #0]*\*", fmt):
+    if re.search(r"%(?:\([^)]*\))?[-+ #0]*\*|%(?:\([^)]*\))?[-+ #0]*\d*\.\*", fmt):
         raise LimitError("a `*` width in a % format is not allowed in a template; write the width out")
+
+
+_PRINTF = re.compile(r"%(?:\((?P<key>[^)]*)\))?[-+ #0]*(?P<width>\d+)?(?:\.(?P<prec>\d*))?[hlL]?"
+                     r"(?P<conv>[diouxXeEfFgGcrsab%])")
+
+
+def _printf_size(fmt, args) -> int:
+    """At most how many characters `fmt % args` makes: the pattern's own text, and for each
+    conversion its width, its precision and the size of the value it converts."""
+    if isinstance(fmt, bytes):
+        fmt = fmt.decode("latin-1")
+    specs = list(_PRINTF.finditer(fmt))
+    total = len(fmt) - sum(m.end() - m.start() for m in specs)
+    seq = args if isinstance(args, tuple) else (args,)
+    i = 0
+    for m in specs:
+        width, prec = int(m["width"] or 0), int(m["prec"] or 0)
+        if m["conv"] == "%":
+            total += max(width, 1)
+            continue
+        if m["key"] is not None:
+            try:
+                arg = args[m["key"]]
+            except Exception:
+                arg = None
+        else:
+            arg = seq[i] if i < len(seq) else None
+            i += 1
+        total += width + prec + (1 if m["conv"] == "c" else _size(arg))
+    return total
+
+
+def _check_printf(fmt, args) -> None:
+    _check_format(fmt)
+    _refuse_text(_printf_size(fmt, args))
 
 
 def _pre_binop(op: str, left, right) -> None:
@@ -213,66 +345,190 @@ def _pre_binop(op: str, left, right) -> None:
                              f"digits; simplify it (limit CARDGEN_MAX_INT_DIGITS)")
     elif op == "+":
         a, b = _length(left), _length(right)
-        if a is not None and b is not None and a + b > limits.MAX_TEXT:
-            raise _too_long("a text" if isinstance(left, str) else "a list", a + b, limits.MAX_TEXT,
-                            "CARDGEN_MAX_TEXT")
-    elif op == "%" and isinstance(left, str):
-        _check_format(left)
+        if a is not None and b is not None:
+            if isinstance(left, (str, bytes)):
+                _refuse_text(a + b)
+            elif a + b > limits.MAX_ITEMS:
+                raise _too_long("a list", a + b, limits.MAX_ITEMS, "CARDGEN_MAX_ITEMS")
+    elif op == "%" and isinstance(left, (str, bytes)):
         _check_text_size(right)
+        _check_printf(left, right)
 
 
-def _pre_call(obj, args, kwargs) -> None:
+def _pre_call(obj, args: tuple, kwargs: dict) -> tuple:
+    """Check a call before it is made: the size of what a method of text makes (and `to_bytes`),
+    worked out from its arguments.  Returns the arguments to call with (an iterator given to
+    `join` is read first, a step an item, so that its size is known)."""
     name = getattr(obj, "__name__", "")
     owner = getattr(obj, "__self__", None)
-    if isinstance(owner, (str, bytes)):
-        if name in ("format", "format_map") and isinstance(owner, str):
-            _check_format(owner)
-        elif name == "replace":
-            _check_replace(owner, *args[:2])
-        elif name == "join" and args and isinstance(args[0], (str, bytes, list, tuple)):
-            parts = args[0]
-            n = len(owner) * max(len(parts) - 1, 0) + sum(len(x) for x in parts if isinstance(x, (str, bytes)))
-            if n > limits.MAX_TEXT:
-                raise _too_long("a text", n, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
-        elif name == "expandtabs":
-            size = args[0] if args else kwargs.get("tabsize", 8)
-            tabs = owner.count("\t") if isinstance(owner, str) else owner.count(b"\t")
-            if isinstance(size, int) and len(owner) + tabs * size > limits.MAX_TEXT:
-                raise _too_long("a text", len(owner) + tabs * size, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
+    if isinstance(owner, int) and name == "to_bytes":
         _check_ints([*args, *kwargs.values()], f"'{name}'")
-        for a in (*args, *kwargs.values()):
-            _check_text_size(a)
+    if not isinstance(owner, (str, bytes)):
+        return args
+    if name in ("format", "format_map") and isinstance(owner, str):
+        _check_format(owner)
+    elif name == "replace":
+        _check_replace(owner, *args[:2])
+    elif name == "join" and args:
+        parts = args[0] if isinstance(args[0], (str, bytes, list, tuple)) else _all_of(args[0])
+        args = (parts, *args[1:])
+        _refuse_text(len(owner) * max(len(parts) - 1, 0) + sum(len(x) for x in parts if isinstance(x, (str, bytes))))
+    elif name == "expandtabs":
+        size = args[0] if args else kwargs.get("tabsize", 8)
+        tabs = owner.count("\t") if isinstance(owner, str) else owner.count(b"\t")
+        if isinstance(size, int):
+            _refuse_text(len(owner) + tabs * size)
+    elif name == "translate" and args and isinstance(owner, str):
+        _refuse_text(_translated_size(owner, args[0]))
+    _check_ints([*args, *kwargs.values()], f"'{name}'")
+    for a in (*args, *kwargs.values()):
+        _check_text_size(a)
+    return args
+
+
+def _translated_size(text: str, table) -> int:
+    """How long `text.translate(table)` is: each character the table maps to a longer text
+    counts that text's length every time it appears."""
+    n = len(text)
+    if isinstance(table, Record):
+        table = table._data
+    if isinstance(table, dict):
+        pairs = table.items()
+    elif isinstance(table, (list, tuple)):
+        pairs = enumerate(table)
+    else:
+        return n
+    for key, value in pairs:
+        if isinstance(key, int) and 0 <= key < 0x110000 and isinstance(value, str) and len(value) > 1:
+            n += text.count(chr(key)) * (len(value) - 1)
+            if n > limits.MAX_TEXT:
+                break
+    return n
 
 
 def _check_replace(text, old=None, new=None) -> None:
     """Refuse a replacement whose result would pass MAX_TEXT (its length is known in advance)."""
-    if isinstance(text, str) and isinstance(old, str) and isinstance(new, str):
-        n = len(text) + text.count(old) * (len(new) - len(old))
-        if n > limits.MAX_TEXT:
-            raise _too_long("a text", n, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
+    if isinstance(text, (str, bytes)) and isinstance(old, type(text)) and isinstance(new, type(text)):
+        n = len(text) + text.count(old) * (len(new) - len(old)) if old else len(text) + (len(text) + 1) * len(new)
+        _refuse_text(n)
+
+
+def _check_filter(name: str, data: list, kwargs: dict) -> None:
+    """What a "sized" or "text" filter would make, refused before it is made."""
+    for a in data[1:]:
+        if isinstance(a, int):
+            _check_ints([a], f"filter '{name}'")
+    _check_ints([v for v in kwargs.values() if isinstance(v, int)], f"filter '{name}'")
+    if not data:
+        return
+    value = data[0]
+    if name == "format" and isinstance(value, str):
+        _check_printf(value, kwargs or tuple(data[1:]))
+    elif name == "replace" and len(data) >= 3:
+        _check_replace(*data[:3])
+    elif name == "indent" and isinstance(value, str):
+        width = data[1] if len(data) > 1 else kwargs.get("width", 4)
+        w = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
+        _refuse_text(len(value) + (value.count("\n") + 1) * w)
+    elif name == "urlize" and isinstance(value, str):
+        # every word may become a link carrying its address twice, `target`, `rel` and the schemes
+        extra = sum(len(x) for x in (*data[2:], *kwargs.values()) if isinstance(x, str))
+        _refuse_text(3 * len(value) + (len(value.split()) or 1) * (extra + 64))
+    if name not in ("sum", "join"):
+        for a in (*data, *kwargs.values()):
+            _check_text_size(a)
+
+
+@pass_environment
+def _join_filter(environment, value, d: str = "", attribute=None):
+    items = _all_of(value)
+    if attribute is not None:
+        get = make_attrgetter(environment, attribute)
+        items = [get(x) for x in items]
+    if isinstance(d, str):
+        _refuse_text(len(d) * max(len(items) - 1, 0) + sum(_size(x) for x in items))
+    for x in items:
+        _check_text_size(x)
+    return str(d).join(map(str, items))
+
+
+@pass_environment
+def _sum_filter(environment, iterable, attribute=None, start=0):
+    """Jinja's `sum`, in linear time: lists (and texts, refused by Python's own `sum`) are put
+    together once, their size checked first, not copied again for every item."""
+    items = _all_of(iterable)
+    if attribute is not None:
+        get = make_attrgetter(environment, attribute)
+        items = [get(x) for x in items]
+    if isinstance(start, (list, tuple)):
+        n = len(start)
+        for x in items:
+            if not isinstance(x, type(start)):
+                raise TypeError(f'can only concatenate {type(start).__name__} (not "{type(x).__name__}") to '
+                                f'{type(start).__name__}')
+            n += len(x)
+            if n > limits.MAX_ITEMS:
+                raise _too_long("a list", n, limits.MAX_ITEMS, "CARDGEN_MAX_ITEMS")
+        _tick(n // 16)
+        out = list(start)
+        for x in items:
+            out.extend(x)
+        return type(start)(out)
+    total = start
+    for x in items:
+        total = ENV.call_binop(None, "+", total, x)   # each addition checked: 10**900 + ... stays a number
+    return total
+
+
+@pass_environment
+def _wordwrap_filter(environment, s, width: int = 79, break_long_words: bool = True, wrapstring=None,
+                     break_on_hyphens: bool = True) -> str:
+    """Jinja's `wordwrap`, with the size of what it makes worked out from the wrapped lines
+    before they are joined (a long `wrapstring` between 100,000 one-letter lines)."""
+    if wrapstring is None:
+        wrapstring = environment.newline_sequence
+    s, wrapstring = str(s), str(wrapstring)
+    if not isinstance(width, int) or width < 1:
+        raise ValueError(f"invalid width {width!r} (must be > 0)")
+    lines = s.splitlines()
+    # at least one line for every `width` characters that are not spaces, each followed by `wrapstring`
+    _refuse_text(len(s) + sum(len(x) - x.count(" ") for x in lines) // width * len(wrapstring))
+    paragraphs = []
+    n = 0
+    for line in lines:
+        _tick()
+        wrapped = textwrap.wrap(line, width=width, expand_tabs=False, replace_whitespace=False,
+                                break_long_words=break_long_words, break_on_hyphens=break_on_hyphens)
+        _tick(len(wrapped))
+        n += sum(len(x) for x in wrapped) + len(wrapstring) * len(wrapped)
+        _refuse_text(n)
+        paragraphs.append(wrapped)
+    return wrapstring.join(wrapstring.join(p) for p in paragraphs)
+
+
+_OWN_FILTERS = {"join": _join_filter, "sum": _sum_filter, "wordwrap": _wordwrap_filter}
 
 
 class _CountingRange:
-    """range() for templates: at most MAX_RANGE long, each turn counted as a step."""
+    """range() for templates: at most MAX_RANGE long (each turn of a loop over it is a step,
+    as every loop's)."""
 
     def __init__(self, *args: int):
         for a in args:
             if isinstance(a, int) and a.bit_length() > 63:
                 raise _too_long("a range", abs(a), limits.MAX_RANGE, "CARDGEN_MAX_RANGE")
-        self.r = range(*args)
-        if len(self.r) > limits.MAX_RANGE:
-            raise _too_long("a range", len(self.r), limits.MAX_RANGE, "CARDGEN_MAX_RANGE")
+        self._r = range(*args)
+        if len(self._r) > limits.MAX_RANGE:
+            raise _too_long("a range", len(self._r), limits.MAX_RANGE, "CARDGEN_MAX_RANGE")
 
     def __iter__(self):
-        for i in self.r:
-            _tick()
-            yield i
+        return iter(self._r)
 
     def __len__(self) -> int:
-        return len(self.r)
+        return len(self._r)
 
     def __contains__(self, x) -> bool:
-        return x in self.r
+        return x in self._r
 
 
 def _lipsum(n: int = 5, html: bool = False, min: int = 20, max: int = 100) -> str:
@@ -312,11 +568,49 @@ class _BoundedCodeGenerator(CodeGenerator):
             self.write(", ")
         self.write("))")
 
+    def visit_For(self, node: nodes.For, frame) -> None:
+        # every loop goes through environment.counted: the list, text or mapping it is given,
+        # and in a recursive loop (`loop(children)`) what each turn is given
+        original = node.iter
+        if not node.recursive:
+            node.iter = nodes.Call(nodes.EnvironmentAttribute("counted", lineno=original.lineno), [original], [],
+                                   None, None, lineno=original.lineno)
+        try:
+            super().visit_For(node, frame)
+        finally:
+            node.iter = original
+
+    def write(self, x: str) -> None:
+        super().write("environment.counted(reciter)" if x == "reciter" else x)
+
+
+class _BoundedFormatter(SandboxedFormatter):
+    """`str.format` in a template: each field's width and precision checked before it is
+    formatted, and the fields together at most MAX_TEXT characters."""
+
+    def __init__(self, env, **kwargs):
+        super().__init__(env, **kwargs)
+        self.made = 0
+
+    def format_field(self, value, format_spec: str):
+        _tick()
+        _check_format(format_spec)
+        _refuse_text(self.made + _size(value) + sum(int(d) for d in re.findall(r"\d+", format_spec)))
+        out = super().format_field(value, format_spec)
+        self.made += len(out)
+        _refuse_text(self.made)
+        return out
+
+
+class _BoundedEscapeFormatter(_BoundedFormatter, SandboxedEscapeFormatter):
+    pass
+
 
 class BoundedEnvironment(ImmutableSandboxedEnvironment):
     """The sandbox templates run in: immutable (no `append`, `update`, ... on card, deck or game
-    data), and bounded: every operation, call and loop turn counts against MAX_STEPS, and no
-    string, list or integer may grow past the limits in `cardgen.core.limits`."""
+    data), and bounded: every operation, call and loop turn (every item a `for` or a filter goes
+    through) counts against MAX_STEPS, and no string, list or integer may grow past the limits
+    in `cardgen.core.limits`: its size is worked out and checked before it is made."""
 
     code_generator_class = _BoundedCodeGenerator
     intercepted_binops = frozenset(["*", "**", "+", "%", "//", "/", "-"])
@@ -326,35 +620,44 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         super().__init__(**kwargs)
         self.globals["range"] = _CountingRange
         self.globals["lipsum"] = _lipsum
-        self.filters = {name: self._bounded_filter(name, f) for name, f in self.filters.items()}
+        filters = {**self.filters, **_OWN_FILTERS}
+        self.filters = {name: self._bounded_filter(name, f) for name, f in filters.items() if name in FILTERS}
+
+    @staticmethod
+    def counted(iterable):
+        return _counted(iterable)
+
+    def concat(self, parts) -> str:
+        """What a block makes (`{% set x %}...{% endset %}`, a macro, `{% filter %}`), its size
+        checked before it is joined."""
+        parts = list(parts)
+        n = sum(len(p) for p in parts)
+        _refuse_text(n)
+        if len(parts) > 1:
+            _count_made(n)
+        return "".join(parts)
 
     @staticmethod
     def _bounded_filter(name: str, f):
+        kind = FILTERS[name]
+        skip = 0 if _PassArg.from_obj(f) is None else 1
+
         def run(*args, **kwargs):
             _tick()
-            plain = [a for a in args if not isinstance(a, (EvalContext, Context))]
-            if name in _AMPLIFYING:
-                _check_ints([*args[1:], *kwargs.values()], f"filter '{name}'")
-                if name == "format" and plain and isinstance(plain[0], str):
-                    _check_format(plain[0])
-                if name == "replace" and len(plain) >= 3:
-                    _check_replace(*plain[:3])
-                if name == "indent" and plain and isinstance(plain[0], str):
-                    width = plain[1] if len(plain) > 1 else kwargs.get("width", 4)
-                    w = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
-                    n = len(plain[0]) + (plain[0].count("\n") + 1) * w
-                    if n > limits.MAX_TEXT:
-                        raise _too_long("a text", n, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
-            if name == "join" and plain and isinstance(plain[0], (list, tuple)):
-                sep = plain[1] if len(plain) > 1 and isinstance(plain[1], str) else kwargs.get("d", "")
-                parts = plain[0]
-                n = sum(len(x) for x in parts if isinstance(x, str)) + len(sep) * max(len(parts) - 1, 0)
-                if n > limits.MAX_TEXT:
-                    raise _too_long("a text", n, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
-            if name in _TEXT_MAKING:
-                for a in (*plain, *kwargs.values()):
-                    _check_text_size(a)
-            return _check_value(f(*args, **kwargs))
+            lead, data = args[:skip], list(args[skip:])
+            if data and kind in ("each", "whole") and not isinstance(data[0], Undefined):
+                if kind == "each":
+                    data[0] = _counted(data[0]) if not isinstance(data[0], (str, bytes)) or name != "last" else data[0]
+                elif isinstance(data[0], (dict, Record)):
+                    _tick(len(data[0]))
+                else:
+                    data[0] = _all_of(data[0]) if not isinstance(data[0], str) else data[0]
+                    _tick(len(data[0]))
+                if name in _SORTING and isinstance(data[0], (list, dict, str)) and len(data[0]) > 1:
+                    _tick(int(len(data[0]) * math.log2(len(data[0]))))
+            if kind in ("text", "sized"):
+                _check_filter(name, data, kwargs)
+            return _check_value(f(*lead, *data, **kwargs))
 
         for attr in ("jinja_pass_arg",):
             if hasattr(f, attr):
@@ -363,16 +666,33 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         return run
 
     def wrap_str_format(self, value):
-        """`str.format` and `format_map` as the sandbox runs them, with their pattern and
-        arguments checked first (a width given as an argument: `'{:{}}'.format('a', 10**9)`)."""
-        fmt = super().wrap_str_format(value)
-        if fmt is None:
+        """`str.format` and `format_map` as templates run them: the pattern checked when the
+        method is looked up, each field's size checked before it is formatted."""
+        if not callable(value) or getattr(value, "__name__", None) not in ("format", "format_map"):
             return None
+        owner = getattr(value, "__self__", None)
+        if not isinstance(owner, str):
+            return None
+        _check_format(owner)
+        is_map = value.__name__ == "format_map"
+        kind = type(owner)
 
         def checked(*args, **kwargs):
-            _pre_call(value, args, kwargs)
-            return fmt(*args, **kwargs)
+            if is_map:
+                if kwargs or len(args) != 1:
+                    raise TypeError("format_map() takes exactly one argument")
+                args, kwargs = (), args[0]
+            values = (*args, *(kwargs.values() if isinstance(kwargs, dict) else ()))
+            _check_ints(values, f"'{value.__name__}'")
+            for a in values:
+                _check_text_size(a)
+            if isinstance(owner, Markup):
+                formatter: _BoundedFormatter = _BoundedEscapeFormatter(self, escape=owner.escape)
+            else:
+                formatter = _BoundedFormatter(self)
+            return kind(formatter.vformat(owner, args, kwargs))
 
+        checked.__name__ = value.__name__
         return checked
 
     def bounded_concat(self, parts) -> str:
@@ -383,9 +703,10 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             _check_text_size(p)
             s = str(p)
             total += len(s)
-            if total > limits.MAX_TEXT:
-                raise _too_long("a text", total, limits.MAX_TEXT, "CARDGEN_MAX_TEXT")
+            _refuse_text(total)
             out.append(s)
+        if len(out) > 1:
+            _count_made(total)
         return "".join(out)
 
     def call_binop(self, context, operator: str, left, right):
@@ -399,8 +720,14 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
 
     def call(__self, __context, __obj, *args, **kwargs):
         _tick()
-        _pre_call(__obj, args, kwargs)
+        args = _pre_call(__obj, args, kwargs)
         return _check_value(super().call(__context, __obj, *args, **kwargs))
+
+    def is_safe_attribute(self, obj, attr: str, value) -> bool:
+        allowed = METHODS.get(type(obj)) if not isinstance(obj, Markup) else METHODS[str]
+        if allowed is not None and attr not in allowed:
+            return False
+        return super().is_safe_attribute(obj, attr, value)
 
     def getattr(self, obj, attribute: str):
         _tick()
@@ -454,7 +781,7 @@ def is_dynamic(value) -> bool:
     return isinstance(value, str) and ("{{" in value or "{%" in value)
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _compile(source: str):
     m = _SINGLE.match(source)
     try:
@@ -462,10 +789,12 @@ def _compile(source: str):
             return "expr", ENV.compile_expression(m.group("e"), undefined_to_none=False)
         return "tmpl", ENV.from_string(source)
     except TemplateSyntaxError as exc:
-        raise ExprError(f"bad template expression {source!r}: {exc.message}") from None
+        raise ExprError(f"bad template expression {_short(repr(source))}: {exc.message}") from None
+    except (RecursionError, SyntaxError, MemoryError):
+        raise ExprError(f"bad template expression {_short(repr(source))}: it nests too deeply; simplify it") from None
 
 
-@cache
+@lru_cache(maxsize=4096)
 def reads_card(source: str) -> bool:
     """Whether a template value may differ between cards of one deck: it names `card` (or
     `lipsum`, new text each time).  One that does not depends only on `deck` and `game`, so
@@ -474,7 +803,7 @@ def reads_card(source: str) -> bool:
         return False
     try:
         names = {n.name for n in ENV.parse(source).find_all(nodes.Name)}
-    except TemplateSyntaxError:
+    except (TemplateSyntaxError, RecursionError):
         return True
     return bool(names & {"card", "lipsum"})
 
@@ -482,7 +811,7 @@ def reads_card(source: str) -> bool:
 DATA_ROOTS = ("deck", "game")
 
 
-@cache
+@lru_cache(maxsize=4096)
 def data_read(source: str, condition: bool = False) -> dict[str, frozenset[str] | None]:
     """What a template value (a `when:` condition with `condition`) may read of `deck` and
     `game`: for each, the set of its keys the value names (`game.version`, `game['title']`),
@@ -510,7 +839,7 @@ def data_read(source: str, condition: bool = False) -> dict[str, frozenset[str] 
                 return everything
         else:
             tree = ENV.parse(source)
-    except TemplateSyntaxError:
+    except (TemplateSyntaxError, RecursionError):
         return everything
     out: dict[str, set[str] | None] = {}
 
@@ -534,7 +863,7 @@ def data_read(source: str, condition: bool = False) -> dict[str, frozenset[str] 
     return {k: (frozenset(v) if v is not None else None) for k, v in out.items()}
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _compile_condition(source: str):
     s = source.strip()
     m = _SINGLE.match(s)
@@ -543,7 +872,9 @@ def _compile_condition(source: str):
     try:
         return ENV.compile_expression(s, undefined_to_none=False)
     except TemplateSyntaxError as exc:
-        raise ExprError(f"bad condition {source!r}: {exc.message}") from None
+        raise ExprError(f"bad condition {_short(repr(source))}: {exc.message}") from None
+    except (RecursionError, SyntaxError, MemoryError):
+        raise ExprError(f"bad condition {_short(repr(source))}: it nests too deeply; simplify it") from None
 
 
 def check_syntax(value) -> str | None:
