@@ -119,14 +119,15 @@ _INT_BITS = int(limits.MAX_INT_DIGITS * 3.33) + 1
 #   "whole": reads all of what it is given first, each item a step (sorting: n log n steps);
 #   "sized": makes text whose size follows from its arguments, worked out and checked first.
 FILTERS = {
-    "abs": "small", "attr": "small", "count": "small", "d": "small", "default": "small", "float": "small",
+    "abs": "small", "attr": "small", "count": "small", "d": "small", "default": "small", "first": "small",
+    "float": "small",
     "int": "small", "last": "small", "length": "small", "random": "small", "round": "small",
     "filesizeformat": "small",
     "capitalize": "text", "e": "text", "escape": "text", "forceescape": "text", "lower": "text",
     "pprint": "text", "safe": "text", "string": "text", "striptags": "text", "title": "text", "tojson": "text",
     "trim": "text", "truncate": "text", "upper": "text", "urlencode": "text", "wordcount": "text",
     "xmlattr": "text",
-    "batch": "each", "first": "each", "list": "each", "map": "each", "max": "each", "min": "each",
+    "batch": "each", "list": "each", "map": "each", "max": "each", "min": "each",
     "reject": "each", "rejectattr": "each", "select": "each", "selectattr": "each", "slice": "each",
     "dictsort": "whole", "groupby": "whole", "items": "whole", "reverse": "whole", "sort": "whole",
     "unique": "whole",
@@ -161,6 +162,7 @@ METHODS: dict[type, frozenset[str]] = {
     frozenset: frozenset({"copy", "difference", "intersection", "isdisjoint", "issubset", "issuperset",
                           "symmetric_difference", "union"}),
 }
+METHODS[bool] = METHODS[int]
 
 
 def _tick(n: int = 1) -> None:
@@ -647,7 +649,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             lead, data = args[:skip], list(args[skip:])
             if data and kind in ("each", "whole") and not isinstance(data[0], Undefined):
                 if kind == "each":
-                    data[0] = _counted(data[0]) if not isinstance(data[0], (str, bytes)) or name != "last" else data[0]
+                    data[0] = _counted(data[0])
                 elif isinstance(data[0], (dict, Record)):
                     _tick(len(data[0]))
                 else:
