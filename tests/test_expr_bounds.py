@@ -173,7 +173,7 @@ ITERATING = {
 @pytest.mark.parametrize("name", sorted(ITERATING))
 def test_every_turn_is_a_step(name, monkeypatch):
     monkeypatch.setattr(limits, "MAX_STEPS", 200_000)
-    result, peak, took = _run(ITERATING[name], trace=False)
+    result, _, took = _run(ITERATING[name], trace=False)
     assert isinstance(result, expr.ExprError), f"{name}: gave {str(result)[:60]!r}"
     assert str(result) in ("the expression takes more than 200,000 steps (loops too long?); simplify it (limit "
                            "CARDGEN_MAX_STEPS)", "the expression nests too deeply; simplify it")

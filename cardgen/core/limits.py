@@ -25,6 +25,12 @@ MAX_RANGE = _env_int("CARDGEN_MAX_RANGE", 10_000)           # length of range(..
 MAX_STEPS = _env_int("CARDGEN_MAX_STEPS", 1_000_000)        # operations, calls and loop turns
 MAX_LIPSUM = _env_int("CARDGEN_MAX_LIPSUM", 100)            # paragraphs of lipsum(...)
 
+# The preview (cardgen.serve.server), answering on 127.0.0.1.
+MAX_PREVIEW_CONNECTIONS = _env_int("CARDGEN_MAX_PREVIEW_CONNECTIONS", 32)   # connections open at once
+MAX_PREVIEW_STREAMS = _env_int("CARDGEN_MAX_PREVIEW_STREAMS", 8)            # pages told of changes at once
+MAX_PREVIEW_HEAD_SECONDS = _env_int("CARDGEN_MAX_PREVIEW_HEAD_SECONDS", 5)  # to send a request's head
+MAX_PREVIEW_SEND_SECONDS = _env_int("CARDGEN_MAX_PREVIEW_SEND_SECONDS", 30)  # to take an answer
+
 # YAML files (cardgen.load.yamlsrc), per file.
 MAX_YAML_NODES = _env_int("CARDGEN_MAX_YAML_NODES", 1_000_000)   # values after expanding aliases
 MAX_YAML_DEPTH = _env_int("CARDGEN_MAX_YAML_DEPTH", 100)         # nesting of mappings and lists
@@ -59,6 +65,10 @@ NAMES = {
     "CARDGEN_MAX_RANGE": "length of `range(...)` in a template expression",
     "CARDGEN_MAX_STEPS": "operations, calls and loop turns of one template expression for one card",
     "CARDGEN_MAX_LIPSUM": "paragraphs of `lipsum(...)`",
+    "CARDGEN_MAX_PREVIEW_CONNECTIONS": "connections the preview holds open at once",
+    "CARDGEN_MAX_PREVIEW_STREAMS": "pages the preview tells about changes at once (server-sent event streams)",
+    "CARDGEN_MAX_PREVIEW_HEAD_SECONDS": "seconds a connection to the preview has to send its request",
+    "CARDGEN_MAX_PREVIEW_SEND_SECONDS": "seconds a connection to the preview has to take one answer",
     "CARDGEN_MAX_YAML_NODES": "values in one YAML file once aliases (`*name`) are expanded",
     "CARDGEN_MAX_YAML_DEPTH": "nesting depth of mappings and lists in one YAML file",
     "CARDGEN_MAX_FILE_BYTES": "size of one data file cardgen reads whole: YAML, CSV, font",

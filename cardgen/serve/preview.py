@@ -171,11 +171,18 @@ class Preview:
             self.snapshot = snap
             self.changed.notify_all()
 
-    def wait_newer(self, version: int, timeout: float) -> Snapshot:
-        """The newest snapshot once it is newer than `version` (or after `timeout`)."""
+    def wait_newer(self, version: int, timeout: float, stop: threading.Event | None = None) -> Snapshot:
+        """The newest snapshot once it is newer than `version` (or after `timeout`, or once
+        `stop` is set and `wake()` called)."""
         with self.changed:
-            self.changed.wait_for(lambda: self.snapshot.version != version or self.closing.is_set(), timeout)
+            self.changed.wait_for(lambda: self.snapshot.version != version or self.closing.is_set()
+                                  or (stop is not None and stop.is_set()), timeout)
             return self.snapshot
+
+    def wake(self) -> None:
+        """Every `wait_newer` looks again at what it waits for."""
+        with self.changed:
+            self.changed.notify_all()
 
     # -- images ------------------------------------------------------------------------------------
     def image(self, ident: str, full: bool = False) -> bytes | None:

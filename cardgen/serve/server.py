@@ -13,6 +13,13 @@ Images are served by content hash, and only those of the newest check; any other
 a `..` included, is 404.  Requests naming another host than 127.0.0.1 or localhost are
 refused, so a web page elsewhere cannot read the preview through a DNS trick.  Pages carry
 a content security policy allowing nothing but this server.
+
+Connections are bounded (`cardgen.core.limits`, docs/security.md), so that connections left
+open and idle, by a stalled tab or a hostile page, never keep others out: a connection has
+CARDGEN_MAX_PREVIEW_HEAD_SECONDS to send its request and CARDGEN_MAX_PREVIEW_SEND_SECONDS to take
+the answer; at most CARDGEN_MAX_PREVIEW_CONNECTIONS are open at once, and a new one that would
+pass that closes the oldest still waiting for its request (or, if none is, is told 503); at
+most CARDGEN_MAX_PREVIEW_STREAMS event streams are open, a new one ending the oldest.
 """
 from __future__ import annotations
 
@@ -20,13 +27,17 @@ import contextlib
 import json
 import os
 import re
+import select
+import socket
 import sys
 import threading
+import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from cardgen.core import limits
 from cardgen.core.errors import escape_controls
 from cardgen.outputs import album as A
 from cardgen.serve.preview import Preview
@@ -39,6 +50,11 @@ CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self';
 IMAGE = re.compile(r"/(img|full)/([0-9a-f]{16,64})\.png")
 CARD = re.compile(r"/card/([^/]+)\.json")
 PING_EVERY = 15.0            # seconds between keep-alive comments on the event stream
+STREAM_LOOK_EVERY = 1.0      # seconds between looks at whether an event stream's page has gone
+
+
+BUSY = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\n"
+        b"Connection: close\r\nContent-Length: 32\r\n\r\ntoo many connections; try again\n")
 
 
 class PreviewServer(ThreadingHTTPServer):
@@ -47,7 +63,79 @@ class PreviewServer(ThreadingHTTPServer):
 
     def __init__(self, preview: Preview, port: int = 0):
         self.preview = preview
+        self._guard = threading.RLock()
+        # every open connection -> the time by which its request must have arrived (None once it has)
+        self._open: dict[socket.socket, float | None] = {}
+        self._streams: list[Handler] = []            # open event streams, oldest first
         super().__init__((HOST, port), Handler)
+
+    # -- bounding connections ---------------------------------------------------------------------
+    def process_request(self, request, client_address) -> None:
+        with self._guard:
+            full = len(self._open) >= limits.MAX_PREVIEW_CONNECTIONS
+            waiting = [(deadline, s) for s, deadline in self._open.items() if deadline is not None] if full else []
+            if waiting:
+                self._drop(min(waiting, key=lambda w: w[0])[1])
+            if not full or waiting:
+                self._open[request] = time.monotonic() + limits.MAX_PREVIEW_HEAD_SECONDS
+        if full and not waiting:
+            self._busy(request)
+            return
+        super().process_request(request, client_address)
+
+    def _busy(self, request: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            request.settimeout(1.0)
+            request.sendall(BUSY)
+        self.shutdown_request(request)
+
+    def _drop(self, conn: socket.socket) -> None:
+        """Close `conn` under its handler (whose next read ends); the caller holds `_guard`."""
+        self._open.pop(conn, None)
+        with contextlib.suppress(OSError):
+            conn.shutdown(socket.SHUT_RDWR)
+
+    def request_read(self, conn: socket.socket) -> None:
+        with self._guard:
+            if conn in self._open:
+                self._open[conn] = None
+
+    def shutdown_request(self, request) -> None:
+        with self._guard:
+            self._open.pop(request, None)
+        super().shutdown_request(request)
+
+    def service_actions(self) -> None:
+        """Every half second (serve_forever's poll): close the connections whose request is late."""
+        now = time.monotonic()
+        with self._guard:
+            for conn, deadline in list(self._open.items()):
+                if deadline is not None and now > deadline:
+                    self._drop(conn)
+
+    def stream_opened(self, handler: Handler) -> None:
+        with self._guard:
+            self._streams.append(handler)
+            while len(self._streams) > limits.MAX_PREVIEW_STREAMS:
+                oldest = self._streams.pop(0)
+                oldest.ended.set()
+                self._drop(oldest.connection)
+        self.preview.wake()
+
+    def stream_closed(self, handler: Handler) -> None:
+        with self._guard:
+            if handler in self._streams:
+                self._streams.remove(handler)
+
+    @property
+    def open_connections(self) -> int:
+        with self._guard:
+            return len(self._open)
+
+    @property
+    def open_streams(self) -> int:
+        with self._guard:
+            return len(self._streams)
 
     @property
     def port(self) -> int:
@@ -62,6 +150,18 @@ class Handler(BaseHTTPRequestHandler):
     server: PreviewServer
     server_version = "cardgen-preview"
     sys_version = ""
+
+    def setup(self) -> None:
+        self.timeout = limits.MAX_PREVIEW_HEAD_SECONDS       # each read; the server bounds the whole request
+        self.ended = threading.Event()
+        super().setup()
+
+    def parse_request(self) -> bool:
+        ok = super().parse_request()
+        if ok:
+            self.server.request_read(self.connection)
+            self.connection.settimeout(limits.MAX_PREVIEW_SEND_SECONDS)
+        return ok
 
     def log_message(self, format, *args):   # quiet: the terminal shows what changed, not every request
         pass
@@ -157,24 +257,41 @@ class Handler(BaseHTTPRequestHandler):
                    head, version=version)
 
     def _events(self) -> None:
-        """Server-sent events: the current version at once, then every new one."""
+        """Server-sent events: the current version at once, then every new one, until the page
+        goes away (noticed within a second) or a newer stream passes CARDGEN_MAX_PREVIEW_STREAMS."""
         preview = self.server.preview
         self._headers(HTTPStatus.OK, "text/event-stream; charset=utf-8", None)
         seen = -1
+        self.server.stream_opened(self)
         try:
             self.wfile.write(b"retry: 1000\n\n")
-            while not preview.closing.is_set():
-                snap = preview.wait_newer(seen, PING_EVERY)
-                if preview.closing.is_set():
+            self.wfile.flush()
+            pinged = time.monotonic()
+            while not preview.closing.is_set() and not self.ended.is_set():
+                snap = preview.wait_newer(seen, STREAM_LOOK_EVERY, self.ended)
+                if preview.closing.is_set() or self.ended.is_set() or self._gone():
                     break
                 if snap.version != seen:
                     seen = snap.version
                     self.wfile.write(f"event: update\ndata: {json.dumps(snap.event())}\n\n".encode())
-                else:
+                elif time.monotonic() - pinged >= PING_EVERY:
                     self.wfile.write(b": still here\n\n")
+                else:
+                    continue
                 self.wfile.flush()
+                pinged = time.monotonic()
         except (ConnectionError, OSError):
             return
+        finally:
+            self.server.stream_closed(self)
+
+    def _gone(self) -> bool:
+        """Whether the page closed its end of the stream (it sends nothing once it has asked)."""
+        try:
+            ready, _, _ = select.select([self.connection], [], [], 0)
+            return bool(ready) and self.connection.recv(1, socket.MSG_PEEK) == b""
+        except (OSError, ValueError):
+            return True
 
 
 def state(snap) -> dict:
