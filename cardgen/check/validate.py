@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardgen.check.components import check_counts
+from cardgen.core.confusables import lookalike_icons, note, skeleton
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.paths import PathRefused, check_ref, files_under
 from cardgen.elements import ELEMENTS
@@ -122,7 +123,13 @@ def check_cards(game: Game, res, report: Report) -> None:
                     continue
                 base = card.field_loc(key) if key in card.data else deck.data.value_loc("defaults")
                 for text, loc in _strings(value, base):
-                    if ":" not in text or expr.is_dynamic(text):
+                    if ":" not in text:
+                        continue
+                    for written, _ in dict.fromkeys(lookalike_icons(text)):
+                        hint = suggest(written, res.icons.names()) or note(written)
+                        report.warn(loc, f"{deck.name}: card '{card.name}', `{key}:`: unknown icon ':{written}:', "
+                                         f"printed as text{hint}", "lookalike")
+                    if expr.is_dynamic(text):
                         continue
                     for icon in dict.fromkeys(icon_names(text)):
                         if res.icons.find(icon) is None:
@@ -166,11 +173,11 @@ def check_field_names(game: Game, res, report: Report) -> None:
             for key in card.data:
                 if key in used or key in _NOT_FOR_TEMPLATES or not isinstance(key, str):
                     continue
-                close = difflib.get_close_matches(key, sorted(used - set(card.data)), n=1, cutoff=0.75)
+                close = difflib.get_close_matches(skeleton(key), sorted(used - set(card.data)), n=1, cutoff=0.75)
                 if close:
                     report.warn(card.data.key_loc(key),
                                 f"{deck.name}: card '{card.name}' has a field '{key}' that no template uses; "
-                                f"did you mean '{close[0]}'?", "unused-field")
+                                f"did you mean '{close[0]}'?{note(key)}", "unused-field")
 
 
 # -- templates -----------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from cardgen.model import ops
 from cardgen.model.ops import extent
 from cardgen.resources.fonts import FontBook, describe_chars, is_emoji
 from cardgen.resources.icons import IconBook
-from cardgen.schema.core import Anything, Colour, Env, Invalid, Kind, Text
+from cardgen.schema.core import Anything, Colour, Env, Invalid, Kind, Text, suggest
 from cardgen.text.typeset import Typesetter
 
 if TYPE_CHECKING:
@@ -379,7 +379,8 @@ class Layouter:
             except expr.MissingField as exc:
                 key = _key_using(el, exc.name)
                 eloc = el.value_loc(key) if key else el.loc
-                raise CardgenError(eloc, f"{who}{where} has no field '{exc.name}' (used by element "
+                hint = "" if exc.name.isascii() else suggest(exc.name, fields)
+                raise CardgenError(eloc, f"{who}{where} has no field '{exc.name}'{hint} (used by element "
                                          f"'{el.get('name')}'); add `{exc.name}:` to the card, or a default "
                                          f"under `defaults:` in template {tpl.ref}", code="missing-field") from None
         return layout

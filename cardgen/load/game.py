@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core import gitinfo, limits
+from cardgen.core.confusables import bidi_controls, describe, without_bidi
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.names import slugify, unique_slugs
 from cardgen.core.paths import PathRefused, allowed_roots, check_ref, confine, too_deep
@@ -157,7 +158,10 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
             problems.append(Diagnostic(cd.value_loc("name"), f"deck '{name}': card #{i + 1}: {bad['name']}",
                                        "error", "card"))
             continue
-        cname = str(cd["name"])
+        card_label = f"deck '{name}': card '{without_bidi(str(cd['name']))}'"
+        own = {key: _without_bidi(value, cd.value_loc(key), f"{card_label}, `{key}:`", report)
+               for key, value in cd.items()}
+        cname = str(own["name"])
         count_ok = True
         count = 1
         if "count" in cd:
@@ -177,7 +181,7 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
                                                f"name or raise the first one's count", "duplicate-card")
         seen.setdefault(cname, cd.value_loc("name"))
         fields = dict(defaults)
-        fields.update(cd)
+        fields.update(own)
         fields["name"] = cname
         fields["count"] = count
         back_fields = None
@@ -186,7 +190,7 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
                 problems.append(Diagnostic(cd.value_loc("back"), f"card '{cname}': `back:` must be a mapping of "
                                                                  f"keys to values", "error", "card"))
                 continue
-            back = cd["back"]
+            back = own["back"]
             if not opts.backs:
                 report.error(cd.key_loc("back"), f"card '{cname}' has its own `back:` fields but deck '{name}' "
                                                  f"has no `backs:` template to draw them; add `backs: <template>` "
@@ -373,3 +377,30 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
 
 def diagnostics_of(exc: CardgenError) -> list[Diagnostic]:
     return exc.diagnostics
+
+
+def _without_bidi(value, loc: Loc, what: str, report: Report):
+    """`value` (a card field) with the bidirectional control characters (U+202A-202E,
+    U+2066-2069, U+200E/U+200F) left out of its texts, each text that held one a warning at
+    its line: the PDF draws characters in the order they are written, the gallery and Tabletop
+    Simulator reorder them, so a right-to-left override would show two different texts.
+    The value itself when it holds none."""
+    if isinstance(value, str):
+        found = bidi_controls(value)
+        if not found:
+            return value
+        chars = ", ".join(describe(c) for c in found)
+        report.warn(loc, f"{what} holds the bidirectional control character{'s' if len(found) > 1 else ''} "
+                         f"{chars}, which would reorder the text in the gallery and Tabletop Simulator but not in "
+                         f"the PDF; cardgen leaves {'them' if len(found) > 1 else 'it'} out (write the text in "
+                         f"the order it reads)", "bidi-control")
+        return without_bidi(value)
+    if isinstance(value, dict):
+        out = {k: _without_bidi(v, value.value_loc(k) if isinstance(value, YDict) else loc, what, report)
+               for k, v in value.items()}
+        return value if all(out[k] is v for k, v in value.items()) else out
+    if isinstance(value, list):
+        items = [_without_bidi(v, value.item_loc(i) if isinstance(value, YList) else loc, what, report)
+                 for i, v in enumerate(value)]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    return value

@@ -50,10 +50,24 @@ class Invalid(Exception):
 
 
 def suggest(word: object, choices: Iterable[object], cutoff: float = 0.6) -> str:
-    """`; did you mean 'x'?` for the closest choice, or nothing."""
+    """`; did you mean 'x'?` for the closest choice, or nothing.  A name that differs from a
+    choice by look-alike letters of another script (a Cyrillic a, U+0430, in `treasure`) or invisible
+    characters says which: `; did you mean 'treasure'? (the name holds a non-Latin look-alike
+    letter U+0430 CYRILLIC SMALL LETTER A)`."""
     import difflib  # (here: only a mistake needs it)
 
-    match = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=cutoff)
+    from cardgen.core.confusables import note, skeleton
+
+    text = str(word)
+    options = [str(c) for c in choices]
+    folded = skeleton(text)
+    if folded != text:
+        if folded in options:
+            return f"; did you mean '{folded}'?{note(text)}"
+        match = difflib.get_close_matches(folded, options, n=1, cutoff=cutoff)
+        if match:
+            return f"; did you mean '{match[0]}'?{note(text)}"
+    match = difflib.get_close_matches(text, options, n=1, cutoff=cutoff)
     return f"; did you mean '{match[0]}'?" if match else ""
 
 
