@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
 import pypdf
+import pytest
 from conftest import run_cli
 
 from cardgen.core import confusables as C
@@ -75,8 +75,8 @@ def test_bidi_controls_warn_at_their_line_and_every_output_shows_the_same_text(t
         f"characters U+2067 RIGHT-TO-LEFT ISOLATE, U+2069 POP DIRECTIONAL ISOLATE, which would reorder the text in "
         f"the gallery and Tabletop Simulator but not in the PDF; cardgen leaves them out (write the text in the "
         f"order it reads)"]
-    out = tmp_path / "out"
-    code, _, stderr = run_cli("build", str(root), "--out", str(out), "--only", "print", "--only", "tts",
+    out = tmp_path / "out" / "tiny"
+    code, _, stderr = run_cli("build", str(root), "--out", str(out.parent), "--only", "print", "--only", "tts",
                               "--only", "gallery", "--quiet")
     assert code == 0, stderr
     pdf_text = pypdf.PdfReader(out / "print-a4.pdf").pages[0].extract_text()
@@ -84,8 +84,9 @@ def test_bidi_controls_warn_at_their_line_and_every_output_shows_the_same_text(t
     tts = json.loads((out / "tts" / "tiny.json").read_text())
     nicknames = json.dumps(tts, ensure_ascii=False)
     assert '"Nickname": "AlphaBeta"' in nicknames and RLO not in nicknames
-    gallery = "".join(p.read_text() for p in (out / "gallery").rglob("*.html"))
-    assert "AlphaBeta" in gallery and RLO not in gallery and "\\u202e" not in gallery
+    page = (out / "index.html").read_text()
+    assert "AlphaBeta" in page and RLO not in page and "\\u202e" not in page
+    assert (out / "gallery" / "things" / "001-alphabeta-face.png").is_file()
 
 
 def test_lookalike_icon_in_card_text_is_a_warning(tiny_game):
@@ -96,7 +97,7 @@ def test_lookalike_icon_in_card_text_is_a_warning(tiny_game):
     (root / "art" / "icons").mkdir(parents=True)
     (root / "art" / "icons" / "treasure.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>')
-    code, stdout, _ = run_cli("validate", str(root))
+    _, stdout, _ = run_cli("validate", str(root))
     assert f"{root}/deck.yaml:5:25: warning: Things: card 'Alpha', `text:`: unknown icon ':tre{CYR_A}sure:', printed " \
            f"as text; did you mean 'treasure'? (the name holds a non-Latin look-alike letter U+0430 CYRILLIC SMALL " \
            f"LETTER A)" in stdout.splitlines()
@@ -136,7 +137,7 @@ def test_lookalike_card_field_is_named(tiny_game):
             text: "{{ card.cost | default('') }}"
     """
     root = tiny_game(f"cards:\n  - {{name: A, c{CYR_O}st: 3}}\n", template=template)
-    code, stdout, _ = run_cli("validate", str(root))
+    _, stdout, _ = run_cli("validate", str(root))
     assert f"{root}/deck.yaml:5:15: warning: Things: card 'A' has a field 'c{CYR_O}st' that no template uses; did " \
            f"you mean 'cost'? (the name holds a non-Latin look-alike letter U+043E CYRILLIC SMALL LETTER O)" \
            in stdout.splitlines()
