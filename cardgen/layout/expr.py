@@ -9,8 +9,10 @@ from __future__ import annotations
 import math
 import re
 import textwrap
+from collections.abc import Iterable
 from contextvars import ContextVar
 from functools import lru_cache
+from typing import Any
 
 from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
 from jinja2.compiler import CodeGenerator
@@ -394,6 +396,7 @@ def _translated_size(text: str, table) -> int:
     n = len(text)
     if isinstance(table, Record):
         table = table._data
+    pairs: Iterable[tuple[Any, Any]]
     if isinstance(table, dict):
         pairs = table.items()
     elif isinstance(table, (list, tuple)):
@@ -411,7 +414,8 @@ def _translated_size(text: str, table) -> int:
 def _check_replace(text, old=None, new=None) -> None:
     """Refuse a replacement whose result would pass MAX_TEXT (its length is known in advance)."""
     if isinstance(text, (str, bytes)) and isinstance(old, type(text)) and isinstance(new, type(text)):
-        n = len(text) + text.count(old) * (len(new) - len(old)) if old else len(text) + (len(text) + 1) * len(new)
+        count: Any = text.count
+        n = len(text) + count(old) * (len(new) - len(old)) if old else len(text) + (len(text) + 1) * len(new)
         _refuse_text(n)
 
 
@@ -679,11 +683,11 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         is_map = value.__name__ == "format_map"
         kind = type(owner)
 
-        def checked(*args, **kwargs):
+        def checked(*args: Any, **kwargs: Any):
             if is_map:
                 if kwargs or len(args) != 1:
                     raise TypeError("format_map() takes exactly one argument")
-                args, kwargs = (), args[0]
+                kwargs, args = args[0], ()
             values = (*args, *(kwargs.values() if isinstance(kwargs, dict) else ()))
             _check_ints(values, f"'{value.__name__}'")
             for a in values:

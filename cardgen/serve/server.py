@@ -152,9 +152,9 @@ class Handler(BaseHTTPRequestHandler):
     sys_version = ""
 
     def setup(self) -> None:
-        self.timeout = limits.MAX_PREVIEW_HEAD_SECONDS       # each read; the server bounds the whole request
         self.ended = threading.Event()
         super().setup()
+        self.connection.settimeout(limits.MAX_PREVIEW_HEAD_SECONDS)   # each read; the server bounds the request
 
     def parse_request(self) -> bool:
         ok = super().parse_request()
