@@ -141,3 +141,17 @@ def test_lookalike_card_field_is_named(tiny_game):
     assert f"{root}/deck.yaml:5:15: warning: Things: card 'A' has a field 'c{CYR_O}st' that no template uses; did " \
            f"you mean 'cost'? (the name holds a non-Latin look-alike letter U+043E CYRILLIC SMALL LETTER O)" \
            in stdout.splitlines()
+
+
+def test_a_bidi_control_in_a_deck_name_is_left_out(tiny_game, tmp_path):
+    root = tiny_game()
+    (root / "deck.yaml").write_text((root / "deck.yaml").read_text().replace("deck: Things", f"deck: Thi{RLO}ngs"))
+    code, stdout, _ = run_cli("validate", str(root))
+    assert f"{root}/deck.yaml:1:7: warning: deck file deck.yaml, `deck:` holds the bidirectional control character " \
+           f"U+202E RIGHT-TO-LEFT OVERRIDE, which would reorder the text in the gallery and Tabletop Simulator but " \
+           f"not in the PDF; cardgen leaves it out (write the text in the order it reads)" in stdout.splitlines()
+    out = tmp_path / "out" / "tiny"
+    code, _, stderr = run_cli("build", str(root), "--out", str(out.parent), "--only", "tts", "--quiet")
+    assert code == 0, stderr
+    tts = (out / "tts" / "tiny.json").read_text(encoding="utf-8")
+    assert '"Nickname": "Things"' in tts and RLO not in tts and "\\u202e" not in tts

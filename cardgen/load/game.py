@@ -112,7 +112,7 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     if fatal:
         raise CardgenError(None, diagnostics=fatal)
     opts = DeckFile.load_unchecked(data)
-    name = opts.deck
+    name = _without_bidi(opts.deck, data.value_loc("deck"), f"{what}, `deck:`", report)
     if opts.back and opts.backs:
         raise CardgenError(data.key_loc("backs"), f"deck '{name}' has both `back:` (one shared back) and "
                                                   f"`backs:` (per-card backs); keep one")
