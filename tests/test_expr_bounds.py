@@ -257,3 +257,19 @@ def test_a_template_too_deep_to_compile_is_a_message():
     assert str(info.value).endswith(": it nests too deeply; simplify it")
     assert expr.check_syntax("{{ " + "(" * 3000 + "1" + ")" * 3000 + " }}").endswith("it nests too deeply; "
                                                                                     "simplify it")
+
+
+@pytest.mark.parametrize("source", [
+    "{% for i in range(10000) %}{% for j in range(100) %}{% if card.big.count('y') %}{% endif %}{% endfor %}"
+    "{% endfor %}",
+    "{% for i in range(10000) %}{% for j in range(100) %}{% if card.big | wordcount %}{% endif %}{% endfor %}"
+    "{% endfor %}",
+])
+def test_reading_a_long_text_counts_its_length(source):
+    """A method that reads a whole text is a step per 256 characters, a filter one per 64 (some
+    match patterns): a million scans of a 100,000-character text (minutes) stop at the step
+    limit in about a second."""
+    result, _, took = _run(source, trace=False)
+    assert str(result) == ("the expression takes more than 1,000,000 steps (loops too long?); simplify it (limit "
+                           "CARDGEN_MAX_STEPS)")
+    assert took < TIME_CAP

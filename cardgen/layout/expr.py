@@ -165,6 +165,7 @@ METHODS: dict[type, frozenset[str]] = {
                           "symmetric_difference", "union"}),
 }
 METHODS[bool] = METHODS[int]
+_KINDS = (bool, int, float, str, bytes, list, tuple, dict, frozenset, set)
 
 
 def _tick(n: int = 1) -> None:
@@ -663,6 +664,8 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
                     _tick(int(len(data[0]) * math.log2(len(data[0]))))
             if kind in ("text", "sized"):
                 _check_filter(name, data, kwargs)
+                if data and isinstance(data[0], (str, bytes)):
+                    _tick(len(data[0]) >> 6)     # reading the text (some with patterns): a step per 64 characters
             return _check_value(f(*lead, *data, **kwargs))
 
         for attr in ("jinja_pass_arg",):
@@ -725,13 +728,15 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         return super().call_unop(context, operator, arg)
 
     def call(__self, __context, __obj, *args, **kwargs):
-        _tick()
+        owner = getattr(__obj, "__self__", None)
+        # a method of a text reads all of it: a step for every 256 characters
+        _tick(1 + (len(owner) >> 8 if isinstance(owner, (str, bytes)) else 0))
         args = _pre_call(__obj, args, kwargs)
         return _check_value(super().call(__context, __obj, *args, **kwargs))
 
     def is_safe_attribute(self, obj, attr: str, value) -> bool:
-        allowed = METHODS.get(type(obj)) if not isinstance(obj, Markup) else METHODS[str]
-        if allowed is not None and attr not in allowed:
+        kind = next((k for k in _KINDS if isinstance(obj, k)), None)   # card data's own dict and list too
+        if kind is not None and attr not in METHODS[kind]:
             return False
         return super().is_safe_attribute(obj, attr, value)
 
