@@ -155,3 +155,22 @@ def test_a_bidi_control_in_a_deck_name_is_left_out(tiny_game, tmp_path):
     assert code == 0, stderr
     tts = (out / "tts" / "tiny.json").read_text(encoding="utf-8")
     assert '"Nickname": "Things"' in tts and RLO not in tts and "\\u202e" not in tts
+
+
+def test_lookalike_icon_in_template_text_is_a_warning(tiny_game):
+    template = f"""
+        elements:
+          - name: rule
+            type: text
+            width: 50mm
+            height: 10mm
+            text: "Pay :c{CYR_O}in: to draw"
+    """
+    root = tiny_game(template=template)
+    (root / "art" / "icons").mkdir(parents=True)
+    (root / "art" / "icons" / "coin.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>')
+    _, stdout, _ = run_cli("validate", str(root))
+    assert f"{root}/templates/tiny/face.yaml:6:11: warning: element 'rule': unknown icon ':c{CYR_O}in:', printed " \
+           f"as text; did you mean 'coin'? (the name holds a non-Latin look-alike letter U+043E CYRILLIC SMALL " \
+           f"LETTER O)" in stdout.splitlines()

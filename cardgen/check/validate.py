@@ -248,6 +248,12 @@ def check_templates(game: Game, res, report: Report) -> set[Loc]:
                 if code != "path-alias":        # said once already, where the alias is
                     report.extend([d])
                 static_locs.add(d.loc)
+            text = el.get("text")
+            if isinstance(text, str) and ":" in text:
+                for written, _ in dict.fromkeys(lookalike_icons(text)):
+                    hint = suggest(written, res.icons.names()) or note(written)
+                    report.warn(el.value_loc("text"), f"element '{el.get('name', '?')}': unknown icon ':{written}:', "
+                                                      f"printed as text{hint}", "lookalike")
     return static_locs
 
 
