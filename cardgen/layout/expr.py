@@ -498,16 +498,20 @@ def _wordwrap_filter(environment, s, width: int = 79, break_long_words: bool = T
     if not isinstance(width, int) or width < 1:
         raise ValueError(f"invalid width {width!r} (must be > 0)")
     lines = s.splitlines()
-    # at least one line for every `width` characters that are not spaces, each followed by `wrapstring`
-    _refuse_text(len(s) + sum(len(x) - x.count(" ") for x in lines) // width * len(wrapstring))
+    # what is known before wrapping: `wrapstring` between paragraphs, and (long words broken)
+    # at least a line for every `width` characters that are not spaces
+    between = len(lines) - 1
+    if break_long_words:
+        between += sum(max((len(x) - x.count(" ")) // width - 1, 0) for x in lines)
+    _refuse_text(len(wrapstring) * max(between, 0))
     paragraphs = []
-    n = 0
+    n = len(wrapstring) * max(len(lines) - 1, 0)
     for line in lines:
         _tick()
         wrapped = textwrap.wrap(line, width=width, expand_tabs=False, replace_whitespace=False,
                                 break_long_words=break_long_words, break_on_hyphens=break_on_hyphens)
         _tick(len(wrapped))
-        n += sum(len(x) for x in wrapped) + len(wrapstring) * len(wrapped)
+        n += sum(len(x) for x in wrapped) + len(wrapstring) * max(len(wrapped) - 1, 0)
         _refuse_text(n)
         paragraphs.append(wrapped)
     return wrapstring.join(wrapstring.join(p) for p in paragraphs)
