@@ -116,6 +116,8 @@ GROWING = {
     "wordwrap words": "{{ card.words | wordwrap(1, false, 'y' * 1000) }}",
     "tojson": "{{ ([card.big] * 100) | tojson }}",
     "pprint": "{{ ([card.big] * 100) | pprint }}",
+    "tojson indent": "{{ card.many | tojson(indent=99999) }}",
+    "tojson indent text": "{{ card.many | tojson(indent=' ' * 99999) }}",
     "string": "{{ ([card.big] * 100) | string }}",
     "upper": "{{ ([card.big] * 100) | upper }}",
     "xmlattr": "{{ {'a': [card.big] * 100} | xmlattr }}",
@@ -241,6 +243,7 @@ def test_every_method_is_classified_or_refused():
     ("{% for k in card.table %}{{ k }}{% endfor %}", "120"),
     ("{{ card.many | sort(reverse=true) | first }}", 9999),
     ("{{ 'ab' | list }}", ["a", "b"]),
+    ("{{ [1, [2]] | tojson(indent=2) }}", "[\n  1,\n  [\n    2\n  ]\n]"),
     ("{{ (3).to_bytes(2, 'big') | list }}", [0, 3]),
 ])
 def test_ordinary_uses_are_unchanged(source, expected):

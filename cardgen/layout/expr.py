@@ -212,18 +212,19 @@ def _count_made(n: int) -> None:
                          f"text in all ({TOTAL_TEXT_FACTOR} times CARDGEN_MAX_TEXT); simplify it")
 
 
-def _text_size(value, budget: int, depth: int = 0) -> int:
+def _text_size(value, budget: int, depth: int = 0, indent: int = 1) -> int:
     """At least how many characters `value` makes as text (`str()`, `tojson`, `%s`), counted
     without making it; stops counting past `budget`.  Containers count each item every time it
     appears (a list of one long text repeated 40,000 times is 40,000 long texts), and the
-    indentation `pprint` gives each nested item."""
+    indentation each nested item gets (`pprint`: 1 a level; `tojson(indent=n)`: n)."""
     if isinstance(value, (str, bytes)):
         return len(value)
     if isinstance(value, (list, tuple, set, frozenset, dict)) or (depth and isinstance(value, Record)):
         items = value.items() if isinstance(value, dict) else value
         total = 2
         for item in items:
-            total += 2 + depth + (_text_size(item, budget - total, depth + 1) if depth < 50 else 0)
+            total += 2 + (depth + 1) * indent + (_text_size(item, budget - total, depth + 1, indent)
+                                                if depth < 50 else 0)
             if total > budget:
                 break
         return total
@@ -437,6 +438,12 @@ def _check_filter(name: str, data: list, kwargs: dict) -> None:
         width = data[1] if len(data) > 1 else kwargs.get("width", 4)
         w = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
         _refuse_text(len(value) + (value.count("\n") + 1) * w)
+    elif name == "tojson" and (len(data) > 1 or "indent" in kwargs):
+        indent = data[1] if len(data) > 1 else kwargs["indent"]
+        k = len(indent) if isinstance(indent, str) else indent if isinstance(indent, int) else 0
+        if k > 0 and _text_size(value, limits.MAX_TEXT, 0, k + 1) > limits.MAX_TEXT:
+            raise LimitError(f"the expression would make a text of more than {limits.MAX_TEXT:,} characters "
+                             f"(from a list or mapping this large, indented); simplify it (limit CARDGEN_MAX_TEXT)")
     elif name == "urlize" and isinstance(value, str):
         # every word may become a link carrying its address twice, `target`, `rel` and the schemes
         extra = sum(len(x) for x in (*data[2:], *kwargs.values()) if isinstance(x, str))
