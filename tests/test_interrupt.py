@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from cardgen.render import raster
+
 REPO = Path(__file__).resolve().parent.parent
 
 # Makes the import of one module (SLOW_IMPORT; in a process whose command line has SLOW_IN)
@@ -89,7 +91,9 @@ def test_ctrl_c_while_starting_or_building_is_one_line_and_status_130(tiny_game,
 def test_ctrl_c_from_the_terminal_reaches_the_workers_too_and_still_one_line(tiny_game, tmp_path):
     """The terminal sends Ctrl-C to every process of the command: the raster workers' fork
     server, still importing what it preloads, takes no notice (the build ends them)."""
-    root = tiny_game()
+    # enough distinct cards that the build waits for its workers (a build of 3 cards may end
+    # before the fork server, started in the background, has come to importing PDFium)
+    root = tiny_game("cards:\n" + "".join(f"  - {{name: Card {i}}}\n" for i in range(3 * raster.SMALL_JOB)))
     out = tmp_path / "out"
     done = interrupt_at(tmp_path, "pypdfium2", "build", str(root), "--out", str(out), "--only", "tts", group=True,
                         where="forkserver")

@@ -375,18 +375,23 @@ def _context():
 def _quiet_to_ctrl_c():
     """Start worker processes (and the fork server) ignoring Ctrl-C: the build's own process
     handles it (it ends them, `Pool.__exit__`, and says it in one line); a worker that took it
-    too would print its traceback.  (Ignored, not blocked: it is passed on through exec.)"""
+    too would print its traceback.  The children inherit SIGINT ignored (an ignored signal
+    stays ignored through exec) and blocked; this process blocks it meanwhile, so a Ctrl-C
+    pressed while they start is held, not lost, and arrives here as soon as they have
+    started (Linux keeps a blocked signal pending even while it is ignored)."""
     import signal
     import threading
 
-    if threading.current_thread() is not threading.main_thread():
-        yield
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield           # (no signal masks on Windows: workers are spawned there, and say their own)
         return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, old)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def start_early() -> bool:
