@@ -181,8 +181,11 @@ def test_a_template_edited_lays_out_the_cards_that_use_it(game, tmp_path):
 
 def test_a_comment_or_line_added_to_a_template_lays_out_nothing_again(game, tmp_path):
     """The key holds the template's values, not where they are: lines moved by a comment (or
-    a blank line) change no card, so no side is laid out again and the print is the same."""
+    a blank line) change no card, so no side is laid out again and the print is the same.  (The
+    missing `later.png` is put in first: a side that warned names its template's lines, and is
+    laid out again when they move.)"""
     out = tmp_path / "out"
+    _png(game / "art" / "later.png", (10, 10), "#00aa00")
     check(game, out)
     tpl = game / "templates" / "t" / "pictured.yaml"
     tpl.write_text("# art on the left, the deck's total under the text\n\n" + tpl.read_text())

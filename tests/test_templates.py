@@ -105,8 +105,11 @@ def test_shrink_fits_text_and_overflow_is_a_warning_naming_the_card(tiny_game):
     assert spills.overflow
     warnings = [str(d) for d in report.warnings]
     assert len(warnings) == 1
-    assert "warning: card 'Long': text in element 'spills' does not fit its box" in warnings[0]
-    assert "face.yaml:" in warnings[0]
+    # at the card's `text:` (where the words come from), naming the element's line in the template
+    assert "deck.yaml:1:" not in warnings[0] and "/deck.yaml:" in warnings[0]
+    assert "warning: card 'Long' (deck.yaml:" in warnings[0]
+    assert "field `text` (element 'spills', " in warnings[0] and "face.yaml:" in warnings[0]
+    assert "): text does not fit its box" in warnings[0]
 
 
 def test_inline_markup_and_icon_sit_on_the_baseline(tiny_game):

@@ -72,6 +72,11 @@ class Loc:
 
 @dataclass(frozen=True)
 class Diagnostic:
+    """One problem at one place.  A problem that can repeat card after card (the same missing
+    art file, the same glyph no font has) also says what it is without naming the card
+    (`group`) and which card it is (`card`: `'Digging', cards.csv:2:3`): the same `group`
+    said of several cards is printed once, with the count and the first card (`grouped`)."""
+
     loc: Loc
     message: str
     severity: str = "error"  # "error", "warning" or "note" (a designer's note: not a problem)
@@ -79,6 +84,9 @@ class Diagnostic:
     # What the problem is about, the same whichever check finds it (e.g. ("unknown-icon", icon,
     # card)): a later check leaves out a problem an earlier one already reported.  Not compared.
     dedupe: tuple[str, ...] = field(default=(), compare=False)
+    group: str = ""          # the message said of many cards (no card named), or ""
+    card: str = ""           # the card this one is about, with its place
+    count: int = 1           # how many cards a grouped diagnostic stands for
 
     def __str__(self) -> str:
         return escape_controls(f"{self.loc}: {self.severity}: {self.message}")
@@ -97,7 +105,31 @@ class Diagnostic:
         }
         if self.loc.cell:
             out["cell"] = self.loc.cell
+        if self.count > 1:
+            out["count"] = self.count
+            out["first_card"] = self.card
         return out
+
+
+def grouped(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """`diags` as they are said: diagnostics with the same severity, code and `group` (one
+    problem found on several cards) become one, at the place of the first card found (the
+    cards are checked in deck order), saying the count and that card: `... on 66 cards
+    (first: 'Digging', cards.csv:2:3)`.  A group of one keeps its own message.  Sorted."""
+    unique = list(dict.fromkeys(diags))
+    groups: dict[tuple[str, str, str], list[Diagnostic]] = {}
+    out: list[Diagnostic] = []
+    for d in unique:
+        if d.group:
+            groups.setdefault((d.severity, d.code, d.group), []).append(d)
+        else:
+            out.append(d)
+    for members in groups.values():
+        d = members[0]
+        n = sum(m.count for m in members)
+        out.append(d if n == 1 else Diagnostic(d.loc, f"{d.group} on {n} cards (first: {d.card})", d.severity,
+                                               d.code, d.dedupe, group=d.group, card=d.card, count=n))
+    return sorted(out, key=Diagnostic.sort_key)
 
 
 class CardgenError(Exception):
@@ -123,8 +155,9 @@ class Report:
         if message not in self.notes:
             self.notes.append(message)
 
-    def warn(self, loc: Loc, message: str, code: str = "") -> None:
-        d = Diagnostic(loc, message, "warning", code)
+    def warn(self, loc: Loc, message: str, code: str = "", *, group: str = "", card: str = "") -> None:
+        """A warning; with `group` and `card`, one that may repeat card after card (`grouped`)."""
+        d = Diagnostic(loc, message, "warning", code, group=group, card=card)
         if d not in self.items:
             self.items.append(d)
 
@@ -148,3 +181,7 @@ class Report:
 
     def sorted(self) -> list[Diagnostic]:
         return sorted(self.items, key=Diagnostic.sort_key)
+
+    def said(self) -> list[Diagnostic]:
+        """The diagnostics as they are printed: sorted, each problem found on many cards once."""
+        return grouped(self.items)

@@ -47,6 +47,9 @@ class ImageElement(Box, Rotate):
                 label = self.placeholder if isinstance(self.placeholder, str) else (
                     f"art: {src}" if src else "art to come")
                 lc.out.append(ops.Placeholder(x, y, w, h, str(label), self.rotate))
+                if src:     # a file named but not there: the placeholder is drawn, and said
+                    lc.warn("src", f"image '{src}' is not in art/ or the game folder (add it or fix the name); "
+                                   f"the placeholder '{label}' is printed in its place", "missing-image")
                 return
             if not src:
                 return

@@ -60,7 +60,7 @@ class TextElement(Box, Rotate):
         except IconError as exc:
             raise ElementError("text", str(exc), dedupe=("unknown-icon", exc.unknown) if exc.unknown else ()) from None
         if overflow:
-            lc.warn("text", f"{lc.who}: text in element '{self.name}' does not fit its box "
+            lc.warn("text", f"text does not fit its box "
                             f"({w / MM:.1f}x{h / MM:.1f} mm at {used:g} pt); shorten it, enlarge the box"
                             + ("" if self.fit == "shrink" else " or add `fit: shrink`"), "overflow")
         lc.out.append(ops.Text(x, y, w, h, tuple(runs), used, overflow, self.rotate, self.name))

@@ -106,7 +106,7 @@ def restore_facts(layout: ops.CardLayout, facts: Any) -> bool:
 
 # One cached side: (anchor, deps, events, encoded ops (`pack_ops`), stamp[, facts]).  `deps`: what its
 # layout looked up (`Trace`); `events`: what it reported, ("w", file, line, col, cell, message,
-# code) for a warning and ("o", element index, what, where) for an element off the card.
+# code, group, card) for a warning and ("o", element index, what, where) for an element off the card.
 Dep = tuple[str, str, str, str, str, str]
 
 

@@ -90,6 +90,16 @@ def _key_using(el, field: str) -> str | None:
     return None
 
 
+_READS_FIELD = re.compile(r"\{\{\s*card\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*['\"]([^'\"]+)['\"]\s*\])\s*\}\}")
+
+
+def _card_field(value: Any, card: Card | None) -> str | None:
+    """The card's own field an element's value is, if it is just that (`{{ card.art }}`)."""
+    m = _READS_FIELD.fullmatch(value.strip()) if isinstance(value, str) and card is not None else None
+    name = (m.group(1) or m.group(2)) if m else None
+    return name if name is not None and card is not None and name in card.data else None
+
+
 # Values that print the game's version or the card's revision: the ops they make are the card's
 # "stamp", left out of its content hash (`cardgen.layout.manifest`), so that a new version or
 # revision does not count as a change of every card.
@@ -323,7 +333,7 @@ class Layouter:
             return None
         for e in events:
             if e[0] == "w":
-                self.report.warn(Loc(*e[1:5]), e[5], e[6])
+                self.report.warn(Loc(*e[1:5]), e[5], e[6], group=e[7], card=e[8])
             else:
                 self._note_off(tpl.elements[e[1]], e[2], e[3])
         layout = CachedLayout(deck.size.width * MM, deck.size.height * MM, deck.bleed * MM, None,
@@ -333,10 +343,12 @@ class Layouter:
             return None
         return layout
 
-    def _warn(self, loc: Loc, message: str, code: str) -> None:
+    def _warn(self, loc: Loc, message: str, code: str, group: str = "", card: str = "") -> None:
+        """A warning of the side being laid out; with `group` and `card`, one that may repeat on
+        many cards (said once, `core.errors.grouped`)."""
         if self._events is not None:
-            self._events.append(("w", loc.file, loc.line, loc.col, loc.cell, message, code))
-        self.report.warn(loc, message, code)
+            self._events.append(("w", loc.file, loc.line, loc.col, loc.cell, message, code, group, card))
+        self.report.warn(loc, message, code, group=group, card=card)
 
     def _lay(self, deck: Deck, card: Card | None, side: str, tpl: Template, fields: dict) -> ops.CardLayout:
         ctx = expr.context(fields, self.res.deck_ctx(deck), self.res.game_ctx)
@@ -349,7 +361,14 @@ class Layouter:
         said: dict[str, set[str]] = {}      # font -> characters already reported for this card side
         for index, el in enumerate(tpl.elements):
             def warn(key: str | None, message: str, code: str, el=el) -> None:
-                self._warn(el.value_loc(key) if key and key in el else el.loc, message, code)
+                # an element's warning for this card (said once for all the cards it is on), at the
+                # card's field when the value came from one, else at the template's line
+                loc = el.value_loc(key) if key and key in el else el.loc
+                what = f"element '{el.get('name')}'"
+                field = _card_field(el.get(key) if key else None, card)
+                if field is not None and card is not None:
+                    what, loc = f"field `{field}` (element '{el.get('name')}', {loc})", card.field_loc(field)
+                self._card_warn(loc, card, who + where, what, message, code)
 
             lc = LayoutContext(self.res, w, h, bleed, layout.ops, who, warn)
             try:
@@ -366,7 +385,7 @@ class Layouter:
                                        code="card-limit")
                 if len(layout.ops) > start:
                     drawn = layout.ops[start:]
-                    self._text_problems(drawn, el, card, f"{who}{where}, element '{el.get('name')}'", said)
+                    self._text_problems(drawn, el, card, who + where, f"element '{el.get('name')}'", said)
                     self._off_card(drawn, el, index, tpl.ref, layout, who + where)
             except ElementError as exc:
                 eloc = el.value_loc(exc.key) if exc.key and exc.key in el else el.loc
@@ -387,7 +406,17 @@ class Layouter:
 
 
     # -- what the drawing would get silently wrong ---------------------------------------
-    def _text_problems(self, drawn: list, el, card: Card | None, who: str, said: dict[str, set[str]]) -> None:
+    def _card_warn(self, loc: Loc, card: Card | None, who: str, what: str, message: str, code: str) -> None:
+        """`{who}, {what}: {message}` for one card side; for a card (not a deck's shared back) the
+        same words without the card make its `group`: said once however many cards it is on."""
+        if card is None:
+            self._warn(loc, f"{who}, {what}: {message}", code)
+        else:
+            self._warn(loc, f"{who}, {what}: {message}", code, f"{what}: {message}",
+                       f"'{card.name}', {card.loc}")
+
+    def _text_problems(self, drawn: list, el, card: Card | None, who: str, what: str,
+                       said: dict[str, set[str]]) -> None:
         """Warn (once per card side and font) about characters that no font has and about
         emoji a fallback font draws in black and white; and (once per card side) about
         right-to-left text, which is drawn left to right (there is no shaping engine)."""
@@ -419,23 +448,23 @@ class Layouter:
             by = f"font {font}" + (f" and the fallback font{'s' if len(chain) > 1 else ''} {', '.join(chain)}"
                                    if chain else "")
             them, they = ("them", "they print") if len(chars) > 1 else ("it", "it prints")
-            self._warn(loc, f"{who}{key}: {by} {'have' if chain else 'has'} no glyph for "
-                                  f"{describe_chars(chars)}; {they} blank or as a box (add a font that has {them} "
-                                  f"to fonts/ and name it in game.yaml `fallback_fonts:`, or leave {them} out)",
-                             "missing-glyph")
+            self._card_warn(loc, card, who, what + key, f"{by} {'have' if chain else 'has'} no glyph for "
+                            f"{describe_chars(chars)}; {they} blank or as a box (add a font that has {them} "
+                            f"to fonts/ and name it in game.yaml `fallback_fonts:`, or leave {them} out)",
+                            "missing-glyph")
         for font, chars in mono.items():
             if chars:
                 key, loc = self._source_of(chars, el, card)
-                self._warn(loc, f"{who}{key}: emoji {describe_chars(chars)} drawn in black and white by the "
-                                      f"fallback font {font} (cardgen prints no colour emoji; for a coloured symbol "
-                                      f"use an :icon:)", "emoji")
+                self._card_warn(loc, card, who, what + key, f"emoji {describe_chars(chars)} drawn in black and "
+                                f"white by the fallback font {font} (cardgen prints no colour emoji; for a coloured "
+                                f"symbol use an :icon:)", "emoji")
         if rtl:
             said[_RTL] = set()
             key, loc = self._source_of(rtl, el, card)
-            self._warn(loc, f"{who}{key}: right-to-left text ({describe_chars(rtl[:1])}, ...) is drawn left "
-                                  f"to right without shaping: letters come out in reverse order and Arabic letters "
-                                  f"unjoined (cardgen has no shaping engine; put such text in as an image)",
-                             "right-to-left")
+            self._card_warn(loc, card, who, what + key, f"right-to-left text ({describe_chars(rtl[:1])}, ...) is "
+                            f"drawn left to right without shaping: letters come out in reverse order and Arabic "
+                            f"letters unjoined (cardgen has no shaping engine; put such text in as an image)",
+                            "right-to-left")
 
     @staticmethod
     def _source_of(chars: str, el, card: Card | None) -> tuple[str, Loc]:
@@ -525,12 +554,12 @@ class Rendered:
         return faces, backs
 
 
-_EVENTS = {"w": (str, str, int, int, str, str, str), "o": (str, int, str, str)}
+_EVENTS = {"w": (str, str, int, int, str, str, str, str, str), "o": (str, int, str, str)}
 
 
 def _plain_event(e: Any) -> bool:
     """A problem a side's layout reported, as the layout cache keeps it: ("w", file, line, col,
-    cell, message, code) or ("o", element index, message head, where), of exactly these types."""
+    cell, message, code, group, card) or ("o", element index, message head, where), of exactly these types."""
     kinds = _EVENTS.get(e[0]) if isinstance(e, tuple) and e else None
     return kinds is not None and len(e) == len(kinds) and all(type(x) is t for x, t in zip(e, kinds, strict=True)) \
         and (e[0] != "o" or e[1] >= 0)

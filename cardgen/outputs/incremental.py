@@ -40,12 +40,12 @@ def diagnostic_record(d: Diagnostic) -> list:
     file = d.loc.file
     if file and not os.path.isabs(file) and os.path.exists(file):
         file = os.path.abspath(file)
-    return [file, d.loc.line, d.loc.col, d.loc.cell, d.message, d.severity, d.code]
+    return [file, d.loc.line, d.loc.col, d.loc.cell, d.message, d.severity, d.code, d.group, d.card]
 
 
 def diagnostic_of(rec: list) -> Diagnostic:
-    file, line, col, cell, message, severity, code = rec
-    return Diagnostic(Loc(file, line, col, cell), message, severity, code)
+    file, line, col, cell, message, severity, code, group, card = rec
+    return Diagnostic(Loc(file, line, col, cell), message, severity, code, group, card)
 
 
 @dataclass

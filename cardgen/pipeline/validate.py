@@ -58,7 +58,7 @@ def validate_game(path: Path, project: Path) -> GameResult:
     """Every problem of the game in `path`."""
     report = Report()
     check_game(path, project, report)
-    return GameResult(path.resolve().name, report.sorted())
+    return GameResult(path.resolve().name, report.said())
 
 
 def validate(args: list[str], project: Path) -> list[GameResult]:
