@@ -1,0 +1,133 @@
+"""No silent wrong output (issue 22): what cardgen draws other than asked for is said, at
+its place, and said once when it is the same on many cards."""
+from __future__ import annotations
+
+import json
+import re
+
+from conftest import REPO, in_dir
+
+from cardgen.core.errors import Diagnostic, Loc, Report, grouped
+
+
+def _new_game(tmp_path, name="g"):
+    code, _, err = in_dir(tmp_path, "new", name)
+    assert code == 0, err
+    return tmp_path / name
+
+
+def _card_line(path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+# -- a missing art file, where a placeholder is drawn ----------------------------------------
+
+def test_a_missing_art_file_with_a_placeholder_is_a_warning_at_the_card_naming_the_template(tmp_path):
+    game = _new_game(tmp_path)
+    cards = game / "cards.yaml"
+    cards.write_text(cards.read_text().replace("    type: Event\n", "    type: Event\n    art: storm.png\n"))
+    line = _card_line(cards, "art: storm.png")
+    code, out, err = in_dir(tmp_path, "validate", "g")
+    assert code == 0
+    said = [x for x in out.splitlines() if "missing" in x or "storm.png" in x]
+    assert said == [f"g/cards.yaml:{line}:10: warning: card 'Storm' (cards.yaml:{line - 2}), field `art` (element "
+                    f"'art', {_basic_card_line('art')}): image 'storm.png' is not in art/ or the game folder (add "
+                    f"it or fix the name); the placeholder 'art to come' is printed in its place"]
+    assert out.splitlines()[-1] == "g: 0 errors, 2 warnings"       # (and the card whose text is to come)
+    # the build says it too (the same check path)
+    code, _, err = in_dir(tmp_path, "build", "g", "--only", "cards")
+    assert code == 0 and f"g/cards.yaml:{line}:10: warning: card 'Storm'" in err and "storm.png" in err
+    # an empty `art:` (the template's default) is art to come: no word
+    cards.write_text(cards.read_text().replace("    art: storm.png\n", ""))
+    code, out, _ = in_dir(tmp_path, "validate", "g")
+    assert "storm.png" not in out and out.splitlines()[-1] == "g: 0 errors, 1 warning"
+
+
+def _basic_card_line(element: str) -> str:
+    path = REPO / "cardgen" / "data" / "templates" / "basic" / "card.yaml"
+    lines = path.read_text().splitlines()
+    at = lines.index(f"  - name: {element}")
+    src = next(i for i in range(at, len(lines)) if lines[i].strip().startswith("src:"))
+    return f"{path}:{src + 1}:10"      # (the bundled template: outside the folder the test runs in)
+
+
+def test_a_missing_art_file_named_in_the_template_itself_is_a_warning_at_its_line(tiny_game, tmp_path):
+    root = tiny_game(template="""
+        elements:
+          - {name: pic, type: image, src: nothere.png, placeholder: true, x: 0, y: 0, width: 10mm, height: 10mm}
+    """)
+    code, out, _ = in_dir(tmp_path, "validate", str(root))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("tiny/templates/tiny/face.yaml:2:35: warning: element 'pic': image 'nothere.png' is "
+                               "not in art/ or the game folder (add it or fix the name); the placeholder 'art: "
+                               "nothere.png' is printed in its place on 2 cards (first: 'Alpha', tiny/deck.yaml:5:5)")
+    assert lines[1:] == ["tiny: 0 errors, 1 warning"]
+
+
+# -- a warning found on many cards: said once ------------------------------------------------
+
+def _many(n: int) -> str:
+    return "cards:\n" + "".join(f"  - {{name: Card {i}, art: gone.png}}\n" for i in range(n))
+
+
+PICTURE = """
+    elements:
+      - {name: pic, type: image, src: "{{ card.art }}", placeholder: true, x: 0, y: 0, width: 10mm, height: 10mm}
+"""
+
+
+def test_the_same_warning_on_66_cards_is_said_once_with_the_count_and_the_first_card(tiny_game, tmp_path):
+    root = tiny_game(_many(66), template=PICTURE)
+    code, out, _ = in_dir(tmp_path, "validate", str(root))
+    assert code == 0
+    assert out.splitlines() == [
+        "tiny/deck.yaml:5:25: warning: field `art` (element 'pic', tiny/templates/tiny/face.yaml:2:35): image "
+        "'gone.png' is not in art/ or the game folder (add it or fix the name); the placeholder 'art: gone.png' is "
+        "printed in its place on 66 cards (first: 'Card 0', tiny/deck.yaml:5:5)",
+        "tiny: 0 errors, 1 warning"]
+    # JSON: one entry, with the count and the first card
+    code, out, _ = in_dir(tmp_path, "validate", str(root), "--format", "json")
+    doc = json.loads(out)
+    [d] = doc["diagnostics"]
+    assert (d["line"], d["col"], d["code"], d["count"], d["first_card"]) == \
+        (5, 25, "missing-image", 66, "'Card 0', tiny/deck.yaml:5:5")
+    assert d["message"].endswith("on 66 cards (first: 'Card 0', tiny/deck.yaml:5:5)")
+    assert doc["summary"]["warnings"] == 1
+    # the build says it once too
+    code, _, err = in_dir(tmp_path, "build", str(root), "--only", "cards")
+    assert code == 0 and sum("gone.png" in x for x in err.splitlines()) == 1 and "on 66 cards (first: 'Card 0'" in err
+
+
+def test_one_card_keeps_its_own_message_and_different_problems_are_not_merged(tiny_game, tmp_path):
+    root = tiny_game("cards:\n  - {name: A, art: one.png}\n  - {name: B, art: two.png}\n", template=PICTURE)
+    code, out, _ = in_dir(tmp_path, "validate", str(root))
+    lines = out.splitlines()
+    assert len(lines) == 3 and lines[-1] == "tiny: 0 errors, 2 warnings"
+    assert lines[0].startswith("tiny/deck.yaml:5:20: warning: card 'A' (deck.yaml:5), field `art`")
+    assert lines[1].startswith("tiny/deck.yaml:6:20: warning: card 'B' (deck.yaml:6), field `art`")
+
+
+def test_grouping_is_by_the_diagnostics_group_field_not_its_text():
+    a = Diagnostic(Loc("c.yaml", 3, 1), "card 'A': x", "warning", "w", "x", "'A', c.yaml:3:1")
+    b = Diagnostic(Loc("c.yaml", 2, 1), "card 'B': x", "warning", "w", "x", "'B', c.yaml:2:1")
+    c = Diagnostic(Loc("c.yaml", 1, 1), "card 'C': x", "warning", "w")          # no group: its own line
+    d = Diagnostic(Loc("c.yaml", 4, 1), "card 'D': x", "error", "w", "x", "'D', c.yaml:4:1")  # an error
+    out = grouped([a, b, c, d, a])
+    # the first card reported (cards are laid out in deck order) is the one named
+    assert [str(x) for x in out] == ["c.yaml:1:1: warning: card 'C': x",
+                                     "c.yaml:3:1: warning: x on 2 cards (first: 'A', c.yaml:3:1)",
+                                     "c.yaml:4:1: error: card 'D': x"]
+    assert grouped(out) == out          # (said once however often it is grouped)
+    r = Report()
+    r.warn(a.loc, a.message, a.code, group=a.group, card=a.card)
+    assert r.said() == [a]
+
+
+def test_a_missing_glyph_on_many_cards_is_said_once(tiny_game, tmp_path):
+    cards = "cards:\n" + "".join(f"  - {{name: 'Card {i} \u4e2d'}}\n" for i in range(5))
+    root = tiny_game(cards)
+    code, out, _ = in_dir(tmp_path, "validate", str(root))
+    glyph = [x for x in out.splitlines() if "no glyph" in x]
+    assert len(glyph) == 1 and re.search(r"on 5 cards \(first: 'Card 0 \u4e2d', tiny/deck.yaml:5:5\)$", glyph[0])
+    assert glyph[0].startswith("tiny/deck.yaml:5:12: warning: element 'title' (field `name`): font ")
