@@ -131,3 +131,59 @@ def test_a_missing_glyph_on_many_cards_is_said_once(tiny_game, tmp_path):
     glyph = [x for x in out.splitlines() if "no glyph" in x]
     assert len(glyph) == 1 and re.search(r"on 5 cards \(first: 'Card 0 \u4e2d', tiny/deck.yaml:5:5\)$", glyph[0])
     assert glyph[0].startswith("tiny/deck.yaml:5:12: warning: element 'title' (field `name`): font ")
+
+
+# -- spreadsheet headers in another case ------------------------------------------------------
+
+def _sheet_game(tmp_path, header: str, n: int = 66):
+    game = _new_game(tmp_path)
+    rows = [header] + [f"Card {i},Action,Do thing {i}." for i in range(n)]
+    (game / "cards.csv").write_text("\n".join(rows) + "\n")
+    cards = game / "cards.yaml"
+    text = cards.read_text()
+    cards.write_text(text[:text.index("cards:\n")] + "cards: cards.csv\n")
+    (game / "rules.yaml").write_text((game / "rules.yaml").read_text().replace(
+        'quote: "6 cards"\n    total: 6', f'quote: "{n} cards"\n    total: {n}'))
+    return game
+
+
+def test_a_header_in_another_case_is_the_field_the_template_reads_said_once_per_deck(tmp_path):
+    from cardgen.core.errors import Report
+    from cardgen.model import ops
+    from cardgen.pipeline.check import check_game
+
+    game = _sheet_game(tmp_path, "Name,Type,Text")
+    code, out, _ = in_dir(tmp_path, "validate", "g")
+    assert code == 0, out
+    assert out.splitlines() == [
+        "g/cards.csv:1:2: warning: deck 'Cards': column 'Type' is read as the field `type` its template reads "
+        "(headers match fields in any case; write 'type' to say so)",
+        "g/cards.csv:1:3: warning: deck 'Cards': column 'Text' is read as the field `text` its template reads "
+        "(headers match fields in any case; write 'text' to say so)",
+        "g: 0 errors, 2 warnings"]
+    report = Report()
+    checked = check_game(game, tmp_path, report)
+    assert checked.rendered is not None
+    for i, (_, card, face) in enumerate(checked.rendered.faces):
+        words = " ".join(str(r.content) for op in face.ops if isinstance(op, ops.Text) for r in op.runs
+                         if r.kind == "text")
+        assert f"Do thing {i}." in words.replace("  ", " ") and "ACTION" in words
+        assert card.fields["text"] == f"Do thing {i}." and "Text" not in card.fields
+    # the build says it once too, and prints the text
+    code, _, err = in_dir(tmp_path, "build", "g", "--only", "cards")
+    assert code == 0 and err.count("column 'Text'") == 1
+
+
+def test_a_header_as_the_template_writes_it_is_not_said(tmp_path):
+    _sheet_game(tmp_path, "name,type,text", 6)
+    code, out, _ = in_dir(tmp_path, "validate", "g")
+    assert out.splitlines() == ["g: 0 errors, 0 warnings"]
+
+
+def test_a_field_no_template_uses_on_many_cards_is_said_once(tmp_path):
+    _sheet_game(tmp_path, "name,tpye,text", 66)
+    code, out, _ = in_dir(tmp_path, "validate", "g")
+    assert out.splitlines() == [
+        "g/cards.csv:1:2: warning: Cards: field 'tpye' that no template uses (did you mean 'type'?) on 66 cards "
+        "(first: 'Card 0', g/cards.csv:2:1)",
+        "g: 0 errors, 1 warning"]

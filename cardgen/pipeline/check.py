@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.check.components import COUNT_CODES
+from cardgen.check.headers import recognise_header_case
 from cardgen.check.validate import run_checks
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.layout.cache import LayoutCache
@@ -72,6 +73,7 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
     except CardgenError as exc:
         report.extend(exc.diagnostics)
         return Checked(None, None)
+    recognise_header_case(game, report)     # (before anything reads the cards' fields)
     done: set[str] = set()
     for output in OUTPUTS.values():
         if output.section and output.section not in done:
