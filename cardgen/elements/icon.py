@@ -8,7 +8,7 @@ from typing import ClassVar
 from cardgen.core.units import MM
 from cardgen.elements.base import Box, ElementError, LayoutContext, Resources, Rotate
 from cardgen.model import ops
-from cardgen.resources.icons import IconError
+from cardgen.resources.icons import IconError, svg_warnings
 from cardgen.schema.core import Choice, Colour, Int, Length, Percent, Text, is_expression, opt, resolve, suggest
 
 MAX_ICONS = 1000
@@ -43,6 +43,8 @@ class IconElement(Box, Rotate):
             raise ElementError("icon", str(exc), "unknown-icon") from None
         if self.count == 0:
             return
+        for message, code in svg_warnings(path, lc.res.fonts):
+            lc.warn("icon", message, code)
         x, y, w, h = self.rect(lc)
         along, across = (w, h) if self.direction == "row" else (h, w)
         size = across if self.size is None else resolve(self.size, across)

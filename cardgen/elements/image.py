@@ -9,7 +9,7 @@ from typing import ClassVar
 from cardgen.core.paths import PathRefused
 from cardgen.elements.base import Box, ElementError, LayoutContext, Resources, Rotate
 from cardgen.model import ops
-from cardgen.resources.icons import IconError, check_raster, load_svg
+from cardgen.resources.icons import IconError, check_raster, load_svg, svg_warnings
 from cardgen.schema.core import Bool, Choice, OneOf, Text, is_expression, opt
 
 MISSING_HINT = "add the file, fix the name, or add `placeholder: true` to the element for a labelled box"
@@ -63,6 +63,8 @@ class ImageElement(Box, Rotate):
             raise ElementError("src", f"cannot use image '{src}': {exc}", "bad-image") from None
         except Exception as exc:  # unreadable file
             raise ElementError("src", f"cannot read image '{src}': {exc}", "bad-image") from None
+        for message, code in svg_warnings(path, lc.res.fonts):
+            lc.warn("src", message, code)
         clip = None
         if self.fit == "stretch" or iw <= 0 or ih <= 0:
             dx, dy, dw, dh = x, y, w, h

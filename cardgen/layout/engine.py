@@ -27,7 +27,7 @@ from cardgen.load.game import Card, Deck, Game
 from cardgen.model import ops
 from cardgen.model.ops import extent
 from cardgen.resources.fonts import FontBook, describe_chars, is_emoji
-from cardgen.resources.icons import IconBook
+from cardgen.resources.icons import IconBook, svg_warnings
 from cardgen.schema.core import Anything, Colour, Env, Invalid, Kind, Text, suggest
 from cardgen.text.typeset import Typesetter
 
@@ -428,6 +428,13 @@ class Layouter:
             if not isinstance(op, ops.Text):
                 continue
             for r in op.runs:
+                if r.kind == "icon" and "\0svg:" + str(r.content) not in said:
+                    said["\0svg:" + str(r.content)] = set()      # (an icon's SVG: once per card side)
+                    field = _card_field(el.get("text"), card)
+                    at = card.field_loc(field) if field and card is not None else \
+                        el.value_loc("text") if "text" in el else el.loc
+                    for message, code in svg_warnings(Path(r.content), fonts):
+                        self._card_warn(at, card, who, what + (f" (field `{field}`)" if field else ""), message, code)
                 if r.kind != "text":
                     continue
                 text = str(r.content)

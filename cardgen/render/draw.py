@@ -22,7 +22,7 @@ from cardgen.render import docinfo
 from cardgen.render.formcache import FormCache
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files, use_in_reportlab
-from cardgen.resources.icons import load_svg
+from cardgen.resources.icons import SVG_FONT, load_svg, svg_font_face
 
 if TYPE_CHECKING:    # (ReportLab's graphics and svglib are imported when an SVG is drawn, not reused)
     from reportlab.graphics import shapes
@@ -121,6 +121,22 @@ def _emit_shape(c: Canvas, node: shapes.Shape) -> bool:
     return True
 
 
+def _embed_svg_fonts(drawing: Any, fonts: FontBook) -> None:
+    """Every text of an SVG in an embedded font of the game: the stand-ins the SVG reader gives
+    it (`resources.icons.SVG_FONT`) become the family asked for if the game has it, else its
+    base font (the layout has warned).  The drawing is kept between uses: the stand-in stays
+    on each node, so another game's fonts can be put in later."""
+    base = DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else next(iter(fonts.families))
+    stack = [drawing]
+    while stack:
+        node = stack.pop()
+        stack.extend(getattr(node, "contents", None) or [])
+        asked = node.__dict__.get("_cardgen_font") or getattr(node, "fontName", None)
+        if isinstance(asked, str) and asked.startswith(SVG_FONT):
+            node.__dict__["_cardgen_font"] = asked
+            node.__dict__["fontName"] = svg_font_face(fonts, asked, base)
+
+
 def _wrap(node: shapes.Shape) -> shapes.Drawing:
     from reportlab.graphics import shapes
 
@@ -192,6 +208,7 @@ class Drawer:
             w, h = float(drawing.width), float(drawing.height)
             # svglib's renderer sets its default font on every drawing: point it at an embedded one.
             shapes.STATE_DEFAULTS["fontName"] = _base_font(self.fonts)
+            _embed_svg_fonts(drawing, self.fonts)
             c.beginForm(name, 0, 0, w, h)
             if themed:
                 for node in drawing.contents:

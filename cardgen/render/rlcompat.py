@@ -70,7 +70,7 @@ def _form_resources(form: Any, extgstate: bool = True) -> Any:
         resources.basicProcs()
     if form.XObjects:
         resources.XObject = form.XObjects
-    if extgstate:
+    if extgstate and getattr(form, "ExtGState", None):
         resources.ExtGState = form.ExtGState
     return resources
 
@@ -132,12 +132,29 @@ class CardCanvas(Canvas):
 
     def endForm(self, **extra_attributes: Any) -> None:
         name = self._formData[0]
+        shading = dict(self._shadingUsed)       # (ReportLab leaves a form's shadings out of its resources)
         super().endForm(**extra_attributes)
         form = self._doc.idToObject[pdfdoc.xObjectName(name)]
         if type(form) is pdfdoc.PDFFormXObject:
             form.__class__ = _Form
-        if getattr(form, "ExtGState", None) and not form.Resources:
+        if (shading or getattr(form, "ExtGState", None)) and not form.Resources:
             form.Resources = _form_resources(form)
+            if shading:         # an SVG's gradients (svglib draws them as shadings): without these, black
+                form.Resources.setShading(shading)
+
+    def linearGradient(self, x0: float, y0: float, x1: float, y1: float, colors: Any, positions: Any = None,
+                       extend: bool = True) -> None:
+        super().linearGradient(x0, y0, x1, y1, self._gradient_colours(colors), positions, extend)
+
+    def radialGradient(self, x: float, y: float, radius: float, colors: Any, positions: Any = None,
+                       extend: bool = True) -> None:
+        super().radialGradient(x, y, radius, self._gradient_colours(colors), positions, extend)
+
+    def _gradient_colours(self, colors: Any) -> list:
+        """A gradient's colours in the canvas's colour space (CMYK in a PDF/X: ReportLab's
+        `enforceColorSpace` converts the colours set, not a gradient's stops)."""
+        enforce = getattr(self, "_enforceColorSpace", None)
+        return [enforce(c) for c in colors] if enforce is not None else list(colors)
 
     drawImage = _no_a85(Canvas.drawImage)
     save = _no_a85(Canvas.save)

@@ -6,6 +6,7 @@ Black in an icon is drawn in the colour asked for (the text colour inline).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -73,7 +74,7 @@ def load_svg(path: Path) -> Drawing:
 
         logging.getLogger("svglib").setLevel(logging.CRITICAL)
         try:
-            drawing = svg2rlg(str(path))
+            drawing = svg2rlg(str(path), font_map=_svg_font_map())
         except Exception as exc:  # svglib raises assorted errors on bad files
             raise IconError(f"cannot read SVG {path.name}: {exc}") from None
         if drawing is None:
@@ -93,6 +94,158 @@ def load_svg(path: Path) -> Drawing:
             raise IconError(f"SVG {path.name} has a number too large to draw ({bad}); fix it in the SVG")
         _svg_cache[key] = drawing
     return drawing
+
+
+# -- text in SVG art --------------------------------------------------------------------------
+#
+# svglib finds the fonts an SVG's text names itself: ReportLab's standard fonts (which a PDF
+# names but does not embed), font files guessed by name, the computer's fonts through
+# fontconfig.  cardgen gives it a font map of its own instead: every font an SVG names becomes
+# a stand-in ("svgfont:<family>:<style>", Helvetica's widths, never written to a PDF), and the
+# renderer draws each stand-in in an embedded font of the game (`svg_font_face`): the family
+# if the game has it, else its base font.  The layout warns about a family the game lacks
+# (`svg_text_fonts`).
+
+SVG_FONT = "svgfont:"
+_STANDARD = {"regular": "Helvetica", "bold": "Helvetica-Bold", "italic": "Helvetica-Oblique",
+             "bolditalic": "Helvetica-BoldOblique"}
+
+
+def svg_style(weight: str, style: str) -> str:
+    """cardgen's style name for an SVG font-weight and font-style."""
+    bold = str(weight).strip().lower() in ("bold", "bolder", "600", "700", "800", "900")
+    italic = str(style).strip().lower() in ("italic", "oblique")
+    return ("bold" if bold else "") + ("italic" if italic else "") or "regular"
+
+
+class _SvgFontMap:
+    """svglib's font map: every family a stand-in font (see above); nothing is looked up."""
+
+    def find_font(self, font_name: str, weight: str = "normal", style: str = "normal") -> tuple[str, bool]:
+        from reportlab.pdfbase import pdfmetrics
+
+        family = " ".join(str(font_name).strip().strip("'\"").split())[:100] or "sans-serif"
+        st = svg_style(weight, style)
+        name = f"{SVG_FONT}{family}:{st}"
+        if name not in pdfmetrics._fonts:
+            pdfmetrics.registerFont(pdfmetrics.Font(name, _STANDARD[st], "WinAnsiEncoding"))
+        return name, True
+
+
+_font_map: _SvgFontMap | None = None
+
+
+def _svg_font_map() -> _SvgFontMap:
+    global _font_map
+    if _font_map is None:
+        _font_map = _SvgFontMap()
+    return _font_map
+
+
+def svg_text_fonts(drawing: Drawing) -> dict[str, set[str]]:
+    """The fonts an SVG's text asks for: family -> styles."""
+    out: dict[str, set[str]] = {}
+    stack: list[object] = [drawing]
+    while stack:
+        node = stack.pop()
+        stack.extend(getattr(node, "contents", None) or [])
+        name = getattr(node, "_cardgen_font", None) or getattr(node, "fontName", None)
+        if isinstance(name, str) and name.startswith(SVG_FONT) and hasattr(node, "text"):
+            family, _, st = name[len(SVG_FONT):].rpartition(":")
+            out.setdefault(family, set()).add(st)
+    return out
+
+
+def svg_font_face(fonts, name: str, base: str) -> str:
+    """The embedded font (ReportLab name) a stand-in `name` is drawn in: the family in the
+    game's `fonts` (a `FontBook`) if it has it, else the family `base`, in the style asked."""
+    family, _, st = name[len(SVG_FONT):].rpartition(":")
+    match = next((f for f in fonts.families if f.lower() == family.lower()), None)
+    return fonts.face(match or base, st).name
+
+
+# -- what svglib does not draw -------------------------------------------------------------
+
+_unsupported: dict[FileKey, list[str]] = {}
+_URL_REF = re.compile(r"url\(\s*['\"]?#([^'\")\s]+)")
+
+
+def svg_unsupported(path: Path) -> list[str]:
+    """What in the SVG file cardgen does not draw as the file says, each as a short phrase:
+    pattern fills (not drawn), gradient outlines (not drawn), filters and masks (left out),
+    gradient transforms (drawn untransformed).  Gradient fills are drawn."""
+    path = Path(path).resolve()
+    key = file_key(path)
+    hit = _unsupported.get(key)
+    if hit is not None:
+        return hit
+    from lxml import etree
+
+    out: list[str] = []
+    try:
+        parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False)
+        root = etree.fromstring(path.read_bytes(), parser)
+    except (etree.XMLSyntaxError, OSError, ValueError):
+        _unsupported[key] = out
+        return out      # (unreadable: said by the SVG reader)
+    kinds: dict[str, str] = {}
+    for el in root.iter():
+        if isinstance(el.tag, str) and el.get("id"):
+            kinds[el.get("id")] = etree.QName(el).localname
+    found: dict[str, None] = {}
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        tag = etree.QName(el).localname
+        style = dict(part.split(":", 1) for part in (el.get("style") or "").split(";") if ":" in part)
+        style = {k.strip(): v.strip() for k, v in style.items()}
+
+        def attr(name: str, el=el, style=style) -> str:
+            return style.get(name) or el.get(name) or ""
+
+        for prop in ("fill", "stroke"):
+            m = _URL_REF.search(attr(prop))
+            kind = kinds.get(m.group(1), "") if m else ""
+            if kind == "pattern":
+                found["pattern fills (not drawn)"] = None
+            elif kind.endswith("Gradient") and prop == "stroke":
+                found["gradient outlines (not drawn)"] = None
+        if attr("filter") and attr("filter") != "none":
+            found["filters such as blurs and shadows (left out)"] = None
+        if attr("mask") and attr("mask") != "none":
+            found["masks (left out: what they hide shows)"] = None
+        if tag.endswith("Gradient") and el.get("gradientTransform"):
+            found["gradient transforms (the gradient is drawn untransformed)"] = None
+    out = list(found)
+    _unsupported[key] = out
+    return out
+
+
+def svg_warnings(path: Path, fonts) -> list[tuple[str, str]]:
+    """(message, code) for what of the SVG art at `path` prints otherwise than the file says:
+    features cardgen does not draw (`svg_unsupported`) and text in fonts the game (`fonts`, a
+    `FontBook`) does not have.  cardgen's own icons draw as they are: nothing to say."""
+    path = Path(path)
+    if path.suffix.lower() != ".svg" or path.resolve().is_relative_to(_OWN_ART):
+        return []
+    out: list[tuple[str, str]] = []
+    lacking = svg_unsupported(path)
+    if lacking:
+        out.append((f"SVG {path.name} has what cardgen cannot draw: {'; '.join(lacking)}; simplify it in the "
+                    f"drawing program or export it as a PNG", "svg-unsupported"))
+    try:
+        asked = svg_text_fonts(load_svg(path))
+    except IconError:
+        return out          # (said where the art is read)
+    known = {f.lower() for f in fonts.families}
+    from cardgen.resources.fonts import DEFAULT_FAMILY
+
+    base = DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else next(iter(fonts.families), "?")
+    for family in sorted(f for f in asked if f.lower() not in known):
+        out.append((f"SVG {path.name} sets text in the font '{family}', which this game does not have; it prints "
+                    f"in {base} (add {family}-Regular.ttf to fonts/, or turn the text into outlines in the "
+                    f"drawing program)", "svg-font"))
+    return out
 
 
 def _out_of_scale(drawing: Drawing) -> str | None:
