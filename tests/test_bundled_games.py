@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import REPO
-from pdfgeom import pdf_entry
-from pypdf import PdfReader
+from pdffonts import pdf_fonts, unembedded
 
 from cardgen.core.errors import Report
 from cardgen.model import ops
@@ -18,37 +17,25 @@ def test_the_five_documents_are_bundled():
     assert GAMES == ["alien-conspiracy", "alter-ego", "face-off", "game-601", "sheet-demo", "vigilantes"]
 
 
-def _fonts(reader):
-    seen = {}
-
-    def collect(res, depth=0):
-        res = res.get_object() if res is not None else {}
-        for f in pdf_entry(res, "/Font").values():
-            f = f.get_object()
-            seen[str(f["/BaseFont"])] = f
-        if depth < 6:
-            for xo in pdf_entry(res, "/XObject").values():
-                collect(xo.get_object().get("/Resources"), depth + 1)
-
-    for page in reader.pages:
-        collect(page.get("/Resources"))
-    return seen
-
-
 @pytest.mark.parametrize("game", GAMES)
-def test_every_pdf_embeds_and_subsets_every_font(game, tmp_path):
-    written = build_game(REPO / "cards" / game, REPO,
-                         BuildOptions(out=tmp_path, only=("print", "cards", "booklet", "player-aid")), Report())
-    pdfs = [p for p in written if p.suffix == ".pdf"]
+def test_every_pdf_of_every_output_embeds_and_subsets_every_font(game, tmp_path):
+    """Every PDF of every output a build makes (the print-service PDF/X, fold-over sheets and
+    calibration sheets included), read back: each font embedded (`tests/pdffonts.py`) and subset."""
+    written = build_game(REPO / "cards" / game, REPO, BuildOptions(out=tmp_path), Report())
+    pdfs = sorted(p for p in (tmp_path / game).rglob("*.pdf"))
+    assert {p.name for p in written if p.suffix == ".pdf"} <= {p.name for p in pdfs}
     assert {p.name for p in pdfs} >= {"print-letter.pdf", "print-a4.pdf", "cards.pdf", "rules.pdf",
-                                      "player-aid.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf"}
+                                      "player-aid.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf",
+                                      "print-letter-foldover.pdf", "calibration-a4.pdf"}
+    assert any(p.name.endswith("-pdfx.pdf") for p in pdfs)
     for pdf in pdfs:
-        fonts = _fonts(PdfReader(pdf))
+        fonts = pdf_fonts(pdf)
+        if pdf.name.startswith("calibration"):
+            assert not unembedded(pdf), pdf.name
+            continue
         assert fonts, pdf.name
-        for base, font in fonts.items():
-            assert "+" in base, f"{pdf.name}: {base} is not subset"
-            desc = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
-            assert "/FontFile2" in desc["/FontDescriptor"].get_object(), f"{pdf.name}: {base} is not embedded"
+        assert unembedded(pdf) == [], pdf.name
+        assert all("+" in base for base in fonts), f"{pdf.name}: not subset: {[b for b in fonts if '+' not in b]}"
 
 
 @pytest.mark.parametrize("game", GAMES)

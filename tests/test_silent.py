@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import REPO, in_dir
+from conftest import REPO, in_dir, write
 
 from cardgen.core.errors import Diagnostic, Loc, Report, grouped
 
@@ -187,3 +187,108 @@ def test_a_field_no_template_uses_on_many_cards_is_said_once(tmp_path):
         "g/cards.csv:1:2: warning: Cards: field 'tpye' that no template uses (did you mean 'type'?) on 66 cards "
         "(first: 'Card 0', g/cards.csv:2:1)",
         "g: 0 errors, 1 warning"]
+
+
+# -- SVG art: gradients drawn, text in an embedded font ----------------------------------------
+
+GRADIENT_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50" viewBox="0 0 100 50">
+  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="0">
+    <stop offset="0" stop-color="#ff0000"/><stop offset="1" stop-color="#0000ff"/></linearGradient></defs>
+  <rect x="0" y="0" width="100" height="50" fill="url(#g)"/>
+  <text x="5" y="45" font-family="Bogus Sans" font-style="italic" font-size="6">made by hand</text>
+</svg>
+"""
+ART = """
+    elements:
+      - {name: bg, type: rect, box: bleed, fill: "#ffffff"}
+      - {name: pic, type: image, src: "{{ card.art }}", fit: stretch, x: 10mm, y: 10mm, width: 40mm, height: 20mm}
+"""
+
+
+def _pixels(pdf, page: int, dpi: float = 100):
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(pdf))
+    w_pt = doc[page].get_width()
+    image = doc[page].render(scale=dpi / 72).to_pil().convert("RGB")
+    bleed_mm = (w_pt / 72 * 25.4 - 63.5) / 2
+    return lambda x_mm, y_mm: image.getpixel((round((x_mm + bleed_mm) / 25.4 * dpi),
+                                              round((y_mm + bleed_mm) / 25.4 * dpi)))
+
+
+def test_svg_gradients_are_drawn_and_svg_text_is_in_an_embedded_font_in_every_pdf(tiny_game, tmp_path):
+    from pdffonts import pdf_fonts, unembedded
+
+    root = tiny_game("cards:\n  - {name: Alpha, art: grad.svg}\n  - {name: Beta, art: grad.svg}\n", template=ART)
+    write(root / "art" / "grad.svg", GRADIENT_SVG)
+    code, out, _ = in_dir(tmp_path, "validate", str(root))
+    assert out.splitlines() == [
+        "tiny/deck.yaml:5:24: warning: field `art` (element 'pic', tiny/templates/tiny/face.yaml:3:35): SVG "
+        "grad.svg sets text in the font 'Bogus Sans', which this game does not have; it prints in Lato (add Bogus "
+        "Sans-Regular.ttf to fonts/, or turn the text into outlines in the drawing program) on 2 cards (first: "
+        "'Alpha', tiny/deck.yaml:5:5)",
+        "tiny: 0 errors, 1 warning"]
+    code, _, err = in_dir(tmp_path, "build", str(root), "--only", "cards", "--only", "pdfx", "--only", "print",
+                          "--only", "foldover", "--page", "a4")
+    assert code == 0, err
+    out_dir = root / "build"
+    code, _, err = in_dir(tmp_path, "build", str(root), "--only", "cards", "--out", str(tmp_path / "again"),
+                          "--changed-since", str(out_dir))
+    assert code == 0, err
+    pdfs = sorted([*out_dir.rglob("*.pdf"), *(tmp_path / "again").rglob("changes-*.pdf")])
+    assert {p.name for p in pdfs} >= {"cards.pdf", "things-pdfx.pdf", "print-a4.pdf", "print-a4-foldover.pdf",
+                                      "changes-a4.pdf"}
+    for pdf in pdfs:        # the SVG's italic text: in Lato Italic, embedded (it was Times-Italic, not embedded)
+        assert unembedded(pdf) == [], pdf.name
+    assert any("Lato-Italic" in name for name in pdf_fonts(out_dir / "cards.pdf"))
+    # the gradient, read back: red on the left, blue on the right, purple between; never black
+    for pdf, page in ((out_dir / "cards.pdf", 0), (out_dir / "print-service" / "things-pdfx.pdf", 1)):
+        px = _pixels(pdf, page)
+        left, middle, right = px(12, 15), px(30, 15), px(48, 15)
+        assert left[0] > 200 and left[2] < 80, (pdf.name, left)
+        assert right[2] > 120 and right[0] < 80, (pdf.name, right)
+        assert 60 < middle[0] < 220 and 60 < middle[2] < 220, (pdf.name, middle)
+        assert px(5, 5) == (255, 255, 255)
+
+
+def test_what_cardgen_cannot_draw_in_an_svg_is_said(tiny_game, tmp_path):
+    root = tiny_game("cards:\n  - {name: Alpha, art: odd.svg}\n", template=ART)
+    write(root / "art" / "odd.svg", """<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">
+      <defs><pattern id="p" width="2" height="2"><rect width="1" height="1"/></pattern>
+        <filter id="f"><feGaussianBlur stdDeviation="1"/></filter></defs>
+      <rect width="10" height="5" fill="url(#p)"/><rect y="5" width="10" height="5" style="filter: url(#f)"/>
+    </svg>""")
+    code, out, _ = in_dir(tmp_path, "validate", str(root))
+    assert out.splitlines() == [
+        "tiny/deck.yaml:5:24: warning: card 'Alpha' (deck.yaml:5), field `art` (element 'pic', "
+        "tiny/templates/tiny/face.yaml:3:35): SVG odd.svg has what cardgen cannot draw: pattern fills (not drawn); "
+        "filters such as blurs and shadows (left out); simplify it in the drawing program or export it as a PNG",
+        "tiny: 0 errors, 1 warning"]
+
+
+def test_the_pdfx_preflight_reads_back_every_font_and_says_which_is_not_embedded(tiny_game, tmp_path, monkeypatch):
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardgen.render import pdfx
+
+    buf = io.BytesIO()
+    c = Canvas(buf)
+    c.setFont("Times-Italic", 10)
+    c.drawString(10, 10, "x")
+    c.beginForm("f")
+    c.setFont("Courier", 10)
+    c.drawString(10, 10, "y")
+    c.endForm()
+    c.doForm("f")
+    c.save()
+    assert pdfx.unembedded_fonts(buf.getvalue()) == ["Courier", "Helvetica", "Times-Italic"]
+    # the print-service output runs it on each file it makes, and says what it found
+    root = tiny_game()
+    code, _, err = in_dir(tmp_path, "build", str(root), "--only", "pdfx")
+    assert code == 0 and "pdfx-pdf" not in err and "embedding" not in err
+    monkeypatch.setattr(pdfx, "unembedded_fonts", lambda data: ["Times-Italic"])
+    code, _, err = in_dir(tmp_path, "build", str(root), "--only", "pdfx", "--out", str(tmp_path / "o2"))
+    assert "tiny/deck.yaml:1:1: warning: print-service/things-pdfx.pdf uses font Times-Italic without embedding " \
+           "it: it is not PDF/X-1a and a print service will refuse it" in err

@@ -167,6 +167,12 @@ def _make(job: Job, tmp: Path) -> None:
         if f.blank:
             report.note(f"pdfx: deck '{deck.name}' has no back; its cards get blank (white) backs")
         job.staging.add(root / f"{deck.slug}-pdfx.pdf", data)
+        lacking = pdfx.unembedded_fonts(data)       # preflight: PDF/X-1a embeds every font
+        if lacking:
+            report.warn(deck.loc, f"print-service/{deck.slug}-pdfx.pdf uses font{'s' if len(lacking) > 1 else ''} "
+                                  f"{', '.join(lacking)} without embedding {'them' if len(lacking) > 1 else 'it'}: "
+                                  f"it is not PDF/X-1a and a print service will refuse it (a cardgen bug: please "
+                                  f"report it)", "pdfx-font")
         job.staging.add(root / f"{deck.slug}-counts.txt", _counts(r.game.title, deck, f.cards).encode())
         _ink_warnings(job, deck, f.pages, [inks.get(id(side)) or 0.0 for _, _, side in f.pages])
         _safe_area_warnings(job, deck, f.pages, o.safe_margin * MM, cache)

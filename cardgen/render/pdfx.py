@@ -217,3 +217,51 @@ def ink_peaks(sides: list[ops.CardLayout], fonts: FontBook, sep: Separation, fol
         for doc in pages.values():
             doc.close()
     return out
+
+
+def unembedded_fonts(data: bytes) -> list[str]:
+    """The fonts a PDF (its bytes) uses without embedding them, read back from the file: on
+    its pages and in the forms they draw, however nested.  A PDF/X-1a file must embed every
+    font; the print-service preflight says so if one is not (it never should be: cardgen
+    draws only its own fonts, SVG text included)."""
+    from pypdf import PdfReader
+    from pypdf.generic import IndirectObject
+
+    reader = PdfReader(io.BytesIO(data))
+    missing: set[str] = set()
+    seen: set[int] = set()
+    stack = [page.get("/Resources") for page in reader.pages]
+    while stack:
+        res = stack.pop()
+        if isinstance(res, IndirectObject):
+            if res.idnum in seen:
+                continue
+            seen.add(res.idnum)
+        res = res.get_object() if res is not None else None
+        if not res:
+            continue
+        for font in _entry(res, "/Font").values():
+            font = font.get_object()
+            if font.get("/Subtype") == "/Type3":
+                stack.append(font.get("/Resources"))
+                continue
+            desc = _entry(font, "/DescendantFonts")[0].get_object() if "/DescendantFonts" in font else font
+            desc = desc.get("/FontDescriptor")
+            desc = desc.get_object() if desc is not None else {}
+            if not any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3")):
+                missing.add(str(font.get("/BaseFont", "?")).lstrip("/"))
+        for xo in _entry(res, "/XObject").values():
+            if isinstance(xo, IndirectObject):
+                if xo.idnum in seen:
+                    continue
+                seen.add(xo.idnum)
+            obj = xo.get_object()
+            if obj.get("/Subtype") == "/Form":
+                stack.append(obj.get("/Resources"))
+    return sorted(missing)
+
+
+def _entry(obj, key: str):
+    """`obj[key]` resolved (pypdf 4 leaves an indirect reference there), or {}."""
+    value = obj.get(key)
+    return value.get_object() if value is not None else {}
