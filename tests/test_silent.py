@@ -292,3 +292,43 @@ def test_the_pdfx_preflight_reads_back_every_font_and_says_which_is_not_embedded
     code, _, err = in_dir(tmp_path, "build", str(root), "--only", "pdfx", "--out", str(tmp_path / "o2"))
     assert "tiny/deck.yaml:1:1: warning: print-service/things-pdfx.pdf uses font Times-Italic without embedding " \
            "it: it is not PDF/X-1a and a print service will refuse it" in err
+
+
+# -- a value of the wrong shape ------------------------------------------------------------------
+
+SHAPES = """
+    elements:
+      - {name: body, type: text, x: 5mm, y: 5mm, width: 50mm, height: 20mm, text: "{{ card.text }}"}
+      - {name: line, type: text, x: 5mm, y: 30mm, width: 50mm, height: 10mm, text: "Cost: {{ card.cost }}"}
+      - {name: dot, type: rect, x: 5mm, y: 45mm, width: 5mm, height: 5mm, fill: "{{ card.ink }}"}
+"""
+
+
+def test_a_mapping_or_list_where_text_or_a_colour_is_printed_is_an_error_at_the_card(tiny_game, tmp_path):
+    root = tiny_game("""
+        cards:
+          - {name: Map, text: {a: 1}, cost: 1, ink: red}
+          - {name: List, text: [a, b], cost: 1, ink: red}
+          - {name: InText, text: ok, cost: {gold: 2}, ink: red}
+          - {name: ListInText, text: ok, cost: [1, 2], ink: red}
+          - {name: Ink, text: ok, cost: 1, ink: {r: 1}}
+          - {name: Fine, text: ok, cost: 1, ink: red}
+    """, template=SHAPES)
+    code, out, _ = in_dir(tmp_path, "validate", str(root))
+    assert code == 1
+    face = "tiny/templates/tiny/face.yaml"
+    assert out.splitlines() == [
+        f"tiny/deck.yaml:5:23: error: card 'Map' (deck.yaml:5), field `text` (element 'body', {face}:2:79): "
+        f"`text` must be text, got a mapping",
+        f"tiny/deck.yaml:6:24: error: card 'List' (deck.yaml:6), field `text` (element 'body', {face}:2:79): "
+        f"`text` must be text, got a list",
+        f"tiny/deck.yaml:7:36: error: card 'InText' (deck.yaml:7), field `cost` (element 'line', {face}:3:80): "
+        f"`card.cost` is a mapping, which cannot be printed as text; give the field text (or print one of its "
+        f"keys: {{{{ card.cost.KEY }}}})",
+        f"tiny/deck.yaml:9:41: error: card 'Ink' (deck.yaml:9), field `ink` (element 'dot', {face}:4:77): `fill` "
+        f"must be a colour such as #1d6a72, a CSS colour name or none, got a mapping",
+        f"{face}:3:80: error: card 'ListInText' (deck.yaml:8), element 'line': the expression gives a list, which "
+        f"cannot be printed as text; join it: {{{{ ... | join(', ') }}}}",
+        "tiny: 5 errors, 0 warnings"]
+    code, _, err = in_dir(tmp_path, "build", str(root), "--only", "cards")
+    assert code == 1 and "card 'Map'" in err and "Traceback" not in err

@@ -25,10 +25,12 @@ SAFE_PT = SAFE_MM * MM
 class ElementError(Exception):
     """A problem with one option of one element for one card: `key` locates it."""
 
-    def __init__(self, key: str | None, message: str, code: str = "element", dedupe: tuple[str, ...] = ()):
+    def __init__(self, key: str | None, message: str, code: str = "element", dedupe: tuple[str, ...] = (),
+                 field: str | None = None):
         super().__init__(message)
         self.key, self.message, self.code = key, message, code
         self.dedupe = dedupe    # what it is about, with the card's name added (`Diagnostic.dedupe`)
+        self.field = field      # the card field whose value is at fault, if one is
 
 
 class Resources(Protocol):

@@ -93,11 +93,13 @@ def _key_using(el, field: str) -> str | None:
 _READS_FIELD = re.compile(r"\{\{\s*card\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*['\"]([^'\"]+)['\"]\s*\])\s*\}\}")
 
 
-def _card_field(value: Any, card: Card | None) -> str | None:
-    """The card's own field an element's value is, if it is just that (`{{ card.art }}`)."""
+def _card_field(value: Any, card: Card | Mapping | None) -> str | None:
+    """The card's own field an element's value is, if it is just that (`{{ card.art }}`);
+    `card`: the card, or the fields it is laid out with."""
     m = _READS_FIELD.fullmatch(value.strip()) if isinstance(value, str) and card is not None else None
     name = (m.group(1) or m.group(2)) if m else None
-    return name if name is not None and card is not None and name in card.data else None
+    data = card.data if isinstance(card, Card) else card
+    return name if name is not None and data is not None and name in data else None
 
 
 # Values that print the game's version or the card's revision: the ops they make are the card's
@@ -169,8 +171,14 @@ class Prepared:
         try:
             value = expr.evaluate(self.el[key], ctx)
         except expr.ExprError as exc:
-            raise ElementError(key, str(exc), "expression") from None
-        return self._convert(key, value, env)
+            raise ElementError(key, str(exc), "expression", field=exc.field) from None
+        try:
+            return self._convert(key, value, env)
+        except ElementError as exc:     # a card's field of the wrong kind (a mapping for text): at the card
+            fields = ctx["card"]._data
+            exc.field = _card_field(self.el[key], fields) or next(
+                (k for k, v in fields.items() if v is value and isinstance(v, (dict, list))), None)
+            raise
 
     def _static(self, env: Env) -> dict[str, Any]:
         hit = self._by_env.get(env)
@@ -389,6 +397,11 @@ class Layouter:
                     self._off_card(drawn, el, index, tpl.ref, layout, who + where)
             except ElementError as exc:
                 eloc = el.value_loc(exc.key) if exc.key and exc.key in el else el.loc
+                if exc.field and card is not None and exc.field in card.data:     # the card's value is at fault
+                    raise CardgenError(card.field_loc(exc.field), f"{who}{where}, field `{exc.field}` (element "
+                                                                  f"'{el.get('name')}', {eloc}): {exc.message}",
+                                       code=exc.code, dedupe=(*exc.dedupe, card.name) if exc.dedupe else ()) \
+                        from None
                 raise CardgenError(eloc, f"{who}{where}, element '{el.get('name')}': {exc.message}",
                                    code=exc.code, dedupe=(*exc.dedupe, card.name) if exc.dedupe and card else ()) \
                     from None

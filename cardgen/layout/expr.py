@@ -40,7 +40,12 @@ class MissingField(Exception):
 
 
 class ExprError(Exception):
-    pass
+    """An expression that cannot give a value; `field`: the card field at fault, if one is
+    (`text` for `{{ card.text }}` printing a mapping), for the error's place."""
+
+    def __init__(self, message: str = "", field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
 class Record:
@@ -790,9 +795,26 @@ def _plain_result(value):
 
 def _finalize(value):
     """Every `{{ }}` of a text before it is written out: a list or mapping too large to print is
-    refused before it is turned into text, and so is what is not data (`_plain_result`)."""
+    refused before it is turned into text, and so is what is not data (`_plain_result`), and a
+    mapping or list (it would print as Python writes it, `{'a': 1}`): `wrong_shape`."""
     _check_text_size(value)
-    return _plain_result(value)
+    value = _plain_result(value)
+    wrong_shape(value)
+    return value
+
+
+def wrong_shape(value) -> None:
+    """ExprError if `value` is a mapping or a list, which cannot be printed as text: said with
+    the field it came from (`card.text`) and what to write instead."""
+    if isinstance(value, Record) or isinstance(value, dict):
+        label = value._label if isinstance(value, Record) else ""
+        field = label.split(".", 1)[1] if label.startswith("card.") else None
+        raise ExprError(f"{'`' + label + '` is' if label else 'the expression gives'} a mapping, which cannot be "
+                        f"printed as text; give {'the field' if label else 'it'} text (or print one of its "
+                        f"keys: {{{{ {label or 'x'}.KEY }}}})", field)
+    if isinstance(value, (list, tuple, set, frozenset)):
+        raise ExprError("the expression gives a list, which cannot be printed as text; join it: "
+                        "{{ ... | join(', ') }}")
 
 
 ENV = BoundedEnvironment(undefined=_Undefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
@@ -921,7 +943,10 @@ def evaluate(value, ctx: dict):
             result = compiled(**ctx)
             if isinstance(result, _Undefined):
                 str(result)  # raises MissingField
-            return _check_value(_plain_result(result))
+            result = _plain_result(result)
+            if isinstance(result, Record):      # a mapping: the option's declaration judges it as one
+                return _check_value(result._data)
+            return _check_value(result)
         return _render_bounded(compiled, ctx)
     except (MissingField, ExprError):
         raise
