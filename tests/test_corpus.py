@@ -176,8 +176,8 @@ CASES = [
     Case("stroke-negative-per-card", "values",
          {**face('{name: r, type: rect, x: 1mm, y: 1mm, width: 9mm, height: 9mm, stroke: black, '
                  'stroke_width: "{{ card.w }}"}'), **deck("  - {name: Alpha, w: -2}\n")}, "",
-         exact="cards/c/templates/c/face.yaml:2:97: error: card 'Alpha' (deck.yaml:4), element 'r': `stroke_width` "
-               "must be a length from 0 to 50 mm, got -2"),
+         exact="cards/c/deck.yaml:4:22: error: card 'Alpha' (deck.yaml:4), field `w` (element 'r', "
+               "cards/c/templates/c/face.yaml:2:97): `stroke_width` must be a length from 0 to 50 mm, got -2"),
     Case("off-card", "values", face('{name: ghost, type: rect, x: 120mm, y: 5mm, width: 10mm, height: 10mm, '
                                     'fill: red}'), "", warning=True,
          exact="cards/c/templates/c/face.yaml:2:5: warning: element 'ghost' of template c/face lies entirely off "

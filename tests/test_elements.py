@@ -127,8 +127,8 @@ def test_expression_giving_a_bad_value_is_reported_for_the_card(tmp_path):
            "  - {name: Bribe, count: 3, sides: 5}\n  - {name: Theft, count: 3, sides: 7}\n"
     make_game(tmp_path, templates={"face": tpl}, decks={"actions.yaml": deck})
     assert run(tmp_path, "g") == (1, [
-        "templates/g/face.yaml:9:12: error: card 'Digging' (actions.yaml:4), element 'e': `sides` must be a whole "
-        "number from 3 to 100, got 2",
+        "cards/g/actions.yaml:4:38: error: card 'Digging' (actions.yaml:4), field `sides` (element 'e', "
+        "templates/g/face.yaml:9:12): `sides` must be a whole number from 3 to 100, got 2",
         "g: 1 error, 0 warnings"])
 
 

@@ -249,8 +249,11 @@ def test_objects_that_are_not_data_are_refused(source, message):
 
 def test_ordinary_values_still_print():
     ctx = expr.context({"name": "A", "tags": ["x", "y"], "cost": None}, {}, {"version": None})
-    assert expr.evaluate("{{ card.tags | join(', ') }} {{ card.name.upper() }} {{ card.tags }}", ctx) == \
-        "x, y A ['x', 'y']"
+    assert expr.evaluate("{{ card.tags | join(', ') }} {{ card.name.upper() }} {{ card.tags[1] }}", ctx) == \
+        "x, y A y"
+    # a list or mapping printed as it is would come out as Python writes it (`['x', 'y']`): refused
+    with pytest.raises(expr.ExprError, match="gives a list, which cannot be printed as text; join it"):
+        expr.evaluate("{{ card.name }} {{ card.tags }}", ctx)
     assert expr.evaluate("{{ game.version ~ ' · ' if game.version }}{{ card.name }}", ctx) == "A"
     assert expr.evaluate("{{ '%s-%s' % (1, 2) }}", ctx) == "1-2"
 

@@ -61,7 +61,7 @@ def test_a_missing_art_file_named_in_the_template_itself_is_a_warning_at_its_lin
     lines = out.splitlines()
     assert lines[0].startswith("tiny/templates/tiny/face.yaml:2:35: warning: element 'pic': image 'nothere.png' is "
                                "not in art/ or the game folder (add it or fix the name); the placeholder 'art: "
-                               "nothere.png' is printed in its place on 2 cards (first: 'Alpha', tiny/deck.yaml:5:5)")
+                               "nothere.png' is printed in its place on 2 cards (first: 'Alpha', deck.yaml:5:5)")
     assert lines[1:] == ["tiny: 0 errors, 1 warning"]
 
 
@@ -84,15 +84,15 @@ def test_the_same_warning_on_66_cards_is_said_once_with_the_count_and_the_first_
     assert out.splitlines() == [
         "tiny/deck.yaml:5:25: warning: field `art` (element 'pic', tiny/templates/tiny/face.yaml:2:35): image "
         "'gone.png' is not in art/ or the game folder (add it or fix the name); the placeholder 'art: gone.png' is "
-        "printed in its place on 66 cards (first: 'Card 0', tiny/deck.yaml:5:5)",
+        "printed in its place on 66 cards (first: 'Card 0', deck.yaml:5:5)",
         "tiny: 0 errors, 1 warning"]
     # JSON: one entry, with the count and the first card
     code, out, _ = in_dir(tmp_path, "validate", str(root), "--format", "json")
     doc = json.loads(out)
     [d] = doc["diagnostics"]
     assert (d["line"], d["col"], d["code"], d["count"], d["first_card"]) == \
-        (5, 25, "missing-image", 66, "'Card 0', tiny/deck.yaml:5:5")
-    assert d["message"].endswith("on 66 cards (first: 'Card 0', tiny/deck.yaml:5:5)")
+        (5, 25, "missing-image", 66, "'Card 0', deck.yaml:5:5")
+    assert d["message"].endswith("on 66 cards (first: 'Card 0', deck.yaml:5:5)")
     assert doc["summary"]["warnings"] == 1
     # the build says it once too
     code, _, err = in_dir(tmp_path, "build", str(root), "--only", "cards")
@@ -129,7 +129,7 @@ def test_a_missing_glyph_on_many_cards_is_said_once(tiny_game, tmp_path):
     root = tiny_game(cards)
     code, out, _ = in_dir(tmp_path, "validate", str(root))
     glyph = [x for x in out.splitlines() if "no glyph" in x]
-    assert len(glyph) == 1 and re.search(r"on 5 cards \(first: 'Card 0 \u4e2d', tiny/deck.yaml:5:5\)$", glyph[0])
+    assert len(glyph) == 1 and re.search(r"on 5 cards \(first: 'Card 0 \u4e2d', deck.yaml:5:5\)$", glyph[0])
     assert glyph[0].startswith("tiny/deck.yaml:5:12: warning: element 'title' (field `name`): font ")
 
 
@@ -185,7 +185,7 @@ def test_a_field_no_template_uses_on_many_cards_is_said_once(tmp_path):
     code, out, _ = in_dir(tmp_path, "validate", "g")
     assert out.splitlines() == [
         "g/cards.csv:1:2: warning: Cards: field 'tpye' that no template uses (did you mean 'type'?) on 66 cards "
-        "(first: 'Card 0', g/cards.csv:2:1)",
+        "(first: 'Card 0', cards.csv:2:1)",
         "g: 0 errors, 1 warning"]
 
 
@@ -226,7 +226,7 @@ def test_svg_gradients_are_drawn_and_svg_text_is_in_an_embedded_font_in_every_pd
         "tiny/deck.yaml:5:24: warning: field `art` (element 'pic', tiny/templates/tiny/face.yaml:3:35): SVG "
         "grad.svg sets text in the font 'Bogus Sans', which this game does not have; it prints in Lato (add Bogus "
         "Sans-Regular.ttf to fonts/, or turn the text into outlines in the drawing program) on 2 cards (first: "
-        "'Alpha', tiny/deck.yaml:5:5)",
+        "'Alpha', deck.yaml:5:5)",
         "tiny: 0 errors, 1 warning"]
     code, _, err = in_dir(tmp_path, "build", str(root), "--only", "cards", "--only", "pdfx", "--only", "print",
                           "--only", "foldover", "--page", "a4")

@@ -179,7 +179,7 @@ def check_field_names(game: Game, res, report: Report) -> None:
                                 f"{deck.name}: card '{card.name}' has a field '{key}' that no template uses; "
                                 f"did you mean '{close[0]}'?{note(key)}", "unused-field",
                                 group=f"{deck.name}: field '{key}' that no template uses (did you mean "
-                                      f"'{close[0]}'?{note(key)})", card=f"'{card.name}', {card.loc}")
+                                      f"'{close[0]}'?{note(key)})", card=f"'{card.name}', {card.loc.brief}")
 
 
 # -- templates -----------------------------------------------------------------------------

@@ -69,6 +69,14 @@ class Loc:
             return f"{Path(self.file).name} {self.cell}"
         return f"{Path(self.file).name}:{self.line}" if self.line else Path(self.file).name
 
+    @property
+    def brief(self) -> str:
+        """`cards.csv:2:3` (`cards.xlsx Actions!A2`): the file's base name and the exact place,
+        the same from any folder (it names the first card of a grouped diagnostic)."""
+        if self.cell:
+            return f"{Path(self.file).name} {self.cell}"
+        return self.short + (f":{self.col}" if self.line and self.col else "")
+
 
 @dataclass(frozen=True)
 class Diagnostic:

@@ -426,7 +426,7 @@ class Layouter:
             self._warn(loc, f"{who}, {what}: {message}", code)
         else:
             self._warn(loc, f"{who}, {what}: {message}", code, f"{what}: {message}",
-                       f"'{card.name}', {card.loc}")
+                       f"'{card.name}', {card.loc.brief}")
 
     def _text_problems(self, drawn: list, el, card: Card | None, who: str, what: str,
                        said: dict[str, set[str]]) -> None:
