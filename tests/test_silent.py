@@ -332,3 +332,49 @@ def test_a_mapping_or_list_where_text_or_a_colour_is_printed_is_an_error_at_the_
         "tiny: 5 errors, 0 warnings"]
     code, _, err = in_dir(tmp_path, "build", str(root), "--only", "cards")
     assert code == 1 and "card 'Map'" in err and "Traceback" not in err
+
+
+# -- characters no font has, on every path that draws text --------------------------------------
+
+def test_a_character_no_font_has_in_the_rulebook_is_a_warning_at_its_line(tmp_path):
+    game = _new_game(tmp_path)
+    rules = game / "rules.yaml"
+    rules.write_text(rules.read_text().replace('intro: "One paragraph:', 'intro: "\u4e2d One paragraph:'))
+    line = _card_line(rules, "intro:")
+    for only in ("booklet", "player-aid"):
+        code, _, err = in_dir(tmp_path, "build", "g", "--only", only, "--out", str(tmp_path / only))
+        said = [x for x in err.splitlines() if "no glyph" in x]
+        if only == "player-aid":            # (the player aid does not print the intro)
+            assert said == []
+            continue
+        assert code == 0 and said == [
+            f"g/rules.yaml:{line}:8: warning: rulebook text: font Vollkorn-Italic and the fallback font DejaVuSans "
+            f"have no glyph for U+4E2D CJK UNIFIED IDEOGRAPH-4E2D; it prints blank or as a box (add a font that "
+            f"has it to fonts/ and name it in game.yaml `fallback_fonts:`, or leave it out)"]
+    player = game / "rules.yaml"
+    player.write_text(player.read_text().replace('turn: ["Draw a card."', 'turn: ["Draw a \u4e2d card."'))
+    code, _, err = in_dir(tmp_path, "build", "g", "--only", "player-aid", "--out", str(tmp_path / "pa"))
+    said = [x for x in err.splitlines() if "no glyph" in x]
+    assert len(said) == 1 and said[0].startswith(f"g/rules.yaml:{line}:8: warning: rulebook text: font ")
+
+
+def test_the_changes_list_draws_card_names_in_the_fallback_fonts_and_says_what_no_font_has(tiny_game, tmp_path):
+    root = tiny_game()
+    code, _, err = in_dir(tmp_path, "build", str(root), "--only", "cards", "--out", str(tmp_path / "before"))
+    assert code == 0, err
+    deck = root / "deck.yaml"
+    deck.write_text(deck.read_text() + "  - {name: \"Star \u2605 \u4e2d\"}\n")
+    code, _, err = in_dir(tmp_path, "build", str(root), "--only", "cards", "--page", "a4",
+                          "--out", str(tmp_path / "after"), "--changed-since", str(tmp_path / "before"))
+    assert code == 0, err
+    said = [x for x in err.splitlines() if "changes-a4.pdf" in x]
+    assert said == [
+        "tiny/deck.yaml:7:12: warning: changes-a4.pdf (its list of cards): font Lato-Regular and the fallback font "
+        "DejaVuSans have no glyph for U+4E2D CJK UNIFIED IDEOGRAPH-4E2D; it prints blank or as a box (add a font "
+        "that has it to fonts/ and name it in game.yaml `fallback_fonts:`, or leave it out)"]
+    # the star, which Lato lacks, is drawn on the list's page by the fallback font (it was dropped)
+    from pypdf import PdfReader
+
+    listing = PdfReader(tmp_path / "after" / "tiny" / "changes-a4.pdf").pages[0]
+    assert any("DejaVuSans" in str(f.get_object()["/BaseFont"]) for f in listing["/Resources"]["/Font"].values())
+    assert "★" in listing.extract_text()

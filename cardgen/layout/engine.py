@@ -26,7 +26,7 @@ from cardgen.layout.templates import Template, TemplateBook
 from cardgen.load.game import Card, Deck, Game
 from cardgen.model import ops
 from cardgen.model.ops import extent
-from cardgen.resources.fonts import FontBook, describe_chars, is_emoji
+from cardgen.resources.fonts import FontBook, describe_chars, is_emoji, no_glyph_message
 from cardgen.resources.icons import IconBook, svg_warnings
 from cardgen.schema.core import Anything, Colour, Env, Invalid, Kind, Text, suggest
 from cardgen.text.typeset import Typesetter
@@ -464,14 +464,7 @@ class Layouter:
                     rtl = "".join(ch for ch in text if unicodedata.bidirectional(ch) in ("R", "AL"))
         for font, chars in missing.items():
             key, loc = self._source_of(chars, el, card)
-            chain = [f for f in fonts.fallbacks if f != fonts.family_of(font)]
-            by = f"font {font}" + (f" and the fallback font{'s' if len(chain) > 1 else ''} {', '.join(chain)}"
-                                   if chain else "")
-            them, they = ("them", "they print") if len(chars) > 1 else ("it", "it prints")
-            self._card_warn(loc, card, who, what + key, f"{by} {'have' if chain else 'has'} no glyph for "
-                            f"{describe_chars(chars)}; {they} blank or as a box (add a font that has {them} "
-                            f"to fonts/ and name it in game.yaml `fallback_fonts:`, or leave {them} out)",
-                            "missing-glyph")
+            self._card_warn(loc, card, who, what + key, no_glyph_message(fonts, font, chars), "missing-glyph")
         for font, chars in mono.items():
             if chars:
                 key, loc = self._source_of(chars, el, card)

@@ -24,6 +24,7 @@ from cardgen.outputs.incremental import Ledger, Part
 from cardgen.schema.core import Decl, show
 
 if TYPE_CHECKING:      # (not imported at start-up: `cardgen --help` makes its flags from the outputs)
+    from cardgen.resources.fonts import FontBook
     from cardgen.core.atomic import Staging
     from cardgen.layout.changes import Changes
     from cardgen.layout.engine import Rendered
@@ -189,3 +190,41 @@ def _example(decl: type[Decl]) -> str:
             shown = ("true" if o.default else "false") if isinstance(o.default, bool) else o.default
             return f"{key}: {shown}"
     return "..."
+
+
+def where_chars(game: Game, chars: str) -> Loc:
+    """Where the first of `chars` is in the game's data: a string of rules.yaml, else of a
+    card (its field), else game.yaml."""
+    def find(value: Any, loc: Loc) -> Loc | None:
+        if isinstance(value, str):
+            return loc if any(ch in value for ch in chars) else None
+        if isinstance(value, dict):
+            for k, v in value.items():
+                hit = find(v, value.value_loc(k) if hasattr(value, "value_loc") else loc)
+                if hit is not None:
+                    return hit
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                hit = find(v, value.item_loc(i) if hasattr(value, "item_loc") else loc)
+                if hit is not None:
+                    return hit
+        return None
+
+    if game.rules is not None:
+        hit = find(game.rules, Loc(str(game.root / "rules.yaml"), 1))
+        if hit is not None:
+            return hit
+    for deck in game.decks:
+        for card in deck.cards:
+            hit = find(card.data, card.loc)
+            if hit is not None:
+                return hit
+    return Loc(str(game.file), 1)
+
+
+def glyph_warning(game: Game, chars: str, font: str, fonts: FontBook, what: str) -> tuple[Loc, str, str]:
+    """A warning (place, message, code) for characters an output's own text (`what`: "rulebook
+    text") sets in `font` that no font has, at the first place in the game's data they are."""
+    from cardgen.resources.fonts import no_glyph_message
+
+    return where_chars(game, chars), f"{what}: {no_glyph_message(fonts, font, chars)}", "missing-glyph"

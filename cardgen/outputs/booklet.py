@@ -26,7 +26,7 @@ from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM, color
 from cardgen.layout.rulebook import Rulebook, has_rulebook, load_rulebook, smarten
 from cardgen.model import ops
-from cardgen.outputs.base import Job, Output
+from cardgen.outputs.base import Job, Output, glyph_warning
 from cardgen.outputs.rulebook_pages import (
     BODY_SIZE,
     DEFAULT_ACCENT,
@@ -632,7 +632,14 @@ def rulebook_part(job: Job, shows_cards: bool, *inputs: Any) -> Iterator[Ruleboo
         yield None
         return
     with part:
-        yield job_rulebook(job)
+        ts = job.rendered.res.typesetter
+        ts.lacking = {}
+        try:
+            yield job_rulebook(job)
+            for font, chars in ts.lacking.items():      # (said in the part: a kept part says it again)
+                job.report.warn(*glyph_warning(job.game, chars, font, ts.fonts, "rulebook text"))
+        finally:
+            ts.lacking = None
 
 
 def job_rulebook(job: Job) -> Rulebook | None:

@@ -10,7 +10,7 @@ from cardgen.core.errors import CardgenError, Loc, plural
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
 from cardgen.model.ops import Copy
-from cardgen.outputs.base import Job, NoOptions, Output
+from cardgen.outputs.base import Job, NoOptions, Output, glyph_warning
 from cardgen.outputs.print_sheets import PrintSheets
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 
@@ -68,8 +68,10 @@ class _Listing:
         family = DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None
         self.regular = fonts.face(family, "regular").name
         self.bold = fonts.face(family, "bold").name
+        self.styles = {self.regular: (family, "regular"), self.bold: (family, "bold")}
         self.pages = 1
         self.y = MARGIN
+        self.lacking: dict[str, str] = {}     # font -> characters drawn in it that it has no glyph for
 
     def _fit(self, text: str, font: str, size: float, width: float) -> str:
         """`text` cut (with …) to `width` mm."""
@@ -80,10 +82,21 @@ class _Listing:
         return text + "…"
 
     def text(self, x: float, text: str, font: str, size: float, colour=_INK, width: float | None = None) -> None:
-        self.c.setFont(font, size)
+        """`text` from `x` mm at the current line, what `font` lacks in the fallback fonts (as on
+        the cards); what no font has is remembered (`lacking`), for `make` to say."""
         self.c.setFillColorRGB(*colour)
         room = width if width is not None else self.w - MARGIN - x
-        self.c.drawString(x * MM, (self.h - self.y) * MM, self._fit(text, font, size, room))
+        text = self._fit(text, font, size, room)
+        family, style = self.styles.get(font, (None, "regular"))
+        at = x * MM
+        for part, name in self.fonts.split(text, family, style) if font in self.styles else [(text, font)]:
+            gone = self.fonts.missing(part, name)
+            if gone:
+                had = self.lacking.get(name, "")
+                self.lacking[name] = had + "".join(ch for ch in dict.fromkeys(gone) if ch not in had)
+            self.c.setFont(name, size)
+            self.c.drawString(at, (self.h - self.y) * MM, part)
+            at += self.fonts.width(part, name, size)
 
     def room(self, need: float) -> None:
         if self.y + need > self.h - MARGIN:
@@ -182,7 +195,11 @@ class ChangesPdf(Output[NoOptions]):
 
                 def cover(c: Canvas, duplex: bool, paper: str = paper, sheets: int = len(pages)) -> None:
                     c.setTitle(f"{r.game.title}: what changed ({paper})")
-                    _Listing(c, r.res.fonts, paper, r.game.title).draw(changes, sheets, duplex)
+                    listing = _Listing(c, r.res.fonts, paper, r.game.title)
+                    listing.draw(changes, sheets, duplex)
+                    for font, chars in listing.lacking.items():
+                        job.report.warn(*glyph_warning(r.game, chars, font, r.res.fonts,
+                                                       f"changes-{paper}.pdf (its list of cards)"))
 
                 data = print_sheets(copies, r.res.fonts, so, r.game.title, pages, cover)
             except impose.DoesNotFit as exc:

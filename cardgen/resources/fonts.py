@@ -412,6 +412,16 @@ def _not_a_file(path: Path) -> str | None:
     return None
 
 
+def no_glyph_message(fonts: FontBook, font: str, chars: str) -> str:
+    """What to say of `chars` that `font` (a ReportLab font name) and the fallback fonts lack."""
+    chain = [f for f in fonts.fallbacks if f != fonts.family_of(font)]
+    by = f"font {font}" + (f" and the fallback font{'s' if len(chain) > 1 else ''} {', '.join(chain)}"
+                           if chain else "")
+    them, they = ("them", "they print") if len(chars) > 1 else ("it", "it prints")
+    return (f"{by} {'have' if chain else 'has'} no glyph for {describe_chars(chars)}; {they} blank or as a box "
+            f"(add a font that has {them} to fonts/ and name it in game.yaml `fallback_fonts:`, or leave {them} out)")
+
+
 class FontBook:
     """Font families in `dirs`.  With `roots` (`cardgen.core.paths`), a font file that resolves
     outside the allowed folders (a symbolic link pointing out) is not used; `refused` says why.

@@ -76,6 +76,21 @@ class Typesetter:
     def __init__(self, fonts: FontBook, icon_path: Callable[[str], Path]):
         self.fonts = fonts
         self.icon_path = icon_path    # name -> Path (raises on unknown)
+        # when a dict: every character set that no font has, by the font it is set in (an
+        # output that sets text of its own, the rulebook, collects them to warn; cards are
+        # checked by the layout)
+        self.lacking: dict[str, str] | None = None
+
+    def _note_lacking(self, measured: Measured) -> None:
+        """Remember the characters of a measured word that no font has (`lacking`)."""
+        assert self.lacking is not None
+        for piece, unit, font_name in measured:
+            if unit is None:
+                continue
+            gone = self.fonts.missing(str(piece.value), font_name)
+            if gone:
+                had = self.lacking.get(font_name, "")
+                self.lacking[font_name] = had + "".join(ch for ch in gone if ch not in had)
 
     def _measure(self, paragraphs: list[Paragraph], st: TextStyle) -> list[list[Measured | _Break]]:
         """Every word's runs with their width at 1 pt (an icon's: None), measured once for
@@ -87,7 +102,10 @@ class Typesetter:
                 if item is BREAK:
                     items.append(BREAK)
                 else:
-                    items.append(measure_word(self.fonts, item, st.family, st.style))
+                    measured = measure_word(self.fonts, item, st.family, st.style)
+                    if self.lacking is not None:
+                        self._note_lacking(measured)
+                    items.append(measured)
             out.append(items)
         return out
 
