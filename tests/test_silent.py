@@ -101,7 +101,7 @@ def test_the_same_warning_on_66_cards_is_said_once_with_the_count_and_the_first_
 
 def test_one_card_keeps_its_own_message_and_different_problems_are_not_merged(tiny_game, tmp_path):
     root = tiny_game("cards:\n  - {name: A, art: one.png}\n  - {name: B, art: two.png}\n", template=PICTURE)
-    code, out, _ = in_dir(tmp_path, "validate", str(root))
+    _, out, _ = in_dir(tmp_path, "validate", str(root))
     lines = out.splitlines()
     assert len(lines) == 3 and lines[-1] == "tiny: 0 errors, 2 warnings"
     assert lines[0].startswith("tiny/deck.yaml:5:20: warning: card 'A' (deck.yaml:5), field `art`")
@@ -127,7 +127,7 @@ def test_grouping_is_by_the_diagnostics_group_field_not_its_text():
 def test_a_missing_glyph_on_many_cards_is_said_once(tiny_game, tmp_path):
     cards = "cards:\n" + "".join(f"  - {{name: 'Card {i} \u4e2d'}}\n" for i in range(5))
     root = tiny_game(cards)
-    code, out, _ = in_dir(tmp_path, "validate", str(root))
+    _, out, _ = in_dir(tmp_path, "validate", str(root))
     glyph = [x for x in out.splitlines() if "no glyph" in x]
     assert len(glyph) == 1 and re.search(r"on 5 cards \(first: 'Card 0 \u4e2d', deck.yaml:5:5\)$", glyph[0])
     assert glyph[0].startswith("tiny/deck.yaml:5:12: warning: element 'title' (field `name`): font ")
@@ -176,13 +176,13 @@ def test_a_header_in_another_case_is_the_field_the_template_reads_said_once_per_
 
 def test_a_header_as_the_template_writes_it_is_not_said(tmp_path):
     _sheet_game(tmp_path, "name,type,text", 6)
-    code, out, _ = in_dir(tmp_path, "validate", "g")
+    _, out, _ = in_dir(tmp_path, "validate", "g")
     assert out.splitlines() == ["g: 0 errors, 0 warnings"]
 
 
 def test_a_field_no_template_uses_on_many_cards_is_said_once(tmp_path):
     _sheet_game(tmp_path, "name,tpye,text", 66)
-    code, out, _ = in_dir(tmp_path, "validate", "g")
+    _, out, _ = in_dir(tmp_path, "validate", "g")
     assert out.splitlines() == [
         "g/cards.csv:1:2: warning: Cards: field 'tpye' that no template uses (did you mean 'type'?) on 66 cards "
         "(first: 'Card 0', cards.csv:2:1)",
@@ -258,7 +258,7 @@ def test_what_cardgen_cannot_draw_in_an_svg_is_said(tiny_game, tmp_path):
         <filter id="f"><feGaussianBlur stdDeviation="1"/></filter></defs>
       <rect width="10" height="5" fill="url(#p)"/><rect y="5" width="10" height="5" style="filter: url(#f)"/>
     </svg>""")
-    code, out, _ = in_dir(tmp_path, "validate", str(root))
+    _, out, _ = in_dir(tmp_path, "validate", str(root))
     assert out.splitlines() == [
         "tiny/deck.yaml:5:24: warning: card 'Alpha' (deck.yaml:5), field `art` (element 'pic', "
         "tiny/templates/tiny/face.yaml:3:35): SVG odd.svg has what cardgen cannot draw: pattern fills (not drawn); "

@@ -12,7 +12,7 @@ from click.core import ParameterSource
 
 from cardgen.cli.serve import serve
 from cardgen.core.envfail import at_output, describe, is_environment
-from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_path, grouped, escape_controls, plural
+from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_path, escape_controls, grouped, plural
 from cardgen.core.progress import listening
 from cardgen.load.project import find_project, game_project, output_dir, resolve_games
 from cardgen.pipeline.jsonschema import SCHEMAS, dumps

@@ -806,7 +806,7 @@ def _finalize(value):
 def wrong_shape(value) -> None:
     """ExprError if `value` is a mapping or a list, which cannot be printed as text: said with
     the field it came from (`card.text`) and what to write instead."""
-    if isinstance(value, Record) or isinstance(value, dict):
+    if isinstance(value, (Record, dict)):
         label = value._label if isinstance(value, Record) else ""
         field = label.split(".", 1)[1] if label.startswith("card.") else None
         raise ExprError(f"{'`' + label + '` is' if label else 'the expression gives'} a mapping, which cannot be "

@@ -24,11 +24,11 @@ from cardgen.outputs.incremental import Ledger, Part
 from cardgen.schema.core import Decl, show
 
 if TYPE_CHECKING:      # (not imported at start-up: `cardgen --help` makes its flags from the outputs)
-    from cardgen.resources.fonts import FontBook
     from cardgen.core.atomic import Staging
     from cardgen.layout.changes import Changes
     from cardgen.layout.engine import Rendered
     from cardgen.load.game import Deck, Game
+    from cardgen.resources.fonts import FontBook
 
 
 @dataclass(frozen=True, kw_only=True)

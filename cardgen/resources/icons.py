@@ -179,7 +179,7 @@ def svg_unsupported(path: Path) -> list[str]:
     hit = _unsupported.get(key)
     if hit is not None:
         return hit
-    from lxml import etree
+    from lxml import etree  # type: ignore[import-untyped]
 
     out: list[str] = []
     try:
