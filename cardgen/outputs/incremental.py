@@ -44,7 +44,8 @@ def diagnostic_record(d: Diagnostic) -> list:
 
 
 def diagnostic_of(rec: list) -> Diagnostic:
-    file, line, col, cell, message, severity, code, group, card = rec
+    file, line, col, cell, message, severity, code = rec[:7]
+    group, card = (rec[7], rec[8]) if len(rec) >= 9 else ("", "")
     return Diagnostic(Loc(file, line, col, cell), message, severity, code, group, card)
 
 

@@ -93,7 +93,8 @@ class Preview:
     def _check(self) -> Snapshot:
         report = Report()
         snap = self._checked(report)
-        snap.counts = (len(report.errors), len(report.warnings))
+        said = report.said()        # (counted as `cardgen validate` prints them: a problem of many cards once)
+        snap.counts = (sum(d.severity == "error" for d in said), sum(d.severity == "warning" for d in said))
         return snap
 
     def _checked(self, report: Report) -> Snapshot:
