@@ -378,3 +378,36 @@ def test_the_changes_list_draws_card_names_in_the_fallback_fonts_and_says_what_n
     listing = PdfReader(tmp_path / "after" / "tiny" / "changes-a4.pdf").pages[0]
     assert any("DejaVuSans" in str(f.get_object()["/BaseFont"]) for f in listing["/Resources"]["/Font"].values())
     assert "★" in listing.extract_text()
+
+
+def test_the_title_and_deck_names_cardgen_prints_itself_are_drawn_in_the_fallback_fonts_and_checked(tiny_game,
+                                                                                                    tmp_path):
+    from pypdf import PdfReader
+
+    root = tiny_game(game_extra="")
+    (root / "game.yaml").write_text("title: \"Tiny \u2605 \u4e2d\"\n")
+    code, out, _ = in_dir(tmp_path, "validate", str(root))
+    said = [x for x in out.splitlines() if "title" in x]
+    assert said == [
+        "tiny/game.yaml:1:8: warning: the game's title (printed on the sheets' margins, the calibration sheet and "
+        "the changes list): font Lato-Regular and the fallback font DejaVuSans have no glyph for U+4E2D CJK UNIFIED "
+        "IDEOGRAPH-4E2D; it prints blank or as a box (add a font that has it to fonts/ and name it in game.yaml "
+        "`fallback_fonts:`, or leave it out)"]
+    code, _, err = in_dir(tmp_path, "build", str(root), "--only", "print", "--only", "calibration", "--page", "a4")
+    assert code == 0, err
+    for name in ("print-a4.pdf", "calibration-a4.pdf"):     # the star: drawn by the fallback font (it was dropped)
+        page = PdfReader(root / "build" / name).pages[0]
+        assert "\u2605" in page.extract_text(), name
+
+
+def test_a_placeholder_label_with_a_character_its_font_lacks_is_said(tiny_game, tmp_path):
+    root = tiny_game(template="""
+        elements:
+          - {name: pic, type: image, src: "", placeholder: "art \u4e2d", x: 0, y: 0, width: 10mm, height: 10mm}
+    """)
+    _, out, _ = in_dir(tmp_path, "validate", str(root))
+    assert out.splitlines() == [
+        "tiny/templates/tiny/face.yaml:2:52: warning: element 'pic': the placeholder's label: font Lato-Italic has "
+        "no glyph for U+4E2D CJK UNIFIED IDEOGRAPH-4E2D; it prints as a box (write the label without it) on 2 cards "
+        "(first: 'Alpha', deck.yaml:5:5)",
+        "tiny: 0 errors, 1 warning"]

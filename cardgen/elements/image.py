@@ -9,6 +9,7 @@ from typing import ClassVar
 from cardgen.core.paths import PathRefused
 from cardgen.elements.base import Box, ElementError, LayoutContext, Resources, Rotate
 from cardgen.model import ops
+from cardgen.resources.fonts import DEFAULT_FAMILY, describe_chars
 from cardgen.resources.icons import IconError, check_raster, load_svg, svg_warnings
 from cardgen.schema.core import Bool, Choice, OneOf, Text, is_expression, opt
 
@@ -47,6 +48,14 @@ class ImageElement(Box, Rotate):
                 label = self.placeholder if isinstance(self.placeholder, str) else (
                     f"art: {src}" if src else "art to come")
                 lc.out.append(ops.Placeholder(x, y, w, h, str(label), self.rotate))
+                fonts = lc.res.fonts        # the label is drawn in one font (`render.draw._placeholder_font`)
+                font = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "italic").name
+                gone = fonts.missing(str(label), font)
+                if gone:
+                    lc.warn("placeholder" if isinstance(self.placeholder, str) else "src",
+                            f"the placeholder's label: font {font} has no glyph for {describe_chars(gone)}; "
+                            f"{'they print' if len(gone) > 1 else 'it prints'} as a box (write the label "
+                            f"without {'them' if len(gone) > 1 else 'it'})", "missing-glyph")
                 if src:     # a file named but not there: the placeholder is drawn, and said
                     lc.warn("src", f"image '{src}' is not in art/ or the game folder (add it or fix the name); "
                                    f"the placeholder '{label}' is printed in its place", "missing-image")

@@ -70,7 +70,7 @@ def _ticks(c: Any, along_x: bool, x0: float, y0: float, paper_h: float, labels: 
 
 
 def calibration_pdf(paper: str, flip: str, offset: tuple[float, float], fonts: Any, title: str) -> bytes:
-    from cardgen.render.draw import new_canvas
+    from cardgen.render.draw import draw_line, new_canvas
     from cardgen.resources.fonts import DEFAULT_FAMILY
 
     pw, ph = PAPER_SIZES_MM[paper]
@@ -87,8 +87,9 @@ def calibration_pdf(paper: str, flip: str, offset: tuple[float, float], fonts: A
         _ticks(c, True, s.x, s.y + ARM - 4, ph, False, font)
         _ticks(c, False, s.x - ARM, s.y, ph, False, font)
     c.setFont(font, 8)
-    c.drawCentredString(pw / 2 * MM, (ph - 12) * MM, f"{title}: duplex calibration, {paper}. Print at 100 % "
-                                                     f"(Actual size), double-sided, flip on the {flip} edge.")
+    draw_line(c, fonts, f"{title}: duplex calibration, {paper}. Print at 100 % (Actual size), double-sided, flip "
+                        f"on the {flip} edge.", 8, pw / 2 * MM, (ph - 12) * MM, centred=True)
+    c.setFont(font, 8)
     c.drawCentredString(pw / 2 * MM, (ph - 17) * MM, "Hold to the light; read the back's scales where this "
                                                      "side's lines fall (see docs/printing.md).")
     c.showPage()

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.check.components import COUNT_CODES
+from cardgen.check.glyphs import check_printed_names
 from cardgen.check.headers import recognise_header_case
 from cardgen.check.validate import run_checks
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
@@ -74,6 +75,7 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
         report.extend(exc.diagnostics)
         return Checked(None, None)
     recognise_header_case(game, report)     # (before anything reads the cards' fields)
+    check_printed_names(game, report)
     done: set[str] = set()
     for output in OUTPUTS.values():
         if output.section and output.section not in done:

@@ -461,6 +461,20 @@ class Drawer:
         c.restoreState()
 
 
+def draw_line(c: Canvas, fonts: FontBook, text: str, size: float, x: float, y: float, centred: bool = False,
+              family: str | None = None, style: str = "regular") -> None:
+    """One line of cardgen's own text (a sheet's margin note, the calibration sheet's title) at
+    (x, y), in the game's base font, what it lacks in the fallback fonts, as on the cards.
+    (What no font has is said by the check, `cardgen.check.glyphs`.)"""
+    family = family or (DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None)
+    runs = fonts.split(text, family, style)
+    at = x - sum(fonts.width(t, f, size) for t, f in runs) / 2 if centred else x
+    for part, font in runs:
+        c.setFont(font, size)
+        c.drawString(at, y, part)
+        at += fonts.width(part, font, size)
+
+
 def _placeholder_font(fonts: FontBook) -> str:
     return fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "italic").name
 

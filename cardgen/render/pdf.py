@@ -13,7 +13,7 @@ from cardgen.core.units import MM
 from cardgen.model.ops import CardLayout, Copy
 from cardgen.render import impose
 from cardgen.render.backs import describe, plan_size_group
-from cardgen.render.draw import Drawer, new_canvas
+from cardgen.render.draw import Drawer, draw_line, new_canvas
 from cardgen.render.formcache import FormCache
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.render.sheetlayout import SheetLayout, draw_cut_lines, draw_registration
@@ -107,7 +107,7 @@ def _note(c: Canvas, fonts: FontBook, grid: impose.Frame, slots: list[impose.Slo
     c.setFillColorRGB(0.35, 0.35, 0.35)
     c.translate(x * MM, (grid.paper_h - (a + b) / 2) * MM)
     c.rotate(90)
-    c.drawCentredString(0, 0, text)
+    draw_line(c, fonts, text, size, 0, 0, centred=True)
     c.restoreState()
 
 
