@@ -195,7 +195,7 @@ GRADIENT_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50
   <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="0">
     <stop offset="0" stop-color="#ff0000"/><stop offset="1" stop-color="#0000ff"/></linearGradient></defs>
   <rect x="0" y="0" width="100" height="50" fill="url(#g)"/>
-  <text x="5" y="45" font-family="Bogus Sans" font-style="italic" font-size="6">made by hand</text>
+  <text x="5" y="45" font-family="Fancyface" font-style="italic" font-size="6">made by hand</text>
 </svg>
 """
 ART = """
@@ -224,8 +224,8 @@ def test_svg_gradients_are_drawn_and_svg_text_is_in_an_embedded_font_in_every_pd
     code, out, _ = in_dir(tmp_path, "validate", str(root))
     assert out.splitlines() == [
         "tiny/deck.yaml:5:24: warning: field `art` (element 'pic', tiny/templates/tiny/face.yaml:3:35): SVG "
-        "grad.svg sets text in the font 'Bogus Sans', which this game does not have; it prints in Lato (add Bogus "
-        "Sans-Regular.ttf to fonts/, or turn the text into outlines in the drawing program) on 2 cards (first: "
+        "grad.svg sets text in the font 'Fancyface', which this game does not have; it prints in Lato (add "
+        "Fancyface-Regular.ttf to fonts/, or turn the text into outlines in the drawing program) on 2 cards (first: "
         "'Alpha', deck.yaml:5:5)",
         "tiny: 0 errors, 1 warning"]
     code, _, err = in_dir(tmp_path, "build", str(root), "--only", "cards", "--only", "pdfx", "--only", "print",
