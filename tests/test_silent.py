@@ -411,3 +411,16 @@ def test_a_placeholder_label_with_a_character_its_font_lacks_is_said(tiny_game, 
         "no glyph for U+4E2D CJK UNIFIED IDEOGRAPH-4E2D; it prints as a box (write the label without it) on 2 cards "
         "(first: 'Alpha', deck.yaml:5:5)",
         "tiny: 0 errors, 1 warning"]
+
+
+def test_the_print_service_preflight_says_a_finding_of_many_cards_once(tiny_game, tmp_path):
+    root = tiny_game("cards:\n" + "".join(f"  - {{name: Card {i}}}\n" for i in range(5)), template="""
+        elements:
+          - {name: edge, type: text, x: 1mm, y: 10mm, width: 40mm, height: 8mm, text: "{{ card.name }}"}
+    """)
+    code, _, err = in_dir(tmp_path, "build", str(root), "--only", "pdfx")
+    said = [x for x in err.splitlines() if "safe area" in x]
+    assert code == 0 and said == [
+        "tiny/deck.yaml:5:5: warning: deck 'Things': text of element 'edge' comes within 1.0 mm of the trim, inside "
+        "the 3.17 mm safe area a print service may cut into; move it inwards on 5 cards (first: 'Card 0', "
+        "deck.yaml:5:5)"]

@@ -224,15 +224,23 @@ def _who(deck: Deck, card: Card, side: str, layout_is_shared_back: bool) -> tupl
     return card.loc, f"card '{card.name}'" + (" (back)" if side == "back" else "")
 
 
+def _group(deck: Deck, card: Card, side: str, shared: bool, what: str) -> dict[str, str]:
+    """A card side's preflight finding, said once for all the cards it is on (`core.errors.grouped`)."""
+    if shared:
+        return {}
+    return {"group": f"deck '{deck.name}'{' (backs)' if side == 'back' else ''}: {what}",
+            "card": f"'{card.name}', {card.loc.brief}"}
+
+
 def _ink_warnings(job: Job, deck: Deck, sides: list[tuple[Card, str, ops.CardLayout]], peaks: list[float]) -> None:
     limit = job.options.ink_limit
     shared = job.rendered.backs.get((deck.slug, None))
     for (card, side, layout), peak in zip(sides, peaks):
         if peak > limit + 0.5:
             loc, who = _who(deck, card, side, layout is shared)
-            job.report.warn(loc, f"{who}: up to {peak:.0f} % total ink in the print-service PDF, over the "
-                                 f"{limit:g} % limit (pdfx `ink_limit`); lighten its darkest colours or art",
-                            "ink-limit")
+            what = (f"up to {peak:.0f} % total ink in the print-service PDF, over the {limit:g} % limit (pdfx "
+                    f"`ink_limit`); lighten its darkest colours or art")
+            job.report.warn(loc, f"{who}: {what}", "ink-limit", **_group(deck, card, side, layout is shared, what))
 
 
 def _safe_area_warnings(job: Job, deck: Deck, sides: list[tuple[Card, str, ops.CardLayout]], margin: float,
@@ -250,8 +258,9 @@ def _safe_area_warnings(job: Job, deck: Deck, sides: list[tuple[Card, str, ops.C
             loc, who = _who(deck, card, side, layout is shared)
             where = (f"crosses the trim by {-dist / MM:.1f} mm" if dist < 0 else
                      f"comes within {dist / MM:.1f} mm of the trim")
-            job.report.warn(loc, f"{who}: text of element '{element}' {where}, inside the {margin / MM:.2f} mm "
-                                 f"safe area a print service may cut into; move it inwards", "safe-area")
+            what = (f"text of element '{element}' {where}, inside the {margin / MM:.2f} mm safe area a print "
+                    f"service may cut into; move it inwards")
+            job.report.warn(loc, f"{who}: {what}", "safe-area", **_group(deck, card, side, layout is shared, what))
 
 
 def _run_box(r: ops.Run) -> tuple[float, float, float, float]:
