@@ -424,3 +424,16 @@ def test_the_print_service_preflight_says_a_finding_of_many_cards_once(tiny_game
         "tiny/deck.yaml:5:5: warning: deck 'Things': text of element 'edge' comes within 1.0 mm of the trim, inside "
         "the 3.17 mm safe area a print service may cut into; move it inwards on 5 cards (first: 'Card 0', "
         "deck.yaml:5:5)"]
+
+
+def test_svg_text_with_a_character_its_font_lacks_is_said(tiny_game, tmp_path):
+    root = tiny_game("cards:\n  - {name: Alpha, art: cjk.svg}\n", template=ART)
+    write(root / "art" / "cjk.svg", '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+                                    '<text x="1" y="8" font-family="Lato" font-size="5">a\u4e2d</text></svg>')
+    _, out, _ = in_dir(tmp_path, "validate", str(root))
+    assert out.splitlines() == [
+        "tiny/deck.yaml:5:24: warning: card 'Alpha' (deck.yaml:5), field `art` (element 'pic', "
+        "tiny/templates/tiny/face.yaml:3:35): SVG cjk.svg has text the font Lato-Regular has no glyph for (U+4E2D "
+        "CJK UNIFIED IDEOGRAPH-4E2D); it prints as boxes (use a font in fonts/ that has it, or turn the text into "
+        "outlines in the drawing program)",
+        "tiny: 0 errors, 1 warning"]

@@ -234,17 +234,34 @@ def svg_warnings(path: Path, fonts) -> list[tuple[str, str]]:
         out.append((f"SVG {path.name} has what cardgen cannot draw: {'; '.join(lacking)}; simplify it in the "
                     f"drawing program or export it as a PNG", "svg-unsupported"))
     try:
-        asked = svg_text_fonts(load_svg(path))
+        drawing = load_svg(path)
     except IconError:
         return out          # (said where the art is read)
+    asked = svg_text_fonts(drawing)
     known = {f.lower() for f in fonts.families}
-    from cardgen.resources.fonts import DEFAULT_FAMILY
+    from cardgen.resources.fonts import DEFAULT_FAMILY, describe_chars
 
     base = DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else next(iter(fonts.families), "?")
     for family in sorted(f for f in asked if f.lower() not in known):
         out.append((f"SVG {path.name} sets text in the font '{family}', which this game does not have; it prints "
                     f"in {base} (add {family}-Regular.ttf to fonts/, or turn the text into outlines in the "
                     f"drawing program)", "svg-font"))
+    lacking: dict[str, str] = {}        # font -> characters of the SVG's text it has no glyph for
+    stack: list[object] = [drawing]
+    while stack:
+        node = stack.pop()
+        stack.extend(getattr(node, "contents", None) or [])
+        name = getattr(node, "_cardgen_font", None) or getattr(node, "fontName", None)
+        text = getattr(node, "text", None)
+        if isinstance(name, str) and name.startswith(SVG_FONT) and isinstance(text, str):
+            face = svg_font_face(fonts, name, base)
+            gone = fonts.missing(text, face)
+            if gone:
+                lacking[face] = lacking.get(face, "") + "".join(ch for ch in gone if ch not in lacking.get(face, ""))
+    for face, chars in sorted(lacking.items()):
+        out.append((f"SVG {path.name} has text the font {face} has no glyph for ({describe_chars(chars)}); it "
+                    f"prints as boxes (use a font in fonts/ that has {'them' if len(chars) > 1 else 'it'}, or turn "
+                    f"the text into outlines in the drawing program)", "missing-glyph"))
     return out
 
 
