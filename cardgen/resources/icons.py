@@ -246,7 +246,7 @@ def svg_warnings(path: Path, fonts) -> list[tuple[str, str]]:
         out.append((f"SVG {path.name} sets text in the font '{family}', which this game does not have; it prints "
                     f"in {base} (add {family}-Regular.ttf to fonts/, or turn the text into outlines in the "
                     f"drawing program)", "svg-font"))
-    lacking: dict[str, str] = {}        # font -> characters of the SVG's text it has no glyph for
+    no_glyph: dict[str, str] = {}       # font -> characters of the SVG's text it has no glyph for
     stack: list[object] = [drawing]
     while stack:
         node = stack.pop()
@@ -257,8 +257,8 @@ def svg_warnings(path: Path, fonts) -> list[tuple[str, str]]:
             face = svg_font_face(fonts, name, base)
             gone = fonts.missing(text, face)
             if gone:
-                lacking[face] = lacking.get(face, "") + "".join(ch for ch in gone if ch not in lacking.get(face, ""))
-    for face, chars in sorted(lacking.items()):
+                no_glyph[face] = no_glyph.get(face, "") + "".join(ch for ch in gone if ch not in no_glyph.get(face, ""))
+    for face, chars in sorted(no_glyph.items()):
         out.append((f"SVG {path.name} has text the font {face} has no glyph for ({describe_chars(chars)}); it "
                     f"prints as boxes (use a font in fonts/ that has {'them' if len(chars) > 1 else 'it'}, or turn "
                     f"the text into outlines in the drawing program)", "missing-glyph"))
