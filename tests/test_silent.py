@@ -109,10 +109,10 @@ def test_one_card_keeps_its_own_message_and_different_problems_are_not_merged(ti
 
 
 def test_grouping_is_by_the_diagnostics_group_field_not_its_text():
-    a = Diagnostic(Loc("c.yaml", 3, 1), "card 'A': x", "warning", "w", "x", "'A', c.yaml:3:1")
-    b = Diagnostic(Loc("c.yaml", 2, 1), "card 'B': x", "warning", "w", "x", "'B', c.yaml:2:1")
+    a = Diagnostic(Loc("c.yaml", 3, 1), "card 'A': x", "warning", "w", group="x", card="'A', c.yaml:3:1")
+    b = Diagnostic(Loc("c.yaml", 2, 1), "card 'B': x", "warning", "w", group="x", card="'B', c.yaml:2:1")
     c = Diagnostic(Loc("c.yaml", 1, 1), "card 'C': x", "warning", "w")          # no group: its own line
-    d = Diagnostic(Loc("c.yaml", 4, 1), "card 'D': x", "error", "w", "x", "'D', c.yaml:4:1")  # an error
+    d = Diagnostic(Loc("c.yaml", 4, 1), "card 'D': x", "error", "w", group="x", card="'D', c.yaml:4:1")  # an error
     out = grouped([a, b, c, d, a])
     # the first card reported (cards are laid out in deck order) is the one named
     assert [str(x) for x in out] == ["c.yaml:1:1: warning: card 'C': x",

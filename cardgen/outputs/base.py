@@ -211,7 +211,7 @@ def where_chars(game: Game, chars: str) -> Loc:
         return None
 
     if game.rules is not None:
-        hit = find(game.rules, Loc(str(game.root / "rules.yaml"), 1))
+        hit = find(game.rules.data, Loc(str(game.rules.file), 1))
         if hit is not None:
             return hit
     for deck in game.decks:

@@ -46,7 +46,7 @@ def diagnostic_record(d: Diagnostic) -> list:
 def diagnostic_of(rec: list) -> Diagnostic:
     file, line, col, cell, message, severity, code = rec[:7]
     group, card = (rec[7], rec[8]) if len(rec) >= 9 else ("", "")
-    return Diagnostic(Loc(file, line, col, cell), message, severity, code, group, card)
+    return Diagnostic(Loc(file, line, col, cell), message, severity, code, group=group, card=card)
 
 
 @dataclass
