@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from cardgen.core import limits
 from cardgen.core.data import DATA
 from cardgen.core.memo import Bounded
-from cardgen.core.paths import PathRefused, check_ref, find_confined, is_regular, svg_problem
+from cardgen.core.paths import PathRefused, check_ref, find_confined, is_regular, read_regular, svg_problem
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
@@ -184,8 +184,8 @@ def svg_unsupported(path: Path) -> list[str]:
     out: list[str] = []
     try:
         parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False)
-        root = etree.fromstring(path.read_bytes(), parser)
-    except (etree.XMLSyntaxError, OSError, ValueError):
+        root = etree.fromstring(read_regular(path, limits.MAX_SVG_BYTES, "CARDGEN_MAX_SVG_BYTES"), parser)
+    except (etree.XMLSyntaxError, OSError, ValueError, PathRefused):
         _unsupported[key] = out
         return out      # (unreadable: said by the SVG reader)
     kinds: dict[str, str] = {}
