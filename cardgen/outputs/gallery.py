@@ -52,7 +52,7 @@ class Gallery(Output[GalleryOptions]):
                 named.append((c.face, f"{d.slug}/{stem}-face.png"))
                 if c.back is not None:
                     named.append((c.back, f"{d.slug}/{stem}-back.png"))
-        cache = raster.Cache(job.out_dir / ".cache" / "raster")
+        cache = raster.Cache.of(job.out_dir)
         todo = []           # the images not kept from the last build (each one a part)
         for side, name in named:
             spec = A.side_spec(side.layout, job.options.dpi)

@@ -81,7 +81,7 @@ class Png(Output[PngOptions]):
         shutil.rmtree(ready, ignore_errors=True)             # (left by a build that failed)
         if not todo:
             return
-        cache = raster.Cache(job.out_dir / ".cache" / "raster")
+        cache = raster.Cache.of(job.out_dir)
         with raster.Pool() as pool:
             for target, part in todo:
                 with part:

@@ -259,7 +259,7 @@ def _out_tts(job: Job) -> None:
     base_url = job.options.base_url
     ext = "png" if fmt == "png" else "jpg"
     tts_dir = Path(os.path.abspath(job.out_dir / "tts"))   # not resolved: a link there is replaced
-    cache = raster.Cache(job.out_dir / ".cache" / "raster")
+    cache = raster.Cache.of(job.out_dir)
     atlas_dir = job.out_dir / ".cache" / "tts"
     staging.own_dir(tts_dir)
 

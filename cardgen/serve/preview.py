@@ -64,7 +64,7 @@ class Preview:
         self.project = Path(project)
         self.out_dir = output_dir(self.game_dir, self.project, out)
         drop_links(self.out_dir)
-        self.cache = raster.Cache(self.out_dir / ".cache" / "raster")
+        self.cache = raster.Cache.of(self.out_dir)
         self.lock = threading.Lock()             # PDFium and ReportLab's font registry: one user at a time
         self.changed = threading.Condition()
         self.closing = threading.Event()
