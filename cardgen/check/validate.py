@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from cardgen.check.components import check_counts
 from cardgen.core.confusables import lookalike_icons, note, skeleton
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
-from cardgen.core.paths import PathRefused, check_ref, files_under
+from cardgen.core.paths import PathRefused, files_under
 from cardgen.elements import ELEMENTS
 from cardgen.layout import expr
 from cardgen.layout.templates import TemplateFile, element_problems, find_template
@@ -72,10 +72,8 @@ def check_game_file(game: Game, res, report: Report) -> None:
     if game.opts.icons is None or not isinstance(icons, YDict):
         return
     for alias, target in game.opts.icons.items():
-        try:
-            check_ref(str(target), "icon")
-        except PathRefused:
-            continue        # reported when game.yaml loaded
+        if str(alias) not in game.icon_aliases:
+            continue        # refused when game.yaml loaded, and reported there
         refused = res.icons.refusal(str(alias))
         if refused:
             report.error(icons.value_loc(alias), f"icon alias '{alias}': {refused}", "path")

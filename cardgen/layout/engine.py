@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.core import limits, progress
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, plural
-from cardgen.core.paths import PathRefused, find_confined, svg_problem
+from cardgen.core.paths import PathRefused
 from cardgen.core.units import MM
 from cardgen.elements import ELEMENTS
 from cardgen.elements.base import Element, ElementError, LayoutContext
 from cardgen.layout import expr
 from cardgen.layout.templates import Template, TemplateBook
+from cardgen.load import refs
 from cardgen.load.game import Card, Deck, Game
 from cardgen.model import ops
 from cardgen.model.ops import extent
@@ -66,12 +67,8 @@ class Resources:
         game's allowed folders: PathRefused for an absolute path, a `..` escape, a symbolic link
         pointing outside or an SVG referring to outside files."""
         try:
-            path = find_confined(str(src), (*self.art_dirs, self.game.root, self.game.project), self.roots,
-                                 "image")
-            if path is not None and path.suffix.lower() == ".svg":
-                problem = svg_problem(path, self.roots)
-                if problem:
-                    raise PathRefused(problem)
+            path = refs.find(str(src), (*self.art_dirs, self.game.root, self.game.project), self.roots, "art",
+                             "image", svg=True).path
         except PathRefused as exc:
             if self.watch is not None:
                 self.watch(src, None, str(exc))

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from cardgen.core.errors import CardgenError, Diagnostic, Loc
-from cardgen.core.paths import PathRefused, check_ref, files_under, find_confined
+from cardgen.core.paths import PathRefused, files_under
 from cardgen.elements import ELEMENTS
 from cardgen.layout import expr
+from cardgen.load import refs
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.schema.core import Anything, Decl, ListOf, MapOf, Text, is_expression, opt, suggest
 
@@ -74,14 +75,7 @@ def find_template(ref: str, dirs: list[Path], roots: Sequence[Path] | None = Non
     """The template file `ref` names; PathRefused when it leaves the allowed folders (with
     `roots`; without, absolute paths and `..` escapes are still refused)."""
     ref = str(ref).strip().removesuffix(".yaml")
-    if roots is not None:
-        return find_confined(ref, dirs, roots, "template", (".yaml",))
-    check_ref(ref, "template")
-    for d in dirs:
-        p = d / f"{ref}.yaml"
-        if p.is_file():
-            return p
-    return None
+    return refs.find(ref, dirs, roots, "template", suffixes=(".yaml",)).path
 
 
 def available(dirs: list[Path]) -> list[str]:

@@ -16,14 +16,16 @@ from cardgen.core import gitinfo, limits
 from cardgen.core.confusables import bidi_controls, describe, without_bidi
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.names import slugify, unique_slugs
-from cardgen.core.paths import PathRefused, allowed_roots, check_ref, confine, too_deep
+from cardgen.core.paths import PathRefused, too_deep
 from cardgen.core.sizes import CardSize
+from cardgen.load import refs
 from cardgen.load.declared import file_diagnostics
 from cardgen.load.declared import safe_key as _safe
 from cardgen.load.project import find_project, game_project, resolve_games
 from cardgen.load.rules import rules_from
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.model.game import BUNDLED, Card, Deck, Game
+from cardgen.model.refs import FileRef
 from cardgen.schema.core import STATIC_ENV, Invalid
 from cardgen.schema.files import CardKeys, CardSizeKind, DeckFile, GameFile
 
@@ -241,21 +243,16 @@ def _listed_deck(root: Path, name: str) -> Path | None:
     return next((p for p in candidates if p.is_file()), None)
 
 
-def load_game(root: Path, project: Path, report: Report | None = None, tolerant: bool = False, *,
-              sections: Mapping[str, str], deck_sections: Mapping[str, str]) -> Game:
-    """Load a game folder. Problems raise CardgenError (all of them at once, not just the
-    first); unknown keys and warnings go to `report`.  With `tolerant`, every problem goes to
-    `report` and the game comes back with what could be loaded (the validator uses this to
-    report everything); only a game.yaml that is not a mapping still raises.
-    `sections` / `deck_sections`: the output sections (key -> one-line doc) game.yaml and deck
-    files may carry, from the outputs' declarations (`cardgen.pipeline.check.sections`: the
-    loader does not know the outputs); they are checked by the outputs' `section_problems`."""
-    report = report if report is not None else Report()
-    root = Path(root)
+def _check_names(root: Path) -> None:
+    """The game folder's name and its deck files' names must be UTF-8 text."""
     for named in (root.resolve(), *deck_files_or_none(root)):
         if not _utf8(named.name):
             raise CardgenError(Loc(str(named)), "this name is not valid UTF-8 text (made on another system?); "
                                                 "rename it", code="name")
+
+
+def _game_file(root: Path, roots: tuple[Path, ...]) -> FileRef:
+    """game.yaml, confined (a link pointing out of the game folder is refused)."""
     game_file = root / "game.yaml"
     if not game_file.is_file():
         raise CardgenError(Loc(str(root)), "not a game folder: no game.yaml here")
@@ -264,69 +261,79 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
         raise CardgenError(Loc(str(deep)), f"this folder is nested more than {limits.MAX_FOLDER_DEPTH} folders deep in "
                                            f"the game folder; move it out or flatten it (limit "
                                            f"CARDGEN_MAX_FOLDER_DEPTH)", code="too-deep")
-    roots = allowed_roots(root, project, BUNDLED)
     try:
-        confine(game_file, roots, "game.yaml")
+        return refs.confined(game_file, roots, "game", "game.yaml", "game.yaml", loc=Loc(str(game_file), 1))
     except PathRefused as exc:
         raise CardgenError(Loc(str(game_file)), str(exc), code="path") from None
+
+
+def _read_game_file(game_file: Path) -> YDict:
     data = load_file(game_file)
     if data is None:
         data = YDict()
         data.loc, data.key_locs, data.value_locs = Loc(str(game_file), 1), {}, {}
-    data = _mapping(data, Loc(str(game_file), 1), "game.yaml")
-    unknown, problems = file_diagnostics(GameFile, data, "game.yaml", sections)
-    report.extend(unknown)
-    opts = GameFile.load_unchecked(data)
-    game = Game(slug=root.resolve().name, root=root, project=project, data=data, opts=opts)
-    # game.yaml's `version:` (even empty), else what git says of the folder (`git describe`)
-    game.version = (opts.version or "") if "version" in data else (gitinfo.describe(root) or "")
-    aliases = data.get("icons")
-    if isinstance(aliases, YDict):
-        for alias, target in aliases.items():
-            if isinstance(target, str):
-                try:
-                    check_ref(target, f"icon alias '{_safe(alias)}' file")
-                except PathRefused as exc:
-                    problems.append(Diagnostic(aliases.value_loc(alias), str(exc), "error", "path"))
+    return _mapping(data, Loc(str(game_file), 1), "game.yaml")
 
-    found = deck_files(root)
-    if "decks" in data:
-        listed = data["decks"]
-        paths = []
-        for i, name in enumerate(listed if isinstance(listed, list) else []):
-            if not isinstance(name, (str, int, float)) or isinstance(name, bool) or not str(name).strip():
-                continue        # reported above
+
+def _icon_aliases(game: Game, problems: list[Diagnostic]) -> None:
+    """game.yaml's `icons:` aliases, checked as written (the files are looked up where an icon
+    is drawn, `cardgen.resources.icons`)."""
+    aliases = game.data.get("icons")
+    if not isinstance(aliases, YDict):
+        return
+    for alias, target in aliases.items():
+        if isinstance(target, str):
             try:
-                check_ref(str(name), "deck file")
+                refs.check_written(target, f"icon alias '{_safe(alias)}' file")
             except PathRefused as exc:
-                problems.append(Diagnostic(listed.item_loc(i), str(exc), "error", "path"))
+                problems.append(Diagnostic(aliases.value_loc(alias), str(exc), "error", "path"))
                 continue
-            p = _listed_deck(root, str(name))
-            if p is None:
-                problems.append(Diagnostic(listed.item_loc(i), f"deck file '{name}' not found in {root.name}/",
-                                           "error", "deck-file"))
-                game.broken.append(root / str(name))
-                continue
-            paths.append(p)
-        if isinstance(listed, list):
-            for p in found:
-                if p not in paths:
-                    report.warn(Loc(str(p), 1), f"deck file {p.name} is not built: game.yaml's `decks:` does not "
-                                                f"list it; add '{p.stem}' to `decks:` (or move the file out of "
-                                                f"{root.name}/)", "unlisted-deck")
-    else:
-        paths = found
+        game.icon_aliases[str(alias)] = FileRef("icon", None, str(target), aliases.value_loc(alias))
+
+
+def _listed_decks(game: Game, found: list[Path], report: Report, problems: list[Diagnostic]) -> list[Path]:
+    """The deck files game.yaml's `decks:` lists, in its order; a deck file it does not list is
+    warned of."""
+    root, listed = game.root, game.data["decks"]
+    paths = []
+    for i, name in enumerate(listed if isinstance(listed, list) else []):
+        if not isinstance(name, (str, int, float)) or isinstance(name, bool) or not str(name).strip():
+            continue        # reported above
+        try:
+            refs.check_written(str(name), "deck file")
+        except PathRefused as exc:
+            problems.append(Diagnostic(listed.item_loc(i), str(exc), "error", "path"))
+            continue
+        p = _listed_deck(root, str(name))
+        if p is None:
+            problems.append(Diagnostic(listed.item_loc(i), f"deck file '{name}' not found in {root.name}/",
+                                       "error", "deck-file"))
+            game.broken.append(root / str(name))
+            continue
+        paths.append(p)
+    if isinstance(listed, list):
+        for p in found:
+            if p not in paths:
+                report.warn(Loc(str(p), 1), f"deck file {p.name} is not built: game.yaml's `decks:` does not "
+                                            f"list it; add '{p.stem}' to `decks:` (or move the file out of "
+                                            f"{root.name}/)", "unlisted-deck")
+    return paths
+
+
+def _load_decks(game: Game, paths: list[Path], report: Report, problems: list[Diagnostic], tolerant: bool,
+                deck_sections: Mapping[str, str]) -> None:
+    """Each deck file confined and loaded into `game.decks`; two decks may not share a name."""
     names: dict[str, Path] = {}
     for p in paths:
         try:
-            confine(p, roots, "deck file", p.name)
+            game.files.append(refs.confined(p, game.roots, "deck", "deck file", p.name, Loc(str(p), 1)))
         except PathRefused as exc:
             problems.append(Diagnostic(Loc(str(p)), str(exc), "error", "path"))
             game.broken.append(p)
             continue
         try:
-            deck = load_deck(p, opts.card_size, opts.bleed, report, problems if tolerant else None,
-                             sections=deck_sections, sheet_cache=lambda: _sheet_cache(project, game.slug))
+            deck = load_deck(p, game.opts.card_size, game.opts.bleed, report, problems if tolerant else None,
+                             sections=deck_sections, sheet_cache=lambda: _sheet_cache(game.project, game.slug))
         except CardgenError as exc:
             problems.extend(exc.diagnostics)
             game.broken.append(p)
@@ -338,7 +345,10 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
             continue
         names[deck.name] = p
         game.decks.append(deck)
-    # copies in all: each card's count is bounded, but 100 cards of 10,000 copies are a million
+
+
+def _check_copies(game: Game, problems: list[Diagnostic]) -> None:
+    """Copies in all: each card's count is bounded, but 100 cards of 10,000 copies are a million."""
     total = 0
     for deck in game.decks:
         for card in deck.cards:
@@ -348,19 +358,18 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
                                                                      f"than {limits.MAX_COPIES:,} copies in all; "
                                                                      f"lower the counts (limit CARDGEN_MAX_COPIES)",
                                            "error", "copies"))
-                break
-        if total > limits.MAX_COPIES:
-            break
-    # file names made from deck names: bounded, and `Action` and `ACTION!` stay two decks
-    for deck, slug in zip(game.decks, unique_slugs([d.name for d in game.decks])):
-        deck.slug = slug
-    rules = root / "rules.yaml"
+                return
+
+
+def _load_rules(game: Game, report: Report, problems: list[Diagnostic]) -> None:
+    """rules.yaml, if the game has one, confined and read once into `game.rules`."""
+    rules = game.root / "rules.yaml"
     if rules.exists() and not rules.is_file():
         problems.append(Diagnostic(Loc(str(rules)), "rules.yaml is not a file (a folder?); make it a YAML file "
                                                     "or remove it", "error", "rules-file"))
     elif rules.is_file():
         try:
-            confine(rules, roots, "rules.yaml")
+            game.files.append(refs.confined(rules, game.roots, "rules", "rules.yaml", "rules.yaml", loc=Loc(str(rules), 1)))
             game.rules = rules_from(load_file(rules), rules, report)
         except PathRefused as exc:
             problems.append(Diagnostic(Loc(str(rules)), str(exc), "error", "path"))
@@ -368,6 +377,41 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
         except CardgenError as exc:
             problems.extend(exc.diagnostics)
             game.broken.append(rules)
+
+
+def load_game(root: Path, project: Path, report: Report | None = None, tolerant: bool = False, *,
+              sections: Mapping[str, str], deck_sections: Mapping[str, str]) -> Game:
+    """Load a game folder. Problems raise CardgenError (all of them at once, not just the
+    first); unknown keys and warnings go to `report`.  With `tolerant`, every problem goes to
+    `report` and the game comes back with what could be loaded (the validator uses this to
+    report everything); only a game.yaml that is not a mapping still raises.
+    `sections` / `deck_sections`: the output sections (key -> one-line doc) game.yaml and deck
+    files may carry, from the outputs' declarations (`cardgen.pipeline.check.sections`: the
+    loader does not know the outputs); they are checked by the outputs' `section_problems`.
+    Every file game.yaml names is resolved and confined here, once (`cardgen.load.refs`)."""
+    report = report if report is not None else Report()
+    root = Path(root)
+    _check_names(root)
+    roots = refs.roots_for(root, project)
+    game_ref = _game_file(root, roots)
+    game_file = root / "game.yaml"
+    data = _read_game_file(game_file)
+    unknown, problems = file_diagnostics(GameFile, data, "game.yaml", sections)
+    report.extend(unknown)
+    opts = GameFile.load_unchecked(data)
+    game = Game(slug=root.resolve().name, root=root, project=project, data=data, opts=opts, roots=roots,
+                files=[game_ref])
+    # game.yaml's `version:` (even empty), else what git says of the folder (`git describe`)
+    game.version = (opts.version or "") if "version" in data else (gitinfo.describe(root) or "")
+    _icon_aliases(game, problems)
+    found = deck_files(root)
+    paths = _listed_decks(game, found, report, problems) if "decks" in data else found
+    _load_decks(game, paths, report, problems, tolerant, deck_sections)
+    _check_copies(game, problems)
+    # file names made from deck names: bounded, and `Action` and `ACTION!` stay two decks
+    for deck, slug in zip(game.decks, unique_slugs([d.name for d in game.decks])):
+        deck.slug = slug
+    _load_rules(game, report, problems)
     if problems:
         if not tolerant:
             raise CardgenError(None, diagnostics=sorted(problems, key=Diagnostic.sort_key))

@@ -45,7 +45,8 @@ from typing import Any
 
 from cardgen.core import limits
 from cardgen.core.errors import CardgenError, Loc, Report
-from cardgen.core.paths import PathRefused, check_ref, confine, not_a_file, read_problem, read_regular
+from cardgen.core.paths import PathRefused, not_a_file, read_problem, read_regular
+from cardgen.load import refs
 from cardgen.load.yamlsrc import YDict, YList
 from cardgen.schema.core import STATIC_ENV, suggest
 from cardgen.schema.files import SheetSource
@@ -1160,9 +1161,9 @@ def read_cards(value: Any, deck_path: Path, loc: Loc, report: Report, cache: Pat
         assert src.file is not None
         path = deck_path.parent / src.file
         try:        # a spreadsheet lives with its deck, inside the game folder (docs/security.md)
-            check_ref(src.file, "spreadsheet")
+            refs.check_written(src.file, "spreadsheet")
             if path.is_file():
-                confine(path, (deck_path.parent.resolve(),), "spreadsheet", src.file)
+                refs.confined(path, (deck_path.parent.resolve(),), "sheet", "spreadsheet", src.file, loc)
         except PathRefused as exc:
             raise CardgenError(loc, str(exc), code="path") from None
         if not path.is_file():

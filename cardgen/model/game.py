@@ -16,8 +16,8 @@ from typing import Any
 from cardgen.core.data import DATA
 from cardgen.core.errors import Loc
 from cardgen.core.located import YDict
-from cardgen.core.paths import allowed_roots
 from cardgen.core.sizes import CardSize
+from cardgen.model.refs import FileRef
 from cardgen.model.rules import Rules
 from cardgen.schema.files import DeckFile, GameFile
 
@@ -143,6 +143,12 @@ class Game:
     broken: list[Path] = field(default_factory=list)   # files that failed to load (tolerant loading)
     opts: GameFile = field(default_factory=GameFile)    # game.yaml's declared options, converted
     version: str = ""           # game.yaml's `version:`, else `git describe` (`cardgen.load.game`)
+    # the folders this game may read files from, worked out once when it loads (`cardgen.load.refs`)
+    roots: tuple[Path, ...] = ()
+    # every file game.yaml names, resolved and confined when it loaded (`cardgen.load.refs`):
+    # game.yaml itself, the deck files, rules.yaml; and icon aliases by alias, checked as written
+    files: list[FileRef] = field(default_factory=list)
+    icon_aliases: dict[str, FileRef] = field(default_factory=dict)
 
     @property
     def title(self) -> str:
@@ -151,11 +157,6 @@ class Game:
     @property
     def file(self) -> Path:
         return self.root / "game.yaml"
-
-    @property
-    def roots(self) -> tuple[Path, ...]:
-        """The folders this game may read files from (`cardgen.core.paths`)."""
-        return allowed_roots(self.root, self.project, BUNDLED)
 
     def search_dirs(self, kind: str) -> list[Path]:
         """`templates`, `art` or `fonts` folders: the game's own first, then the project's (if the

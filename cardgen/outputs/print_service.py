@@ -90,7 +90,8 @@ def _data_epoch(job: Job) -> int:
 
 def _profile(job: Job) -> tuple[Path, Condition, Loc]:
     """The output profile's file, the condition it names, and where game.yaml chose it."""
-    from cardgen.core.paths import PathRefused, find_confined
+    from cardgen.core.paths import PathRefused
+    from cardgen.load import refs
     from cardgen.render.cmyk import BUNDLED, DEFAULT_PROFILE, Condition
 
     ref = job.options.profile
@@ -98,7 +99,7 @@ def _profile(job: Job) -> tuple[Path, Condition, Loc]:
         return DEFAULT_PROFILE, BUNDLED, Loc(str(job.game.file))
     loc = job.option_loc("profile")
     try:
-        path = find_confined(ref, (job.game.root, job.game.project), job.game.roots, "profile")
+        path = refs.find(ref, (job.game.root, job.game.project), job.game.roots, "profile").path
     except PathRefused as exc:
         raise CardgenError(loc, str(exc), code="path") from None
     if path is None:

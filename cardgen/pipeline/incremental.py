@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core import atomic
-from cardgen.core.data import DATA as BUNDLED
 from cardgen.core.digest import DigestCache, code_version, digest, own_stamp, walk_files
 from cardgen.core.errors import Diagnostic, Report
-from cardgen.core.paths import allowed_roots, through_link
+from cardgen.core.paths import through_link
+from cardgen.load import refs
 from cardgen.outputs.incremental import Ledger, diagnostic_of, diagnostic_record, file_sha256
 
 STATE = Path(".cardgen") / "state.json"
@@ -64,7 +64,7 @@ class State:
 def input_files(game_root: Path, project: Path, out_dir: Path) -> list[str]:
     """Every file the game may read besides cardgen's own: its folder (less hidden files and
     its output folder, when that is inside) and the project's shared folders."""
-    roots = allowed_roots(game_root, project, BUNDLED)
+    roots = refs.roots_for(game_root, project)
     files = walk_files(game_root, skip=[out_dir], inside=roots)
     if Path(project).resolve() != Path(game_root).resolve():
         for kind in SHARED:

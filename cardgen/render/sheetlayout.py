@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 
 from cardgen.core.data import DATA
 from cardgen.core.errors import CardgenError, Diagnostic, Loc
-from cardgen.core.paths import PathRefused, find_confined
+from cardgen.core.paths import PathRefused
 from cardgen.core.units import MM
+from cardgen.load import refs
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.model.game import Game
 from cardgen.render import impose
@@ -249,7 +250,7 @@ def find_layout(name: str, game: Game) -> Path:
         raise LayoutProblem(where, f"layout '{name[:80]}' is not a layout name: a layout is named by its file in "
                                    f"layouts/, without .yaml (presets: {', '.join(preset_names())})")
     try:
-        path = find_confined(name, game.search_dirs(KIND), game.roots, "layout", SUFFIXES)
+        path = refs.find(name, game.search_dirs(KIND), game.roots, "layout", suffixes=SUFFIXES).path
     except PathRefused as exc:
         raise LayoutProblem(where, str(exc)) from None
     if path is None:

@@ -40,7 +40,8 @@ from typing import TYPE_CHECKING, Any
 from cardgen.core import limits
 from cardgen.core.digest import file_digest, library_stamp, read_sealed, seal, user_cache
 from cardgen.core.memo import Bounded
-from cardgen.core.paths import PathRefused, confine, read_problem, read_regular
+from cardgen.core.paths import PathRefused, read_problem, read_regular
+from cardgen.load import refs
 
 if TYPE_CHECKING:
     from reportlab.pdfbase.ttfonts import TTFont
@@ -447,7 +448,7 @@ class FontBook:
                     continue
                 if roots is not None:
                     try:
-                        f = confine(f, roots, "font file", f.name)
+                        f = refs.confined(f, roots, "font", "font file", f.name).path or f
                     except PathRefused as exc:
                         self.refused[family] = str(exc)
                         continue

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from cardgen.core import limits
 from cardgen.core.data import DATA
 from cardgen.core.memo import Bounded
-from cardgen.core.paths import PathRefused, check_ref, find_confined, is_regular, read_regular, svg_problem
+from cardgen.core.paths import PathRefused, is_regular, read_regular
+from cardgen.load import refs
 
 if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
@@ -406,22 +407,7 @@ class IconBook:
         target = self.aliases.get(name, name)
         found = None
         try:
-            if self.roots is None:
-                check_ref(target, "icon")
-                for d in self.dirs:
-                    for ext in (".svg", ".png"):
-                        p = d / f"{target}{ext}"
-                        if p.is_file():
-                            found = p
-                            break
-                    if found:
-                        break
-            else:
-                found = find_confined(target, self.dirs, self.roots, "icon", (".svg", ".png"))
-                if found is not None and found.suffix.lower() == ".svg":
-                    problem = svg_problem(found, self.roots)
-                    if problem:
-                        raise PathRefused(problem)
+            found = refs.find(target, self.dirs, self.roots, "icon", suffixes=(".svg", ".png"), svg=True).path
         except PathRefused as exc:
             self._refused[name] = str(exc)
             found = None
