@@ -102,6 +102,33 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     collect = problems is not None
     if problems is None:
         problems = []
+    data, opts, name = _deck_file(path, report, problems, sections)
+    defaults = opts.defaults or {}
+    cards_data = _cards_data(data, path, name, report, sheet_cache)
+    default_count = _default_count(data, defaults, name, problems)
+    cards: list[Card] = []
+    seen: dict[str, Loc] = {}
+    for i, cd in enumerate(cards_data):
+        cloc = cards_data.item_loc(i) if isinstance(cards_data, YList) else data.loc
+        card = _card(cd, i, cloc, name, opts, default_count, seen, report, problems)
+        if card is not None:
+            cards.append(card)
+    if problems and not collect:
+        raise CardgenError(None, diagnostics=problems)
+    back_key = "back" if opts.back else ("backs" if opts.backs else None)
+    return Deck(
+        name=name, file=path, template=opts.template, template_loc=data.value_loc("template"),
+        back=opts.back or None, backs=opts.backs or None,
+        back_loc=data.value_loc(back_key) if back_key else None,
+        size=opts.size or game_size, bleed=opts.bleed if opts.bleed is not None else game_bleed, cards=cards,
+        data=data, slug=slugify(name), opts=opts,
+    )
+
+
+def _deck_file(path: Path, report: Report, problems: list[Diagnostic],
+               sections: Mapping[str, str] | None) -> tuple[YDict, DeckFile, str]:
+    """The deck file's mapping, its declared options and its name (bidirectional controls
+    taken out); what leaves no deck raises."""
     data = load_file(path)
     if data is None:
         raise CardgenError(Loc(str(path), 1), "empty deck file; a deck needs `deck:`, `template:` and `cards:`")
@@ -119,98 +146,106 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
         raise CardgenError(data.key_loc("backs"), f"deck '{name}' has both `back:` (one shared back) and "
                                                   f"`backs:` (per-card backs); keep one")
     problems.extend(wrong)
-    size = opts.size or game_size
-    bleed = opts.bleed if opts.bleed is not None else game_bleed
-    defaults = opts.defaults or {}
-    cards_data = data["cards"]
-    if not isinstance(cards_data, list):       # a spreadsheet (imported here: most games have none)
-        from cardgen.load import sheets
+    return data, opts, name
 
-        cache = sheet_cache() if callable(sheet_cache) else sheet_cache
-        cards_data = sheets.read_cards(cards_data, path, data.value_loc("cards"), report, cache, f"deck '{name}'")
-    cards: list[Card] = []
-    seen: dict[str, Loc] = {}
-    default_count: int | None = None
-    if "count" in defaults:
+
+def _cards_data(data: YDict, path: Path, name: str, report: Report,
+                sheet_cache: Path | Callable[[], Path] | None) -> Any:
+    """The deck's `cards:`: the list as written, or a spreadsheet's rows as cards (imported
+    here: most games have none)."""
+    cards_data = data["cards"]
+    if isinstance(cards_data, list):
+        return cards_data
+    from cardgen.load import sheets
+
+    cache = sheet_cache() if callable(sheet_cache) else sheet_cache
+    return sheets.read_cards(cards_data, path, data.value_loc("cards"), report, cache, f"deck '{name}'")
+
+
+def _default_count(data: YDict, defaults: Mapping, name: str, problems: list[Diagnostic]) -> int | None:
+    """`defaults:`'s `count:`, or None (none given, or invalid: reported)."""
+    if "count" not in defaults:
+        return None
+    try:
+        return _count(defaults["count"], defaults.value_loc("count") if isinstance(defaults, YDict)
+                      else data.value_loc("defaults"), f"deck '{name}': `defaults:`")
+    except CardgenError as exc:
+        problems.extend(exc.diagnostics)
+        return None
+
+
+def _warn_misspelt(cd: YDict, deck: str, label: str, report: Report) -> None:
+    for key in cd:
+        reserved = misspelt_reserved(key)
+        if reserved and reserved not in cd:
+            report.warn(cd.key_loc(key), f"deck '{deck}': {label}: unknown key '{key}'; did you mean "
+                                         f"'{reserved}'? (cards may carry any fields for their templates, "
+                                         f"but this looks like a misspelt `{reserved}:`, which cardgen "
+                                         f"reads itself)", "card-key")
+
+
+def _card_count(cd: YDict, cname: str, defaults: Mapping, default_count: int | None,
+                problems: list[Diagnostic]) -> tuple[int, bool]:
+    """The card's copies and whether its count is valid (an invalid one counts as 0)."""
+    if "count" in cd:
         try:
-            default_count = _count(defaults["count"], defaults.value_loc("count") if isinstance(defaults, YDict)
-                                   else data.value_loc("defaults"), f"deck '{name}': `defaults:`")
+            return _count(cd["count"], cd.value_loc("count"), f"card '{cname}'"), True
         except CardgenError as exc:
             problems.extend(exc.diagnostics)
-    for i, cd in enumerate(cards_data):
-        cloc = cards_data.item_loc(i) if isinstance(cards_data, YList) else data.loc
-        if not isinstance(cd, YDict):
-            problems.append(Diagnostic(cloc, f"deck '{name}': card #{i + 1} must be a mapping with at least "
-                                             f"`name:`", "error", "card"))
-            continue
-        label = f"card '{cd['name']}'" if isinstance(cd.get("name"), (str, int, float)) else f"card #{i + 1}"
-        for key in cd:
-            reserved = misspelt_reserved(key)
-            if reserved and reserved not in cd:
-                report.warn(cd.key_loc(key), f"deck '{name}': {label}: unknown key '{key}'; did you mean "
-                                             f"'{reserved}'? (cards may carry any fields for their templates, "
-                                             f"but this looks like a misspelt `{reserved}:`, which cardgen "
-                                             f"reads itself)", "card-key")
-        if "name" not in cd or cd["name"] in (None, ""):
-            problems.append(Diagnostic(cloc, f"deck '{name}': card #{i + 1} has no `name:`; every card needs one",
-                                       "error", "card"))
-            continue
-        bad = {path[0]: msg for path, msg in CardKeys.problems(cd) if path}
-        if "name" in bad:
-            problems.append(Diagnostic(cd.value_loc("name"), f"deck '{name}': card #{i + 1}: {bad['name']}",
-                                       "error", "card"))
-            continue
-        card_label = f"deck '{name}': card '{without_bidi(str(cd['name']))}'"
-        own = {key: _without_bidi(value, cd.value_loc(key), f"{card_label}, `{key}:`", report)
-               for key, value in cd.items()}
-        cname = str(own["name"])
-        count_ok = True
-        count = 1
-        if "count" in cd:
-            try:
-                count = _count(cd["count"], cd.value_loc("count"), f"card '{cname}'")
-            except CardgenError as exc:
-                problems.extend(exc.diagnostics)
-                count, count_ok = 0, False
-        elif "count" in defaults:
-            if default_count is None:
-                count, count_ok = 0, False
-            else:
-                count = default_count
-        if cname in seen:
-            report.error(cd.value_loc("name"), f"deck '{name}': duplicate card name '{cname}' "
-                                               f"(also at line {seen[cname].line}); give each card its own "
-                                               f"name or raise the first one's count", "duplicate-card")
-        seen.setdefault(cname, cd.value_loc("name"))
-        fields = dict(defaults)
-        fields.update(own)
-        fields["name"] = cname
-        fields["count"] = count
-        back_fields = None
-        if "back" in cd:
-            if "back" in bad:
-                problems.append(Diagnostic(cd.value_loc("back"), f"card '{cname}': `back:` must be a mapping of "
-                                                                 f"keys to values", "error", "card"))
-                continue
-            back = own["back"]
-            if not opts.backs:
-                report.error(cd.key_loc("back"), f"card '{cname}' has its own `back:` fields but deck '{name}' "
-                                                 f"has no `backs:` template to draw them; add `backs: <template>` "
-                                                 f"to the deck", "back-fields")
-            back_fields = dict(fields)
-            back_fields.update(back)
-        elif opts.backs:
-            back_fields = dict(fields)
-        cards.append(Card(cname, count, fields, cloc, i, cd, back_fields, count_ok))
-    if problems and not collect:
-        raise CardgenError(None, diagnostics=problems)
-    back_key = "back" if opts.back else ("backs" if opts.backs else None)
-    return Deck(
-        name=name, file=path, template=opts.template, template_loc=data.value_loc("template"),
-        back=opts.back or None, backs=opts.backs or None,
-        back_loc=data.value_loc(back_key) if back_key else None,
-        size=size, bleed=bleed, cards=cards, data=data, slug=slugify(name), opts=opts,
-    )
+            return 0, False
+    if "count" in defaults:
+        return (0, False) if default_count is None else (default_count, True)
+    return 1, True
+
+
+def _card(cd: Any, i: int, cloc: Loc, name: str, opts: DeckFile, default_count: int | None, seen: dict[str, Loc],
+          report: Report, problems: list[Diagnostic]) -> Card | None:
+    """One card of deck `name`, or None (its problem reported)."""
+    defaults = opts.defaults or {}
+    if not isinstance(cd, YDict):
+        problems.append(Diagnostic(cloc, f"deck '{name}': card #{i + 1} must be a mapping with at least "
+                                         f"`name:`", "error", "card"))
+        return None
+    label = f"card '{cd['name']}'" if isinstance(cd.get("name"), (str, int, float)) else f"card #{i + 1}"
+    _warn_misspelt(cd, name, label, report)
+    if "name" not in cd or cd["name"] in (None, ""):
+        problems.append(Diagnostic(cloc, f"deck '{name}': card #{i + 1} has no `name:`; every card needs one",
+                                   "error", "card"))
+        return None
+    bad = {path[0]: msg for path, msg in CardKeys.problems(cd) if path}
+    if "name" in bad:
+        problems.append(Diagnostic(cd.value_loc("name"), f"deck '{name}': card #{i + 1}: {bad['name']}",
+                                   "error", "card"))
+        return None
+    card_label = f"deck '{name}': card '{without_bidi(str(cd['name']))}'"
+    own = {key: _without_bidi(value, cd.value_loc(key), f"{card_label}, `{key}:`", report)
+           for key, value in cd.items()}
+    cname = str(own["name"])
+    count, count_ok = _card_count(cd, cname, defaults, default_count, problems)
+    if cname in seen:
+        report.error(cd.value_loc("name"), f"deck '{name}': duplicate card name '{cname}' "
+                                           f"(also at line {seen[cname].line}); give each card its own "
+                                           f"name or raise the first one's count", "duplicate-card")
+    seen.setdefault(cname, cd.value_loc("name"))
+    fields = dict(defaults)
+    fields.update(own)
+    fields["name"] = cname
+    fields["count"] = count
+    back_fields = None
+    if "back" in cd:
+        if "back" in bad:
+            problems.append(Diagnostic(cd.value_loc("back"), f"card '{cname}': `back:` must be a mapping of "
+                                                             f"keys to values", "error", "card"))
+            return None
+        if not opts.backs:
+            report.error(cd.key_loc("back"), f"card '{cname}' has its own `back:` fields but deck '{name}' "
+                                             f"has no `backs:` template to draw them; add `backs: <template>` "
+                                             f"to the deck", "back-fields")
+        back_fields = dict(fields)
+        back_fields.update(own["back"])
+    elif opts.backs:
+        back_fields = dict(fields)
+    return Card(cname, count, fields, cloc, i, cd, back_fields, count_ok)
 
 
 def deck_files(root: Path) -> list[Path]:
@@ -369,7 +404,8 @@ def _load_rules(game: Game, report: Report, problems: list[Diagnostic]) -> None:
                                                     "or remove it", "error", "rules-file"))
     elif rules.is_file():
         try:
-            game.files.append(refs.confined(rules, game.roots, "rules", "rules.yaml", "rules.yaml", loc=Loc(str(rules), 1)))
+            game.files.append(refs.confined(rules, game.roots, "rules", "rules.yaml", "rules.yaml",
+                                            Loc(str(rules), 1)))
             game.rules = rules_from(load_file(rules), rules, report)
         except PathRefused as exc:
             problems.append(Diagnostic(Loc(str(rules)), str(exc), "error", "path"))

@@ -250,6 +250,8 @@ class Tts(Output[TtsOptions]):
 
 
 def _out_tts(job: Job) -> None:
+    """The TTS output in steps: plan each deck's sheets, rasterize every card side once, make
+    the deck images (atlases, kept in the cache), then write the saved object."""
     from cardgen.render import raster
 
     r, staging = job.rendered, job.staging
@@ -263,80 +265,18 @@ def _out_tts(job: Job) -> None:
     atlas_dir = job.out_dir / ".cache" / "tts"
     staging.own_dir(tts_dir)
 
-    by_deck: dict[str, list] = {}
-    for deck, card, face in r.faces:
-        by_deck.setdefault(deck.slug, []).append((deck, card, face))
-
-    plans = []              # (deck, options, sheets)
-    requests = []           # (layout, spec) to rasterize
-    taken: set[int] = set()
-    for deck in game.decks:
-        rows = by_deck.get(deck.slug, [])
-        entries = [(card, face, r.back_of(deck, card)) for _, card, face in rows for _ in range(card.count)]
-        if not entries:
-            continue
-        dopts = job.deck_options(deck, TtsDeckOptions)
-        sheets = plan_sheets(entries, deck.size.width, deck.size.height, dopts.back_is_hidden)
-        for sheet, key in zip(sheets, deck_keys(game.slug, deck.slug, len(sheets), taken)):
-            sheet.key = key
-        plans.append((deck, dopts, sheets))
-        spec = raster.Spec(sheets[0].cell_w, sheets[0].cell_h)
-        for _, card, face in rows:
-            requests.append((face, spec))
-            back = r.back_of(deck, card)
-            if back is not None:
-                requests.append((back, spec))
-
+    plans, requests = _plan_decks(job)
     with raster.Pool() as pool:
         paths = iter(raster.rasterize(requests, cache, raster.font_dirs_of(r), pool))
         cell_of: dict[int, str] = {}
         for layout, _ in requests:
             cell_of[id(layout)] = str(next(paths))
-
-        images: list[_Image] = []
-        deck_images = []    # per plan: [(face image, back image, unique back)] per sheet
-        for deck, _dopts, sheets in plans:
-            shared = r.backs.get((deck.slug, None)) if deck.back else None
-            hidden_cell = cell_of[id(shared)] if shared is not None else HIDDEN_GREY
-            per_sheet = []
-            back_img = None
-            s0 = sheets[0]
-            if not deck.backs:
-                back_cell = cell_of[id(shared)] if shared is not None else PLAIN_BACK
-                back_img = _Image(f"{deck.slug}-back", [back_cell], 1, 1, s0.cell_w, s0.cell_h)
-                images.append(back_img)
-            for n, sheet in enumerate(sheets, 1):
-                cells: list[Cell] = [cell_of[id(face)] for _, face, _ in sheet.entries]
-                if sheet.hidden:
-                    cells += [None] * (sheet.cols * sheet.rows - len(cells) - 1) + [hidden_cell]
-                face_img = _Image(f"{deck.slug}-faces-{n}", cells, sheet.cols, sheet.rows, sheet.cell_w, sheet.cell_h)
-                images.append(face_img)
-                sheet_back = back_img
-                if deck.backs:
-                    bcells: list[Cell] = [cell_of[id(back)] if back is not None else PLAIN_BACK
-                                          for _, _, back in sheet.entries]
-                    if sheet.hidden:
-                        bcells += [None] * (sheet.cols * sheet.rows - len(bcells) - 1) + [HIDDEN_GREY]
-                    sheet_back = _Image(f"{deck.slug}-backs-{n}", bcells, sheet.cols, sheet.rows,
-                                        sheet.cell_w, sheet.cell_h)
-                    images.append(sheet_back)
-                per_sheet.append((face_img, sheet_back, bool(deck.backs)))
-            deck_images.append(per_sheet)
-
-        calls = []
-        for im in images:
-            digest = _atlas_key(im.cells, im.cols, im.rows, im.cw, im.ch, fmt, quality)
-            im.cache_path = atlas_dir / digest[:2] / f"{digest}.{ext}"
-            im.out_name = f"{im.name}-{digest[:10]}.{ext}"
-            if im.cache_path.is_file() and raster.is_intact(im.cache_path):
-                os.utime(im.cache_path)        # used now: keeps it from being pruned
-            else:
-                calls.append(("call", (assemble, (str(im.cache_path), im.cells, im.cols, im.rows, im.cw, im.ch,
-                                                  fmt, quality))))
+        images, deck_images = _deck_images(r, plans, cell_of)
+        calls = _atlas_calls(images, atlas_dir, ext, fmt, quality)
         # An atlas is up to 4096 x 4096 pixels (64 MB in memory): they are made one at a time, here,
         # once the raster workers have ended, so a big game's build stays small in memory.
         pool.close()
-        for _, (fn, args) in calls:
+        for fn, args in calls:
             fn(*args)
     for im in images:
         staging.add_file(tts_dir / im.out_name, im.cache_path, raster.read_payload)
@@ -360,6 +300,91 @@ def _out_tts(job: Job) -> None:
     staging.add(tts_dir / f"{game.slug}.png", _thumbnail(plans, cell_of))
     cache.prune()
     raster.Cache(atlas_dir).prune()
+
+
+def _plan_decks(job: Job) -> tuple[list, list]:
+    """Each deck's sheets (`plans`: deck, its options, its sheets) and the card sides to
+    rasterize once each (`requests`: layout, spec)."""
+    from cardgen.render import raster
+
+    r = job.rendered
+    by_deck: dict[str, list] = {}
+    for deck, card, face in r.faces:
+        by_deck.setdefault(deck.slug, []).append((deck, card, face))
+    plans = []              # (deck, options, sheets)
+    requests = []           # (layout, spec) to rasterize
+    taken: set[int] = set()
+    for deck in r.game.decks:
+        rows = by_deck.get(deck.slug, [])
+        entries = [(card, face, r.back_of(deck, card)) for _, card, face in rows for _ in range(card.count)]
+        if not entries:
+            continue
+        dopts = job.deck_options(deck, TtsDeckOptions)
+        sheets = plan_sheets(entries, deck.size.width, deck.size.height, dopts.back_is_hidden)
+        for sheet, key in zip(sheets, deck_keys(r.game.slug, deck.slug, len(sheets), taken)):
+            sheet.key = key
+        plans.append((deck, dopts, sheets))
+        spec = raster.Spec(sheets[0].cell_w, sheets[0].cell_h)
+        for _, card, face in rows:
+            requests.append((face, spec))
+            back = r.back_of(deck, card)
+            if back is not None:
+                requests.append((back, spec))
+    return plans, requests
+
+
+def _deck_images(r, plans: list, cell_of: dict[int, str]) -> tuple[list[_Image], list]:
+    """Every deck image (`images`, in the order they are made) and, per plan, (face image,
+    back image, unique back) per sheet."""
+    images: list[_Image] = []
+    deck_images = []
+    for deck, _dopts, sheets in plans:
+        shared = r.backs.get((deck.slug, None)) if deck.back else None
+        back_img = None
+        if not deck.backs:
+            back_cell = cell_of[id(shared)] if shared is not None else PLAIN_BACK
+            back_img = _Image(f"{deck.slug}-back", [back_cell], 1, 1, sheets[0].cell_w, sheets[0].cell_h)
+            images.append(back_img)
+        hidden_cell = cell_of[id(shared)] if shared is not None else HIDDEN_GREY
+        deck_images.append([_sheet_images(deck, n, sheet, back_img, hidden_cell, cell_of, images)
+                            for n, sheet in enumerate(sheets, 1)])
+    return images, deck_images
+
+
+def _sheet_images(deck, n: int, sheet, back_img: _Image | None, hidden_cell: Cell, cell_of: dict[int, str],
+                  images: list[_Image]) -> tuple[_Image, _Image | None, bool]:
+    """One sheet's face image and its back image (the deck's one back, or the sheet's backs),
+    added to `images`."""
+    cells: list[Cell] = [cell_of[id(face)] for _, face, _ in sheet.entries]
+    if sheet.hidden:
+        cells += [None] * (sheet.cols * sheet.rows - len(cells) - 1) + [hidden_cell]
+    face_img = _Image(f"{deck.slug}-faces-{n}", cells, sheet.cols, sheet.rows, sheet.cell_w, sheet.cell_h)
+    images.append(face_img)
+    sheet_back = back_img
+    if deck.backs:
+        bcells: list[Cell] = [cell_of[id(back)] if back is not None else PLAIN_BACK for _, _, back in sheet.entries]
+        if sheet.hidden:
+            bcells += [None] * (sheet.cols * sheet.rows - len(bcells) - 1) + [HIDDEN_GREY]
+        sheet_back = _Image(f"{deck.slug}-backs-{n}", bcells, sheet.cols, sheet.rows, sheet.cell_w, sheet.cell_h)
+        images.append(sheet_back)
+    return face_img, sheet_back, bool(deck.backs)
+
+
+def _atlas_calls(images: list[_Image], atlas_dir: Path, ext: str, fmt: str, quality: int) -> list:
+    """Name each image by its content (its atlas in the cache, its file in tts/); the atlases
+    not in the cache yet, as (function, arguments) to make them."""
+    from cardgen.render import raster
+
+    calls = []
+    for im in images:
+        digest = _atlas_key(im.cells, im.cols, im.rows, im.cw, im.ch, fmt, quality)
+        im.cache_path = atlas_dir / digest[:2] / f"{digest}.{ext}"
+        im.out_name = f"{im.name}-{digest[:10]}.{ext}"
+        if im.cache_path.is_file() and raster.is_intact(im.cache_path):
+            os.utime(im.cache_path)        # used now: keeps it from being pruned
+        else:
+            calls.append((assemble, (str(im.cache_path), im.cells, im.cols, im.rows, im.cw, im.ch, fmt, quality)))
+    return calls
 
 
 def address(name: str, folder: Path, base_url: str | None) -> str:
