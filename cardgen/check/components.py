@@ -97,19 +97,29 @@ def check_deck(e: Entry, deck: Deck, report: Report) -> None:
     """Errors where the deck's cards disagree with what the entry states."""
     if any(not c.count_ok for c in deck.cards):
         return          # a count is malformed (already reported); comparing would only add noise
-    D = deck.name
     dloc = deck.data.value_loc("deck")
     if e.total is not None and not e.contradicted and not _compare(e.total, deck.count):
-        report.error(e.total.loc, f"{D}: rules say {_said(e.total)} cards in all ({e.total.loc.short}), "
+        report.error(e.total.loc, f"{deck.name}: rules say {_said(e.total)} cards in all ({e.total.loc.short}), "
                                   f"deck has {deck.count} ({dloc.short})", "count-mismatch")
+    _check_cards(e, deck, report)
+    if not e.by:
+        return
+    groups, first = _groups(e, deck, report)
+    _check_groups(e, deck, groups, first, report)
+
+
+def _where(cards: list[Card]) -> str:
+    c = cards[0]
+    return c.field_loc("count").short if "count" in c.data else c.loc.short
+
+
+def _check_cards(e: Entry, deck: Deck, report: Report) -> None:
+    """The entry's counts of named cards, and of each other card."""
+    D = deck.name
+    dloc = deck.data.value_loc("deck")
     by_name: dict[str, list] = {}
     for c in deck.cards:
         by_name.setdefault(c.name, []).append(c)
-
-    def where(cards) -> str:
-        c = cards[0]
-        return c.field_loc("count").short if "count" in c.data else c.loc.short
-
     for name, rule in e.cards.items():
         cards = by_name.get(name)
         if not cards:
@@ -120,29 +130,41 @@ def check_deck(e: Entry, deck: Deck, report: Report) -> None:
         have = sum(c.count for c in cards)
         if not _compare(rule, have):
             report.error(rule.loc, f"{D}: rules say {_said(rule)} x {name} ({rule.loc.short}), "
-                                   f"deck has {have} ({where(cards)})", "count-mismatch")
-    if e.others is not None and not e.others.tbd:
-        for name, cards in by_name.items():
-            if name in e.cards:
-                continue
-            have = sum(c.count for c in cards)
-            if have != e.others.value:
-                report.error(e.others.loc, f"{D}: rules say {e.others.value} x each other card "
-                                           f"({e.others.loc.short}), deck has {have} x {name} ({where(cards)})",
-                             "count-mismatch")
-    if not e.by:
+                                   f"deck has {have} ({_where(cards)})", "count-mismatch")
+    if e.others is None or e.others.tbd:
         return
+    for name, cards in by_name.items():
+        if name in e.cards:
+            continue
+        have = sum(c.count for c in cards)
+        if have != e.others.value:
+            report.error(e.others.loc, f"{D}: rules say {e.others.value} x each other card "
+                                       f"({e.others.loc.short}), deck has {have} x {name} ({_where(cards)})",
+                         "count-mismatch")
+
+
+def _groups(e: Entry, deck: Deck, report: Report) -> tuple[dict[str, int], dict[str, Card]]:
+    """Copies in each group of the field the entry groups the deck by (`by:`), and each
+    group's first card; a card without the field is reported."""
     groups: dict[str, int] = Counter()
     first: dict[str, Card] = {}
     for c in deck.cards:
         if e.by not in c.fields:
-            report.error(c.loc, f"{D}: card '{c.name}' has no `{e.by}:`, which the rules group the deck by "
-                                f"({_short(e.by_loc)}); add it to the card or to the deck's `defaults:`",
+            report.error(c.loc, f"{deck.name}: card '{c.name}' has no `{e.by}:`, which the rules group the deck "
+                                f"by ({_short(e.by_loc)}); add it to the card or to the deck's `defaults:`",
                          "count-field")
             continue
         v = str(c.fields[e.by])
         groups[v] += c.count
         first.setdefault(v, c)
+    return groups, first
+
+
+def _check_groups(e: Entry, deck: Deck, groups: dict[str, int], first: dict[str, Card], report: Report) -> None:
+    """The entry's counts of groups: each group it names, groups it does not name, `each:`
+    and the number of groups (`types:`)."""
+    D = deck.name
+    dloc = deck.data.value_loc("deck")
     for g, rule in e.groups.items():
         if g not in groups:
             report.error(rule.loc, f"{D}: rules say {_said(rule) if not rule.tbd else 'some'} x {e.by} {g} "

@@ -78,6 +78,22 @@ def find_template(ref: str, dirs: list[Path], roots: Sequence[Path] | None = Non
     return refs.find(ref, dirs, roots, "template", suffixes=(".yaml",)).path
 
 
+def _place(elements: list[YDict], index: dict, el: YDict, name: str) -> dict:
+    """Put a template's own element `el` among the merged `elements`: `before:` or `after:` an
+    element, else at the end; the index of names to places afterwards."""
+    anchor = el.get("before") or el.get("after")
+    if not anchor:
+        index[name] = len(elements)
+        elements.append(el)
+        return index
+    key = "before" if el.get("before") else "after"
+    j = index.get(anchor) if isinstance(anchor, str) else None
+    if j is None:
+        raise CardgenError(el.value_loc(key), f"element '{name}': no element '{anchor}' to go {key}")
+    elements.insert(j if key == "before" else j + 1, el)
+    return {e.get("name"): k for k, e in enumerate(elements)}
+
+
 def available(dirs: list[Path]) -> list[str]:
     out: set[str] = set()
     for d in dirs:
@@ -198,17 +214,7 @@ class TemplateBook:
                 check_element(elements[idx])
                 continue
             check_element(el)
-            anchor = el.get("before") or el.get("after")
-            if anchor:
-                key = "before" if el.get("before") else "after"
-                j = index.get(anchor) if isinstance(anchor, str) else None
-                if j is None:
-                    raise CardgenError(el.value_loc(key), f"element '{name}': no element '{anchor}' to go {key}")
-                elements.insert(j if key == "before" else j + 1, el)
-                index = {e.get("name"): k for k, e in enumerate(elements)}
-            else:
-                index[name] = len(elements)
-                elements.append(el)
+            index = _place(elements, index, el, name)
             if len(elements) > MAX_ELEMENTS:
                 raise CardgenError(eloc, f"template {ref} has more than {MAX_ELEMENTS} elements with those of the "
                                          f"templates it extends; draw with fewer", code="template-limit")

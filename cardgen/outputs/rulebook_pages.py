@@ -216,22 +216,7 @@ class Composer:
                 style = head if (r == 0 and tb.header) else body
                 set_w = self.ts.natural_width(self.paragraphs(cell_text), style) if str(cell_text).strip() else 0.0
                 natural[c] = max(natural[c], set_w + 2 * pad + 1)
-        total = sum(natural)
-        if total <= self.w:
-            widths = [n + (self.w - total) / ncol for n in natural]
-        else:
-            # columns narrower than a fair share keep their width; the wide ones share the rest and wrap
-            fixed: set[int] = set()
-            while True:
-                rest = [c for c in range(ncol) if c not in fixed]
-                share = (self.w - sum(natural[c] for c in fixed)) / len(rest)
-                narrow = [c for c in rest if natural[c] <= share]
-                if not narrow or len(narrow) == len(rest):
-                    break
-                fixed.update(narrow)
-            free = self.w - sum(natural[c] for c in fixed)
-            wide = sum(natural[c] for c in rest)
-            widths = [natural[c] if c in fixed else free * natural[c] / wide for c in range(ncol)]
+        widths = column_widths(natural, self.w)
         out = []
         rows = ([(tb.header, True)] if tb.header else []) + [(r, False) for r in tb.rows]
         for ri, (row, is_head) in enumerate(rows):
@@ -324,6 +309,27 @@ class Composer:
                 strips[0].keep = True
             out += strips
         return out
+
+
+def column_widths(natural: list[float], width: float) -> list[float]:
+    """A table's column widths from their natural widths: all of them widened alike to fill
+    `width`; or, when they do not fit, the columns narrower than a fair share keep their width
+    and the wide ones share the rest (and wrap)."""
+    ncol = len(natural)
+    total = sum(natural)
+    if total <= width:
+        return [n + (width - total) / ncol for n in natural]
+    fixed: set[int] = set()
+    while True:
+        rest = [c for c in range(ncol) if c not in fixed]
+        share = (width - sum(natural[c] for c in fixed)) / len(rest)
+        narrow = [c for c in rest if natural[c] <= share]
+        if not narrow or len(narrow) == len(rest):
+            break
+        fixed.update(narrow)
+    free = width - sum(natural[c] for c in fixed)
+    wide = sum(natural[c] for c in rest)
+    return [natural[c] if c in fixed else free * natural[c] / wide for c in range(ncol)]
 
 
 def tint(col, t: float):
