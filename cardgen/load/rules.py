@@ -92,24 +92,15 @@ def parse_components(rules: YDict, report: Report) -> list[Entry] | None:
 
 
 def _parse_entry(raw: YDict, report: Report, i: int) -> Entry | None:
-    # Unknown keys, and the plain text values; the counts and lists are read one by one below.
-    plain = ("deck", "item", "quote", "silent")
-    unknown, wrong = file_diagnostics(ComponentEntry, raw, "a component entry",
-                                      skip=tuple(k for k in ComponentEntry.options() if k not in plain))
-    for d in [*unknown, *wrong]:
-        report.error(d.loc, d.message, "rules-schema")
-    if any(d.loc in (raw.value_loc("deck"), raw.value_loc("item")) for d in wrong if d.code != "missing-key"):
-        return None
-    heads = [k for k in ("deck", "decks", "item") if k in raw]
-    if len(heads) != 1:
-        what = "has none of" if not heads else "has more than one of"
-        report.error(raw.loc, f"component entry #{i + 1} {what} `deck:`, `decks:` and `item:`; "
-                              f"give exactly one", "rules-schema")
+    """One entry of the component list, or None when it names neither a deck nor an item."""
+    if not _entry_keys(raw, report, i):
         return None
     e = Entry(raw)
+    if "item" in raw:
+        return _item(e, raw, report)
     if "deck" in raw:
         e.decks = [(str(raw["deck"]), raw.value_loc("deck"))]
-    elif "decks" in raw:
+    else:
         ds = raw["decks"]
         if not isinstance(ds, list) or not ds:
             report.error(raw.value_loc("decks"), "`decks:` must be a list of deck names, e.g. [Monsters, Ninjas]",
@@ -117,15 +108,6 @@ def _parse_entry(raw: YDict, report: Report, i: int) -> Entry | None:
             return None
         e.decks = [(str(d), ds.item_loc(j) if isinstance(ds, YList) else raw.value_loc("decks"))
                    for j, d in enumerate(ds)]
-    else:
-        e.item = str(raw["item"])
-        for key in DECK_ONLY:
-            if key in raw:
-                report.error(raw.key_loc(key), f"item '{e.item}': `{key}:` is for card decks; an item has "
-                                               f"`count:` only", "rules-schema")
-        if "count" in raw:
-            e.count = _count(raw["count"], raw.value_loc("count"), f"item '{e.item}': count", report, plus=True)
-        return e
     who = e.decks[0][0] if len(e.decks) == 1 else ", ".join(d for d, _ in e.decks)
     if "count" in raw:
         report.error(raw.key_loc("count"), f"{who}: `count:` is for items; a deck's number of cards is "
@@ -137,6 +119,46 @@ def _parse_entry(raw: YDict, report: Report, i: int) -> Entry | None:
             report.error(raw.key_loc(stated[0]), f"{who}: `silent:` says the document gives no counts, but the "
                                                  f"entry also has `{stated[0]}:`; keep one", "rules-schema")
         return e
+    _deck_counts(e, raw, report, who)
+    if not any(k in raw for k in DECK_ONLY):
+        report.error(raw.loc, f"{who}: the entry states no count; give `total:`, `cards:`, `by:` with "
+                              f"`groups:`/`each:`, or `silent:` when the document gives none", "rules-schema")
+    return e
+
+
+def _entry_keys(raw: YDict, report: Report, i: int) -> bool:
+    """Unknown keys and the plain text values reported (the counts and lists are read one by
+    one later); False when the entry has not exactly one of `deck:`, `decks:` and `item:`."""
+    plain = ("deck", "item", "quote", "silent")
+    unknown, wrong = file_diagnostics(ComponentEntry, raw, "a component entry",
+                                      skip=tuple(k for k in ComponentEntry.options() if k not in plain))
+    for d in [*unknown, *wrong]:
+        report.error(d.loc, d.message, "rules-schema")
+    if any(d.loc in (raw.value_loc("deck"), raw.value_loc("item")) for d in wrong if d.code != "missing-key"):
+        return False
+    heads = [k for k in ("deck", "decks", "item") if k in raw]
+    if len(heads) != 1:
+        what = "has none of" if not heads else "has more than one of"
+        report.error(raw.loc, f"component entry #{i + 1} {what} `deck:`, `decks:` and `item:`; "
+                              f"give exactly one", "rules-schema")
+        return False
+    return True
+
+
+def _item(e: Entry, raw: YDict, report: Report) -> Entry:
+    """An `item:` entry: a count only."""
+    e.item = str(raw["item"])
+    for key in DECK_ONLY:
+        if key in raw:
+            report.error(raw.key_loc(key), f"item '{e.item}': `{key}:` is for card decks; an item has "
+                                           f"`count:` only", "rules-schema")
+    if "count" in raw:
+        e.count = _count(raw["count"], raw.value_loc("count"), f"item '{e.item}': count", report, plus=True)
+    return e
+
+
+def _deck_counts(e: Entry, raw: YDict, report: Report, who: str) -> None:
+    """A deck entry's counts: `total:`, `cards:`, `others:`, and the groups of `by:`."""
     if "total" in raw:
         e.total = _count(raw["total"], raw.value_loc("total"), f"{who}: total", report, plus=True)
     if "cards" in raw:
@@ -161,7 +183,3 @@ def _parse_entry(raw: YDict, report: Report, i: int) -> Entry | None:
         e.types = _count(raw["types"], raw.value_loc("types"), f"{who}: types", report)
     if not e.by:
         e.groups, e.each, e.types = {}, None, None
-    if not any(k in raw for k in DECK_ONLY):
-        report.error(raw.loc, f"{who}: the entry states no count; give `total:`, `cards:`, `by:` with "
-                              f"`groups:`/`each:`, or `silent:` when the document gives none", "rules-schema")
-    return e
