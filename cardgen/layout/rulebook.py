@@ -245,44 +245,50 @@ class _Parser:
             self.notes.append(designer_note(note.loc, note.text))
             return note
         if kind == "table":
-            if not isinstance(value, YDict):
-                self.err(vloc, f"section '{where}': a table needs `header:` and `rows:`")
-                return None
-            self.unknown(value, TABLE_KEYS, "a table")
-            header = self.strings(value.get("header") or [], value.value_loc("header"), "table header")
-            rows_data = value.get("rows") or []
-            rows = []
-            if not isinstance(rows_data, list):
-                self.err(value.value_loc("rows"), "table `rows:` must be a list of rows (lists)")
-                rows_data = []
-            for i, row in enumerate(rows_data):
-                rloc = loc_of(rows_data, i)
-                cells = self.strings(row, rloc, f"table row {i + 1}")
-                if header and len(cells) != len(header):
-                    self.err(rloc, f"table row {i + 1} has {len(cells)} cells but the header has {len(header)}")
-                rows.append(cells)
-            return Table(header, rows, vloc)
+            return self.table(value, vloc, where)
         if kind == "callout":
-            if isinstance(value, str):
-                value_d = {"text": value}
-                value_loc = lambda k: vloc  # noqa: E731
-            elif isinstance(value, YDict):
-                self.unknown(value, CALLOUT_KEYS, "a callout")
-                value_d, value_loc = value, value.value_loc
-            else:
-                self.err(vloc, "a callout is a mapping with `kind:`, `title:` and `text:`")
-                return None
-            ckind = str(value_d.get("kind", "note"))
-            if ckind not in CALLOUT_KINDS:
-                self.err(value_loc("kind"), f"callout kind '{ckind}' is not one of {', '.join(CALLOUT_KINDS)}"
-                                            f"{suggest(ckind, CALLOUT_KINDS)}")
-                ckind = "note"
-            title = self.text(value_d.get("title", ckind.capitalize()), value_loc("title"), "callout title")
-            return Callout(ckind, title, self.text(value_d.get("text", ""), value_loc("text"), "callout text"), vloc)
+            return self.callout(value, vloc)
         if level >= MAX_DEPTH:
             self.err(vloc, f"sections nest at most {MAX_DEPTH} levels deep")
             return None
         return self.section(value, vloc, level + 1)
+
+    def table(self, value, vloc: Loc, where: str) -> Table | None:
+        if not isinstance(value, YDict):
+            self.err(vloc, f"section '{where}': a table needs `header:` and `rows:`")
+            return None
+        self.unknown(value, TABLE_KEYS, "a table")
+        header = self.strings(value.get("header") or [], value.value_loc("header"), "table header")
+        rows_data = value.get("rows") or []
+        rows = []
+        if not isinstance(rows_data, list):
+            self.err(value.value_loc("rows"), "table `rows:` must be a list of rows (lists)")
+            rows_data = []
+        for i, row in enumerate(rows_data):
+            rloc = loc_of(rows_data, i)
+            cells = self.strings(row, rloc, f"table row {i + 1}")
+            if header and len(cells) != len(header):
+                self.err(rloc, f"table row {i + 1} has {len(cells)} cells but the header has {len(header)}")
+            rows.append(cells)
+        return Table(header, rows, vloc)
+
+    def callout(self, value, vloc: Loc) -> Callout | None:
+        if isinstance(value, str):
+            value_d = {"text": value}
+            value_loc = lambda k: vloc  # noqa: E731
+        elif isinstance(value, YDict):
+            self.unknown(value, CALLOUT_KEYS, "a callout")
+            value_d, value_loc = value, value.value_loc
+        else:
+            self.err(vloc, "a callout is a mapping with `kind:`, `title:` and `text:`")
+            return None
+        ckind = str(value_d.get("kind", "note"))
+        if ckind not in CALLOUT_KINDS:
+            self.err(value_loc("kind"), f"callout kind '{ckind}' is not one of {', '.join(CALLOUT_KINDS)}"
+                                        f"{suggest(ckind, CALLOUT_KINDS)}")
+            ckind = "note"
+        title = self.text(value_d.get("title", ckind.capitalize()), value_loc("title"), "callout title")
+        return Callout(ckind, title, self.text(value_d.get("text", ""), value_loc("text"), "callout text"), vloc)
 
     def rulebook(self) -> Rulebook:
         assert self.game.rules is not None  # _parse() only runs when has_rulebook()

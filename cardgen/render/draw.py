@@ -63,9 +63,38 @@ def _emit_shape(c: Canvas, node: shapes.Shape) -> bool:
                 renderPDF.draw(_wrap(child), c, 0, 0)
         c.restoreState()
         return True
+    p = _shape_path(c, node)
+    if p is None:
+        return False
     fill = getattr(node, "fillColor", None)
     stroke = getattr(node, "strokeColor", None)
     width = getattr(node, "strokeWidth", 0) or 0
+    do_fill = fill is not None and not isinstance(node, shapes.PolyLine)
+    do_stroke = stroke is not None and width > 0
+    if not (do_fill or do_stroke):
+        return True
+    c.saveState()
+    if do_fill and fill is not None and not _is_black(fill):
+        c.setFillColorRGB(fill.red, fill.green, fill.blue)
+        alpha = getattr(fill, "alpha", 1)
+        if alpha is not None and alpha < 1:
+            c.setFillAlpha(alpha)
+    if do_stroke and stroke is not None:
+        if not _is_black(stroke):
+            c.setStrokeColorRGB(stroke.red, stroke.green, stroke.blue)
+        c.setLineWidth(width)
+    mode = getattr(node, "fillMode", FILL_NON_ZERO)
+    c.drawPath(p, stroke=1 if do_stroke else 0, fill=1 if do_fill else 0,
+               fillMode=FILL_EVEN_ODD if mode == FILL_EVEN_ODD else FILL_NON_ZERO)
+    c.restoreState()
+    return True
+
+
+def _shape_path(c: Canvas, node: shapes.Shape) -> Any:
+    """The path of an svglib shape (a path, rectangle, circle, ellipse or polygon), or None for
+    a shape drawn some other way."""
+    from reportlab.graphics import shapes
+
     if isinstance(node, shapes.Path):
         p = c.beginPath()
         pts = node.points
@@ -99,26 +128,8 @@ def _emit_shape(c: Canvas, node: shapes.Shape) -> bool:
             p.lineTo(pts[k], pts[k + 1])
         p.close()
     else:
-        return False
-    do_fill = fill is not None and not isinstance(node, shapes.PolyLine)
-    do_stroke = stroke is not None and width > 0
-    if not (do_fill or do_stroke):
-        return True
-    c.saveState()
-    if do_fill and fill is not None and not _is_black(fill):
-        c.setFillColorRGB(fill.red, fill.green, fill.blue)
-        alpha = getattr(fill, "alpha", 1)
-        if alpha is not None and alpha < 1:
-            c.setFillAlpha(alpha)
-    if do_stroke and stroke is not None:
-        if not _is_black(stroke):
-            c.setStrokeColorRGB(stroke.red, stroke.green, stroke.blue)
-        c.setLineWidth(width)
-    mode = getattr(node, "fillMode", FILL_NON_ZERO)
-    c.drawPath(p, stroke=1 if do_stroke else 0, fill=1 if do_fill else 0,
-               fillMode=FILL_EVEN_ODD if mode == FILL_EVEN_ODD else FILL_NON_ZERO)
-    c.restoreState()
-    return True
+        return None
+    return p
 
 
 def _embed_svg_fonts(drawing: Any, fonts: FontBook) -> None:
@@ -304,61 +315,73 @@ class Drawer:
     def _op(self, op: ops.Op, ox: float, oy: float) -> None:
         c = self.c
         if isinstance(op, (ops.Rect, ops.Ellipse)):
-            c.saveState()
-            if op.fill:
-                self._fill(op.fill, op)
-            if op.stroke:
-                self._stroke(op.stroke, op.stroke_width, op.dash)
-            x, y = ox + op.x, oy - op.y - op.h
-            if isinstance(op, ops.Ellipse):
-                c.ellipse(x, y, x + op.w, y + op.h, stroke=1 if op.stroke else 0, fill=1 if op.fill else 0)
-            elif op.radius > 0:
-                c.roundRect(x, y, op.w, op.h, op.radius, stroke=1 if op.stroke else 0, fill=1 if op.fill else 0)
-            else:
-                c.rect(x, y, op.w, op.h, stroke=1 if op.stroke else 0, fill=1 if op.fill else 0)
-            c.restoreState()
+            self._box(op, ox, oy)
         elif isinstance(op, ops.Line):
             c.saveState()
             self._stroke(op.stroke, op.stroke_width, op.dash)
             c.line(ox + op.x1, oy - op.y1, ox + op.x2, oy - op.y2)
             c.restoreState()
         elif isinstance(op, ops.Path):
-            if not op.points or not (op.fill or op.stroke):
-                return
-            c.saveState()
-            if op.fill:
-                self._fill(op.fill, op)
-            if op.stroke:
-                self._stroke(op.stroke, op.stroke_width, op.dash)
-            p = c.beginPath()
-            p.moveTo(ox + op.points[0][0], oy - op.points[0][1])
-            for px, py in op.points[1:]:
-                p.lineTo(ox + px, oy - py)
-            if op.closed:
-                p.close()
-            c.drawPath(p, stroke=1 if op.stroke else 0, fill=1 if (op.fill and op.closed) else 0)
-            c.restoreState()
+            self._path(op, ox, oy)
         elif isinstance(op, ops.Text):
             self._text(op, ox, oy)
         elif isinstance(op, ops.Icon):
             self._icon(op.path, ox + op.x, oy - op.y - op.h, op.w, op.h, op.color)
         elif isinstance(op, ops.Image):
-            c.saveState()
-            if op.clip:
-                x, y, w, h = op.clip
-                p = c.beginPath()
-                p.rect(ox + x, oy - y - h, w, h)
-                c.clipPath(p, stroke=0, fill=0)
-            if ops.is_svg(op.path):
-                name, fw, fh = self.vector_form(op.path)
-                c.translate(ox + op.x, oy - op.y - op.h)
-                c.scale(op.w / fw, op.h / fh)
-                c.doForm(name)
-            else:
-                c.drawImage(str(op.path), ox + op.x, oy - op.y - op.h, op.w, op.h, mask="auto")
-            c.restoreState()
+            self._image(op, ox, oy)
         elif isinstance(op, ops.Placeholder):
             self._placeholder(op, ox, oy)
+
+    def _box(self, op: ops.Rect | ops.Ellipse, ox: float, oy: float) -> None:
+        c = self.c
+        c.saveState()
+        if op.fill:
+            self._fill(op.fill, op)
+        if op.stroke:
+            self._stroke(op.stroke, op.stroke_width, op.dash)
+        x, y = ox + op.x, oy - op.y - op.h
+        if isinstance(op, ops.Ellipse):
+            c.ellipse(x, y, x + op.w, y + op.h, stroke=1 if op.stroke else 0, fill=1 if op.fill else 0)
+        elif op.radius > 0:
+            c.roundRect(x, y, op.w, op.h, op.radius, stroke=1 if op.stroke else 0, fill=1 if op.fill else 0)
+        else:
+            c.rect(x, y, op.w, op.h, stroke=1 if op.stroke else 0, fill=1 if op.fill else 0)
+        c.restoreState()
+
+    def _path(self, op: ops.Path, ox: float, oy: float) -> None:
+        if not op.points or not (op.fill or op.stroke):
+            return
+        c = self.c
+        c.saveState()
+        if op.fill:
+            self._fill(op.fill, op)
+        if op.stroke:
+            self._stroke(op.stroke, op.stroke_width, op.dash)
+        p = c.beginPath()
+        p.moveTo(ox + op.points[0][0], oy - op.points[0][1])
+        for px, py in op.points[1:]:
+            p.lineTo(ox + px, oy - py)
+        if op.closed:
+            p.close()
+        c.drawPath(p, stroke=1 if op.stroke else 0, fill=1 if (op.fill and op.closed) else 0)
+        c.restoreState()
+
+    def _image(self, op: ops.Image, ox: float, oy: float) -> None:
+        c = self.c
+        c.saveState()
+        if op.clip:
+            x, y, w, h = op.clip
+            p = c.beginPath()
+            p.rect(ox + x, oy - y - h, w, h)
+            c.clipPath(p, stroke=0, fill=0)
+        if ops.is_svg(op.path):
+            name, fw, fh = self.vector_form(op.path)
+            c.translate(ox + op.x, oy - op.y - op.h)
+            c.scale(op.w / fw, op.h / fh)
+            c.doForm(name)
+        else:
+            c.drawImage(str(op.path), ox + op.x, oy - op.y - op.h, op.w, op.h, mask="auto")
+        c.restoreState()
 
     def _icon(self, path: str | Path, x: float, y: float, w: float, h: float, color: Colour | None) -> None:
         c = self.c

@@ -219,53 +219,64 @@ def crop_marks(grid: Frame, page_slots: list[Slot], cross_bleed: bool = True) ->
     bleed: it stops MARK_GAP short of every other card's bleed too, and where there is no
     room for 2 mm of it, that end of the cut line has none."""
     rects = [(s.x, s.y, s.w, s.h) for s in page_slots]
-    pw, ph = grid.paper_w, grid.paper_h
     marks: dict[tuple[float, ...], Mark] = {}
-    eps = 1e-6
     clear = MARK_CLEAR if cross_bleed else grid.bleed + MARK_GAP
-
-    def room(px: float, py: float, dx: int, dy: int) -> float:
-        """Free distance from (px, py) going (dx, dy) before another trim or the edge limit."""
-        if dx < 0:
-            limit = px - UNPRINTABLE
-        elif dx > 0:
-            limit = pw - UNPRINTABLE - px
-        elif dy < 0:
-            limit = py - UNPRINTABLE
-        else:
-            limit = ph - UNPRINTABLE - py
-        for rx, ry, rw, rh in rects:
-            if dx:
-                if ry - eps <= py <= ry + rh + eps:
-                    d = (rx - px) if dx > 0 else (px - (rx + rw))
-                    if d >= -eps:
-                        limit = min(limit, d - clear)
-            else:
-                if rx - eps <= px <= rx + rw + eps:
-                    d = (ry - py) if dy > 0 else (py - (ry + rh))
-                    if d >= -eps:
-                        limit = min(limit, d - clear)
-        return limit
-
     for x, y, w, h in rects:
         corners = [((x, y), (0, -1)), ((x, y), (-1, 0)), ((x + w, y), (0, -1)), ((x + w, y), (1, 0)),
                    ((x, y + h), (0, 1)), ((x, y + h), (-1, 0)), ((x + w, y + h), (0, 1)), ((x + w, y + h), (1, 0))]
         for (px, py), (dx, dy) in corners:
-            free = room(px, py, dx, dy)
-            start = grid.bleed + MARK_GAP
-            halo = False
-            if not cross_bleed:
-                end = min(free, start + MARK_LENGTH)
-                if end - start < 2.0:
-                    continue
-            elif free - start < 3.0:
-                start, halo = MARK_CLEAR, True
-                end = min(free, MARK_CLEAR + grid.bleed + MARK_LENGTH)
-            else:
-                end = min(free, start + MARK_LENGTH)
-            if end - start < 1.0:
+            span = _mark_span(_room(px, py, dx, dy, rects, grid.paper_w, grid.paper_h, clear), grid.bleed,
+                              cross_bleed)
+            if span is None:
                 continue
+            start, end, halo = span
             m = Mark(px + dx * start, py + dy * start, px + dx * end, py + dy * end, halo)
             key = tuple(round(v, 3) for v in (min(m.x1, m.x2), min(m.y1, m.y2), max(m.x1, m.x2), max(m.y1, m.y2)))
             marks.setdefault(key, m)
     return [marks[k] for k in sorted(marks)]
+
+
+def _room(px: float, py: float, dx: int, dy: int, rects: list[tuple[float, float, float, float]], pw: float,
+          ph: float, clear: float) -> float:
+    """Free distance from (px, py) going (dx, dy) before another trim (less `clear`) or the
+    edge limit of a `pw` x `ph` paper."""
+    eps = 1e-6
+    if dx < 0:
+        limit = px - UNPRINTABLE
+    elif dx > 0:
+        limit = pw - UNPRINTABLE - px
+    elif dy < 0:
+        limit = py - UNPRINTABLE
+    else:
+        limit = ph - UNPRINTABLE - py
+    for rx, ry, rw, rh in rects:
+        if dx:
+            if ry - eps <= py <= ry + rh + eps:
+                d = (rx - px) if dx > 0 else (px - (rx + rw))
+                if d >= -eps:
+                    limit = min(limit, d - clear)
+        else:
+            if rx - eps <= px <= rx + rw + eps:
+                d = (ry - py) if dy > 0 else (py - (ry + rh))
+                if d >= -eps:
+                    limit = min(limit, d - clear)
+    return limit
+
+
+def _mark_span(free: float, bleed: float, cross_bleed: bool) -> tuple[float, float, bool] | None:
+    """Where a mark with `free` room starts and ends (from the corner) and whether it needs a
+    halo; None when there is no room for one."""
+    start = bleed + MARK_GAP
+    halo = False
+    if not cross_bleed:
+        end = min(free, start + MARK_LENGTH)
+        if end - start < 2.0:
+            return None
+    elif free - start < 3.0:
+        start, halo = MARK_CLEAR, True
+        end = min(free, MARK_CLEAR + bleed + MARK_LENGTH)
+    else:
+        end = min(free, start + MARK_LENGTH)
+    if end - start < 1.0:
+        return None
+    return start, end, halo
