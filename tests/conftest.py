@@ -18,7 +18,7 @@ QUICK = {
     "test_errors", "test_fallback_fonts", "test_game_601", "test_game_alien_conspiracy", "test_game_alter_ego",
     "test_game_face_off", "test_game_vigilantes", "test_jsonschema", "test_limits", "test_memo", "test_model",
     "test_output_options", "test_outputs_registry", "test_package", "test_pixels", "test_progress",
-    "test_project", "test_scaffold", "test_schema_files", "test_spreadsheets", "test_templates", "test_text",
+    "test_project", "test_refs", "test_scaffold", "test_schema_files", "test_spreadsheets", "test_templates", "test_text",
     "test_validate", "test_validate_build", "test_validate_counts", "test_yaml12",
 }
 
