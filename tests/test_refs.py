@@ -137,3 +137,6 @@ def test_the_resolver_refuses_and_finds(tmp_path):
     assert str(out.value) == f"image '../out/s.png' climbs out of its folder with '..'; {WHERE}"
     unconfined = refs.find("link", [inside / "art"], None, "art", suffixes=(".png",))
     assert unconfined.path == inside / "art" / "link.png"
+    with pytest.raises(refs.PathRefused) as out:      # a game made without loading has no roots: nothing is read
+        refs.find("a", [inside / "art"], (), "art", "image", suffixes=(".png",))
+    assert str(out.value) == f"image 'a' resolves outside the allowed folders; {WHERE}"
