@@ -1,4 +1,11 @@
-"""The document information every PDF cardgen writes carries: a title, the designer as
+"""The version and document information every PDF cardgen writes carries. The version
+(`PDF_VERSION`, the file's first line) is the same in every file: 1.4, the lowest that has
+all cardgen draws (transparency). ReportLab would write 1.3 and raise it to 1.4 when the
+document itself calls a transparency operator, so a card form drawn in one PDF and reused
+in another (`cardgen.render.formcache`) left the second at 1.3 with transparency inside it,
+and a file's first line depended on which other outputs the build made.
+
+The document information: a title, the designer as
 author (only when game.yaml names one: never ReportLab's "anonymous"), "cardgen X.Y" as
 creator and producer, and the creation and modification date.
 
@@ -26,6 +33,8 @@ from reportlab.pdfbase import pdfdoc
 from cardgen.core.version import VERSION
 
 CREATOR = f"cardgen {VERSION}"
+PDF_VERSION = (1, 4)        # of every PDF cardgen writes (ReportLab's canvas and pypdf's writer)
+PDF_HEADER = b"%%PDF-%d.%d" % PDF_VERSION
 
 
 @dataclass(frozen=True)
@@ -104,6 +113,15 @@ def extend(canvas: Any, **extra: Any) -> None:
     a PDF name), e.g. PDF/X's GTS_PDFXVersion."""
     info = canvas._doc.info
     info.meta = replace(info.meta, extra={**info.meta.extra, **extra})
+
+
+def pypdf_writer() -> Any:
+    """A pypdf `PdfWriter` that writes `PDF_VERSION` (pypdf's own default is 1.3)."""
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.pdf_header = PDF_HEADER
+    return writer
 
 
 def pypdf_metadata(title: str) -> dict[str, str]:

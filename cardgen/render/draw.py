@@ -37,11 +37,12 @@ def _base_font(fonts: FontBook) -> str:
 def new_canvas(target: str | Path | IO[bytes] | None, fonts: FontBook, pagesize: tuple[float, float] = (595.0, 842.0),
                canvas: type[CardCanvas] = CardCanvas, **kw: Any) -> CardCanvas:
     """A canvas that embeds only our own fonts and writes byte-identical output, with the
-    document information of `cardgen.render.docinfo` (designer, date; set the title with
+    PDF version and document information of `cardgen.render.docinfo` (designer, date; set the title with
     `setTitle`). `enforceColorSpace` (ReportLab's hook, a function of a colour) and a
     `canvas` class of its own are how `cardgen.render.cmyk` turns everything into CMYK."""
     use_in_reportlab()    # (fonts are measured without ReportLab; drawing needs them registered)
-    c = canvas(target, pagesize=pagesize, invariant=1, initialFontName=_base_font(fonts), pageCompression=1, **kw)
+    c = canvas(target, pagesize=pagesize, invariant=1, initialFontName=_base_font(fonts), pageCompression=1,
+               pdfVersion=docinfo.PDF_VERSION, **kw)
     docinfo.attach(c)
     return c
 

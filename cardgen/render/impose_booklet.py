@@ -86,7 +86,7 @@ def impose(pdf: bytes, paper: str, title: str = "") -> bytes:
     pw_mm, ph_mm = PAPER_SIZES_MM[paper]
     sheet_w, sheet_h = ph_mm * MM, pw_mm * MM          # landscape
     half_w = sheet_w / 2
-    writer = PdfWriter()
+    writer = docinfo.pypdf_writer()
     forms = {}
     for left, right in saddle_order(len(pages)):
         side = PageObject.create_blank_page(width=sheet_w, height=sheet_h)
