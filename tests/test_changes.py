@@ -474,11 +474,14 @@ def test_only_an_output_that_is_not_made_says_nothing_was_written(tmp_path):
 
 
 @needs_git
-def test_print_service_date_is_the_last_commit_of_an_unchanged_game(repo, monkeypatch):
+def test_print_service_date_is_the_last_commit_of_the_game(repo, monkeypatch):
     """PDF/X needs a creation date: without `date:` or SOURCE_DATE_EPOCH, a committed game's is
-    its last commit's (the same in every clone); once a tracked file changes, the files' time."""
+    its last commit's (the same in every clone), whatever the files' times; a new commit, even
+    one that changes no file (the rebuild would otherwise find nothing changed), dates it anew."""
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     root = repo / "tiny"
+    edit(root, "title: Tiny\n", 'title: Tiny\nversion: "0.3"\n', "game.yaml")     # (not dated by `git describe`)
+    git(repo, "commit", "-q", "-am", "version")
 
     def created() -> str:
         code, _, err = run_cli("build", str(root), "--only", "pdfx", "--quiet")
@@ -486,8 +489,19 @@ def test_print_service_date_is_the_last_commit_of_an_unchanged_game(repo, monkey
         pdf = next((root / "build" / "print-service").glob("*-pdfx.pdf"))
         return str(PdfReader(str(pdf)).metadata["/CreationDate"])
 
+    def stamp(epoch: int) -> str:
+        return time.strftime("D:%Y%m%d%H%M%S+00'00'", time.gmtime(epoch))
+
     committed = int(git(repo, "log", "-1", "--format=%ct"))
-    assert created() == time.strftime("D:%Y%m%d%H%M%S+00'00'", time.gmtime(committed))
+    assert created() == stamp(committed)
     edit(root, "name: Delta", "name: Delto")
     os.utime(root / "deck.yaml", (committed + 86400, committed + 86400))
-    assert created() == time.strftime("D:%Y%m%d%H%M%S+00'00'", time.gmtime(committed + 86400))
+    assert created() == stamp(committed)             # edited, not committed: still the last commit's date
+    later = committed + 3 * 86400
+    env = {"GIT_COMMITTER_DATE": f"{later} +0000"}
+    subprocess.run(["git", "commit", "-q", "-am", "Delto"], cwd=repo, check=True, capture_output=True,
+                   env={**{k: v for k, v in os.environ.items() if not k.startswith("GIT_")}, **env,
+                        "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@example.org", "GIT_CONFIG_GLOBAL": os.devnull,
+                        "GIT_CONFIG_NOSYSTEM": "1"})
+    assert created() == stamp(later)                 # no file changed, the commit did

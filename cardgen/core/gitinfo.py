@@ -1,5 +1,6 @@
-"""What git knows about a game folder: its version (`git describe`), the time of its last
-commit, and its files at an earlier commit (`git archive`), for `cardgen changes --since REF`.
+"""What git knows about a game folder: its version (`git describe`), the date of its last
+commit (`commit_time`, the print-service files' date) and its files at an earlier commit
+(`git archive`), for `cardgen changes --since REF`.
 
 A game folder is untrusted (docs/security.md) and may come with its own `.git`, whose
 configuration can name programs for git to run: a file system monitor, hooks, filter, diff and
@@ -296,9 +297,9 @@ def describe(folder: Path) -> str | None:
 
 
 def commit_time(folder: Path) -> int | None:
-    """When the last commit touching `folder` was made (seconds since 1970), if the repository
-    tracks the folder's game.yaml and nothing in the folder differs from that commit; else None
-    (then the files on disk are newer than any commit says)."""
+    """When the last commit touching `folder` was made (seconds since 1970, the committer's
+    date: the same in every clone), if a repository tracks the folder's game.yaml; else None.
+    Files edited since do not change it: it is a date of the data, never of the files on disk."""
     folder = Path(folder)
     if not folder.is_dir():
         return None
@@ -307,8 +308,6 @@ def commit_time(folder: Path) -> int | None:
             return None
         repo, env = found
         rel = os.path.relpath(folder.resolve(), repo.top)
-        if not _status_clean(repo, env, "--", rel):
-            return None
         got = _text(_run(["log", "-1", "--format=%ct", "--", rel], repo.top, DESCRIBE_TIMEOUT, env))
     return int(got) if got and got.isdigit() else None
 

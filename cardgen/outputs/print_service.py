@@ -75,17 +75,20 @@ class PrintService(Output[PdfxOptions]):
             _make(job, Path(tmp))
 
 
+# The print-service files' date when nothing gives one (`_data_epoch`): 2000-01-01 00:00 UTC,
+# the date ReportLab writes into a file made to be reproducible.
+FALLBACK_EPOCH = 946684800
+
+
 def _data_epoch(job: Job) -> int:
     """The date of the data when neither game.yaml's `date:` nor SOURCE_DATE_EPOCH gives one:
-    the last commit of the game folder when it is in git and unchanged since (the same in every
-    clone), else the newest modification time of game.yaml and the deck files."""
+    the last commit of the game folder when it is in git (the same in every clone), else
+    `FALLBACK_EPOCH`.  Never the clock or a file's modification time: a copy of the game, or
+    another clone, makes the same bytes (docs/print-services.md)."""
     from cardgen.core import gitinfo
 
     committed = gitinfo.commit_time(job.game.root)
-    if committed is not None:
-        return committed
-    files = [job.game.file, *(d.file for d in job.game.decks)]
-    return int(max(f.stat().st_mtime for f in files if f.is_file()))
+    return committed if committed is not None else FALLBACK_EPOCH
 
 
 def _profile(job: Job) -> tuple[Path, Condition, Loc]:

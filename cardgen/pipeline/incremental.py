@@ -168,6 +168,19 @@ def git_version(game: Any) -> str | None:
     return None
 
 
+def git_date(game: Any, wanted: list[str]) -> int | None:
+    """The date of the game's last git commit (-1: none) when a file this build makes is dated
+    by it (the print-service files, without game.yaml's `date:` or SOURCE_DATE_EPOCH); None
+    when no file is."""
+    if "pdfx" not in wanted or getattr(getattr(game, "opts", None), "date", None) \
+            or os.environ.get("SOURCE_DATE_EPOCH", "").strip().isdigit():
+        return None
+    from cardgen.core.gitinfo import commit_time
+
+    got = commit_time(game.root)
+    return -1 if got is None else got
+
+
 def _intact(out_dir: Path, outputs: Any) -> list[Path] | None:
     """The files the last build made or kept, if each is there as it was; else None."""
     if not isinstance(outputs, dict):
@@ -201,6 +214,11 @@ def up_to_date(inputs: Inputs, state: State, game_root: Path, out_dir: Path, opt
         from cardgen.core.gitinfo import describe
 
         if (describe(game_root) or "") != data["git_version"]:
+            return None
+    if data.get("git_date") is not None:       # a file is dated by the last commit: is it still the same?
+        from cardgen.core.gitinfo import commit_time
+
+        if (commit_time(game_root) or -1) != data["git_date"]:
             return None
     files = _intact(out_dir, data.get("outputs"))
     if files is None:
@@ -241,6 +259,7 @@ def record(out_dir: Path, inputs: Inputs, ledger: Ledger, earlier: Earlier, sour
         "code": inputs.code,
         "volatile": volatile(game, opts),
         "git_version": git_version(game),
+        "git_date": git_date(game, wanted),
         "digests": inputs.cache.entries,
         "parts": parts,
         "outputs": outputs,
