@@ -1,0 +1,135 @@
+"""Reproducible builds: every output the same bytes whatever other outputs a build makes, its
+PDF version the same in every file and enough for what it holds, and no date taken from the
+clock or from the files' modification times (docs/performance.md#determinism)."""
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from conftest import REPO
+from pypdf import PdfReader
+from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject
+
+from cardgen.core.errors import Report
+from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.render import docinfo
+
+GAMES = sorted(p.name for p in (REPO / "cards").iterdir() if (p / "game.yaml").is_file())
+
+
+def _transparency(path) -> set[str]:
+    """What in a PDF needs version 1.4: constant alpha below 1, soft masks, blend modes and
+    transparency groups, looked for in every object (and every dictionary inside one)."""
+    reader = PdfReader(path)
+    found: set[str] = set()
+    for generation in reader.xref.values():
+        for num in generation:
+            stack = [reader.get_object(IndirectObject(num, 0, reader))]
+            while stack:
+                obj = stack.pop()
+                if isinstance(obj, ArrayObject):
+                    stack += [x for x in obj if not isinstance(x, IndirectObject)]
+                if not isinstance(obj, DictionaryObject):
+                    continue
+                stack += [v for v in obj.values() if not isinstance(v, IndirectObject)]
+                for key in ("/ca", "/CA"):
+                    if key in obj and float(obj[key]) < 1:
+                        found.add(key)
+                if obj.get("/SMask") not in (None, "/None"):
+                    found.add("/SMask")
+                if obj.get("/BM") not in (None, "/Normal", "/Compatible"):
+                    found.add("/BM")
+                if obj.get("/S") == "/Transparency":
+                    found.add("group")
+    return found
+
+
+def _pdfs(folder) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*.pdf")}
+
+
+# every output that writes PDFs, each made on its own (first in its build) and in a build of them
+# all, where it comes after the others and reuses their card forms; one game's full build
+# (the print-service files, the TTS images and the gallery too)
+ALONE = [("print", "tts"), ("cards",), ("foldover",), ("booklet", "player-aid", "calibration")]
+PDF_OUTPUTS = ("print", "foldover", "calibration", "cards", "booklet", "player-aid")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_pdf_is_the_same_whatever_else_the_build_makes(game, tmp_path, monkeypatch):
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    root = REPO / "cards" / game
+    full = tmp_path / "full"
+    only = () if game == "alien-conspiracy" else PDF_OUTPUTS
+    build_game(root, REPO, BuildOptions(out=full, only=only, papers=("letter",)), Report())
+    made = _pdfs(full / game)
+    assert "print-letter.pdf" in made and "cards.pdf" in made
+    seen: set[str] = set()
+    for n, only in enumerate(ALONE):
+        out = tmp_path / f"alone{n}"
+        build_game(root, REPO, BuildOptions(out=out, only=only, papers=("letter",)), Report())
+        alone = _pdfs(out / game)
+        assert alone, only
+        for name, data in alone.items():
+            assert data == made[name], f"{game}: {name} made with --only {','.join(only)} differs from a full build"
+            seen.add(name)
+    assert "print-letter-foldover.pdf" in seen
+    header = b"%PDF-1.4"
+    assert docinfo.PDF_HEADER == header
+    for name, data in made.items():
+        assert data.startswith(header + b"\n"), f"{game}: {name} starts {data[:9]!r}"
+    uses = {name for name in made if _transparency(full / game / name)}
+    if game == "face-off":          # translucent panels on every face: in each PDF that shows a face
+        assert {"print-letter.pdf", "cards.pdf", "print-letter-foldover.pdf"} <= uses
+
+
+def test_the_version_does_not_depend_on_the_outputs_made_before_in_the_process(tmp_path, monkeypatch):
+    """Both papers (the second is made by a forked copy of the build replaying card forms) and a
+    build whose form cache already holds every form: the same bytes, version 1.4."""
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    root = REPO / "cards" / "face-off"
+    first = tmp_path / "one"
+    build_game(root, REPO, BuildOptions(out=first, only=("cards", "print")), Report())
+    again = tmp_path / "two"
+    build_game(root, REPO, BuildOptions(out=again, only=("print",), papers=("a4",)), Report())
+    build_game(root, REPO, BuildOptions(out=again, only=("cards", "print")), Report())   # forms from the cache
+    one, two = _pdfs(first / "face-off"), _pdfs(again / "face-off")
+    assert set(one) == {"cards.pdf", "print-letter.pdf", "print-a4.pdf"}
+    for name in one:
+        assert one[name] == two[name], name
+        assert one[name].startswith(b"%PDF-1.4\n"), name
+        assert _transparency(first / "face-off" / name), name
+
+
+# -- dates -------------------------------------------------------------------------------------
+
+def test_print_service_files_of_two_copies_with_different_times_are_identical(tmp_path, monkeypatch):
+    """Two copies of a game outside git, their files dated years apart: the same PDF/X bytes,
+    dated 2000-01-01 (no `date:`, no commit, no SOURCE_DATE_EPOCH)."""
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    made = []
+    for n, when in ((1, 1_000_000_000), (2, 1_700_000_000)):
+        root = tmp_path / f"copy{n}" / "alien-conspiracy"
+        shutil.copytree(REPO / "cards" / "alien-conspiracy", root)
+        for path in [root, *root.rglob("*")]:
+            os.utime(path, (when, when))
+        out = tmp_path / f"out{n}"
+        build_game(root, REPO, BuildOptions(out=out, only=("pdfx",), papers=("letter",)), Report())
+        made.append(_pdfs(out / "alien-conspiracy"))
+    assert made[0] and set(made[0]) == set(made[1])
+    for name, data in made[0].items():
+        assert data == made[1][name], name
+        meta = PdfReader(tmp_path / "out1" / "alien-conspiracy" / name).metadata
+        assert meta["/CreationDate"] == meta["/ModDate"] == "D:20000101000000+00'00'", name
+        assert meta["/GTS_PDFXVersion"] == "PDF/X-1:2003"
+
+
+def test_source_date_epoch_dates_the_print_service_files(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714564800")
+    out = tmp_path / "out"
+    build_game(REPO / "cards" / "alien-conspiracy", REPO, BuildOptions(out=out, only=("pdfx",)), Report())
+    pdfs = sorted((out / "alien-conspiracy" / "print-service").glob("*.pdf"))
+    assert pdfs
+    for pdf in pdfs:
+        assert PdfReader(pdf).metadata["/CreationDate"] == "D:20240501120000+00'00'"
