@@ -42,6 +42,7 @@ MAX_SVG_BYTES = _env_int("CARDGEN_MAX_SVG_BYTES", 20_000_000)   # size of one SV
 MAX_COPIES = _env_int("CARDGEN_MAX_COPIES", 100_000)      # copies of all the cards of one game
 MAX_CARD_OPS = _env_int("CARDGEN_MAX_CARD_OPS", 5_000)    # things drawn on one card side
 MAX_IMAGE_PIXELS = _env_int("CARDGEN_MAX_IMAGE_PIXELS", 30_000_000)   # pixels of one raster image
+MAX_HISTORY_BYTES = _env_int("CARDGEN_MAX_HISTORY_BYTES", 32_000_000)  # size of a game's cardgen-history.json
 
 # Fetched sheets (cardgen.load.sheets), per fetch of one link, redirects included.
 MAX_SHEET_BYTES = _env_int("CARDGEN_MAX_SHEET_BYTES", 20 * 1024 * 1024)     # size of the answer
@@ -86,4 +87,5 @@ NAMES = {
     "CARDGEN_MAX_IMAGE_PIXELS": "pixels (width x height) of one PNG or JPEG image, embedded ones included",
     "CARDGEN_MAX_SHEET_BYTES": "bytes of one fetched sheet (a deck's `cards: {url: ...}`)",
     "CARDGEN_MAX_FETCH_SECONDS": "seconds for fetching one sheet link, redirects and every byte included",
+    "CARDGEN_MAX_HISTORY_BYTES": "size in bytes of a game's history file (`cardgen-history.json`: card revisions)",
 }

@@ -11,7 +11,10 @@ revisions and `cardgen changes` can say what changed (docs/changes.md).
   that print `game.version` or `card.revision`) are left out: a new version does not make
   every card "changed".
 - The revision counter rises when the card's data hash changes (`Card.data_hash`: its fields
-  as loaded, templates left out), and only then.
+  as loaded, templates left out), and only then.  The counters are kept beside the game, in
+  the `revisions` section of its history file (`cardgen-history.json`, `cardgen.load.history`),
+  so that they outlive the build folder; a manifest gives them only to a game that has no
+  such file yet (the builds before there was one).
 """
 from __future__ import annotations
 
@@ -20,12 +23,14 @@ import hashlib
 import json
 import os
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from cardgen.core.errors import Report
 from cardgen.layout.engine import Rendered
+from cardgen.load.history import History, bad_record
 from cardgen.load.game import Card, Game
 from cardgen.model import ops
 from cardgen.resources.fonts import font_files
@@ -157,23 +162,97 @@ def pair(old: Sequence[Old], new: Sequence[New], old_key: Callable[[Old], tuple[
             [n for j, n in enumerate(new) if j not in matched])
 
 
-def _entry_key(e: Entry) -> tuple[str, str, str]:
+@dataclass(frozen=True)
+class Counted:
+    """A card's revision counter as last recorded: in the game's history file
+    (`cardgen-history.json`, `load.history`) or, before there was one, a build's manifest."""
+
+    deck: str
+    ident: str              # `id:...` or `name:...` (`Card.ident`)
+    revision: int
+    data: str               # hash of the card's data (`Card.data_hash`), HASH_LENGTH digits
+    body: str               # the same without the name (`Card.body_hash`), to see renames
+
+
+def counted_in(manifest: Manifest) -> list[Counted]:
+    return [Counted(e.deck, e.ident, e.revision, e.data, e.body) for e in manifest.cards]
+
+
+def _counted_key(e: Counted) -> tuple[str, str, str]:
     return e.deck, e.ident, e.body
 
 
-def assign_revisions(game: Game, previous: Manifest | None) -> None:
-    """Each card's revision counter from the previous build of the same output folder: the
-    same data, the same number; changed data (or a rename), one more; a new card, 1."""
+def assign_revisions(game: Game, previous: Sequence[Counted] | Manifest | None) -> None:
+    """Each card's revision counter from the counters last recorded: the same data, the same
+    number; changed data (or a rename), one more; a new card, 1."""
     cards = [(deck.name, card) for deck in game.decks for card in deck.cards]
     for _, card in cards:
         card.revision_number = 1
     if previous is None:
         return
-    pairs, _, _ = pair(previous.cards, cards, _entry_key,
+    known = counted_in(previous) if isinstance(previous, Manifest) else list(previous)
+    pairs, _, _ = pair(known, cards, _counted_key,
                        lambda dc: (dc[0], dc[1].ident, dc[1].body_hash[:HASH_LENGTH]))
     for before, (_, card) in pairs:
         same = before.data == card.data_hash[:HASH_LENGTH]
         card.revision_number = max(1, before.revision) + (0 if same else 1)
+
+
+# -- the revisions section of the history file ---------------------------------------------
+
+REVISIONS = "revisions"         # the section's name in cardgen-history.json
+MAX_REVISION = 1_000_000_000
+_HEX = frozenset("0123456789abcdef")
+
+
+def revisions_record(game: Game) -> dict[str, list[dict[str, object]]]:
+    """The section as the history file keeps it: per deck, a record per card in build order
+    (its identity, counter and hashes), one line each."""
+    out: dict[str, list[dict[str, object]]] = {}
+    for deck in game.decks:
+        out.setdefault(deck.name, []).extend(
+            {"card": card.ident, "revision": card.revision_number, "data": card.data_hash[:HASH_LENGTH],
+             "body": card.body_hash[:HASH_LENGTH]} for card in deck.cards)
+    return out
+
+
+def recorded_revisions(history: History, report: Report) -> list[Counted] | None:
+    """The counters the history file records (None: it has none); a record that is not one
+    is a warning at its line (`load.history`: the file is then neither read nor written)."""
+    section = history.section(REVISIONS)
+    if section is None:
+        return None
+    out: list[Counted] = []
+    for deck, records in section.items():
+        for i, rec in enumerate(records):
+            problem = _record_problem(rec)
+            if problem:
+                bad_record(report, history, history.where(records, i),
+                           f"revision record {i + 1} of deck '{str(deck)[:80]}' {problem}")
+                return None
+            out.append(Counted(str(deck), rec["card"], rec["revision"], rec["data"], rec["body"]))
+    return out
+
+
+def _record_problem(rec: Mapping[str, object]) -> str | None:
+    keys = ("card", "revision", "data", "body")
+    missing = [k for k in keys if k not in rec]
+    if missing:
+        return f"lacks {', '.join(missing)}"
+    extra = sorted(str(k) for k in rec if k not in keys)
+    if extra:
+        return f"has unknown keys: {', '.join(extra)[:120]}"
+    card = rec["card"]
+    if not isinstance(card, str) or not card.startswith(("id:", "name:")) or len(card) > 2000:
+        return "has a `card` that is not `id:...` or `name:...`"
+    revision = rec["revision"]
+    if isinstance(revision, bool) or not isinstance(revision, int) or not 1 <= revision <= MAX_REVISION:
+        return f"has a `revision` that is not a whole number from 1 to {MAX_REVISION:,}"
+    for k in ("data", "body"):
+        value = rec[k]
+        if not isinstance(value, str) or not 1 <= len(value) <= 64 or not set(value) <= _HEX:
+            return f"has a `{k}` that is not a hash (hexadecimal digits)"
+    return None
 
 
 # -- content hashes of laid-out sides ----------------------------------------------------------

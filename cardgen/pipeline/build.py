@@ -131,7 +131,7 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     from cardgen.layout.manifest import MANIFEST, manifest_of
     from cardgen.load import sheets
     from cardgen.pipeline.changes import changes_since
-    from cardgen.pipeline.check import check_game
+    from cardgen.pipeline.check import check_game, keep_history
     from cardgen.render import docinfo
 
     with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
@@ -179,6 +179,8 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
             advance(1)
     manifest_bytes = manifest.dumps().encode("utf-8")
     staging.add(out_dir / MANIFEST, manifest_bytes)
+    if keep_history(checked, report):       # (cardgen-history.json beside the game: an input of the next build)
+        inputs = incremental.scan(Path(path), project, out_dir, opts, opts.wanted(), state)
     source = incremental.source_of(inputs, manifest_bytes)
     earlier = incremental.earlier_parts(state, ledger.parts, source, out_dir)
     for rel in earlier.stale:           # an earlier build's outputs, out of date, not made now: they go

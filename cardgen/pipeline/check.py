@@ -17,10 +17,11 @@ from cardgen.check.validate import run_checks
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.layout.cache import LayoutCache
 from cardgen.layout.engine import Rendered
-from cardgen.layout.manifest import Manifest, ManifestError, assign_revisions, read_manifest
+from cardgen.layout.manifest import Manifest, ManifestError, assign_revisions, read_manifest, recorded_revisions
 from cardgen.layout.rulebook import rulebook_problems
 from cardgen.load import game as loader
 from cardgen.load.game import Game
+from cardgen.load.history import History, read_history
 from cardgen.load.project import output_dir
 from cardgen.outputs import OUTPUTS
 
@@ -32,6 +33,7 @@ class Checked:
     rulebook: frozenset[Diagnostic] = field(default_factory=frozenset)   # the rulebook's own problems
     previous: Manifest | None = None     # the manifest of the game's last build (docs/changes.md)
     layout_cache: LayoutCache | None = None      # card sides laid out by earlier builds (saved by a build)
+    history: History | None = None       # the game's history file (`load.history`; updated by a build)
 
     def blocking(self, report: Report) -> list[Diagnostic]:
         """The errors that stop a build: all but count errors (designers print unfinished
@@ -68,7 +70,8 @@ def previous_build(game: Game, out: Path | None, report: Report) -> Manifest | N
 
 def check_game(path: Path, project: Path, report: Report, out: Path | None = None) -> Checked:
     """Every problem of the game at `path` goes to `report`.  The cards' revisions continue
-    from the last build into `out` (as `cardgen build --out`; default: the usual place)."""
+    from the game's history file (`cardgen-history.json`); a game without one continues from
+    its last build into `out` (as `cardgen build --out`; default: the usual place)."""
     try:
         game = load_game(path, project, report, tolerant=True)
     except CardgenError as exc:
@@ -82,7 +85,9 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
             done.add(output.section)
             report.extend(output.section_problems(game))
     previous = previous_build(game, out, report)
-    assign_revisions(game, previous)
+    history = read_history(game.root, report)
+    recorded = recorded_revisions(history, report)
+    assign_revisions(game, recorded if recorded is not None else previous)
     folder = output_dir(game.root, game.project, out)
     cache = LayoutCache.of(folder)
     if (folder / ".cache" / LayoutCache.NAME).is_file():
@@ -90,4 +95,23 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
 
         code_version_of(folder)     # (what the cache file starts with, worked out quickly)
     rendered = run_checks(game, report, cache=cache)
-    return Checked(game, rendered, frozenset(rulebook_problems(game)), previous, cache)
+    return Checked(game, rendered, frozenset(rulebook_problems(game)), previous, cache, history)
+
+
+def keep_history(checked: Checked, report: Report) -> bool:
+    """After a build: the cards' revision counters into the game's history file, when they
+    change it (`load.history`: atomically, and never over a file with a problem).  True when
+    the file was written; a folder cardgen cannot write into is a warning."""
+    from cardgen.layout.manifest import REVISIONS, revisions_record
+    from cardgen.load.history import FILE, update
+
+    game, history = checked.game, checked.history
+    if game is None or history is None:
+        return False
+    try:
+        return update(history, REVISIONS, revisions_record(game))
+    except OSError as exc:
+        report.warn(Loc(str(history.path)), f"cannot be written ({exc.strerror or exc}): the card revisions of this "
+                                            f"build are kept only in the build folder; make the game folder "
+                                            f"writable so that {FILE} keeps them", "history")
+        return False
