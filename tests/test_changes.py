@@ -223,10 +223,20 @@ def test_no_earlier_build_and_bad_since_are_one_line_errors(tmp_path):
 
 
 def test_a_broken_manifest_is_a_warning_and_revisions_start_again(tmp_path):
+    """The counters are kept beside the game (cardgen-history.json): a broken manifest costs
+    only the comparison with the last build; without the history file, the counters too."""
     root = make_game(tmp_path / "tiny")
     build(root)
     edit(root, "name: Beta, color: \"#00aa00\"", "name: Beta, color: \"#00ffaa\"")
     (root / "build" / "manifest.json").write_text("{not json", encoding="utf-8")
+    code, _, err = run_cli("build", str(root), "--only", "cards", "--page", "letter", "--quiet")
+    assert code == 0
+    assert re.fullmatch(rf"{re.escape(str(root / 'build' / 'manifest.json'))}: warning: is not a cardgen build "
+                        r"manifest \(not JSON: .*\); there is no last build to compare with\n", err)
+    assert revisions(root) == {"Alpha": 1, "Beta": 2, "Gamma": 1, "Delta": 1}
+    edit(root, "name: Beta, color: \"#00ffaa\"", "name: Beta, color: \"#00aaff\"")
+    (root / "build" / "manifest.json").write_text("{not json", encoding="utf-8")
+    (root / "cardgen-history.json").unlink()
     code, _, err = run_cli("build", str(root), "--only", "cards", "--page", "letter", "--quiet")
     assert code == 0
     assert re.fullmatch(rf"{re.escape(str(root / 'build' / 'manifest.json'))}: warning: is not a cardgen build "

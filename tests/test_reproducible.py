@@ -76,7 +76,7 @@ def test_every_pdf_is_the_same_whatever_else_the_build_makes(game, tmp_path, mon
             seen.add(name)
     assert "print-letter-foldover.pdf" in seen
     header = b"%PDF-1.4"
-    assert docinfo.PDF_HEADER == header
+    assert header == docinfo.PDF_HEADER
     for name, data in made.items():
         assert data.startswith(header + b"\n"), f"{game}: {name} starts {data[:9]!r}"
     uses = {name for name in made if _transparency(full / game / name)}

@@ -30,8 +30,8 @@ from typing import TypeVar
 
 from cardgen.core.errors import Report
 from cardgen.layout.engine import Rendered
-from cardgen.load.history import History, bad_record
 from cardgen.load.game import Card, Game
+from cardgen.load.history import History, bad_record
 from cardgen.model import ops
 from cardgen.resources.fonts import font_files
 

@@ -21,7 +21,7 @@ merge conflict left in it, say, is for the designer to resolve), so nothing in i
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,7 +64,8 @@ def _problem(report: Report, history: History, loc: Loc, what: str) -> History:
 
 def read_history(root: Path, report: Report) -> History:
     """The history file of the game folder `root` (an empty one when there is none)."""
-    from cardgen.load.yamlsrc import load_file
+    from cardgen.core.paths import read_regular
+    from cardgen.load.yamlsrc import load_text
 
     path = Path(root) / FILE
     history = History(path)
@@ -83,7 +84,21 @@ def read_history(root: Path, report: Report) -> History:
         return _problem(report, history, here, f"is larger than {limits.MAX_HISTORY_BYTES} bytes "
                                                f"(CARDGEN_MAX_HISTORY_BYTES)")
     try:
-        data = load_file(path)
+        raw = read_regular(path)
+    except OSError as exc:
+        return _problem(report, history, here, f"cannot be read: {exc.strerror or exc}")
+    try:
+        text = raw.decode("utf-8")
+        json.loads(text)                            # JSON's own message for a JSON file
+    except UnicodeDecodeError:
+        return _problem(report, history, here, "is not a cardgen history file (not UTF-8 text)")
+    except json.JSONDecodeError as exc:
+        return _problem(report, history, Loc(str(path), exc.lineno, exc.colno),
+                        f"is not a cardgen history file (not JSON: {exc.msg})")
+    except (ValueError, RecursionError):
+        return _problem(report, history, here, "is not a cardgen history file (not JSON)")
+    try:
+        data = load_text(text, str(path))           # again, for the place of every value (JSON is YAML)
     except CardgenError as exc:
         d = exc.diagnostics[0] if exc.diagnostics else None
         return _problem(report, history, d.loc if d else here,
@@ -112,7 +127,7 @@ def bad_record(report: Report, history: History, loc: Loc, what: str) -> None:
     _problem(report, history, loc, what)
 
 
-def dumps(sections: Mapping[str, Mapping[str, list[Mapping[str, Any]]]]) -> str:
+def dumps(sections: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]]) -> str:
     """The file's text: deterministic, one record a line."""
     out = ["{", f' "about": {json.dumps(ABOUT)},', f' "format": {FORMAT}']
     for name in sorted(sections):
@@ -139,7 +154,7 @@ def dumps(sections: Mapping[str, Mapping[str, list[Mapping[str, Any]]]]) -> str:
     return "\n".join(out) + "\n"
 
 
-def update(history: History, name: str, groups: Mapping[str, list[Mapping[str, Any]]]) -> bool:
+def update(history: History, name: str, groups: Mapping[str, Sequence[Mapping[str, Any]]]) -> bool:
     """Put section `name` (groups of records) into the history file, the other sections kept
     as they are; written (atomically) only when its bytes change and the file may be written.
     True when written; OSError when it cannot be."""
@@ -156,7 +171,7 @@ def update(history: History, name: str, groups: Mapping[str, list[Mapping[str, A
     from cardgen.core import atomic
 
     atomic.write_text(history.path, text)
-    history.sections = {k: v for k, v in sections.items()}
+    history.sections = sections
     history.exists = True
     return True
 

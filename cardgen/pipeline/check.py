@@ -57,14 +57,16 @@ def load_game(path: Path, project: Path, report: Report | None = None, tolerant:
     return loader.load_game(path, project, report, tolerant, sections=sections(), deck_sections=deck_sections())
 
 
-def previous_build(game: Game, out: Path | None, report: Report) -> Manifest | None:
+def previous_build(game: Game, out: Path | None, report: Report, counted: bool = False) -> Manifest | None:
     """The manifest of the game's last build into its output folder (`--out`), if any; a
-    broken one is a warning (revisions count from 1 again)."""
+    broken one is a warning (without `counted`, the revisions the history file keeps, they
+    count from 1 again)."""
     folder = output_dir(game.root, game.project, out)
     try:
         return read_manifest(folder)
     except ManifestError as exc:
-        report.warn(Loc(str(folder / "manifest.json")), f"{exc.reason}; card revisions count from 1 again", "manifest")
+        lost = "there is no last build to compare with" if counted else "card revisions count from 1 again"
+        report.warn(Loc(str(folder / "manifest.json")), f"{exc.reason}; {lost}", "manifest")
         return None
 
 
@@ -84,9 +86,9 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
         if output.section and output.section not in done:
             done.add(output.section)
             report.extend(output.section_problems(game))
-    previous = previous_build(game, out, report)
     history = read_history(game.root, report)
     recorded = recorded_revisions(history, report)
+    previous = previous_build(game, out, report, counted=recorded is not None)
     assign_revisions(game, recorded if recorded is not None else previous)
     folder = output_dir(game.root, game.project, out)
     cache = LayoutCache.of(folder)
