@@ -137,3 +137,20 @@ def test_watch_rebuilds_once_per_edit(tiny_game):
     warnings = [line for line in err.splitlines() if "'colr'" in line]
     assert len(warnings) == 2, err          # the first build's, the rebuild's
     assert "stopped watching" in out
+
+
+def test_the_builds_own_update_of_the_history_file_is_not_a_change(tmp_path):
+    """A build that writes the game's cardgen-history.json does not set off another build; the
+    file changed by anyone else (a `git pull`) does."""
+    from cardgen.load import history
+
+    game = tmp_path / "g"
+    game.mkdir()
+    (game / "deck.yaml").write_text("a")
+    with Watcher([game]) as watcher:
+        record = history.History(game / history.FILE)
+        assert history.update(record, "revisions", {"Things": [{"card": "name:A", "revision": 2}]})
+        time.sleep(0.8)
+        assert watcher.calls == []
+        (game / history.FILE).write_text('{"format": 1}\n')
+        assert watcher.wait_for(1) == [[(game / history.FILE).resolve()]]

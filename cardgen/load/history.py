@@ -171,9 +171,26 @@ def update(history: History, name: str, groups: Mapping[str, Sequence[Mapping[st
     from cardgen.core import atomic
 
     atomic.write_text(history.path, text)
+    _written[str(history.path.resolve())] = text
     history.sections = sections
     history.exists = True
     return True
+
+
+_written: dict[str, str] = {}        # what this process wrote into each history file
+
+
+def ours(path: Path) -> bool:
+    """Whether `path` is a history file holding just what this process wrote into it (a
+    watcher's cue that the change is the build's own, not the designer's)."""
+    path = Path(path)
+    if path.name != FILE:
+        return False
+    mine = _written.get(str(path.resolve()))
+    try:
+        return mine is not None and path.read_text(encoding="utf-8") == mine
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _plain(value: Any) -> Any:

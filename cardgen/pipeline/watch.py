@@ -5,7 +5,8 @@ On `watchfiles` (the operating system's file events, polling only where there ar
 Every folder counts, whatever its name (a game inside a folder called `build` too); only the
 build's own output folders (exactly those: a deck `buildings.yaml` beside `build/` counts), what a
 build makes beside them (its staging folder and commit record, `core.atomic`), cardgen's and
-editors' temporary files, and version-control and cache folders are ignored: a build never
+editors' temporary files, the build's own update of the game's history file
+(`load.history.ours`), and version-control and cache folders are ignored: a build never
 sets off another.  Folders may come and go: the watched set is checked again every `recheck` seconds,
 and a folder that appears counts as changed."""
 from __future__ import annotations
@@ -21,6 +22,7 @@ from watchfiles import watch as watch_changes
 
 from cardgen.core.atomic import SIDE_SUFFIXES
 from cardgen.core.paths import SHARED_KINDS
+from cardgen.load import history
 from cardgen.load.project import game_project
 
 IGNORED_DIRS = (*DefaultFilter.ignore_dirs, ".cardgen-cache")
@@ -42,6 +44,8 @@ class Filter(DefaultFilter):
         if any(path == out or path.startswith(out.rstrip(os.sep) + os.sep) for out in self.outputs):
             return False
         if any(_SIDE.match(part) for part in Path(path).parts):
+            return False
+        if history.ours(Path(path)):    # cardgen-history.json as the build wrote it
             return False
         return super().__call__(change, path)
 
