@@ -64,17 +64,17 @@ PDF_OUTPUTS = ("print", "foldover", "calibration", "cards", "booklet", "player-a
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_pdf_is_the_same_whatever_else_the_build_makes(game, tmp_path, monkeypatch):
+def test_every_output_is_the_same_whatever_else_the_build_makes(game, tmp_path, monkeypatch):
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     root = REPO / "cards" / game
     full = tmp_path / "full"
-    only = () if game == "alien-conspiracy" else PDF_OUTPUTS
-    build_game(root, REPO, BuildOptions(out=full, only=only, papers=("letter",)), Report())
+    whole = game == "alien-conspiracy"         # every default output, else those that write PDFs
+    build_game(root, REPO, BuildOptions(out=full, only=() if whole else PDF_OUTPUTS, papers=("letter",)), Report())
     everything = _outputs(full / game)
     made = {name: data for name, data in everything.items() if name.endswith(".pdf")}
     assert "print-letter.pdf" in made and "cards.pdf" in made
     seen: set[str] = set()
-    for n, only in enumerate(ALONE):
+    for n, only in enumerate([*ALONE, ("pdfx", "gallery")] if whole else ALONE):
         out = tmp_path / f"alone{n}"
         build_game(root, REPO, BuildOptions(out=out, only=only, papers=("letter",)), Report())
         alone = _outputs(out / game)
@@ -87,6 +87,7 @@ def test_every_pdf_is_the_same_whatever_else_the_build_makes(game, tmp_path, mon
     assert {"print-letter-foldover.pdf", "manifest.json"} <= seen
     if game == "alien-conspiracy":
         assert any(name.startswith("tts/") for name in seen)
+        assert any(name.startswith("print-service/") for name in seen) and "index.html" in seen
     header = b"%PDF-1.4"
     assert header == docinfo.PDF_HEADER
     for name, data in made.items():
