@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import REPO, run_cli
 from test_changes import build, edit, make_game, manifest, page_texts, revisions
 
 from cardgen.core import limits
@@ -229,3 +229,21 @@ def test_other_sections_are_kept_as_they_are(tmp_path):
     assert '  "fr": [\n   {"key": "Beta", "text": "Bêta"}\n  ]\n' in text
     assert history(root)["translations"] == {"fr": [{"key": "Beta", "text": "Bêta"}]}
     assert [r["revision"] for r in history(root)["revisions"]["Things"]] == [1, 2, 1, 1]
+
+
+@pytest.mark.parametrize("game", sorted(p.name for p in (REPO / "cards").iterdir() if (p / "game.yaml").is_file()))
+def test_the_bundled_games_history_files_are_current(game):
+    """Each bundled game carries its history file as a build writes it (so building a bundled
+    game never changes the repository), and every card of it is at its first revision."""
+    from cardgen.core.errors import Report
+    from cardgen.layout.manifest import REVISIONS, assign_revisions, recorded_revisions, revisions_record
+    from cardgen.load.game import load_game
+    from cardgen.load.history import dumps, read_history
+
+    report = Report()
+    loaded = load_game(REPO / "cards" / game, REPO, report)
+    record = read_history(loaded.root, report)
+    assign_revisions(loaded, recorded_revisions(record, report))
+    assert not [d for d in report.items if d.code == "history"]
+    assert (loaded.root / HISTORY).read_text(encoding="utf-8") == dumps({REVISIONS: revisions_record(loaded)})
+    assert {card.revision_number for deck in loaded.decks for card in deck.cards} == {1}
