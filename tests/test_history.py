@@ -237,8 +237,8 @@ def test_the_bundled_games_history_files_are_current(game):
     game never changes the repository), and every card of it is at its first revision."""
     from cardgen.core.errors import Report
     from cardgen.layout.manifest import REVISIONS, assign_revisions, recorded_revisions, revisions_record
-    from cardgen.load.game import load_game
     from cardgen.load.history import dumps, read_history
+    from cardgen.pipeline.check import load_game
 
     report = Report()
     loaded = load_game(REPO / "cards" / game, REPO, report)
