@@ -259,7 +259,7 @@ def record(out_dir: Path, inputs: Inputs, ledger: Ledger, earlier: Earlier, sour
         "code": inputs.code,
         "volatile": volatile(game, opts),
         "git_version": git_version(game),
-        "git_date": git_date(game, wanted),
+        "git_date": git_date(game, opts.wanted()),
         "digests": inputs.cache.entries,
         "parts": parts,
         "outputs": outputs,
