@@ -52,7 +52,8 @@ def test_build_from_inside_the_build_folder_keeps_the_folder_and_exits_0(tiny_ga
         assert "print-a4.pdf" in done.stdout
         assert {p: p.stat().st_ino for p in folders} == folders      # the same folders, not new ones
         assert name in pdf_text(out / "print-a4.pdf")
-        assert sorted(p.name for p in root.iterdir()) == ["build", "deck.yaml", "game.yaml", "templates"]
+        assert sorted(p.name for p in root.iterdir()) == ["build", "cardgen-history.json", "deck.yaml", "game.yaml",
+                                                          "templates"]     # (the revisions, beside the game)
 
 
 def test_outputs_that_are_replaced_by_a_folder_or_removed_leave_a_folder_someone_stands_in(tiny_game):
