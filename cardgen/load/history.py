@@ -62,10 +62,39 @@ def _problem(report: Report, history: History, loc: Loc, what: str) -> History:
     return history
 
 
+def _parsed(raw: bytes, path: Path, report: Report, history: History) -> YDict | None:
+    """The file's JSON object, with the place of every value; None (and a warning) if it is not one."""
+    from cardgen.load.yamlsrc import load_text
+
+    here = Loc(str(path))
+    try:
+        text = raw.decode("utf-8")
+        json.loads(text)                            # JSON's own message for a JSON file
+    except UnicodeDecodeError:
+        _problem(report, history, here, "is not a cardgen history file (not UTF-8 text)")
+        return None
+    except json.JSONDecodeError as exc:
+        _problem(report, history, Loc(str(path), exc.lineno, exc.colno),
+                 f"is not a cardgen history file (not JSON: {exc.msg})")
+        return None
+    except (ValueError, RecursionError):
+        _problem(report, history, here, "is not a cardgen history file (not JSON)")
+        return None
+    try:
+        data = load_text(text, str(path))           # again, for the place of every value (JSON is YAML)
+    except CardgenError as exc:
+        d = exc.diagnostics[0] if exc.diagnostics else None
+        _problem(report, history, d.loc if d else here, f"is not a cardgen history file ({d.message if d else exc})")
+        return None
+    if not isinstance(data, YDict):
+        _problem(report, history, Loc(str(path), 1, 1), "is not a cardgen history file (not a JSON object)")
+        return None
+    return data
+
+
 def read_history(root: Path, report: Report) -> History:
     """The history file of the game folder `root` (an empty one when there is none)."""
     from cardgen.core.paths import read_regular
-    from cardgen.load.yamlsrc import load_text
 
     path = Path(root) / FILE
     history = History(path)
@@ -87,24 +116,9 @@ def read_history(root: Path, report: Report) -> History:
         raw = read_regular(path)
     except OSError as exc:
         return _problem(report, history, here, f"cannot be read: {exc.strerror or exc}")
-    try:
-        text = raw.decode("utf-8")
-        json.loads(text)                            # JSON's own message for a JSON file
-    except UnicodeDecodeError:
-        return _problem(report, history, here, "is not a cardgen history file (not UTF-8 text)")
-    except json.JSONDecodeError as exc:
-        return _problem(report, history, Loc(str(path), exc.lineno, exc.colno),
-                        f"is not a cardgen history file (not JSON: {exc.msg})")
-    except (ValueError, RecursionError):
-        return _problem(report, history, here, "is not a cardgen history file (not JSON)")
-    try:
-        data = load_text(text, str(path))           # again, for the place of every value (JSON is YAML)
-    except CardgenError as exc:
-        d = exc.diagnostics[0] if exc.diagnostics else None
-        return _problem(report, history, d.loc if d else here,
-                        f"is not a cardgen history file ({d.message if d else exc})")
-    if not isinstance(data, YDict):
-        return _problem(report, history, Loc(str(path), 1, 1), "is not a cardgen history file (not a JSON object)")
+    data = _parsed(raw, path, report, history)
+    if data is None:
+        return history
     if data.get("format") != FORMAT or isinstance(data.get("format"), bool):
         loc = data.value_loc("format") if "format" in data else data.loc
         return _problem(report, history, loc, f"has format {data.get('format')!r}, not {FORMAT}: it was written by "

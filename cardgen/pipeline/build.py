@@ -112,6 +112,27 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
         return _build_game(path, project, opts, report, out_dir)
 
 
+def _buildable(checked: Any, opts: BuildOptions, report: Report) -> tuple[Any, Any]:
+    """(the game, its laid-out cards) of a checked game that may be built; else the build is
+    refused with the report's problems."""
+    from cardgen.layout.engine import layout_game
+
+    game = checked.game
+    if game is None or checked.blocking(report):
+        raise _refuse(report)
+    if opts.strict and any(d.severity != "note" for d in report.items):
+        raise _refuse(report, Diagnostic(Loc(str(game.file)), "--strict: not building while there are problems",
+                                         "error", "strict"))
+    rendered = checked.rendered
+    if rendered is None:            # no decks: nothing was laid out
+        try:
+            rendered = layout_game(game, report)
+        except CardgenError as exc:
+            raise CardgenError(None, diagnostics=sorted({*report.items, *exc.diagnostics},
+                                                        key=Diagnostic.sort_key)) from None
+    return game, rendered
+
+
 def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, out_dir: Path) -> Built:
     if opts.out is None:
         _own_output(Path(path), project, out_dir)
@@ -127,7 +148,6 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
         from cardgen.render import raster
 
         raster.start_early()        # the raster workers' fork server imports while the cards are laid out
-    from cardgen.layout.engine import layout_game
     from cardgen.layout.manifest import MANIFEST, manifest_of
     from cardgen.load import sheets
     from cardgen.pipeline.changes import changes_since
@@ -136,19 +156,7 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
 
     with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
         checked = check_game(path, project, report, opts.out)
-    game = checked.game
-    if game is None or checked.blocking(report):
-        raise _refuse(report)
-    if opts.strict and any(d.severity != "note" for d in report.items):
-        raise _refuse(report, Diagnostic(Loc(str(game.file)), "--strict: not building while there are problems",
-                                         "error", "strict"))
-    rendered = checked.rendered
-    if rendered is None:            # no decks: nothing was laid out
-        try:
-            rendered = layout_game(game, report)
-        except CardgenError as exc:
-            raise CardgenError(None, diagnostics=sorted({*report.items, *exc.diagnostics},
-                                                        key=Diagnostic.sort_key)) from None
+    game, rendered = _buildable(checked, opts, report)
     rendered.out_dir = out_dir
     wanted = [OUTPUTS[name] for name in opts.wanted()]
     if checked.rulebook & set(report.errors):
