@@ -119,7 +119,7 @@ def route(monkeypatch, srv: Server | None, names: dict[str, list[str]] | None = 
     (other names do not resolve: no name is ever looked up for real), numeric hosts as usual;
     cardgen's connection to a checked address goes to `srv` (None: fails) with no TLS.
     Returns the socket addresses cardgen connected to, in order."""
-    from cardgen.load import sheets
+    from cardgen.load import sheetfetch
 
     names = {"sheets.example.test": [PUBLIC], **(names or {})}
     real = socket.getaddrinfo
@@ -141,6 +141,6 @@ def route(monkeypatch, srv: Server | None, names: dict[str, list[str]] | None = 
         return socket.create_connection(("127.0.0.1", srv.server_port), timeout=timeout)
 
     monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
-    monkeypatch.setattr(sheets, "_connect", connect)
-    monkeypatch.setattr(sheets, "_tls", lambda sock, host: sock)
+    monkeypatch.setattr(sheetfetch, "_connect", connect)
+    monkeypatch.setattr(sheetfetch, "_tls", lambda sock, host: sock)
     return connected

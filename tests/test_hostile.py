@@ -513,7 +513,7 @@ def test_a_fetched_sheet_redirect_is_checked(tmp_path, monkeypatch):
 
     import sheetserver
 
-    from cardgen.load import sheets
+    from cardgen.load import sheetfetch
 
     hits: list[str] = []
 
@@ -531,15 +531,15 @@ def test_a_fetched_sheet_redirect_is_checked(tmp_path, monkeypatch):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     sheetserver.route(monkeypatch, server)      # (https://sheets.example.test is this server)
     try:
-        with pytest.raises(sheets.FetchError) as caught:
-            sheets._download("https://sheets.example.test/redir", 5)
+        with pytest.raises(sheetfetch.FetchError) as caught:
+            sheetfetch._download("https://sheets.example.test/redir", 5)
     finally:
         server.shutdown()
     assert hits == ["/redir"]
     assert str(caught.value).startswith(f"the link redirects to http://127.0.0.2:{server.server_address[1]}/secret, "
                                         f"which cardgen does not follow: only https:// links can be fetched")
-    assert sheets.refused_address(ipaddress.ip_address("10.1.2.3"))
-    assert not sheets.refused_address(ipaddress.ip_address("142.250.185.78"))
+    assert sheetfetch.refused_address(ipaddress.ip_address("10.1.2.3"))
+    assert not sheetfetch.refused_address(ipaddress.ip_address("142.250.185.78"))
 
 
 def test_lone_asterisks_print_and_soft_hyphens_do_not():

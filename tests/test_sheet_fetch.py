@@ -13,12 +13,12 @@ import sheetserver
 from vgame import make_game
 
 from cardgen.core.errors import CardgenError, Report
-from cardgen.load import sheets
+from cardgen.load import sheetfetch, sheets
 from cardgen.pipeline.check import load_game
 
 NAME_FACE = "elements:\n  - {name: title, type: text, y: 5mm, height: 10mm, text: \"{{ card.name }}\"}\n"
 WEB = "https://sheets.example.test"
-_REAL_TLS = sheets._tls
+_REAL_TLS = sheetfetch._tls
 LOCAL = ("is an address of this computer or a private network; cardgen fetches sheets only from the internet "
          "(a published Google Sheet's https:// link)")
 
@@ -161,7 +161,7 @@ def test_a_slow_server_is_cut_at_the_deadline(tmp_path, server, monkeypatch, pat
 @pytest.mark.parametrize("path", ["/huge", "/endless"])
 def test_a_sheet_larger_than_the_limit_is_refused_while_reading(tmp_path, server, monkeypatch, path):
     sheetserver.route(monkeypatch, server)
-    monkeypatch.setattr(sheets, "MAX_DOWNLOAD", 3 * 1024 * 1024)
+    monkeypatch.setattr(sheetfetch, "MAX_DOWNLOAD", 3 * 1024 * 1024)
     start = time.monotonic()
     game, msgs = _load(_web_game(tmp_path, f"{WEB}{path}"), tmp_path / "out")
     assert game is None and msgs == ["could not fetch the sheet (the sheet is larger than 3 MB (limit "
@@ -187,10 +187,10 @@ def test_a_cache_entry_shipped_with_a_game_is_never_read(tmp_path, server, monke
     sheetserver.route(monkeypatch, server)
     root = _web_game(tmp_path / "g", f"{WEB}/ok.csv")
     cache = root.parents[1] / "build" / "g" / ".cache" / "sheets"
-    name = sheets._cache_path(cache, f"{WEB}/ok.csv")
+    name = sheetfetch._cache_path(cache, f"{WEB}/ok.csv")
     secret = tmp_path / "secret.txt"
     secret.write_text("name\nmy password\n", encoding="utf-8")
-    forged = sheets._CACHE_MAGIC + b"0" * 64 + b"\n" + repr(time.time()).encode() + b"\nname\nInjected\n"
+    forged = sheetfetch._CACHE_MAGIC + b"0" * 64 + b"\n" + repr(time.time()).encode() + b"\nname\nInjected\n"
     for plant in ("forged", "link", "old"):
         cache.mkdir(parents=True, exist_ok=True)
         for p in cache.iterdir():
@@ -317,7 +317,7 @@ def test_a_server_that_never_finishes_the_tls_handshake_is_cut_at_the_deadline(t
     import socket
     import threading
 
-    real_tls = sheets._tls
+    real_tls = sheetfetch._tls
     listener = socket.create_server(("127.0.0.1", 0))
     held: list[socket.socket] = []
 
@@ -338,7 +338,7 @@ def test_a_server_that_never_finishes_the_tls_handshake_is_cut_at_the_deadline(t
         server_port = listener.getsockname()[1]
 
     sheetserver.route(monkeypatch, Silent)              # type: ignore[arg-type]
-    monkeypatch.setattr(sheets, "_tls", real_tls)
+    monkeypatch.setattr(sheetfetch, "_tls", real_tls)
     try:
         start = time.monotonic()
         game, msgs = _load(_web_game(tmp_path, f"{WEB}/ok.csv"), tmp_path / "out", timeout=0.6)
@@ -368,7 +368,7 @@ def test_the_real_tls_path_checks_the_certificate_for_the_name(tmp_path, monkeyp
     real_context = ssl.create_default_context
     try:
         sheetserver.route(monkeypatch, srv, {"other.example.test": [sheetserver.PUBLIC]})
-        monkeypatch.setattr(sheets, "_tls", _REAL_TLS)          # (route's plain stand-in undone)
+        monkeypatch.setattr(sheetfetch, "_tls", _REAL_TLS)          # (route's plain stand-in undone)
         monkeypatch.setattr(ssl, "create_default_context", lambda *a, **k: real_context(cafile=str(tmp_path / "c.pem")))
         game, msgs = _load(_web_game(tmp_path / "a", f"{WEB}/ok.csv"), tmp_path / "out")
         assert msgs == [] and [c.name for c in game.decks[0].cards] == ["A", "B"]
