@@ -110,6 +110,7 @@ def test_ctrl_c_from_the_terminal_reaches_the_workers_too_and_still_one_line(tin
 def before_cardgen(err: str) -> bool:
     frames = re.findall(r'^  File "([^"]+)", line \d+', err, re.M)
     first, ours = str(REPO / "cardgen" / "__init__.py"), str(REPO / "cardgen") + os.sep
+    err = err.removeprefix("Failed checking if argv[0] is an import path entry\n")    # (Python's own start)
     return (err.startswith("Traceback (most recent call last):\n") and err.endswith("KeyboardInterrupt\n")
             and bool(frames) and all(f == first or not f.startswith(ours) for f in frames))
 
