@@ -27,12 +27,15 @@ DEFAULT_BLEED_MM = 3.175  # 1/8 in, what US print services ask for
 
 @dataclass(frozen=True)
 class CardSize:
-    """Trim size of a card in mm; `shape` is rect or round (a token of diameter width)."""
+    """Trim size of a card in mm; `shape` is rect, round (a token of diameter width), hex-flat or
+    hex-pointy (`cardgen.model.components.SHAPES`); `single`: given as one length (a token's
+    width, a hex's flat-to-flat size), which the piece's shape turns into its box."""
 
     width: float
     height: float
     name: str = ""
     shape: str = "rect"
+    single: bool = False
 
     @property
     def label(self) -> str:

@@ -19,6 +19,7 @@ from cardgen.core.names import slugify, unique_slugs
 from cardgen.core.paths import PathRefused, too_deep
 from cardgen.core.sizes import CardSize
 from cardgen.load import refs
+from cardgen.load.components import piece_size
 from cardgen.load.declared import file_diagnostics
 from cardgen.load.declared import safe_key as _safe
 from cardgen.load.project import find_project, game_project, resolve_games
@@ -103,6 +104,7 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     if problems is None:
         problems = []
     data, opts, name = _deck_file(path, report, problems, sections)
+    size = piece_size(opts, data, game_size, problems)     # a card's, a token's, a tile's or a board's
     defaults = opts.defaults or {}
     cards_data = _cards_data(data, path, name, report, sheet_cache)
     default_count = _default_count(data, defaults, name, problems)
@@ -120,7 +122,7 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
         name=name, file=path, template=opts.template, template_loc=data.value_loc("template"),
         back=opts.back or None, backs=opts.backs or None,
         back_loc=data.value_loc(back_key) if back_key else None,
-        size=opts.size or game_size, bleed=opts.bleed if opts.bleed is not None else game_bleed, cards=cards,
+        size=size, bleed=opts.bleed if opts.bleed is not None else game_bleed, cards=cards,
         data=data, slug=slugify(name), opts=opts,
     )
 

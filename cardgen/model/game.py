@@ -117,6 +117,11 @@ class Deck:
         return sum(c.count for c in self.cards)
 
     @property
+    def kind(self) -> str:
+        """card, token, tile or board (`cardgen.schema.components.KINDS`)."""
+        return self.opts.kind if self.opts else "card"
+
+    @property
     def has_backs(self) -> bool:
         return bool(self.back or self.backs)
 
@@ -127,6 +132,8 @@ class Deck:
             "count": self.count,
             "distinct": len(self.cards),
             "size": {"name": self.size.name, "width": self.size.width, "height": self.size.height},
+            "kind": self.kind,
+            "shape": self.size.shape,
             "vars": dict((self.opts.vars if self.opts else self.data.get("vars")) or {}),
             "description": self.data.get("description", ""),
         }

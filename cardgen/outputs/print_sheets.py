@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from cardgen.core.errors import CardgenError, Loc, plural
 from cardgen.outputs.base import Job, Opts, Output
-from cardgen.schema.core import Bool, Choice, Decl, Env, Invalid, Kind, ListOf, Text, _finite_number, opt, show
+from cardgen.schema.core import Bool, Choice, Decl, Env, Invalid, Kind, Length, ListOf, Text, _finite_number, opt, show
 
 MAX_OFFSET_MM = 50.0
 
@@ -58,6 +58,9 @@ class PrintOptions(Decl):
     mix_backs: bool = opt(Bool(), "lay copies out in deck order even where cards with different backs then share "
                                   "a cut line (a miscut can then mark a card by its neighbour's back)", False,
                           cli="--mix-backs")
+    overlap: float = opt(Length(min=3, max=60, to="mm"), "how far the sheets of a board larger than the paper "
+                                                       "overlap (docs/components.md)", 10.0, default_doc="10 mm",
+                         cli="--overlap")
     layout: tuple = opt(ListOf(Text(nonempty=True), max_items=50), "sheet layouts to print, each into "
                                                                     "print-<layout>.pdf: a preset (letter, a4, "
                                                                     "letter-gutter, silhouette-letter, ...) or your "
@@ -196,7 +199,7 @@ def _plan(job: Job, layout: Any, name: str, o: Any) -> tuple[Any, list, list, st
     from cardgen.render.pdf import SheetOptions, plan_sheets
 
     r = job.rendered
-    so = SheetOptions(name, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs, layout)
+    so = SheetOptions(name, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs, layout, o.overlap)
     pages, how = plan_sheets(r.copies, so)
     extra = extra_copies(job)
     if extra:

@@ -280,3 +280,156 @@ def _mark_span(free: float, bleed: float, cross_bleed: bool) -> tuple[float, flo
     if end - start < 1.0:
         return None
     return start, end, halo
+
+
+# -- shaped pieces: hexes tessellated, and pieces larger than the paper ----------------------
+
+def plan_hexes(paper_w: float, paper_h: float, w: float, h: float, bleed: float, shape: str,
+               margin: float = PRINTER_MARGIN) -> Spots:
+    """Hex pieces (box w x h, `shape` hex-flat or hex-pointy) tessellated on the page: their bleed
+    hexes butt, so neighbours' cut lines are 2 x bleed apart (with no bleed they share them), at
+    the pitch `model.components.tessellation` gives; the block centred inside `margin`."""
+    from cardgen.model.components import SQRT3, tessellation
+
+    px, py, stagger, axis = tessellation(shape, w, h, bleed)
+    bw = w + (4 * bleed / SQRT3 if shape == "hex-flat" else 2 * bleed)     # the bleed hex's box
+    bh = h + (2 * bleed if shape == "hex-flat" else 4 * bleed / SQRT3)
+    room_w, room_h = paper_w - 2 * margin, paper_h - 2 * margin
+    eps = 1e-6
+
+    def count(room: float, pitch: float, size: float) -> int:
+        return max(0, math.floor((room - size + eps) / pitch) + 1) if room + eps >= size else 0
+
+    if axis == "x":         # columns staggered down by half a row
+        cols = count(room_w, px, bw)
+        rows = count(room_h - stagger, py, bh) if cols > 1 else count(room_h, py, bh)
+        block_w, block_h = (cols - 1) * px + bw, (rows - 1) * py + bh + (stagger if cols > 1 else 0)
+    else:                   # rows staggered right by half a column
+        rows = count(room_h, py, bh)
+        cols = count(room_w - stagger, px, bw) if rows > 1 else count(room_w, px, bw)
+        block_w, block_h = (cols - 1) * px + bw + (stagger if rows > 1 else 0), (rows - 1) * py + bh
+    if cols < 1 or rows < 1:
+        raise DoesNotFit(f"a {w:g}x{h:g} mm hex does not fit on a {paper_w:g}x{paper_h:g} mm page inside a "
+                         f"{margin:g} mm margin")
+    left = (paper_w - block_w) / 2 + (bw - w) / 2       # trim box of the first piece
+    top = (paper_h - block_h) / 2 + (bh - h) / 2
+    places = []
+    for r in range(rows):
+        for c in range(cols):
+            x, y = left + c * px, top + r * py
+            if axis == "x" and c % 2:
+                y += stagger
+            if axis == "y" and r % 2:
+                x += stagger
+            places.append((x, y, 0))
+    return Spots(paper_w, paper_h, w, h, bleed, tuple(places), gutter=True)
+
+
+POSTER_SIDE = 6.0            # a board tile's printed area stays this far inside the paper's left, right, top
+POSTER_FOOT = 16.0           # and this far above its foot: the label and the assembly map go there
+
+
+@dataclass(frozen=True)
+class Poster:
+    """One sheet of a piece larger than the paper (a board), printed across rows x cols sheets
+    that overlap by `overlap` mm.  The piece lies turned 90 degrees when that takes fewer sheets.
+    In the piece's bleed box as it lies (origin at its top-left bleed corner, `lw` x `lh` with
+    bleed), this sheet shows [tx, tx + area_w] x [ty, ty + area_h], at (POSTER_SIDE, POSTER_SIDE)."""
+
+    paper_w: float
+    paper_h: float
+    card_w: float            # the piece as it lies on the sheet (turned when `rotated`)
+    card_h: float
+    bleed: float
+    row: int
+    col: int
+    rows: int
+    cols: int
+    overlap: float
+    rotated: bool = False
+
+    @property
+    def area_w(self) -> float:
+        return self.paper_w - 2 * POSTER_SIDE
+
+    @property
+    def area_h(self) -> float:
+        return self.paper_h - POSTER_SIDE - POSTER_FOOT
+
+    @property
+    def lw(self) -> float:
+        return self.card_w + 2 * self.bleed
+
+    @property
+    def lh(self) -> float:
+        return self.card_h + 2 * self.bleed
+
+    @property
+    def tx(self) -> float:
+        return self.col * (self.area_w - self.overlap)
+
+    @property
+    def ty(self) -> float:
+        return self.row * (self.area_h - self.overlap)
+
+    @property
+    def per_page(self) -> int:
+        return 1
+
+    @property
+    def gutter(self) -> bool:
+        return True
+
+    def to_sheet(self, x: float, y: float) -> tuple[float, float]:
+        """A point of the piece's bleed box (as it lies) on this sheet."""
+        return POSTER_SIDE + x - self.tx, POSTER_SIDE + y - self.ty
+
+    def slot(self) -> Slot:
+        x, y = self.to_sheet(self.bleed, self.bleed)
+        clip = (POSTER_SIDE, POSTER_SIDE, min(self.area_w, self.lw - self.tx), min(self.area_h, self.lh - self.ty))
+        return Slot(x, y, self.card_w, self.card_h, clip, 90 if self.rotated else 0)
+
+    def shown(self) -> Rect:
+        """What this sheet shows of the piece's bleed box (x, y, w, h as it lies)."""
+        return (self.tx, self.ty, min(self.area_w, self.lw - self.tx), min(self.area_h, self.lh - self.ty))
+
+    def alignment_points(self) -> list[tuple[float, float]]:
+        """Where this sheet prints its alignment crosses, in the piece's bleed box: in the middle
+        of each overlap it shares with a neighbour, a quarter and three quarters along it.  Its
+        neighbour prints the same points, so laid over each other the crosses meet."""
+        sx, sy, sw, sh = self.shown()
+        out = []
+        for c0 in (self.col - 1, self.col):          # the overlap with the left and right neighbours
+            if 0 <= c0 < self.cols - 1:
+                x = (c0 + 1) * (self.area_w - self.overlap) + self.overlap / 2
+                out += [(x, sy + sh * f) for f in (0.25, 0.75)]
+        for r0 in (self.row - 1, self.row):
+            if 0 <= r0 < self.rows - 1:
+                y = (r0 + 1) * (self.area_h - self.overlap) + self.overlap / 2
+                out += [(sx + sw * f, y) for f in (0.25, 0.75)]
+        return out
+
+
+def _spans(length: float, area: float, overlap: float) -> int:
+    return 1 if length <= area + 1e-6 else math.ceil((length - overlap) / (area - overlap) - 1e-9)
+
+
+def plan_poster(paper_w: float, paper_h: float, w: float, h: float, bleed: float, overlap: float) -> list[Poster]:
+    """The sheets of a piece w x h (trim) too large for the page, row by row: the fewest of the
+    piece upright or turned 90 degrees.  Columns = ceil((W - o) / (A - o)) with W its width with
+    bleed, A the printed width of a sheet and o the overlap; rows likewise."""
+    area_w, area_h = paper_w - 2 * POSTER_SIDE, paper_h - POSTER_SIDE - POSTER_FOOT
+    if overlap >= min(area_w, area_h) / 2:
+        raise DoesNotFit(f"an overlap of {overlap:g} mm is more than half of the {area_w:g}x{area_h:g} mm a "
+                         f"{paper_w:g}x{paper_h:g} mm sheet prints")
+    best = None
+    for rotated in (False, True):
+        cw, ch = (h, w) if rotated else (w, h)
+        cols = _spans(cw + 2 * bleed, area_w, overlap)
+        rows = _spans(ch + 2 * bleed, area_h, overlap)
+        if best is None or cols * rows < best[0] * best[1]:
+            best = (cols, rows, cw, ch, rotated)
+    assert best is not None
+    cols, rows, cw, ch, rotated = best
+    return [Poster(paper_w, paper_h, cw, ch, bleed, r, c, rows, cols, overlap, rotated)
+            for r in range(rows) for c in range(cols)]

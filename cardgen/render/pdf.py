@@ -10,12 +10,13 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
+from cardgen.model.components import HEXES, outline
 from cardgen.model.ops import CardLayout, Copy
 from cardgen.render import impose
 from cardgen.render.backs import describe, plan_size_group
 from cardgen.render.draw import Drawer, draw_line, new_canvas
 from cardgen.render.formcache import FormCache
-from cardgen.render.rlcompat import CardCanvas
+from cardgen.render.rlcompat import CardCanvas, _numbers
 from cardgen.render.sheetlayout import SheetLayout, draw_cut_lines, draw_registration
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 
@@ -29,18 +30,33 @@ class SheetOptions:
     backs: bool = True
     mix_backs: bool = False            # True: copies in deck order, different backs may touch
     layout: SheetLayout | None = None  # a sheet layout (`render/sheetlayout.py`); None: the plain grid on `paper`
+    overlap: float = 10.0              # mm: sheets of a piece larger than the paper overlap by this much
 
     @property
     def paper_size(self) -> tuple[float, float]:
         return (self.layout.paper_w, self.layout.paper_h) if self.layout else PAPER_SIZES_MM[self.paper]
 
     def frame(self, first: Copy) -> impose.Frame:
-        """Where the cards of `first`'s size go on a page."""
+        """Where the cards of `first`'s size and shape go on a page: hexes tessellated (their bleed
+        hexes butt), round pieces each with its own bleed ring (a gutter), others as the layout
+        says."""
+        shape = first.face.shape
+        if shape in HEXES and self._plain_grid():
+            pw, ph = self.paper_size
+            margin = self.layout.spec.margin if self.layout is not None else impose.PRINTER_MARGIN
+            return impose.plan_hexes(pw, ph, first.width, first.height, first.bleed, shape, margin)
+        gutter = self.gutter or shape != "rect"
         if self.layout is not None:
-            return self.layout.frame(first.width, first.height, first.bleed, self.gutter,
-                                     f"deck '{first.deck}'")
+            return self.layout.frame(first.width, first.height, first.bleed, gutter, f"deck '{first.deck}'")
         pw, ph = PAPER_SIZES_MM[self.paper]
-        return impose.plan_grid(pw, ph, first.width, first.height, first.bleed, self.gutter)
+        return impose.plan_grid(pw, ph, first.width, first.height, first.bleed, gutter)
+
+    def _plain_grid(self) -> bool:
+        """The layout is a grid on the whole page (no fold, no cutting machine's marks, no listed
+        places): hexes may be tessellated and a board tiled across sheets."""
+        lay = self.layout
+        return lay is None or (lay.spec.cards == "grid" and not lay.foldover and lay.spec.registration is None
+                               and lay.spec.area is None)
 
 
 def _pt_rect(rect: impose.Rect, paper_h: float) -> impose.Rect:
@@ -50,9 +66,10 @@ def _pt_rect(rect: impose.Rect, paper_h: float) -> impose.Rect:
 
 def size_groups(copies: list[Copy]) -> list[list[Copy]]:
     """Copies grouped by card size (and bleed), in order of first appearance."""
-    groups: dict[tuple[float, float, float], list[Copy]] = {}
+    groups: dict[tuple[float, float, float, str], list[Copy]] = {}
     for cp in copies:
-        groups.setdefault((round(cp.width, 3), round(cp.height, 3), round(cp.bleed, 3)), []).append(cp)
+        groups.setdefault((round(cp.width, 3), round(cp.height, 3), round(cp.bleed, 3), cp.face.shape),
+                          []).append(cp)
     return list(groups.values())
 
 
@@ -66,13 +83,29 @@ def plan_sheets(copies: list[Copy], opts: SheetOptions) -> tuple[list[tuple[impo
     (`cardgen.render.backs`)."""
     any_backs = opts.backs and any(cp.back is not None for cp in copies)
     pages: list[tuple[impose.Frame, list[Copy]]] = []
+    posters: list[tuple[impose.Frame, list[Copy]]] = []
     plans = []
     for group in size_groups(copies):
-        grid = opts.frame(group[0])
+        try:
+            grid = opts.frame(group[0])
+        except impose.DoesNotFit:
+            if not opts._plain_grid():
+                raise
+            # larger than the paper (a board): across sheets, after everything else (one-sided)
+            cp = group[0]
+            tiles = impose.plan_poster(*opts.paper_size, cp.width, cp.height, cp.bleed, opts.overlap)
+            posters += [(tile, [cp]) for cp in group for tile in tiles]
+            continue
         plan = plan_size_group(group, grid, opts.mix_backs or not any_backs)
         plans.append(plan)
         pages += plan.pages
-    return pages, describe(plans) if any_backs else "no back pages"
+    how = describe(plans) if any_backs else "no back pages"
+    if posters:
+        n = len({id(cp) for _, page in posters for cp in page})
+        per = len(posters) // n
+        how += (f"; {n} piece{'s' if n != 1 else ''} larger than the paper across {per} sheets each "
+                f"({opts.overlap:g} mm overlap, one-sided, last)")
+    return pages + posters, how
 
 
 def _sides(cards: Sequence[Copy | CardLayout]) -> list[CardLayout]:
@@ -111,8 +144,40 @@ def _note(c: Canvas, fonts: FontBook, grid: impose.Frame, slots: list[impose.Slo
     c.restoreState()
 
 
+def _outline_ops(shape: str, slot: impose.Slot, grow: float, paper_h: float) -> str:
+    """The outline of a `round` or hex piece in `slot` (its trim, moved out by `grow` mm) as
+    content-stream path operators, in points."""
+    x, y, w, h = slot.x, slot.y, slot.w, slot.h
+    if shape == "round":
+        cx, cy, r = (x + w / 2) * MM, (paper_h - y - h / 2) * MM, (w / 2 + grow) * MM
+        k = 0.5522847498 * r           # four cubic arcs
+        return (f"{_numbers((cx + r, cy))} m {_numbers((cx + r, cy + k, cx + k, cy + r, cx, cy + r))} c "
+                f"{_numbers((cx - k, cy + r, cx - r, cy + k, cx - r, cy))} c "
+                f"{_numbers((cx - r, cy - k, cx - k, cy - r, cx, cy - r))} c "
+                f"{_numbers((cx + k, cy - r, cx + r, cy - k, cx + r, cy))} c h")
+    if slot.rotation in (90, -90):     # the piece lies turned: its outline turns with it
+        shape = {"hex-flat": "hex-pointy", "hex-pointy": "hex-flat"}.get(shape, shape)
+    pts = outline(shape, x, y, w, h, grow)
+    ops = [f"{_numbers((px * MM, (paper_h - py) * MM))} {'m' if i == 0 else 'l'}" for i, (px, py) in enumerate(pts)]
+    return " ".join(ops) + " h"
+
+
+CUT_WIDTH = 0.4         # pt: the line traced around a shaped piece
+CUT_GREY = 0.25
+
+
+def shape_cuts(c: Canvas, page: Sequence[Copy], page_slots: list[impose.Slot], paper_h: float) -> None:
+    """The cut line traced around each round or hex piece, on its trim."""
+    paths = [_outline_ops(cp.face.shape, slot, 0.0, paper_h) for cp, slot in zip(page, page_slots)
+             if cp.face.shape != "rect"]
+    if paths:
+        c._code.append(f"q {CUT_WIDTH:g} w {CUT_GREY:g} {CUT_GREY:g} {CUT_GREY:g} RG "
+                       + " ".join(f"{p} S" for p in paths) + " Q")
+
+
 def _place(c: CardCanvas, drawer: Drawer, layout: CardLayout, slot: impose.Slot, paper_h: float) -> None:
-    """Place a card's form in its slot, clipped to the slot, turned as the slot says."""
+    """Place a card's form in its slot, clipped to the slot (a round or hex piece to its bleed's
+    outline), turned as the slot says."""
     name = drawer.card_form(layout)
     B = layout.bleed
     x, y = slot.x * MM - B, (paper_h - slot.y - slot.h) * MM - B
@@ -125,7 +190,10 @@ def _place(c: CardCanvas, drawer: Drawer, layout: CardLayout, slot: impose.Slot,
         matrix = (-1.0, 0.0, 0.0, -1.0, x + w, y + h)
     else:
         matrix = (1.0, 0.0, 0.0, 1.0, x, y)
-    c.place_form(name, _pt_rect(slot.clip, paper_h), matrix)
+    if layout.shape != "rect":
+        c.place_form_in(name, _outline_ops(layout.shape, slot, layout.bleed / MM, paper_h), matrix)
+    else:
+        c.place_form(name, _pt_rect(slot.clip, paper_h), matrix)
 
 
 def _marks(c: Canvas, marks: list[impose.Mark], paper_h: float) -> None:
@@ -156,6 +224,63 @@ def crop_ticks(c: Canvas, grid: impose.Frame, page_slots: list[impose.Slot], pap
     else:
         c._code.extend(hit[0])
         c._strokeColorObj, c._lineWidth = hit[1], hit[2]
+
+
+CROSS = 3.0             # mm: the arm of an alignment cross on a board's sheets
+
+
+def poster_marks(c: Canvas, fonts: FontBook, tile: impose.Poster, name: str, title: str) -> None:
+    """On one sheet of a piece larger than the paper: the edge of the printed area where a
+    neighbour overlaps it (dashed), alignment crosses in each overlap (a neighbour's meet them),
+    and at the foot a label (the row and column) with a small assembly map, this sheet filled."""
+    pw, ph = tile.paper_w, tile.paper_h
+    sx, sy, sw, sh = tile.shown()
+    x0, y0 = tile.to_sheet(sx, sy)
+    c.saveState()
+    c.setLineWidth(0.3)
+    c.setStrokeColorRGB(0.3, 0.3, 0.3)
+    c.setDash(2, 2)
+    edges = []
+    if tile.col > 0:            # this sheet goes under its left neighbour's overlap
+        edges.append((x0 + tile.overlap, y0, x0 + tile.overlap, y0 + sh))
+    if tile.row > 0:
+        edges.append((x0, y0 + tile.overlap, x0 + sw, y0 + tile.overlap))
+    for x1, y1, x2, y2 in edges:
+        c.line(x1 * MM, (ph - y1) * MM, x2 * MM, (ph - y2) * MM)
+    c.setDash()
+    for bx, by in tile.alignment_points():
+        x, y = tile.to_sheet(bx, by)
+        for ink, width in ((white, 1.4), (None, 0.4)):
+            if ink is None:
+                c.setStrokeColorRGB(0, 0, 0)
+            else:
+                c.setStrokeColor(ink)
+            c.setLineWidth(width)
+            c.line((x - CROSS) * MM, (ph - y) * MM, (x + CROSS) * MM, (ph - y) * MM)
+            c.line(x * MM, (ph - y - CROSS) * MM, x * MM, (ph - y + CROSS) * MM)
+    # the foot: label and assembly map
+    cell = min(4.0, 24.0 / max(tile.cols, tile.rows))
+    foot = ph - impose.POSTER_FOOT + 2.5
+    mx = pw - impose.POSTER_SIDE - tile.cols * cell
+    c.setLineWidth(0.3)
+    c.setStrokeColorRGB(0.2, 0.2, 0.2)
+    for r in range(tile.rows):
+        for col in range(tile.cols):
+            here = (r, col) == (tile.row, tile.col)
+            c.setFillColorRGB(*((0.2, 0.2, 0.2) if here else (1, 1, 1)))
+            c.rect((mx + col * cell) * MM, (ph - foot - (r + 1) * cell) * MM, cell * MM, cell * MM,
+                   stroke=1, fill=1)
+    face = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "regular")
+    c.setFont(face.name, 7)
+    c.setFillColorRGB(0.2, 0.2, 0.2)
+    n = tile.row * tile.cols + tile.col + 1
+    c.drawString(impose.POSTER_SIDE * MM, (ph - foot - 3) * MM,
+                 f"{title} · {name}: sheet {n} of {tile.rows * tile.cols} (row {tile.row + 1}, column "
+                 f"{tile.col + 1}) · print at 100 % (Actual size)")
+    c.drawString(impose.POSTER_SIDE * MM, (ph - foot - 7) * MM,
+                 f"Trim each sheet along the dashed line, lay it {tile.overlap:g} mm over its neighbour so the "
+                 f"crosses meet, and glue.")
+    c.restoreState()
 
 
 class SheetWriter:
@@ -197,12 +322,21 @@ class SheetWriter:
         if self.cover is not None:
             self.cover(c, any_backs)
         for n, (grid, page) in enumerate(pages, 1):
+            if isinstance(grid, impose.Poster):
+                slot = grid.slot()
+                _place(c, drawer, page[0].face, slot, ph)
+                poster_marks(c, fonts, grid, page[0].deck, title)
+                c.showPage()        # one-sided: no back page
+                continue
             face_slots = impose.slots(grid, len(page))
-            if style == "lines":
+            shaped = page[0].face.shape != "rect"
+            if style == "lines" and not shaped:
                 draw_cut_lines(c, pw, ph, face_slots)
             for cp, slot in zip(page, face_slots):
                 _place(c, drawer, cp.face, slot, ph)
-            if style == "ticks":
+            if shaped:
+                shape_cuts(c, page, face_slots, ph)
+            elif style == "ticks":
                 crop_ticks(c, grid, face_slots, ph)
             if layout is not None:
                 draw_registration(c, layout)
@@ -214,12 +348,14 @@ class SheetWriter:
             c.showPage()
             if any_backs:
                 b_slots = impose.back_slots(grid, face_slots, opts.flip, opts.back_offset)
-                if style == "lines":
+                if style == "lines" and not shaped:
                     draw_cut_lines(c, pw, ph, b_slots)
                 for cp, slot in zip(page, b_slots):
                     if cp.back is not None:
                         _place(c, drawer, cp.back, slot, ph)
-                if style == "ticks":
+                if shaped:
+                    shape_cuts(c, page, b_slots, ph)     # cut from either side
+                elif style == "ticks":
                     crop_ticks(c, grid, b_slots, ph)     # cut from either side
                 if notes:
                     _note(c, fonts, grid, b_slots, f"{title} · {decks} · sheet {n} of {len(pages)} · backs")

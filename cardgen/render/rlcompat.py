@@ -230,6 +230,11 @@ class CardCanvas(Canvas):
         self._code.append(f"q {_numbers(clip)} re W n {_numbers(matrix)} cm /{self._doc.getXObjectName(name)} Do Q")
         self._formsinuse.append(name)
 
+    def place_form_in(self, name: str, clip: str, matrix: tuple[float, ...]) -> None:
+        """`place_form`, clipped to a path given as content-stream operators (`m`, `l`, `c`, `h`)."""
+        self._code.append(f"q {clip} W n {_numbers(matrix)} cm /{self._doc.getXObjectName(name)} Do Q")
+        self._formsinuse.append(name)
+
     def register_image(self, path: str) -> None:
         """Put the image file into the document as `drawImage(path, mask="auto")` would,
         drawing nothing (for a replayed form that shows it)."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardgen.core.sizes import CARD_SIZES_MM, DEFAULT_BLEED_MM, CardSize
+from cardgen.schema.components import KINDS, SHAPES
 from cardgen.schema.core import (
     Choice,
     Colour,
@@ -56,11 +57,14 @@ class CardSizeKind(Kind):
     for a round token; converts to `core.sizes.CardSize` (mm)."""
 
     def convert(self, value: Any, env: Env) -> Any:
+        if isinstance(value, (int, float, str)) and not isinstance(value, bool) and _is_length(value):
+            d = _SIDE.convert(value, env)       # one length: a token's width, a hex tile's flat-to-flat size
+            return CardSize(d, d, "", "rect", single=True)
         if isinstance(value, str):
             return CardSize(*named_size(value, CARD_SIZES_MM, "card"))
         if not isinstance(value, dict):
-            raise Invalid(f"must be a card size name such as poker, or a mapping with width and height "
-                          f"(or diameter), got {show(value)}")
+            raise Invalid(f"must be a card size name such as poker, one length such as 25mm, or a mapping "
+                          f"with width and height (or diameter), got {show(value)}")
         allowed = ("diameter", "name") if "diameter" in value else ("width", "height", "name")
         for k in value:
             if k not in allowed:
@@ -90,12 +94,13 @@ class CardSizeKind(Kind):
             raise Invalid(f"{key} {exc.message}", (key,)) from None
 
     def describe(self) -> str:
-        return f"card size: a name ({', '.join(CARD_SIZES_MM)}) or {{width, height}} or {{diameter}}"
+        return (f"card size: a name ({', '.join(CARD_SIZES_MM)}), one length (a token's width, a hex's "
+                f"flat-to-flat size) or {{width, height}} or {{diameter}}")
 
     def json_schema(self) -> dict:
         length = _SIDE.json_schema()
         return {"anyOf": [
-            {"enum": list(CARD_SIZES_MM)},
+            {"enum": list(CARD_SIZES_MM)}, length,
             {"type": "object", "properties": {"width": length, "height": length, "name": {"type": "string"}},
              "required": ["width", "height"], "additionalProperties": False},
             {"type": "object", "properties": {"diameter": length, "name": {"type": "string"}},
@@ -103,6 +108,14 @@ class CardSizeKind(Kind):
 
     def show_default(self, default: Any) -> str:
         return default.name if isinstance(default, CardSize) else super().show_default(default)
+
+
+_LENGTH = re.compile(r"^\s*[+]?(\d+(\.\d*)?|\.\d+)\s*(mm|cm|in|pt)?\s*$", re.IGNORECASE)
+
+
+def _is_length(value: Any) -> bool:
+    """A size given as one length (`25mm`, `1in`, 25) rather than a name."""
+    return not isinstance(value, str) or bool(_LENGTH.match(value))
 
 
 _PLUS = re.compile(r"^\s*(\d+)\s*\+\s*$")
@@ -335,6 +348,13 @@ class DeckFile(Decl):
     designer_note: str | None = opt(_TEXT, "a note for the designer (a doubt, an erratum of the source): "
                                            "`validate` and `build` show it; rules.pdf prints it only with "
                                            "`booklet: {designer_notes: true}`", None)
+    kind: str = opt(Choice(tuple(KINDS)), "what the file makes: " + "; ".join(f"`{k.name}`, {k.summary}"
+                                                                           for k in KINDS.values())
+                    + " (docs/components.md)", "card")
+    shape: str | None = opt(Choice(tuple(SHAPES)), "the pieces' outline, which the print sheets cut along: "
+                                                  + "; ".join(f"`{k}`, {v}" for k, v in SHAPES.items()), None,
+                            default_doc="the kind's: rect for cards and boards, round for tokens, hex-flat for "
+                                        "tiles (round for a size given as {diameter})")
     template: str = opt(Text(nonempty=True), "layout template for the faces, e.g. game-601/action")
     back: str | None = opt(_TEXT, "layout template for one shared back", None)
     backs: str | None = opt(_TEXT, "layout template for per-card backs (double-sided cards); a card's "
