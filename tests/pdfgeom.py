@@ -98,3 +98,59 @@ def page_items(reader: PdfReader, index: int):
             bbox = tuple(float(v) for v in xo["/BBox"])
             placements.append(Placement(name, ctm[4] / MM, ctm[5] / MM, bbox, clip, ctm))
     return placements, segments
+
+
+@dataclass
+class StrokedPath:
+    """A path stroked on a page: its subpaths' points (curve control points too), in mm from
+    the page's bottom-left, and its curves as (start, c1, c2, end)."""
+
+    points: list
+    curves: list
+    width: float        # line width in pt
+    gray: float
+
+
+def stroked_paths(reader: PdfReader, index: int) -> list[StrokedPath]:
+    """Every path of more than one segment stroked on page `index` (`m`, `l`, `c`, `h`, then `S`),
+    one per subpath, the current transformation applied."""
+    page = reader.pages[index]
+    ops = ContentStream(page.get_contents(), reader).operations
+    ctm = (1, 0, 0, 1, 0, 0)
+    stack = []
+    lw, gray = 1.0, 0.0
+    subpaths: list = []
+    out = []
+
+    def at(x, y):
+        return ((x * ctm[0] + y * ctm[2] + ctm[4]) / MM, (x * ctm[1] + y * ctm[3] + ctm[5]) / MM)
+
+    for operands, op in ops:
+        op = op.decode() if isinstance(op, bytes) else op
+        v = [float(o) for o in operands] if op in ("m", "l", "c", "cm", "w") else None
+        if op == "q":
+            stack.append((ctm, lw, gray))
+        elif op == "Q":
+            ctm, lw, gray = stack.pop()
+        elif op == "cm":
+            ctm = _mul(tuple(v), ctm)
+        elif op == "w":
+            lw = v[0]
+        elif op == "RG":
+            gray = sum(float(o) for o in operands) / 3
+        elif op == "m":
+            subpaths.append(([at(*v)], []))
+        elif op == "l" and subpaths:
+            subpaths[-1][0].append(at(*v))
+        elif op == "c" and subpaths:
+            start = subpaths[-1][0][-1]
+            pts = [at(v[0], v[1]), at(v[2], v[3]), at(v[4], v[5])]
+            subpaths[-1][1].append((start, *pts))
+            subpaths[-1][0].extend(pts)
+        elif op in ("S", "s"):
+            out += [StrokedPath(p, c, lw, gray) for p, c in subpaths if len(p) > 2]
+            subpaths = []
+        elif op in ("n", "f", "f*", "B", "b", "W", "W*", "re"):
+            if op != "W" and op != "W*":
+                subpaths = [] if op != "re" else subpaths
+    return out

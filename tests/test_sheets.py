@@ -286,11 +286,12 @@ def test_jumbo_cards_turn_sideways_when_that_fits_more(tiny_game, tmp_path):
         assert bx == pytest.approx(PW - fx, abs=0.01)
 
 
-def test_a_card_larger_than_the_page_is_a_clear_error(tiny_game, tmp_path):
-    from cardgen.core.errors import CardgenError
+def test_a_card_larger_than_the_page_is_printed_across_sheets(tiny_game, tmp_path):
+    """(It was an error; now it is tiled like a board: tests/test_components.py measures it.)"""
     root = tiny_game("cards:\n  - {name: Board}\n", deck_extra="size: {width: 300mm, height: 300mm}\n")
-    with pytest.raises(CardgenError, match=r"a 300x300 mm card does not fit on a 215.9x279.4 mm page"):
-        build(root, tmp_path, papers=("letter",))
+    out = build(root, tmp_path, papers=("letter",))
+    reader = PdfReader(out / "print-letter.pdf")
+    assert len(reader.pages) == 4              # 2 x 2 sheets, one-sided
 
 
 def test_a_card_with_count_zero_is_parked_not_printed(tiny_game, tmp_path):
