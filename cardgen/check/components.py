@@ -19,6 +19,41 @@ from cardgen.schema.core import suggest
 COUNT_CODES = {"count-mismatch", "count-missing", "count-extra", "count-deck", "count-unlisted", "count-field"}
 
 
+def _copies(n: int) -> str:
+    return f"{n} copy printed" if n == 1 else f"{n} copies printed"
+
+
+def _at(e: Entry, key: str) -> Loc:
+    """Where the entry's `key:` value is (its `silent:` line, say), else where the entry starts."""
+    return e.data.value_loc(key) if key in e.data else e.loc
+
+
+def check_item(e: Entry, game: Game, report: Report) -> Deck | None:
+    """An `item:` of the component list: made by the component file of its name (its count held
+    to the rules like a deck's), or bought; the component file, if any."""
+    item = e.item or ""
+    deck = game.deck(item)
+    if deck is None:
+        if e.bought is None and not game.broken:
+            report.warn(_at(e, "item"), f"rules list {item} ({_at(e, 'item').short}), which nothing in game "
+                                        f"{game.slug} makes; add a component file for it (`deck: {item}` with "
+                                        f"`kind: token`, `tile` or `board`), or mark it `bought:` (bought or taken "
+                                        f"from another game)", "component-missing")
+        if e.count is None:
+            report.warn(_at(e, "silent" if e.silent is not None else "item"),
+                        f"rules give no count for {item}; {'bought' if e.bought is not None else 'none printed'}",
+                        "count-silent")
+        return None
+    if e.count is None:
+        report.warn(_at(e, "silent" if e.silent is not None else "item"),
+                    f"rules give no count for {item}; {_copies(deck.count)}", "count-silent")
+    elif not e.count.tbd and not _compare(e.count, deck.count) and all(c.count_ok for c in deck.cards):
+        dloc = deck.data.value_loc("deck")
+        report.error(e.count.loc, f"{item}: rules say {_said(e.count)} ({e.count.loc.short}), the {deck.kind} "
+                                  f"file makes {deck.count} ({dloc.short})", "count-mismatch")
+    return deck
+
+
 # -- the rules against themselves -------------------------------------------------------
 
 def check_entry_itself(e: Entry, report: Report) -> None:
@@ -200,6 +235,10 @@ def check_counts(game: Game, report: Report) -> None:
     mentioned: set[str] = set()
     for e in rules.components:
         check_entry_itself(e, report)
+        if e.item is not None:
+            made = check_item(e, game, report)
+            if made is not None:
+                mentioned.add(made.name)
         for name, loc in e.decks:
             mentioned.add(name)
             deck = game.deck(name)
@@ -213,9 +252,13 @@ def check_counts(game: Game, report: Report) -> None:
             mentioned.add(deck.name)
             if e.silent is None:
                 check_deck(e, deck, report)
+            else:
+                report.warn(_at(e, "silent"), f"rules give no count for {deck.name}; {_copies(deck.count)}",
+                            "count-silent")
     for deck in game.decks:
         if deck.name not in mentioned and deck.slug not in mentioned:
             loc = deck.data.value_loc("deck")
-            report.error(loc, f"deck '{deck.name}' ({loc.short}) is not in the rules' component list "
+            what = "deck" if deck.kind == "card" else f"{deck.kind} file"
+            report.error(loc, f"{what} '{deck.name}' ({loc.short}) is not in the rules' component list "
                               f"({_short(rules.components_loc)}); add an entry for it (with `silent:` if "
                               f"the document gives no count)", "count-unlisted")

@@ -112,6 +112,8 @@ def _parse_entry(raw: YDict, report: Report, i: int) -> Entry | None:
     if "count" in raw:
         report.error(raw.key_loc("count"), f"{who}: `count:` is for items; a deck's number of cards is "
                                            f"`total:`", "rules-schema")
+    if "bought" in raw:
+        report.error(raw.key_loc("bought"), f"{who}: `bought:` is for items; a deck is printed", "rules-schema")
     if "silent" in raw:
         e.silent = str(raw["silent"])
         stated = [k for k in DECK_ONLY if k in raw]
@@ -129,7 +131,7 @@ def _parse_entry(raw: YDict, report: Report, i: int) -> Entry | None:
 def _entry_keys(raw: YDict, report: Report, i: int) -> bool:
     """Unknown keys and the plain text values reported (the counts and lists are read one by
     one later); False when the entry has not exactly one of `deck:`, `decks:` and `item:`."""
-    plain = ("deck", "item", "quote", "silent")
+    plain = ("deck", "item", "quote", "silent", "bought")
     unknown, wrong = file_diagnostics(ComponentEntry, raw, "a component entry",
                                       skip=tuple(k for k in ComponentEntry.options() if k not in plain))
     for d in [*unknown, *wrong]:
@@ -154,6 +156,13 @@ def _item(e: Entry, raw: YDict, report: Report) -> Entry:
                                            f"`count:` only", "rules-schema")
     if "count" in raw:
         e.count = _count(raw["count"], raw.value_loc("count"), f"item '{e.item}': count", report, plus=True)
+    if "silent" in raw:
+        e.silent = str(raw["silent"])
+        if "count" in raw:
+            report.error(raw.key_loc("count"), f"item '{e.item}': `silent:` says the document gives no count, "
+                                               f"but the entry also has `count:`; keep one", "rules-schema")
+    if "bought" in raw:
+        e.bought = str(raw["bought"])
     return e
 
 

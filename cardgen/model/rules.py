@@ -56,6 +56,7 @@ class Entry:
     types: Count | None = None
     count: Count | None = None
     silent: str | None = None
+    bought: str | None = None       # an item bought or taken from another game: listed, not printed
     contradicted: bool = False      # the declared total disagrees with the entry's own parts
 
     @property

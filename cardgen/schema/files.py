@@ -422,7 +422,8 @@ class ComponentEntry(Decl):
     deck: str | None = opt(_TEXT, "the deck this entry is about (its deck file's `deck:` name)", None)
     decks: tuple | None = opt(ListOf(_TEXT, min_items=1), "several decks that each have this same breakdown",
                               None)
-    item: str | None = opt(_TEXT, "a component that is not a card deck (tokens, dice, boards)", None)
+    item: str | None = opt(_TEXT, "a component that is not a card deck (tokens, dice, boards): made by the "
+                                  "component file of that name (docs/components.md), else marked `bought:`", None)
     quote: str | None = opt(_TEXT, "the rules document's own wording", None)
     total: tuple | None = opt(RuleCount(plus=True), "the deck's cards in all: N, \"N+\" (at least N) or tbd",
                               None)
@@ -436,7 +437,10 @@ class ComponentEntry(Decl):
     each: tuple | None = opt(RuleCount(), "with `by:`, copies in every group", None)
     types: tuple | None = opt(RuleCount(), "with `by:`, how many groups there are", None)
     count: tuple | None = opt(RuleCount(plus=True), "for an `item:`, how many", None)
-    silent: str | None = opt(_TEXT, "the document gives no counts for this deck; say so here", None)
+    silent: str | None = opt(_TEXT, "the document gives no counts for this deck or item; say so here (`validate` "
+                                    "warns at it, with the count printed)", None)
+    bought: str | None = opt(_TEXT, "for an `item:`: bought or taken from another game (standard dice, pawns, "
+                                    "cubes): listed, not printed; say what to get", None)
 
 
 @dataclass(frozen=True, kw_only=True)
