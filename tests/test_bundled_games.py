@@ -51,8 +51,11 @@ def test_every_card_is_legible(game):
                 # the version and revision stamp (docs/changes.md) is small on purpose, but readable
                 least = 4.5 if i in layout.stamp else 6
                 assert op.size >= least, f"{layout.key}: text at {op.size} pt"
-    # every face carries the stamp: one text op, inside the safe area (1/8 in from the trim)
-    for _, card, face in rendered.faces:
+    # every card's face carries the stamp: one text op, inside the safe area (1/8 in from the trim);
+    # a token has no room for it
+    for deck, card, face in rendered.faces:
+        if deck.kind != "card":
+            continue
         stamp = [face.ops[i] for i in face.stamp]
         assert len(stamp) == 1 and isinstance(stamp[0], ops.Text), face.key
         words = "".join(str(r.content) for r in stamp[0].runs)      # one run per word

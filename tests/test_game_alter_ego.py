@@ -31,8 +31,22 @@ def by_type(deck) -> Counter:
 
 
 def test_decks_present(game):
-    assert [d.name for d in game.decks] == ["Hero", "Alter Ego", "Character", "Henchmen", "Arch Villain",
-                                            "Equipment", "Nemesis"]
+    assert [d.name for d in game.decks if d.kind == "card"] == ["Hero", "Alter Ego", "Character", "Henchmen",
+                                                                "Arch Villain", "Equipment", "Nemesis"]
+
+
+def test_the_documents_tokens_and_boards_are_made_with_their_counts(game):
+    """"4 Player boards", "15 Civilian (CIV) Tokens (5 each of 3 types)", "40 Arch Villain / Penalty
+    Tokens"; Teamwork and Money tokens are "XX": placeholders, marked."""
+    made = {d.name: d for d in game.decks if d.kind != "card"}
+    assert {n: (d.kind, d.count) for n, d in made.items()} == {
+        "Civilian (CIV) tokens": ("token", 15), "Arch Villain / Penalty tokens": ("token", 40),
+        "Teamwork tokens": ("token", 10), "Money tokens": ("token", 20), "Player boards": ("board", 4)}
+    assert sorted(c.count for c in made["Civilian (CIV) tokens"].cards) == [5, 5, 5]
+    for name in ("Civilian (CIV) tokens", "Teamwork tokens", "Money tokens", "Player boards"):
+        assert all(c.fields.get("todo") for c in made[name].cards), name
+    board = made["Player boards"].cards[0]
+    assert board.fields["areas"] == ["Income", "Support", "Patrol", "Fight", "Recoup"]
 
 
 def test_hero_50_cards_10_each_of_5_types(game):
@@ -76,7 +90,7 @@ def test_equipment_deck_holds_equipment_and_events(game):
 
 def test_undescribed_cards_are_marked_placeholders_with_todo(game):
     # The document gives no card texts: nothing may carry invented ability text.
-    for deck in game.decks:
+    for deck in [d for d in game.decks if d.kind == "card"]:
         for card in deck.cards:
             assert card.fields.get("placeholder") is True, (deck.name, card.name)
             assert card.fields.get("todo"), (deck.name, card.name)
@@ -99,8 +113,10 @@ def test_rules_component_list_matches_the_document_and_the_data(game):
     assert comps["Teamwork tokens"]["count"] == "tbd" and comps["Money tokens"]["count"] == "tbd"
     # every deck of the game is in the list, and every listed deck exists
     decks = {c["deck"] for c in rules["components"] if "deck" in c}
-    assert decks == {d.name for d in game.decks}
-    for d in game.decks:
+    assert decks == {d.name for d in game.decks if d.kind == "card"}
+    items = {c["item"] for c in rules["components"] if "item" in c}
+    assert items == {d.name for d in game.decks if d.kind != "card"}     # each item made by its component file
+    for d in [d for d in game.decks if d.kind == "card"]:
         total = comps[d.name]["total"]
         if total != "tbd":
             assert d.count == total
@@ -117,12 +133,13 @@ def test_every_card_lays_out_without_overflow_or_tiny_text(game):
     rendered = layout_game(game, report)
     assert [d for d in report.items if d.code == "overflow"] == []
     assert len(rendered.faces) == sum(len(d.cards) for d in game.decks)
-    assert len(rendered.backs) == len(game.decks)            # one back per deck
+    assert len(rendered.backs) == len([d for d in game.decks if d.back])     # one back per deck (tokens: none)
     for _, _, layout in [*rendered.faces]:
         for i, op in enumerate(layout.ops):
             if isinstance(op, ops.Text) and i not in layout.stamp:     # the version stamp is small on purpose
                 assert op.size >= 6, layout.key
-    placeholders = [f for _, c, f in rendered.faces
+    cards = [(d, f) for d, _, f in rendered.faces if d.kind == "card"]
+    placeholders = [f for _, f in cards
                     if any(getattr(r, "content", None) == "PLACEHOLDER" for op in f.ops if isinstance(op, ops.Text)
                            for r in op.runs)]
-    assert len(placeholders) == len(rendered.faces)
+    assert len(placeholders) == len(cards)

@@ -53,7 +53,17 @@ def card(game, name):
 
 
 def test_decks_are_the_four_factions_and_heathen_house(game):
-    assert sorted(d.name for d in game.decks) == sorted([*FACTIONS, "Heathen House"])
+    assert sorted(d.name for d in game.decks if d.kind == "card") == sorted([*FACTIONS, "Heathen House"])
+
+
+def test_vp_tokens_and_the_first_player_marker_are_made(game):
+    """"give each player 10 vp tokens" (the bank's size is not given: a placeholder count, marked);
+    "the first player marker is passed to the left"."""
+    vp, first = game.deck("VP tokens"), game.deck("First player marker")
+    assert (vp.kind, vp.size.shape, vp.count) == ("token", "round", 50)
+    assert vp.cards[0].fields["placeholder"] is True and vp.cards[0].fields["note"]
+    assert vp.cards[0].fields["value"] == "1"           # "VP Tokens are worth one point apiece"
+    assert (first.kind, first.count) == ("token", 1)
 
 
 @pytest.mark.parametrize("faction", FACTIONS)
@@ -71,7 +81,7 @@ def test_heathen_house_keeps_its_itemized_98_cards(game):
 
 
 def test_every_card_has_a_known_kind(game):
-    for deck in game.decks:
+    for deck in [d for d in game.decks if d.kind == "card"]:
         for c in deck.cards:
             assert c.fields.get("kind") in KINDS, (deck.name, c.name)
 
@@ -146,7 +156,7 @@ def test_cards_lay_out_without_overflow_and_nothing_under_6pt(game):
     rendered = layout_game(game, report)
     assert [d for d in report.items if d.code == "overflow"] == []
     assert report.items == []
-    assert len(rendered.copies) == 4 * 26 + 98
+    assert len(rendered.copies) == 4 * 26 + 98 + 50 + 1      # and the VP tokens and the first player marker
     layouts = [face for _, _, face in rendered.faces] + rendered.distinct_backs()
     sizes = [run.size for lay in layouts for i, op in enumerate(lay.ops) if isinstance(op, Text)
              and i not in lay.stamp for run in op.runs if run.kind == "text"]     # the version stamp is small

@@ -17,7 +17,7 @@ def game():
 
 
 def test_every_deck_the_rules_list(game):
-    assert [d.name for d in game.decks] == [
+    assert [d.name for d in game.decks if d.kind == "card"] == [
         "Vigilante", "Vigilante Ability", "Vigilante Gadget", "Villain", "Villain Ability",
         "Henchmen", "Event", "Reward"]
 
@@ -33,7 +33,7 @@ def test_one_henchman_card_per_type_with_activation_order(game):
 def test_no_card_is_invented(game):
     # the rules name no vigilante, villain, event, reward, gadget or ability: each deck holds
     # one placeholder, marked as such and with its missing text stated
-    for deck in game.decks:
+    for deck in [d for d in game.decks if d.kind == "card"]:
         for card in deck.cards:
             assert card.count == 1
             assert card.fields.get("placeholder") is True, card.name
@@ -44,10 +44,20 @@ def test_no_card_is_invented(game):
 def test_components_cover_every_deck_and_the_booklet(game):
     comps = game.rules.components
     decks = {n for c in comps if c.item is None for n in c.names}
-    assert decks == {d.name for d in game.decks}
+    assert decks == {d.name for d in game.decks if d.kind == "card"}
     assert all(c.silent for c in comps if c.item is None)
     items = {c.item for c in game.rules.items()}
     assert {"Location Booklet", "Attack dice", "Health dice", "Energy dice", "Charge tokens"} <= items
+    # the tokens it makes: each an item of the list; objective and alarm tokens are two-sided
+    made = {d.name: d for d in game.decks if d.kind != "card"}
+    assert set(made) == {"Objective tokens", "Alarm token", "Starting player token", "Turn token", "Threat token"}
+    assert set(made) <= items
+    for two_sided in ("Objective tokens", "Alarm token"):
+        deck = made[two_sided]
+        assert deck.backs and all(c.back_fields["label"] != c.fields["label"] for c in deck.cards)
+    assert made["Objective tokens"].cards[0].fields["placeholder"] is True     # no count given: 4 is marked
+    assert {e.item: e.bought for e in game.rules.items() if e.bought} == {
+        "Health dice": "standard six-sided dice", "Energy dice": "standard six-sided dice"}
 
 
 def test_layout_has_no_overflow_and_stat_slots(game):

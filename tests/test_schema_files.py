@@ -46,8 +46,8 @@ CASES: dict[tuple[type, str], dict] = {
     **{(G, k): _text("game.yaml", k) for k in ("title", "subtitle", "designer", "version", "players",
                                                "play_time", "ages")},
     (G, "card_size"): {
-        "wrong": ("5", "game.yaml: `card_size` must be a card size name such as poker, or a mapping with width "
-                       "and height (or diameter), got 5", None),
+        "wrong": ("true", "game.yaml: `card_size` must be a card size name such as poker, one length such as 25mm, "
+                          "or a mapping with width and height (or diameter), got true", None),
         "range": ("{width: 2000, height: 88}", "game.yaml: `card_size` width must be a length from 5 to 1000 mm, "
                                                "got 2000", "2000")},
     (G, "bleed"): {
@@ -74,10 +74,18 @@ CASES: dict[tuple[type, str], dict] = {
     **{(D, k): _text("deck file d.yaml", k) for k in ("deck", "description", "designer_note", "template", "back",
                                                                  "backs")},
     (D, "size"): {
-        "wrong": ("[1, 2]", "deck file d.yaml: `size` must be a card size name such as poker, or a mapping with "
-                            "width and height (or diameter), got a list", None),
+        "wrong": ("[1, 2]", "deck file d.yaml: `size` must be a card size name such as poker, one length such as "
+                            "25mm, or a mapping with width and height (or diameter), got a list", None),
         "range": ("{diameter: -3}", "deck file d.yaml: `size` diameter must be a length from 5 to 1000 mm, "
                                     "got -3", "-3")},
+    (D, "kind"): {
+        "wrong": ("5", "deck file d.yaml: `kind` must be one of card, token, tile, board, got 5", None),
+        "range": ("tokn", "deck file d.yaml: `kind` must be one of card, token, tile, board, got 'tokn'; did you "
+                          "mean 'token'?", None)},
+    (D, "shape"): {
+        "wrong": ("5", "deck file d.yaml: `shape` must be one of rect, round, hex-flat, hex-pointy, got 5", None),
+        "range": ("hexagon", "deck file d.yaml: `shape` must be one of rect, round, hex-flat, hex-pointy, got "
+                             "'hexagon'", None)},
     (D, "bleed"): {
         "wrong": ("true", "deck file d.yaml: `bleed` must be a length such as 5mm, 0.25in or 10pt, got true", None),
         "range": (".inf", "deck file d.yaml: `bleed` must be a finite number, got inf", None)},
@@ -104,7 +112,7 @@ CASES: dict[tuple[type, str], dict] = {
     (R, "player_aid"): {"wrong": ("5", "`player_aid:` must be a mapping with `turn:` and `end:`", None),
                         "range": None},
 
-    **{(E, k): _text("a component entry", k) for k in ("deck", "item", "quote", "silent")},
+    **{(E, k): _text("a component entry", k) for k in ("deck", "item", "quote", "silent", "bought")},
     (E, "decks"): {
         "wrong": ("5", "`decks:` must be a list of deck names, e.g. [Monsters, Ninjas]", None),
         "range": ("[]", "`decks:` must be a list of deck names, e.g. [Monsters, Ninjas]", None)},
@@ -160,8 +168,8 @@ def _files(decl: type, key: str, line_text: str) -> tuple[dict[str, str], str, i
     if key in ("deck", "decks"):
         files["rules.yaml"] = f"components:\n  - {line_text}\n    total: 1\n"
         return files, "rules.yaml", 2
-    if key in ("item", "count"):
-        head = "  - item: Dice\n" if key == "count" else ""
+    if key in ("item", "count", "bought"):
+        head = "  - item: Dice\n" if key in ("count", "bought") else ""
         files["rules.yaml"] = f"components:\n  - deck: D\n    total: 1\n{head}  - {line_text}\n" if not head \
             else f"components:\n  - deck: D\n    total: 1\n{head}    {line_text}\n"
         return files, "rules.yaml", 4 if not head else 5

@@ -145,9 +145,42 @@ def test_tbd_and_items(tmp_path):
     assert run(tmp_path, "g") == (0, [
         "cards/g/rules.yaml:9:12: warning: Henchmen: the rules leave the total open (tbd); decide it and write "
         "the number",
+        "cards/g/rules.yaml:10:11: warning: rules list Money tokens (rules.yaml:10), which nothing in game g makes; "
+        "add a component file for it (`deck: Money tokens` with `kind: token`, `tile` or `board`), or mark it "
+        "`bought:` (bought or taken from another game)",
         "cards/g/rules.yaml:11:12: warning: item 'Money tokens': the rules leave the count open (tbd); decide it "
         "and write the number",
-        "g: 0 errors, 2 warnings"])
+        "cards/g/rules.yaml:12:11: warning: rules list CIV tokens (rules.yaml:12), which nothing in game g makes; "
+        "add a component file for it (`deck: CIV tokens` with `kind: token`, `tile` or `board`), or mark it "
+        "`bought:` (bought or taken from another game)",
+        "g: 0 errors, 4 warnings"])
+
+
+def test_items_made_by_component_files_bought_or_missing(tmp_path):
+    """An item is made by the component file of its name (its count held to the rules), or bought;
+    else `validate` says nothing makes it.  A component file the rules do not list is an error
+    like a deck's."""
+    rules = RULES + ("  - item: CIV tokens\n    count: 15\n"
+                     "  - item: Money tokens\n    silent: the document gives XX\n"
+                     "  - item: Dice\n    bought: standard six-sided dice\n"
+                     "  - item: Cubes\n")
+    civ = "deck: CIV tokens\nkind: token\nsize: 20mm\ntemplate: g/face\ncards:\n  - {name: CIV, count: 14}\n"
+    money = "deck: Money tokens\nkind: token\nsize: 20mm\ntemplate: g/face\ncards:\n  - {name: $1, count: 30}\n"
+    chits = "deck: Chits\nkind: token\nshape: hex-flat\nsize: 20mm\ntemplate: g/face\ncards:\n  - name: C\n"
+    make_game(tmp_path, rules=rules, decks={"actions.yaml": ACTIONS, "civ.yaml": civ, "money.yaml": money,
+                                            "chits.yaml": chits})
+    assert run(tmp_path, "g") == (1, [
+        "cards/g/chits.yaml:1:7: error: token file 'Chits' (chits.yaml:1) is not in the rules' component list "
+        "(rules.yaml:2); add an entry for it (with `silent:` if the document gives no count)",
+        "cards/g/rules.yaml:8:12: error: CIV tokens: rules say 15 (rules.yaml:8), the token file makes 14 "
+        "(civ.yaml:1)",
+        "cards/g/rules.yaml:10:13: warning: rules give no count for Money tokens; 30 copies printed",
+        "cards/g/rules.yaml:11:11: warning: rules give no count for Dice; bought",
+        "cards/g/rules.yaml:13:11: warning: rules give no count for Cubes; none printed",
+        "cards/g/rules.yaml:13:11: warning: rules list Cubes (rules.yaml:13), which nothing in game g makes; add a "
+        "component file for it (`deck: Cubes` with `kind: token`, `tile` or `board`), or mark it `bought:` "
+        "(bought or taken from another game)",
+        "g: 2 errors, 4 warnings"])
 
 
 def test_silent_and_unlisted_and_unknown_decks(tmp_path):
@@ -158,9 +191,10 @@ def test_silent_and_unlisted_and_unknown_decks(tmp_path):
     assert run(tmp_path, "g") == (1, [
         "cards/g/bonus.yaml:1:7: error: deck 'Bonus' (bonus.yaml:1) is not in the rules' component list "
         "(rules.yaml:2); add an entry for it (with `silent:` if the document gives no count)",
+        "cards/g/rules.yaml:8:13: warning: rules give no count for Event; 1 copy printed",
         "cards/g/rules.yaml:9:11: error: rules name deck 'Evnts' (rules.yaml:9), which game g does not have; "
         "did you mean 'Event'? (decks: Action, Bonus, Event)",
-        "g: 2 errors, 0 warnings"])
+        "g: 2 errors, 1 warning"])
 
 
 def test_malformed_component_entries(tmp_path):
@@ -371,7 +405,7 @@ def test_unknown_game(tmp_path):
     assert out == ["h: error: no game called 'h' (games: g; or give a path to a game folder)"]
 
 
-def test_game_601_has_one_warning_and_no_errors():
+def test_game_601_warns_for_its_card_without_text_and_each_deck_its_document_does_not_count():
     old = os.getcwd()
     os.chdir(REPO)
     try:
@@ -382,7 +416,12 @@ def test_game_601_has_one_warning_and_no_errors():
     assert lines == [
         "cards/game-601/actions.yaml:25:11: warning: Action: card 'Give a Speech' has no text yet (todo: The "
         "rules list 4 Give a Speech cards but give no text for them.)",
-        "game-601: 0 errors, 1 warning"]
+        "cards/game-601/rules.yaml:8:13: warning: rules give no count for Identity; 3 copies printed",
+        "cards/game-601/rules.yaml:11:13: warning: rules give no count for Partner; 4 copies printed",
+        "cards/game-601/rules.yaml:18:13: warning: rules give no count for Event; 10 copies printed",
+        "cards/game-601/rules.yaml:21:13: warning: rules give no count for Treasure; 1 copy printed",
+        "cards/game-601/rules.yaml:24:13: warning: rules give no count for Player; 1 copy printed",
+        "game-601: 0 errors, 6 warnings"]
     assert r.exit_code == 0
 
 

@@ -12,6 +12,7 @@ from collections import Counter
 
 from cardgen.core.errors import Loc, Report
 from cardgen.load.game import Card, Deck, Game
+from cardgen.load.rules import DECK_ONLY
 from cardgen.model.rules import Count, Entry
 from cardgen.schema.core import suggest
 
@@ -235,7 +236,7 @@ def check_counts(game: Game, report: Report) -> None:
     mentioned: set[str] = set()
     for e in rules.components:
         check_entry_itself(e, report)
-        if e.item is not None:
+        if e.item is not None and not any(k in e.data for k in DECK_ONLY):     # (else reported on loading)
             made = check_item(e, game, report)
             if made is not None:
                 mentioned.add(made.name)
@@ -252,7 +253,8 @@ def check_counts(game: Game, report: Report) -> None:
             mentioned.add(deck.name)
             if e.silent is None:
                 check_deck(e, deck, report)
-            else:
+            elif isinstance(e.data.get("silent"), str) and not any(k in e.data for k in DECK_ONLY):
+                # (a malformed one, or one beside counts, is reported on loading)
                 report.warn(_at(e, "silent"), f"rules give no count for {deck.name}; {_copies(deck.count)}",
                             "count-silent")
     for deck in game.decks:
