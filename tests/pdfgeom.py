@@ -150,7 +150,6 @@ def stroked_paths(reader: PdfReader, index: int) -> list[StrokedPath]:
         elif op in ("S", "s"):
             out += [StrokedPath(p, c, lw, gray) for p, c in subpaths if len(p) > 2]
             subpaths = []
-        elif op in ("n", "f", "f*", "B", "b", "W", "W*", "re"):
-            if op != "W" and op != "W*":
-                subpaths = [] if op != "re" else subpaths
+        elif op in ("n", "f", "f*", "B", "b"):      # a path filled or ended unpainted (a clip)
+            subpaths = []
     return out

@@ -1,6 +1,7 @@
 """Tokens, tiles and boards (docs/components.md): what is printed, read back from the PDF in mm."""
 from __future__ import annotations
 
+import itertools
 import math
 import textwrap
 
@@ -168,7 +169,7 @@ def test_hex_tiles_tessellate_at_the_pitch_and_are_cut_along_the_hexagon(tmp_pat
     px, py, stagger, axis = tessellation(shape, w, h, B)
     xs = sorted({round(x, 2) for x, _ in centres})
     ys = sorted({round(y, 2) for _, y in centres})
-    step_x, step_y = min(b - a for a, b in zip(xs, xs[1:])), min(b - a for a, b in zip(ys, ys[1:]))
+    step_x, step_y = min(b - a for a, b in itertools.pairwise(xs)), min(b - a for a, b in itertools.pairwise(ys))
     if axis == "x":
         assert (step_x, step_y) == pytest.approx((px, stagger), abs=0.01)
     else:

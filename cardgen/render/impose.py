@@ -124,7 +124,6 @@ class Spots:
         return (x, y, w, h)
 
 
-Frame = Grid | Spots        # where the cards of one page go
 
 
 @dataclass(frozen=True)
@@ -159,6 +158,8 @@ def _clip_for(rect: Rect, others: list[Rect], bleed: float, gutter: bool) -> Rec
 
 def slots(grid: Frame, n: int) -> list[Slot]:
     """Slots for the first n cells of a page; butted cards show bleed only on open sides."""
+    if isinstance(grid, Poster):        # one sheet of a board: the board's one slot
+        return [grid.slot()][:n]
     if isinstance(grid, Spots):
         rects = [grid.rect(i) for i in range(n)]
         turns = [grid.places[i][2] for i in range(n)]
@@ -408,6 +409,9 @@ class Poster:
                 y = (r0 + 1) * (self.area_h - self.overlap) + self.overlap / 2
                 out += [(sx + sw * f, y) for f in (0.25, 0.75)]
         return out
+
+
+Frame = Grid | Spots | Poster       # where the cards of one page go (a Poster: one sheet of a board)
 
 
 def _spans(length: float, area: float, overlap: float) -> int:

@@ -465,16 +465,25 @@ def draw_fold(c: Canvas, layout: SheetLayout, page_slots: list[impose.Slot], ble
 
 # -- cut lines for a cutting machine ---------------------------------------------------------
 
-def cut_svg(layout: SheetLayout, frame: impose.Frame, round_cards: bool = False) -> bytes:
+def cut_svg(layout: SheetLayout, frame: impose.Frame, round_cards: bool | str = False) -> bytes:
     """The cut lines of one page arrangement as an SVG the size of the paper, in mm from its
-    top-left: every card's trim (a circle for round tokens), and nothing else (the cutting
-    software makes its own registration marks).  Same input, same bytes."""
+    top-left: every card's trim (a circle for round tokens, a hexagon for hex pieces: pass the
+    shape), and nothing else (the cutting software makes its own registration marks).  Same
+    input, same bytes."""
+    from cardgen.model.components import HEXES, outline
+
+    shape = "round" if round_cards is True else (round_cards or "rect")
     w, h = layout.paper_w, layout.paper_h
     shapes = []
     for i, s in enumerate(impose.slots(frame, frame.per_page), 1):
-        if round_cards:
+        if shape == "round":
             shapes.append(f'  <circle id="card-{i}" cx="{s.x + s.w / 2:.3f}" cy="{s.y + s.h / 2:.3f}" '
                           f'r="{min(s.w, s.h) / 2:.3f}"/>')
+        elif shape in HEXES:
+            turned = {"hex-flat": "hex-pointy", "hex-pointy": "hex-flat"}[shape] if s.rotation in (90, -90) \
+                else shape
+            points = " ".join(f"{x:.3f},{y:.3f}" for x, y in outline(turned, s.x, s.y, s.w, s.h))
+            shapes.append(f'  <polygon id="card-{i}" points="{points}"/>')
         else:
             shapes.append(f'  <rect id="card-{i}" x="{s.x:.3f}" y="{s.y:.3f}" width="{s.w:.3f}" height="{s.h:.3f}"/>')
     return ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
