@@ -244,12 +244,17 @@ class BookletMaker:
             c.smart = True
         return out
 
-    def _items(self) -> list[str]:
-        """The `item:` components of rules.yaml, as list entries."""
+    def _items(self, bought: bool = False) -> list[str]:
+        """The `item:` components of rules.yaml that no component file makes, as list entries:
+        with `bought`, those marked `bought:` (with what to get), else the others."""
         items = []
         for entry in self.r.game.rules.items() if self.r.game.rules else []:
             n, name = entry.count, str(entry.item)
-            if n is None:
+            if self.r.game.deck(name) is not None or (entry.bought is not None) != bought:
+                continue        # made (shown with the decks), or in the other list
+            if bought:
+                items.append(f"{name}: {entry.bought}")
+            elif n is None:
                 items.append(name)
             elif n.value is not None and not n.at_least:
                 items.append(f"**{n.value}** {name}")
@@ -268,7 +273,7 @@ class BookletMaker:
             th = thumb_w * (deck.size.height / deck.size.width) if lay else 8 * MM
             tx = thumb_w + 5 * MM
             kinds = len(deck.cards)
-            lines = c.lines(f"**{deck.name}** — {plural(deck.count, 'card')}", replace(st.body, size=st.base * 1.08),
+            lines = c.lines(f"**{deck.name}** — {plural(deck.count, deck.kind)}", replace(st.body, size=st.base * 1.08),
                             self.cw - tx, tx)
             detail = f"{kinds} different · {deck.size.label}"
             lines += c.lines(detail, st.small, self.cw - tx, tx)
@@ -291,6 +296,10 @@ class BookletMaker:
         if items:
             out.append(c.heading("Also needed", 3))
             out += c.items(items, False)
+        bought = self._items(bought=True)
+        if bought:
+            out.append(c.heading("Bought or from another game", 3))
+            out += c.items(bought, False)
         return out
 
     def contents(self, c: Composer, starts: dict[str, int]) -> list[Strip]:
@@ -438,7 +447,8 @@ class BookletMaker:
         if columns:
             c.smart = False
             try:
-                texts = [f"**{d.count}** {d.name}" for d in self.r.game.decks] + self._items()
+                texts = [f"**{d.count}** {d.name}" for d in self.r.game.decks] + self._items() \
+                    + self._items(bought=True)
                 gap = 5 * MM
                 width = (self.cw - gap * (columns - 1)) / columns
                 entries = [merge(c.items([t], False, width=width)) for t in texts]
@@ -488,6 +498,10 @@ class BookletMaker:
             if items:
                 out.append(c.heading("Also needed", 3))
                 out += c.items(items, False)
+            bought = self._items(bought=True)
+            if bought:
+                out.append(c.heading("Bought or from another game", 3))
+                out += c.items(bought, False)
         finally:
             c.smart = True
         return out

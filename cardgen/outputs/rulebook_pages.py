@@ -388,41 +388,47 @@ def render_pages(pages: list[Page], size: tuple[float, float], fonts: FontBook, 
     return buf.getvalue()
 
 
+def _thumb_outline(c, shape: str, x: float, y: float, w: float, h: float, r: float):
+    """A thumbnail's outline as a path: its card's shape (a rounded rectangle for a card)."""
+    from cardgen.model.components import HEXES, outline
+
+    p = c.beginPath()
+    if shape == "round":
+        p.ellipse(x, y, w, h)
+    elif shape in HEXES:
+        pts = outline(shape, x, y, w, h)
+        p.moveTo(*pts[0])
+        for pt in pts[1:]:
+            p.lineTo(*pt)
+        p.close()
+    else:
+        p.roundRect(x, y, w, h, r)
+    return p
+
+
 def _draw_thumb(c, drawer: Drawer, t: Thumb, H: float) -> None:
     lay = t.layout
     name = drawer.card_form(lay)
     s = t.w / lay.width
     tw, th = lay.width * s, lay.height * s
     r = min(tw, th) * 0.05
-    rnd = lay.shape == "round"
     c.saveState()
     c.translate(t.cx, H - t.cy)
     c.rotate(-t.rotate)
     if t.shadow:
         c.setFillColorRGB(0, 0, 0)
         c.setFillAlpha(0.22)
-        if rnd:
-            c.ellipse(-tw / 2 + 1.2, -th / 2 - 1.6, tw / 2 + 1.2, th / 2 - 1.6, stroke=0, fill=1)
-        else:
-            c.roundRect(-tw / 2 + 1.2, -th / 2 - 1.6, tw, th, r, stroke=0, fill=1)
+        c.drawPath(_thumb_outline(c, lay.shape, -tw / 2 + 1.2, -th / 2 - 1.6, tw, th, r), stroke=0, fill=1)
         c.setFillAlpha(1)
     c.saveState()
-    p = c.beginPath()
-    if rnd:
-        p.ellipse(-tw / 2, -th / 2, tw, th)
-    else:
-        p.roundRect(-tw / 2, -th / 2, tw, th, r)
-    c.clipPath(p, stroke=0, fill=0)
+    c.clipPath(_thumb_outline(c, lay.shape, -tw / 2, -th / 2, tw, th, r), stroke=0, fill=0)
     c.translate(-tw / 2 - lay.bleed * s, -th / 2 - lay.bleed * s)
     c.scale(s, s)
     c.doForm(name)
     c.restoreState()
     c.setStrokeColorRGB(0.55, 0.55, 0.55)
     c.setLineWidth(0.4)
-    if rnd:
-        c.ellipse(-tw / 2, -th / 2, tw / 2, th / 2, stroke=1, fill=0)
-    else:
-        c.roundRect(-tw / 2, -th / 2, tw, th, r, stroke=1, fill=0)
+    c.drawPath(_thumb_outline(c, lay.shape, -tw / 2, -th / 2, tw, th, r), stroke=1, fill=0)
     c.restoreState()
 
 
