@@ -242,3 +242,57 @@ def test_a_board_on_a_layout_with_listed_places_still_says_it_does_not_fit(tmp_p
     """})
     with pytest.raises(CardgenError, match=r"a 300x300 mm card does not fit"):
         build(root, tmp_path, layout=["silhouette-letter"])
+
+
+def test_a_board_with_a_back_is_said_to_be_printed_one_sided(tmp_path):
+    root = game(tmp_path, {"board.yaml": """
+        deck: Board
+        kind: board
+        size: {width: 420mm, height: 297mm}
+        template: t/token
+        back: t/token
+        cards:
+          - {name: Map}
+    """})
+    out = tmp_path / "out"
+    report = Report()
+    build_game(root, REPO, BuildOptions(out=out, only=("print",), papers=("letter",)), report)
+    notes = [n for n in report.notes if n.startswith("print-letter.pdf")]
+    assert notes == ["print-letter.pdf: 4 sheets; 1 piece larger than the paper across 4 sheets each (10 mm "
+                     "overlap, one-sided, last); their backs are not printed (print them from cards.pdf)"]
+    assert len(PdfReader(out / "g" / "print-letter.pdf").pages) == 4
+
+
+def test_the_booklet_lists_components_by_kind_and_bought_items_apart(tmp_path):
+    root = game(tmp_path, {"coins.yaml": """
+        deck: Coins
+        kind: token
+        shape: hex-pointy
+        size: 25mm
+        template: t/token
+        cards:
+          - {name: Gold, count: 12}
+    """, "rules.yaml": """
+        components:
+          - item: Coins
+            count: 12
+          - item: Dice
+            bought: two standard six-sided dice
+        title: Pieces
+        sections:
+          - title: Play
+            body: ["Take a coin."]
+    """})
+    out = tmp_path / "out"
+    build_game(root, REPO, BuildOptions(out=out, only=("booklet",), papers=("letter",)), Report())
+    reader = PdfReader(out / "g" / "rules.pdf")
+    text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
+    assert "Coins — 12 tokens" in text
+    assert "Bought or from another game" in text and "Dice: two standard six-sided dice" in text
+    assert "Also needed" not in text                 # the coins are made: not listed again
+    # the coins' thumbnail is clipped to a pointy-top hexagon: six corners
+    comps = next(i for i, p in enumerate(reader.pages) if "Coins — 12 tokens" in " ".join(p.extract_text().split()))
+    hexes = [p for p in stroked_paths(reader, comps) if len(p.points) == 6]
+    assert len(hexes) == 1
+    xs, ys = [x for x, _ in hexes[0].points], [y for _, y in hexes[0].points]
+    assert (max(ys) - min(ys)) / (max(xs) - min(xs)) == pytest.approx(2 / SQRT3, abs=0.01)

@@ -103,8 +103,11 @@ def plan_sheets(copies: list[Copy], opts: SheetOptions) -> tuple[list[tuple[impo
     if posters:
         n = len({id(cp) for _, page in posters for cp in page})
         per = len(posters) // n
-        how += (f"; {n} piece{'s' if n != 1 else ''} larger than the paper across {per} sheets each "
-                f"({opts.overlap:g} mm overlap, one-sided, last)")
+        tiled = (f"{n} piece{'s' if n != 1 else ''} larger than the paper across {per} sheets each "
+                 f"({opts.overlap:g} mm overlap, one-sided, last)")
+        if any(cp.back is not None for _, page in posters for cp in page):
+            tiled += "; their backs are not printed (print them from cards.pdf)"
+        how = f"{how}; {tiled}" if plans else tiled
     return pages + posters, how
 
 
