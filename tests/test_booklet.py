@@ -467,7 +467,8 @@ def test_no_straight_quotes_in_the_rules(bundled_booklets, name):
     reader = bundled_booklets[name]
     # the components pages and the back cover show real cards (card data, drawn as printed)
     outline = _outline(reader)
-    first = min(p for t, p in outline if t not in ("Components", "Also needed", "Contents"))
+    first = min(p for t, p in outline if t not in ("Components", "Also needed", "Bought or from another game",
+                                                   "Contents"))
     box = [p for t, p in outline if t == "In the box"]
     assert first >= 2
     for i, page in enumerate(reader.pages[first:box[0] if box else None], first + 1):

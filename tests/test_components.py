@@ -296,3 +296,45 @@ def test_the_booklet_lists_components_by_kind_and_bought_items_apart(tmp_path):
     assert len(hexes) == 1
     xs, ys = [x for x, _ in hexes[0].points], [y for _, y in hexes[0].points]
     assert (max(ys) - min(ys)) / (max(xs) - min(xs)) == pytest.approx(2 / SQRT3, abs=0.01)
+
+
+def test_round_tokens_of_several_sizes_share_a_page_each_with_its_bleed_and_its_backs_mirrored(tmp_path):
+    root = game(tmp_path, {"coins.yaml": """
+        deck: Coins
+        kind: token
+        size: 20mm
+        template: t/token
+        backs: t/token
+        cards:
+          - {name: Gold, count: 20, back: {color: "#000000"}}
+    """, "marker.yaml": """
+        deck: Marker
+        kind: token
+        size: 30mm
+        template: t/token
+        cards:
+          - {name: First}
+    """})
+    reader = build(root, tmp_path)
+    assert len(reader.pages) == 2                   # one sheet: 20 coins and the marker, and its back
+    placed = forms(reader, 0)
+    circles = cuts(reader, 0)
+    assert len(placed) == len(circles) == 21
+    discs = []
+    for c in circles:
+        ends = c.points[3::3]
+        cx, cy = sum(x for x, _ in ends) / 4, sum(y for _, y in ends) / 4
+        discs.append((cx, cy, math.dist(ends[0], (cx, cy))))
+    assert sorted(round(r, 2) for _, _, r in discs) == [10.0] * 20 + [15.0]
+    for i, (x1, y1, r1) in enumerate(discs):      # no bleed ring on another: two bleeds between cuts
+        for x2, y2, r2 in discs[:i]:
+            assert math.dist((x1, y1), (x2, y2)) >= r1 + r2 + 2 * B - 0.01
+    # the back page: each coin's back behind it (mirrored about the page's middle), cut there too
+    backs = cuts(reader, 1)
+    mirrored = sorted((round(PW - x, 2), round(y, 2)) for x, y, _ in discs)
+    back_centres = []
+    for c in backs:
+        ends = c.points[3::3]
+        back_centres.append((round(sum(x for x, _ in ends) / 4, 2), round(sum(y for _, y in ends) / 4, 2)))
+    assert sorted(back_centres) == mirrored
+    assert len(forms(reader, 1)) == 20             # the marker has no back

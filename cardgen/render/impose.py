@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 PRINTER_MARGIN = 5.0     # the trimmed block stays this far inside the paper
 UNPRINTABLE = 4.0        # home printers cannot print this close to the edge
@@ -160,6 +161,8 @@ def slots(grid: Frame, n: int) -> list[Slot]:
     """Slots for the first n cells of a page; butted cards show bleed only on open sides."""
     if isinstance(grid, Poster):        # one sheet of a board: the board's one slot
         return [grid.slot()][:n]
+    if isinstance(grid, Shelves):       # each piece with its own bleed
+        return [Slot(x, y, w, h, (x - b, y - b, w + 2 * b, h + 2 * b)) for x, y, w, h, b in grid.places[:n]]
     if isinstance(grid, Spots):
         rects = [grid.rect(i) for i in range(n)]
         turns = [grid.places[i][2] for i in range(n)]
@@ -411,7 +414,72 @@ class Poster:
         return out
 
 
-Frame = Grid | Spots | Poster       # where the cards of one page go (a Poster: one sheet of a board)
+@dataclass(frozen=True)
+class Shelves:
+    """Round pieces of several sizes sharing a page: rows ("shelves") filled left to right, each
+    piece with its own bleed ring (so no two touch, whatever their backs); `places` are the
+    trim rectangles (x, y, w, h) and bleeds, in the order the page's copies come."""
+
+    paper_w: float
+    paper_h: float
+    places: tuple[tuple[float, float, float, float, float], ...]     # (x, y, w, h, bleed)
+
+    gutter: ClassVar[bool] = True
+    rotated: ClassVar[bool] = False
+
+    @property
+    def per_page(self) -> int:
+        return len(self.places)
+
+    @property
+    def bleed(self) -> float:
+        return max((p[4] for p in self.places), default=0.0)
+
+    @property
+    def card_w(self) -> float:
+        """The largest piece's width (for a title: the pieces differ)."""
+        return max((p[2] for p in self.places), default=0.0)
+
+    @property
+    def card_h(self) -> float:
+        return max((p[3] for p in self.places), default=0.0)
+
+
+def pack_shelves(paper_w: float, paper_h: float, pieces: list[tuple[float, float, float]],
+                 margin: float = PRINTER_MARGIN) -> list[Shelves]:
+    """Pages of `pieces` (trim width, height, bleed; in order), each with its bleed, packed in
+    rows inside `margin`: a piece goes on the current row if it fits, else starts the next row,
+    else the next page.  Each page's block is centred."""
+    room_w, room_h = paper_w - 2 * margin, paper_h - 2 * margin
+    eps = 1e-6
+    pages: list[list[tuple[float, float, float, float, float]]] = []
+    page: list = []
+    row_y, row_h, x = 0.0, 0.0, 0.0
+    for w, h, b in pieces:
+        bw, bh = w + 2 * b, h + 2 * b
+        if bw > room_w + eps or bh > room_h + eps:
+            raise DoesNotFit(f"a {w:g}x{h:g} mm piece does not fit on a {paper_w:g}x{paper_h:g} mm page inside a "
+                             f"{margin:g} mm margin")
+        if x + bw > room_w + eps:               # the next row
+            row_y, row_h, x = row_y + row_h, 0.0, 0.0
+        if row_y + bh > room_h + eps:           # the next page
+            pages.append(page)
+            page, row_y, row_h, x = [], 0.0, 0.0, 0.0
+        page.append((x + b, row_y + b, w, h, b))
+        x += bw
+        row_h = max(row_h, bh)
+    if page:
+        pages.append(page)
+    out = []
+    for pg in pages:
+        block_w = max(px + w + b for px, _, w, _, b in pg)
+        block_h = max(py + h + b for _, py, _, h, b in pg)
+        dx, dy = (paper_w - block_w) / 2, (paper_h - block_h) / 2
+        out.append(Shelves(paper_w, paper_h, tuple((px + dx, py + dy, w, h, b) for px, py, w, h, b in pg)))
+    return out
+
+
+Frame = Grid | Spots | Poster | Shelves     # where the cards of one page go (a Poster: one sheet of a board)
 
 
 def _spans(length: float, area: float, overlap: float) -> int:

@@ -13,7 +13,7 @@ from cardgen.core.units import MM
 from cardgen.model.components import HEXES, outline
 from cardgen.model.ops import CardLayout, Copy
 from cardgen.render import impose
-from cardgen.render.backs import describe, plan_size_group
+from cardgen.render.backs import BackPlan, back_groups, describe, plan_size_group
 from cardgen.render.draw import Drawer, draw_line, new_canvas
 from cardgen.render.formcache import FormCache
 from cardgen.render.rlcompat import CardCanvas, _numbers
@@ -84,8 +84,22 @@ def plan_sheets(copies: list[Copy], opts: SheetOptions) -> tuple[list[tuple[impo
     any_backs = opts.backs and any(cp.back is not None for cp in copies)
     pages: list[tuple[impose.Frame, list[Copy]]] = []
     posters: list[tuple[impose.Frame, list[Copy]]] = []
+    shelved: list[tuple[impose.Frame, list[Copy]]] = []     # round pieces of several sizes, after the rest
     plans = []
-    for group in size_groups(copies):
+    groups = size_groups(copies)
+    rounds = [g for g in groups if g[0].face.shape == "round"]
+    if len(rounds) > 1 and opts._plain_grid():
+        # round pieces of several sizes share pages: each keeps its bleed ring, so any backs may meet
+        groups = [g for g in groups if g[0].face.shape != "round"]
+        mixed = [cp for g in rounds for cp in g]
+        margin = opts.layout.spec.margin if opts.layout is not None else impose.PRINTER_MARGIN
+        shelves = impose.pack_shelves(*opts.paper_size, [(cp.width, cp.height, cp.bleed) for cp in mixed], margin)
+        at = 0
+        for shelf in shelves:
+            shelved.append((shelf, mixed[at:at + shelf.per_page]))
+            at += shelf.per_page
+        plans.append(BackPlan([], "one back", len(back_groups(mixed))))
+    for group in groups:
         try:
             grid = opts.frame(group[0])
         except impose.DoesNotFit:
@@ -99,6 +113,7 @@ def plan_sheets(copies: list[Copy], opts: SheetOptions) -> tuple[list[tuple[impo
         plan = plan_size_group(group, grid, opts.mix_backs or not any_backs)
         plans.append(plan)
         pages += plan.pages
+    pages += shelved
     how = describe(plans) if any_backs else "no back pages"
     if posters:
         n = len({id(cp) for _, page in posters for cp in page})
