@@ -326,7 +326,8 @@ def plan_hexes(paper_w: float, paper_h: float, w: float, h: float, bleed: float,
             if axis == "y" and r % 2:
                 x += stagger
             places.append((x, y, 0))
-    return Spots(paper_w, paper_h, w, h, bleed, tuple(places), gutter=True)
+    # with a bleed, no two pieces share a cut (their bleeds butt); without, neighbours share cuts
+    return Spots(paper_w, paper_h, w, h, bleed, tuple(places), gutter=bleed > 0)
 
 
 POSTER_SIDE = 6.0            # a board tile's printed area stays this far inside the paper's left, right, top
