@@ -338,3 +338,34 @@ def test_round_tokens_of_several_sizes_share_a_page_each_with_its_bleed_and_its_
         back_centres.append((round(sum(x for x, _ in ends) / 4, 2), round(sum(y for _, y in ends) / 4, 2)))
     assert sorted(back_centres) == mirrored
     assert len(forms(reader, 1)) == 20             # the marker has no back
+
+
+NOT_COUNTED = {     # what each bundled game's document gives no count for (silent:, tbd or no count:)
+    "alien-conspiracy": ["Investigator", "Location", "Item", "Event", "Alien"],
+    "alter-ego": ["Henchmen", "Equipment", "Nemesis", "Teamwork tokens", "Money tokens"],
+    "face-off": ["VP tokens", "Faction rule and game phase summary card"],
+    "game-601": ["Identity", "Partner", "Event", "Treasure", "Player"],
+    "vigilantes": ["Permanent Stickers", "Event", "Vigilante", "Villain", "Card Dividers", "Villain Ability",
+                   "Vigilante Ability", "Vigilante Gadget", "Henchmen", "Enemy pieces", "Vigilante pieces",
+                   "Objective tokens", "Item tokens", "Health dice", "Energy dice", "Charge tokens", "Attack dice",
+                   "Reward"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_COUNTED))
+def test_validate_lists_exactly_the_counts_each_bundled_document_does_not_give(name):
+    import re
+
+    from cardgen.pipeline.check import check_game
+
+    report = Report()
+    check_game(REPO / "cards" / name, REPO, report)
+    said = []
+    for d in report.sorted():
+        assert d.loc.file.endswith("rules.yaml") or d.code not in ("count-silent", "tbd")
+        if d.code == "count-silent":
+            said.append(re.match(r"rules give no count for (.+); ", d.message).group(1))
+        elif d.code == "tbd":
+            m = re.match(r"(?:item '(?P<item>.+)'|(?P<deck>.+)): the rules leave", d.message)
+            said.append(m["item"] or m["deck"])
+    assert said == NOT_COUNTED[name]
