@@ -31,6 +31,7 @@ from cardgen.outputs.png import Png
 from cardgen.outputs.print_service import PrintService
 from cardgen.outputs.print_sheets import PrintSheets
 from cardgen.outputs.tts import Tts
+from cardgen.outputs.tuckboxes import Tuckboxes
 
 OUTPUTS: dict[str, type[Output]] = {o.name: o for o in (
     PrintSheets,
@@ -44,4 +45,5 @@ OUTPUTS: dict[str, type[Output]] = {o.name: o for o in (
     Png,
     PrintService,
     Gallery,
+    Tuckboxes,
 )}
