@@ -397,12 +397,12 @@ def test_a_tuck_box_net_has_panels_the_size_of_the_deck(tmp_path, count, size, c
     cuts_ = [s for s in segs if abs(s.width - 0.6) < 1e-6]
     w, h, d = card[0] + 2, card[1] + 2, count * 0.33 + 2         # inside: clearance 2 mm, 0.33 mm a card
     xs = sorted({round(s.x1, 2) for s in folds if abs(s.x1 - s.x2) < 1e-6})      # the body's four corners
-    assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([w, d, w], abs=0.05)
+    assert [b - a for a, b in itertools.pairwise(xs)] == pytest.approx([w, d, w], abs=0.05)
     body = [s for s in folds if abs(s.x1 - s.x2) < 1e-6]
     assert [abs(s.y1 - s.y2) for s in body] == pytest.approx([h] * 4, abs=0.05)
     ys = sorted({round(s.y1, 2) for s in folds if abs(s.y1 - s.y2) < 1e-6})
     # tuck flap fold, lid fold (= the body's top), the body's foot, the bottom tuck's fold
-    assert [b - a for a, b in zip(ys, ys[1:])] == pytest.approx([d, h, d], abs=0.05)
+    assert [b - a for a, b in itertools.pairwise(ys)] == pytest.approx([d, h, d], abs=0.05)
     # the net's outline: glue 8 + 2 w + 2 d wide, 2 x (tuck 15 + d) + h tall
     cx = [v for s in cuts_ for v in (s.x1, s.x2)]
     cy = [v for s in cuts_ for v in (s.y1, s.y2)]

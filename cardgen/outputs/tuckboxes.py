@@ -76,8 +76,8 @@ class Net:
                 "bottom-tuck": (x3, y4, x4 - x3, y5 - y4)}
 
     def folds(self) -> list[Seg]:
-        x0, x1, x2, x3, x4, x5 = self.xs
-        y0, y1, y2, y3, y4, y5 = self.ys
+        _, x1, x2, x3, x4, x5 = self.xs
+        _, y1, y2, y3, y4, _ = self.ys
         return [(x1, y2, x1, y3), (x2, y2, x2, y3), (x3, y2, x3, y3), (x4, y2, x4, y3),     # the body's corners
                 (x1, y2, x2, y2), (x1, y1, x2, y1),                                      # lid, tuck flap
                 (x2, y2, x3, y2), (x4, y2, x5, y2), (x2, y3, x3, y3), (x4, y3, x5, y3),  # dust flaps
