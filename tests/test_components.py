@@ -229,6 +229,30 @@ def test_a_board_larger_than_the_paper_is_tiled_with_the_stated_overlap_and_cros
     every = [c for page in crosses for c in page]
     for c in every:
         assert sum(1 for o in every if math.dist(o, c) < 0.1) == 2
+    # the board's own cut line: on its trim (within 0.1 mm), all the way round across the sheets
+    edges: dict = {}
+    for n in range(4):
+        (p,) = forms(reader, n)
+        for s in page_items(reader, n)[1]:
+            if abs(s.width - 0.4) < 1e-6 and abs(s.gray - 0.25) < 1e-6:
+                (ax, ay), (bx, by) = _to_form(p, s.x1, s.y1), _to_form(p, s.x2, s.y2)
+                if abs(ax - bx) < 0.1:          # along the board's height
+                    edge = min((B, 420 + B), key=lambda e: abs(e - ax))
+                    assert abs(ax - edge) < 0.1 and abs(bx - edge) < 0.1
+                    edges.setdefault(("x", edge), []).append(sorted((ay, by)))
+                else:
+                    edge = min((B, 297 + B), key=lambda e: abs(e - ay))
+                    assert abs(ay - edge) < 0.1 and abs(by - edge) < 0.1
+                    edges.setdefault(("y", edge), []).append(sorted((ax, bx)))
+    assert len(edges) == 4
+    for (axis, _), spans in edges.items():
+        spans.sort()
+        reach = spans[0][0]
+        assert reach == pytest.approx(B, abs=0.1)
+        for a, b in spans:
+            assert a <= reach + 0.1          # no gap in the line
+            reach = max(reach, b)
+        assert reach == pytest.approx((297 if axis == "x" else 420) + B, abs=0.1)
 
 
 def test_a_board_on_a_layout_with_listed_places_still_says_it_does_not_fit(tmp_path):
@@ -242,6 +266,25 @@ def test_a_board_on_a_layout_with_listed_places_still_says_it_does_not_fit(tmp_p
     """})
     with pytest.raises(CardgenError, match=r"a 300x300 mm card does not fit"):
         build(root, tmp_path, layout=["silhouette-letter"])
+
+
+def test_a_player_mat_too_large_for_a_fold_over_half_gets_a_whole_page_with_its_cut_line(tmp_path):
+    root = game(tmp_path, {"mat.yaml": """
+        deck: Mats
+        kind: board
+        size: {width: 250mm, height: 180mm}
+        template: t/token
+        cards:
+          - {name: Mat, count: 2}
+    """})
+    out = tmp_path / "out"
+    build_game(root, REPO, BuildOptions(out=out, only=("foldover",), papers=("letter",)), Report())
+    reader = PdfReader(out / "g" / "print-letter-foldover.pdf")
+    assert len(reader.pages) == 2                       # one mat a page, whole
+    for n in range(2):
+        (p,) = forms(reader, n)
+        trim = [s for s in page_items(reader, n)[1] if abs(s.width - 0.4) < 1e-6 and abs(s.gray - 0.25) < 1e-6]
+        assert sorted(round(math.hypot(s.x2 - s.x1, s.y2 - s.y1), 1) for s in trim) == [180, 180, 250, 250]
 
 
 def test_a_board_with_a_back_is_said_to_be_printed_one_sided(tmp_path):

@@ -17,7 +17,7 @@ from cardgen.model.ops import Copy
 from cardgen.render import impose
 from cardgen.render.draw import Drawer, new_canvas
 from cardgen.render.formcache import FormCache
-from cardgen.render.pdf import SheetOptions, _note, _place, _sides, crop_ticks
+from cardgen.render.pdf import SheetOptions, _note, _place, _sides, crop_ticks, poster_marks
 from cardgen.render.sheetlayout import draw_cut_lines, draw_fold, draw_registration
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 
@@ -42,6 +42,11 @@ def foldover_sheets(fonts: FontBook, opts: SheetOptions, title: str,
     font = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "regular").name
     side = "left" if layout.spec.fold == "vertical" else "top"
     for n, (grid, page) in enumerate(pages, 1):
+        if isinstance(grid, impose.Poster):     # a board larger than the half: the whole page, no fold
+            _place(c, drawer, page[0].face, grid.slot(), ph)
+            poster_marks(c, fonts, grid, page[0].deck, title)
+            c.showPage()
+            continue
         fronts, backs = page_slots(grid, page, layout.fold_flip)
         shown = [s for cp, s in zip(page, backs) if cp.back is not None and opts.backs]
         if style == "lines":

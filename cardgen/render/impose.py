@@ -398,6 +398,21 @@ class Poster:
         """What this sheet shows of the piece's bleed box (x, y, w, h as it lies)."""
         return (self.tx, self.ty, min(self.area_w, self.lw - self.tx), min(self.area_h, self.lh - self.ty))
 
+    def trim_segments(self) -> list[tuple[float, float, float, float]]:
+        """The parts of the piece's trim (its cut line, in the bleed box as it lies) this sheet shows."""
+        sx, sy, sw, sh = self.shown()
+        b, right, foot = self.bleed, self.lw - self.bleed, self.lh - self.bleed
+        x0, x1 = max(sx, b), min(sx + sw, right)
+        y0, y1 = max(sy, b), min(sy + sh, foot)
+        out = []
+        for y in (b, foot):
+            if sy - 1e-6 <= y <= sy + sh + 1e-6 and x1 > x0:
+                out.append((x0, y, x1, y))
+        for x in (b, right):
+            if sx - 1e-6 <= x <= sx + sw + 1e-6 and y1 > y0:
+                out.append((x, y0, x, y1))
+        return out
+
     def alignment_points(self) -> list[tuple[float, float]]:
         """Where this sheet prints its alignment crosses, in the piece's bleed box: in the middle
         of each overlap it shares with a neighbour, a quarter and three quarters along it.  Its

@@ -51,6 +51,12 @@ class SheetOptions:
         pw, ph = PAPER_SIZES_MM[self.paper]
         return impose.plan_grid(pw, ph, first.width, first.height, first.bleed, gutter)
 
+    def _foldover(self) -> bool:
+        """A fold-over layout (no cutting machine's marks): a board too large for its half is
+        printed on whole pages, one-sided, like on the duplex sheets."""
+        lay = self.layout
+        return lay is not None and lay.foldover and lay.spec.registration is None
+
     def _plain_grid(self) -> bool:
         """The layout is a grid on the whole page (no fold, no cutting machine's marks, no listed
         places): hexes may be tessellated and a board tiled across sheets."""
@@ -103,7 +109,7 @@ def plan_sheets(copies: list[Copy], opts: SheetOptions) -> tuple[list[tuple[impo
         try:
             grid = opts.frame(group[0])
         except impose.DoesNotFit:
-            if not opts._plain_grid():
+            if not opts._plain_grid() and not opts._foldover():
                 raise
             # larger than the paper (a board): across sheets, after everything else (one-sided)
             cp = group[0]
@@ -276,9 +282,23 @@ def poster_marks(c: Canvas, fonts: FontBook, tile: impose.Poster, name: str, tit
             c.setLineWidth(width)
             c.line((x - CROSS) * MM, (ph - y) * MM, (x + CROSS) * MM, (ph - y) * MM)
             c.line(x * MM, (ph - y - CROSS) * MM, x * MM, (ph - y + CROSS) * MM)
+    # the board's own cut line, where this sheet shows it
+    c.setStrokeColorRGB(CUT_GREY, CUT_GREY, CUT_GREY)
+    c.setLineWidth(CUT_WIDTH)
+    for bx1, by1, bx2, by2 in tile.trim_segments():
+        (x1, y1), (x2, y2) = tile.to_sheet(bx1, by1), tile.to_sheet(bx2, by2)
+        c.line(x1 * MM, (ph - y1) * MM, x2 * MM, (ph - y2) * MM)
     # the foot: label and assembly map
-    cell = min(4.0, 24.0 / max(tile.cols, tile.rows))
+    face = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "regular")
+    c.setFont(face.name, 7)
+    c.setFillColorRGB(0.2, 0.2, 0.2)
     foot = ph - impose.POSTER_FOOT + 2.5
+    if tile.rows * tile.cols == 1:
+        c.drawString(impose.POSTER_SIDE * MM, (ph - foot - 3) * MM,
+                     f"{title} · {name} · cut along the grey line · print at 100 % (Actual size)")
+        c.restoreState()
+        return
+    cell = min(4.0, 24.0 / max(tile.cols, tile.rows))
     mx = pw - impose.POSTER_SIDE - tile.cols * cell
     c.setLineWidth(0.3)
     c.setStrokeColorRGB(0.2, 0.2, 0.2)
@@ -288,8 +308,6 @@ def poster_marks(c: Canvas, fonts: FontBook, tile: impose.Poster, name: str, tit
             c.setFillColorRGB(*((0.2, 0.2, 0.2) if here else (1, 1, 1)))
             c.rect((mx + col * cell) * MM, (ph - foot - (r + 1) * cell) * MM, cell * MM, cell * MM,
                    stroke=1, fill=1)
-    face = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "regular")
-    c.setFont(face.name, 7)
     c.setFillColorRGB(0.2, 0.2, 0.2)
     n = tile.row * tile.cols + tile.col + 1
     c.drawString(impose.POSTER_SIDE * MM, (ph - foot - 3) * MM,
@@ -297,7 +315,7 @@ def poster_marks(c: Canvas, fonts: FontBook, tile: impose.Poster, name: str, tit
                  f"{tile.col + 1}) · print at 100 % (Actual size)")
     c.drawString(impose.POSTER_SIDE * MM, (ph - foot - 7) * MM,
                  f"Trim each sheet along the dashed line, lay it {tile.overlap:g} mm over its neighbour so the "
-                 f"crosses meet, and glue.")
+                 f"crosses meet, and glue; then cut along the grey line.")
     c.restoreState()
 
 
