@@ -462,3 +462,26 @@ def test_a_tuck_box_larger_than_the_paper_is_left_out_and_said(tmp_path):
     report = Report()
     build_game(root, REPO, BuildOptions(out=out, only=("tuckboxes",), papers=("letter",)), report)
     assert "tuckboxes-letter.pdf: 0 boxes; left out, larger than the paper: Cards" in report.notes
+
+
+def test_round_tokens_on_fold_over_sheets_are_cut_along_circles_front_and_back(tmp_path):
+    root = game(tmp_path, {"coins.yaml": """
+        deck: Coins
+        kind: token
+        size: 25mm
+        template: t/token
+        backs: t/token
+        cards:
+          - {name: Gold, count: 6, back: {color: "#000000"}}
+    """})
+    out = tmp_path / "out"
+    build_game(root, REPO, BuildOptions(out=out, only=("foldover",), papers=("letter",)), Report())
+    reader = PdfReader(out / "g" / "print-letter-foldover.pdf")
+    circles = cuts(reader, 0)
+    assert len(circles) == 12 and len(forms(reader, 0)) == 12           # 6 faces and their 6 backs
+    for c in circles:
+        ends = c.points[3::3]
+        centre = (sum(x for x, _ in ends) / 4, sum(y for _, y in ends) / 4)
+        assert all(math.dist(e, centre) == pytest.approx(12.5, abs=0.1) for e in ends)
+    # no crop marks: a tick at a round token's corner would cut it square
+    assert [s for s in page_items(reader, 0)[1] if abs(s.width - 0.3) < 1e-6] == []
