@@ -111,6 +111,8 @@ CASES = {    'total_mismatch_and_plural': (
         'components:\n  - deck: D\n    silent: "no counts"\n  - decks: [E, F]\n    total: 2\n',
         {'D': 'cards:\n  - {name: A, count: 9}\n', 'E': 'cards:\n  - {name: A, count: 2}\n', 'F': 'cards:\n  - {name: A, count: 3}\n'},
         [
+            # `silent:` is no longer silent: a count nobody decided is said, with what is printed
+            'count-silent: rules.yaml:3:13: warning: rules give no count for D; 9 copies printed',
             'count-mismatch: rules.yaml:5:12: error: F: rules say 2 cards in all (rules.yaml:5), deck has 3 (f.yaml:1)',
         ]),
     'malformed_count_skips_compare': (
@@ -123,6 +125,15 @@ CASES = {    'total_mismatch_and_plural': (
         'components:\n  - item: Tokens\n    count: 15\n  - item: Dice\n  - deck: D\n    silent: none\n',
         {'D': 'cards:\n  - {name: A}\n'},
         [
+            # an item is made by the component file of its name, or marked `bought:` (docs/components.md)
+            "component-missing: rules.yaml:2:11: warning: rules list Tokens (rules.yaml:2), which nothing in game g "
+            "makes; add a component file for it (`deck: Tokens` with `kind: token`, `tile` or `board`), or mark it "
+            "`bought:` (bought or taken from another game)",
+            "component-missing: rules.yaml:4:11: warning: rules list Dice (rules.yaml:4), which nothing in game g "
+            "makes; add a component file for it (`deck: Dice` with `kind: token`, `tile` or `board`), or mark it "
+            "`bought:` (bought or taken from another game)",
+            'count-silent: rules.yaml:4:11: warning: rules give no count for Dice; none printed',
+            'count-silent: rules.yaml:6:13: warning: rules give no count for D; 1 copy printed',
         ]),
     'deck_suggestion': (
         'components:\n  - deck: Acton\n    total: 1\n',
