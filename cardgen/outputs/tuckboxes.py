@@ -131,9 +131,8 @@ def tuckboxes_pdf(job: Job[TuckboxOptions], decks: list, paper: str) -> tuple[by
 
     from cardgen.core.sizes import PAPER_SIZES_MM
     from cardgen.core.units import MM
-    from cardgen.render.draw import Drawer, new_canvas
+    from cardgen.render.draw import Drawer, draw_line, new_canvas
     from cardgen.render.formcache import FormCache
-    from cardgen.resources.fonts import DEFAULT_FAMILY
 
     r = job.rendered
     fonts = r.res.fonts
@@ -143,7 +142,6 @@ def tuckboxes_pdf(job: Job[TuckboxOptions], decks: list, paper: str) -> tuple[by
     drawer = Drawer(c, fonts, FormCache.of(job.out_dir))
     sides = [s for s in (r.backs.get((d.slug, None)) for d in decks) if s is not None]
     drawer.prepare(sides)
-    face = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "bold")
     made, left = 0, []
     for deck in decks:
         net = net_for(deck.size.width, deck.size.height, deck.count, job.options)
@@ -182,8 +180,7 @@ def tuckboxes_pdf(job: Job[TuckboxOptions], decks: list, paper: str) -> tuple[by
             c.translate(*at(x + pw_ / 2, y + ph_ / 2))
             if ph_ > pw_:
                 c.rotate(90)
-            c.setFont(face.name, size)
-            c.drawCentredString(0, -size * 0.35, deck.name)
+            draw_line(c, fonts, deck.name, size, 0, -size * 0.35, centred=True, style="bold")
             c.restoreState()
         c.setStrokeColor(white)
         c.setLineWidth(0.9)
@@ -198,11 +195,10 @@ def tuckboxes_pdf(job: Job[TuckboxOptions], decks: list, paper: str) -> tuple[by
         c.setLineWidth(0.6)
         for seg in net.cuts():
             c.line(*at(seg[0], seg[1]), *at(seg[2], seg[3]))
-        c.setFont(fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "regular").name, 6)
         c.setFillColorRGB(0.35, 0.35, 0.35)
-        c.drawString(PAGE_MARGIN * MM, PAGE_MARGIN * MM / 2,
-                     f"{r.game.title} · {deck.name}: a box for {deck.count} cards, inside {net.w:g} x {net.h:g} x "
-                     f"{net.d:.1f} mm · cut the solid lines, fold the dashed ones · print at 100 %")
+        draw_line(c, fonts, f"{r.game.title} · {deck.name}: a box for {deck.count} cards, inside {net.w:g} x "
+                            f"{net.h:g} x {net.d:.1f} mm · cut the solid lines, fold the dashed ones · print at 100 %",
+                  6, PAGE_MARGIN * MM, PAGE_MARGIN * MM / 2)
         c.showPage()
         made += 1
     if not made:

@@ -289,13 +289,11 @@ def poster_marks(c: Canvas, fonts: FontBook, tile: impose.Poster, name: str, tit
         (x1, y1), (x2, y2) = tile.to_sheet(bx1, by1), tile.to_sheet(bx2, by2)
         c.line(x1 * MM, (ph - y1) * MM, x2 * MM, (ph - y2) * MM)
     # the foot: label and assembly map
-    face = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "regular")
-    c.setFont(face.name, 7)
     c.setFillColorRGB(0.2, 0.2, 0.2)
     foot = ph - impose.POSTER_FOOT + 2.5
     if tile.rows * tile.cols == 1:
-        c.drawString(impose.POSTER_SIDE * MM, (ph - foot - 3) * MM,
-                     f"{title} · {name} · cut along the grey line · print at 100 % (Actual size)")
+        draw_line(c, fonts, f"{title} · {name} · cut along the grey line · print at 100 % (Actual size)", 7,
+                  impose.POSTER_SIDE * MM, (ph - foot - 3) * MM)
         c.restoreState()
         return
     cell = min(4.0, 24.0 / max(tile.cols, tile.rows))
@@ -310,12 +308,12 @@ def poster_marks(c: Canvas, fonts: FontBook, tile: impose.Poster, name: str, tit
                    stroke=1, fill=1)
     c.setFillColorRGB(0.2, 0.2, 0.2)
     n = tile.row * tile.cols + tile.col + 1
-    c.drawString(impose.POSTER_SIDE * MM, (ph - foot - 3) * MM,
-                 f"{title} · {name}: sheet {n} of {tile.rows * tile.cols} (row {tile.row + 1}, column "
-                 f"{tile.col + 1}) · print at 100 % (Actual size)")
-    c.drawString(impose.POSTER_SIDE * MM, (ph - foot - 7) * MM,
-                 f"Trim each sheet along the dashed line, lay it {tile.overlap:g} mm over its neighbour so the "
-                 f"crosses meet, and glue; then cut along the grey line.")
+    draw_line(c, fonts, f"{title} · {name}: sheet {n} of {tile.rows * tile.cols} (row {tile.row + 1}, column "
+                        f"{tile.col + 1}) · print at 100 % (Actual size)", 7,
+              impose.POSTER_SIDE * MM, (ph - foot - 3) * MM)
+    draw_line(c, fonts, f"Trim each sheet along the dashed line, lay it {tile.overlap:g} mm over its neighbour so "
+                        f"the crosses meet, and glue; then cut along the grey line.", 7,
+              impose.POSTER_SIDE * MM, (ph - foot - 7) * MM)
     c.restoreState()
 
 
