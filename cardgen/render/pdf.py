@@ -347,31 +347,21 @@ class SheetWriter:
                         drawer.card_form(cp.back)
 
     def finish(self) -> bytes:
-        c, drawer, opts, fonts, title = self.c, self.drawer, self.opts, self.fonts, self.title
-        pw, ph = opts.paper_size
+        c, opts, fonts, title = self.c, self.opts, self.fonts, self.title
+        ph = opts.paper_size[1]
         layout = opts.layout
-        style = layout.spec.crop_marks if layout else "ticks"
         notes = layout.spec.notes if layout else True
         pages, any_backs = self.pages, self.any_backs
         if self.cover is not None:
             self.cover(c, any_backs)
         for n, (grid, page) in enumerate(pages, 1):
             if isinstance(grid, impose.Poster):
-                slot = grid.slot()
-                _place(c, drawer, page[0].face, slot, ph)
+                _place(c, self.drawer, page[0].face, grid.slot(), ph)
                 poster_marks(c, fonts, grid, page[0].deck, title)
                 c.showPage()        # one-sided: no back page
                 continue
             face_slots = impose.slots(grid, len(page))
-            shaped = page[0].face.shape != "rect"
-            if style == "lines" and not shaped:
-                draw_cut_lines(c, pw, ph, face_slots)
-            for cp, slot in zip(page, face_slots):
-                _place(c, drawer, cp.face, slot, ph)
-            if shaped:
-                shape_cuts(c, page, face_slots, ph)
-            elif style == "ticks":
-                crop_ticks(c, grid, face_slots, ph)
+            self._side(grid, page, face_slots, [cp.face for cp in page])
             if layout is not None:
                 draw_registration(c, layout)
             decks = ", ".join(dict.fromkeys(cp.deck for cp in page))
@@ -382,19 +372,28 @@ class SheetWriter:
             c.showPage()
             if any_backs:
                 b_slots = impose.back_slots(grid, face_slots, opts.flip, opts.back_offset)
-                if style == "lines" and not shaped:
-                    draw_cut_lines(c, pw, ph, b_slots)
-                for cp, slot in zip(page, b_slots):
-                    if cp.back is not None:
-                        _place(c, drawer, cp.back, slot, ph)
-                if shaped:
-                    shape_cuts(c, page, b_slots, ph)     # cut from either side
-                elif style == "ticks":
-                    crop_ticks(c, grid, b_slots, ph)     # cut from either side
+                self._side(grid, page, b_slots, [cp.back for cp in page])     # cut from either side
                 if notes:
                     _note(c, fonts, grid, b_slots, f"{title} · {decks} · sheet {n} of {len(pages)} · backs")
                 c.showPage()
         return c.getpdfdata()       # (the bytes as made: no copy into and out of a file object)
+
+    def _side(self, grid: impose.Frame, page: list[Copy], page_slots: list[impose.Slot],
+              sides: list[CardLayout | None]) -> None:
+        """One side of a sheet: the cut lines a layout asks for, the cards (faces or backs), and
+        the crop marks, or for round and hex pieces their outline traced."""
+        c, ph = self.c, self.opts.paper_size[1]
+        style = self.opts.layout.spec.crop_marks if self.opts.layout else "ticks"
+        shaped = page[0].face.shape != "rect"
+        if style == "lines" and not shaped:
+            draw_cut_lines(c, self.opts.paper_size[0], ph, page_slots)
+        for side, slot in zip(sides, page_slots):
+            if side is not None:
+                _place(c, self.drawer, side, slot, ph)
+        if shaped:
+            shape_cuts(c, page, page_slots, ph)
+        elif style == "ticks":
+            crop_ticks(c, grid, page_slots, ph)
 
 
 def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title: str,
