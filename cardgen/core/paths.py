@@ -75,22 +75,13 @@ def read_regular(path: Path | str, limit: int | None = None, variable: str = "CA
     limit in the message), checked before reading and while reading (a file that grows), and
     OSError as usual otherwise (a link to itself: "too many levels of symbolic links")."""
     most = limits.MAX_FILE_BYTES if limit is None else limit
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
-        if not stat.S_ISREG(st.st_mode):
-            raise NotRegular(path)
-        if st.st_size > most:
+    with open_regular(path) as f:
+        if os.fstat(f.fileno()).st_size > most:
             raise TooLarge(path, most, variable)
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(most + 1)
-        if len(data) > most:
-            raise TooLarge(path, most, variable)
-        return data
-    finally:
-        os.close(fd)
+        data = f.read(most + 1)
+    if len(data) > most:
+        raise TooLarge(path, most, variable)
+    return data
 
 
 def open_regular(path: Path | str) -> Any:
