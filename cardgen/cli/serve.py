@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import errno
+import os
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -55,8 +57,16 @@ def serve(game, port, open_browser):
     except KeyboardInterrupt:
         pass
     finally:
-        running.close()
+        ended = running.close()
     click.echo("stopped")
+    if not ended or threading.active_count() > 1:
+        # A thread still in a library's C++ code (a check drawing cards in PDFium, a request
+        # being answered): Python's shutdown would end it there, and the process would abort
+        # ("FATAL: exception not rethrown"). Nothing is left to save (the preview writes only
+        # its bitmap cache, each file whole), so the process ends here.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def _port(value: int) -> int:

@@ -326,9 +326,12 @@ class Running:
             for t in self._threads:
                 t.join(0.5)
 
-    def close(self) -> None:
+    def close(self) -> bool:
+        """Stop serving and watching; True once every thread has ended (False: one is still in
+        the middle of a check or a drawing after 5 s each)."""
         self.preview.close()
         self.server.shutdown()
         self.server.server_close()
         for t in self._threads:
             t.join(5)
+        return not any(t.is_alive() for t in self._threads)
