@@ -18,12 +18,10 @@ INTERRUPTED = 130       # the shells' status for a command ended by Ctrl-C (128 
 def run() -> None:
     """The `cardgen` command (`cardgen.cli.main.run`), Ctrl-C said in one line."""
     try:
-        import signal
-
+        # (the start-up handler of cardgen/__init__.py stays until click has read the command
+        # line; `cli.main._Main.invoke` then makes Ctrl-C a KeyboardInterrupt again)
         from cardgen.cli.main import run as command
 
-        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:      # (started in the background: left ignored)
-            signal.signal(signal.SIGINT, signal.default_int_handler)
         command()
     except KeyboardInterrupt:
         interrupted()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -44,6 +45,11 @@ class _Main(click.Group):
             click.echo("cardgen: the current folder no longer exists (deleted or moved away); cd to a folder that "
                        "exists and run the command again", err=True)
             ctx.exit(1)
+        import signal
+
+        if signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, signal.default_int_handler) and \
+                threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.default_int_handler)    # (click has read the command line)
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
