@@ -333,13 +333,18 @@ class Drawer:
         elif isinstance(op, ops.Placeholder):
             self._placeholder(op, ox, oy)
 
-    def _box(self, op: ops.Rect | ops.Ellipse, ox: float, oy: float) -> None:
+    def _paint(self, op: ops.Rect | ops.Ellipse | ops.Path) -> Any:
+        """The canvas, its state saved, with the fill and stroke of `op` set."""
         c = self.c
         c.saveState()
         if op.fill:
             self._fill(op.fill, op)
         if op.stroke:
             self._stroke(op.stroke, op.stroke_width, op.dash)
+        return c
+
+    def _box(self, op: ops.Rect | ops.Ellipse, ox: float, oy: float) -> None:
+        c = self._paint(op)
         x, y = ox + op.x, oy - op.y - op.h
         if isinstance(op, ops.Ellipse):
             c.ellipse(x, y, x + op.w, y + op.h, stroke=1 if op.stroke else 0, fill=1 if op.fill else 0)
@@ -352,12 +357,7 @@ class Drawer:
     def _path(self, op: ops.Path, ox: float, oy: float) -> None:
         if not op.points or not (op.fill or op.stroke):
             return
-        c = self.c
-        c.saveState()
-        if op.fill:
-            self._fill(op.fill, op)
-        if op.stroke:
-            self._stroke(op.stroke, op.stroke_width, op.dash)
+        c = self._paint(op)
         p = c.beginPath()
         p.moveTo(ox + op.points[0][0], oy - op.points[0][1])
         for px, py in op.points[1:]:
