@@ -109,6 +109,8 @@ class StrokedPath:
     curves: list
     width: float        # line width in pt
     gray: float
+    space: str = ""     # the stroke's colour space as the page names it (`CS`), "" for a device colour
+    overprint: bool = False     # stroked with overprint on (`/OP true` in the graphics state)
 
 
 def stroked_paths(reader: PdfReader, index: int) -> list[StrokedPath]:
@@ -118,7 +120,8 @@ def stroked_paths(reader: PdfReader, index: int) -> list[StrokedPath]:
     ops = ContentStream(page.get_contents(), reader).operations
     ctm = (1, 0, 0, 1, 0, 0)
     stack = []
-    lw, gray = 1.0, 0.0
+    lw, gray, space, op_on = 1.0, 0.0, "", False
+    states = pdf_entry(page.get("/Resources") or {}, "/ExtGState")
     subpaths: list = []
     out = []
 
@@ -129,15 +132,19 @@ def stroked_paths(reader: PdfReader, index: int) -> list[StrokedPath]:
         op = op.decode() if isinstance(op, bytes) else op
         v = [float(o) for o in operands] if op in ("m", "l", "c", "cm", "w") else None
         if op == "q":
-            stack.append((ctm, lw, gray))
+            stack.append((ctm, lw, gray, space, op_on))
         elif op == "Q":
-            ctm, lw, gray = stack.pop()
+            ctm, lw, gray, space, op_on = stack.pop()
+        elif op in ("CS", "K", "G"):
+            space = str(operands[0]) if op == "CS" else ""
+        elif op == "gs":
+            op_on = bool(states[operands[0]].get_object().get("/OP", op_on))
         elif op == "cm":
             ctm = _mul(tuple(v), ctm)
         elif op == "w":
             lw = v[0]
         elif op == "RG":
-            gray = sum(float(o) for o in operands) / 3
+            gray, space = sum(float(o) for o in operands) / 3, ""
         elif op == "m":
             subpaths.append(([at(*v)], []))
         elif op == "l" and subpaths:
@@ -148,7 +155,7 @@ def stroked_paths(reader: PdfReader, index: int) -> list[StrokedPath]:
             subpaths[-1][1].append((start, *pts))
             subpaths[-1][0].extend(pts)
         elif op in ("S", "s"):
-            out += [StrokedPath(p, c, lw, gray) for p, c in subpaths if len(p) > 2]
+            out += [StrokedPath(p, c, lw, gray, space, op_on) for p, c in subpaths if len(p) > 2]
             subpaths = []
         elif op in ("n", "f", "f*", "B", "b"):      # a path filled or ended unpainted (a clip)
             subpaths = []

@@ -41,6 +41,11 @@ class PdfxOptions(Decl):
     safe_margin: float = opt(Length(min=0, max=20, to="mm"),
                              "text closer than this to the trim is named in a warning (the service's safe area)",
                              SERVICE_BLEED_MM, default_doc="1/8 in (3.175 mm)")
+    die_line: bool = opt(Bool(), "stroke the outline of each token and tile (and of any card that is not a "
+                                 "rectangle) as a die line in a spot colour (`die_name`) that a print-and-cut "
+                                 "service cuts along and does not print", True)
+    die_name: str = opt(Text(nonempty=True, max_length=100), "the die line's spot colour: the name the service's "
+                                                             "cutter looks for (case-sensitive)", "CutContour")
     profile: str | None = opt(Text(nonempty=True),
                               "a CMYK output profile (.icc file in the game folder) to separate for and embed, for a "
                               "service that names its own", None,
@@ -191,7 +196,7 @@ def _make(job: Job, tmp: Path) -> None:
 def _deck_file(job: Job, deck: Deck, sep: Separation, tmp: Path, cache: PdfxCache) -> _DeckFile | None:
     """A deck's print-service file to make (None: no card of it is printed): its pages, a back
     and a front per card, each side found in `cache` or to convert."""
-    from cardgen.render.pdfx import DeckPdf
+    from cardgen.render.pdfx import DeckPdf, DieLine
 
     r = job.rendered
     cards = [(card, face) for d, card, face in r.faces if d is deck and card.count > 0]
@@ -205,7 +210,10 @@ def _deck_file(job: Job, deck: Deck, sep: Separation, tmp: Path, cache: PdfxCach
             blank = blank or ops.CardLayout(face.width, face.height, face.bleed, [], f"{deck.slug}/blank", face.shape)
             back = blank
         pages += [(card, "back", back), (card, "front", face)]
-    doc = DeckPdf([side for _, _, side in pages], r.res.fonts, sep, tmp, cache)
+    die = None
+    if job.options.die_line and (deck.kind in ("token", "tile") or deck.size.shape != "rect"):
+        die = DieLine(job.options.die_name, {id(side): which == "back" for _, which, side in pages})
+    doc = DeckPdf([side for _, _, side in pages], r.res.fonts, sep, tmp, cache, die)
     return _DeckFile(deck, cards, pages, blank is not None, doc)
 
 

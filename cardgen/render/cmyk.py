@@ -10,6 +10,8 @@ output profile, with Little CMS (Pillow's ImageCms), as `cardgen.render.pdfx` dr
 - A "plate" separation draws the same card with each ink as a brightness (cyan, magenta and
   yellow as the red, green and blue of an RGB page, black as a grey page), so a plain RGB
   rasterizer measures where how much ink lands (`cardgen.render.pdfx.ink_peaks`).
+- A spot colour (`spot`: the `CutContour` die line of a shaped piece) passes through as its
+  own Separation colour space; on a plate it puts down no ink (it is not printed).
 
 Transparency is gone before this runs (`cardgen.render.flatten`).
 """
@@ -23,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageCms
-from reportlab.lib.colors import CMYKColor, Color, toColor
+from reportlab.lib.colors import CMYKColor, CMYKColorSep, Color, toColor
 
 from cardgen.core.data import DATA
 from cardgen.core.digest import digest, file_digest
@@ -57,6 +59,12 @@ class Condition:
 BUNDLED = Condition("FOGRA39", "http://www.color.org",
                     "Offset printing, coated paper (ISO 12647-2:2004/Amd 1, FOGRA39), at most 240 % total ink",
                     "cardgen FOGRA39 coated, 240% total ink")
+
+
+def spot(name: str, inks: CMYK = (0.0, 1.0, 0.0, 0.0)) -> CMYKColorSep:
+    """A spot colour `name` at full tint (a Separation colour space of its own in the PDF),
+    shown on screen as `inks` (its alternate colour)."""
+    return CMYKColorSep(*inks, spotName=name, density=1, alpha=None)
 
 
 def is_black(col: Any) -> bool:
@@ -133,6 +141,8 @@ class Separation:
     def enforce(self, colour: Any) -> Any:
         """ReportLab's colour hook: any colour in, a CMYK colour (or its plate) out."""
         c = colour if isinstance(colour, (Color, tuple, list)) else toColor(colour)
+        if isinstance(c, CMYKColorSep) and c.spotName:      # a spot ink (the die line): its own plate
+            return c if self.plate is None else Color(1, 1, 1, alpha=None)
         if isinstance(c, CMYKColor):
             inks: CMYK = (c.cyan * c.density, c.magenta * c.density, c.yellow * c.density, c.black * c.density)
         elif isinstance(c, Color):

@@ -10,13 +10,14 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
-from cardgen.model.components import HEXES, outline
+from cardgen.model.components import HEXES
 from cardgen.model.ops import CardLayout, Copy
 from cardgen.render import impose
 from cardgen.render.backs import BackPlan, back_groups, describe, plan_size_group
 from cardgen.render.draw import Drawer, draw_line, new_canvas
 from cardgen.render.formcache import FormCache
-from cardgen.render.rlcompat import CardCanvas, _numbers
+from cardgen.render.outlines import outline_ops
+from cardgen.render.rlcompat import CardCanvas
 from cardgen.render.sheetlayout import SheetLayout, draw_cut_lines, draw_registration
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 
@@ -171,19 +172,7 @@ def _note(c: Canvas, fonts: FontBook, grid: impose.Frame, slots: list[impose.Slo
 def _outline_ops(shape: str, slot: impose.Slot, grow: float, paper_h: float) -> str:
     """The outline of a `round` or hex piece in `slot` (its trim, moved out by `grow` mm) as
     content-stream path operators, in points."""
-    x, y, w, h = slot.x, slot.y, slot.w, slot.h
-    if shape == "round":
-        cx, cy, r = (x + w / 2) * MM, (paper_h - y - h / 2) * MM, (w / 2 + grow) * MM
-        k = 0.5522847498 * r           # four cubic arcs
-        return (f"{_numbers((cx + r, cy))} m {_numbers((cx + r, cy + k, cx + k, cy + r, cx, cy + r))} c "
-                f"{_numbers((cx - k, cy + r, cx - r, cy + k, cx - r, cy))} c "
-                f"{_numbers((cx - r, cy - k, cx - k, cy - r, cx, cy - r))} c "
-                f"{_numbers((cx + k, cy - r, cx + r, cy - k, cx + r, cy))} c h")
-    if slot.rotation in (90, -90):     # the piece lies turned: its outline turns with it
-        shape = {"hex-flat": "hex-pointy", "hex-pointy": "hex-flat"}.get(shape, shape)
-    pts = outline(shape, x, y, w, h, grow)
-    ops = [f"{_numbers((px * MM, (paper_h - py) * MM))} {'m' if i == 0 else 'l'}" for i, (px, py) in enumerate(pts)]
-    return " ".join(ops) + " h"
+    return outline_ops(shape, slot.x, slot.y, slot.w, slot.h, grow, paper_h, slot.rotation in (90, -90))
 
 
 CUT_WIDTH = 0.4         # pt: the line traced around a shaped piece

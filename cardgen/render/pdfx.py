@@ -4,7 +4,11 @@ A page per card side at trim + bleed (MediaBox = BleedBox, TrimBox inside it), e
 and image in the CMYK of one output profile (`cardgen.render.cmyk`), no transparency
 (`cardgen.render.flatten` has removed it), fonts embedded and subset (as in every cardgen
 PDF), the output profile embedded in the PDF/X output intent, GTS_PDFXVersion and
-GTS_PDFXConformance, Trapped /False, Title and dates in the document information.
+GTS_PDFXConformance, Trapped /False, Title and dates in the document information. Shaped
+pieces (tokens, tiles) carry a die line (`DieLine`): their trim outline stroked in a
+`CutContour` spot colour, overprinting, that a print-and-cut RIP cuts and does not print
+(PDF/X-1a is PDF 1.4: no optional content, so no layer; the spot colour's name is what RIPs
+key on).
 
 PDF/X-1a rather than PDF/X-4: DriveThruCards (and most print-on-demand services that share
 its printer) ask for PDF/X-1a; every RIP takes it, since it is plain CMYK with nothing left
@@ -15,15 +19,18 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import ImageChops, ImageMath
 from reportlab.pdfbase import pdfdoc
 
+from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.render import docinfo
-from cardgen.render.cmyk import CmykCanvas, Condition, Separation
+from cardgen.render.cmyk import CmykCanvas, Condition, Separation, spot
 from cardgen.render.draw import Drawer, new_canvas, text_chars
+from cardgen.render.outlines import outline_ops
 from cardgen.render.pdfxcache import PdfxCache, Piece, side_key
 from cardgen.resources.fonts import FontBook
 
@@ -99,6 +106,32 @@ def _font_state(c: CmykCanvas) -> tuple[int, tuple[int, ...]]:
                                        if doc in getattr(f, "state", {}))
 
 
+DIE_WIDTH = 0.25        # pt: the die line's stroke (a hairline, as cutting RIPs expect)
+
+
+@dataclass(frozen=True)
+class DieLine:
+    """The die line of shaped pieces: each side's trim outline stroked in the spot colour
+    `name` (a Separation colour space of its own, shown as 100 % magenta), overprinting, so
+    that a RIP lifts it off to its cutter and prints nothing of it.  `sides`: the sides (by
+    id) that get one, and whether each is a back (its outline mirrored, as the sheet is
+    turned over: the same line through the paper)."""
+
+    name: str
+    sides: Mapping[int, bool]
+
+    def draw(self, c: CmykCanvas, side: ops.CardLayout, back: bool) -> None:
+        B = side.bleed
+        path = outline_ops(side.shape, B / MM, B / MM, side.width / MM, side.height / MM, 0.0,
+                           (side.height + 2 * B) / MM)
+        c.saveState()
+        c.setStrokeColor(spot(self.name))
+        c.setStrokeOverprint(True)
+        c.setLineWidth(DIE_WIDTH)
+        c._code.append(f"{path} S")
+        c.restoreState()
+
+
 class DeckPdf:
     """A PDF of card sides, a page each at trim + bleed, each distinct side drawn once as a
     form. With a `cache`, a side's form is made from the `Piece` a build before kept for the
@@ -106,8 +139,8 @@ class DeckPdf:
     layouts and their pieces kept. Either way the same sides give the same bytes."""
 
     def __init__(self, sides: list[ops.CardLayout], fonts: FontBook, sep: Separation, folder: Path,
-                 cache: PdfxCache | None = None) -> None:
-        self.sides, self.sep, self.cache = sides, sep, cache
+                 cache: PdfxCache | None = None, die: DieLine | None = None) -> None:
+        self.sides, self.sep, self.cache, self.die = sides, sep, cache, die
         self.buf = io.BytesIO()
         self.c = new_canvas(self.buf, fonts, canvas=CmykCanvas, enforceColorSpace=sep.enforce)
         self.c.kept = sep.cache
@@ -158,6 +191,8 @@ class DeckPdf:
             c.setFillColor((0.0, 0.0, 0.0))          # the inherited colour: black, in the separation's terms
             c.setStrokeColor((0.0, 0.0, 0.0))
             c.doForm(name)
+            if condition is not None and self.die is not None and id(side) in self.die.sides:
+                self.die.draw(c, side, self.die.sides[id(side)])
             c.showPage()
         if condition is not None:
             _pdfx(c, self.sep, condition)
