@@ -6,12 +6,13 @@ last cell is the hidden-card image unless the deck uses BackIsHidden.  A deck to
 one sheet gets several `CustomDeck` entries.  A shared back is one image; per-card backs
 are a back atlas with the same grid (`UniqueBack`).
 
-`<game>.json` is a saved object (one Deck per deck, a Card for one-card decks) and
-`<game>.png` its 256 x 256 thumbnail.  Image names carry a short content hash, because
+`<game>.json` is a saved object (one Deck per deck, a Card for one-card decks; tokens, tiles
+and boards as TTS tiles in bags, `cardgen.outputs.tts_objects`) and `<game>.png` its 256 x 256
+thumbnail.  Image names carry a short content hash, because
 TTS caches images by URL.
 
 Options: game.yaml's `tts:` (`TtsOptions`, for every deck) and a deck file's `tts:`
-(`TtsDeckOptions`: back_is_hidden, description, shape) over it.
+(`TtsDeckOptions`: back_is_hidden, description, shape, supply, object) over it.
 """
 from __future__ import annotations
 
@@ -24,7 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from cardgen.outputs import tts_objects as objs
 from cardgen.outputs.base import Job, Output
+from cardgen.outputs.tts_objects import COMMON, POKER_WIDTH_MM, UNITS_PER_MM
+from cardgen.outputs.tts_objects import guid as _guid
+from cardgen.outputs.tts_objects import transform as _transform
 from cardgen.schema.core import Bool, Choice, Decl, Int, Text, opt
 
 if TYPE_CHECKING:
@@ -33,7 +38,6 @@ if TYPE_CHECKING:
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 MAX_CELL_DPI = 300               # no point in cells sharper than print
 KEY_MAX = (2**31 - 1) // 100 - 1  # key * 100 + 99 must fit a 32-bit int
-POKER_WIDTH_MM = 63.5            # a TTS card at scale 1 is a poker card
 HIDDEN_GREY = (64, 64, 64)
 PLAIN_BACK = (96, 96, 96)
 Cell = str | tuple[int, int, int] | None   # an atlas cell: a cached bitmap's path, a solid colour or empty
@@ -62,6 +66,10 @@ class TtsDeckOptions(Decl):
     description: str = opt(Text(nonempty=True), "the card field shown as each card's description in TTS", "text")
     shape: str | None = opt(Choice(tuple(SHAPES)), "card shape in TTS", None,
                             default_doc="`rounded`, `circle` for round cards")
+    supply: bool = opt(Bool(), "a token or tile file's pieces are an unlimited supply (a bank): each kind is an "
+                               "Infinite_Bag holding one, instead of one bag with every copy", False)
+    object: str = opt(Choice(("tile", "token")), "a token or tile's TTS object: `tile`, a Custom_Tile of its "
+                      "shape; `token`, a Custom_Token cut along its image's transparent outside", "tile")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -153,10 +161,6 @@ def deck_keys(game_slug: str, deck_slug: str, n: int, taken: set[int]) -> list[i
     return keys
 
 
-def _guid(*parts) -> str:
-    return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:6]
-
-
 # -- images ----------------------------------------------------------------------------------
 
 def _encode(img: Image.Image, fmt: str, quality: int) -> bytes:
@@ -168,9 +172,11 @@ def _encode(img: Image.Image, fmt: str, quality: int) -> bytes:
     return buf.getvalue()
 
 
-def assemble(out: str | Path, cells: list, cols: int, rows: int, cw: int, ch: int, fmt: str, quality: int) -> str:
+def assemble(out: str | Path, cells: list, cols: int, rows: int, cw: int, ch: int, fmt: str, quality: int,
+             turn: bool = False, mask: str = "") -> str:
     """Make one atlas file from cached cell bitmaps (paths) or solid colours (RGB tuples),
-    one cell at a time; returns the file written."""
+    one cell at a time; returns the file written.  A piece's image may be turned a quarter
+    and made transparent outside a shape (`tts_objects.finish`)."""
     from PIL import Image
 
     from cardgen.render import raster
@@ -196,14 +202,15 @@ def assemble(out: str | Path, cells: list, cols: int, rows: int, cw: int, ch: in
             loaded[cell] = img
         atlas.paste(img, (x, y))
     from cardgen.core.atomic import write_bytes
-    write_bytes(out, raster.seal(_encode(atlas, fmt, quality)))
+    write_bytes(out, raster.seal(_encode(objs.finish(atlas, turn, mask), fmt, quality)))
     return str(out)
 
 
-def _atlas_key(cells: list, cols, rows, cw, ch, fmt, quality) -> str:
+def _atlas_key(cells: list, cols, rows, cw, ch, fmt, quality, turn: bool = False, mask: str = "") -> str:
     from cardgen.render import raster
 
-    h = hashlib.sha256(f"atlas/{raster.RASTER_VERSION}/{cols}x{rows}/{cw}x{ch}/{fmt}/{quality}".encode())
+    h = hashlib.sha256(f"atlas/{raster.RASTER_VERSION}/{cols}x{rows}/{cw}x{ch}/{fmt}/{quality}"
+                       f"{'/turn' if turn else ''}{'/mask:' + mask if mask else ''}".encode())
     for c in cells:
         h.update((Path(c).name if isinstance(c, (str, Path)) else repr(c)).encode() + b";")
     return h.hexdigest()
@@ -223,6 +230,8 @@ class _Image:
     ch: int
     out_name: str = ""
     cache_path: Path = Path()   # set once the atlas key is known
+    turn: bool = False          # a piece's image turned a quarter (pointy-top hex)
+    mask: str = ""              # a piece's shape, transparent outside (a PNG)
 
 
 class Tts(Output[TtsOptions]):
@@ -266,12 +275,15 @@ def _out_tts(job: Job) -> None:
     staging.own_dir(tts_dir)
 
     plans, requests = _plan_decks(job)
+    pplans, prequests = _plan_pieces(job)
+    requests += prequests
     with raster.Pool() as pool:
         paths = iter(raster.rasterize(requests, cache, raster.font_dirs_of(r), pool))
         cell_of: dict[int, str] = {}
         for layout, _ in requests:
             cell_of[id(layout)] = str(next(paths))
         images, deck_images = _deck_images(r, plans, cell_of)
+        piece_images = _piece_images(pplans, cell_of, images)
         calls = _atlas_calls(images, atlas_dir, ext, fmt, quality)
         # An atlas is up to 4096 x 4096 pixels (64 MB in memory): they are made one at a time, here,
         # once the raster workers have ended, so a big game's build stays small in memory.
@@ -290,6 +302,11 @@ def _out_tts(job: Job) -> None:
     rules = _rules_object(job, base_url)
     if rules is not None:
         objects.append(rules)
+    for (deck, dopts, rows), imgs in zip(pplans, piece_images):
+        pieces = [(_piece(deck, dopts, card, front, back, url), card.count) for (card, _, _), (front, back)
+                  in zip(rows, imgs)]
+        objects += objs.component_objects(game.slug, deck.slug, deck.name, str(deck.data.get("description") or ""),
+                                          pieces, dopts.supply)
     table_layout(objects)
     save = {
         "SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
@@ -315,6 +332,8 @@ def _plan_decks(job: Job) -> tuple[list, list]:
     requests = []           # (layout, spec) to rasterize
     taken: set[int] = set()
     for deck in r.game.decks:
+        if deck.kind != "card":
+            continue                       # tokens, tiles, boards: `_plan_pieces`
         rows = by_deck.get(deck.slug, [])
         entries = [(card, face, r.back_of(deck, card)) for _, card, face in rows for _ in range(card.count)]
         if not entries:
@@ -331,6 +350,62 @@ def _plan_decks(job: Job) -> tuple[list, list]:
             if back is not None:
                 requests.append((back, spec))
     return plans, requests
+
+
+def _plan_pieces(job: Job) -> tuple[list, list]:
+    """Each component file's pieces (`plans`: deck, its options, (card, face, back) per entry)
+    and their sides to rasterize (`requests`), each at the piece's own size (its trim box)."""
+    from cardgen.render import raster
+
+    r = job.rendered
+    plans = []
+    requests = []
+    for deck in r.game.decks:
+        if deck.kind == "card":
+            continue
+        rows = [(card, face, r.back_of(deck, card)) for d, card, face in r.faces if d is deck]
+        if not rows:
+            continue
+        plans.append((deck, job.deck_options(deck, TtsDeckOptions), rows))
+        spec = raster.Spec(*objs.piece_px(deck.size.width, deck.size.height))
+        for _, face, back in rows:
+            requests += [(side, spec) for side in (face, back) if side is not None]
+    return plans, requests
+
+
+def _piece_images(pplans: list, cell_of: dict[int, str], images: list[_Image]) -> list:
+    """Per component file, (front image, back image or None) per entry, added to `images`
+    once each (a shared back is one image)."""
+    made: dict[tuple, _Image] = {}
+    out = []
+    for deck, dopts, rows in pplans:
+        w, h = objs.piece_px(deck.size.width, deck.size.height)
+        turn, mask = objs.turned(deck.size.shape), (deck.size.shape if dopts.object == "token" else "")
+        sides = []
+        for i, (_, face, back) in enumerate(rows, 1):
+            pair: list[_Image | None] = []
+            for layout, name in ((face, f"{deck.slug}-{i}"), (back, f"{deck.slug}-{i}-back")):
+                key = (cell_of[id(layout)], turn, mask) if layout is not None else None
+                if key is not None and key not in made:
+                    made[key] = _Image(name, [key[0]], 1, 1, w, h, turn=turn, mask=mask)
+                    images.append(made[key])
+                pair.append(made[key] if key is not None else None)
+            sides.append(tuple(pair))
+        out.append(sides)
+    return out
+
+
+def _piece(deck, dopts, card, front: _Image, back: _Image | None, url) -> objs.Piece:
+    """A component file's entry as a TTS piece: its name, its description (the `description`
+    field's words, else its label and value, and its back's), its images."""
+    text = _description(card, dopts.description)
+    if not text:
+        sides = [card.fields, card.back_fields or {}]
+        said = [" ".join(str(f[k]) for k in ("value", "label") if f.get(k) not in (None, "")) for f in sides]
+        text = " / ".join(s for s in said if s)
+    return objs.Piece(deck.kind, deck.size.shape, (deck.size.width, deck.size.height), card.name, text,
+                      _tags(deck, [card]), url(front), url(back) if back is not None else "",
+                      as_token=dopts.object == "token")
 
 
 def _deck_images(r, plans: list, cell_of: dict[int, str]) -> tuple[list[_Image], list]:
@@ -377,13 +452,15 @@ def _atlas_calls(images: list[_Image], atlas_dir: Path, ext: str, fmt: str, qual
 
     calls = []
     for im in images:
-        digest = _atlas_key(im.cells, im.cols, im.rows, im.cw, im.ch, fmt, quality)
-        im.cache_path = atlas_dir / digest[:2] / f"{digest}.{ext}"
-        im.out_name = f"{im.name}-{digest[:10]}.{ext}"
+        f, e = ("png", "png") if im.mask else (fmt, ext)
+        digest = _atlas_key(im.cells, im.cols, im.rows, im.cw, im.ch, f, quality, im.turn, im.mask)
+        im.cache_path = atlas_dir / digest[:2] / f"{digest}.{e}"
+        im.out_name = f"{im.name}-{digest[:10]}.{e}"
         if im.cache_path.is_file() and raster.is_intact(im.cache_path):
             os.utime(im.cache_path)        # used now: keeps it from being pruned
         else:
-            calls.append((assemble, (str(im.cache_path), im.cells, im.cols, im.rows, im.cw, im.ch, fmt, quality)))
+            calls.append((assemble, (str(im.cache_path), im.cells, im.cols, im.rows, im.cw, im.ch, f, quality,
+                                     im.turn, im.mask)))
     return calls
 
 
@@ -402,10 +479,10 @@ def _scale(deck) -> float:
 
 # -- the table -------------------------------------------------------------------------------
 
-UNITS_PER_MM = 2.2 / POKER_WIDTH_MM   # a poker card at scale 1 is about 2.2 x 3.1 table units
 PDF_FOOTPRINT = (8.5, 11.0)           # a Custom_PDF object at scale 1 (width, depth), generous
 TABLE_GAP = 1.5                       # between objects, in table units
 PER_ROW = 5                           # decks per row
+GROUPS = ("deck", "board", "piece")   # each starts a row of its own (`tts_objects` sets `_group`)
 
 
 def footprint(obj: dict) -> tuple[float, float]:
@@ -420,10 +497,13 @@ def footprint(obj: dict) -> tuple[float, float]:
 
 def table_layout(objects: list[dict]) -> None:
     """Place the objects on the table in reading order: decks in rows of five from the far
-    side towards the players, left to right, the rules to the left of them all; no two
-    footprints overlap.  Sets posX/posZ and drops the helper keys."""
-    decks = [o for o in objects if o["Name"] != "Custom_PDF"]
-    rows = [decks[i:i + PER_ROW] for i in range(0, len(decks), PER_ROW)]
+    side towards the players, left to right, then the boards and mats on rows of their own,
+    then the bags and single pieces; the rules to the left of them all; no two footprints
+    overlap.  Sets posX/posZ and drops the helper keys."""
+    rows = []
+    for group in GROUPS:
+        these = [o for o in objects if o["Name"] != "Custom_PDF" and o.get("_group", "deck") == group]
+        rows += [these[i:i + PER_ROW] for i in range(0, len(these), PER_ROW)]
     widths = [[footprint(o)[0] for o in row] for row in rows]
     depths = [max((footprint(o)[1] for o in row), default=0.0) for row in rows]
     total_w = max((sum(w) + TABLE_GAP * (len(w) - 1) for w in widths), default=0.0)
@@ -442,11 +522,7 @@ def table_layout(objects: list[dict]) -> None:
             obj["Transform"]["posX"] = round(-total_w / 2 - TABLE_GAP * 2 - w / 2, 4)
             obj["Transform"]["posZ"] = 0.0
         obj.pop("_size_mm", None)
-
-
-def _transform(scale: float, face_down: bool = True) -> dict:
-    return {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0,
-            "rotZ": 180.0 if face_down else 0.0, "scaleX": scale, "scaleY": 1.0, "scaleZ": scale}
+        obj.pop("_group", None)
 
 
 def words(text: str) -> str:
@@ -505,13 +581,6 @@ def _notes(card) -> str:
     if isinstance(value, list):
         return "\n".join(str(v) for v in value if v not in (None, ""))
     return str(value) if value not in (None, "") else ""
-
-
-COMMON = {"AltLookAngle": {"x": 0.0, "y": 0.0, "z": 0.0},
-          "ColorDiffuse": {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259},
-          "LayoutGroupSortIndex": 0, "Value": 0, "Locked": False, "Grid": True, "Snap": True,
-          "IgnoreFoW": False, "MeasureMovement": False, "DragSelectable": True, "Autoraise": True,
-          "Sticky": True, "Tooltip": True, "GridProjection": False}
 
 
 def _deck_object(game, deck, dopts, sheets, per_sheet, url) -> dict:
