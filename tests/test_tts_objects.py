@@ -57,7 +57,13 @@ def synth(tmp_path_factory):
         n[:-5] for n in FILES) + "]\n")
     out = root / "build"
     build_game(game, REPO, BuildOptions(only=("tts",), out=out), Report())
-    return json.loads((out / "pieces" / "tts" / "pieces.json").read_text())["ObjectStates"]
+    first = (out / "pieces" / "tts" / "pieces.json").read_bytes()
+    files = sorted(p.name for p in (out / "pieces" / "tts").iterdir())
+    build_game(game, REPO, BuildOptions(only=("tts",), out=out), Report())
+    # the same input gives the same save, byte for byte, and the same image files
+    assert (out / "pieces" / "tts" / "pieces.json").read_bytes() == first
+    assert sorted(p.name for p in (out / "pieces" / "tts").iterdir()) == files
+    return json.loads(first)["ObjectStates"]
 
 
 def _by_tag(states, tag):
@@ -96,8 +102,14 @@ def test_a_pointy_token_is_a_custom_token_turned_to_ttss_flat_hex_with_alpha(syn
     assert tok["CustomImage"]["CustomToken"] == {"Thickness": 0.1, "MergeDistancePixels": 15, "Stackable": True,
                                                  "StandUp": False}
     assert tok["Transform"]["rotY"] == 270.0
-    img = _image(tok["CustomImage"]["ImageURL"])
-    assert img.mode == "RGBA"
+    framed = _image(tok["CustomImage"]["ImageURL"])
+    assert framed.mode == "RGBA"
+    # a transparent border all round (4 % of the height), the hex inside it
+    x0, y0, x1, y1 = framed.getchannel("A").getbbox()
+    pad = round((framed.height - (y1 - y0)) / 2)
+    assert (x0, y0, framed.width - x1, framed.height - y1) == (pad, pad, pad, pad)
+    assert abs(pad / (y1 - y0) - objs.TOKEN_BORDER) < 0.01
+    img = framed.crop((x0, y0, x1, y1))
     w, h = hex_box(20, "hex-pointy")                                        # 20 x 23.1 mm, turned: 23.1 x 20
     assert abs(img.width / img.height - h / w) < 0.01
     assert img.getpixel((0, 0))[3] == 0 and img.getpixel((img.width - 1, img.height - 1))[3] == 0  # outside
@@ -106,7 +118,8 @@ def test_a_pointy_token_is_a_custom_token_turned_to_ttss_flat_hex_with_alpha(syn
     # turned counter-clockwise: the piece's top band lies along the left of the image
     assert img.getpixel((img.width // 10 + 2, img.height // 2))[:3] == (255, 255, 255)
     assert img.getpixel((img.width - img.width // 5, img.height // 2))[:3] == (192, 16, 16)
-    assert tok["Transform"]["scaleX"] == round(20 * UPM / 2, 4)            # its depth once turned: 20 mm
+    # its depth once turned is 20 mm; the image is 8 % deeper with its border
+    assert tok["Transform"]["scaleX"] == round(20 * (1 + 2 * objs.TOKEN_BORDER) * UPM / 2, 4)
 
 
 def test_a_supply_is_an_infinite_bag_per_kind_holding_one(synth):
@@ -121,6 +134,9 @@ def test_a_supply_is_an_infinite_bag_per_kind_holding_one(synth):
         assert img.width == img.height                                      # a round piece's image is square
         assert coin["CustomImage"]["ImageSecondaryURL"] == ""               # one-sided: TTS shows the face
     assert bags[0]["ContainedObjects"][0]["Description"] == "Gold"
+    # each bag in its pieces' colour (#c0a010, #a0a0a0)
+    assert [b["ColorDiffuse"] for b in bags] == [{"r": 0.7529, "g": 0.6275, "b": 0.0627},
+                                                 {"r": 0.6275, "g": 0.6275, "b": 0.6275}]
 
 
 def test_a_single_piece_lies_by_itself_and_boards_each_by_themselves(synth):

@@ -306,7 +306,7 @@ def _out_tts(job: Job) -> None:
         pieces = [(_piece(deck, dopts, card, front, back, url), card.count) for (card, _, _), (front, back)
                   in zip(rows, imgs)]
         objects += objs.component_objects(game.slug, deck.slug, deck.name, str(deck.data.get("description") or ""),
-                                          pieces, dopts.supply)
+                                          pieces, dopts.supply, objs.tint(_deck_vars(deck).get("color")))
     table_layout(objects)
     save = {
         "SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
@@ -405,7 +405,11 @@ def _piece(deck, dopts, card, front: _Image, back: _Image | None, url) -> objs.P
         text = " / ".join(s for s in said if s)
     return objs.Piece(deck.kind, deck.size.shape, (deck.size.width, deck.size.height), card.name, text,
                       _tags(deck, [card]), url(front), url(back) if back is not None else "",
-                      as_token=dopts.object == "token")
+                      as_token=dopts.object == "token", tint=objs.tint(card.fields.get("color")))
+
+
+def _deck_vars(deck) -> dict:
+    return dict((deck.opts.vars if deck.opts else deck.data.get("vars")) or {})
 
 
 def _deck_images(r, plans: list, cell_of: dict[int, str]) -> tuple[list[_Image], list]:

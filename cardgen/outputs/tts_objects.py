@@ -36,6 +36,7 @@ POKER_WIDTH_MM = 63.5            # a TTS card at scale 1 is a poker card
 UNITS_PER_MM = 2.2 / POKER_WIDTH_MM   # a poker card at scale 1 is about 2.2 x 3.1 table units
 MAX_PIECE_DPI = 300
 MAX_PIECE_PX = 4096
+TOKEN_BORDER = 0.04         # a Custom_Token's transparent border, each side, as a share of its image's height
 BAG_SIZE_MM = (75.0, 75.0)   # a bag's footprint on the table, generous
 
 
@@ -92,7 +93,8 @@ def shape_mask(shape: str, size: tuple[int, int]) -> Image.Image:
 
 def finish(img: Image.Image, turn: bool, mask: str) -> Image.Image:
     """A piece's image as TTS gets it: turned a quarter (pointy-top hexes, counter-clockwise),
-    transparent outside `mask` (a shape; "" keeps it opaque)."""
+    transparent outside `mask` (a shape; "" keeps it opaque) with a transparent border around
+    it (TTS's Knowledge Base: it helps the outline tracing)."""
     from PIL import Image
 
     if mask:
@@ -100,6 +102,11 @@ def finish(img: Image.Image, turn: bool, mask: str) -> Image.Image:
         img.putalpha(shape_mask(mask, img.size))
     if turn:
         img = img.transpose(Image.Transpose.ROTATE_90)
+    if mask:
+        pad = round(img.height * TOKEN_BORDER)
+        framed = Image.new("RGBA", (img.width + 2 * pad, img.height + 2 * pad), (0, 0, 0, 0))
+        framed.paste(img, (pad, pad))
+        img = framed
     return img
 
 
@@ -118,12 +125,26 @@ class Piece:
     front: str             # image address
     back: str              # "" when one-sided (TTS shows the front on both sides)
     as_token: bool = False  # Custom_Token (alpha outline) instead of Custom_Tile
+    tint: dict | None = None  # its colour ({r, g, b}), for the bag that hands it out
+
+
+def tint(value: object) -> dict | None:
+    """A colour field (`#rrggbb`, a CSS name) as TTS's ColorDiffuse, or None if it is none."""
+    from cardgen.core.units import UnitError, color
+
+    try:
+        rgba = color(value)
+    except UnitError:
+        return None
+    return None if rgba is None else {k: round(v, 4) for k, v in zip("rgb", rgba)}
 
 
 def scale(piece: Piece) -> float:
     """TTS scale of a tile or token: its image's height (the box's width for a turned hex) in
     table units, over what scale 1 gives; the same mm per unit as the decks."""
     depth = piece.size_mm[0] if turned(piece.shape) else piece.size_mm[1]
+    if piece.as_token:
+        depth *= 1 + 2 * TOKEN_BORDER     # the image's transparent border
     return round(depth * UNITS_PER_MM / UNITS_AT_SCALE_1, 4)
 
 
@@ -160,20 +181,23 @@ def board(piece: Piece, ident: str) -> dict:
 OBJECTS: dict[str, Callable[[Piece, str], dict]] = {"token": tile_or_token, "tile": tile_or_token, "board": board}
 
 
-def bag(name: str, description: str, ident: str, tags: list[str], contents: list[dict], infinite: bool) -> dict:
+def bag(name: str, description: str, ident: str, tags: list[str], contents: list[dict], infinite: bool,
+        colour: dict | None = None) -> dict:
     """A Bag holding `contents` (each an object of its own), or an Infinite_Bag holding one
-    that it hands out without end."""
+    that it hands out without end; in the pieces' colour when they have one."""
     obj = {"GUID": ident, "Name": "Infinite_Bag" if infinite else "Bag",
            "Transform": transform(1.0, face_down=False), "Nickname": name, "Description": description,
            "GMNotes": "", **COMMON, "Tags": list(tags), "MaterialIndex": -1, "MeshIndex": -1,
            "HideWhenFaceDown": False, "Hands": False}
+    if colour is not None:
+        obj["ColorDiffuse"] = dict(colour)
     if not infinite:
         obj["Bag"] = {"Order": 0}
     return {**obj, "ContainedObjects": contents, **SCRIPT}
 
 
 def component_objects(game_slug: str, deck_slug: str, deck_name: str, description: str,
-                      pieces: list[tuple[Piece, int]], supply: bool) -> list[dict]:
+                      pieces: list[tuple[Piece, int]], supply: bool, colour: dict | None = None) -> list[dict]:
     """A component file's objects on the table: its pieces (each with its copies) in bags, a
     single piece by itself, boards each by itself; each carries `_size_mm` (its footprint) and
     `_group` for the table's layout."""
@@ -186,7 +210,7 @@ def component_objects(game_slug: str, deck_slug: str, deck_name: str, descriptio
     if supply and kind != "board":
         return [{**bag(deck_name if len(pieces) == 1 else p.name, f"{deck_name}: take as many as you need",
                        guid(game_slug, deck_slug, i, "supply"), tags, [make(p, guid(game_slug, deck_slug, i, 0))],
-                       infinite=True), "_size_mm": BAG_SIZE_MM, "_group": "piece"}
+                       infinite=True, colour=p.tint or colour), "_size_mm": BAG_SIZE_MM, "_group": "piece"}
                 for i, (p, _) in enumerate(pieces)]
     copies = [(p, make(p, guid(game_slug, deck_slug, i, n))) for i, (p, count) in enumerate(pieces)
               for n in range(count)]
@@ -196,4 +220,4 @@ def component_objects(game_slug: str, deck_slug: str, deck_name: str, descriptio
     counts = ", ".join(f"{n} {p.name}" for p, n in pieces if n)
     text = "\n".join(t for t in (description, f"{len(copies)} pieces: {counts}") if t)
     return [{**bag(deck_name, text, guid(game_slug, deck_slug, "bag"), tags, [obj for _, obj in copies],
-                   infinite=False), "_size_mm": BAG_SIZE_MM, "_group": "piece"}]
+                   infinite=False, colour=colour or pieces[0][0].tint), "_size_mm": BAG_SIZE_MM, "_group": "piece"}]
