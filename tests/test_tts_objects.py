@@ -35,7 +35,8 @@ FILES = {
     "pointy.yaml": ("deck: Pointy\nkind: token\nshape: hex-pointy\nsize: 20mm\ntemplate: face\n"
                     "tts: {object: token}\ncards:\n  - {name: Spike, count: 2, color: '#c01010'}\n"),
     "coins.yaml": ("deck: Coins\nkind: token\nsize: 25mm\ntemplate: face\ntts: {supply: true}\ncards:\n"
-                   "  - {name: Gold, count: 10, color: '#c0a010', label: Gold}\n"
+                   "  - {name: Gold, count: 10, color: '#c0a010', label: Gold, notes: 'bank'}\n"
+                   "  - {name: Copper, count: 0, color: '#b06020'}\n"
                    "  - {name: Silver, count: 5, color: '#a0a0a0'}\n"),
     "squares.yaml": ("deck: Squares\nkind: token\nshape: rect\nsize: 15mm\ntemplate: face\nbacks: back\n"
                      "cards:\n  - {name: Marker, count: 1, color: '#10a0a0'}\n"),
@@ -134,6 +135,10 @@ def test_a_supply_is_an_infinite_bag_per_kind_holding_one(synth):
         assert img.width == img.height                                      # a round piece's image is square
         assert coin["CustomImage"]["ImageSecondaryURL"] == ""               # one-sided: TTS shows the face
     assert bags[0]["ContainedObjects"][0]["Description"] == "Gold"
+    assert bags[0]["ContainedObjects"][0]["GMNotes"] == "bank"
+    # a parked entry (count: 0) makes no bag and no image
+    folder = local(bags[0]["ContainedObjects"][0]["CustomImage"]["ImageURL"]).parent
+    assert len(list(folder.glob("coins-*"))) == 2
     # each bag in its pieces' colour (#c0a010, #a0a0a0)
     assert [b["ColorDiffuse"] for b in bags] == [{"r": 0.7529, "g": 0.6275, "b": 0.0627},
                                                  {"r": 0.6275, "g": 0.6275, "b": 0.6275}]

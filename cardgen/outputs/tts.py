@@ -363,7 +363,7 @@ def _plan_pieces(job: Job) -> tuple[list, list]:
     for deck in r.game.decks:
         if deck.kind == "card":
             continue
-        rows = [(card, face, r.back_of(deck, card)) for d, card, face in r.faces if d is deck]
+        rows = [(card, face, r.back_of(deck, card)) for d, card, face in r.faces if d is deck and card.count > 0]
         if not rows:
             continue
         plans.append((deck, job.deck_options(deck, TtsDeckOptions), rows))
@@ -405,7 +405,7 @@ def _piece(deck, dopts, card, front: _Image, back: _Image | None, url) -> objs.P
         text = " / ".join(s for s in said if s)
     return objs.Piece(deck.kind, deck.size.shape, (deck.size.width, deck.size.height), card.name, text,
                       _tags(deck, [card]), url(front), url(back) if back is not None else "",
-                      as_token=dopts.object == "token", tint=objs.tint(card.fields.get("color")))
+                      as_token=dopts.object == "token", tint=objs.tint(card.fields.get("color")), notes=_notes(card))
 
 
 def _deck_vars(deck) -> dict:

@@ -126,6 +126,7 @@ class Piece:
     back: str              # "" when one-sided (TTS shows the front on both sides)
     as_token: bool = False  # Custom_Token (alpha outline) instead of Custom_Tile
     tint: dict | None = None  # its colour ({r, g, b}), for the bag that hands it out
+    notes: str = ""         # GMNotes: the entry's `notes` field
 
 
 def tint(value: object) -> dict | None:
@@ -156,7 +157,7 @@ def _image(piece: Piece, shape_block: dict) -> dict:
 def _base(piece: Piece, name: str, ident: str, locked: bool = False) -> dict:
     return {"GUID": ident, "Name": name,
             "Transform": transform(scale(piece), face_down=False, turn=90.0 if turned(piece.shape) else 0.0),
-            "Nickname": piece.name, "Description": piece.description, "GMNotes": "",
+            "Nickname": piece.name, "Description": piece.description, "GMNotes": piece.notes,
             **COMMON, "ColorDiffuse": dict(WHITE), "Locked": locked, "Tags": list(piece.tags),
             "HideWhenFaceDown": False, "Hands": False}
 
