@@ -72,7 +72,7 @@ CASES: dict[tuple[type, str], dict] = {
     (G, "vars"): {"wrong": ("5", "game.yaml: `vars` must be a mapping of name: value, got 5", None), "range": None},
 
     **{(D, k): _text("deck file d.yaml", k) for k in ("deck", "description", "designer_note", "template", "back",
-                                                                 "backs")},
+                                                                 "backs", "path")},
     (D, "size"): {
         "wrong": ("[1, 2]", "deck file d.yaml: `size` must be a card size name such as poker, one length such as "
                             "25mm, or a mapping with width and height (or diameter), got a list", None),
@@ -83,8 +83,9 @@ CASES: dict[tuple[type, str], dict] = {
         "range": ("tokn", "deck file d.yaml: `kind` must be one of card, token, tile, board, got 'tokn'; did you "
                           "mean 'token'?", None)},
     (D, "shape"): {
-        "wrong": ("5", "deck file d.yaml: `shape` must be one of rect, round, hex-flat, hex-pointy, got 5", None),
-        "range": ("hexagon", "deck file d.yaml: `shape` must be one of rect, round, hex-flat, hex-pointy, got "
+        "wrong": ("5", "deck file d.yaml: `shape` must be one of rect, round, hex-flat, hex-pointy, path, got 5",
+                  None),
+        "range": ("hexagon", "deck file d.yaml: `shape` must be one of rect, round, hex-flat, hex-pointy, path, got "
                              "'hexagon'", None)},
     (D, "bleed"): {
         "wrong": ("true", "deck file d.yaml: `bleed` must be a length such as 5mm, 0.25in or 10pt, got true", None),

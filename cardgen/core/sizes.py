@@ -36,6 +36,7 @@ class CardSize:
     name: str = ""
     shape: str = "rect"
     single: bool = False
+    outline: tuple = ()         # a `path` piece's outline (`cardgen.model.svgpath`), mm from its top-left
 
     @property
     def label(self) -> str:

@@ -243,9 +243,9 @@ class CachedLayout(ops.CardLayout):
 
     def __init__(self, width: float, height: float, bleed: float, ops: list | None = None, key: str = "",
                  shape: str = "rect", stamp: list[int] | None = None, *, encoded: bytes | None = None,
-                 source: str = "") -> None:
+                 source: str = "", outline: tuple = ()) -> None:
         super().__init__(width, height, bleed, ops if ops is not None else [], key, shape,
-                         stamp if stamp is not None else [])
+                         stamp if stamp is not None else [], outline)
         if encoded is not None:
             del self.__dict__["ops"]
             self._encoded, self._source = encoded, source

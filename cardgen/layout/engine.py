@@ -25,7 +25,7 @@ from cardgen.layout import expr
 from cardgen.layout.templates import Template, TemplateBook
 from cardgen.load import refs
 from cardgen.load.game import Card, Deck, Game
-from cardgen.model import ops
+from cardgen.model import ops, svgpath
 from cardgen.model.ops import extent
 from cardgen.resources.fonts import FontBook, describe_chars, is_emoji, no_glyph_message
 from cardgen.resources.icons import IconBook, svg_warnings
@@ -343,7 +343,8 @@ class Layouter:
                 self._note_off(tpl.elements[e[1]], e[2], e[3])
         layout = CachedLayout(deck.size.width * MM, deck.size.height * MM, deck.bleed * MM, None,
                               _side_key(deck, card, side), deck.size.shape, stamp, encoded=encoded,
-                              source=str(self.cache.path) if self.cache is not None else "")
+                              source=str(self.cache.path) if self.cache is not None else "",
+                              outline=side_outline(deck, side))
         if facts is not None and not restore_facts(layout, facts):
             return None
         return layout
@@ -359,7 +360,8 @@ class Layouter:
         ctx = expr.context(fields, self.res.deck_ctx(deck), self.res.game_ctx)
         bleed = deck.bleed * MM
         w, h = deck.size.width * MM, deck.size.height * MM
-        layout = ops.CardLayout(w, h, bleed, [], _side_key(deck, card, side), deck.size.shape)
+        layout = ops.CardLayout(w, h, bleed, [], _side_key(deck, card, side), deck.size.shape,
+                                outline=side_outline(deck, side))
         who = f"card '{card.name}'" if card else f"deck '{deck.name}' back"
         where = f" ({card.loc.short})" if card else ""
         env = Env(w, h)
@@ -573,6 +575,13 @@ def _plain_event(e: Any) -> bool:
     kinds = _EVENTS.get(e[0]) if isinstance(e, tuple) and e else None
     return kinds is not None and len(e) == len(kinds) and all(type(x) is t for x, t in zip(e, kinds, strict=True)) \
         and (e[0] != "o" or e[1] >= 0)
+
+
+def side_outline(deck: Deck, side: str) -> tuple:
+    """A `path` piece's outline as `side` shows it: a back's is the face's mirrored (the piece
+    turned over about its upright axis), so the same cut goes through both."""
+    path = deck.size.outline
+    return svgpath.mirrored(path, deck.size.width) if path and side != "face" else path
 
 
 def _side_key(deck: Deck, card: Card | None, side: str) -> str:

@@ -2,14 +2,21 @@
 (docs/components.md).  The rest of a component file loads as a deck (`cardgen.load.game`)."""
 from __future__ import annotations
 
-from cardgen.core.errors import Diagnostic
+from collections.abc import Callable
+from pathlib import Path
+
+from cardgen.core.errors import CardgenError, Diagnostic, Loc
 from cardgen.core.located import YDict
 from cardgen.core.sizes import CardSize
+from cardgen.model import svgpath
 from cardgen.model.components import HEXES, KINDS, hex_box
 from cardgen.schema.files import DeckFile
 
+Finder = Callable[[str, Loc], Path]      # a file a game names, found under its roots (or CardgenError)
 
-def piece_size(opts: DeckFile, data: YDict, game_size: CardSize, problems: list[Diagnostic]) -> CardSize:
+
+def piece_size(opts: DeckFile, data: YDict, game_size: CardSize, problems: list[Diagnostic],
+               find: Finder | None = None) -> CardSize:
     """The trim box and shape of the pieces a deck file makes.  A token, tile or board needs its
     own `size:` (the game's card size is no default for it); one length is a round or square
     piece's width and a hex's size across its flats; `{diameter}` is round unless `shape:` says
@@ -17,6 +24,11 @@ def piece_size(opts: DeckFile, data: YDict, game_size: CardSize, problems: list[
     kind = KINDS[opts.kind]
     name = opts.deck
     size = opts.size
+    if opts.shape == "path" and "path" in kind.shapes:
+        return _path_size(opts, data, problems, find)
+    if opts.path is not None:
+        problems.append(Diagnostic(data.key_loc("path"), f"{kind.name} file '{name}': `path:` is for `shape: path`; "
+                                                         f"add that, or remove `path:`", "error", "component"))
     if size is None:
         if kind.needs_size:
             problems.append(Diagnostic(data.key_loc("kind"), f"{kind.name} file '{name}' has no `size:`; give "
@@ -37,3 +49,72 @@ def piece_size(opts: DeckFile, data: YDict, game_size: CardSize, problems: list[
                                    f"{size.width:g}x{size.height:g} mm; give `size: {size.width:g}mm`",
                                    "error", "component"))
     return CardSize(size.width, size.height, size.name, shape)
+
+
+def _path_size(opts: DeckFile, data: YDict, problems: list[Diagnostic], find: Finder | None) -> CardSize:
+    """A `shape: path` piece's box and outline: its path fitted to `size:` when given, else the
+    path's own box (docs/components.md#path-shapes).  A problem gives a plain square piece."""
+    name, size = opts.deck, opts.size
+    fallback = CardSize(size.width, size.height, size.name) if size is not None else CardSize(25.0, 25.0)
+    if opts.path is None:
+        problems.append(Diagnostic(data.value_loc("shape"), f"token file '{name}': `shape: path` needs `path:`, the "
+                                                            f"outline as SVG path data in mm (`path: \"M 0 10 L 10 0 "
+                                                            f"L 20 10 Z\"`) or an .svg file", "error", "component"))
+        return fallback
+    loc = data.value_loc("path")
+    try:
+        d, what = _path_data(opts.path, loc, find)
+        outline = svgpath.parse(d)
+    except CardgenError as exc:
+        problems.extend(exc.diagnostics)
+        return fallback
+    except svgpath.PathSyntax as exc:
+        shown = d[max(0, exc.at - 12):exc.at + 12].replace("\n", " ").strip()
+        if not what:
+            loc = _char_loc(loc, d, exc.at)
+        problems.append(Diagnostic(loc, f"token file '{name}': bad SVG path{what} at character {exc.at + 1} "
+                                        f"(...{shown}...): {exc.message}", "error", "component"))
+        return fallback
+    x0, y0, x1, y1 = svgpath.bounds(outline)
+    if x1 - x0 < 1 or y1 - y0 < 1:
+        problems.append(Diagnostic(loc, f"token file '{name}': the path{what} is {x1 - x0:.2g}x{y1 - y0:.2g} mm; a "
+                                        f"piece is at least 1 mm each way", "error", "component"))
+        return fallback
+    outline, w, h = svgpath.fitted(outline, size.width if size else None, size.height if size else None)
+    return CardSize(w, h, size.name if size else "", "path", outline=outline)
+
+
+def _path_data(ref: str, loc: Loc, find: Finder | None) -> tuple[str, str]:
+    """The path data `path:` gives (its text, or the `d` of the first `<path>` of the .svg file it
+    names) and, for a file, ' in <file>' for messages."""
+    text = ref.strip()
+    if not text.lower().endswith(".svg") or any(ch.isspace() for ch in text):
+        return ref, ""
+    import xml.etree.ElementTree as ET
+
+    from cardgen.core.paths import read_regular
+
+    if find is None:
+        raise CardgenError(loc, f"path file '{text}': no game folder to find it in", code="component")
+    file = find(text, loc)
+    try:
+        root = ET.fromstring(read_regular(file))
+    except (OSError, ET.ParseError) as exc:
+        raise CardgenError(loc, f"path file '{text}' cannot be read: {exc}", code="component") from None
+    for el in root.iter():
+        if el.tag.rsplit("}", 1)[-1] == "path" and el.get("d"):
+            return el.get("d", ""), f" in {text}"
+    raise CardgenError(loc, f"path file '{text}' has no <path> with a `d`", code="component")
+
+
+def _char_loc(loc: Loc, text: str, at: int) -> Loc:
+    """The place of character `at` of `text`, a value written on one line at `loc` (plain or
+    quoted, without escapes); `loc` itself when the file shows it otherwise."""
+    from cardgen.core.paths import read_regular
+
+    try:
+        line = read_regular(loc.file).decode("utf-8").splitlines()[loc.line - 1]
+    except (OSError, UnicodeDecodeError, IndexError):
+        return loc
+    start = loc.col - 1 + (1 if line[loc.col - 1:loc.col] in ("'", '"') else 0)
+    return Loc(loc.file, loc.line, start + at + 1) if line[start:start + len(text)] == text else loc

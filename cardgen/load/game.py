@@ -93,18 +93,20 @@ def _sheet_cache(project: Path, slug: str) -> Path:
 
 def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report,
               problems: list[Diagnostic] | None = None, sections: Mapping[str, str] | None = None,
-              sheet_cache: Path | Callable[[], Path] | None = None) -> Deck:
+              sheet_cache: Path | Callable[[], Path] | None = None,
+              find: Callable[[str, Loc], Path] | None = None) -> Deck:
     """Load one deck file. Problems are collected: into `problems` if given (the deck is
     returned without what is broken), else raised together at the end.  Problems that leave
     no deck to speak of raise at once.  `sections`: output keys allowed in a deck file (none
     if not given).
     `sheet_cache`: where a deck whose cards are a Google Sheet keeps its fetched copy (or
-    what works it out, asked only then)."""
+    what works it out, asked only then).  `find`: a file the deck names (a path piece's
+    .svg), found in the game's folders (`_finder`)."""
     collect = problems is not None
     if problems is None:
         problems = []
     data, opts, name = _deck_file(path, report, problems, sections)
-    size = piece_size(opts, data, game_size, problems)     # a card's, a token's, a tile's or a board's
+    size = piece_size(opts, data, game_size, problems, find)     # a card's, a token's, a tile's or a board's
     defaults = opts.defaults or {}
     cards_data = _cards_data(data, path, name, report, sheet_cache)
     default_count = _default_count(data, defaults, name, problems)
@@ -357,6 +359,21 @@ def _listed_decks(game: Game, found: list[Path], report: Report, problems: list[
     return paths
 
 
+def _finder(game: Game) -> Callable[[str, Loc], Path]:
+    """What finds a file a deck file names (a path piece's .svg): in the game's folder or its
+    project's, confined to its roots, and kept in `game.files` (a change rebuilds)."""
+    def find(ref: str, loc: Loc) -> Path:
+        try:
+            found = refs.find(ref, (game.root, game.project), game.roots, "shape", "path file", loc=loc)
+        except PathRefused as exc:
+            raise CardgenError(loc, str(exc), code="path") from None
+        if found.path is None:
+            raise CardgenError(loc, f"path file '{ref}' not found in the game folder", code="component")
+        game.files.append(found)
+        return found.path
+    return find
+
+
 def _load_decks(game: Game, paths: list[Path], report: Report, problems: list[Diagnostic], tolerant: bool,
                 deck_sections: Mapping[str, str]) -> None:
     """Each deck file confined and loaded into `game.decks`; two decks may not share a name."""
@@ -370,7 +387,8 @@ def _load_decks(game: Game, paths: list[Path], report: Report, problems: list[Di
             continue
         try:
             deck = load_deck(p, game.opts.card_size, game.opts.bleed, report, problems if tolerant else None,
-                             sections=deck_sections, sheet_cache=lambda: _sheet_cache(game.project, game.slug))
+                             sections=deck_sections, sheet_cache=lambda: _sheet_cache(game.project, game.slug),
+                             find=_finder(game))
         except CardgenError as exc:
             problems.extend(exc.diagnostics)
             game.broken.append(p)

@@ -151,6 +151,8 @@ class CardLayout:
     shape: str = "rect"
     stamp: list[int] = field(default_factory=list)   # indices of the ops that show game.version or
     #                                                  card.revision (left out of the side's content hash)
+    outline: tuple = ()          # shape `path`: the outline as this side shows it (a back's mirrored),
+    #                              mm from the trim's top-left (`cardgen.model.svgpath`)
 
 
 @dataclass

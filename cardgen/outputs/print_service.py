@@ -196,6 +196,7 @@ def _make(job: Job, tmp: Path) -> None:
 def _deck_file(job: Job, deck: Deck, sep: Separation, tmp: Path, cache: PdfxCache) -> _DeckFile | None:
     """A deck's print-service file to make (None: no card of it is printed): its pages, a back
     and a front per card, each side found in `cache` or to convert."""
+    from cardgen.render.outlines import mirrored
     from cardgen.render.pdfx import DeckPdf, DieLine
 
     r = job.rendered
@@ -207,12 +208,13 @@ def _deck_file(job: Job, deck: Deck, sep: Separation, tmp: Path, cache: PdfxCach
     for card, face in cards:
         back = r.back_of(deck, card)
         if back is None:
-            blank = blank or ops.CardLayout(face.width, face.height, face.bleed, [], f"{deck.slug}/blank", face.shape)
+            blank = blank or ops.CardLayout(face.width, face.height, face.bleed, [], f"{deck.slug}/blank", face.shape,
+                                            outline=mirrored(face) if face.outline else ())
             back = blank
         pages += [(card, "back", back), (card, "front", face)]
     die = None
     if job.options.die_line and (deck.kind in ("token", "tile") or deck.size.shape != "rect"):
-        die = DieLine(job.options.die_name, {id(side): which == "back" for _, which, side in pages})
+        die = DieLine(job.options.die_name, frozenset(id(side) for _, _, side in pages))
     doc = DeckPdf([side for _, _, side in pages], r.res.fonts, sep, tmp, cache, die)
     return _DeckFile(deck, cards, pages, blank is not None, doc)
 

@@ -135,13 +135,11 @@ def cut_files(job: Job, layout: Any, name: str, pages: list) -> None:
     from cardgen.render.sheetlayout import cut_svg
 
     frames: dict[Any, list[int]] = {}
-    rounds: dict[Any, str] = {}
-    for n, (frame, page) in enumerate(pages, 1):
-        frames.setdefault(frame, []).append(n)
-        rounds[frame] = page[0].face.shape          # round and hex pieces are cut along their outline
-    for k, (frame, numbers) in enumerate(frames.items(), 1):
+    for n, (frame, page) in enumerate(pages, 1):       # shaped pieces: cut along their outline
+        frames.setdefault((frame, page[0].face.shape, page[0].face.outline), []).append(n)
+    for k, (key, numbers) in enumerate(frames.items(), 1):
         file = f"print-{name}-cut.svg" if len(frames) == 1 else f"print-{name}-cut-{k}.svg"
-        job.staging.add(job.out_dir / file, cut_svg(layout, frame, rounds[frame]))
+        job.staging.add(job.out_dir / file, cut_svg(layout, *key))
         if len(frames) > 1:
             job.report.note(f"{file}: the cut lines of sheets {', '.join(map(str, numbers))}")
 

@@ -380,7 +380,9 @@ def _piece_images(pplans: list, cell_of: dict[int, str], images: list[_Image]) -
     out = []
     for deck, dopts, rows in pplans:
         w, h = objs.piece_px(deck.size.width, deck.size.height)
-        turn, mask = objs.turned(deck.size.shape), (deck.size.shape if dopts.object == "token" else "")
+        # (a `path` piece is not cut to its outline in TTS yet: a tile of its box)
+        turn, mask = objs.turned(deck.size.shape), (deck.size.shape if dopts.object == "token"
+                                                    and deck.size.shape in objs.TILE_TYPES else "")
         sides = []
         for i, (_, face, back) in enumerate(rows, 1):
             pair: list[_Image | None] = []

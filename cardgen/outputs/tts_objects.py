@@ -168,7 +168,7 @@ def tile_or_token(piece: Piece, ident: str, stackable: bool = True) -> dict:
         block = {"CustomToken": {"Thickness": THICKNESS, "MergeDistancePixels": MERGE_DISTANCE,
                                  "Stackable": stackable, "StandUp": False}}
         return {**_base(piece, "Custom_Token", ident), "CustomImage": _image(piece, block), **SCRIPT}
-    block = {"CustomTile": {"Type": TILE_TYPES[piece.shape], "Thickness": THICKNESS, "Stackable": stackable,
+    block = {"CustomTile": {"Type": TILE_TYPES.get(piece.shape, 0), "Thickness": THICKNESS, "Stackable": stackable,
                             "Stretch": True}}
     return {**_base(piece, "Custom_Tile", ident), "CustomImage": _image(piece, block), **SCRIPT}
 

@@ -58,7 +58,7 @@ def foldover_sheets(fonts: FontBook, opts: SheetOptions, title: str,
                 _place(c, drawer, cp.back, slot, ph)
         if page[0].face.shape != "rect":        # round and hex pieces: their outline traced, front and back
             shape_cuts(c, page, fronts, ph)
-            shape_cuts(c, [cp for cp in page if cp.back is not None and opts.backs], shown, ph)
+            shape_cuts(c, [cp for cp in page if cp.back is not None and opts.backs], shown, ph, back=True)
         elif style == "ticks":
             crop_ticks(c, grid, fronts + shown, ph, cross_bleed=False)
         draw_fold(c, layout, fronts + shown, grid.bleed, font)

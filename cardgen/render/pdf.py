@@ -16,7 +16,7 @@ from cardgen.render import impose
 from cardgen.render.backs import BackPlan, back_groups, describe, plan_size_group
 from cardgen.render.draw import Drawer, draw_line, new_canvas
 from cardgen.render.formcache import FormCache
-from cardgen.render.outlines import outline_ops
+from cardgen.render.outlines import mirrored, outline_ops
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.render.sheetlayout import SheetLayout, draw_cut_lines, draw_registration
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
@@ -72,11 +72,12 @@ def _pt_rect(rect: impose.Rect, paper_h: float) -> impose.Rect:
 
 
 def size_groups(copies: list[Copy]) -> list[list[Copy]]:
-    """Copies grouped by card size (and bleed), in order of first appearance."""
-    groups: dict[tuple[float, float, float, str], list[Copy]] = {}
+    """Copies grouped by card size (and bleed, shape, a path piece's outline), in order of first
+    appearance."""
+    groups: dict[tuple[float, float, float, str, tuple], list[Copy]] = {}
     for cp in copies:
-        groups.setdefault((round(cp.width, 3), round(cp.height, 3), round(cp.bleed, 3), cp.face.shape),
-                          []).append(cp)
+        groups.setdefault((round(cp.width, 3), round(cp.height, 3), round(cp.bleed, 3), cp.face.shape,
+                           cp.face.outline), []).append(cp)
     return list(groups.values())
 
 
@@ -169,20 +170,22 @@ def _note(c: Canvas, fonts: FontBook, grid: impose.Frame, slots: list[impose.Slo
     c.restoreState()
 
 
-def _outline_ops(shape: str, slot: impose.Slot, grow: float, paper_h: float) -> str:
-    """The outline of a `round` or hex piece in `slot` (its trim, moved out by `grow` mm) as
-    content-stream path operators, in points."""
-    return outline_ops(shape, slot.x, slot.y, slot.w, slot.h, grow, paper_h, slot.rotation in (90, -90))
+def _outline_ops(shape: str, slot: impose.Slot, grow: float, paper_h: float, path: tuple = ()) -> str:
+    """The outline of a `round`, hex or `path` piece in `slot` (its trim, moved out by `grow`
+    mm) as content-stream path operators, in points."""
+    return outline_ops(shape, slot.x, slot.y, slot.w, slot.h, grow, paper_h, slot.rotation, path)
 
 
 CUT_WIDTH = 0.4         # pt: the line traced around a shaped piece
 CUT_GREY = 0.25
 
 
-def shape_cuts(c: Canvas, page: Sequence[Copy], page_slots: list[impose.Slot], paper_h: float) -> None:
-    """The cut line traced around each round or hex piece, on its trim."""
-    paths = [_outline_ops(cp.face.shape, slot, 0.0, paper_h) for cp, slot in zip(page, page_slots)
-             if cp.face.shape != "rect"]
+def shape_cuts(c: Canvas, page: Sequence[Copy], page_slots: list[impose.Slot], paper_h: float,
+               back: bool = False) -> None:
+    """The cut line traced around each round, hex or path piece, on its trim; on the `back`
+    of the sheet a path piece's outline is mirrored (its back's, `side_outline`)."""
+    paths = [_outline_ops(cp.face.shape, slot, 0.0, paper_h, mirrored(cp.face) if back else cp.face.outline)
+             for cp, slot in zip(page, page_slots) if cp.face.shape != "rect"]
     if paths:
         c._code.append(f"q {CUT_WIDTH:g} w {CUT_GREY:g} {CUT_GREY:g} {CUT_GREY:g} RG "
                        + " ".join(f"{p} S" for p in paths) + " Q")
@@ -204,7 +207,7 @@ def _place(c: CardCanvas, drawer: Drawer, layout: CardLayout, slot: impose.Slot,
     else:
         matrix = (1.0, 0.0, 0.0, 1.0, x, y)
     if layout.shape != "rect":
-        c.place_form_in(name, _outline_ops(layout.shape, slot, layout.bleed / MM, paper_h), matrix)
+        c.place_form_in(name, _outline_ops(layout.shape, slot, layout.bleed / MM, paper_h, layout.outline), matrix)
     else:
         c.place_form(name, _pt_rect(slot.clip, paper_h), matrix)
 
@@ -380,7 +383,7 @@ class SheetWriter:
             if side is not None:
                 _place(c, self.drawer, side, slot, ph)
         if shaped:
-            shape_cuts(c, page, page_slots, ph)
+            shape_cuts(c, page, page_slots, ph, back=any(s is not cp.face for s, cp in zip(sides, page)))
         elif style == "ticks":
             crop_ticks(c, grid, page_slots, ph)
 

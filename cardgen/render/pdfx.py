@@ -114,16 +114,16 @@ class DieLine:
     """The die line of shaped pieces: each side's trim outline stroked in the spot colour
     `name` (a Separation colour space of its own, shown as 100 % magenta), overprinting, so
     that a RIP lifts it off to its cutter and prints nothing of it.  `sides`: the sides (by
-    id) that get one, and whether each is a back (its outline mirrored, as the sheet is
-    turned over: the same line through the paper)."""
+    id) that get one; a back's outline is its own (a path piece's mirrored: the same line
+    through the paper)."""
 
     name: str
-    sides: Mapping[int, bool]
+    sides: frozenset[int]
 
-    def draw(self, c: CmykCanvas, side: ops.CardLayout, back: bool) -> None:
+    def draw(self, c: CmykCanvas, side: ops.CardLayout) -> None:
         B = side.bleed
         path = outline_ops(side.shape, B / MM, B / MM, side.width / MM, side.height / MM, 0.0,
-                           (side.height + 2 * B) / MM)
+                           (side.height + 2 * B) / MM, path=side.outline)
         c.saveState()
         c.setStrokeColor(spot(self.name))
         c.setStrokeOverprint(True)
@@ -192,7 +192,7 @@ class DeckPdf:
             c.setStrokeColor((0.0, 0.0, 0.0))
             c.doForm(name)
             if condition is not None and self.die is not None and id(side) in self.die.sides:
-                self.die.draw(c, side, self.die.sides[id(side)])
+                self.die.draw(c, side)
             c.showPage()
         if condition is not None:
             _pdfx(c, self.sep, condition)

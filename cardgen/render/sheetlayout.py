@@ -465,12 +465,14 @@ def draw_fold(c: Canvas, layout: SheetLayout, page_slots: list[impose.Slot], ble
 
 # -- cut lines for a cutting machine ---------------------------------------------------------
 
-def cut_svg(layout: SheetLayout, frame: impose.Frame, round_cards: bool | str = False) -> bytes:
+def cut_svg(layout: SheetLayout, frame: impose.Frame, round_cards: bool | str = False, path: tuple = ()) -> bytes:
     """The cut lines of one page arrangement as an SVG the size of the paper, in mm from its
-    top-left: every card's trim (a circle for round tokens, a hexagon for hex pieces: pass the
-    shape), and nothing else (the cutting software makes its own registration marks).  Same
-    input, same bytes."""
+    top-left: every card's trim (a circle for round tokens, a hexagon for hex pieces, a path
+    piece's `path` outline: pass the shape), and nothing else (the cutting software makes its
+    own registration marks).  Same input, same bytes."""
+    from cardgen.model import svgpath
     from cardgen.model.components import HEXES, outline
+    from cardgen.render.outlines import placed
 
     shape = "round" if round_cards is True else (round_cards or "rect")
     w, h = layout.paper_w, layout.paper_h
@@ -484,6 +486,9 @@ def cut_svg(layout: SheetLayout, frame: impose.Frame, round_cards: bool | str = 
                 else shape
             points = " ".join(f"{x:.3f},{y:.3f}" for x, y in outline(turned, s.x, s.y, s.w, s.h))
             shapes.append(f'  <polygon id="card-{i}" points="{points}"/>')
+        elif shape == "path":
+            d = svgpath.to_d(svgpath.mapped(path, placed(s.x, s.y, s.w, s.h, s.rotation)))
+            shapes.append(f'  <path id="card-{i}" d="{d}"/>')
         else:
             shapes.append(f'  <rect id="card-{i}" x="{s.x:.3f}" y="{s.y:.3f}" width="{s.w:.3f}" height="{s.h:.3f}"/>')
     return ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

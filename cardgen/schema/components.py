@@ -7,12 +7,14 @@ from dataclasses import dataclass
 
 # The outlines a piece may have.  `rect` is a card's (or a square token's or tile's);
 # `round` a disc as wide as the piece; the hexes are inscribed in the piece's box, flat-top
-# (flat edges at top and bottom: width = point-to-point) or pointy-top (points at top and bottom).
+# (flat edges at top and bottom: width = point-to-point) or pointy-top (points at top and bottom);
+# `path` any outline a deck file's `path:` gives (`cardgen.model.svgpath`).
 SHAPES: dict[str, str] = {
     "rect": "a rectangle (cards, square tokens and tiles, boards)",
     "round": "a disc as wide as the piece",
     "hex-flat": "a hexagon with flat edges at the top and bottom",
     "hex-pointy": "a hexagon with points at the top and bottom",
+    "path": "any outline, an SVG path (`path:`; tokens only)",
 }
 HEXES = ("hex-flat", "hex-pointy")
 
@@ -29,7 +31,7 @@ class ComponentKind:
 
 
 KINDS: dict[str, ComponentKind] = {k.name: k for k in (
-    ComponentKind("card", "a deck of cards (the default)", tuple(SHAPES), "rect", False),
+    ComponentKind("card", "a deck of cards (the default)", tuple(s for s in SHAPES if s != "path"), "rect", False),
     ComponentKind("token", "tokens and counters: round, square or hex; one- or two-sided", tuple(SHAPES),
                   "round", True),
     ComponentKind("tile", "tiles: hex (flat-top or pointy-top, sized flat to flat) or square, tessellated on "

@@ -355,6 +355,11 @@ class DeckFile(Decl):
                                                   + "; ".join(f"`{k}`, {v}" for k, v in SHAPES.items()), None,
                             default_doc="the kind's: rect for cards and boards, round for tokens, hex-flat for "
                                         "tiles (round for a size given as {diameter})")
+    path: str | None = opt(Text(nonempty=True), "for `shape: path`: the outline, as SVG path data in mm from the "
+                                                "piece's top-left (`M 0 10 L 10 0 L 20 10 Z`), or an .svg file in "
+                                                "the game folder whose first `<path>` gives it; scaled to `size:` when "
+                                                "that is given, else the path's own box is the piece's size", None,
+                            default_doc="none")
     template: str = opt(Text(nonempty=True), "layout template for the faces, e.g. game-601/action")
     back: str | None = opt(_TEXT, "layout template for one shared back", None)
     backs: str | None = opt(_TEXT, "layout template for per-card backs (double-sided cards); a card's "
