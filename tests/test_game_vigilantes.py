@@ -50,12 +50,19 @@ def test_components_cover_every_deck_and_the_booklet(game):
     assert {"Location Booklet", "Attack dice", "Health dice", "Energy dice", "Charge tokens"} <= items
     # the tokens it makes: each an item of the list; objective and alarm tokens are two-sided
     made = {d.name: d for d in game.decks if d.kind != "card"}
-    assert set(made) == {"Objective tokens", "Alarm token", "Starting player token", "Turn token", "Threat token"}
+    assert set(made) == {"Objective tokens", "Alarm token", "Starting player token", "Turn token", "Threat token",
+                         "Attack dice"}
     assert set(made) <= items
     for two_sided in ("Objective tokens", "Alarm token"):
         deck = made[two_sided]
         assert deck.backs and all(c.back_fields["label"] != c.fields["label"] for c in deck.cards)
     assert made["Objective tokens"].cards[0].fields["placeholder"] is True     # no count given: 4 is marked
+    # "Attack dice have 3 different faces: Plus, Blank, Minus": how many of each, and how many dice,
+    # are placeholders, marked
+    dice = made["Attack dice"]
+    assert dice.kind == "die" and len(dice.cards) == 6 and dice.pieces == 6
+    assert [c.name.split()[0] for c in dice.cards] == ["Plus", "Plus", "Blank", "Blank", "Minus", "Minus"]
+    assert all(c.fields["placeholder"] is True and "placeholder" in c.fields["todo"] for c in dice.cards)
     assert {e.item: e.bought for e in game.rules.items() if e.bought} == {
         "Health dice": "standard six-sided dice", "Energy dice": "standard six-sided dice"}
 

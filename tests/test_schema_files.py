@@ -79,8 +79,8 @@ CASES: dict[tuple[type, str], dict] = {
         "range": ("{diameter: -3}", "deck file d.yaml: `size` diameter must be a length from 5 to 1000 mm, "
                                     "got -3", "-3")},
     (D, "kind"): {
-        "wrong": ("5", "deck file d.yaml: `kind` must be one of card, token, tile, board, got 5", None),
-        "range": ("tokn", "deck file d.yaml: `kind` must be one of card, token, tile, board, got 'tokn'; did you "
+        "wrong": ("5", "deck file d.yaml: `kind` must be one of card, token, tile, board, die, got 5", None),
+        "range": ("tokn", "deck file d.yaml: `kind` must be one of card, token, tile, board, die, got 'tokn'; did you "
                           "mean 'token'?", None)},
     (D, "shape"): {
         "wrong": ("5", "deck file d.yaml: `shape` must be one of rect, round, hex-flat, hex-pointy, path, got 5",
@@ -96,6 +96,11 @@ CASES: dict[tuple[type, str], dict] = {
                    "range": None},
     (D, "vars"): {"wrong": ("5", "deck file d.yaml: `vars` must be a mapping of name: value, got 5", None),
                   "range": None},
+    (D, "count"): {"wrong": ("x", "deck file d.yaml: `count` must be a whole number from 1 to 1000, got 'x'", None),
+                   "range": ("0", "deck file d.yaml: `count` must be a whole number from 1 to 1000, got 0", None)},
+    (D, "inset"): {"wrong": ("true", "deck file d.yaml: `inset` must be a length such as 5mm, 0.25in or 10pt, got "
+                                     "true", None),
+                   "range": ("25mm", "deck file d.yaml: `inset` must be a length from 0 to 20 mm, got '25mm'", None)},
 
     (C, "name"): {"wrong": (MAPPING, "deck 'D': card #1: `name` must be text, got a mapping", None), "range": None},
     (C, "count"): {

@@ -24,6 +24,13 @@ def _copies(n: int) -> str:
     return f"{n} copy printed" if n == 1 else f"{n} copies printed"
 
 
+def _made(deck: Deck) -> str:
+    """What a component file prints: its copies, or a die file's dice."""
+    if deck.kind == "die":
+        return f"{deck.pieces} {'die' if deck.pieces == 1 else 'dice'} printed"
+    return _copies(deck.count)
+
+
 def _at(e: Entry, key: str) -> Loc:
     """Where the entry's `key:` value is (its `silent:` line, say), else where the entry starts."""
     return e.data.value_loc(key) if key in e.data else e.loc
@@ -47,11 +54,11 @@ def check_item(e: Entry, game: Game, report: Report) -> Deck | None:
         return None
     if e.count is None:
         report.warn(_at(e, "silent" if e.silent is not None else "item"),
-                    f"rules give no count for {item}; {_copies(deck.count)}", "count-silent")
-    elif not e.count.tbd and not _compare(e.count, deck.count) and all(c.count_ok for c in deck.cards):
+                    f"rules give no count for {item}; {_made(deck)}", "count-silent")
+    elif not e.count.tbd and not _compare(e.count, deck.pieces) and all(c.count_ok for c in deck.cards):
         dloc = deck.data.value_loc("deck")
         report.error(e.count.loc, f"{item}: rules say {_said(e.count)} ({e.count.loc.short}), the {deck.kind} "
-                                  f"file makes {deck.count} ({dloc.short})", "count-mismatch")
+                                  f"file makes {deck.pieces} ({dloc.short})", "count-mismatch")
     return deck
 
 
@@ -255,7 +262,7 @@ def check_counts(game: Game, report: Report) -> None:
                 check_deck(e, deck, report)
             elif isinstance(e.data.get("silent"), str) and not any(k in e.data for k in DECK_ONLY):
                 # (a malformed one, or one beside counts, is reported on loading)
-                report.warn(_at(e, "silent"), f"rules give no count for {deck.name}; {_copies(deck.count)}",
+                report.warn(_at(e, "silent"), f"rules give no count for {deck.name}; {_made(deck)}",
                             "count-silent")
     for deck in game.decks:
         if deck.name not in mentioned and deck.slug not in mentioned:

@@ -8,6 +8,7 @@ inputs is taken from it, with the problems it reported.
 """
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -611,6 +612,7 @@ def _lay_all(game: Game, lay: Layouter) -> tuple[list, dict, list, list[Diagnost
     bar = progress.start("laying out", sum(len(d.cards) for d in game.decks))
     for deck in game.decks:
         back_shared = None
+        per_card: list[list[ops.Copy]] = []
         if deck.back:
             try:
                 back_shared = lay.card_side(deck, None, "back")
@@ -632,7 +634,10 @@ def _lay_all(game: Game, lay: Layouter) -> tuple[list, dict, list, list[Diagnost
                     backs[(deck.slug, card.index)] = back
                 except CardgenError as exc:
                     errors.extend(exc.diagnostics)
-            for _ in range(card.count):
-                copies.append(ops.Copy(face, back, deck.name, deck.size.width, deck.size.height, deck.bleed))
+            per_card.append([ops.Copy(face, back, deck.name, deck.size.width, deck.size.height, deck.bleed)
+                             for _ in range(card.count)])
+        if deck.kind == "die":      # a die's stickers: one set of its faces per die, in face order
+            per_card = [[cp for cp in group if cp is not None] for group in itertools.zip_longest(*per_card)]
+        copies += [cp for group in per_card for cp in group]
     bar.close()
     return faces, backs, copies, errors

@@ -10,6 +10,8 @@ from cardgen.core.located import YDict
 from cardgen.core.sizes import CardSize
 from cardgen.model import svgpath
 from cardgen.model.components import HEXES, KINDS, hex_box
+from cardgen.model.dice import DIE_FACES, MIN_STICKER, sticker_side
+from cardgen.model.game import Card
 from cardgen.schema.files import DeckFile
 
 Finder = Callable[[str, Loc], Path]      # a file a game names, found under its roots (or CardgenError)
@@ -34,6 +36,8 @@ def piece_size(opts: DeckFile, data: YDict, game_size: CardSize, problems: list[
             problems.append(Diagnostic(data.key_loc("kind"), f"{kind.name} file '{name}' has no `size:`; give "
                                                              f"one, e.g. `size: 25mm`", "error", "component"))
         size = game_size
+    if kind.name == "die":
+        return _die_size(opts, data, size, problems)
     shape = opts.shape or (size.shape if size.shape != "rect" else kind.default_shape)
     if shape not in kind.shapes:
         problems.append(Diagnostic(data.value_loc("shape") if "shape" in data else data.key_loc("kind"),
@@ -118,3 +122,60 @@ def _char_loc(loc: Loc, text: str, at: int) -> Loc:
         return loc
     start = loc.col - 1 + (1 if line[loc.col - 1:loc.col] in ("'", '"') else 0)
     return Loc(loc.file, loc.line, start + at + 1) if line[start:start + len(text)] == text else loc
+
+
+def _die_size(opts: DeckFile, data: YDict, size: CardSize, problems: list[Diagnostic]) -> CardSize:
+    """A die's stickers: its edge (`size:`, one length) less the inset on each side."""
+    name = opts.deck
+    at = data.value_loc("size") if "size" in data else data.key_loc("kind")
+    if abs(size.width - size.height) > 1e-6 or size.shape != "rect":
+        problems.append(Diagnostic(at, f"die file '{name}': `size:` is the die's edge, one length such as 16mm; "
+                                       f"got {size.label}", "error", "component"))
+    side = sticker_side(size.width, opts.inset)
+    if side < MIN_STICKER - 1e-9:
+        problems.append(Diagnostic(data.value_loc("inset") if "inset" in data else at,
+                                   f"die file '{name}': a {size.width:g} mm die with an inset of "
+                                   f"{(size.width - side) / 2:g} mm leaves a {side:g} mm sticker; the smallest is "
+                                   f"{MIN_STICKER:g} mm", "error", "component"))
+        side = size.width
+    return CardSize(side, side, size.name, "rect")
+
+
+def die_faces(opts: DeckFile, data: YDict, cards: list[Card], problems: list[Diagnostic]) -> None:
+    """A die file's checks once its entries are read: exactly six faces, none with a count of its
+    own (each face is printed once per die: the file's `count:`), no backs; and no die keys
+    (`count:`, `inset:`) in a file of another kind."""
+    name = opts.deck
+    if opts.kind != "die":
+        for key, hint in (("count", "; a card's copies are its own `count:`"), ("inset", "")):
+            if key in data and getattr(opts, key) is not None:     # (a wrong value is said where it is read)
+                problems.append(Diagnostic(data.key_loc(key), f"{opts.kind} file '{name}': `{key}:` is for a die "
+                                                              f"file (`kind: die`){hint}", "error", "component"))
+        return
+    dice = opts.count or 1
+    entries = data.get("cards")
+    n = len(entries) if isinstance(entries, list) else len(cards)     # (a spreadsheet: its rows)
+    if n != DIE_FACES:
+        problems.append(Diagnostic(data.key_loc("cards"), f"die file '{name}' has {n} "
+                                                            f"{'face' if n == 1 else 'faces'}; a die has "
+                                                            f"{DIE_FACES}, faces 1 to {DIE_FACES} in order (face i "
+                                                            f"opposite face {DIE_FACES + 1} - i)", "error",
+                                   "component"))
+    for key in ("back", "backs"):
+        if key in data:
+            problems.append(Diagnostic(data.key_loc(key), f"die file '{name}': a die has no backs (its stickers and "
+                                                          f"its net are printed on one side); remove `{key}:`",
+                                       "error", "component"))
+    defaults = data.get("defaults")
+    if isinstance(defaults, YDict) and "count" in defaults:
+        problems.append(Diagnostic(defaults.key_loc("count"), _face_count(name), "error", "component"))
+    for card in cards:
+        if "count" in card.data:
+            problems.append(Diagnostic(card.data.key_loc("count"), _face_count(name), "error", "component"))
+        card.count = dice
+        card.fields["count"] = dice
+
+
+def _face_count(name: str) -> str:
+    return (f"die file '{name}': a face has no count of its own (each is printed once per die); give the number "
+            f"of dice as the file's `count:`")

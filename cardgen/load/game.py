@@ -19,7 +19,7 @@ from cardgen.core.names import slugify, unique_slugs
 from cardgen.core.paths import PathRefused, too_deep
 from cardgen.core.sizes import CardSize
 from cardgen.load import refs
-from cardgen.load.components import piece_size
+from cardgen.load.components import die_faces, piece_size
 from cardgen.load.declared import file_diagnostics
 from cardgen.load.declared import safe_key as _safe
 from cardgen.load.project import find_project, game_project, resolve_games
@@ -117,6 +117,7 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
         card = _card(cd, i, cloc, name, opts, default_count, seen, report, problems)
         if card is not None:
             cards.append(card)
+    die_faces(opts, data, cards, problems)      # a die's six faces, once per die
     if problems and not collect:
         raise CardgenError(None, diagnostics=problems)
     back_key = "back" if opts.back else ("backs" if opts.backs else None)

@@ -117,8 +117,15 @@ class Deck:
         return sum(c.count for c in self.cards)
 
     @property
+    def pieces(self) -> int:
+        """What the rules count: the copies, or a die file's dice (its faces are printed once per die)."""
+        if self.kind == "die":
+            return (self.opts.count if self.opts and self.opts.count else 1) if self.cards else 0
+        return self.count
+
+    @property
     def kind(self) -> str:
-        """card, token, tile or board (`cardgen.schema.components.KINDS`)."""
+        """card, token, tile, board or die (`cardgen.schema.components.KINDS`)."""
         return self.opts.kind if self.opts else "card"
 
     @property

@@ -24,6 +24,7 @@ from cardgen.outputs.booklet import Booklet
 from cardgen.outputs.calibration import Calibration
 from cardgen.outputs.cards_pdf import CardsPdf
 from cardgen.outputs.changes import ChangesPdf
+from cardgen.outputs.dice import Dice
 from cardgen.outputs.foldover import Foldover
 from cardgen.outputs.gallery import Gallery
 from cardgen.outputs.player_aid import PlayerAid
@@ -46,4 +47,5 @@ OUTPUTS: dict[str, type[Output]] = {o.name: o for o in (
     PrintService,
     Gallery,
     Tuckboxes,
+    Dice,
 )}

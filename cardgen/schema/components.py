@@ -38,4 +38,10 @@ KINDS: dict[str, ComponentKind] = {k.name: k for k in (
                           "the sheet", ("hex-flat", "hex-pointy", "rect"), "hex-flat", True),
     ComponentKind("board", "boards and mats of any size; tiled across sheets when larger than the paper",
                   ("rect",), "rect", True),
+    ComponentKind("die", "custom six-sided dice: six faces, printed as stickers and as a net to fold",
+                  ("rect",), "rect", True),
 )}
+
+DIE_FACES = 6               # a die file's entries: faces 1 to 6, face i opposite face 7 - i
+STICKER_INSET = 1.5         # mm: a die's sticker stays this far inside each edge of its face (16 mm die: 13 mm)
+MIN_STICKER = 3.0           # mm: the smallest sticker a die file may ask for

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardgen.core.sizes import CARD_SIZES_MM, DEFAULT_BLEED_MM, CardSize
-from cardgen.schema.components import KINDS, SHAPES
+from cardgen.schema.components import KINDS, SHAPES, STICKER_INSET
 from cardgen.schema.core import (
     Choice,
     Colour,
@@ -375,6 +375,11 @@ class DeckFile(Decl):
                                                            "(docs/spreadsheets.md)")
     vars: dict | None = opt(FreeMap("name: value"), "anything else deck-wide, available in templates as "
                                                       "deck.vars.<name>", None, default_doc="none")
+    count: int | None = opt(Int(min=1, max=1000), "a die file's number of dice (`kind: die`): each of its six "
+                                                       "faces is printed once per die", None, default_doc="1 die")
+    inset: float | None = opt(Length(min=0, max=20, to="mm"), "a die file's sticker inset (`kind: die`): how far "
+                                                             "each sticker's edge stays inside the die's face",
+                              None, default_doc=f"{STICKER_INSET:g} mm")
 
 
 @dataclass(frozen=True, kw_only=True)
