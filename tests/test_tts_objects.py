@@ -1,4 +1,4 @@
-"""Tokens, tiles and boards in the Tabletop Simulator save (cardgen/outputs/tts_objects.py):
+"""Tokens, tiles, boards and dice in the Tabletop Simulator save (cardgen/outputs/tts_objects.py):
 the object type each gets, the keys real saves have, their images and their size on the table."""
 from __future__ import annotations
 
@@ -42,7 +42,12 @@ FILES = {
                      "cards:\n  - {name: Marker, count: 1, color: '#10a0a0'}\n"),
     "mat.yaml": ("deck: Mats\nkind: board\nsize: {width: 200mm, height: 150mm}\ntemplate: face\ncards:\n"
                  "  - {name: Player mat, count: 2, color: '#303050'}\n"),
+    "dice.yaml": ("deck: Dice\nkind: die\nsize: 16mm\ncount: 2\ntemplate: face\ncards:\n"
+                  + "".join(f"  - {{name: F{i}, color: '{c}', {v}}}\n" for i, (c, v) in enumerate(
+                      [("#ff0000", "pips: 1"), ("#00ff00", "label: Two"), ("#0000ff", "value: Three, label: x"),
+                       ("#ffff00", "value: 4"), ("#ff00ff", "label: ''"), ("#00ffff", "pips: 6")], 1))),
 }
+DIE_COLOURS = {1: (255, 0, 0), 2: (0, 255, 0), 3: (0, 0, 255), 4: (255, 255, 0), 5: (255, 0, 255), 6: (0, 255, 255)}
 
 
 @pytest.fixture(scope="module")
@@ -182,12 +187,51 @@ def test_the_table_rows_decks_then_boards_then_pieces_none_overlapping(synth):
     assert not any(k.startswith("_") for o in synth for k in o)
 
 
+def test_dice_are_custom_d6s_in_a_bag_with_ttss_image_layout_and_rotations(synth):
+    (bag,) = _by_tag(synth, "Dice")
+    assert bag["Name"] == "Bag" and bag["Nickname"] == "Dice"
+    dice = bag["ContainedObjects"]
+    assert [d["Name"] for d in dice] == ["Custom_Dice"] * 2 and dice[0]["GUID"] != dice[1]["GUID"]
+    die = dice[0]
+    assert die["CustomImage"]["CustomDice"] == {"Type": 1} and die["CustomImage"]["ImageSecondaryURL"] == ""
+    t = die["Transform"]
+    assert t["scaleX"] == t["scaleY"] == t["scaleZ"] and t["rotX"] == t["rotZ"] == 0.0
+    # each face's value (value, else pips, else label, else name) and the rotation that shows it on
+    # top: SCED's saved d6 (components-facts.md)
+    assert die["RotationValues"] == [
+        {"Value": 1, "Rotation": {"x": -90.0, "y": 0.0, "z": 0.0}},
+        {"Value": "Two", "Rotation": {"x": 0.0, "y": 0.0, "z": 0.0}},
+        {"Value": "Three", "Rotation": {"x": 0.0, "y": 0.0, "z": -90.0}},
+        {"Value": 4, "Rotation": {"x": 0.0, "y": 0.0, "z": 90.0}},
+        {"Value": "F5", "Rotation": {"x": 0.0, "y": 0.0, "z": -180.0}},
+        {"Value": 6, "Rotation": {"x": 90.0, "y": 0.0, "z": 0.0}}]
+    # the image: 3 x 3 equal cells, the top row empty, then faces 2, 4, 5, then 1, 3, 6 with faces
+    # 1 and 6 turned 180 degrees (their white band, the top of the face, at the cell's foot)
+    img = _image(die["CustomImage"]["ImageURL"]).convert("RGB")
+    assert img.width == img.height
+    c = img.width / 3
+
+    def at(col, row, fx, fy):
+        return img.getpixel((int((col + fx) * c), int((row + fy) * c)))
+
+    for col in range(3):
+        assert at(col, 0, 0.5, 0.5) == (255, 255, 255)
+    for (col, row), (face, over) in zip([(0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2)],
+                                        [(2, False), (4, False), (5, False), (1, True), (3, False), (6, True)]):
+        colour = at(col, row, 0.5, 0.5)
+        assert all(abs(a - b) < 12 for a, b in zip(colour, DIE_COLOURS[face])), (face, colour)
+        top, foot = at(col, row, 0.5, 0.08), at(col, row, 0.5, 0.92)
+        assert (foot if over else top) == pytest.approx((255, 255, 255), abs=12), face
+        assert all(abs(a - b) < 12 for a, b in zip(top if over else foot, DIE_COLOURS[face])), face
+
+
 # -- key by key with real saves ---------------------------------------------------------------
 # The keys of real saved objects of each type, from the SCED (Arkham Horror LCG) mod,
 # github.com/argonui/SCED at 70dd00c8560bad1b19f17289eaa187743560f0ed: Custom_Tile
 # objects/Cluetokens.31fa39/Custom_Tile.a3fb6c.json (a clue token: circle, stackable, 0.1),
 # Custom_Token objects/Damage.1f5a0a.json, Bag objects/TokenSource.124381.json, Infinite_Bag
-# objects/Fan-MadeAccessories.aa8b38/DoomCounterBag.a82b88.json.  SCED's repository splits a
+# objects/Fan-MadeAccessories.aa8b38/DoomCounterBag.a82b88.json, Custom_Dice
+# objects/ObjectSourceBag.830bd0/Custom_Dice.loladie.json.  SCED's repository splits a
 # container's ContainedObjects into files (ContainedObjects_order/_path) and adds `Memo`: those
 # are its tooling's, not TTS's.  Values: (JSON type) as there.
 REAL_COMMON = {"AltLookAngle": "dict", "Autoraise": "bool", "ColorDiffuse": "dict", "Description": "str",
@@ -203,11 +247,14 @@ REAL = {
             "ContainedObjects": "list"},
     "Infinite_Bag": {**REAL_COMMON, "MaterialIndex": "number", "MeshIndex": "number", "Tags": "list",
                      "ContainedObjects": "list"},
+    "Custom_Dice": {**REAL_COMMON, "CustomImage": "dict", "RotationValues": "list"},
 }
 REAL_IMAGE = {"ImageURL": "str", "ImageSecondaryURL": "str", "ImageScalar": "number", "WidthScale": "number"}
 REAL_SHAPE = {"CustomTile": {"Type": "number", "Thickness": "number", "Stackable": "bool", "Stretch": "bool"},
               "CustomToken": {"Thickness": "number", "MergeDistancePixels": "number", "Stackable": "bool",
-                              "StandUp": "bool"}}
+                              "StandUp": "bool"},
+              "CustomDice": {"Type": "number"}}
+REAL_ROTATION = {"Value": ("number", "str"), "Rotation": {"x": "number", "y": "number", "z": "number"}}
 OURS_TOO = {"Tags"}           # TTS writes Tags on any object that has some (SCED's Infinite_Bag has them)
 
 
@@ -225,6 +272,9 @@ def _compare(obj: dict) -> None:
         (shape,) = set(image) - set(REAL_IMAGE)
         assert {k: _json_type(image[k]) for k in REAL_IMAGE} == REAL_IMAGE
         assert {k: _json_type(v) for k, v in image[shape].items()} == REAL_SHAPE[shape]
+    for rv in obj.get("RotationValues", []):
+        assert set(rv) == set(REAL_ROTATION) and _json_type(rv["Value"]) in REAL_ROTATION["Value"]
+        assert {k: _json_type(v) for k, v in rv["Rotation"].items()} == REAL_ROTATION["Rotation"]
     for inner in obj.get("ContainedObjects", []):
         _compare(inner)
 
@@ -259,11 +309,14 @@ def test_each_bundled_component_is_on_the_table_as_its_kind(name, tmp_path):
             assert {o["Name"] for o in mine} == {"Infinite_Bag"}
             assert len(pieces) == len([c for c in deck.cards if c.count])
         else:
-            assert len(pieces) == deck.count, deck.name
-            if deck.kind != "board" and deck.count > 1:
+            assert len(pieces) == deck.pieces, deck.name                # a die file: its dice
+            if deck.kind != "board" and deck.pieces > 1:
                 assert [o["Name"] for o in mine] == ["Bag"]
         for p in pieces:
             _compare(p)
+            if deck.kind == "die":
+                assert p["Name"] == "Custom_Dice" and len(p["RotationValues"]) == 6
+                continue
             assert p["Name"] == "Custom_Tile"
             tile = p["CustomImage"]["CustomTile"]
             assert tile["Type"] == objs.TILE_TYPES[deck.size.shape] and tile["Stackable"] == (deck.kind != "board")

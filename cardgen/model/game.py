@@ -124,6 +124,12 @@ class Deck:
         return self.count
 
     @property
+    def die_edge(self) -> float:
+        """A die file's edge in mm, its `size:` (its faces are laid out at the sticker's size,
+        `size`); any other file's width."""
+        return self.opts.size.width if self.kind == "die" and self.opts and self.opts.size else self.size.width
+
+    @property
     def kind(self) -> str:
         """card, token, tile, board or die (`cardgen.schema.components.KINDS`)."""
         return self.opts.kind if self.opts else "card"

@@ -22,8 +22,7 @@ class Dice(Output[NoOptions]):
         if not decks:
             return
         faces = {deck.name: [face for d, _, face in r.faces if d is deck] for deck in decks}
-        dice = [Die(d.name, d.opts.size.width if d.opts and d.opts.size else d.size.width, faces[d.name], d.pieces)
-                for d in decks]
+        dice = [Die(d.name, d.die_edge, faces[d.name], d.pieces) for d in decks]
         for paper in job.build.papers:
             part = job.part(paper, [(d.name, d.edge, d.count) for d in dice], [f for d in dice for f in d.faces],
                             r.game.title, fonts_digest(r.res.fonts))

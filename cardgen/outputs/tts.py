@@ -190,6 +190,10 @@ def assemble(out: str | Path, cells: list, cols: int, rows: int, cw: int, ch: in
         x, y = (i % cols) * cw, (i // cols) * ch
         if cell is None:
             continue
+        if isinstance(cell, tuple) and len(cell) == 2:      # (bitmap, 180): a die's face turned over
+            face = raster.open_image(cell[0]).resize((cw, ch), Image.Resampling.LANCZOS)
+            atlas.paste(face.transpose(Image.Transpose.ROTATE_180), (x, y))
+            continue
         if isinstance(cell, tuple):
             atlas.paste(cell, (x, y, x + cw, y + ch))
             continue
@@ -212,6 +216,8 @@ def _atlas_key(cells: list, cols, rows, cw, ch, fmt, quality, turn: bool = False
     h = hashlib.sha256(f"atlas/{raster.RASTER_VERSION}/{cols}x{rows}/{cw}x{ch}/{fmt}/{quality}"
                        f"{'/turn' if turn else ''}{'/mask:' + mask if mask else ''}".encode())
     for c in cells:
+        if isinstance(c, tuple) and len(c) == 2:       # a die's face turned over
+            c = f"{Path(c[0]).name}@{c[1]}"
         h.update((Path(c).name if isinstance(c, (str, Path)) else repr(c)).encode() + b";")
     return h.hexdigest()
 
@@ -304,7 +310,8 @@ def _out_tts(job: Job) -> None:
         objects.append(rules)
     for (deck, dopts, rows), imgs in zip(pplans, piece_images):
         pieces = [(_piece(deck, dopts, card, front, back, url), card.count) for (card, _, _), (front, back)
-                  in zip(rows, imgs)]
+                  in zip(rows, imgs)] if deck.kind != "die" else [(_die_piece(deck, dopts, rows, imgs[0][0], url),
+                                                                    deck.pieces)]
         objects += objs.component_objects(game.slug, deck.slug, deck.name, str(deck.data.get("description") or ""),
                                           pieces, dopts.supply, objs.tint(_deck_vars(deck).get("color")))
     table_layout(objects)
@@ -377,8 +384,11 @@ def _piece_images(pplans: list, cell_of: dict[int, str], images: list[_Image]) -
     """Per component file, (front image, back image or None) per entry, added to `images`
     once each (a shared back is one image)."""
     made: dict[tuple, _Image] = {}
-    out = []
+    out: list[list] = []
     for deck, dopts, rows in pplans:
+        if deck.kind == "die":
+            out.append([(_die_image(deck, rows, cell_of, images), None)])
+            continue
         w, h = objs.piece_px(deck.size.width, deck.size.height)
         # (a `path` piece is not cut to its outline in TTS yet: a tile of its box)
         turn, mask = objs.turned(deck.size.shape), (deck.size.shape if dopts.object == "token"
@@ -395,6 +405,30 @@ def _piece_images(pplans: list, cell_of: dict[int, str], images: list[_Image]) -
             sides.append(tuple(pair))
         out.append(sides)
     return out
+
+
+def _die_image(deck, rows: list, cell_of: dict[int, str], images: list[_Image]) -> _Image:
+    """A die file's image as TTS lays out a custom d6 (`tts_objects.D6_CELLS`), added to `images`."""
+    faces = [cell_of[id(face)] for _, face, _ in rows]
+    cells: list = [None if c is None or c[0] > len(faces) else (faces[c[0] - 1], 180) if c[1] else faces[c[0] - 1]
+                   for c in objs.D6_CELLS]
+    w, _ = objs.piece_px(deck.size.width, deck.size.height)
+    img = _Image(f"{deck.slug}-die", cells, 3, 3, w, w)
+    images.append(img)
+    return img
+
+
+def _die_piece(deck, dopts, rows: list, image: _Image, url) -> objs.Piece:
+    """A die file as a TTS piece: its faces' values (`value`, else the pips, the label, the name)."""
+    values = []
+    for card, _, _ in rows:
+        f = card.fields
+        value = next((f[k] for k in ("value", "pips", "label") if f.get(k) not in (None, "")), card.name)
+        values.append(value if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value))
+    edge = deck.die_edge
+    return objs.Piece("die", "rect", (edge, edge), deck.name, str(deck.data.get("description") or ""),
+                      _tags(deck, [c for c, _, _ in rows]), url(image), "",
+                      tint=objs.tint(_deck_vars(deck).get("color")), values=tuple(values))
 
 
 def _piece(deck, dopts, card, front: _Image, back: _Image | None, url) -> objs.Piece:

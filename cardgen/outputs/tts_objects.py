@@ -1,4 +1,4 @@
-"""Tabletop Simulator objects for a game's components (`kind: token`, `tile`, `board`):
+"""Tabletop Simulator objects for a game's components (`kind: token`, `tile`, `board`, `die`):
 the TTS output (`cardgen.outputs.tts`) puts decks into the save; this module makes the rest.
 
 One function per component kind maps a piece to its TTS object (`OBJECTS`); a kind added
@@ -17,6 +17,10 @@ later (dice) adds its own.  What the objects hold was compared key by key with r
 
 TTS's hex tile has flat edges at the top and bottom of its image: a pointy-top piece's image is
 turned a quarter and the object turned back.
+
+A die file's dice are `Custom_Dice` (`CustomImage.CustomDice.Type` 1, a d6), compared key by
+key with SCED's `Custom_Dice.loladie.json`: one image of 3 x 3 equal cells for the six faces
+(`D6_CELLS`), and `RotationValues`, the rotation that shows each face on top with its value.
 """
 from __future__ import annotations
 
@@ -38,6 +42,14 @@ MAX_PIECE_DPI = 300
 MAX_PIECE_PX = 4096
 TOKEN_BORDER = 0.04         # a Custom_Token's transparent border, each side, as a share of its image's height
 BAG_SIZE_MM = (75.0, 75.0)   # a bag's footprint on the table, generous
+
+# TTS's custom d6 image: 3 x 3 equal cells, the top row unused, then faces 2, 4, 5, then 1, 3, 6;
+# faces 1 and 6 turned 180 degrees.  Per cell, row by row: (face, turned) or None.
+D6_CELLS: tuple[tuple[int, bool] | None, ...] = (None, None, None, (2, False), (4, False), (5, False),
+                                                 (1, True), (3, False), (6, True))
+# The rotation (x, y, z degrees) that shows each face on top, faces 1 to 6 (SCED's saved d6).
+D6_ROTATIONS = ((-90, 0, 0), (0, 0, 0), (0, 0, -90), (0, 0, 90), (0, 0, -180), (90, 0, 0))
+DIE_SCALE = 1.0             # TTS's own size for a custom die: how its scale maps to mm is unknown
 
 
 COMMON = {"AltLookAngle": {"x": 0.0, "y": 0.0, "z": 0.0},
@@ -127,6 +139,7 @@ class Piece:
     as_token: bool = False  # Custom_Token (alpha outline) instead of Custom_Tile
     tint: dict | None = None  # its colour ({r, g, b}), for the bag that hands it out
     notes: str = ""         # GMNotes: the entry's `notes` field
+    values: tuple = ()      # a die's faces' values, faces 1 to 6 (its RotationValues)
 
 
 def tint(value: object) -> dict | None:
@@ -178,8 +191,19 @@ def board(piece: Piece, ident: str) -> dict:
     return tile_or_token(piece, ident, stackable=False)
 
 
+def die(piece: Piece, ident: str) -> dict:
+    """A die: a Custom_Dice (a d6) whose image holds its six faces (`D6_CELLS`), each face's
+    value shown when it lands on top (`RotationValues`)."""
+    obj = {**_base(piece, "Custom_Dice", ident), "CustomImage": _image(piece, {"CustomDice": {"Type": 1}})}
+    obj["Transform"] = {**obj["Transform"], "scaleX": DIE_SCALE, "scaleY": DIE_SCALE, "scaleZ": DIE_SCALE}
+    obj["RotationValues"] = [{"Value": value, "Rotation": dict(zip("xyz", (float(a) for a in rotation)))}
+                             for value, rotation in zip(piece.values, D6_ROTATIONS)]
+    return {**obj, **SCRIPT}
+
+
 # the TTS object for each component kind: (piece, GUID) -> object
-OBJECTS: dict[str, Callable[[Piece, str], dict]] = {"token": tile_or_token, "tile": tile_or_token, "board": board}
+OBJECTS: dict[str, Callable[[Piece, str], dict]] = {"token": tile_or_token, "tile": tile_or_token, "board": board,
+                                                    "die": die}
 
 
 def bag(name: str, description: str, ident: str, tags: list[str], contents: list[dict], infinite: bool,
