@@ -26,6 +26,7 @@ from cardgen.pipeline.build import BuildOptions, build_game, game_docinfo, layou
 from cardgen.pipeline.check import load_game
 from cardgen.render import docinfo, impose_booklet
 from cardgen.text.flow import Strip, flow
+from cardgen.text.punctuation import smarten
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "cards" / "game-601"
@@ -625,7 +626,7 @@ def test_designer_notes_are_shown_to_the_designer_not_printed(bundled_booklets, 
     rules, _ = make_booklet(layout_game(game, Report()), designer_notes=True)
     printed = _squash(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(rules)).pages))
     for text in notes:
-        assert _squash(booklet.smarten(text))[:40] in printed, (name, text)
+        assert _squash(smarten(text))[:40] in printed, (name, text)
 
 
 def test_face_off_no_longer_prints_the_editorial_count():
@@ -668,10 +669,8 @@ def test_flow_never_leaves_a_heading_last_when_a_kept_run_is_taller_than_a_page(
 
 
 def test_smarten():
-    from cardgen.layout.rulebook import smarten
-
-    assert smarten('the "XX" card, the rules\' end -- 2-4 players - or more...') == \
-        "the \u201cXX\u201d card, the rules\u2019 end \u2014 2\u20134 players \u2013 or more\u2026"
+    assert smarten('the "XX" card, the rules\' end -- 2-4 players - or more... --- done') == \
+        "the \u201cXX\u201d card, the rules\u2019 end \u2013 2\u20134 players \u2013 or more\u2026 \u2014 done"
     assert smarten("it's **\"bold\"** and 'quoted' at -1") == \
         "it\u2019s **\u201cbold\u201d** and \u2018quoted\u2019 at -1"
 

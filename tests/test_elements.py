@@ -13,7 +13,7 @@ from cardgen.core.errors import Report
 from cardgen.elements import ELEMENTS
 from cardgen.elements.base import Element
 from cardgen.pipeline.build import BuildOptions, build_game
-from cardgen.schema.core import Anything, Bool, Choice, Colour, Int, Kind, Length, ListOf, Number, OneOf, Text
+from cardgen.schema.core import Anything, Bool, Choice, Colour, Features, Int, Kind, Length, ListOf, Number, OneOf, Text
 
 # What each element needs besides the option under test, so that only that option is wrong.
 NEEDS = {"text": "    text: hi\n", "icon": "    icon: coins\n", "image": "    placeholder: true\n"}
@@ -49,6 +49,8 @@ def wrong_type(kind: Kind) -> tuple[str, str] | None:
         return "x", f"must be a list ({kind.item.describe()} each), got 'x'"
     if isinstance(kind, OneOf):
         return "[1]", "must be true/false or text, got a list"
+    if isinstance(kind, Features):
+        return "{a: 1}", "must be a list of OpenType feature tags such as [smcp, tnum], got a mapping"
     assert isinstance(kind, Anything), f"no wrong-type case for {kind!r}"
     return None
 
@@ -67,6 +69,9 @@ def out_of_range(kind: Kind) -> tuple[str, str] | None:
         return "sideways", f"must be one of {', '.join(kind.choices)}, got 'sideways'"
     if isinstance(kind, ListOf) and isinstance(kind.item, Choice):
         return "[sideways]", f"item 1 must be one of {', '.join(kind.item.choices)}, got 'sideways'"
+    if isinstance(kind, Features):
+        return "[smallcaps]", ("item 1 must be an OpenType feature tag of four letters or digits (lnum, onum, tnum, "
+                               "smcp, ss01, ...), got 'smallcaps'")
     if isinstance(kind, ListOf) and isinstance(kind.item, Number):
         return "[-1]", f"item 1 must be a number {_range(kind.item.min, kind.item.max)}, got -1"
     return None

@@ -54,14 +54,15 @@ def test_widths_characters_and_heights_are_reportlabs_to_the_last_bit():
 MEASURE = """
 import json, sys
 from pathlib import Path
-from cardgen.resources.fonts import FontBook
+from cardgen.resources.fonts import FontBook, font_files
 book = FontBook([Path(sys.argv[1])])
 out = {}
 for family, style in (("Lato", "regular"), ("Lato", "bold"), ("DejaVuSans", "regular")):
     face = book.face(family, style)
     out[face.name] = [book.width("Quick brown fox \\u2605 \\u00e9t\\u00e9", face.name, 10.0), face.ascent, face.descent,
                       len(book.cmap(face.name))]
-print(json.dumps({"measured": out, "reportlab": "reportlab" in sys.modules}))
+print(json.dumps({"measured": out, "reportlab": "reportlab" in sys.modules, "fontTools": "fontTools" in sys.modules,
+                  "files": {n: str(p) for n, p in font_files().items()}}))
 """
 
 
@@ -72,41 +73,44 @@ def _measure(cache: Path) -> dict:
     return json.loads(run.stdout)
 
 
-def _entry(cache: Path, font: str) -> Path:
-    return cache / "cardgen" / "fonts" / f"{hashlib.sha256((FONTS / font).read_bytes()).hexdigest()}.bin"
-
-
-USED = ("Lato-Regular.ttf", "Lato-Bold.ttf", "DejaVuSans.ttf")
+def _entry(cache: Path, file: str) -> Path:
+    """The cache entry of the metrics of a font file (as drawn: `files` of `_measure`)."""
+    return cache / "cardgen" / "fonts" / f"{hashlib.sha256(Path(file).read_bytes()).hexdigest()}.bin"
 
 
 def test_a_font_is_parsed_once_then_measured_from_the_cache_without_reportlab(tmp_path):
     cache = tmp_path / "cache"
     first = _measure(cache)
     assert first["reportlab"] is True                     # nothing cached: ReportLab parsed the three files
+    assert first["fontTools"] is True                     # and fontTools froze lining figures in where they change
     entries = sorted(p.name for p in (cache / "cardgen" / "fonts").iterdir())
-    assert entries == sorted(_entry(cache, f).name for f in USED)      # one entry per file, by its content
+    # one entry per file drawn, by its content: Lato's `lnum` changes its currency signs, DejaVu's has none
+    drawn = [Path(f) for f in first["files"].values()]
+    assert [f.name for f in drawn if f.parent == FONTS] == ["DejaVuSans.ttf"]
+    assert entries == sorted(_entry(cache, f).name for f in first["files"].values())
     second = _measure(cache)
-    assert second == {"measured": first["measured"], "reportlab": False}
+    assert second == dict(first, reportlab=False, fontTools=False)      # neither is imported again
     assert len(first["measured"]) == 3 and all(v[3] > 2000 for v in first["measured"].values())
 
 
 def test_a_damaged_or_foreign_cache_entry_is_not_used(tmp_path):
     cache = tmp_path / "cache"
-    good = _measure(cache)["measured"]
-    damaged = _entry(cache, "Lato-Regular.ttf")
+    made = _measure(cache)
+    files = made["files"]
+    damaged = _entry(cache, files["Lato-Regular"])
     blob = bytearray(damaged.read_bytes())
     blob[-5] ^= 0x01
     damaged.write_bytes(bytes(blob))
     # an entry made by another installation (ReportLab installed at another time): well sealed,
     # the stamp as long as this one's, and metrics that would measure every text as 0 wide
-    foreign = _entry(cache, "Lato-Bold.ttf")
+    foreign = _entry(cache, files["Lato-Bold"])
     fmt, version, stamp, _ = read_payload(foreign).split(b"\n", 3)
     other = stamp[:-1] + (b"1" if stamp[-1:] != b"1" else b"2")
     foreign.write_bytes(seal(b"\n".join((fmt, version, other, marshal.dumps((700, -200, 0, {}, []))))))
     again = _measure(cache)
-    assert again == {"measured": good, "reportlab": True}   # parsed again, measured alike
+    assert again == dict(made, fontTools=False)     # parsed again, measured alike (the derived fonts kept)
     read_payload(damaged)                                     # both remade, sealed and current
-    assert _measure(cache) == {"measured": good, "reportlab": False}
+    assert _measure(cache) == dict(made, reportlab=False, fontTools=False)
 
 
 def test_a_damaged_font_file_is_refused_every_time_and_never_cached(tmp_path, monkeypatch):

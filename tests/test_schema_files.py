@@ -60,6 +60,8 @@ CASES: dict[tuple[type, str], dict] = {
                                                         "allowed", None)},
     (G, "icons"): {"wrong": ("5", "game.yaml: `icons` must be a mapping of alias: text, got 5", None),
                    "range": None},
+    (G, "smart_punctuation"): {
+        "wrong": ("maybe", "game.yaml: `smart_punctuation` must be true or false, got 'maybe'", None), "range": None},
     (G, "palette"): {
         "wrong": ("5", "game.yaml: `palette` must be a mapping of colour name: colour, got 5", None),
         "range": ("{ink: inky}", "game.yaml: `palette` 'ink' must be a colour such as #1d6a72, a CSS colour name "

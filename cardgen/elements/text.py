@@ -9,10 +9,12 @@ from typing import ClassVar
 from cardgen.core.units import MM
 from cardgen.elements.base import Box, ElementError, LayoutContext, Resources, Rotate
 from cardgen.model import ops
+from cardgen.resources.features import effective
 from cardgen.resources.fonts import FontError
 from cardgen.resources.icons import IconError
-from cardgen.schema.core import Bool, Choice, Colour, Number, Text, is_expression, opt, suggest
+from cardgen.schema.core import Bool, Choice, Colour, Features, Number, Text, is_expression, opt, suggest
 from cardgen.text.markup import icon_names, parse
+from cardgen.text.punctuation import punctuate
 from cardgen.text.typeset import TextStyle
 
 
@@ -41,6 +43,10 @@ class TextElement(Box, Rotate):
     paragraph_gap: float = opt(Number(min=0, max=10), "extra space between paragraphs, in font sizes", 0.45,
                                dynamic=True)
     uppercase: bool = opt(Bool(), "print the text in capitals", False, dynamic=True)
+    features: tuple[str, ...] = opt(Features(), "OpenType features of the font to use: `smcp` (small capitals), "
+                                    "`tnum` (figures all as wide), `onum` (old-style figures), `zero`, `ss01`, ...; "
+                                    "`lnum` (lining figures, as tall as capitals) is on unless `onum` or `-lnum` "
+                                    "is given", (), dynamic=True, default_doc="[lnum]")
 
     def layout(self, lc: LayoutContext) -> None:
         if self.text is None:
@@ -51,9 +57,12 @@ class TextElement(Box, Rotate):
         x, y, w, h = self.rect(lc)
         st = TextStyle(family=self.font, style=self.style, size=self.size, leading=self.leading,
                        color=self.color, align=self.align, valign=self.valign, icon_scale=self.icon_scale,
-                       paragraph_gap=self.paragraph_gap)
+                       paragraph_gap=self.paragraph_gap, features=effective(self.features))
         try:
-            runs, used, overflow = lc.res.typesetter.set(parse(text), st, x, y, w, h, self.fit, self.min_size,
+            paragraphs = parse(text)
+            if lc.res.typesetter.punctuation:
+                paragraphs = punctuate(paragraphs)
+            runs, used, overflow = lc.res.typesetter.set(paragraphs, st, x, y, w, h, self.fit, self.min_size,
                                                          self.wrap)
         except FontError as exc:
             raise ElementError("font" if self.font else "style", str(exc)) from None

@@ -49,6 +49,7 @@ class Resources:
         self.icons = IconBook(game.search_dirs("art"), game.opts.icons or {}, self.roots)
         self.art_dirs = game.search_dirs("art")
         self.typesetter = Typesetter(self.fonts, self.icons.require)
+        self.typesetter.punctuation = game.opts.smart_punctuation
         self.game_ctx = game.context()
         self._deck_ctx: dict[int, dict] = {}
         # told of every image looked up: its `src`, the file or None, why it was refused or

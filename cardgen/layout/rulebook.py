@@ -374,25 +374,3 @@ def load_rulebook(game: Game) -> Rulebook | None:
     return book
 
 
-_OPEN_BEFORE = " \t\n([{\u2014\u2013/-"
-
-
-def smarten(text: str) -> str:
-    """Typographer's punctuation from plain typing (for rulebook text, not card data):
-    curly quotes and apostrophes, en dashes for ranges (`2-4`) and spaced hyphens (` - `),
-    em dashes for `--`, an ellipsis for `...`.  Markup (`**`, `*`, `:icon:`) is left as is."""
-    text = text.replace("---", "\u2014").replace("--", "\u2014").replace("...", "\u2026")
-    text = re.sub(r"(?<=\d)-(?=\d)", "\u2013", text)
-    text = re.sub(r"(?<= )-(?= )", "\u2013", text)
-    out = []
-    for i, ch in enumerate(text):
-        if ch in "\"'":
-            before = text[i - 1] if i else " "
-            opening = before in _OPEN_BEFORE or (before == "*" and (i < 2 or text[i - 2] in _OPEN_BEFORE + "*"))
-            if ch == '"':
-                out.append("\u201c" if opening else "\u201d")
-            else:
-                out.append("\u2018" if opening and not (i + 1 < len(text) and text[i + 1].isdigit()) else "\u2019")
-        else:
-            out.append(ch)
-    return "".join(out)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from cardgen.core.errors import CardgenError, Loc, plural
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM, color
-from cardgen.layout.rulebook import Rulebook, has_rulebook, load_rulebook, smarten
+from cardgen.layout.rulebook import Rulebook, has_rulebook, load_rulebook
 from cardgen.model import ops
 from cardgen.outputs.base import Job, Output, glyph_warning
 from cardgen.outputs.rulebook_pages import (
@@ -281,10 +281,10 @@ class BookletMaker:
             desc = deck.data.get("description")
             if desc:
                 # the deck's description is prose for the booklet: typeset it (the cards keep theirs)
-                lines += c.lines(smarten(str(desc)), replace(st.small, color=INK), self.cw - tx, tx)
+                lines += c.lines(c.smarten(str(desc)), replace(st.small, color=INK), self.cw - tx, tx)
             note = deck.data.get("designer_note")
             if note and self.designer_notes:
-                lines += c.lines(f"*Designer\u2019s note: {smarten(str(note))}*", replace(st.small, color=GREY),
+                lines += c.lines(f"*Designer\u2019s note: {c.smarten(str(note))}*", replace(st.small, color=GREY),
                                  self.cw - tx, tx)
             text = merge(lines)
             h = max(th, text.h) + 2.5 * MM
@@ -557,7 +557,7 @@ class BookletMaker:
             p.ops += [shift(op, 0, y) for op in s.ops]
             y += s.h
         # the rulebook's words with real dashes (an en dash in "2-4 players"), names and versions as typed
-        line = "  ·  ".join(x for x in ("Rules summary", smarten(self.info()), self.credits()) if x)
+        line = "  ·  ".join(x for x in ("Rules summary", self.comp.smarten(self.info()), self.credits()) if x)
         self.comp.smart = False
         for s in self.comp.lines(line, replace(st.small, size=8, color=ink, align="center"), pw - 20 * MM, 10 * MM):
             p.ops += [shift(op, 0, y + 1.5 * MM) for op in s.ops]

@@ -10,11 +10,12 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from cardgen.core.units import MM, color
-from cardgen.layout.rulebook import Callout, DesignerNote, ListBlock, Para, Section, Table, smarten
+from cardgen.layout.rulebook import Callout, DesignerNote, ListBlock, Para, Section, Table
 from cardgen.model import ops
 from cardgen.resources.fonts import FontBook
 from cardgen.text.flow import Strip, inset, keep_lines, merge, shift, strips
 from cardgen.text.markup import Paragraph, parse, plain
+from cardgen.text.punctuation import smarten
 from cardgen.text.typeset import TextStyle, Typesetter
 
 if TYPE_CHECKING:    # (ReportLab is imported when drawing: start-up time)
@@ -148,7 +149,12 @@ class Composer:
 
     def paragraphs(self, text: str) -> list[Paragraph]:
         """The text's paragraphs, rulebook text with curly quotes and dashes (`smart`)."""
-        return parse(smarten(str(text)) if self.smart else str(text))
+        return parse(self.smarten(str(text)) if self.smart else str(text))
+
+    def smarten(self, text: str) -> str:
+        """Rulebook text with typographer's punctuation (`cardgen.text.punctuation`), unless
+        the game turns it off (`smart_punctuation: false`)."""
+        return smarten(text) if self.ts.punctuation else text
 
     def heading(self, title: str, level: int, anchor: str | None = None) -> Strip:
         style = self.st.h[min(level, 3)]

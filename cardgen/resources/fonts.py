@@ -42,6 +42,7 @@ from cardgen.core.digest import file_digest, library_stamp, read_sealed, seal, u
 from cardgen.core.memo import Bounded
 from cardgen.core.paths import PathRefused, read_problem, read_regular
 from cardgen.load import refs
+from cardgen.resources import features
 
 if TYPE_CHECKING:
     from reportlab.pdfbase.ttfonts import TTFont
@@ -320,13 +321,14 @@ def _measure(name: str, path: Path) -> Metrics:
     return metrics
 
 
-def _register(path: Path) -> str:
+def _register(path: Path, base: str | None = None) -> str:
     """The ReportLab font name of a font file, measured once per process (and handed to
-    ReportLab at once if drawing has started)."""
+    ReportLab at once if drawing has started); `base`: the name to give it (else its file
+    name's stem)."""
     path = path.resolve()
     if path in _registered:
         return _registered[path]
-    base = path.stem
+    base = base or path.stem
     name = base
     rl = sys.modules.get("reportlab.pdfbase.pdfmetrics")      # a font someone else gave ReportLab
     if rl is not None and name in rl._fonts and name not in _registered.values():
@@ -453,7 +455,8 @@ class FontBook:
                         self.refused[family] = str(exc)
                         continue
                 self.families.setdefault(family, {})[key] = f
-        self._faces: dict[tuple[str, str], Face] = {}
+        self._faces: dict[tuple[str, str, tuple[str, ...]], Face] = {}
+        self.features = features.effective(None)     # what a style that names none gets
         self._family: dict[str, str] = {}     # ReportLab font name -> family
         self._widths: dict[tuple[str, str], float] = {}
         chain = [f for f in dict.fromkeys([*fallbacks, DEFAULT_FALLBACK]) if f in self.families]
@@ -466,11 +469,19 @@ class FontBook:
     def has(self, family: str) -> bool:
         return family in self.families
 
-    def face(self, family: str | None, style: str = "regular") -> Face:
+    def face(self, family: str | None, style: str = "regular", feats: tuple[str, ...] | None = None) -> Face:
+        """The face of `family` in `style` with the OpenType features `feats` (as given by
+        `features.effective`; None: the default ones) frozen in (`cardgen.resources.features`).
+        `style` may carry them itself, as `uses` records them: `regular+lnum+smcp`."""
         family = family or DEFAULT_FAMILY
-        key = (family, style)
+        if "+" in style:
+            style, *named = style.split("+")
+            feats = tuple(n for n in named if n)
+        feats = self.features if feats is None else feats
+        key = (family, style, feats)
         if self.uses is not None:
-            self.uses[key] = None
+            used = style if feats == self.features else style + (features.suffix(feats) or "+")
+            self.uses[(family, used)] = None
         face = self._faces.get(key)
         if face is not None:
             return face
@@ -483,7 +494,13 @@ class FontBook:
         if style not in STYLES:
             raise FontError(f"unknown font style '{style}' (use regular, bold, italic or bolditalic)")
         path = next(files[s] for s in _FALLBACK[style] if s in files)
-        name = _register(path)
+        try:
+            drawn = features.frozen(path, None, feats)
+        except OSError as exc:
+            raise FontError(f"cannot read font file {path.name}: {exc.strerror or exc}") from None
+        # (the default features keep the file's name: `Vollkorn-Regular` is drawn with lining figures)
+        label = path.stem if feats == self.features else path.stem + (features.suffix(feats) or "+none")
+        name = _register(drawn, label)
         m = _metrics[name]
         cap = m.cap_height or 700
         desc = abs(m.descent or -200)
@@ -528,17 +545,18 @@ class FontBook:
             self._cmaps[font_name] = hit
         return hit
 
-    def split(self, text: str, family: str | None, style: str = "regular") -> list[tuple[str, str]]:
-        """`text` in the font of (family, style) as runs of (text, ReportLab font name): each
-        character the font lacks goes to the first fallback family that has it.  Characters
-        no font has stay in the text's font (they print as its empty-glyph box; `missing`
-        names them); invisible ones no font has are dropped."""
-        primary = self.face(family, style).name
+    def split(self, text: str, family: str | None, style: str = "regular",
+              feats: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
+        """`text` in the font of (family, style, OpenType features `feats`: `face`) as runs of
+        (text, ReportLab font name): each character the font lacks goes to the first fallback
+        family that has it.  Characters no font has stay in the text's font (they print as its
+        empty-glyph box; `missing` names them); invisible ones no font has are dropped."""
+        primary = self.face(family, style, feats).name
         key = (text, primary, style)
         hit = self._splits.get(key)
         if hit is not None:
             if hit[1] and self.uses is not None:
-                self._fallback_faces(style)     # (asked for again: what they lack depends on them too)
+                self._fallback_faces(style, feats)     # (asked for again: what they lack depends on them too)
             return hit[0]
         cmap = self.cmap(primary)
         fell_back = not all(ord(ch) in cmap for ch in text)
@@ -549,7 +567,7 @@ class FontBook:
             for ch in text:
                 font = primary
                 if ord(ch) not in cmap:
-                    for name in self._fallback_faces(style):
+                    for name in self._fallback_faces(style, feats):
                         if ord(ch) in self.cmap(name):
                             font = name
                             break
@@ -563,13 +581,13 @@ class FontBook:
         self._splits[key] = (runs, fell_back)
         return runs
 
-    def _fallback_faces(self, style: str) -> list[str]:
+    def _fallback_faces(self, style: str, feats: tuple[str, ...] | None = None) -> list[str]:
         """The fallback fonts' names in `style`; a damaged one is left out (game.yaml's check
         reports it where it is named, not at every text that could have used it)."""
         out = []
         for fb in self.fallbacks:
             try:
-                out.append(self.face(fb, style).name)
+                out.append(self.face(fb, style, feats).name)
             except FontError:
                 continue
         return out

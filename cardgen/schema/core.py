@@ -441,6 +441,32 @@ class ListOf(Kind):
         return {"type": "array", "items": self.item.json_schema(), "maxItems": self.max_items}
 
 
+_FEATURE = re.compile(r"-?[A-Za-z0-9]{4}")
+
+
+class Features(Kind):
+    """OpenType feature tags, as a list or as text (`smcp tnum`); `-lnum` turns one off."""
+
+    def convert(self, value: Any, env: Env) -> Any:
+        if isinstance(value, str):
+            value = value.replace(",", " ").split()
+        if not isinstance(value, list) or len(value) > 32:
+            raise Invalid(f"must be a list of OpenType feature tags such as [smcp, tnum], got {show(value)}")
+        out = []
+        for i, tag in enumerate(value):
+            if not isinstance(tag, str) or not _FEATURE.fullmatch(tag):
+                raise Invalid(f"item {i + 1} must be an OpenType feature tag of four letters or digits (lnum, onum, "
+                              f"tnum, smcp, ss01, ...), got {show(tag)}", (i,))
+            out.append(tag)
+        return tuple(dict.fromkeys(out))
+
+    def describe(self) -> str:
+        return "list of OpenType feature tags"
+
+    def json_schema(self) -> dict:
+        return {"type": ["array", "string"], "items": {"type": "string", "pattern": "^-?[A-Za-z0-9]{4}$"}}
+
+
 @dataclass(frozen=True)
 class MapOf(Kind):
     """A mapping of names to values of one kind."""

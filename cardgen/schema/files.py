@@ -14,6 +14,7 @@ from typing import Any
 from cardgen.core.sizes import CARD_SIZES_MM, DEFAULT_BLEED_MM, CardSize
 from cardgen.schema.components import KINDS, SHAPES, STICKER_INSET
 from cardgen.schema.core import (
+    Bool,
     Choice,
     Colour,
     Decl,
@@ -329,6 +330,10 @@ class GameFile(Decl):
                                           "no glyph for, tried in order; the bundled DejaVuSans (symbols, Greek, "
                                           "Cyrillic, Hebrew, Arabic) is always tried last", (),
                                           default_doc="DejaVuSans only")
+    smart_punctuation: bool = opt(Bool(), "typographer's punctuation on the cards and in the booklet: curly "
+                                  "quotes and apostrophes (`\"X\"` -> “X”, `rules'` -> rules’), `--` -> an en dash, "
+                                  "`---` -> an em dash, ` - ` -> ` – `, `...` -> …; false prints text as typed",
+                                  True)
     palette: dict = opt(MapOf(Colour(), "colour name"),
                         "named colours, available in templates as game.palette.<name> (as written)", None,
                         default_doc="none")

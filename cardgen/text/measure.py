@@ -25,25 +25,29 @@ def merge_style(base: str, frag: Frag) -> str:
     return ("bold" if bold else "") + ("italic" if italic else "") or "regular"
 
 
-def measure(fonts: FontBook, frag: Frag, family: str | None, base_style: str) -> Measured:
+def measure(fonts: FontBook, frag: Frag, family: str | None, base_style: str,
+            feats: tuple[str, ...] | None = None) -> Measured:
     """One span as runs by font (what the text's font lacks comes from a fallback font),
-    each with its width at 1 pt."""
-    return measure_word(fonts, [frag], family, base_style)
+    each with its width at 1 pt. `feats`: the OpenType features frozen into the fonts
+    (`cardgen.resources.features`; None: the default ones, lining figures)."""
+    return measure_word(fonts, [frag], family, base_style, feats)
 
 
-def measure_word(fonts: FontBook, word: list[Frag], family: str | None, base_style: str) -> Measured:
+def measure_word(fonts: FontBook, word: list[Frag], family: str | None, base_style: str,
+                 feats: tuple[str, ...] | None = None) -> Measured:
     """A word's spans measured (`measure`), in order: one call a word, as a text has many."""
     out: Measured = []
     for f in word:
         if f.kind == "icon":
             out.append((f, None, ""))
             continue
-        for part, font_name in fonts.split(f.value, family, merge_style(base_style, f)):
+        for part, font_name in fonts.split(f.value, family, merge_style(base_style, f), feats):
             piece = f if part == f.value else Frag("text", part, f.bold, f.italic)
             out.append((piece, fonts.width(part, font_name, 1.0), font_name))
     return out
 
 
-def space_width(fonts: FontBook, family: str | None, style: str, size: float) -> float:
+def space_width(fonts: FontBook, family: str | None, style: str, size: float,
+                feats: tuple[str, ...] | None = None) -> float:
     """The width of a space between words at `size`."""
-    return fonts.width(" ", fonts.face(family, style).name, size)
+    return fonts.width(" ", fonts.face(family, style, feats).name, size)

@@ -43,6 +43,8 @@ class TextStyle:
     valign: str = "top"           # top, middle, bottom
     icon_scale: float = 1.0       # inline icon height in font sizes
     paragraph_gap: float = 0.45   # extra space between paragraphs, in font sizes
+    # OpenType features frozen into the fonts (`cardgen.resources.features.effective`); None: the defaults
+    features: tuple[str, ...] | None = None
 
 
 @dataclass(slots=True)
@@ -76,6 +78,9 @@ class Typesetter:
     def __init__(self, fonts: FontBook, icon_path: Callable[[str], Path]):
         self.fonts = fonts
         self.icon_path = icon_path    # name -> Path (raises on unknown)
+        # typographer's punctuation (`cardgen.text.punctuation`) on cards and in the booklet:
+        # game.yaml `smart_punctuation`
+        self.punctuation = True
         # when a dict: every character set that no font has, by the font it is set in (an
         # output that sets text of its own, the rulebook, collects them to warn; cards are
         # checked by the layout)
@@ -102,7 +107,7 @@ class Typesetter:
                 if item is BREAK:
                     items.append(BREAK)
                 else:
-                    measured = measure_word(self.fonts, item, st.family, st.style)
+                    measured = measure_word(self.fonts, item, st.family, st.style, st.features)
                     if self.lacking is not None:
                         self._note_lacking(measured)
                     items.append(measured)
@@ -130,7 +135,7 @@ class Typesetter:
         """Greedy line breaking. Returns (lines, too_wide, space); a line is (items, width, para_end)."""
         lines: list[Line] = []
         too_wide = False
-        space = space_width(self.fonts, st.family, st.style, size)
+        space = space_width(self.fonts, st.family, st.style, size, st.features)
         for para in measured:
             cur: list[LineItem] = []
             cur_w = 0.0
@@ -163,7 +168,7 @@ class Typesetter:
 
     def _fits(self, measured: list[list[Measured | _Break]], st: TextStyle, size: float, w: float, h: float,
               tried: dict[float, tuple[list[Line], bool, float]]) -> bool:
-        face = self.fonts.face(st.family, st.style)
+        face = self.fonts.face(st.family, st.style, st.features)
         lines, too_wide, _ = tried[size] = self._lines(measured, st, size, w)
         return not too_wide and self._height(lines, st, size, face.ascent, face.descent) <= h + _SLACK
 
@@ -217,7 +222,7 @@ class Typesetter:
                         else:
                             hi = mid
                 size = round(lo - 0.049, 1) if lo > floor else floor
-        face = self.fonts.face(st.family, st.style)
+        face = self.fonts.face(st.family, st.style, st.features)
         hit = tried.get(size)      # the size chosen was laid out while trying it
         lines, too_wide, space = hit if hit is not None else self._lines(measured, st, size, measure_w)
         total = self._height(lines, st, size, face.ascent, face.descent)
@@ -236,7 +241,7 @@ class Typesetter:
     def set_lines(self, paragraphs: list[Paragraph], st: TextStyle, x: float, w: float) -> SetText:
         """Text set at its size in a column `w` wide from `x`, for a flow: the lines from the top
         (0) down, as `set` would place them in a box as tall as they are."""
-        face = self.fonts.face(st.family, st.style)
+        face = self.fonts.face(st.family, st.style, st.features)
         lines, too_wide, space = self._lines(self._measure(paragraphs, st), st, st.size, w)
         runs: list[Run] = []
         placed = self._place(lines, st, st.size, space, face.ascent, x, w, 0.0, runs)

@@ -1,0 +1,137 @@
+"""Typography read back from what is printed: lining figures by default where the font has
+them (Vollkorn's own figures are old-style: "1 AP" read "I AP"), old-style ones on request,
+OpenType features per text (`features:`), every font embedded and subset."""
+from __future__ import annotations
+
+import pypdfium2 as pdfium
+import pytest
+from conftest import REPO
+from pdffonts import pdf_fonts
+
+from cardgen.core.errors import Report
+from cardgen.layout.rulebook import load_rulebook
+from cardgen.load.rules import rules_from
+from cardgen.load.yamlsrc import load_text
+from cardgen.model import ops
+from cardgen.outputs import booklet
+from cardgen.pipeline.build import BuildOptions, build_game, layout_game
+from cardgen.pipeline.check import load_game
+
+DPI = 300
+FIGURES = """
+elements:
+  - {name: bg, type: rect, box: bleed, fill: "#ffffff"}
+  - {name: lining, type: text, x: 4mm, y: 4mm, width: 55mm, height: 25mm, font: Vollkorn, size: 48, text: "1AP"}
+  - {name: oldstyle, type: text, x: 4mm, y: 34mm, width: 55mm, height: 25mm, font: Vollkorn, size: 48, text: "1AP",
+     features: [onum]}
+  - {name: caps, type: text, x: 4mm, y: 64mm, width: 55mm, height: 20mm, font: Vollkorn, size: 36, text: "xy",
+     features: "smcp"}
+"""
+
+
+def glyph_heights(pdf: bytes, page_index: int = 0) -> list[tuple[str, float]]:
+    """Each character printed on a page with its ink height in points, measured on the page
+    rasterized at 300 dpi: across the character's box as PDFium gives it (less 8 % each side, so that a
+    neighbour's overhang is not counted), from its line's top to its bottom."""
+    page = pdfium.PdfDocument(pdf)[page_index]
+    _, page_h = page.get_size()
+    image = page.render(scale=DPI / 72).to_pil().convert("L")
+    text = page.get_textpage()
+    s = DPI / 72
+    out = []
+    for i in range(text.count_chars()):
+        ch = text.get_text_range(i, 1)
+        if not ch.strip():
+            continue
+        left, _, right, _ = text.get_charbox(i)
+        _, bottom, _, top = text.get_charbox(i, loose=True)       # the line's height
+        inset = (right - left) * 0.08
+        box = (round((left + inset) * s), round((page_h - top) * s), round((right - inset) * s),
+               round((page_h - bottom) * s))
+        ink = image.crop(box).point(lambda v: 255 if v < 128 else 0).getbbox()
+        out.append((ch, (ink[3] - ink[1]) / s if ink else 0.0))
+    return out
+
+
+def test_figures_are_lining_by_default_and_old_style_on_request(tiny_game, tmp_path):
+    root = tiny_game('cards:\n  - {name: One}\n', template=FIGURES)
+    report = Report()
+    build_game(root, REPO, BuildOptions(out=tmp_path / "out", only=("cards",)), report)
+    assert not report.items
+    pdf = (tmp_path / "out" / "tiny" / "cards.pdf").read_bytes()
+    found = glyph_heights(pdf)
+    assert "".join(ch for ch, _ in found).startswith("1AP1APxy")       # the characters kept (copy and paste)
+    lining, cap, old = found[0][1], found[1][1], found[3][1]
+    assert cap == pytest.approx(0.66 * 48, rel=0.08)      # Vollkorn's capitals at 48 pt
+    assert lining == pytest.approx(cap, rel=0.04)          # a lining '1' is as tall as the 'A' beside it
+    assert old < 0.8 * cap                                 # `features: [onum]`: the font's old-style '1'
+    # `smcp`: small capitals, taller than the lowercase x they replace, shorter than capitals
+    x_small = found[6][1]
+    assert 0.5 * 0.66 * 36 < x_small < 0.9 * 0.66 * 36
+    # every font embedded and subset (the derived fonts too), none of the standard 14
+    fonts = pdf_fonts(tmp_path / "out" / "tiny" / "cards.pdf")
+    assert fonts and all(fonts.values())
+    assert all("+" in name and name.split("+")[1].startswith("Vollkorn") for name in fonts if "Vollkorn" in name)
+
+
+def test_the_booklet_heading_reads_1_not_I(tmp_path):
+    game = load_game(REPO / "cards" / "game-601", REPO, Report())
+    path = REPO / "cards" / "game-601" / "rules.yaml"
+    game.rules = rules_from(load_text("sections:\n  - title: \"1. Income\"\n    body:\n      - 'Take 10 AP.'\n",
+                                      str(path)), path, Report())
+    assert load_rulebook(game).sections[0].title == "1. Income"
+    rules = booklet.make_booklet(layout_game(game, Report()), "a5")
+    for index in range(len(pdfium.PdfDocument(rules))):
+        found = glyph_heights(rules, index)
+        text = "".join(ch for ch, _ in found)
+        at = text.find("1.Income")
+        if at >= 0:
+            break
+    else:
+        raise AssertionError("no page has the heading")
+    one, cap_i = found[at][1], found[at + 2][1]
+    assert one == pytest.approx(cap_i, rel=0.05)             # '1' as tall as the 'I' of Income
+    assert found[at + 5][0] == "o" and found[at + 5][1] < 0.8 * cap_i     # (an "o" is not)
+    body = text.find("10AP")
+    assert found[body][1] == pytest.approx(found[body + 2][1], rel=0.05)     # in the body too ('1' and 'A')
+    (tmp_path / "rules.pdf").write_bytes(rules)
+    assert all(pdf_fonts(tmp_path / "rules.pdf").values())
+
+
+# -- typographer's punctuation ----------------------------------------------------------
+
+def _texts(rendered, card: str) -> list[str]:
+    face = next(f for f in rendered.faces if f[1].name == card)[2]
+    return ["".join(str(r.content) for r in op.runs if r.kind == "text") for op in face.ops if isinstance(op, ops.Text)]
+
+
+def test_a_bundled_card_prints_curly_apostrophes():
+    game = load_game(REPO / "cards" / "face-off", REPO, Report())
+    game.decks = [d for d in game.decks if d.name == "Cowboys"]
+    assert "rules' example" in game.decks[0].cards[0].fields["todo"]          # typed straight
+    texts = _texts(layout_game(game, Report()), "Billy the Kid")
+    assert any("rules\u2019example" in t for t in texts)                        # printed curly
+    assert not any("'" in t or '"' in t for t in texts)
+
+
+def test_quotes_and_dashes_on_cards_and_off_per_game(tiny_game):
+    template = ('elements:\n  - {name: t, type: text, x: 3mm, y: 3mm, width: 57mm, height: 80mm, size: 9, '
+                'text: "{{ card.text }}"}\n')
+    cards = "cards:\n  - {name: A, text: \"Say \\\"go\\\" -- it's 2024-05-01 - and 'the end'...\"}\n"
+    root = tiny_game(cards, template=template)
+    typed = "Say \"go\" -- it's 2024-05-01 - and 'the end'..."
+    curled = "Say \u201cgo\u201d \u2013 it\u2019s 2024-05-01 \u2013 and \u2018the end\u2019\u2026"
+    assert " ".join(_texts(layout_game(load_game(root, REPO, Report()), Report()), "A")) == curled.replace(" ", "")
+    root = tiny_game(cards, template=template, game_extra="smart_punctuation: false\n")
+    assert " ".join(_texts(layout_game(load_game(root, REPO, Report()), Report()), "A")) == typed.replace(" ", "")
+
+
+def test_punctuation_leaves_icons_and_markup_alone():
+    from cardgen.text.markup import parse
+    from cardgen.text.punctuation import punctuate
+
+    (para,) = punctuate(parse("**\"Hit\"** :arrow--up:'s *x* -- 'a' - b"))
+    values = [[(f.kind, f.value, f.bold) for f in w] for w in para]
+    assert values == [[("text", "\u201cHit\u201d", True)], [("icon", "arrow--up", False), ("text", "\u2019s", False)],
+                      [("text", "x", False)], [("text", "\u2013", False)], [("text", "\u2018a\u2019", False)],
+                      [("text", "\u2013", False)], [("text", "b", False)]]
