@@ -414,56 +414,6 @@ def test_validate_lists_exactly_the_counts_each_bundled_document_does_not_give(n
     assert said == NOT_COUNTED[name]
 
 
-# -- tuck boxes ---------------------------------------------------------------------------
-
-def _box_game(tmp_path, count, size="poker"):
-    return game(tmp_path, {"deck.yaml": f"""
-        deck: Cards
-        template: t/token
-        back: t/token
-        size: {size}
-        cards:
-          - {{name: C, count: {count}}}
-    """})
-
-
-@pytest.mark.parametrize(("count", "size", "card"), [(10, "poker", (63.5, 88.9)), (54, "poker", (63.5, 88.9)),
-                                                      (120, "mini-euro", (44.0, 68.0))])
-def test_a_tuck_box_net_has_panels_the_size_of_the_deck(tmp_path, count, size, card):
-    root = _box_game(tmp_path, count, size)
-    out = tmp_path / "out"
-    build_game(root, REPO, BuildOptions(out=out, only=("tuckboxes",), papers=("letter",)), Report())
-    reader = PdfReader(out / "g" / "tuckboxes-letter.pdf")
-    assert len(reader.pages) == 1
-    segs = page_items(reader, 0)[1]
-    folds = [s for s in segs if abs(s.width - 0.5) < 1e-6 and s.gray == 0]
-    cuts_ = [s for s in segs if abs(s.width - 0.6) < 1e-6]
-    w, h, d = card[0] + 2, card[1] + 2, count * 0.33 + 2         # inside: clearance 2 mm, 0.33 mm a card
-    xs = sorted({round(s.x1, 2) for s in folds if abs(s.x1 - s.x2) < 1e-6})      # the body's four corners
-    assert [b - a for a, b in itertools.pairwise(xs)] == pytest.approx([w, d, w], abs=0.05)
-    body = [s for s in folds if abs(s.x1 - s.x2) < 1e-6]
-    assert [abs(s.y1 - s.y2) for s in body] == pytest.approx([h] * 4, abs=0.05)
-    ys = sorted({round(s.y1, 2) for s in folds if abs(s.y1 - s.y2) < 1e-6})
-    # tuck flap fold, lid fold (= the body's top), the body's foot, the bottom tuck's fold
-    assert [b - a for a, b in itertools.pairwise(ys)] == pytest.approx([d, h, d], abs=0.05)
-    # the net's outline: glue 8 + 2 w + 2 d wide, 2 x (tuck 15 + d) + h tall
-    cx = [v for s in cuts_ for v in (s.x1, s.x2)]
-    cy = [v for s in cuts_ for v in (s.y1, s.y2)]
-    assert max(cx) - min(cx) == pytest.approx(8 + 2 * w + 2 * d, abs=0.05)
-    assert max(cy) - min(cy) == pytest.approx(2 * (15 + d) + h, abs=0.05)
-    # the flaps meet: the lid is as deep as the box, and every dust flap as tall as the box is deep
-    lid = [s for s in cuts_ if abs(s.y1 - s.y2) < 1e-6 and abs(abs(s.x2 - s.x1) - d) < 0.05]
-    assert len(lid) == 4                # the tops of the two upper dust flaps and the feet of the two lower ones
-
-
-def test_a_tuck_box_larger_than_the_paper_is_left_out_and_said(tmp_path):
-    root = _box_game(tmp_path, 120)
-    out = tmp_path / "out"
-    report = Report()
-    build_game(root, REPO, BuildOptions(out=out, only=("tuckboxes",), papers=("letter",)), report)
-    assert "tuckboxes-letter.pdf: 0 boxes; left out, larger than the paper: Cards" in report.notes
-
-
 def test_round_tokens_on_fold_over_sheets_are_cut_along_circles_front_and_back(tmp_path):
     root = game(tmp_path, {"coins.yaml": """
         deck: Coins

@@ -51,8 +51,10 @@ CARDS = [f"  - {{name: Card {i}, text: 'The text of card {i}. Café — crème.'
 # PDFs that draw the cards (their forms: the first three share them, `FormCache`)
 CARD_OUTPUTS = {"print-letter.pdf", "print-a4.pdf", "cards.pdf", "print-letter-foldover.pdf",
                 "print-a4-foldover.pdf"}
+# the tuck boxes: made again when the deck's back, size or copies change, not its faces
+TUCK = {"tuckboxes-letter.pdf", "tuckboxes-a4.pdf"}
 OTHER = {"calibration-letter.pdf", "calibration-a4.pdf", "rules.pdf", "rules-booklet-letter.pdf",
-         "rules-booklet-a4.pdf", "player-aid.pdf"}
+         "rules-booklet-a4.pdf", "player-aid.pdf"} | TUCK
 # made by every build that makes anything: the gallery page and the build's manifest
 ALWAYS = {"manifest.json", "index.html"}
 # the print-service files: made again when a card side, its copies or the data's date change
@@ -160,19 +162,19 @@ def test_editing_a_card_the_booklet_pictures_remakes_the_booklet(setup):
     again, _ = build(game, out)
     assert split(names(again, out))[0] == CARD_OUTPUTS | {"rules.pdf", "rules-booklet-letter.pdf",
                                                           "rules-booklet-a4.pdf"}
-    assert split(names(again.kept, out))[0] == {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"}
+    assert split(names(again.kept, out))[0] == {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"} | TUCK
 
 
 @pytest.mark.parametrize("change, kept", [
     # the picture on every card: every output that draws cards (the booklet too)
-    ("art", {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"}),
+    ("art", {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"} | TUCK),
     # the face template: the same
-    ("template", {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"}),
+    ("template", {"calibration-letter.pdf", "calibration-a4.pdf", "player-aid.pdf"} | TUCK),
     # the font: everything sets text in the game's fonts
     ("font", set()),
     # --flip short: the print sheets (and the fold-over sheets, which take their options) and
     # the calibration sheets
-    ("flip", {"cards.pdf", "rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf", "player-aid.pdf"}),
+    ("flip", {"cards.pdf", "rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf", "player-aid.pdf"} | TUCK),
 ])
 def test_each_kind_of_input_invalidates_what_reads_it(setup, change, kept):
     game, out, tts = setup
@@ -325,7 +327,9 @@ def test_each_card_side_is_drawn_once_a_build_and_reused_after(setup, tmp_path):
     fresh = tmp_path / "fresh"
     build(game, fresh)
     cache = FormCache.of(fresh / "seven")
-    assert (cache.drawn, cache.reused) == (8 + 2, 3 * (8 + 2) + 8)
+    # (+ the tuck box's faces: 3 distinct sides, front = back, side, lid = bottom, each reused
+    # after, and the deck's back on its front and back)
+    assert (cache.drawn, cache.reused) == (8 + 2 + 3, 3 * (8 + 2) + 8 + 9)
     deck = game / "deck.yaml"
     deck.write_text(deck.read_text().replace("The text of card 6.", "Card six, rewritten."))
     cache = FormCache.of(out / "seven")
@@ -400,7 +404,7 @@ def test_records_made_by_another_installation_are_not_trusted(setup, monkeypatch
     again, _ = build(game, out)
     assert not again.unchanged and not again.kept
     cache = formcache.FormCache.of(out / "seven")
-    assert (cache.drawn, cache.reused) == (8 + 2, 3 * (8 + 2) + 8)     # every side drawn again, once
+    assert (cache.drawn, cache.reused) == (8 + 2 + 3, 3 * (8 + 2) + 8 + 9)    # every side drawn again, once
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
