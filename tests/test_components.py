@@ -384,9 +384,9 @@ def test_round_tokens_of_several_sizes_share_a_page_each_with_its_bleed_and_its_
 
 
 NOT_COUNTED = {     # what each bundled game's document gives no count for (silent:, tbd or no count:)
-    "alien-conspiracy": ["Investigator", "Location", "Item", "Event", "Alien"],
+    "alien-conspiracy": ["Investigator", "Location", "Item", "Event", "Alien", "Player pieces"],
     "alter-ego": ["Henchmen", "Equipment", "Nemesis", "Teamwork tokens", "Money tokens"],
-    "face-off": ["VP tokens", "Faction rule and game phase summary card"],
+    "face-off": ["VP tokens"],
     "game-601": ["Identity", "Partner", "Event", "Treasure", "Player"],
     "vigilantes": ["Permanent Stickers", "Event", "Vigilante", "Villain", "Card Dividers", "Villain Ability",
                    "Vigilante Ability", "Vigilante Gadget", "Henchmen", "Enemy pieces", "Vigilante pieces",

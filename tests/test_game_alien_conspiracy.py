@@ -17,7 +17,9 @@ def game():
 
 
 def test_decks(game):
-    assert [d.name for d in game.decks] == ["Investigator", "Location", "Item", "Event", "Alien"]
+    assert [d.name for d in game.decks] == ["Investigator", "Location", "Item", "Event", "Alien", "Player pieces"]
+    pieces = game.deck("Player pieces")          # "Place the player's pieces at the city location (!)"
+    assert pieces.kind == "token" and all(c.fields["placeholder"] is True for c in pieces.cards)
 
 
 def test_eight_locations_in_the_stated_ring(game):
@@ -46,10 +48,11 @@ def test_nothing_invented(game):
 
 def test_components(game):
     comps = game.rules.components
-    assert {n for c in comps if c.item is None for n in c.names} == {d.name for d in game.decks}
+    assert {n for c in comps if c.item is None for n in c.names} == {d.name for d in game.decks if d.kind == "card"}
     assert all(c.silent for c in comps if c.item is None)
-    dice = game.rules.items()
-    assert len(dice) == 1 and dice[0].count.value == 5 and not dice[0].count.at_least
+    dice, pieces = game.rules.items()
+    assert dice.count.value == 5 and not dice.count.at_least and dice.bought
+    assert pieces.item == "Player pieces" and pieces.count is None and pieces.silent
 
 
 def test_layout(game):

@@ -13,7 +13,7 @@ from collections import Counter
 from cardgen.core.errors import Loc, Report
 from cardgen.load.game import Card, Deck, Game
 from cardgen.load.rules import DECK_ONLY
-from cardgen.model.rules import Count, Entry
+from cardgen.model.rules import Count, Entry, most_players
 from cardgen.schema.core import suggest
 
 # Codes of findings about counts: soft errors in a build.
@@ -41,6 +41,9 @@ def check_item(e: Entry, game: Game, report: Report) -> Deck | None:
     to the rules like a deck's), or bought; the component file, if any."""
     item = e.item or ""
     deck = game.deck(item)
+    if deck is None and game.rules is not None and game.rules.aid_item() == item:
+        check_aid_item(e, game, report)
+        return None
     if deck is None:
         if e.bought is None and not game.broken:
             report.warn(_at(e, "item"), f"rules list {item} ({_at(e, 'item').short}), which nothing in game "
@@ -60,6 +63,20 @@ def check_item(e: Entry, game: Game, report: Report) -> Deck | None:
         report.error(e.count.loc, f"{item}: rules say {_said(e.count)} ({e.count.loc.short}), the {deck.kind} "
                                   f"file makes {deck.pieces} ({dloc.short})", "count-mismatch")
     return deck
+
+
+def check_aid_item(e: Entry, game: Game, report: Report) -> None:
+    """An item the player aid is (`player_aid: {item: ...}`): its count held to the aid's copies."""
+    assert game.rules is not None
+    aid = game.rules.data.get("player_aid")
+    n = aid.get("count") if isinstance(aid, dict) else None
+    made = n if isinstance(n, int) and not isinstance(n, bool) else most_players(game.opts.players)
+    if e.count is None:
+        report.warn(_at(e, "silent" if e.silent is not None else "item"),
+                    f"rules give no count for {e.item}; {_copies(made)}", "count-silent")
+    elif not e.count.tbd and not _compare(e.count, made):
+        report.error(e.count.loc, f"{e.item}: rules say {_said(e.count)} ({e.count.loc.short}), the player aid "
+                                  f"makes {made} (rules.yaml `player_aid:`)", "count-mismatch")
 
 
 # -- the rules against themselves -------------------------------------------------------

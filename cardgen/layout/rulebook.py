@@ -33,7 +33,7 @@ if TYPE_CHECKING:      # (Jinja and the game loader are imported on first use: s
 SECTION_KEYS = {k: o.doc for k, (_, o) in RulebookSection.options().items()}
 TABLE_KEYS = {k: o.doc for k, (_, o) in RulebookTable.options().items()}
 CALLOUT_KEYS = {k: o.doc for k, (_, o) in RulebookCallout.options().items()}
-BLOCK_KINDS = ("steps", "bullets", "table", "callout", "designer_note", "section")
+BLOCK_KINDS = ("steps", "bullets", "table", "callout", "designer_note", "open", "section")
 AID_KEYS = {k: o.doc for k, (_, o) in PlayerAidDecl.options().items()}
 MAX_DEPTH = 3
 
@@ -244,6 +244,13 @@ class _Parser:
             note = DesignerNote(self.text(value, vloc, f"section '{where}': designer_note"), vloc)
             self.notes.append(designer_note(note.loc, note.text))
             return note
+        if kind == "open":
+            if isinstance(value, (dict, list)):
+                self.err(vloc, f"section '{where}': an open question is a text")
+                return None
+            text = self.text(value, vloc, f"section '{where}': open")
+            self.notes.append(open_question(vloc, text))
+            return Callout("open", "Open question", text, vloc)
         if kind == "table":
             return self.table(value, vloc, where)
         if kind == "callout":
@@ -354,9 +361,17 @@ def designer_note(loc: Loc, text: str) -> Diagnostic:
                       "designer-note")
 
 
+def open_question(loc: Loc, text: str) -> Diagnostic:
+    """An open question of the rules document (`open:` in a rulebook section), as the validator
+    and the build show it: a warning, for the designer to decide (the booklet prints it too)."""
+    return Diagnostic(loc, f"open question, the rules leave it undecided: {markup.plain(text)}", "warning",
+                      "open-question")
+
+
 def designer_notes(game: Game) -> list[Diagnostic]:
     """Every designer's note of the game: the rulebook's `designer_note:` blocks and the deck
-    files' `designer_note:`, each at its file:line:col (severity "note")."""
+    files' `designer_note:`, each at its file:line:col (severity "note"); and the rulebook's
+    open questions (`open:`, warnings)."""
     out = list(_parse(game)[2])
     for deck in game.decks:
         text = deck.data.get("designer_note") if isinstance(deck.data, dict) else None

@@ -8,6 +8,7 @@ components page and the outputs.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,18 @@ class Rules:
         """Deck or item name -> its entry (the last entry that names it)."""
         return {n: e for e in self.components or [] for n in e.names}
 
+    def aid_item(self) -> str | None:
+        """The component-list item the player aid is (`player_aid: {item: ...}`), if any."""
+        aid = self.data.get("player_aid")
+        item = aid.get("item") if isinstance(aid, dict) else None
+        return item if isinstance(item, str) and item else None
+
     def items(self) -> list[Entry]:
         """The `item:` entries (tokens, dice, boards), in order."""
         return [e for e in self.components or [] if e.item is not None]
+
+
+def most_players(text: str | None) -> int:
+    """The most players game.yaml's `players` allows ("2-4" gives 4, "3" gives 3); 1 if none."""
+    numbers = [int(n) for n in re.findall(r"\d+", text or "") if 0 < int(n) <= 100]
+    return max(numbers) if numbers else 1

@@ -26,6 +26,7 @@ from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM, color
 from cardgen.layout.rulebook import Rulebook, has_rulebook, load_rulebook
 from cardgen.model import ops
+from cardgen.model.rules import most_players
 from cardgen.outputs.base import Job, Output, glyph_warning
 from cardgen.outputs.rulebook_pages import (
     BODY_SIZE,
@@ -101,6 +102,10 @@ def _card_unfinished(card, lay: ops.CardLayout) -> int:
     fields = getattr(card, "fields", {}) or {}
     text = bool(fields.get("todo")) or bool(fields.get("placeholder"))
     return 2 * art + text
+
+
+KINDS_SHOWN = 8          # a token or tile file's kinds pictured on the components page, at most
+KIND_W = 8 * MM          # each that wide
 
 
 def faces_by_deck(r: Rendered) -> dict[str, list]:
@@ -250,7 +255,8 @@ class BookletMaker:
         items = []
         for entry in self.r.game.rules.items() if self.r.game.rules else []:
             n, name = entry.count, str(entry.item)
-            if self.r.game.deck(name) is not None or (entry.bought is not None) != bought:
+            if self.r.game.deck(name) is not None or (entry.bought is not None) != bought or \
+                    (self.r.game.rules and name == self.r.game.rules.aid_item()):
                 continue        # made (shown with the decks), or in the other list
             if bought:
                 items.append(f"{name}: {entry.bought}")
@@ -287,11 +293,27 @@ class BookletMaker:
                 lines += c.lines(f"*Designer\u2019s note: {c.smarten(str(note))}*", replace(st.small, color=GREY),
                                  self.cw - tx, tx)
             text = merge(lines)
-            h = max(th, text.h) + 2.5 * MM
+            # a token or tile file of several kinds shows each kind, small, under its text
+            row = faces[:KINDS_SHOWN] if deck.kind in ("token", "tile") and len(faces) > 1 else []
+            row_h = (KIND_W * deck.size.height / deck.size.width + 1.5 * MM) if row else 0.0
+            h = max(th, text.h + row_h) + 2.5 * MM
             s = Strip(h, [shift(op, 0, 1.2 * MM) for op in text.ops], space=st.gap)
             if lay is not None:
                 s.ops.append(Thumb(lay, thumb_w / 2 + 1 * MM, h / 2, thumb_w, 0.0, False))
+            for i, (_, klay) in enumerate(row):
+                s.ops.append(Thumb(klay, tx + i * (KIND_W + 2 * MM) + KIND_W / 2,
+                                   1.2 * MM + text.h + 1.5 * MM + (row_h - 1.5 * MM) / 2, KIND_W, 0.0, False))
             s.ops.append(ops.Line(0, h, self.cw, h, tint(st.accent, 0.7), 0.4))
+            out.append(s)
+        aid = self.r.game.rules.aid_item() if self.r.game.rules else None
+        if aid is not None:
+            pa = self.book.player_aid
+            n = pa.count if pa is not None and pa.count is not None else most_players(self.r.game.opts.players)
+            lines = c.lines(f"**{aid}** — {plural(n, 'card')}", replace(st.body, size=st.base * 1.08), self.cw)
+            lines += c.lines("the player aid, printed with the cards", st.small, self.cw)
+            text = merge(lines)
+            s = Strip(text.h + 2.5 * MM, [shift(op, 0, 1.2 * MM) for op in text.ops], space=st.gap)
+            s.ops.append(ops.Line(0, s.h, self.cw, s.h, tint(st.accent, 0.7), 0.4))
             out.append(s)
         items = self._items()
         if items:

@@ -6,7 +6,6 @@ round token; they are printed with every other deck.)
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from cardgen.core.errors import CardgenError
@@ -14,6 +13,7 @@ from cardgen.core.units import MM
 from cardgen.layout.rulebook import has_rulebook, load_rulebook
 from cardgen.model import ops
 from cardgen.model.ops import CardLayout, Copy
+from cardgen.model.rules import most_players
 from cardgen.outputs.base import Job
 from cardgen.outputs.booklet import Booklet
 from cardgen.outputs.player_aid import AID_BLEED, AID_SIZE, player_aid_pages
@@ -41,10 +41,6 @@ class Extra:
         return [Copy(self.face, self.back, self.name, self.width, self.height, self.bleed) for _ in range(self.count)]
 
 
-def players(text: str | None) -> int:
-    """The most players game.yaml's `players` allows ("2-4" gives 4, "3" gives 3); 1 if none."""
-    numbers = [int(n) for n in re.findall(r"\d+", text or "") if 0 < int(n) <= 100]
-    return max(numbers) if numbers else 1
 
 
 def _side(page_ops: list, width: float, height: float, bleed: float, key: str) -> CardLayout:
@@ -69,7 +65,7 @@ def extras(job: Job) -> list[Extra]:
     aid = book.player_aid if book is not None else None
     if book is None or aid is None or not (aid.turn or aid.end or aid.notes):
         return []
-    count = aid.count if aid.count is not None else players(game.opts.players)
+    count = aid.count if aid.count is not None else most_players(game.opts.players)
     if count <= 0:
         return []
     front, back = player_aid_pages(r, book, accent_or_default(job.options_of(Booklet).accent))

@@ -27,9 +27,9 @@ GREY = (0.36, 0.36, 0.36, 1.0)
 WHITE = (1.0, 1.0, 1.0, 1.0)
 BLACK = (0.0, 0.0, 0.0, 1.0)
 CALLOUT_TINT = {"example": (0.93, 0.95, 0.98, 1), "tip": (0.92, 0.97, 0.92, 1), "note": (0.99, 0.96, 0.88, 1),
-                "designer": (0.94, 0.94, 0.94, 1)}
+                "designer": (0.94, 0.94, 0.94, 1), "open": (0.98, 0.92, 0.94, 1)}
 CALLOUT_BAR = {"example": None, "tip": (0.25, 0.55, 0.30, 1), "note": (0.80, 0.58, 0.15, 1),
-               "designer": (0.45, 0.45, 0.45, 1)}
+               "designer": (0.45, 0.45, 0.45, 1), "open": (0.72, 0.15, 0.30, 1)}
 MIN_CONTRAST = 4.5          # text against what is behind it (WCAG AA for body text)
 
 BODY_SIZE = 9.5             # the body text size the booklet prefers (points)

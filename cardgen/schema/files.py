@@ -474,9 +474,12 @@ class RulesFile(Decl):
     intro: str | None = opt(_TEXT, "one paragraph: what the game is about", None)
     sections: list | None = opt(FreeList("sections"), "the rules, a list of sections with `title:` and `body:`",
                                 None)
-    player_aid: dict | None = opt(FreeMap("turn, end, notes and count"), "the one-card player aid: `turn:`, "
-                                                                          "`end:`, `notes:`; `count:` copies on "
-                                                                          "the print sheets (one per player)", None)
+    player_aid: dict | None = opt(FreeMap("turn, end, notes, count and item"), "the one-card player aid: "
+                                                                                    "`turn:`, `end:`, `notes:`; "
+                                                                                    "`count:` copies on the print "
+                                                                                    "sheets (one per player); "
+                                                                                    "`item:` the component it is",
+                                  None)
 
 
 RULES_PART1 = ("source", "components")       # the component list; the other keys make the rulebook
@@ -530,3 +533,5 @@ class PlayerAid(Decl):
                                                        "0 leaves it off them", None,
                             default_doc="one per player: the largest number in game.yaml's `players` (4 for 2-4), "
                                         "else 1")
+    item: str | None = opt(_TEXT, "the component-list `item:` this aid is (a summary card the document lists): "
+                                  "`validate` counts that item as made by the player aid", None)
