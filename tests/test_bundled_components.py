@@ -63,8 +63,9 @@ def test_the_document_silent_on_a_count_is_said_in_the_issues_words():
 def test_vigilantes_makes_every_piece_its_document_names():
     game = load_game(ROOT / "cards" / "vigilantes", ROOT, Report())
     kinds = {d.name: (d.kind, d.size.shape, [c.name for c in d.cards]) for d in game.decks if d.kind != "card"}
-    assert kinds["Enemy pieces"] == ("token", "round", ["Normal henchman", "Fast henchman", "Heavy henchman",
-                                                        "Special henchman", "Villain"])
+    assert kinds["Enemy pieces"] == ("token", "round", ["Normal henchman piece", "Fast henchman piece",
+                                                        "Heavy henchman piece", "Special henchman piece",
+                                                        "Villain piece"])
     assert kinds["Item tokens"] == ("token", "rect", ["MediKit", "Recharge Pack"])   # the small squares
     assert kinds["Location Booklet"][0] == "board"
     assert {"Vigilante pieces", "Charge tokens", "Permanent Stickers", "Objective tokens", "Alarm token",

@@ -51,7 +51,8 @@ def test_components_cover_every_deck_and_the_booklet(game):
     # the tokens it makes: each an item of the list; objective and alarm tokens are two-sided
     made = {d.name: d for d in game.decks if d.kind != "card"}
     assert set(made) == {"Objective tokens", "Alarm token", "Starting player token", "Turn token", "Threat token",
-                         "Attack dice"}
+                         "Enemy pieces", "Vigilante pieces", "Item tokens", "Charge tokens", "Permanent Stickers",
+                         "Location Booklet", "Attack dice"}
     assert set(made) <= items
     for two_sided in ("Objective tokens", "Alarm token"):
         deck = made[two_sided]
@@ -64,7 +65,10 @@ def test_components_cover_every_deck_and_the_booklet(game):
     assert [c.name.split()[0] for c in dice.cards] == ["Plus", "Plus", "Blank", "Blank", "Minus", "Minus"]
     assert all(c.fields["placeholder"] is True and "placeholder" in c.fields["todo"] for c in dice.cards)
     assert {e.item: e.bought for e in game.rules.items() if e.bought} == {
-        "Health dice": "standard six-sided dice", "Energy dice": "standard six-sided dice"}
+        "Health dice": "standard six-sided dice", "Energy dice": "standard six-sided dice",
+        "Card Storage Box": "a box for the cards and pieces (cardgen's tuck boxes hold the decks)",
+        "Card Dividers": "card dividers, one per villain and vigilante"}
+    assert made["Location Booklet"].kind == "board"
 
 
 def test_layout_has_no_overflow_and_stat_slots(game):
