@@ -170,6 +170,32 @@ def test_stickers_are_the_face_less_the_inset_one_set_per_die_on_the_cards_grid(
     assert [face_of(reader, page, p) for p in rows] == [1, 2, 3, 4, 5, 6] * 3
 
 
+def test_stickers_print_one_sided_after_every_duplex_sheet_and_before_a_boards_sheets(tmp_path):
+    root = game(tmp_path, {
+        "dice.yaml": die_file(count=2),
+        "cards.yaml": "deck: Cards\ntemplate: t/face\nback: t/back\ncards:\n  - {name: C, count: 12, color: '#808080'}\n",
+        "map.yaml": "deck: Map\nkind: board\nsize: {width: 420mm, height: 297mm}\ntemplate: t/face\n"
+                    "cards:\n  - {name: City, color: '#202020'}\n",
+    })
+    write(root / "templates" / "t" / "back.yaml", "elements:\n  - {name: bg, type: rect, box: bleed, fill: '#102030'}\n")
+    reader = PdfReader(build(root, tmp_path, only=("print",)) / "print-letter.pdf")
+    texts = [page.extract_text() for page in reader.pages]
+    kinds = []
+    for t in texts:
+        if "stickers" not in t and "sticker paper" in t:
+            kinds.append("stickers")
+        elif "· backs" in t:
+            kinds.append("back")
+        elif "(row" in t:
+            kinds.append("board")
+        else:
+            kinds.append("front")
+    # 12 poker cards: 2 sheets, each front followed by its back; then the stickers, one page, no
+    # back page; then the board's 4 sheets (one-sided)
+    assert kinds == ["front", "back", "front", "back", "stickers", "board", "board", "board", "board"], kinds
+    assert "Dice · sheet 3 of 7 · one-sided: print this page alone, on sticker paper" in texts[4]
+
+
 # -- the die file's checks --------------------------------------------------------------------
 
 def test_a_die_file_that_is_not_a_die_is_an_error_at_its_line(tmp_path):

@@ -635,8 +635,8 @@ def _lay_all(game: Game, lay: Layouter) -> tuple[list, dict, list, list[Diagnost
                     backs[(deck.slug, card.index)] = back
                 except CardgenError as exc:
                     errors.extend(exc.diagnostics)
-            per_card.append([ops.Copy(face, back, deck.name, deck.size.width, deck.size.height, deck.bleed)
-                             for _ in range(card.count)])
+            per_card.append([ops.Copy(face, back, deck.name, deck.size.width, deck.size.height, deck.bleed,
+                                      deck.kind == "die") for _ in range(card.count)])
         if deck.kind == "die":      # a die's stickers: one set of its faces per die, in face order
             per_card = [[cp for cp in group if cp is not None] for group in itertools.zip_longest(*per_card)]
         copies += [cp for group in per_card for cp in group]

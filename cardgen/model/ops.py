@@ -165,6 +165,7 @@ class Copy:
     width: float      # mm
     height: float     # mm
     bleed: float      # mm
+    sticker: bool = False   # a die's face: printed one-sided, on pages of their own after the rest
 
 
 # -- geometry -------------------------------------------------------------------

@@ -282,7 +282,8 @@ class BookletMaker:
             many = "dice" if deck.kind == "die" else None
             lines = c.lines(f"**{deck.name}** — {plural(deck.pieces, deck.kind, many)}",
                             replace(st.body, size=st.base * 1.08), self.cw - tx, tx)
-            detail = f"{kinds} different · {deck.size.label}"
+            detail = f"{kinds} different · {deck.size.label}" if deck.kind != "die" else \
+                f"{kinds} faces · {deck.die_edge:g} mm dice, {deck.size.width:g} mm stickers"
             lines += c.lines(detail, st.small, self.cw - tx, tx)
             desc = deck.data.get("description")
             if desc:

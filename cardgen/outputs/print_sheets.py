@@ -194,7 +194,7 @@ def _plan(job: Job, layout: Any, name: str, o: Any) -> tuple[Any, list, list, st
     """(sheet options, copies, pages, how the backs were kept apart) of the game's sheets on
     `layout`, the extra components after the decks."""
     from cardgen.outputs.extras import extra_copies
-    from cardgen.render.pdf import SheetOptions, plan_sheets
+    from cardgen.render.pdf import SheetOptions, one_sided_last, plan_sheets
 
     r = job.rendered
     so = SheetOptions(name, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs, layout, o.overlap)
@@ -202,7 +202,7 @@ def _plan(job: Job, layout: Any, name: str, o: Any) -> tuple[Any, list, list, st
     extra = extra_copies(job)
     if extra:
         more = plan_sheets(extra, so)[0]
-        pages += more
+        pages = one_sided_last(pages + more)      # the stickers and a board's sheets stay last
         names = " and ".join(dict.fromkeys(cp.deck.lower() for cp in extra))
         how += f"; the {names} ({len(extra)} copies) on {plural(len(more), 'page')} of their own"
     return so, r.copies + extra, pages, how

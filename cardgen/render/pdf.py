@@ -86,9 +86,35 @@ def plan_pages(copies: list[Copy], opts: SheetOptions) -> list[tuple[impose.Fram
     return plan_sheets(copies, opts)[0]
 
 
+def one_sided(grid: impose.Frame, page: list[Copy]) -> bool:
+    """A page printed on one side only: a sheet of a board larger than the paper, or dice's stickers."""
+    return isinstance(grid, impose.Poster) or all(cp.sticker for cp in page)
+
+
+def one_sided_last(pages: list[tuple[impose.Frame, list[Copy]]]) -> list[tuple[impose.Frame, list[Copy]]]:
+    """The pages with the one-sided ones last (stickers, then boards' sheets, each in order), so
+    that every other page keeps its back behind it when printed duplex."""
+    return [p for p in pages if not one_sided(*p)] + [p for p in pages if one_sided(*p)]
+
+
+def _stickers_apart(copies: list[Copy], stickers: list[Copy],
+                    opts: SheetOptions) -> tuple[list[tuple[impose.Frame, list[Copy]]], str]:
+    """`plan_sheets` of copies some of which are dice's stickers: theirs after the other pages,
+    before the sheets of a board larger than the paper."""
+    pages, how = plan_sheets([cp for cp in copies if not cp.sticker], opts)
+    more = plan_sheets(stickers, opts)[0]
+    boards = [p for p in pages if isinstance(p[0], impose.Poster)]
+    return [p for p in pages if not isinstance(p[0], impose.Poster)] + more + boards, \
+        f"{how}; the dice's stickers on {len(more)} page{'s' if len(more) != 1 else ''} of their own, one-sided"
+
+
 def plan_sheets(copies: list[Copy], opts: SheetOptions) -> tuple[list[tuple[impose.Frame, list[Copy]]], str]:
     """Every face page, and one line saying how different backs were kept apart
-    (`cardgen.render.backs`)."""
+    (`cardgen.render.backs`); dice's stickers on pages of their own, one-sided, after the others
+    (before the sheets of a board larger than the paper)."""
+    stickers = [cp for cp in copies if cp.sticker]
+    if stickers and len(stickers) < len(copies):
+        return _stickers_apart(copies, stickers, opts)
     any_backs = opts.backs and any(cp.back is not None for cp in copies)
     pages: list[tuple[impose.Frame, list[Copy]]] = []
     posters: list[tuple[impose.Frame, list[Copy]]] = []
@@ -346,6 +372,11 @@ class SheetWriter:
         pages, any_backs = self.pages, self.any_backs
         if self.cover is not None:
             self.cover(c, any_backs)
+        # one-sided pages (stickers) print no back page only where every page after them is one-sided
+        # too: a back page in between keeps the duplex pairs in step
+        tail = len(pages)
+        while tail > 0 and one_sided(*pages[tail - 1]):
+            tail -= 1
         for n, (grid, page) in enumerate(pages, 1):
             if isinstance(grid, impose.Poster):
                 _place(c, self.drawer, page[0].face, grid.slot(), ph)
@@ -358,11 +389,13 @@ class SheetWriter:
                 draw_registration(c, layout)
             decks = ", ".join(dict.fromkeys(cp.deck for cp in page))
             sides = f"fronts, duplex: flip on {opts.flip} edge" if any_backs else "fronts"
+            if n > tail and any_backs:
+                sides = "one-sided: print this page alone, on sticker paper"
             if notes:
                 _note(c, fonts, grid, face_slots,
                       f"{title} · {decks} · sheet {n} of {len(pages)} · {sides} · print at 100 % (Actual size)")
             c.showPage()
-            if any_backs:
+            if any_backs and n <= tail:
                 b_slots = impose.back_slots(grid, face_slots, opts.flip, opts.back_offset)
                 self._side(grid, page, b_slots, [cp.back for cp in page])     # cut from either side
                 if notes:
