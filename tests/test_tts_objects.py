@@ -325,3 +325,18 @@ def test_each_bundled_component_is_on_the_table_as_its_kind(name, tmp_path):
             assert p["Transform"]["scaleZ"] == round(deck.size.height * UPM / 2, 4)
             back = p["CustomImage"]["ImageSecondaryURL"]
             assert bool(back) == deck.has_backs and (not back or _image(back).size == img.size)
+
+
+def test_a_game_of_tokens_alone_shows_them_in_its_thumbnail(tmp_path):
+    game = tmp_path / "chits"
+    (game / "templates").mkdir(parents=True)
+    (game / "templates" / "face.yaml").write_text(FACE)
+    (game / "coins.yaml").write_text(FILES["coins.yaml"])
+    (game / "game.yaml").write_text("title: Chits\ndecks: [coins]\n")
+    build_game(game, REPO, BuildOptions(only=("tts",), out=tmp_path / "build"), Report())
+    thumb = Image.open(tmp_path / "build" / "chits" / "tts" / "chits.png").convert("RGB")
+    # the first coin (#c0a010) fanned with the second (#a0a0a0), below their white bands
+    near = [thumb.getpixel((x, 150)) for x in range(256)]
+    assert any(max(abs(a - b) for a, b in zip(p, (192, 160, 16))) < 12 for p in near)
+    assert any(max(abs(a - b) for a, b in zip(p, (160, 160, 160))) < 12 for p in near)
+    assert thumb.getpixel((12, 40)) == (46, 52, 58)            # round: the square's corner is not drawn

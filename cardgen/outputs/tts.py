@@ -321,7 +321,7 @@ def _out_tts(job: Job) -> None:
         "VersionNumber": "",
     }
     staging.add(tts_dir / f"{game.slug}.json", (json.dumps(save, indent=2, ensure_ascii=False) + "\n").encode())
-    staging.add(tts_dir / f"{game.slug}.png", _thumbnail(plans, cell_of))
+    staging.add(tts_dir / f"{game.slug}.png", _thumbnail(plans, pplans, cell_of))
     cache.prune()
     raster.Cache(atlas_dir).prune()
 
@@ -694,16 +694,19 @@ def _rules_object(job: Job, base_url: str | None) -> dict | None:
     }
 
 
-def _thumbnail(plans, cell_of) -> bytes:
-    """256 x 256: the first card of up to three decks, fanned."""
+def _thumbnail(plans, pplans, cell_of) -> bytes:
+    """256 x 256: the first card of up to three decks, fanned; in a game without cards, its
+    first pieces (each file's first, then their others), cut to their shape."""
     from PIL import Image
 
     from cardgen.render import raster
 
     thumb = Image.new("RGB", (256, 256), (46, 52, 58))
-    firsts = [sheets[0].entries[0][1] for _, _, sheets in plans if sheets][:3]
+    firsts = [(sheets[0].entries[0][1], "rect") for _, _, sheets in plans if sheets]
+    pieces = [[(face, deck.size.shape) for _, face, _ in rows] for deck, _, rows in pplans]
+    firsts = (firsts + [p[0] for p in pieces] + [f for p in pieces for f in p[1:]])[:3]
     n = len(firsts)
-    for i, face in enumerate(firsts):
+    for i, (face, shape) in enumerate(firsts):
         img = raster.open_image(cell_of[id(face)])
         box = 200 if n == 1 else 176
         k = box / max(img.width, img.height)
@@ -711,7 +714,7 @@ def _thumbnail(plans, cell_of) -> bytes:
         step = 0 if n == 1 else (256 - 16 - img.width) / (n - 1)
         x = round(8 + i * step) if n > 1 else (256 - img.width) // 2
         y = (256 - img.height) // 2 + (0 if n == 1 else (i - (n - 1) / 2) * 10)
-        thumb.paste(img, (x, round(y)))
+        thumb.paste(img, (x, round(y)), objs.shape_mask(shape, img.size) if shape != "rect" else None)
     buf = io.BytesIO()
     thumb.save(buf, "PNG", compress_level=9)
     return buf.getvalue()
