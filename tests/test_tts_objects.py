@@ -40,7 +40,7 @@ FILES = {
                    "  - {name: Silver, count: 5, color: '#a0a0a0'}\n"),
     "squares.yaml": ("deck: Squares\nkind: token\nshape: rect\nsize: 15mm\ntemplate: face\nbacks: back\n"
                      "cards:\n  - {name: Marker, count: 1, color: '#10a0a0'}\n"),
-    "mat.yaml": ("deck: Mats\nkind: board\nsize: {width: 200mm, height: 150mm}\ntemplate: face\ncards:\n"
+    "mat.yaml": ("deck: Mats\ndescription: One for each player.\nkind: board\nsize: {width: 200mm, height: 150mm}\ntemplate: face\ncards:\n"
                  "  - {name: Player mat, count: 2, color: '#303050'}\n"),
     "dice.yaml": ("deck: Dice\nkind: die\nsize: 16mm\ncount: 2\ntemplate: face\ncards:\n"
                   + "".join(f"  - {{name: F{i}, color: '{c}', {v}}}\n" for i, (c, v) in enumerate(
@@ -160,6 +160,7 @@ def test_a_single_piece_lies_by_itself_and_boards_each_by_themselves(synth):
         img = _image(m["CustomImage"]["ImageURL"])
         assert abs(img.width / img.height - 200 / 150) < 0.002
         assert m["Transform"]["scaleX"] == round(150 * UPM / 2, 4)
+        assert m["Description"] == "One for each player."          # the file's, as it has none of its own
 
 
 def test_the_table_rows_decks_then_boards_then_pieces_none_overlapping(synth):

@@ -233,7 +233,8 @@ def component_objects(game_slug: str, deck_slug: str, deck_name: str, descriptio
     make = OBJECTS[kind]
     tags = [deck_name]
     if supply and kind != "board":
-        return [{**bag(deck_name if len(pieces) == 1 else p.name, f"{deck_name}: take as many as you need",
+        text = "\n".join(t for t in (f"{deck_name}: take as many as you need", description) if t)
+        return [{**bag(deck_name if len(pieces) == 1 else p.name, text,
                        guid(game_slug, deck_slug, i, "supply"), tags, [make(p, guid(game_slug, deck_slug, i, 0))],
                        infinite=True, colour=p.tint or colour), "_size_mm": BAG_SIZE_MM, "_group": "piece"}
                 for i, (p, _) in enumerate(pieces)]
@@ -241,7 +242,9 @@ def component_objects(game_slug: str, deck_slug: str, deck_name: str, descriptio
               for n in range(count)]
     if kind == "board" or len(copies) == 1:
         group = "board" if kind == "board" else "piece"
-        return [{**obj, "_size_mm": p.size_mm, "_group": group} for p, obj in copies]
+        # a piece without a description of its own says what the file's description says
+        return [{**obj, "Description": obj["Description"] or description, "_size_mm": p.size_mm, "_group": group}
+                for p, obj in copies]
     counts = ", ".join(f"{n} {p.name}" for p, n in pieces if n)
     text = "\n".join(t for t in (description, f"{len(copies)} pieces: {counts}") if t)
     return [{**bag(deck_name, text, guid(game_slug, deck_slug, "bag"), tags, [obj for _, obj in copies],
