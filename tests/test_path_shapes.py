@@ -228,3 +228,43 @@ def test_path_needs_shape_path_and_shape_path_needs_a_path(tmp_path):
     assert f"{root / 'a.yaml'}:3:8: error: token file 'A': `shape: path` needs `path:`" in said
     assert f"{root / 'b.yaml'}:4:1: error: token file 'B': `path:` is for `shape: path`" in said
     assert f"{root / 'c.yaml'}:4:7: error: path file 'shapes/none.svg' not found in the game folder" in said
+
+
+def test_a_path_piece_is_a_tts_token_cut_to_its_outline_and_its_back_mirrored(tmp_path):
+    import json
+
+    from PIL import Image
+    from test_tts import local
+
+    from cardgen.outputs import tts_objects as objs
+
+    out = build(flags(tmp_path), tmp_path, only=("tts",))
+    states = json.loads((out / "tts" / "g.json").read_text())["ObjectStates"]
+    (bag,) = [o for o in states if "Flags" in o.get("Tags", [])]
+    tok = bag["ContainedObjects"][0]
+    assert tok["Name"] == "Custom_Token"
+    for key, path in (("ImageURL", svgpath.parse(FLAG)), ("ImageSecondaryURL", svgpath.mirrored(svgpath.parse(FLAG), 24))):
+        framed = Image.open(local(tok["CustomImage"][key]))
+        pad = round(framed.height / (1 + 2 * objs.TOKEN_BORDER) * objs.TOKEN_BORDER)
+        img = framed.crop((pad, pad, framed.width - pad, framed.height - pad))
+        sx, sy = img.width / 24, img.height / 22
+        polys = polyline(path)
+
+        def alpha(px, py, img=img, sx=sx, sy=sy):
+            return img.getpixel((min(img.width - 1, round(px * sx)), min(img.height - 1, round(py * sy))))[3]
+
+        for px in range(1, 24, 2):
+            for py in range(1, 22, 2):
+                if distance((px, py), polys) < 0.5:
+                    continue                          # (the edge itself: anti-aliased)
+                inside = sum(1 for poly in polys if _inside((px, py), poly)) % 2 == 1
+                assert (alpha(px, py) > 200) == inside, (key, px, py)
+
+
+def _inside(p, poly):
+    x, y = p
+    hit = False
+    for (x1, y1), (x2, y2) in zip(poly, poly[1:] + poly[:1]):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            hit = not hit
+    return hit

@@ -394,12 +394,22 @@ def render_pages(pages: list[Page], size: tuple[float, float], fonts: FontBook, 
     return buf.getvalue()
 
 
-def _thumb_outline(c, shape: str, x: float, y: float, w: float, h: float, r: float):
-    """A thumbnail's outline as a path: its card's shape (a rounded rectangle for a card)."""
+def _thumb_outline(c, shape: str, x: float, y: float, w: float, h: float, r: float, path: tuple = ()):
+    """A thumbnail's outline as a path: its card's shape (a rounded rectangle for a card; a
+    path piece's own outline, `path`, scaled to the box)."""
+    from cardgen.model import svgpath
     from cardgen.model.components import HEXES, outline
 
     p = c.beginPath()
-    if shape == "round":
+    if shape == "path" and path:
+        _, _, bw, bh = svgpath.bounds(path)
+        for poly in svgpath.polygons(path, 0.05):
+            pts = [(x + px / bw * w, y + h - py / bh * h) for px, py in poly]
+            p.moveTo(*pts[0])
+            for pt in pts[1:]:
+                p.lineTo(*pt)
+            p.close()
+    elif shape == "round":
         p.ellipse(x, y, w, h)
     elif shape in HEXES:
         pts = outline(shape, x, y, w, h)
@@ -424,17 +434,17 @@ def _draw_thumb(c, drawer: Drawer, t: Thumb, H: float) -> None:
     if t.shadow:
         c.setFillColorRGB(0, 0, 0)
         c.setFillAlpha(0.22)
-        c.drawPath(_thumb_outline(c, lay.shape, -tw / 2 + 1.2, -th / 2 - 1.6, tw, th, r), stroke=0, fill=1)
+        c.drawPath(_thumb_outline(c, lay.shape, -tw / 2 + 1.2, -th / 2 - 1.6, tw, th, r, lay.outline), stroke=0, fill=1)
         c.setFillAlpha(1)
     c.saveState()
-    c.clipPath(_thumb_outline(c, lay.shape, -tw / 2, -th / 2, tw, th, r), stroke=0, fill=0)
+    c.clipPath(_thumb_outline(c, lay.shape, -tw / 2, -th / 2, tw, th, r, lay.outline), stroke=0, fill=0)
     c.translate(-tw / 2 - lay.bleed * s, -th / 2 - lay.bleed * s)
     c.scale(s, s)
     c.doForm(name)
     c.restoreState()
     c.setStrokeColorRGB(0.55, 0.55, 0.55)
     c.setLineWidth(0.4)
-    c.drawPath(_thumb_outline(c, lay.shape, -tw / 2, -th / 2, tw, th, r), stroke=1, fill=0)
+    c.drawPath(_thumb_outline(c, lay.shape, -tw / 2, -th / 2, tw, th, r, lay.outline), stroke=1, fill=0)
     c.restoreState()
 
 

@@ -390,13 +390,13 @@ def _piece_images(pplans: list, cell_of: dict[int, str], images: list[_Image]) -
             out.append([(_die_image(deck, rows, cell_of, images), None)])
             continue
         w, h = objs.piece_px(deck.size.width, deck.size.height)
-        # (a `path` piece is not cut to its outline in TTS yet: a tile of its box)
-        turn, mask = objs.turned(deck.size.shape), (deck.size.shape if dopts.object == "token"
-                                                    and deck.size.shape in objs.TILE_TYPES else "")
+        turn, mask = objs.turned(deck.size.shape), (deck.size.shape if dopts.object == "token" else "")
         sides = []
         for i, (_, face, back) in enumerate(rows, 1):
             pair: list[_Image | None] = []
             for layout, name in ((face, f"{deck.slug}-{i}"), (back, f"{deck.slug}-{i}-back")):
+                if layout is not None and deck.size.shape == "path":    # a token of its side's own outline
+                    mask = objs.path_mask(layout.outline)
                 key = (cell_of[id(layout)], turn, mask) if layout is not None else None
                 if key is not None and key not in made:
                     made[key] = _Image(name, [key[0]], 1, 1, w, h, turn=turn, mask=mask)
@@ -441,7 +441,8 @@ def _piece(deck, dopts, card, front: _Image, back: _Image | None, url) -> objs.P
         text = " / ".join(s for s in said if s)
     return objs.Piece(deck.kind, deck.size.shape, (deck.size.width, deck.size.height), card.name, text,
                       _tags(deck, [card]), url(front), url(back) if back is not None else "",
-                      as_token=dopts.object == "token", tint=objs.tint(card.fields.get("color")), notes=_notes(card))
+                      as_token=dopts.object == "token" or deck.size.shape == "path",
+                      tint=objs.tint(card.fields.get("color")), notes=_notes(card))
 
 
 def _deck_vars(deck) -> dict:

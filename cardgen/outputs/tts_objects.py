@@ -98,9 +98,37 @@ def shape_mask(shape: str, size: tuple[int, int]) -> Image.Image:
     draw = ImageDraw.Draw(big)
     if shape == "round":
         draw.ellipse((0, 0, w - 1, h - 1), fill=255)
+    elif shape.startswith(PATH):
+        _draw_path(big, shape[len(PATH):])
     else:
         draw.polygon(outline(shape, 0, 0, w, h), fill=255)
     return big.resize(size, Image.Resampling.LANCZOS)
+
+
+PATH = "path:"
+
+
+def path_mask(outline: tuple) -> str:
+    """The mask of a `path` piece's side: its outline (mm, `cardgen.model.svgpath`) as text."""
+    from cardgen.model import svgpath
+
+    return PATH + svgpath.to_d(outline)
+
+
+def _draw_path(big: Image.Image, d: str) -> None:
+    """Fill the outline `d` (mm, its box from 0, 0) into `big`, scaled to it; a subpath inside
+    another is a hole (even-odd)."""
+    from PIL import Image, ImageChops, ImageDraw
+
+    from cardgen.model import svgpath
+
+    path = svgpath.parse(d)
+    _, _, bw, bh = svgpath.bounds(path)
+    sx, sy = big.width / bw, big.height / bh
+    for poly in svgpath.polygons(path, 0.02):
+        layer = Image.new("L", big.size, 0)
+        ImageDraw.Draw(layer).polygon([(x * sx, y * sy) for x, y in poly], fill=255)
+        big.paste(ImageChops.difference(big, layer))
 
 
 def finish(img: Image.Image, turn: bool, mask: str) -> Image.Image:
