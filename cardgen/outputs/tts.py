@@ -704,7 +704,8 @@ def _thumbnail(plans, pplans, cell_of) -> bytes:
 
     thumb = Image.new("RGB", (256, 256), (46, 52, 58))
     firsts = [(sheets[0].entries[0][1], "rect") for _, _, sheets in plans if sheets]
-    pieces = [[(face, deck.size.shape) for _, face, _ in rows] for deck, _, rows in pplans]
+    pieces = [[(face, objs.path_mask(face.outline) if deck.size.shape == "path" else deck.size.shape)
+               for _, face, _ in rows] for deck, _, rows in pplans]
     firsts = (firsts + [p[0] for p in pieces] + [f for p in pieces for f in p[1:]])[:3]
     n = len(firsts)
     for i, (face, shape) in enumerate(firsts):
