@@ -14,7 +14,7 @@ EVIL = '<script>alert(1)</script>\x1b[31m'
 
 FACE = """\
 elements:
-  - {name: bg, type: rect, box: bleed, fill: "{{ card.color | default('#3366cc') }}"}
+  - {name: bg, type: rect, box: bleed, fill: "{{ card.color | default('#6699ee') }}"}
   - {name: title, type: text, x: 5mm, y: 5mm, width: 53.5mm, height: 10mm, text: "{{ card.name }}", size: 12,
      fit: shrink}
 """
@@ -38,7 +38,7 @@ def make_game(root: Path, game_extra: str = "") -> Path:
           - {name: Beta, color: "#00ff00"}
           - name: Gamma
             cuont: 3
-          - {name: "<script>alert(1)</script>\\e[31m", color: "#000000"}
+          - {name: "<script>alert(1)</script>\\e[31m", color: "#aaaaaa"}
           - {name: Parked, count: 0}
     """)
     write(game / "tokens.yaml", """

@@ -72,6 +72,9 @@ CASES: dict[tuple[type, str], dict] = {
         "range": ("2024-02-30", "game.yaml: `date` must be a date written YYYY-MM-DD, e.g. 2024-05-01, got "
                                 "'2024-02-30'", None)},
     (G, "vars"): {"wrong": ("5", "game.yaml: `vars` must be a mapping of name: value, got 5", None), "range": None},
+    (G, "min_text_size"): {
+        "wrong": ("small", "game.yaml: `min_text_size` must be a number, got 'small'", None),
+        "range": ("0.5", "game.yaml: `min_text_size` must be a number from 1 to 72, got 0.5", None)},
 
     **{(D, k): _text("deck file d.yaml", k) for k in ("deck", "description", "designer_note", "template", "back",
                                                                  "backs", "path")},

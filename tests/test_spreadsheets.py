@@ -22,10 +22,10 @@ FACE = """\
 defaults: {power: 0}
 elements:
   - {name: bg, type: rect, box: bleed, fill: "#ffffff"}
-  - {name: title, type: text, y: 5mm, height: 10mm, text: "{{ card.name }}"}
-  - {name: cost, type: text, y: 15mm, height: 5mm, text: "{{ card.cost }} {{ card.type }} {{ card.power }}"}
-  - {name: body, type: text, when: card.text is defined, y: 20mm, height: 30mm, text: "{{ card.text }}"}
-  - {name: tags, type: text, when: card.tags is defined, y: 60mm, height: 8mm, text: "{{ card.tags | join(' / ') }}"}
+  - {name: title, type: text, y: 5mm, height: 10mm, text: "{{ card.name }}", box: safe}
+  - {name: cost, type: text, y: 15mm, height: 5mm, text: "{{ card.cost }} {{ card.type }} {{ card.power }}", box: safe}
+  - {name: body, type: text, when: card.text is defined, y: 20mm, height: 30mm, text: "{{ card.text }}", box: safe}
+  - {name: tags, type: text, when: card.tags is defined, y: 60mm, height: 8mm, text: "{{ card.tags | join(' / ') }}", box: safe}
 """
 
 HEADER = ["name", "qty", "cost", "text", "tags[]", "power"]
@@ -57,7 +57,7 @@ def make_game(tmp_path, **kw):
 
 NAME_FACE = """\
 elements:
-  - {name: title, type: text, y: 5mm, height: 10mm, text: "{{ card.name }}"}
+  - {name: title, type: text, y: 5mm, height: 10mm, text: "{{ card.name }}", box: safe}
 """
 
 
@@ -130,9 +130,9 @@ def test_same_deck_as_yaml_csv_xlsx_ods_gives_byte_identical_pdfs(tmp_path):
 
 BROKEN_FACE = """\
 elements:
-  - {name: title, type: text, y: 5mm, height: 10mm, text: "{{ card.name }}"}
-  - {name: cost, type: text, y: 15mm, height: 5mm, text: "{{ card.cost }}"}
-  - {name: body, type: text, when: card.text is defined, y: 20mm, height: 40mm, text: "{{ card.text }}"}
+  - {name: title, type: text, y: 5mm, height: 10mm, text: "{{ card.name }}", box: safe}
+  - {name: cost, type: text, y: 15mm, height: 5mm, text: "{{ card.cost }}", box: safe}
+  - {name: body, type: text, when: card.text is defined, y: 20mm, height: 40mm, text: "{{ card.text }}", box: safe}
 """
 BROKEN = [["name", "count", "cost", "txt"],
           ["Alpha", "two", 1, "hello"],

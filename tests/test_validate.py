@@ -164,11 +164,12 @@ def test_items_made_by_component_files_bought_or_missing(tmp_path):
                      "  - item: Money tokens\n    silent: the document gives XX\n"
                      "  - item: Dice\n    bought: standard six-sided dice\n"
                      "  - item: Cubes\n")
-    civ = "deck: CIV tokens\nkind: token\nsize: 20mm\ntemplate: g/face\ncards:\n  - {name: CIV, count: 14}\n"
-    money = "deck: Money tokens\nkind: token\nsize: 20mm\ntemplate: g/face\ncards:\n  - {name: $1, count: 30}\n"
-    chits = "deck: Chits\nkind: token\nshape: hex-flat\nsize: 20mm\ntemplate: g/face\ncards:\n  - name: C\n"
+    civ = "deck: CIV tokens\nkind: token\nsize: 20mm\ntemplate: g/token\ncards:\n  - {name: CIV, count: 14}\n"
+    money = "deck: Money tokens\nkind: token\nsize: 20mm\ntemplate: g/token\ncards:\n  - {name: $1, count: 30}\n"
+    chits = "deck: Chits\nkind: token\nshape: hex-flat\nsize: 20mm\ntemplate: g/token\ncards:\n  - name: C\n"
+    token = "elements:\n  - {name: bg, type: rect, box: bleed, fill: '#3366cc'}\n"
     make_game(tmp_path, rules=rules, decks={"actions.yaml": ACTIONS, "civ.yaml": civ, "money.yaml": money,
-                                            "chits.yaml": chits})
+                                            "chits.yaml": chits}, templates={"face": FACE, "token": token})
     assert run(tmp_path, "g") == (1, [
         "cards/g/chits.yaml:1:7: error: token file 'Chits' (chits.yaml:1) is not in the rules' component list "
         "(rules.yaml:2); add an entry for it (with `silent:` if the document gives no count)",
@@ -255,7 +256,7 @@ def test_template_field_no_card_has(tmp_path):
     face = FACE + '  - name: power\n    type: text\n    text: "{{ card.power }}"\n'
     make_game(tmp_path, templates={"face": face})
     assert run(tmp_path, "g") == (1, [
-        "templates/g/face.yaml:19:11: error: card 'Digging' (actions.yaml:4) has no field 'power' (used by "
+        "templates/g/face.yaml:21:11: error: card 'Digging' (actions.yaml:4) has no field 'power' (used by "
         "element 'power'); add `power:` to the card, or a default under `defaults:` in template g/face "
         "(2 more cards the same)",
         "g: 1 error, 0 warnings"])
@@ -323,9 +324,9 @@ def test_unknown_image_and_icon_in_template(tmp_path):
                    "  - name: emblem\n    type: icon\n    when: false\n    icon: no-such-icon\n")
     make_game(tmp_path, templates={"face": face})
     assert run(tmp_path, "g") == (1, [
-        "templates/g/face.yaml:19:10: error: element 'art': image 'nope.png' not found in art/ or the game "
+        "templates/g/face.yaml:21:10: error: element 'art': image 'nope.png' not found in art/ or the game "
         "folder; add the file, fix the name, or add `placeholder: true` for a labelled box",
-        "templates/g/face.yaml:23:11: error: element 'emblem': unknown icon 'no-such-icon' (put no-such-icon.svg "
+        "templates/g/face.yaml:25:11: error: element 'emblem': unknown icon 'no-such-icon' (put no-such-icon.svg "
         "in art/icons/ or map it under `icons:` in game.yaml)",
         "g: 2 errors, 0 warnings"])
 
@@ -460,8 +461,8 @@ def test_misspelled_card_field_is_a_warning_with_the_likely_name(tmp_path):
     write(game / "templates" / "t" / "face.yaml", """
         defaults: {cost: 0}
         elements:
-          - {name: cost, type: text, text: "{{ card.cost }}"}
-          - {name: body, type: text, text: "{{ card['rules text'] | default('') }}"}
+          - {name: cost, type: text, text: "{{ card.cost }}", box: safe}
+          - {name: body, type: text, text: "{{ card['rules text'] | default('') }}", box: safe}
     """)
     write(game / "deck.yaml", "deck: D\ntemplate: t/face\ncards:\n"
                               "  - {name: A, cots: 3, flavour: dull, rules txt: hi}\n")
@@ -496,7 +497,7 @@ def test_a_deck_with_a_broken_template_leaves_the_other_decks_warnings(tmp_path)
     write(game / "templates" / "t" / "face.yaml", """
         defaults: {cost: 0}
         elements:
-          - {name: cost, type: text, text: "{{ card.cost }}"}
+          - {name: cost, type: text, text: "{{ card.cost }}", box: safe}
     """)
     write(game / "templates" / "t" / "broken.yaml", "elements: [\n")
     write(game / "a.yaml", "deck: A\ntemplate: t/broken\ncards:\n  - {name: A1, cots: 1}\n")

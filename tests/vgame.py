@@ -20,12 +20,14 @@ elements:
     y: 5mm
     height: 10mm
     text: "{{ card.name }}"
+    box: safe
   - name: body
     type: text
     when: card.text is defined
     y: 20mm
     height: 40mm
     text: "{{ card.text }}"
+    box: safe
 """
 
 ACTIONS = """\

@@ -27,12 +27,16 @@ from cardgen.schema.core import suggest
 from cardgen.text.markup import icon_names
 
 if TYPE_CHECKING:
+    from cardgen.check.readability import Settings
     from cardgen.layout.cache import LayoutCache
-    from cardgen.layout.engine import Rendered
+    from cardgen.layout.engine import Inspect, Rendered
 
-def run_checks(game: Game, report: Report, cache: LayoutCache | None = None) -> Rendered | None:
+def run_checks(game: Game, report: Report, cache: LayoutCache | None = None,
+               readable: Settings | None = None) -> Rendered | None:
     """Every check of the game, and every card laid out (sides laid out by an earlier build
-    taken from `cache`, `cardgen.layout.cache`).  `cardgen.pipeline.check.check_game` runs it."""
+    taken from `cache`, `cardgen.layout.cache`), held to the readability check's `readable`
+    settings (default: `settings_of(game)`).  `cardgen.pipeline.check.check_game` runs it."""
+    from cardgen.check.readability import Inspector, colour_coding, settings_of
     from cardgen.layout.engine import Resources
 
     res = Resources(game)
@@ -46,7 +50,8 @@ def run_checks(game: Game, report: Report, cache: LayoutCache | None = None) -> 
     report.extend(rulebook_problems(game))
     report.extend(designer_notes(game))
     static_locs = check_templates(game, res, report)
-    return check_layout(game, res, report, static_locs, cache)
+    colour_coding(game, res, report)
+    return check_layout(game, res, report, static_locs, cache, Inspector(readable or settings_of(game)))
 
 
 # -- game.yaml -----------------------------------------------------------------------------
@@ -260,14 +265,14 @@ def check_templates(game: Game, res, report: Report) -> set[Loc]:
 # -- layout --------------------------------------------------------------------------------
 
 def check_layout(game: Game, res, report: Report, static_locs: set[Loc],
-                 cache: LayoutCache | None = None) -> Rendered | None:
+                 cache: LayoutCache | None = None, inspect: Inspect | None = None) -> Rendered | None:
     """Lay out every card once; collect every card's problems (Jinja values, fields no card has)."""
     from cardgen.layout.engine import layout_game
 
     if not game.decks:
         return None
     try:
-        return layout_game(game, report, res, cache)
+        return layout_game(game, report, res, cache, inspect)
     except CardgenError as exc:
         diags = exc.diagnostics
     said = {d.dedupe for d in report.items if d.dedupe}

@@ -298,7 +298,9 @@ def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
 @click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: `path:line:col: severity: message` lines and a summary; json: for CI and editors.")
-def validate(games, strict, fmt):
+@click.option("--deep", is_flag=True, help="Also the checks measured on the rendered cards (text contrast), as "
+                                           "`cardgen build` runs them: slower, the cards are rasterized.")
+def validate(games, strict, fmt, deep):
     """Check GAMES (default: the game the current folder is in, else every game of the project)
     without building: schema of every file, references, every card laid out, and card counts
     against rules.yaml.  A path to any file inside a game folder checks that game."""
@@ -313,7 +315,7 @@ def validate(games, strict, fmt):
     results, failed = [], False
     for path in paths:
         try:
-            results.append(v.validate_game(path, game_project(path)))
+            results.append(v.validate_game(path, game_project(path), deep))
         except CardgenError as exc:
             if fmt == "json":       # (said in the JSON, which a CI job reads, not only on the terminal)
                 results.append(v.GameResult(path.name, list(exc.diagnostics)))

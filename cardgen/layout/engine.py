@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cardgen.core import limits, progress
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, plural
@@ -191,9 +191,21 @@ class Prepared:
         return hit
 
 
+class Inspect(Protocol):
+    """A check of what each element draws on each card side (`cardgen.check.readability`):
+    (option key or None, message, code) for each problem, said at the element's line; `key`
+    names what its findings depend on besides the side (part of the layout cache's keys)."""
+
+    key: str
+
+    def __call__(self, drawn: list, layout: ops.CardLayout) -> list[tuple[str | None, str, str]]: ...
+
+
 class Layouter:
-    def __init__(self, res: Resources, report: Report, cache: LayoutCache | None = None):
+    def __init__(self, res: Resources, report: Report, cache: LayoutCache | None = None,
+                 inspect: Inspect | None = None):
         self.res = res
+        self.inspect = inspect
         self.report = report
         self._prepared: dict[int, Prepared] = {}
         self._off: dict[int, list] = {}     # template element -> [element, more cards, message head, where]
@@ -208,7 +220,7 @@ class Layouter:
 
             cache.begin()
             self._trace = Trace(res.fonts, res.icons.find, res.find_art, cache.digests)
-            self._settings = settings_key(res.fonts)
+            self._settings = settings_key(res.fonts) + (inspect.key if inspect is not None else "")
             res.icons.watch, res.watch = self._trace.icon, self._trace.art
 
     def close(self) -> None:
@@ -396,6 +408,9 @@ class Layouter:
                     drawn = layout.ops[start:]
                     self._text_problems(drawn, el, card, who + where, f"element '{el.get('name')}'", said)
                     self._off_card(drawn, el, index, tpl.ref, layout, who + where)
+                    if self.inspect is not None:
+                        for key, message, code in self.inspect(drawn, layout):
+                            warn(key, message, code)
             except ElementError as exc:
                 eloc = el.value_loc(exc.key) if exc.key and exc.key in el else el.loc
                 if exc.field and card is not None and exc.field in card.data:     # the card's value is at fault
@@ -591,10 +606,11 @@ def _side_key(deck: Deck, card: Card | None, side: str) -> str:
 
 
 def layout_game(game: Game, report: Report, res: Resources | None = None,
-                cache: LayoutCache | None = None) -> Rendered:
-    """Lay out every card side of the game once (or take it from `cache`)."""
+                cache: LayoutCache | None = None, inspect: Inspect | None = None) -> Rendered:
+    """Lay out every card side of the game once (or take it from `cache`); `inspect` checks
+    what each element draws."""
     res = res or Resources(game)
-    lay = Layouter(res, report, cache)
+    lay = Layouter(res, report, cache, inspect)
     try:
         faces, backs, copies, errors = _lay_all(game, lay)
     finally:

@@ -29,7 +29,7 @@ from cardgen.core.paths import read_regular
 from cardgen.layout.engine import Rendered
 from cardgen.load.game import Card, Deck, Game
 from cardgen.model import ops
-from cardgen.render.raster import PT_PER_IN, Spec
+from cardgen.render.raster import PT_PER_IN, Spec, trim_spec
 
 PAGES = DATA / "preview"
 PREVIEW_DPI = 150            # the grid's images: sharp at twice the size a tile shows them
@@ -46,8 +46,7 @@ def clean(text: object) -> str:
 
 def side_spec(layout: ops.CardLayout, dpi: int = PREVIEW_DPI) -> Spec:
     """The bitmap a page shows of a card side: its trim (no bleed) at `dpi`, as a PNG."""
-    return Spec(max(1, round(layout.width / PT_PER_IN * dpi)), max(1, round(layout.height / PT_PER_IN * dpi)),
-                0.0, dpi, "png")
+    return trim_spec(layout, dpi)
 
 
 # -- the model ---------------------------------------------------------------------------------

@@ -1,19 +1,18 @@
 """`print-service/<deck>-pdfx.pdf`: one PDF/X-1a file per deck for DriveThruCards and other
 print-on-demand services: every printed card side once, in their order (back 1, front 1,
 back 2, front 2, ...), at trim + bleed in CMYK, with `<deck>-counts.txt` saying how many of
-each to print. A preflight names, by card, total ink over the service's limit and text
-closer to the trim than its safe area. See docs/print-services.md.
+each to print. A preflight names, by card, total ink over the service's limit; text and icons
+closer to the trim than its `safe_margin` are named by the readability check
+(`cardgen.check.readability`), in `cardgen validate` too. See docs/print-services.md.
 """
 from __future__ import annotations
 
-import math
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardgen.core.errors import CardgenError, Loc
-from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.model.game import Card, Deck
 from cardgen.outputs.base import Job, Output
@@ -39,7 +38,8 @@ class PdfxOptions(Decl):
     rich_black: bool = opt(Bool(), "print black areas at least 1/2 in wide and high as rich black (60/40/40/100) "
                                    "instead of 100 % K; black text, lines and icons are always 100 % K", True)
     safe_margin: float = opt(Length(min=0, max=20, to="mm"),
-                             "text closer than this to the trim is named in a warning (the service's safe area)",
+                             "text or an icon closer than this to the trim is named in a warning (the service's "
+                             "safe area; docs/validation.md)",
                              SERVICE_BLEED_MM, default_doc="1/8 in (3.175 mm)")
     die_line: bool = opt(Bool(), "stroke the outline of each token and tile (and of any card that is not a "
                                  "rectangle) as a die line in a spot colour (`die_name`) that a print-and-cut "
@@ -184,7 +184,6 @@ def _make(job: Job, tmp: Path) -> None:
                                   f"report it)", "pdfx-font")
         job.staging.add(root / f"{deck.slug}-counts.txt", _counts(r.game.title, deck, f.cards).encode())
         _ink_warnings(job, deck, f.pages, [inks.get(id(side)) or 0.0 for _, _, side in f.pages])
-        _safe_area_warnings(job, deck, f.pages, o.safe_margin * MM, cache)
     made = sum(piece.pictures for piece in {i: p for f in files for i, p in f.doc.pieces.items()
                                              if p is not None}.values())      # (each side once)
     if made:
@@ -257,59 +256,3 @@ def _ink_warnings(job: Job, deck: Deck, sides: list[tuple[Card, str, ops.CardLay
             job.report.warn(loc, f"{who}: {what}", "ink-limit", **_group(deck, card, side, layout is shared, what))
 
 
-def _safe_area_warnings(job: Job, deck: Deck, sides: list[tuple[Card, str, ops.CardLayout]], margin: float,
-                        cache: PdfxCache) -> None:
-    from cardgen.render.pdfxcache import side_key
-
-    shared = job.rendered.backs.get((deck.slug, None))
-    for card, side, layout in sides:
-        key = side_key("safe", layout, margin)
-        near = cache.get(key)
-        if not isinstance(near, list):
-            near = text_near_trim(layout, margin)
-            cache.put(key, near)
-        for element, dist in near:
-            loc, who = _who(deck, card, side, layout is shared)
-            where = (f"crosses the trim by {-dist / MM:.1f} mm" if dist < 0 else
-                     f"comes within {dist / MM:.1f} mm of the trim")
-            what = (f"text of element '{element}' {where}, inside the {margin / MM:.2f} mm safe area a print "
-                    f"service may cut into; move it inwards")
-            job.report.warn(loc, f"{who}: {what}", "safe-area", **_group(deck, card, side, layout is shared, what))
-
-
-def _run_box(r: ops.Run) -> tuple[float, float, float, float]:
-    """(x0, y0, x1, y1) a run covers: text from its ascent to its descent, an icon its square."""
-    if r.kind == "icon":
-        return r.x, r.baseline - r.size, r.x + r.size, r.baseline
-    return r.x, r.baseline - 0.75 * r.size, r.x + r.width, r.baseline + 0.2 * r.size
-
-
-def text_near_trim(layout: ops.CardLayout, margin: float) -> list[tuple[str, float]]:
-    """(element, distance to the trim in points, negative across it) of each text box whose
-    runs come closer to the trim than `margin`; the closest distance per element."""
-    out: dict[str, float] = {}
-    for op in layout.ops:
-        if not isinstance(op, ops.Text) or not op.runs:
-            continue
-        pts = []
-        for r in op.runs:
-            if r.kind == "text" and not str(r.content).strip():
-                continue
-            x0, y0, x1, y1 = _run_box(r)
-            pts += [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
-        if op.rotate and pts:
-            t = math.radians(op.rotate)
-            cx, cy = op.x + op.w / 2, op.y + op.h / 2
-            pts = [(cx + math.cos(t) * (x - cx) + math.sin(t) * (y - cy),
-                    cy - math.sin(t) * (x - cx) + math.cos(t) * (y - cy)) for x, y in pts]
-        if not pts:
-            continue
-        if layout.shape == "round":
-            rad = min(layout.width, layout.height) / 2
-            dist = rad - max(math.hypot(x - layout.width / 2, y - layout.height / 2) for x, y in pts)
-        else:
-            dist = min(min(x, layout.width - x, y, layout.height - y) for x, y in pts)
-        if dist < margin - 1e-6:
-            name = op.element or "text"
-            out[name] = min(dist, out.get(name, dist))
-    return sorted(out.items(), key=lambda kv: kv[1])

@@ -155,7 +155,7 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     from cardgen.render import docinfo
 
     with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
-        checked = check_game(path, project, report, opts.out)
+        checked = check_game(path, project, report, opts.out, deep="strict" if opts.strict else "build")
     game, rendered = _buildable(checked, opts, report)
     rendered.out_dir = out_dir
     wanted = [OUTPUTS[name] for name in opts.wanted()]

@@ -13,6 +13,7 @@ from pathlib import Path
 from cardgen.check.components import COUNT_CODES
 from cardgen.check.glyphs import check_printed_names
 from cardgen.check.headers import recognise_header_case
+from cardgen.check.readability import settings_of
 from cardgen.check.validate import run_checks
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.layout.cache import LayoutCache
@@ -70,10 +71,14 @@ def previous_build(game: Game, out: Path | None, report: Report, counted: bool =
         return None
 
 
-def check_game(path: Path, project: Path, report: Report, out: Path | None = None) -> Checked:
+def check_game(path: Path, project: Path, report: Report, out: Path | None = None, deep: str = "") -> Checked:
     """Every problem of the game at `path` goes to `report`.  The cards' revisions continue
     from the game's history file (`cardgen-history.json`); a game without one continues from
-    its last build into `out` (as `cardgen build --out`; default: the usual place)."""
+    its last build into `out` (as `cardgen build --out`; default: the usual place).  `deep`:
+    also the checks measured on the rendered cards (`cardgen.check.contrast`), for "build" (their
+    bitmaps kept in the output folder's cache), "strict" (`cardgen build --strict`: not once
+    there is a problem, which refuses the build anyway) or "validate" (`cardgen validate --deep`:
+    kept only where the game has been built)."""
     try:
         game = load_game(path, project, report, tolerant=True)
     except CardgenError as exc:
@@ -96,8 +101,15 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
         from cardgen.pipeline.incremental import code_version_of
 
         code_version_of(folder)     # (what the cache file starts with, worked out quickly)
-    rendered = run_checks(game, report, cache=cache)
-    return Checked(game, rendered, frozenset(rulebook_problems(game)), previous, cache, history)
+    margin = getattr(OUTPUTS["pdfx"].resolve(game.data), "safe_margin", None) if "pdfx" in OUTPUTS else None
+    rendered = run_checks(game, report, cache=cache, readable=settings_of(game, margin))
+    checked = Checked(game, rendered, frozenset(rulebook_problems(game)), previous, cache, history)
+    refused = checked.blocking(report) or (deep == "strict" and any(d.severity != "note" for d in report.items))
+    if deep and rendered is not None and not refused:
+        from cardgen.check.contrast import check_contrast
+
+        check_contrast(rendered, report, folder, keep=deep != "validate")
+    return checked
 
 
 def keep_history(checked: Checked, report: Report) -> bool:

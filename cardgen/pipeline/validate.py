@@ -54,10 +54,10 @@ def game_dirs(args: list[str], project: Path | None) -> list[Path]:
     return unique
 
 
-def validate_game(path: Path, project: Path) -> GameResult:
-    """Every problem of the game in `path`."""
+def validate_game(path: Path, project: Path, deep: bool = False) -> GameResult:
+    """Every problem of the game in `path`; `deep`: the checks measured on the rendered cards too."""
     report = Report()
-    check_game(path, project, report)
+    check_game(path, project, report, deep="validate" if deep else "")
     return GameResult(path.resolve().name, report.said())
 
 

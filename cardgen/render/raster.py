@@ -94,6 +94,13 @@ class Spec:
         return "png" if self.kind == "png" else "rgbz"
 
 
+def trim_spec(layout: ops.CardLayout, dpi: int) -> Spec:
+    """A card side's trim (no bleed) at `dpi`, as a PNG: what the gallery and `cardgen serve`
+    show, and what the contrast check measures (`cardgen.check.contrast`), one bitmap for all."""
+    return Spec(max(1, round(layout.width / PT_PER_IN * dpi)), max(1, round(layout.height / PT_PER_IN * dpi)),
+                0.0, dpi, "png")
+
+
 # -- content hashes -------------------------------------------------------------------------
 
 _code_digest: str | None = None

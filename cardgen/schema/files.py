@@ -334,6 +334,9 @@ class GameFile(Decl):
                                   "quotes and apostrophes (`\"X\"` -> “X”, `rules'` -> rules’), `--` -> an en dash, "
                                   "`---` -> an em dash, ` - ` -> ` – `, `...` -> …; false prints text as typed",
                                   True)
+    min_text_size: float = opt(Number(min=1, max=72, unit="pt"),
+                               "the smallest text the readability check lets by, in points (docs/validation.md)",
+                               6.0)
     palette: dict = opt(MapOf(Colour(), "colour name"),
                         "named colours, available in templates as game.palette.<name> (as written)", None,
                         default_doc="none")

@@ -1,0 +1,206 @@
+"""The contrast of text with what is actually drawn behind it, measured on the rendered card.
+
+Each distinct card side is rasterized once, at the gallery's 150 dpi, through the bitmap cache
+the gallery, `cardgen serve` and Tabletop Simulator use (`cardgen.render.raster`: a rebuild
+rasterizes only what changed).  For each line of text, the pixels under the line's box are
+counted; the most common colour among them that is not the text's own is what is behind it (a
+line whose box is mostly the text's colour has its text on its own colour).  The text's colour
+against it must reach 4.5:1 (WCAG 2), or 3:1 for large text (18 pt, or 14 pt bold).  Rotated
+text is not measured.  Run by `cardgen build` and `cardgen validate --deep` (it needs Pillow
+and the PDF renderer, which plain `cardgen validate` never imports).
+"""
+from __future__ import annotations
+
+import contextlib
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from cardgen.check.colours import contrast, delta_e, hex_of
+from cardgen.core.errors import Report
+from cardgen.model import ops
+
+DPI = 150               # the gallery's own (`outputs.gallery`), so its bitmaps are these
+NORMAL, LARGE = 4.5, 3.0
+_NEAR = 10.0            # delta E: a pixel this close to the text's colour is the text's
+
+
+def _lines(op: ops.Text) -> list[tuple[tuple[float, float, float, float], ops.Run]]:
+    """Each line of text of `op`: its box (x0, y0, x1, y1, pt) and its first run's style."""
+    lines: dict[float, list[ops.Run]] = {}
+    for r in op.runs:
+        if r.kind == "text" and str(r.content).strip() and r.color is not None:
+            lines.setdefault(round(r.baseline, 2), []).append(r)
+    out = []
+    for runs in lines.values():
+        size = max(r.size for r in runs)
+        base = runs[0].baseline
+        out.append(((min(r.x for r in runs), base - 0.7 * size, max(r.x + r.width for r in runs), base + 0.15 * size),
+                    max(runs, key=lambda r: r.width)))
+    return out
+
+
+def behind(pixels: list[tuple[int, int, int]], ink: tuple[float, ...]) -> tuple[float, float, float]:
+    """The colour behind text of colour `ink` among `pixels` (its line's box): the most common
+    colour that is not the ink's; the ink's own when most of the box is that."""
+    counts = Counter((r >> 3, g >> 3, b >> 3) for r, g, b in pixels)
+    total = sum(counts.values())
+    ranked = counts.most_common()
+    for (r, g, b), n in ranked:
+        colour = ((r * 8 + 4) / 255, (g * 8 + 4) / 255, (b * 8 + 4) / 255)
+        if delta_e(colour, ink) >= _NEAR:
+            return colour
+        if n > 0.6 * total:
+            return colour           # the text stands on its own colour
+    r, g, b = ranked[0][0]
+    return (r * 8 + 4) / 255, (g * 8 + 4) / 255, (b * 8 + 4) / 255
+
+
+def _ink(r: ops.Run, bg: tuple[float, ...]) -> tuple[float, ...]:
+    c = r.color or (0.0, 0.0, 0.0, 1.0)
+    a = c[3] if len(c) > 3 else 1.0
+    return tuple(a * c[i] + (1 - a) * bg[i] for i in range(3))
+
+
+def worst_line(op: ops.Text, img: Any, scale: float) -> tuple[float, float, tuple, tuple] | None:
+    """(contrast, the ratio it needs, text colour, colour behind) of the line of `op` that
+    falls shortest of the ratio it needs, on `img` (`scale` px per pt); None if all reach it."""
+    worst = None
+    for (x0, y0, x1, y1), run in _lines(op):
+        box = (max(0, int(x0 * scale)), max(0, int(y0 * scale)), min(img.width, int(x1 * scale) + 1),
+               min(img.height, int(y1 * scale) + 1))
+        if box[2] - box[0] < 2 or box[3] - box[1] < 2:
+            continue
+        data = img.crop(box).tobytes()
+        pixels = list(zip(data[0::3], data[1::3], data[2::3], strict=True))
+        first = run.color or (0.0, 0.0, 0.0, 1.0)
+        bg = behind(pixels, first)
+        ink = _ink(run, bg)
+        bold = "bold" in run.font.lower() or "black" in run.font.lower() or "heavy" in run.font.lower()
+        need = LARGE if run.size >= 18 or (run.size >= 14 and bold) else NORMAL
+        ratio = contrast(ink, bg)
+        if ratio < need - 0.005 and (worst is None or ratio / need < worst[0] / worst[1]):
+            worst = (ratio, need, ink, bg)
+    return worst
+
+
+def _sides(rendered) -> list[tuple[Any, Any, str, ops.CardLayout]]:
+    """(deck, card or None, which side, layout) of every distinct side that is printed."""
+    out, seen = [], set()
+    for deck, card, face in rendered.faces:
+        if card.count <= 0:
+            continue
+        out.append((deck, card, "face", face))
+        back = rendered.back_of(deck, card)
+        if back is not None and id(back) not in seen:
+            seen.add(id(back))
+            out.append((deck, card if deck.backs else None, "backs" if deck.backs else "back", back))
+    return out
+
+
+def check_contrast(rendered, report: Report, out_dir: Path, keep: bool = True) -> None:
+    """A warning at the template line of each text element whose text lacks contrast with what
+    is drawn behind it, with the card (said once for all the cards it is on).  What a side
+    measured is kept beside its bitmap (by the same content hash), so a rebuild measures, and
+    decodes, only the sides that changed.  Without `keep` (`validate --deep`), a game never built
+    leaves nothing behind: its bitmaps go to a temporary folder."""
+    from cardgen.render import raster
+
+    sides = _sides(rendered)
+    if not sides:
+        return
+    specs = [raster.trim_spec(layout, DPI) for _, _, _, layout in sides]
+    with contextlib.ExitStack() as stack:
+        if keep or out_dir.is_dir():
+            cache = raster.Cache.of(out_dir)        # (the build's: its gallery and TTS reuse the bitmaps)
+        else:
+            cache = raster.Cache(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cardgen-contrast-"))))
+        files = [cache.path(raster.side_key(layout, spec), "contrast") for (_, _, _, layout), spec in zip(sides, specs)]
+        found = [_kept(f) for f in files]
+        todo = [i for i, f in enumerate(found) if f is None]
+        if todo:
+            with raster.Pool() as pool:
+                paths = raster.rasterize([(sides[i][3], specs[i]) for i in todo], cache, raster.font_dirs_of(rendered),
+                                         pool)
+            for i, path in zip(todo, paths, strict=True):
+                found[i] = _measure(sides[i][3], path, specs[i])
+                _keep(files[i], found[i] or [])
+    templates = rendered.res.templates
+    for (deck, card, side, _), lines in zip(sides, found, strict=True):
+        if not lines:
+            continue
+        ref = deck.template if side == "face" else deck.back if side == "back" else deck.backs
+        try:
+            elements = {str(e.get("name")): e for e in templates.get(ref, deck.template_loc).elements}
+        except Exception:       # (reported where the template is checked)
+            elements = {}
+        for name, ratio, need, ink, bg in lines:
+            _warn(report, deck, card, side, elements.get(name), name, (ratio, need, tuple(ink), tuple(bg)))
+
+
+def _kept(path: Path) -> list | None:
+    """What a side measured, kept by an earlier build (None: not kept, or damaged)."""
+    import json
+    import os
+
+    from cardgen.core.digest import CorruptCache, read_payload
+
+    try:
+        data = json.loads(read_payload(path))
+    except (OSError, CorruptCache, ValueError):
+        return None
+    if not (isinstance(data, list) and all(isinstance(x, list) and len(x) == 5 for x in data)):
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)          # used now: kept from pruning with the bitmaps
+    return data
+
+
+def _keep(path: Path, lines: list) -> None:
+    import json
+
+    from cardgen.core import atomic
+    from cardgen.core.digest import seal
+
+    with contextlib.suppress(OSError):
+        atomic.write_bytes(path, seal(json.dumps(lines).encode("utf-8")))
+
+
+def _measure(layout: ops.CardLayout, path: Path, spec) -> list:
+    """[element, contrast, ratio needed, text colour, colour behind] of each text element of a
+    side whose text falls short, the line that falls shortest of each."""
+    from cardgen.render import raster
+
+    texts = [op for op in layout.ops if isinstance(op, ops.Text) and not op.rotate and op.runs]
+    if not texts:
+        return []
+    img = raster.open_image(path)
+    scale = spec.px_w / layout.width
+    out, said = [], set()
+    for op in texts:
+        if op.element in said:
+            continue
+        found = worst_line(op, img, scale)
+        if found is not None:
+            said.add(op.element)
+            ratio, need, ink, bg = found
+            out.append([op.element, ratio, need, list(ink), list(bg)])
+    return out
+
+
+def _warn(report: Report, deck, card, side: str, el, name: str, found: tuple) -> None:
+    ratio, need, ink, bg = found
+    loc = (el.value_loc("color") if "color" in el else el.loc) if el is not None else \
+        (card.loc if card is not None else deck.back_loc or deck.loc)
+    what = f"element '{name}'"
+    advice = (f"text contrast with what is drawn behind it under {need:g}:1 (measured on the rendered card); "
+              f"darken or lighten the text or what is behind it")
+    detail = f"{hex_of(ink)} on {hex_of(bg)} is {ratio:.2f}:1"
+    if card is None:
+        report.warn(loc, f"deck '{deck.name}' back, {what}: {advice} ({detail})", "contrast")
+        return
+    whose = f"card '{card.name}' ({card.loc.short})" + (" back" if side == "backs" else "")
+    report.warn(loc, f"{whose}, {what}: {advice} ({detail})", "contrast",
+                group=f"{what}: {advice}" + (" (backs)" if side == "backs" else ""),
+                card=f"'{card.name}', {card.loc.brief}")

@@ -1,0 +1,271 @@
+"""The readability check: what a player cannot read, or a print service may cut off.
+
+From the layout's geometry, in `cardgen validate` and `cardgen build` alike (no pixels, no
+Pillow), each card side as it is laid out (`Inspector`, handed to the layout engine, so its
+warnings are at the template element's line, kept by the layout cache and said once for
+all the cards they are on):
+
+- text under the minimum size (`min_text_size` in game.yaml, 6 pt by default);
+- text or an icon inside the safe area along the trim (the print service's `safe_margin`,
+  1/8 in by default), or across the trim into the bleed.
+
+From the template's colours, evaluated card by card (`colour_coding`): an element whose
+colour tells cards apart (the deck's colour of a band, a resource icon's colour) and nothing
+else tells those cards apart, with two colours that look the same to a protanope, deuteranope
+or tritanope (Machado 2009, severity 1.0), or that print as the same grey.
+
+The contrast of text with what is drawn behind it is measured on the rendered card
+(`cardgen.check.contrast`), in `cardgen build` and `cardgen validate --deep`.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from cardgen.check.colours import MACHADO, delta_e, hex_of, lab
+from cardgen.core.errors import Report
+from cardgen.core.units import MM
+from cardgen.elements.base import SAFE_PT
+from cardgen.layout import expr
+from cardgen.load.game import Game
+from cardgen.model import ops
+from cardgen.schema.core import Colour, Env, Invalid
+
+DISTINCT = 12.0         # CIE76 delta E: two colours closer than this are taken for one
+SAME_GREY = 6.0         # L* (0-100): two colours whose lightness differs less print as one grey
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the check holds a game to: its smallest text size and the safe margin (pt)."""
+
+    min_size: float = 6.0         # pt (game.yaml `min_text_size`)
+    margin: float = SAFE_PT
+
+    @property
+    def key(self) -> str:
+        """For the layout cache: a side's warnings depend on these."""
+        return f"readability {self.min_size!r} {self.margin!r}"
+
+
+def settings_of(game: Game, margin_mm: float | None = None) -> Settings:
+    return Settings(float(game.opts.min_text_size), SAFE_PT if margin_mm is None else margin_mm * MM)
+
+
+# -- geometry, per card side ------------------------------------------------------------------
+
+def run_box(r: ops.Run) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) a run covers: text from its ascent to its descent, an icon its square."""
+    if r.kind == "icon":
+        return r.x, r.baseline - r.size, r.x + r.size, r.baseline
+    return r.x, r.baseline - 0.75 * r.size, r.x + r.width, r.baseline + 0.2 * r.size
+
+
+def _corners(op: ops.Text | ops.Icon) -> list[tuple[float, float]]:
+    if isinstance(op, ops.Icon):      # (an icon's ink: the round it fills of its box, not the box's corners)
+        pts = [(op.x + op.w / 2 * (1 + math.cos(a * math.pi / 8)), op.y + op.h / 2 * (1 + math.sin(a * math.pi / 8)))
+               for a in range(16)]
+    else:
+        boxes = [run_box(r) for r in op.runs if r.kind != "text" or str(r.content).strip()]
+        pts = [(x, y) for x0, y0, x1, y1 in boxes for x in (x0, x1) for y in (y0, y1)]
+    if op.rotate and pts:
+        t = math.radians(op.rotate)
+        bx, by, bw, bh = ops.turn_box(op)
+        cx, cy = bx + bw / 2, by + bh / 2
+        pts = [(cx + math.cos(t) * (x - cx) + math.sin(t) * (y - cy),
+                cy - math.sin(t) * (x - cx) + math.cos(t) * (y - cy)) for x, y in pts]
+    return pts
+
+
+def trim_distance(op: ops.Text | ops.Icon, layout: ops.CardLayout) -> float | None:
+    """How far inside the trim what `op` draws comes closest to it (pt; negative: across it);
+    None if it draws nothing."""
+    pts = _corners(op)
+    if not pts:
+        return None
+    if layout.shape == "round":
+        rad = min(layout.width, layout.height) / 2
+        return rad - max(math.hypot(x - layout.width / 2, y - layout.height / 2) for x, y in pts)
+    return min(min(x, layout.width - x, y, layout.height - y) for x, y in pts)
+
+
+def text_near_trim(layout: ops.CardLayout, margin: float) -> list[tuple[str, float]]:
+    """(element, distance to the trim in points, negative across it) of each text box whose
+    runs come closer to the trim than `margin`; the closest distance per element."""
+    out: dict[str, float] = {}
+    for op in layout.ops:
+        if isinstance(op, ops.Text):
+            dist = trim_distance(op, layout)
+            if dist is not None and dist < margin - 1e-6:
+                name = op.element or "text"
+                out[name] = min(dist, out.get(name, dist))
+    return sorted(out.items(), key=lambda kv: kv[1])
+
+
+class Inspector:
+    """The geometry checks of one element on one card side: (option key or None, message,
+    code) for each problem; called by the layout engine (`cardgen.layout.engine`) with what
+    the element drew."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.key = settings.key
+
+    def __call__(self, drawn: list, layout: ops.CardLayout) -> list[tuple[str | None, str, str]]:
+        out: list[tuple[str | None, str, str]] = []
+        s = self.settings
+        sizes = [r.size for op in drawn if isinstance(op, ops.Text) for r in op.runs
+                 if r.kind == "text" and str(r.content).strip()]
+        if sizes and min(sizes) < s.min_size - 0.005:
+            out.append(("size", f"text set at {min(sizes):g} pt, under the {s.min_size:g} pt a player can read "
+                                f"(`min_text_size` in game.yaml); make it larger or shorten it", "small-text"))
+        near = [d for op in drawn if isinstance(op, (ops.Text, ops.Icon))
+                for d in [trim_distance(op, layout)] if d is not None]
+        if near and min(near) < s.margin - 0.01:
+            what = "text" if any(isinstance(op, ops.Text) and op.runs for op in drawn) else "icon"
+            where = ("crosses the trim, into the bleed that is cut off" if min(near) < 0 else
+                     f"comes closer to the trim than the {s.margin / MM:.2f} mm safe area a print service may cut "
+                     f"into")
+            out.append((None, f"{what} {where}; move it inwards", "safe-area"))
+        return out
+
+
+# -- colour coding, across cards ----------------------------------------------------------------
+
+_COLOUR_KEYS = ("fill", "color", "stroke")
+_TELL_KEYS = ("text", "icon", "src", "label")
+
+
+def _colour(value: Any) -> tuple[float, ...] | None:
+    try:
+        c = Colour().convert(value, Env(100.0, 100.0)) if value not in (None, "") else None
+    except Invalid:
+        return None
+    return c if c is not None and (len(c) < 4 or c[3] > 0.5) else None
+
+
+def _coded(el: Mapping) -> list[str]:
+    """The keys of `el` that give it a colour worked out per card or deck."""
+    return [k for k in _COLOUR_KEYS if k in el and expr.is_dynamic(el[k])]
+
+
+def _sides(game: Game, res) -> Iterable[tuple[Any, list, Any]]:
+    """(template, [(card name, its context)], deck) for every deck whose face template has an
+    element whose colour is worked out per card or deck."""
+    for deck in game.decks:
+        try:
+            tpl = res.templates.get(deck.template, deck.template_loc)
+        except Exception:       # (reported where the template is checked)
+            continue
+        if not any(_coded(el) for el in tpl.elements):
+            continue
+        contexts = []
+        for card in deck.cards:
+            fields = {**dict(tpl.defaults), **card.fields} if tpl.defaults else card.fields
+            contexts.append((card.name, expr.context({**card.revision_fields(), **fields}, res.deck_ctx(deck),
+                                                     res.game_ctx)))
+        yield tpl, contexts, deck
+
+
+def _value(el: Mapping, key: str, ctx: dict) -> Any:
+    try:
+        if "when" in el and not expr.condition(el["when"], ctx):
+            return None
+        v = el[key]
+        return expr.evaluate(v, ctx) if expr.is_dynamic(v) else v
+    except Exception:           # (every problem of a value is reported by the layout)
+        return None
+
+
+def _collapses(a: tuple[float, ...], b: tuple[float, ...]) -> list[str]:
+    """The ways of seeing in which two colours that look different look the same."""
+    if delta_e(a, b) < DISTINCT:
+        return []
+    from cardgen.check.colours import simulate
+
+    out = [v for v in MACHADO if delta_e(simulate(a, v), simulate(b, v)) < DISTINCT]
+    if abs(lab(a)[0] - lab(b)[0]) < SAME_GREY:
+        out.append("greyscale")
+    return out
+
+
+def colour_coding(game: Game, res, report: Report) -> None:
+    """Warn at each template element whose colours tell cards apart, where nothing else the
+    cards print does, and two of its colours collapse for a colour-vision deficiency or in
+    greyscale."""
+    groups: dict[tuple[int, str], tuple[Any, str, dict[tuple, list]]] = {}   # (a template element: a YDict)
+    for tpl, contexts, deck in _sides(game, res):
+        for el in tpl.elements:
+            for key in _coded(el):
+                _, by_colour = groups.setdefault((id(el), key), (el, key, {}))[1:]
+                for name, ctx in contexts:
+                    c = _colour(_value(el, key, ctx))
+                    if c is not None:
+                        by_colour.setdefault(c[:3], []).append((deck, name, ctx))
+    said: set[str] = set()
+    for el, key, by_colour in groups.values():
+        if len(by_colour) < 2:
+            continue
+        found: list[tuple[tuple, tuple, list[str]]] = []
+        for a, b in itertools.combinations(sorted(by_colour), 2):
+            ways = _collapses(a, b)
+            if ways and not _told_apart(by_colour[a], by_colour[b], res):
+                found.append((a, b, ways))
+        if not found:
+            continue
+        parts = []
+        for a, b, ways in found[:4]:
+            parts.append(f"{hex_of(a)} ({_who(by_colour[a])}) and {hex_of(b)} ({_who(by_colour[b])}) look the "
+                         f"same {_ways(ways)}")
+        more = f"; {len(found) - 4} more pairs" if len(found) > 4 else ""
+        if "; ".join(parts) in said:
+            continue            # (another element of the template in the same colours: said there)
+        said.add("; ".join(parts))
+        report.warn(el.value_loc(key), f"element '{el.get('name')}': its `{key}` is all that tells these cards "
+                                       f"apart, and {'; '.join(parts)}{more}; add a symbol or a word that differs, "
+                                       f"or pick colours that differ in lightness", "colour-coding")
+
+
+def _ways(ways: list[str]) -> str:
+    people = [w.replace("opia", "ope") for w in ways if w != "greyscale"]
+    said = f"to a {', '.join(people)}" if people else ""
+    if "greyscale" in ways:
+        said += (" and " if said else "") + "printed in greyscale"
+    return said
+
+
+def _who(members: list) -> str:
+    decks = list(dict.fromkeys(d.name for d, _, _ in members))
+    if len(decks) > 1:
+        return "decks " + ", ".join(decks)
+    if len(members) > 1:
+        return f"{len(members)} cards of {decks[0]}, first '{members[0][1]}'"
+    return f"'{members[0][1]}'"
+
+
+def _told_apart(a: list, b: list, res) -> bool:
+    """Does anything else the cards print tell the two colours' cards apart: a value of an
+    element of their templates that no card of one colour shares with a card of the other: an
+    icon or an image (a shape), or a text that names a kind rather than one card (it comes from
+    the deck or the game, not the card; or some cards share it; or each colour is one card's)?"""
+    templates = {}
+    for deck, _, _ in a + b:
+        try:
+            templates[id(deck)] = res.templates.get(deck.template, deck.template_loc)
+        except Exception:
+            return True
+    elements = list({id(e): e for tpl in templates.values() for e in tpl.elements}.values())
+    for other in elements:
+        for key in _TELL_KEYS:
+            if key not in other:
+                continue
+            va = {repr(_value(other, key, ctx)) for _, _, ctx in a}
+            vb = {repr(_value(other, key, ctx)) for _, _, ctx in b}
+            kind = not (isinstance(other[key], str) and expr.reads_card(other[key]))
+            if not va & vb and (key in ("icon", "src") or kind or len(va | vb) < len(a) + len(b) or
+                                len(a) == len(b) == 1):
+                return True
+    return False

@@ -1,0 +1,224 @@
+"""The readability check (docs/validation.md): text too small, text or icons in the safe area
+or the bleed, colour coding that collapses for colour-blind players or in greyscale, and (in a
+build, measured on the rendered card) text without contrast against what is behind it.  Each
+is said once, at its template line, and a well-made card gets none of them."""
+from __future__ import annotations
+
+import pytest
+from conftest import REPO, write
+
+from cardgen.check.colours import MACHADO, contrast, delta_e, simulate
+from cardgen.core.errors import Report
+from cardgen.pipeline.check import check_game
+
+CODES = ("small-text", "safe-area", "colour-coding", "contrast")
+
+GEM = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M5 0 L10 5 L5 10 L0 5 Z"/></svg>'
+
+# A card made to fail: 4 pt text (line 14), a title the colour of its band (line 29), a
+# resource icon told apart by red and green alone (line 38), text in the bleed (line 39).
+BAD = """\
+elements:
+  - name: paper
+    type: rect
+    box: bleed
+    fill: "#fbf6ea"
+  - name: fine-print
+    type: text
+    x: 8mm
+    y: 70mm
+    width: 40mm
+    height: 5mm
+    text: "{{ card.name }} small print"
+    color: "#222222"
+    size: 4
+  - name: band
+    type: rect
+    x: 5mm
+    y: 5mm
+    width: 53.5mm
+    height: 10mm
+    fill: "#8a2be2"
+  - name: title
+    type: text
+    x: 6mm
+    y: 6mm
+    width: 51mm
+    height: 8mm
+    text: "{{ card.name }}"
+    color: "#8a2be2"
+    size: 12
+  - name: resource
+    type: icon
+    icon: gem
+    x: 24mm
+    y: 30mm
+    width: 15mm
+    height: 15mm
+    color: "{{ card.colour }}"
+  - name: corner
+    type: text
+    x: -1mm
+    y: 80mm
+    width: 20mm
+    height: 6mm
+    text: "{{ card.name }}"
+    color: "#222222"
+    size: 8
+"""
+
+# The same information, well made.
+GOOD = """\
+elements:
+  - name: paper
+    type: rect
+    box: bleed
+    fill: "#fbf6ea"
+  - name: fine-print
+    type: text
+    x: 8mm
+    y: 70mm
+    width: 40mm
+    height: 5mm
+    text: "{{ card.name }} small print"
+    color: "#222222"
+    size: 7
+  - name: band
+    type: rect
+    x: 5mm
+    y: 5mm
+    width: 53.5mm
+    height: 10mm
+    fill: "#4b1d7a"
+  - name: title
+    type: text
+    x: 6mm
+    y: 6mm
+    width: 51mm
+    height: 8mm
+    text: "{{ card.name }}"
+    color: "#ffffff"
+    size: 12
+  - name: resource
+    type: icon
+    icon: "{{ card.kind }}"
+    x: 24mm
+    y: 30mm
+    width: 15mm
+    height: 15mm
+    color: "{{ card.colour }}"
+  - name: corner
+    type: text
+    x: 5mm
+    y: 78mm
+    width: 20mm
+    height: 6mm
+    text: "{{ card.name }}"
+    color: "#222222"
+    size: 8
+"""
+
+CARDS = """\
+deck: Mines
+template: t/face
+cards:
+  - {name: Ruby Mine, colour: "#d62728", kind: gem}
+  - {name: Ruby Pit, colour: "#d62728", kind: gem}
+  - {name: Emerald Mine, colour: "#2ca02c", kind: leaf}
+  - {name: Emerald Pit, colour: "#2ca02c", kind: leaf}
+"""
+
+
+def game(tmp_path, template: str, extra: str = "") -> tuple:
+    root = tmp_path / "g"
+    write(root / "game.yaml", "title: G\n" + extra)
+    (root / "templates" / "t").mkdir(parents=True)
+    (root / "templates" / "t" / "face.yaml").write_text(template, encoding="utf-8")
+    (root / "mines.yaml").write_text(CARDS, encoding="utf-8")
+    for name in ("gem", "leaf"):
+        write(root / "art" / "icons" / f"{name}.svg", GEM if name == "gem" else GEM.replace("L10 5", "L9 2"))
+    return root, root / "templates" / "t" / "face.yaml"
+
+
+def found(root, deep: bool = False) -> list:
+    report = Report()
+    check_game(root, root, report, deep="validate" if deep else "")
+    return [d for d in report.said() if d.code in CODES]
+
+
+def test_each_problem_is_said_once_at_its_template_line(tmp_path):
+    root, tpl = game(tmp_path, BAD)
+    said = found(root)
+    assert [(d.code, d.loc.file, d.loc.line) for d in said] == [
+        ("small-text", str(tpl), 14), ("colour-coding", str(tpl), 38), ("safe-area", str(tpl), 39)]
+    small, coding, safe = said
+    assert small.message == ("element 'fine-print': text set at 4 pt, under the 6 pt a player can read "
+                             "(`min_text_size` in game.yaml); make it larger or shorten it on 4 cards (first: "
+                             "'Ruby Mine', mines.yaml:4:5)")
+    assert coding.message == ("element 'resource': its `color` is all that tells these cards apart, and #2ca02c "
+                              "(2 cards of Mines, first 'Emerald Mine') and #d62728 (2 cards of Mines, first "
+                              "'Ruby Mine') look the same to a deuteranope; add a symbol or a word that differs, "
+                              "or pick colours that differ in lightness")
+    assert safe.message.startswith("element 'corner': text crosses the trim, into the bleed that is cut off; "
+                                   "move it inwards on 4 cards")
+
+
+def test_a_well_made_card_passes(tmp_path):
+    root, _ = game(tmp_path, GOOD)
+    assert found(root) == []
+
+
+def test_the_minimum_size_is_the_games_to_set(tmp_path):
+    root, _ = game(tmp_path, GOOD, "min_text_size: 8\n")
+    assert [(d.code, d.loc.line) for d in found(root)] == [("small-text", 14)]
+    root, _ = game(tmp_path / "b", BAD.replace("size: 4", "size: 4.5"), "min_text_size: 4.5\n")
+    assert "small-text" not in [d.code for d in found(root)]
+
+
+def test_the_print_services_safe_margin_is_the_checks(tmp_path):
+    near = GOOD.replace("x: 5mm\n    y: 78mm", "x: 1.5mm\n    y: 78mm")
+    root, _ = game(tmp_path, near)
+    (d,) = found(root)
+    assert (d.code, d.loc.line) == ("safe-area", 39)
+    assert "closer to the trim than the 3.17 mm safe area" in d.message
+    root, _ = game(tmp_path / "b", near, "pdfx: {safe_margin: 1.5mm}\n")
+    assert found(root) == []
+
+
+def test_machado_matrices_and_contrast_are_the_published_ones():
+    # white stays white (each row sums to 1), and WCAG's own examples
+    for m in MACHADO.values():
+        assert all(abs(sum(row) - 1) < 1e-3 for row in m)
+    assert contrast((1, 1, 1), (0, 0, 0)) == pytest.approx(21)
+    assert contrast((1, 1, 1), (0x77 / 255,) * 3) == pytest.approx(4.48, abs=0.01)
+    red, green = (0xd6 / 255, 0x27 / 255, 0x28 / 255), (0x2c / 255, 0xa0 / 255, 0x2c / 255)
+    assert delta_e(red, green) > 100
+    assert delta_e(simulate(red, "deuteranopia"), simulate(green, "deuteranopia")) < 12
+
+
+def test_the_bundled_games_cards_pass_the_geometry_checks():
+    # (the small round tokens of basic/token are not there yet: their icon and label reach
+    # into the safe area of an 18-22 mm disc)
+    for game_dir in sorted((REPO / "cards").iterdir()):
+        if (game_dir / "game.yaml").is_file():
+            said = [str(d) for d in found(game_dir) if not d.loc.file.endswith("basic/token.yaml")]
+            assert said == [], game_dir.name
+
+
+def test_contrast_is_measured_on_the_rendered_card(tmp_path):
+    root, tpl = game(tmp_path, BAD)
+    said = [d for d in found(root, deep=True) if d.code == "contrast"]
+    assert [(d.loc.file, d.loc.line) for d in said] == [(str(tpl), 29)]
+    assert said[0].message == ("element 'title': text contrast with what is drawn behind it under 4.5:1 (measured "
+                               "on the rendered card); darken or lighten the text or what is behind it on 4 cards "
+                               "(first: 'Ruby Mine', mines.yaml:4:5)")
+    root, _ = game(tmp_path / "b", GOOD)
+    assert found(root, deep=True) == []
+
+
+def test_a_single_card_names_the_colours_measured(tmp_path):
+    root, _ = game(tmp_path, BAD)
+    (root / "mines.yaml").write_text(CARDS.split("  - {name: Ruby Pit")[0], encoding="utf-8")
+    (d,) = [d for d in found(root, deep=True) if d.code == "contrast"]
+    assert d.message.startswith("card 'Ruby Mine' (mines.yaml:4), element 'title': text contrast")
+    assert d.message.endswith(":1)") and "#8a2be2 on #8" in d.message      # the band's own purple behind it
