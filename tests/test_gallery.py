@@ -92,7 +92,7 @@ def test_names_are_escaped_and_nothing_is_fetched(tmp_path):
     assert root.find_all("link") == []
     links = [n.attrs[a] for n in root.iter() for a in ("src", "href") if a in n.attrs]
     assert links and all(v.startswith(("gallery/", "#")) for v in links), links
-    assert not re.search(r"https?:|@import|url\(|fetch\(|XMLHttpRequest|EventSource", html)
+    assert not re.search(r"https?:|@import|url\((?!#)|fetch\(|XMLHttpRequest|EventSource", html)      # (url(#...): a filter in the page itself
     assert str(tmp_path) not in html           # no path of the designer's computer
 
 
@@ -157,3 +157,39 @@ def test_problems_go_to_the_cards_named_else_the_lines_else_the_deck_else_the_ga
     assert {k: [x.message for x in v] for k, v in placed.decks.items()} == {
         "things": ["something about the deck"], "tokens": ["Tokens: the rules leave the total open"]}
     assert [x.message for x in placed.game] == ["item 'VP tokens': count open"]
+
+
+def test_colour_vision_toggle_in_a_browser(tmp_path):
+    """The page's colour-vision control shows the cards through the readability check's own
+    matrices (Machado 2009): the red card reads back, from the browser's pixels, as the
+    colour `cardgen.check.colours.simulate` gives, and normal again when switched back."""
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from test_serve import _browser
+
+    from cardgen.check.colours import simulate
+
+    out = build(make_game(tmp_path))
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert html.count("<feColorMatrix") == 4 and 'id="vision"' in html
+    browser = _browser()
+    try:
+        browser.get((out / "index.html").as_uri())
+        wait = WebDriverWait(browser, 20)
+        wait.until(lambda b: b.execute_script(
+            "const i = document.querySelector('img[alt=\"Alpha (face)\"]'); return i.complete && i.naturalWidth"))
+        card = browser.find_element("css selector", 'img[alt="Alpha (face)"]')
+
+        def seen() -> tuple[int, ...]:
+            with Image.open(io.BytesIO(card.screenshot_as_png)) as im:
+                return im.convert("RGB").getpixel((im.width // 2, int(im.height * 0.6)))
+
+        assert near(seen(), (255, 0, 0), 4)
+        choose = Select(browser.find_element("id", "vision"))
+        for vision in ("protanopia", "deuteranopia", "tritanopia", "greyscale"):
+            choose.select_by_value(vision)
+            want = tuple(round(c * 255) for c in simulate((1.0, 0.0, 0.0), vision))
+            assert near(seen(), want, 6), (vision, seen(), want)
+        choose.select_by_value("")
+        assert near(seen(), (255, 0, 0), 4)
+    finally:
+        browser.quit()

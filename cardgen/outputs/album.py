@@ -419,7 +419,25 @@ def _env():
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(PAGES)), autoescape=True, finalize=_finalize,
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     env.globals["plural"] = plural
+    env.globals["visions"] = visions
     return env
+
+
+VISION_NAMES = {"protanopia": "Protanopia (no red cones)", "deuteranopia": "Deuteranopia (no green cones)",
+                "tritanopia": "Tritanopia (no blue cones)", "greyscale": "Greyscale print"}
+
+
+def visions() -> list[tuple[str, str, str]]:
+    """(id, label, feColorMatrix values) of each way of seeing the page can show the cards in:
+    the readability check's own matrices (`cardgen.check.colours`: Machado 2009 at severity
+    1.0, in linear RGB, which is where an SVG filter works by default)."""
+    from cardgen.check.colours import VISIONS
+
+    out = []
+    for name, m in VISIONS.items():
+        values = " ".join(" ".join(f"{v:g}" for v in row) + " 0 0" for row in m) + " 0 0 0 1 0"
+        out.append((name, VISION_NAMES[name], values))
+    return out
 
 
 def asset(name: str) -> str:

@@ -48,6 +48,14 @@
     if (deck.value !== keep) deck.value = "";
   }
 
+  // Colour vision: the cards (and the zoomed card) through an SVG colour matrix (page.html).
+  const vision = document.getElementById("vision");
+  function see() {
+    if (vision.value) document.body.dataset.vision = vision.value;
+    else delete document.body.dataset.vision;
+  }
+  if (vision) vision.addEventListener("change", see);
+
   q.addEventListener("input", apply);
   deck.addEventListener("change", apply);
   only.addEventListener("change", apply);
