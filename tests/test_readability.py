@@ -219,3 +219,26 @@ def test_a_single_card_names_the_colours_measured(tmp_path):
     (d,) = [d for d in found(root, deep=True) if d.code == "contrast"]
     assert d.message.startswith("card 'Ruby Mine' (mines.yaml:4), element 'title': text contrast")
     assert d.message.endswith(":1)") and "#8a2be2 on #8" in d.message      # the band's own purple behind it
+
+
+def test_the_player_aids_text_is_inside_the_safe_area():
+    """The player aid's header (its title and heading in the coloured band) and every other
+    glyph keep 1/8 in from its trim, read back from the PDF's characters."""
+    import pypdfium2 as pdfium
+
+    from cardgen.core.units import MM
+    from cardgen.outputs.player_aid import AID_BLEED, make_player_aid
+
+    for name in ("game-601", "vigilantes"):
+        checked = check_game(REPO / "cards" / name, REPO, Report())
+        doc = pdfium.PdfDocument(make_player_aid(checked.rendered))
+        for page in doc:
+            w, h = page.get_size()
+            chars = page.get_textpage()
+            boxes = [chars.get_charbox(i) for i in range(chars.count_chars())
+                     if chars.get_text_range(i, 1).strip()]
+            b = AID_BLEED * MM
+            closest = min(min(x0 - b, w - b - x1, y0 - b, h - b - y1) for x0, y0, x1, y1 in boxes)
+            assert closest >= 3.175 * MM, (name, closest / MM)
+            top = min(h - b - y1 for _, _, _, y1 in boxes)
+            assert top < 5 * MM                   # (the header is there, at the top)

@@ -37,7 +37,7 @@ def player_aid_pages(r: Rendered, book: Rulebook, accent: tuple) -> list[Page]:
     w, h = AID_SIZE[0] * MM, AID_SIZE[1] * MM
     inner = 4.5 * MM
     cw = w - 2 * inner
-    band = 11 * MM
+    band = 12.5 * MM      # (the title and heading in it, both inside the 1/8 in safe area)
     avail = h - band - inner - 4 * MM
     ink = on_colour(accent)
 
@@ -69,9 +69,9 @@ def player_aid_pages(r: Rendered, book: Rulebook, accent: tuple) -> list[Page]:
         head = Styles(fonts, accent, 8)
         for s in comp.lines(book.title.upper(), replace(head.small, size=6.5, color=ink, align="center",
                                                          style="bold"), cw, B + inner):
-            p.ops += [shift(op, 0, B + 1.5 * MM) for op in s.ops]
+            p.ops += [shift(op, 0, B + 3.4 * MM) for op in s.ops]
         for s in comp.lines(heading, replace(head.h[1], size=12.5, color=ink, align="center"), cw, B + inner):
-            p.ops += [shift(op, 0, B + 4.2 * MM) for op in s.ops]
+            p.ops += [shift(op, 0, B + 6.2 * MM) for op in s.ops]
         # the room left: shared between the items (up to a line's worth each), the rest above and below
         spare = avail - sum(s.h + s.space for s in strips)
         gaps = [k for k, s in enumerate(strips) if k and s.space > 0]
