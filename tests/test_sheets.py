@@ -209,16 +209,20 @@ def test_gutter_mode_keeps_full_bleed_and_marks_each_corner(tiny_game, tmp_path)
                 assert not (x + 0.01 < px < x + w - 0.01 and y + 0.01 < py < y + h - 0.01)
 
 
-def test_different_sizes_get_pages_of_their_own(tiny_game, tmp_path):
-    root = tiny_game(nine_cards(2))
+@pytest.mark.parametrize(("cards", "pages", "sizes"), [(9, 4, [{63.5}, {25.0}]), (2, 2, [{63.5, 25.0}])])
+def test_a_size_gets_pages_of_its_own_unless_another_sheet_has_room(tiny_game, tmp_path, cards, pages, sizes):
+    """A full sheet of cards leaves no room: the tokens get a sheet of their own. Two cards leave
+    two thirds of the sheet free: the tokens go below them (`render.packing`)."""
+    root = tiny_game(nine_cards(cards))
     (root / "tokens.yaml").write_text(
         "deck: Tokens\ntemplate: tiny/face\nback: tiny/back\nsize: {diameter: 25mm}\n"
         "cards:\n  - {name: T, count: 3}\n", encoding="utf-8")
     out = build(root, tmp_path, papers=("letter",))
     reader = PdfReader(out / "print-letter.pdf")
-    assert len(reader.pages) == 4
-    sizes = [{round(p.bbox[2] / (72 / 25.4) - 2 * BLEED, 2) for p in card_placements(reader, i)[0]} for i in (0, 2)]
-    assert sizes == [{63.5}, {25.0}]
+    assert len(reader.pages) == pages
+    got = [{round(p.bbox[2] / (72 / 25.4) - 2 * BLEED, 2) for p in card_placements(reader, i)[0]}
+           for i in range(0, pages, 2)]
+    assert got == sizes
 
 
 def test_cards_pdf_has_trim_and_bleed_boxes(tiny_game, tmp_path):

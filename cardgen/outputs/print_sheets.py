@@ -192,8 +192,10 @@ def sheets_pdfs(job: Job, wanted: list[tuple[str, Any]], o: Any) -> Generator[tu
 
 def _plan(job: Job, layout: Any, name: str, o: Any) -> tuple[Any, list, list, str]:
     """(sheet options, copies, pages, how the backs were kept apart) of the game's sheets on
-    `layout`, the extra components after the decks."""
+    `layout`, the extra components after the decks; then, where the layout allows, pages whose
+    pieces fit into the free room of others are not printed (`render.packing`)."""
     from cardgen.outputs.extras import extra_copies
+    from cardgen.render.packing import fill
     from cardgen.render.pdf import SheetOptions, one_sided_last, plan_sheets
 
     r = job.rendered
@@ -201,8 +203,17 @@ def _plan(job: Job, layout: Any, name: str, o: Any) -> tuple[Any, list, list, st
     pages, how = plan_sheets(r.copies, so)
     extra = extra_copies(job)
     if extra:
-        more = plan_sheets(extra, so)[0]
-        pages = one_sided_last(pages + more)      # the stickers and a board's sheets stay last
+        pages = one_sided_last(pages + plan_sheets(extra, so)[0])      # the stickers and a board's sheets stay last
+    saved = 0
+    if so.packable():
+        copies = r.copies + extra
+        pages, saved = fill(pages, so.margin, o.mix_backs or not (o.backs and any(cp.back for cp in copies)))
+    if extra:
+        ids = {id(cp) for cp in extra}
+        own = sum(1 for _, page in pages if all(id(cp) in ids for cp in page))
         names = " and ".join(dict.fromkeys(cp.deck.lower() for cp in extra))
-        how += f"; the {names} ({len(extra)} copies) on {plural(len(more), 'page')} of their own"
+        where = f"on {plural(own, 'page')} of their own" if own else "in the free room of other sheets"
+        how += f"; the {names} ({len(extra)} copies) {where}"
+    if saved:
+        how += f"; {plural(saved, 'sheet')} fewer: pieces fill the free room of other sheets"
     return so, r.copies + extra, pages, how

@@ -17,7 +17,7 @@ from cardgen.model.ops import Copy
 from cardgen.render import impose
 from cardgen.render.draw import Drawer, new_canvas
 from cardgen.render.formcache import FormCache
-from cardgen.render.pdf import SheetOptions, _note, _place, _sides, crop_ticks, poster_marks, shape_cuts
+from cardgen.render.pdf import SheetOptions, _note, _place, _sides, page_ticks, poster_marks, shape_cuts
 from cardgen.render.sheetlayout import draw_cut_lines, draw_fold, draw_registration
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 
@@ -56,11 +56,12 @@ def foldover_sheets(fonts: FontBook, opts: SheetOptions, title: str,
         for cp, slot in zip(page, backs):
             if cp.back is not None and opts.backs:
                 _place(c, drawer, cp.back, slot, ph)
-        if page[0].face.shape != "rect":        # round and hex pieces: their outline traced, front and back
-            shape_cuts(c, page, fronts, ph)
-            shape_cuts(c, [cp for cp in page if cp.back is not None and opts.backs], shown, ph, back=True)
-        elif style == "ticks":
-            crop_ticks(c, grid, fronts + shown, ph, cross_bleed=False)
+        # round and hex pieces: their outline traced, front and back; cards: crop marks
+        shape_cuts(c, page, fronts, ph)
+        shape_cuts(c, [cp for cp in page if cp.back is not None and opts.backs], shown, ph, back=True)
+        if style == "ticks":
+            behind = [s if cp.back is not None and opts.backs else None for cp, s in zip(page, backs)]
+            page_ticks(c, grid, page, [list(fronts), behind], ph, cross_bleed=False)
         draw_fold(c, layout, fronts + shown, grid.bleed, font)
         draw_registration(c, layout)
         if layout.spec.notes:

@@ -163,6 +163,8 @@ def slots(grid: Frame, n: int) -> list[Slot]:
         return [grid.slot()][:n]
     if isinstance(grid, Shelves):       # each piece with its own bleed
         return [Slot(x, y, w, h, (x - b, y - b, w + 2 * b, h + 2 * b)) for x, y, w, h, b in grid.places[:n]]
+    if isinstance(grid, Mixed):         # a shared sheet: each part as on a page of its own (no two touch)
+        return [s for frame, k in grid.parts for s in slots(frame, k)][:n]
     if isinstance(grid, Spots):
         rects = [grid.rect(i) for i in range(n)]
         turns = [grid.places[i][2] for i in range(n)]
@@ -212,7 +214,8 @@ class Mark:
     halo: bool              # drawn over bleed: white underlay so it shows on any colour
 
 
-def crop_marks(grid: Frame, page_slots: list[Slot], cross_bleed: bool = True) -> list[Mark]:
+def crop_marks(grid: Frame, page_slots: list[Slot], cross_bleed: bool = True, others: tuple[Rect, ...] = ()
+               ) -> list[Mark]:
     """Marks extending every cut line outward from each card corner.
 
     A mark stops MARK_CLEAR short of any other card's trim and at the unprintable
@@ -221,15 +224,17 @@ def crop_marks(grid: Frame, page_slots: list[Slot], cross_bleed: bool = True) ->
     trim and crosses the outer bleed, drawn with a white halo so it shows on any
     background.  With `cross_bleed` False (fold-over sheets) a mark never touches any card's
     bleed: it stops MARK_GAP short of every other card's bleed too, and where there is no
-    room for 2 mm of it, that end of the cut line has none."""
+    room for 2 mm of it, that end of the cut line has none.  `others` (x, y, w, h: the bled boxes
+    of other pieces on a shared sheet) stop marks as a card's trim does."""
     rects = [(s.x, s.y, s.w, s.h) for s in page_slots]
+    obstacles = rects + list(others)
     marks: dict[tuple[float, ...], Mark] = {}
     clear = MARK_CLEAR if cross_bleed else grid.bleed + MARK_GAP
     for x, y, w, h in rects:
         corners = [((x, y), (0, -1)), ((x, y), (-1, 0)), ((x + w, y), (0, -1)), ((x + w, y), (1, 0)),
                    ((x, y + h), (0, 1)), ((x, y + h), (-1, 0)), ((x + w, y + h), (0, 1)), ((x + w, y + h), (1, 0))]
         for (px, py), (dx, dy) in corners:
-            span = _mark_span(_room(px, py, dx, dy, rects, grid.paper_w, grid.paper_h, clear), grid.bleed,
+            span = _mark_span(_room(px, py, dx, dy, obstacles, grid.paper_w, grid.paper_h, clear), grid.bleed,
                               cross_bleed)
             if span is None:
                 continue
@@ -495,7 +500,38 @@ def pack_shelves(paper_w: float, paper_h: float, pieces: list[tuple[float, float
     return out
 
 
-Frame = Grid | Spots | Poster | Shelves     # where the cards of one page go (a Poster: one sheet of a board)
+@dataclass(frozen=True)
+class Mixed:
+    """A sheet shared by several arrangements (`cardgen.render.packing`): each part a frame and how
+    many of the page's copies, in order, it holds.  No part touches another: each keeps its bleed
+    clear of the others' bleed, so pieces of any backs may share the sheet."""
+
+    paper_w: float
+    paper_h: float
+    parts: tuple[tuple[Frame, int], ...]
+
+    gutter: ClassVar[bool] = False
+    rotated: ClassVar[bool] = False
+
+    @property
+    def per_page(self) -> int:
+        return sum(k for _, k in self.parts)
+
+    @property
+    def bleed(self) -> float:
+        return max((f.bleed for f, _ in self.parts), default=0.0)
+
+    @property
+    def card_w(self) -> float:
+        """The first part's card (for a title: the parts differ)."""
+        return self.parts[0][0].card_w
+
+    @property
+    def card_h(self) -> float:
+        return self.parts[0][0].card_h
+
+
+Frame = Grid | Spots | Poster | Shelves | Mixed     # where the cards of one page go (a Poster: one sheet of a board)
 
 
 def _spans(length: float, area: float, overlap: float) -> int:

@@ -43,14 +43,24 @@ class SheetOptions:
         says."""
         shape = first.face.shape
         if shape in HEXES and self._plain_grid():
-            pw, ph = self.paper_size
-            margin = self.layout.spec.margin if self.layout is not None else impose.PRINTER_MARGIN
-            return impose.plan_hexes(pw, ph, first.width, first.height, first.bleed, shape, margin)
+            return impose.plan_hexes(*self.paper_size, first.width, first.height, first.bleed, shape, self.margin)
         gutter = self.gutter or shape != "rect"
         if self.layout is not None:
             return self.layout.frame(first.width, first.height, first.bleed, gutter, f"deck '{first.deck}'")
         pw, ph = PAPER_SIZES_MM[self.paper]
         return impose.plan_grid(pw, ph, first.width, first.height, first.bleed, gutter)
+
+    @property
+    def margin(self) -> float:
+        """What the sheet's pieces stay inside of (a grid's, and pages of round pieces)."""
+        return self.layout.spec.margin if self.layout is not None else impose.PRINTER_MARGIN
+
+    def packable(self) -> bool:
+        """Pieces may fill other sheets' free room (`render.packing`): the layout is a grid, its
+        cut lines are marked by ticks, and it has no cutting machine's marks."""
+        lay = self.layout
+        return lay is None or (lay.spec.cards == "grid" and lay.spec.registration is None
+                               and lay.spec.crop_marks == "ticks")
 
     def _foldover(self) -> bool:
         """A fold-over layout (no cutting machine's marks): a board too large for its half is
@@ -126,8 +136,7 @@ def plan_sheets(copies: list[Copy], opts: SheetOptions) -> tuple[list[tuple[impo
         # round pieces of several sizes share pages: each keeps its bleed ring, so any backs may meet
         groups = [g for g in groups if g[0].face.shape != "round"]
         mixed = [cp for g in rounds for cp in g]
-        margin = opts.layout.spec.margin if opts.layout is not None else impose.PRINTER_MARGIN
-        shelves = impose.pack_shelves(*opts.paper_size, [(cp.width, cp.height, cp.bleed) for cp in mixed], margin)
+        shelves = impose.pack_shelves(*opts.paper_size, [(cp.width, cp.height, cp.bleed) for cp in mixed], opts.margin)
         at = 0
         for shelf in shelves:
             shelved.append((shelf, mixed[at:at + shelf.per_page]))
@@ -251,21 +260,38 @@ def _marks(c: Canvas, marks: list[impose.Mark], paper_h: float) -> None:
 
 
 def crop_ticks(c: Canvas, grid: impose.Frame, page_slots: list[impose.Slot], paper_h: float,
-               cross_bleed: bool = True) -> None:
+               cross_bleed: bool = True, others: tuple[impose.Rect, ...] = ()) -> None:
     """`_marks` of `impose.crop_marks`: worked out and drawn once per document for each
     arrangement of slots (every full page of a deck has the same), then the same operators
     again.  Marks are drawn in the state every page starts with, which they leave as the
     first drawing left it."""
     memo = c.__dict__.setdefault("_cardgen_marks", {})
-    key = (grid, tuple(page_slots), paper_h, cross_bleed)
+    key = (grid, tuple(page_slots), paper_h, cross_bleed, others)
     hit = memo.get(key)
     if hit is None:
         start = len(c._code)
-        _marks(c, impose.crop_marks(grid, page_slots, cross_bleed), paper_h)
+        _marks(c, impose.crop_marks(grid, page_slots, cross_bleed, others), paper_h)
         memo[key] = hit = (c._code[start:], c._strokeColorObj, c._lineWidth)
     else:
         c._code.extend(hit[0])
         c._strokeColorObj, c._lineWidth = hit[1], hit[2]
+
+
+def page_ticks(c: Canvas, grid: impose.Frame, page: Sequence[Copy], sides: list[list[impose.Slot | None]],
+               paper_h: float, cross_bleed: bool = True) -> None:
+    """The crop marks of a page's rectangular cards; `sides` holds each copy's slot on each side
+    drawn on this page (None: not shown).  On a shared sheet (`impose.Mixed`) each part has its
+    own, which stop short of the other parts' bleed."""
+    parts = grid.parts if isinstance(grid, impose.Mixed) else ((grid, len(page)),)
+    at = 0
+    for frame, k in parts:
+        if page[at].face.shape == "rect":
+            mine = [side[i] for side in sides for i in range(at, at + k) if side[i] is not None]
+            others = tuple((s.x - cp.bleed, s.y - cp.bleed, s.w + 2 * cp.bleed, s.h + 2 * cp.bleed)
+                           for side in sides for i, (cp, s) in enumerate(zip(page, side))
+                           if s is not None and not at <= i < at + k)
+            crop_ticks(c, frame, [s for s in mine if s is not None], paper_h, cross_bleed, others)
+        at += k
 
 
 CROSS = 3.0             # mm: the arm of an alignment cross on a board's sheets
@@ -409,16 +435,14 @@ class SheetWriter:
         the crop marks, or for round and hex pieces their outline traced."""
         c, ph = self.c, self.opts.paper_size[1]
         style = self.opts.layout.spec.crop_marks if self.opts.layout else "ticks"
-        shaped = page[0].face.shape != "rect"
-        if style == "lines" and not shaped:
+        if style == "lines" and page[0].face.shape == "rect":
             draw_cut_lines(c, self.opts.paper_size[0], ph, page_slots)
         for side, slot in zip(sides, page_slots):
             if side is not None:
                 _place(c, self.drawer, side, slot, ph)
-        if shaped:
-            shape_cuts(c, page, page_slots, ph, back=any(s is not cp.face for s, cp in zip(sides, page)))
-        elif style == "ticks":
-            crop_ticks(c, grid, page_slots, ph)
+        shape_cuts(c, page, page_slots, ph, back=any(s is not cp.face for s, cp in zip(sides, page)))
+        if style == "ticks":
+            page_ticks(c, grid, page, [list(page_slots)], ph)
 
 
 def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title: str,
