@@ -56,7 +56,7 @@ def test_new_game_inside_a_project_goes_to_cards(tmp_path):
     code, out, err = in_dir(sub, "build", "my-game", "--only", "print", "--only", "booklet", "--page", "a4")
     assert code == 0, err
     reader = PdfReader(tmp_path / "build" / "my-game" / "print-a4.pdf")
-    assert len(reader.pages) == 6                        # tarot 2x2 on A4: 6 cards on 2 sheets, + backs; player aids
+    assert len(reader.pages) == 4       # tarot 2x2 on A4: 6 cards on 2 sheets, + backs; the player aids below the last 2
     booklet = PdfReader(tmp_path / "build" / "my-game" / "rules.pdf")
     assert "The deck holds 6 cards" in " ".join(p.extract_text() for p in booklet.pages).replace("\n", " ")
 
