@@ -19,7 +19,7 @@ SHEETS = {
     "face-off": {"letter": (25, 24), "a4": (25, 24), "letter-foldover": (57, 54), "a4-foldover": (56, 53)},
     "game-601": {"letter": (8, 8), "a4": (8, 7), "letter-foldover": (16, 16), "a4-foldover": (15, 15)},
     "sheet-demo": {"letter": (4, 3), "a4": (4, 3), "letter-foldover": (6, 6), "a4-foldover": (6, 6)},
-    "vigilantes": {"letter": (4, 2), "a4": (4, 2), "letter-foldover": (8, 4), "a4-foldover": (7, 4)},
+    "vigilantes": {"letter": (5, 2), "a4": (5, 2), "letter-foldover": (9, 4), "a4-foldover": (8, 4)},
 }
 
 
