@@ -268,3 +268,14 @@ def _inside(p, poly):
         if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
             hit = not hit
     return hit
+
+
+@pytest.mark.parametrize("ref", ["../outside.svg", "/etc/outside.svg"])
+def test_a_path_file_outside_the_game_is_refused_at_its_line(tmp_path, ref):
+    write(tmp_path / "outside.svg", '<svg xmlns="http://www.w3.org/2000/svg"><path d="M 0 0 L 9 0 L 9 9 Z"/></svg>')
+    root = flags(tmp_path, path=ref)
+    with pytest.raises(CardgenError) as info:
+        build(root, tmp_path)
+    (d,) = [d for d in info.value.diagnostics if d.loc.file.endswith("flags.yaml")]
+    assert (d.loc.line, d.loc.col, d.code) == (4, 7, "path"), d
+    assert "outside" in d.message
