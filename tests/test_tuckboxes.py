@@ -174,3 +174,23 @@ def test_tuck_boxes_are_in_the_default_build(tmp_path):
     root = box_game(tmp_path, 20)
     out, _ = build(root, tmp_path, only=())
     assert (out / "tuckboxes-letter.pdf").is_file()
+
+
+def test_a_token_pool_gets_a_box_when_asked_its_depth_from_the_token_thickness(tmp_path):
+    root = box_game(tmp_path, 20)
+    write(root / "coins.yaml", "deck: Coins\nkind: token\nsize: 25mm\ntemplate: t/card\ncards:\n"
+                               "  - {name: Gold, count: 12}\n  - {name: Silver, count: 8}\n")
+    out, report = build(root, tmp_path)
+    assert "tuckboxes-letter.pdf: 1 box" in report.notes                  # cards only by default
+    write(root / "game.yaml", "title: Boxes\ntuckboxes: {tokens: true, token_thickness: 1.5mm}\n")
+    out, report = build(root, tmp_path)
+    assert "tuckboxes-letter.pdf: 2 boxes" in report.notes
+    reader = PdfReader(out / "tuckboxes-letter.pdf")
+    pages = [i for i, p in enumerate(reader.pages) if "Coins: a box for 20 tokens" in " ".join(p.extract_text().split())]
+    assert len(pages) == 1
+    folds, cuts = lines(reader, pages[0])
+    w, d = 25 + 2, 20 * 1.5 + 2                                             # the pieces on edge, 1.5 mm each
+    xs = sorted({round(s.x1, 3) for s in vertical(folds)})
+    assert [b - a for a, b in itertools.pairwise(xs)] == pytest.approx([w, d, w], abs=0.05)
+    check_flaps(folds, cuts, w, d)
+    assert "20 tokens · Boxes" in " ".join(reader.pages[pages[0]].extract_text().split())

@@ -19,7 +19,7 @@ from typing import Any
 
 from cardgen.core.errors import plural
 from cardgen.outputs.base import Job, Output
-from cardgen.schema.core import Decl, Length, Text, opt
+from cardgen.schema.core import Bool, Decl, Length, Text, opt
 
 Seg = tuple[float, float, float, float]     # x1, y1, x2, y2 in mm from the part's top-left
 Rect = tuple[float, float, float, float]    # x, y, w, h in mm
@@ -44,6 +44,11 @@ class TuckboxOptions(Decl):
     tuck: float = opt(Length(min=5, max=40, to="mm"), "the tuck flap folded into the box under each lid", 15.0,
                       default_doc="15 mm")
     glue: float = opt(Length(min=5, max=20, to="mm"), "the glue tab", 8.0, default_doc="8 mm")
+    tokens: bool = opt(Bool(), "also a box for each token and tile file, its pieces standing on edge in a row like "
+                               "cards (a pool of counters)", False)
+    token_thickness: float = opt(Length(min=0.1, max=10, to="mm"), "one token's or tile's thickness, for `tokens`: "
+                                                                   "about 2 mm for card glued on 1.5 mm board", 2.0,
+                                 default_doc="2 mm")
     template: str = opt(Text(nonempty=True), "the template that lays out the box's faces (front, back, sides, lid, "
                                              "bottom: `card.panel`)", TEMPLATE)
 
@@ -154,9 +159,26 @@ class Net:
         return one, two
 
 
-def net_for(card_w: float, card_h: float, copies: int, o: TuckboxOptions) -> Net:
-    """The net of a box for `copies` cards of card_w x card_h mm."""
-    return Net(card_w + o.clearance, card_h + o.clearance, copies * o.caliper + o.clearance, o.glue, o.tuck)
+def net_for(card_w: float, card_h: float, copies: int, o: TuckboxOptions, thickness: float | None = None) -> Net:
+    """The net of a box for `copies` cards of card_w x card_h mm (each `thickness` thick, else
+    `o.caliper`)."""
+    each = o.caliper if thickness is None else thickness
+    return Net(card_w + o.clearance, card_h + o.clearance, copies * each + o.clearance, o.glue, o.tuck)
+
+
+def deck_net(deck: Any, o: TuckboxOptions) -> Net:
+    """The net of a deck's box: cards at `caliper`, tokens and tiles at `token_thickness`."""
+    return net_for(deck.size.width, deck.size.height, deck.count, o,
+                   None if deck.kind == "card" else o.token_thickness)
+
+
+def boxed(decks: list, o: TuckboxOptions) -> list:
+    """The decks that get a box: every deck of cards; with `tokens`, every token and tile file."""
+    kinds = ("card", "token", "tile") if o.tokens else ("card",)
+    return [d for d in decks if d.kind in kinds and d.count > 0]
+
+
+UNITS = {"card": "cards", "token": "tokens", "tile": "tiles"}
 
 
 @dataclass
@@ -210,7 +232,7 @@ class Tuckboxes(Output[TuckboxOptions]):
         from cardgen.resources.fonts import font_files
 
         r = job.rendered
-        decks = [d for d in r.game.decks if d.kind == "card" and d.count > 0]
+        decks = boxed(r.game.decks, job.options)
         if not decks:
             return
         backs = [r.backs.get((d.slug, None)) for d in decks]
@@ -243,13 +265,14 @@ def panel_faces(job: Job[TuckboxOptions], decks: list) -> list[dict[str, Any]]:
     keep: list = []             # the panels' decks live as long as the layouter (it keys them by id)
     out = []
     for deck in decks:
-        net = net_for(deck.size.width, deck.size.height, deck.count, o)
+        net = deck_net(deck, o)
         sizes = {"front": (net.w, net.h), "back": (net.w, net.h), "side": (net.h, net.d),
                  "lid": (net.w, net.d), "bottom": (net.w, net.d)}
         art = r.backs.get((deck.slug, None)) is not None
         faces = {}
         for i, (panel, (w, h)) in enumerate(sizes.items()):
-            fields = {"name": f"{deck.name} box {panel}", "panel": panel, "copies": deck.count, "art": art}
+            fields = {"name": f"{deck.name} box {panel}", "panel": panel, "copies": deck.count, "art": art,
+                      "unit": UNITS[deck.kind]}
             card = Card(fields["name"], deck.count, fields, deck.loc, i, deck.data)
             pdeck = replace(deck, size=CardSize(w, h), template=o.template, template_loc=loc, back=None, backs=None,
                             back_loc=None, bleed=0.0, cards=[card], slug=f"{deck.slug}-box-{panel}")
@@ -278,7 +301,7 @@ def tuckboxes_pdf(job: Job[TuckboxOptions], decks: list, faces: list[dict[str, A
     drawer.prepare(sides + [f for box in faces for f in box.values()])
     made, halved, left = 0, [], []
     for deck, box in zip(decks, faces):
-        net = net_for(deck.size.width, deck.size.height, deck.count, job.options)
+        net = deck_net(deck, job.options)
         pages = sheets_for(net, pw, ph)
         if not pages:
             left.append(deck.name)
@@ -289,7 +312,7 @@ def tuckboxes_pdf(job: Job[TuckboxOptions], decks: list, faces: list[dict[str, A
             c.setPageSize((sheet.width * MM, sheet.height * MM))
             for part, ox, oy in sheet.parts:
                 _draw_part(c, drawer, part, ox, oy, sheet.height, r.backs.get((deck.slug, None)), box)
-            _note(c, fonts, sheet, f"{r.game.title} · {deck.name}: a box for {deck.count} cards, inside "
+            _note(c, fonts, sheet, f"{r.game.title} · {deck.name}: a box for {deck.count} {UNITS[deck.kind]}, inside "
                                    f"{net.w:g} x {net.h:g} x {net.d:.1f} mm · cut the solid lines, fold the dashed "
                                    f"ones · print at 100 %")
             c.showPage()
