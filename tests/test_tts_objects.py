@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from test_tts import local
 
 from cardgen.core.errors import Report
 from cardgen.model.components import hex_box
@@ -14,7 +15,6 @@ from cardgen.outputs import tts_objects as objs
 from cardgen.outputs.tts import footprint
 from cardgen.pipeline.build import BuildOptions, build_game
 from cardgen.pipeline.check import load_game
-from tests.test_tts import local
 
 REPO = Path(__file__).resolve().parent.parent
 UPM = objs.UNITS_PER_MM
