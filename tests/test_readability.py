@@ -242,3 +242,14 @@ def test_the_player_aids_text_is_inside_the_safe_area():
             assert closest >= 3.175 * MM, (name, closest / MM)
             top = min(h - b - y1 for _, _, _, y1 in boxes)
             assert top < 5 * MM                   # (the header is there, at the top)
+
+
+def test_validate_measures_contrast_only_with_deep(tmp_path):
+    from conftest import in_dir
+
+    root, _ = game(tmp_path, BAD)
+    _, plain, _ = in_dir(root, "validate")
+    code, deep, _ = in_dir(root, "validate", "--deep")
+    assert "contrast" not in plain and "text set at 4 pt" in plain
+    assert code == 0 and "element 'title': text contrast with what is drawn behind it under 4.5:1" in deep
+    assert not (root / "build").exists()            # (a game never built: its bitmaps left no trace)
