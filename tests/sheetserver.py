@@ -39,7 +39,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif path.startswith("/html"):
             self._send(200, b"<!DOCTYPE html><html>Sign in</html>", "text/html")
         elif path.startswith("/slow"):
-            time.sleep(1.0)
+            time.sleep(5.0)           # far past every test's deadline, so a deadline not kept shows
             self._send(200, SHEET.encode())
         elif path.startswith("/redirect"):
             to = urllib.parse.parse_qs(query)["to"][0]

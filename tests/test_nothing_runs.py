@@ -258,7 +258,7 @@ def test_a_repository_file_that_is_a_pipe_gives_no_version_at_once(tmp_path, whi
     start = time.monotonic()
     assert gitinfo.describe(game) is None
     assert gitinfo.commit_time(game) is None
-    assert time.monotonic() - start < 2.0
+    assert time.monotonic() - start < 20      # a pipe read would wait for ever; this only bounds the test
 
 
 @needs_git
@@ -276,7 +276,7 @@ def test_an_included_configuration_that_is_a_pipe_is_never_read(tmp_path):
     _git(game, "config", "include.path", str(game / "pipe"))
     start = time.monotonic()
     assert gitinfo.describe(game) == "v2"
-    assert time.monotonic() - start < 3.0
+    assert time.monotonic() - start < 20      # a pipe read would wait for ever; this only bounds the test
 
 
 @needs_git

@@ -155,7 +155,7 @@ def test_a_slow_server_is_cut_at_the_deadline(tmp_path, server, monkeypatch, pat
     took = time.monotonic() - start
     assert game is None and msgs == ["could not fetch the sheet (no complete answer within 0.8 s (limit "
                                      "CARDGEN_MAX_FETCH_SECONDS)) and no copy of it is cached yet"]
-    assert took < 1.6, took
+    assert took < 4, took           # /slow answers after 5 s; a busy machine may add seconds to 0.8
 
 
 @pytest.mark.parametrize("path", ["/huge", "/endless"])

@@ -432,7 +432,7 @@ def test_google_sheet_errors(server, tmp_path):
         start = time.perf_counter()
         game, msgs = _load(root, tmp_path / name, tmp_path / name / "out", timeout=0.2)
         assert game is None and msgs == [message], name
-        assert time.perf_counter() - start < 0.9, name
+        assert time.perf_counter() - start < 4, name     # /slow answers after 5 s
 
 
 def test_google_sheet_offline_with_and_without_cache(tmp_path, monkeypatch):
@@ -498,7 +498,9 @@ def test_new_from_a_workbook(tmp_path, monkeypatch):
 
 # -- speed ------------------------------------------------------------------------------------------------
 
-def test_two_thousand_rows_load_quickly(tmp_path):
+def test_two_thousand_rows_load(tmp_path):
+    """2,000 rows of CSV and XLSX read whole (their speed is measured by benchmarks/bench_sheets.py,
+    not here: a timed test fails on a busy machine)."""
     rows = [["name", "count", "cost", "text", "tags[]"]] + \
         [[f"Card {i}", 1 + i % 3, i % 7, f"Text of card {i}, with a comma.", "a;b"] for i in range(2000)]
     root = make_game(tmp_path, decks={"d.yaml": "deck: D\ntemplate: g/face\ncards: d.csv\n",
@@ -507,10 +509,9 @@ def test_two_thousand_rows_load_quickly(tmp_path):
     (root / "d.csv").write_text(_csv_text(rows), encoding="utf-8")
     write_xlsx(root / "e.xlsx", {"S": rows})
     for name in ("d.csv", "e.xlsx"):
-        start = time.perf_counter()
         cards = sheets.read_cards(name, root / "d.yaml", Loc("d.yaml", 3, 8), Report())
-        took = time.perf_counter() - start
-        assert len(cards) == 2000 and took < 1.5, (name, took)     # the benchmark holds it to 0.5 s
+        assert len(cards) == 2000, name
+        assert cards[1999]["name"] == "Card 1999" and cards[1999]["text"] == "Text of card 1999, with a comma.", name
 
 
 def test_sheet_files_are_watched(tmp_path):
