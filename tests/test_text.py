@@ -35,7 +35,7 @@ def _space(st: TextStyle = ST) -> float:
 
 
 def _width(word: str, st: TextStyle = ST) -> float:
-    return FONTS.width(word, FONTS.face(st.family, st.style).name, st.size)
+    return FONTS.kerned_width(word, FONTS.face(st.family, st.style).name, st.size)
 
 
 @pytest.mark.parametrize("w", [60.0, 95.0, 150.0])

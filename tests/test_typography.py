@@ -3,6 +3,8 @@ them (Vollkorn's own figures are old-style: "1 AP" read "I AP"), old-style ones 
 OpenType features per text (`features:`), every font embedded and subset."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pypdfium2 as pdfium
 import pytest
 from conftest import REPO
@@ -135,3 +137,45 @@ def test_punctuation_leaves_icons_and_markup_alone():
     assert values == [[("text", "\u201cHit\u201d", True)], [("icon", "arrow--up", False), ("text", "\u2019s", False)],
                       [("text", "x", False)], [("text", "\u2013", False)], [("text", "\u2018a\u2019", False)],
                       [("text", "\u2013", False)], [("text", "b", False)]]
+
+
+# -- kerning ------------------------------------------------------------------------------
+
+def glyph_origins(pdf: Path, page_index: int = 0) -> list[tuple[str, float, float]]:
+    """Each character of a page with the origin PDFium places its glyph at (points)."""
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    page = pdfium.PdfDocument(str(pdf))[page_index]
+    text = page.get_textpage()
+    out = []
+    for i in range(text.count_chars()):
+        x, y = ctypes.c_double(), ctypes.c_double()
+        raw.FPDFText_GetCharOrigin(text.raw, i, ctypes.byref(x), ctypes.byref(y))
+        out.append((text.get_text_range(i, 1), x.value, y.value))
+    return out
+
+
+@pytest.mark.parametrize("font", ["Lato", "Vollkorn"])
+def test_kerned_pairs_are_measured_and_drawn_closer(tiny_game, tmp_path, font):
+    template = ('elements:\n  - {name: bg, type: rect, box: bleed, fill: "#ffffff"}\n'
+                f'  - {{name: t, type: text, x: 4mm, y: 4mm, width: 55mm, height: 30mm, size: 40, font: {font}, '
+                'text: "{{ card.name }}"}\n')
+    root = tiny_game("cards:\n  - {name: AV To}\n", template=template)
+    game = load_game(root, REPO, Report())
+    fonts = layout_game(game, Report()).res.fonts
+    face = fonts.face(font).name
+    report = Report()
+    build_game(root, REPO, BuildOptions(out=tmp_path / "out", only=("cards",)), report)
+    assert not report.items
+    (a, ax, _), (v, vx, _), _, (t, tx, _), (o, ox, _) = glyph_origins(tmp_path / "out" / "tiny" / "cards.pdf")
+    assert a + v + t + o == "AVTo"
+    for (left, x0), (right, x1) in (((a, ax), (v, vx)), ((t, tx), (o, ox))):
+        kern = dict(fonts.kerns(left + right, face)).get(1, 0.0) * 0.040       # at 40 pt
+        assert kern < -1.0                                       # the font kerns the pair by over 1 pt
+        # the second glyph stands where the first one's advance and the kerning put it (within
+        # the PDF's widths, whole thousandths of the size: 0.02 pt at 40 pt)
+        assert x1 - x0 == pytest.approx(fonts.width(left, face, 40) + kern, abs=0.021)
+    # measured as drawn: the word is as wide as its kerned glyphs
+    assert fonts.kerned_width("AV", face, 40) == pytest.approx(vx - ax + fonts.width("V", face, 40), abs=0.021)

@@ -401,12 +401,12 @@ class Drawer:
 
     def _text(self, op: ops.Text, ox: float, oy: float) -> None:
         """All text runs of a box in one text object, one text operator per stretch of a line
-        in one font and colour (`_stretches`); icons after it."""
+        in one font and colour (`_stretches`), kerned as it was measured; icons after it."""
         c = self.c
         t = c.beginText()
         cur_font = cur_color = None
         icons = [r for r in op.runs if r.kind == "icon"]
-        for r, text in self._stretches(op.runs):
+        for r, text, kerns in self._stretches(op.runs):
             if (r.font, r.size) != cur_font:
                 t.setFont(r.font, r.size)
                 cur_font = (r.font, r.size)
@@ -415,7 +415,10 @@ class Drawer:
                 t.setFillColorRGB(*col[:3])
                 cur_color = r.color
             t.setTextOrigin(ox + r.x, oy - r.baseline)
-            t.textOut(text)
+            if kerns:
+                kerned_out(t, r.font, r.size, text, kerns)
+            else:
+                t.textOut(text)
         if cur_font is not None:
             alpha = (cur_color or (0, 0, 0, 1))[3] if cur_color and len(cur_color) > 3 else 1
             if alpha < 1:
@@ -428,16 +431,31 @@ class Drawer:
         for r in icons:
             self._icon(r.content, ox + r.x, oy - r.baseline, r.size, r.size, r.color)
 
-    def _stretches(self, runs: Sequence[ops.Run]) -> list[tuple[ops.Run, str]]:
+    def _stretches(self, runs: Sequence[ops.Run]) -> list[tuple[ops.Run, str, tuple[tuple[int, float], ...]]]:
         """The text runs joined where they continue each other: the same baseline, font, size
         and colour, the next one starting where the previous one ends (a word in two pieces)
-        or one space further (the next word).  Each stretch is (its first run, its text): one
-        text operator draws it where the words drawn one by one would be (a justified line's
-        wider gaps keep their words apart)."""
-        out: list[tuple[ops.Run, str]] = []
+        or one space further (the next word).  Each stretch is (its first run, its text, the
+        font's kerning in it: each run's own, as the text engine measured it): one text
+        operator draws it where the words drawn one by one would be (a justified line's wider
+        gaps keep their words apart)."""
+        out: list[tuple[ops.Run, str, tuple[tuple[int, float], ...]]] = []
         first: ops.Run | None = None
         parts: list[str] = []
+        kerns: list[tuple[int, float]] = []
+        at = 0
         end = 0.0
+
+        def add(r: ops.Run, sep: str = "") -> None:
+            nonlocal at, end
+            text = str(r.content)
+            if sep:
+                parts.append(sep)
+                at += len(sep)
+            kerns.extend((at + i, v) for i, v in self.fonts.kerns(text, r.font))
+            parts.append(text)
+            at += len(text)
+            end = r.x + r.width
+
         for r in runs:
             if r.kind != "text":
                 continue
@@ -445,18 +463,17 @@ class Drawer:
                     and r.size == first.size and r.color == first.color:
                 gap = r.x - end
                 if abs(gap) < 1e-6:
-                    parts.append(str(r.content))
-                    end = r.x + r.width
+                    add(r)
                     continue
                 if abs(gap - self.fonts.width(" ", r.font, r.size)) < 1e-6:
-                    parts += [" ", str(r.content)]
-                    end = r.x + r.width
+                    add(r, " ")
                     continue
             if first is not None:
-                out.append((first, "".join(parts)))
-            first, parts, end = r, [str(r.content)], r.x + r.width
+                out.append((first, "".join(parts), tuple(kerns)))
+            first, parts, kerns, at = r, [], [], 0
+            add(r)
         if first is not None:
-            out.append((first, "".join(parts)))
+            out.append((first, "".join(parts), tuple(kerns)))
         return out
 
     def _placeholder(self, op: ops.Placeholder, ox: float, oy: float) -> None:
@@ -483,6 +500,39 @@ class Drawer:
         c.setFont(font, size)
         c.drawCentredString(x + op.w / 2, y + op.h / 2 - size * 0.3, op.label)
         c.restoreState()
+
+
+def kerned_out(t: Any, font_name: str, size: float, text: str, kerns: Sequence[tuple[int, float]]) -> None:
+    """`text` written into the text object `t` at its current point with each character of
+    `kerns` (index, adjustment in 1/1000 of the size) moved by its adjustment: one TJ operator
+    per subset of the font, the adjustments between its strings (as ReportLab writes a text,
+    `TextObject._formatText`, less the kerning it does not do)."""
+    from reportlab.lib.rl_accel import fp_str
+    from reportlab.pdfbase.pdfmetrics import getFont
+
+    font = getFont(font_name)
+    doc = t._canvas._doc
+    escape = t._canvas._escape
+    moved = dict(kerns)
+    code = []
+    pos = 0
+    for subset, chunk in font.splitString(text, doc):
+        if subset != t._curSubset:
+            code.append(f"{font.getSubsetInternalName(subset, doc)} {fp_str(size)} Tf {fp_str(t._leading)} TL")
+            t._curSubset = subset
+        items = []
+        start = 0
+        for k in range(len(chunk)):
+            v = moved.get(pos + k)
+            if v:
+                if k > start:
+                    items.append(f"({escape(chunk[start:k])})")
+                items.append(fp_str(-v))          # a TJ number moves the next glyph left by 1/1000 em
+                start = k
+        items.append(f"({escape(chunk[start:])})")
+        code.append(f"[{' '.join(items)}] TJ")
+        pos += len(chunk)
+    t._code.append(" ".join(code))
 
 
 def draw_line(c: Canvas, fonts: FontBook, text: str, size: float, x: float, y: float, centred: bool = False,

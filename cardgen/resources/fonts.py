@@ -42,7 +42,7 @@ from cardgen.core.digest import file_digest, library_stamp, read_sealed, seal, u
 from cardgen.core.memo import Bounded
 from cardgen.core.paths import PathRefused, read_problem, read_regular
 from cardgen.load import refs
-from cardgen.resources import features
+from cardgen.resources import features, kerning
 
 if TYPE_CHECKING:
     from reportlab.pdfbase.ttfonts import TTFont
@@ -137,12 +137,13 @@ class Metrics:
     default_width: float              # of a character the font has no glyph for
     widths: dict[int, float]          # code point -> advance width
     chars: frozenset[int]             # the code points the font has a glyph for (its cmap)
+    pairs: kerning.Table = ()         # its kerning pairs (`cardgen.resources.kerning`)
 
     @classmethod
-    def of(cls, face: Any) -> Metrics:
+    def of(cls, face: Any, kerns: kerning.Table = ()) -> Metrics:
         widths = dict(face.charWidths)
         return cls(getattr(face, "capHeight", 700), getattr(face, "descent", -200), face.defaultWidth, widths,
-                   has_glyphs(face.charToGlyph) - blank_chars(face))
+                   has_glyphs(face.charToGlyph) - blank_chars(face), kerns)
 
     def width(self, text: str) -> float:
         """The advance width of `text` at size 1, as ReportLab's `stringWidth` adds it up."""
@@ -152,15 +153,16 @@ class Metrics:
     def packed(self) -> bytes:
         extra = sorted(self.chars.difference(self.widths))      # in the cmap, past the glyph count: no width
         blank = sorted(set(self.widths).difference(self.chars))   # mapped to no glyph (.notdef)
-        return marshal.dumps((self.cap_height, self.descent, self.default_width, self.widths, extra, blank))
+        return marshal.dumps((self.cap_height, self.descent, self.default_width, self.widths, extra, blank,
+                              self.pairs))
 
     @classmethod
     def unpacked(cls, data: bytes) -> Metrics | None:
         with contextlib.suppress(ValueError, EOFError, TypeError):
-            cap, desc, default, widths, extra, blank = marshal.loads(data)
+            cap, desc, default, widths, extra, blank, kerns = marshal.loads(data)
             if all(isinstance(v, (int, float)) for v in (cap, desc, default)) and isinstance(widths, dict) \
-                    and isinstance(extra, list) and isinstance(blank, list):
-                return cls(cap, desc, default, widths, frozenset(widths).union(extra).difference(blank))
+                    and isinstance(extra, list) and isinstance(blank, list) and isinstance(kerns, tuple):
+                return cls(cap, desc, default, widths, frozenset(widths).union(extra).difference(blank), kerns)
         return None
 
 
@@ -210,7 +212,7 @@ def has_glyphs(char_to_glyph: dict[int, int]) -> frozenset[int]:
     return frozenset(c for c, g in char_to_glyph.items() if g)
 
 
-METRICS_FORMAT = 3                    # of the cache entries: raise it when `Metrics` changes
+METRICS_FORMAT = 4                    # of the cache entries: raise it when `Metrics` changes
 _metrics: dict[str, Metrics] = {}     # ReportLab font name -> metrics (process-wide)
 _parsed: dict[str, TTFont] = {}       # parsed here but not yet given to ReportLab
 _in_reportlab: set[str] = set()       # the names ReportLab knows
@@ -315,7 +317,8 @@ def _measure(name: str, path: Path) -> Metrics:
     except OSError as exc:
         raise FontError(f"cannot read font file {path.name}: {exc.strerror or exc}") from None
     font = _parsed[name] = _parse(name, path, check=True)
-    metrics = Metrics.of(font.face)
+    face = font.face
+    metrics = Metrics.of(face, kerning.read(face._ttf_data, face.table, face.charToGlyph, face.unitsPerEm))
     if len(key) == 64:
         _keep(key, metrics)
     return metrics
@@ -348,11 +351,12 @@ def _to_reportlab(name: str, path: Path) -> None:
     from reportlab.pdfbase import pdfmetrics
 
     if name not in pdfmetrics._fonts:
+        if name not in _metrics:        # measured in another process: as it measured it (kerning and all)
+            _metrics[name] = _measure(name, path)
         font = _parsed.pop(name, None)
         if font is None:
             font = _parse(name, path)
         pdfmetrics.registerFont(font)
-        _metrics.setdefault(name, Metrics.of(font.face))
     _in_reportlab.add(name)
 
 
@@ -459,6 +463,7 @@ class FontBook:
         self.features = features.effective(None)     # what a style that names none gets
         self._family: dict[str, str] = {}     # ReportLab font name -> family
         self._widths: dict[tuple[str, str], float] = {}
+        self._kerns: dict[tuple[str, str], tuple[tuple[int, float], ...]] = {}
         chain = [f for f in dict.fromkeys([*fallbacks, DEFAULT_FALLBACK]) if f in self.families]
         self.fallbacks: tuple[str, ...] = tuple(chain)
         self._cmaps: dict[str, Collection[int]] = {}
@@ -522,6 +527,20 @@ class FontBook:
                 w = stringWidth(text, font_name, 1.0)
             self._widths[key] = w
         return w * size
+
+    def kerns(self, text: str, font_name: str) -> tuple[tuple[int, float], ...]:
+        """The font's kerning in `text`: (index, adjustment in 1/1000 of the size) for each
+        character moved from where the advance widths put it (`kerning.adjustments`)."""
+        key = (text, font_name)
+        hit = self._kerns.get(key)
+        if hit is None:
+            m = _metrics.get(font_name)
+            hit = self._kerns[key] = kerning.adjustments(m.pairs, text) if m is not None else ()
+        return hit
+
+    def kerned_width(self, text: str, font_name: str, size: float) -> float:
+        """The width of `text` set with the font's kerning (the text engine's measure)."""
+        return self.width(text, font_name, size) + sum(v for _, v in self.kerns(text, font_name)) * 0.001 * size
 
     # -- glyph coverage -----------------------------------------------------------------
     def family_of(self, font_name: str) -> str | None:

@@ -43,7 +43,7 @@ def measure_word(fonts: FontBook, word: list[Frag], family: str | None, base_sty
             continue
         for part, font_name in fonts.split(f.value, family, merge_style(base_style, f), feats):
             piece = f if part == f.value else Frag("text", part, f.bold, f.italic)
-            out.append((piece, fonts.width(part, font_name, 1.0), font_name))
+            out.append((piece, fonts.kerned_width(part, font_name, 1.0), font_name))
     return out
 
 
