@@ -60,6 +60,13 @@ CASES: dict[tuple[type, str], dict] = {
                                                         "allowed", None)},
     (G, "icons"): {"wrong": ("5", "game.yaml: `icons` must be a mapping of alias: text, got 5", None),
                    "range": None},
+    (G, "language"): {
+        "wrong": ("[en]", "game.yaml: `language` must be a language code such as en, en-GB, de or fr, got a list",
+                  None),
+        "range": ("xx", "game.yaml: `language` has no hyphenation dictionary for 'xx'; use a language code such as "
+                        "en, en-GB, de, fr, es, it, nl, pt, pl or sv", "xx")},
+    (G, "hyphenate"): {
+        "wrong": ("maybe", "game.yaml: `hyphenate` must be true or false, got 'maybe'", None), "range": None},
     (G, "smart_punctuation"): {
         "wrong": ("maybe", "game.yaml: `smart_punctuation` must be true or false, got 'maybe'", None), "range": None},
     (G, "palette"): {

@@ -179,3 +179,75 @@ def test_kerned_pairs_are_measured_and_drawn_closer(tiny_game, tmp_path, font):
         assert x1 - x0 == pytest.approx(fonts.width(left, face, 40) + kern, abs=0.021)
     # measured as drawn: the word is as wide as its kerned glyphs
     assert fonts.kerned_width("AV", face, 40) == pytest.approx(vx - ax + fonts.width("V", face, 40), abs=0.021)
+
+
+# -- line breaks: hyphens, hyphenation, widows ------------------------------------------
+
+def _pdf_lines(pdf: Path) -> list[str]:
+    """The text lines of a card's page, as PDFium reads them (it joins a word hyphenated at a
+    line's end, marking the hyphen U+FFFE: split again)."""
+    page = pdfium.PdfDocument(str(pdf))[0]
+    text = page.get_textpage().get_text_range().replace("\r", "").replace("\ufffe", "-\n")
+    return [ln.strip() for ln in text.split("\n") if ln.strip()]
+
+
+def _box(width_mm: float, size: float = 12) -> str:
+    return ('elements:\n  - {name: bg, type: rect, box: bleed, fill: "#ffffff"}\n'
+            f'  - {{name: t, type: text, x: 4mm, y: 4mm, width: {width_mm}mm, height: 60mm, size: {size}, '
+            'text: "{{ card.text }}"}\n')
+
+
+def _build(root: Path, out: Path) -> list[str]:
+    report = Report()
+    build_game(root, REPO, BuildOptions(out=out, only=("cards",)), report)
+    assert not report.items, [d.message for d in report.items]
+    return _pdf_lines(out / "tiny" / "cards.pdf")
+
+
+def test_a_line_breaks_after_a_hyphen(tiny_game, tmp_path):
+    """"Insta-slaughter" overflowed a box it does not fit whole: it breaks after its hyphen."""
+    cards = "cards:\n  - {name: A, text: \"Deal Insta-slaughter damage\"}\n"
+    root = tiny_game(cards, template=_box(26), game_extra="hyphenate: false\n")
+    assert _build(root, tmp_path / "a") == ["Deal Insta-", "slaughter", "damage"]
+
+
+def test_a_word_is_hyphenated_where_pyphen_says(tiny_game, tmp_path):
+    import pyphen
+
+    word = "characteristically"
+    cards = f"cards:\n  - {{name: A, text: \"The {word} odd\"}}\n"
+    lines = _build(tiny_game(cards, template=_box(24)), tmp_path / "a")
+    assert lines[0].startswith("The ") and lines[0].endswith("-")          # hyphenated, not pushed down
+    head = lines[0][4:-1]
+    assert head + lines[1].split()[0] == word
+    assert len(head) in pyphen.Pyphen(lang="en_US").positions(word)      # at one of the dictionary's points
+    # `hyphenate: false`: the word goes to the next line whole (and, wider than the box, overflows)
+    root = tiny_game(cards, template=_box(24), game_extra="hyphenate: false\n")
+    report = Report()
+    build_game(root, REPO, BuildOptions(out=tmp_path / "b", only=("cards",)), report)
+    assert [d.code for d in report.items] == ["overflow"]
+    assert _pdf_lines(tmp_path / "b" / "tiny" / "cards.pdf")[:2] == ["The", word]
+
+
+def test_german_is_hyphenated_by_german_rules(tiny_game, tmp_path):
+    import pyphen
+
+    word = "Donaudampfschifffahrt"
+    cards = f"cards:\n  - {{name: A, text: \"Die {word}\"}}\n"
+    lines = _build(tiny_game(cards, template=_box(30), game_extra="language: de\n"), tmp_path / "a")
+    assert lines[0].endswith("-") and len(lines[0][4:-1]) in pyphen.Pyphen(lang="de_DE").positions(word)
+
+
+def test_no_single_word_alone_on_a_card_texts_last_line(tiny_game, tmp_path):
+    from cardgen.core.data import DATA
+    from cardgen.resources.fonts import FontBook
+
+    text = "Draw two cards then discard one card of your choice now"
+    fonts = FontBook([DATA / "fonts"])
+    face = fonts.face("Lato").name
+    # a box that the greedy break fills up to "now", which it would leave alone on the last line
+    first = "Draw two cards then discard one card of your choice"
+    width = (fonts.kerned_width(first.replace(" ", ""), face, 12) + 9 * fonts.width(" ", face, 12) + 0.5) / 72 * 25.4
+    root = tiny_game(f"cards:\n  - {{name: A, text: \"{text}\"}}\n", template=_box(round(width, 2)),
+                     game_extra="hyphenate: false\n")
+    assert _build(root, tmp_path / "a") == ["Draw two cards then discard one card of your", "choice now"]

@@ -31,6 +31,7 @@ from cardgen.model.ops import extent
 from cardgen.resources.fonts import FontBook, describe_chars, is_emoji, no_glyph_message
 from cardgen.resources.icons import IconBook, svg_warnings
 from cardgen.schema.core import Anything, Colour, Env, Invalid, Kind, Text, suggest
+from cardgen.text import breaks
 from cardgen.text.typeset import Typesetter
 
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ class Resources:
         self.art_dirs = game.search_dirs("art")
         self.typesetter = Typesetter(self.fonts, self.icons.require)
         self.typesetter.punctuation = game.opts.smart_punctuation
+        self.typesetter.hyphenator = breaks.dictionary(game.opts.language) if game.opts.hyphenate else None
         self.game_ctx = game.context()
         self._deck_ctx: dict[int, dict] = {}
         # told of every image looked up: its `src`, the file or None, why it was refused or

@@ -467,6 +467,26 @@ class Features(Kind):
         return {"type": ["array", "string"], "items": {"type": "string", "pattern": "^-?[A-Za-z0-9]{4}$"}}
 
 
+class Language(Kind):
+    """A language code that hyphenation has a dictionary for (`en`, `en-GB`, `de`)."""
+
+    def convert(self, value: Any, env: Env) -> Any:
+        if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*", value):
+            raise Invalid(f"must be a language code such as en, en-GB, de or fr, got {show(value)}")
+        import pyphen
+
+        if not pyphen.language_fallback(value.replace("-", "_")):
+            raise Invalid(f"has no hyphenation dictionary for '{value}'; use a language code such as en, en-GB, de, "
+                          f"fr, es, it, nl, pt, pl or sv")
+        return value
+
+    def describe(self) -> str:
+        return "language code"
+
+    def json_schema(self) -> dict:
+        return {"type": "string", "pattern": "^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$"}
+
+
 @dataclass(frozen=True)
 class MapOf(Kind):
     """A mapping of names to values of one kind."""

@@ -22,6 +22,7 @@ from cardgen.schema.core import (
     Int,
     Invalid,
     Kind,
+    Language,
     Length,
     ListOf,
     MapOf,
@@ -330,6 +331,11 @@ class GameFile(Decl):
                                           "no glyph for, tried in order; the bundled DejaVuSans (symbols, Greek, "
                                           "Cyrillic, Hebrew, Arabic) is always tried last", (),
                                           default_doc="DejaVuSans only")
+    language: str = opt(Language(), "the language of the game's text, as a code (en, en-GB, de, fr, ...): words are "
+                        "hyphenated by its rules", "en")
+    hyphenate: bool = opt(Bool(), "hyphenate words at the ends of lines where a line would otherwise be left short "
+                                  "or a word is wider than its box; false breaks only at spaces, hyphens and dashes",
+                          True)
     smart_punctuation: bool = opt(Bool(), "typographer's punctuation on the cards and in the booklet: curly "
                                   "quotes and apostrophes (`\"X\"` -> “X”, `rules'` -> rules’), `--` -> an en dash, "
                                   "`---` -> an em dash, ` - ` -> ` – `, `...` -> …; false prints text as typed",

@@ -14,18 +14,23 @@ split them across frames and pages. Both go through the same steps, in this orde
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cardgen.model.ops import Run
 from cardgen.resources.fonts import FontBook
+from cardgen.text import breaks
 from cardgen.text.markup import BREAK, Frag, Paragraph, _Break
 from cardgen.text.measure import Measured, measure_word, space_width
 
 Piece = tuple[Frag, float, str, float]          # span, width, font name ("" for icons), size
-LineItem = tuple[list[Piece], float]            # one word's pieces and its width
-Line = tuple[list[LineItem], float, bool]       # words, width, ends its paragraph
+LineItem = tuple[list[Piece], float, int]       # a word's part: pieces, width, join (0: a space before it; HARD, SOFT)
+Line = tuple[list[LineItem], float, bool]       # parts, width, ends its paragraph
+Parts = list[tuple[Measured, int]]              # a word measured, in the parts it may break between
 _SLACK = 0.01                                   # points: what counts as fitting exactly
+# a line this full (of its measure) is not hyphenated: the next word goes to the next line whole
+_HYPHENATE_BELOW = {"justify": 0.92}
+_HYPHENATE_BELOW_DEFAULT = 0.8
 
 
 @dataclass
@@ -81,6 +86,9 @@ class Typesetter:
         # typographer's punctuation (`cardgen.text.punctuation`) on cards and in the booklet:
         # game.yaml `smart_punctuation`
         self.punctuation = True
+        # pyphen's dictionary of the game's language (`breaks.dictionary`), or None: no
+        # hyphenation (a word still breaks after a hyphen or a dash)
+        self.hyphenator: object | None = None
         # when a dict: every character set that no font has, by the font it is set in (an
         # output that sets text of its own, the rulebook, collects them to warn; cards are
         # checked by the layout)
@@ -97,21 +105,38 @@ class Typesetter:
                 had = self.lacking.get(font_name, "")
                 self.lacking[font_name] = had + "".join(ch for ch in gone if ch not in had)
 
-    def _measure(self, paragraphs: list[Paragraph], st: TextStyle) -> list[list[Measured | _Break]]:
-        """Every word's runs with their width at 1 pt (an icon's: None), measured once for
-        all the sizes `fit: shrink` tries: widths are proportional to the size."""
-        out: list[list[Measured | _Break]] = []
+    def _measure(self, paragraphs: list[Paragraph], st: TextStyle) -> list[list[Parts | _Break]]:
+        """Every word's runs with their width at 1 pt (an icon's: None), in the parts it may
+        break between (`breaks.parts`), measured once for all the sizes `fit: shrink` tries:
+        widths are proportional to the size."""
+        out: list[list[Parts | _Break]] = []
         for para in paragraphs:
-            items: list[Measured | _Break] = []
+            items: list[Parts | _Break] = []
             for item in para:
                 if item is BREAK:
                     items.append(BREAK)
-                else:
-                    measured = measure_word(self.fonts, item, st.family, st.style, st.features)
-                    if self.lacking is not None:
+                    continue
+                word: Parts = [(measure_word(self.fonts, part, st.family, st.style, st.features), join)
+                               for part, join in breaks.parts(item, self.hyphenator)]
+                if self.lacking is not None:
+                    for measured, _ in word:
                         self._note_lacking(measured)
-                    items.append(measured)
+                items.append(self._joined(word) if len(word) > 1 else word)
             out.append(items)
+        return out
+
+    def _joined(self, word: Parts) -> Parts:
+        """A word's parts with the kerning between them (the pair at each place it may break)
+        added to the part before: unbroken, they measure as the whole word kerned."""
+        out: Parts = []
+        for k, (measured, join) in enumerate(word):
+            if k + 1 < len(word) and measured and word[k + 1][0]:
+                (f, unit, font), (g, _, font2) = measured[-1], word[k + 1][0][0]
+                if unit is not None and font == font2 and f.value and g.value:
+                    kern = sum(v for _, v in self.fonts.kerns(f.value[-1] + g.value[0], font))
+                    if kern:
+                        measured = [*measured[:-1], (f, unit + kern * 0.001, font)]
+            out.append((measured, join))
         return out
 
     @staticmethod
@@ -130,13 +155,18 @@ class Typesetter:
             total += w
         return out, total
 
-    def _lines(self, measured: list[list[Measured | _Break]], st: TextStyle, size: float,
-               width: float) -> tuple[list[Line], bool, float]:
-        """Greedy line breaking. Returns (lines, too_wide, space); a line is (items, width, para_end)."""
+    def _lines(self, measured: list[list[Parts | _Break]], st: TextStyle, size: float,
+               width: float, widows: bool = False) -> tuple[list[Line], bool, float]:
+        """Greedy line breaking at the spaces, after hyphens and dashes, and at hyphenation
+        points where a line would otherwise be left short (`_fit_parts`). With `widows`, a
+        paragraph's last line holding a single word takes the word before it along when that
+        fits (`_no_widow`). Returns (lines, too_wide, space); a line is (items, width, para_end)."""
         lines: list[Line] = []
         too_wide = False
         space = space_width(self.fonts, st.family, st.style, size, st.features)
         for para in measured:
+            first = len(lines)
+            wrapped: set[int] = set()       # the lines ended by wrapping (not by a forced break)
             cur: list[LineItem] = []
             cur_w = 0.0
             for item in para:
@@ -144,16 +174,95 @@ class Typesetter:
                     lines.append((cur, cur_w, False))
                     cur, cur_w = [], 0.0
                     continue
-                pieces, w = self._sized(item, st, size)
-                if w > width + _SLACK:
-                    too_wide = True
-                if cur and cur_w + space + w > width + _SLACK:
-                    lines.append((cur, cur_w, False))
-                    cur, cur_w = [], 0.0
-                cur.append((pieces, w))
-                cur_w += (space if len(cur) > 1 else 0.0) + w
+                cur, cur_w, wide = self._fit_parts(item, cur, cur_w, lines, wrapped, st, size, width, space)
+                too_wide = too_wide or wide
             lines.append((cur, cur_w, True))
+            if widows and len(lines) - first >= 2 and len(lines) - 2 in wrapped:
+                self._no_widow(lines, width, space)
         return lines, too_wide, space
+
+    def _fit_parts(self, item: Parts, cur: list[LineItem], cur_w: float, lines: list[Line], wrapped: set[int],
+                   st: TextStyle, size: float, width: float, space: float) -> tuple[list[LineItem], float, bool]:
+        """One word added to the line being filled (`cur`, `cur_w` wide), lines ended into
+        `lines` as it needs; returns the line being filled then and whether a part of the
+        word is wider than the measure."""
+        parts: list[LineItem] = []
+        for measured, join in item:
+            pieces, w = self._sized(measured, st, size)
+            parts.append((pieces, w, join))
+        too_wide = False
+        while parts:
+            lead = space if cur and parts[0][2] == 0 else 0.0
+            if cur_w + lead + sum(p[1] for p in parts) <= width + _SLACK:
+                for p in parts:
+                    cur_w += (space if cur and p[2] == 0 else 0.0) + p[1]
+                    cur.append(p)
+                break
+            short = cur_w < _HYPHENATE_BELOW.get(st.align, _HYPHENATE_BELOW_DEFAULT) * width
+            k, last = self._split(parts, cur_w + lead, width, allow_soft=not cur or short)
+            if k:
+                for n, p in enumerate(parts[:k]):
+                    p = last if n == k - 1 else p
+                    cur_w += (space if cur and p[2] == 0 else 0.0) + p[1]
+                    cur.append(p)
+                parts = parts[k:]
+            elif not cur:        # not even its first part fits a line: alone, too wide
+                too_wide = too_wide or parts[0][1] > width + _SLACK
+                cur, cur_w, parts = [parts[0]], parts[0][1], parts[1:]
+                if not parts:
+                    break
+            wrapped.add(len(lines))
+            lines.append((cur, cur_w, False))
+            cur, cur_w = [], 0.0
+        return cur, cur_w, too_wide
+
+    def _split(self, parts: list[LineItem], at: float, width: float,
+               allow_soft: bool) -> tuple[int, LineItem]:
+        """How many of a word's parts fit from `at` on a line `width` wide, broken after the
+        last of them (with a hyphen at a SOFT join), and that last part as it is then set."""
+        best: tuple[int, LineItem] = (0, parts[0])
+        for k in range(1, len(parts)):
+            at += parts[k - 1][1]
+            if at > width + _SLACK:
+                break
+            soft = parts[k][2] == breaks.SOFT
+            if soft and not allow_soft:
+                continue
+            last = self._broken(parts[k - 1], soft)
+            if last is not None and at - parts[k - 1][1] + last[1] <= width + _SLACK:
+                best = (k, last)
+        return best
+
+    def _broken(self, part: LineItem, hyphen: bool) -> LineItem | None:
+        """A part that ends a line: its last piece measured again on its own (without the
+        kerning to the part after it), with a hyphen at a hyphenation point; None where a
+        hyphen cannot be added (the part ends with an icon)."""
+        pieces, w, join = part
+        f, pw, font, size = pieces[-1]
+        if not font:
+            return None if hyphen else part
+        value = f.value + ("-" if hyphen else "")
+        nw = self.fonts.kerned_width(value, font, size)
+        return ([*pieces[:-1], (Frag("text", value, f.bold, f.italic) if hyphen else f, nw, font, size)],
+                w - pw + nw, join)
+
+    @staticmethod
+    def _no_widow(lines: list[Line], width: float, space: float) -> None:
+        """A paragraph's last line holding one word, after a line of three or more: the
+        previous line's last word moves down to it, if it fits there."""
+        prev, prev_w, prev_end = lines[-2]
+        last, last_w, last_end = lines[-1]
+        if not last or last[0][2] != 0 or any(p[2] == 0 for p in last[1:]):
+            return
+        starts = [i for i, p in enumerate(prev) if p[2] == 0 or i == 0]
+        if len(starts) < 3:
+            return
+        moved = prev[starts[-1]:]
+        moved_w = sum(p[1] for p in moved)
+        if moved_w + space + last_w > width + _SLACK:
+            return
+        lines[-2] = (prev[:starts[-1]], prev_w - space - moved_w, prev_end)
+        lines[-1] = ([*moved, *last], moved_w + space + last_w, last_end)
 
     @staticmethod
     def _height(lines: list[Line], st: TextStyle, size: float, asc: float, desc: float) -> float:
@@ -166,10 +275,10 @@ class Typesetter:
     def fits(self, paragraphs: list[Paragraph], st: TextStyle, size: float, w: float, h: float) -> bool:
         return self._fits(self._measure(paragraphs, st), st, size, w, h, {})
 
-    def _fits(self, measured: list[list[Measured | _Break]], st: TextStyle, size: float, w: float, h: float,
+    def _fits(self, measured: list[list[Parts | _Break]], st: TextStyle, size: float, w: float, h: float,
               tried: dict[float, tuple[list[Line], bool, float]]) -> bool:
         face = self.fonts.face(st.family, st.style, st.features)
-        lines, too_wide, _ = tried[size] = self._lines(measured, st, size, w)
+        lines, too_wide, _ = tried[size] = self._lines(measured, st, size, w, True)
         return not too_wide and self._height(lines, st, size, face.ascent, face.descent) <= h + _SLACK
 
     def _place(self, lines: list[Line], st: TextStyle, size: float, space: float, ascent: float,
@@ -182,21 +291,28 @@ class Typesetter:
         for items, line_w, para_end in lines:
             out.append((len(runs), baseline, line_w, para_end))
             extra = 0.0
+            gaps = sum(1 for p in items[1:] if p[2] == 0)
             if st.align == "center":
                 cx = x + (w - line_w) / 2
             elif st.align == "right":
                 cx = x + w - line_w
             else:
                 cx = x
-                if st.align == "justify" and not para_end and len(items) > 1:
-                    extra = (w - line_w) / (len(items) - 1)
-            for wi, (pieces, _ww) in enumerate(items):
-                if wi:
+                if st.align == "justify" and not para_end and gaps:
+                    extra = (w - line_w) / gaps
+            line_start = len(runs)
+            for wi, (pieces, _ww, join) in enumerate(items):
+                if wi and join == 0:
                     cx += space + extra
-                for frag, pw, font_name, fsize in pieces:
+                for pi, (frag, pw, font_name, fsize) in enumerate(pieces):
                     if frag.kind == "icon":
                         path = self.icon_path(frag.value)
                         runs.append(Run(cx + size * 0.04, baseline, "icon", path, "", fsize, st.color, fsize))
+                    elif wi and join and not pi and len(runs) > line_start and runs[-1].kind == "text" \
+                            and runs[-1].font == font_name and runs[-1].size == fsize:
+                        # a word's parts on one line are one run, as the word measured whole
+                        runs[-1] = replace(runs[-1], content=str(runs[-1].content) + frag.value,
+                                           width=runs[-1].width + pw)
                     else:
                         runs.append(Run(cx, baseline, "text", frag.value, font_name, fsize, st.color, pw))
                     cx += pw
@@ -224,7 +340,7 @@ class Typesetter:
                 size = round(lo - 0.049, 1) if lo > floor else floor
         face = self.fonts.face(st.family, st.style, st.features)
         hit = tried.get(size)      # the size chosen was laid out while trying it
-        lines, too_wide, space = hit if hit is not None else self._lines(measured, st, size, measure_w)
+        lines, too_wide, space = hit if hit is not None else self._lines(measured, st, size, measure_w, True)
         total = self._height(lines, st, size, face.ascent, face.descent)
         overflow = too_wide or total > h + _SLACK or (not wrap and any(ln[1] > w + _SLACK for ln in lines))
         top = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}.get(st.valign, 0.0)
