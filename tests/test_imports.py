@@ -235,7 +235,7 @@ def test_start_up_imports_no_heavy_library():
 # Libraries and cardgen modules that `cardgen validate` never needs for a game like the one
 # `cardgen new` makes: drawing, imaging, PDF reading, SVG, spreadsheets, watching, the
 # renderer, the build, atomic writes, the preview server, the progress bars.
-VALIDATE_KEEPS_OUT = ("fontTools", "reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "lxml", "openpyxl", "python_calamine",
+VALIDATE_KEEPS_OUT = ("fontTools", "pyphen", "reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "lxml", "openpyxl", "python_calamine",
                       "watchfiles", "logging", "csv", "ctypes", "cardgen.render", "cardgen.load.sheets",
                       "cardgen.pipeline.build", "cardgen.core.atomic", "cardgen.serve", "cardgen.cli.terminal",
                       "cardgen.outputs.album")

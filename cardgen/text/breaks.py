@@ -10,6 +10,7 @@ and breaks inside a word only where it must or where the line would otherwise be
 """
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from typing import Any
 
@@ -18,20 +19,83 @@ from cardgen.text.markup import Frag
 HARD, SOFT = 1, 2
 DASHES = "-\u2010\u2013\u2014"
 MIN_WORD = 6                 # letters: shorter words are not hyphenated
-_dictionaries: dict[str, Any] = {}
+_dictionaries: dict[str, Hyphenator | None] = {}
 
 
-def dictionary(language: str | None) -> Any:
-    """pyphen's hyphenation dictionary for a language (`en`, `en-GB`, `de`), or None: no
-    language, or none pyphen has (game.yaml's `language` is checked: `schema.core.Language`)."""
+class Hyphenator:
+    """Liang's hyphenation (TeX's, and LibreOffice's dictionaries that pyphen ships) over a
+    language's patterns: `positions(word)`, the places a word may break, at least two letters
+    from its start and three from its end."""
+
+    def __init__(self, patterns: dict[str, tuple[int, tuple[int, ...]]], left: int = 2, right: int = 3):
+        self.patterns = patterns
+        self.maxlen = max((len(k) for k in patterns), default=0)
+        self.left, self.right = left, right
+        self.cache: dict[str, list[int]] = {}
+
+    def positions(self, word: str) -> list[int]:
+        word = word.lower()
+        hit = self.cache.get(word)
+        if hit is None:
+            dotted = f".{word}."
+            marks = [0] * (len(dotted) + 1)
+            for i in range(len(dotted) - 1):
+                for j in range(i + 1, min(i + self.maxlen, len(dotted)) + 1):
+                    found = self.patterns.get(dotted[i:j])
+                    if found:
+                        offset, values = found
+                        for k, v in enumerate(values):
+                            if v > marks[i + offset + k]:
+                                marks[i + offset + k] = v
+            hit = self.cache[word] = [i - 1 for i, m in enumerate(marks) if m % 2 and
+                                      self.left <= i - 1 <= len(word) - self.right]
+        return hit
+
+
+PATTERNS_FORMAT = 1
+
+
+def dictionary(language: str | None) -> Hyphenator | None:
+    """The hyphenation of a language (`en`, `en-GB`, `de`), or None: no language, or none
+    pyphen has (game.yaml's `language` is checked: `schema.core.Language`). pyphen parses a
+    dictionary in about 0.3 s: the patterns it reads are kept in the user's cache
+    (`hyphenation/`, by language and the installed pyphen), so `cardgen validate` does not
+    even import it again."""
     if not language:
         return None
     if language not in _dictionaries:
-        import pyphen
-
-        found = pyphen.language_fallback(language.replace("-", "_"))
-        _dictionaries[language] = pyphen.Pyphen(lang=found, left=2, right=3) if found else None
+        _dictionaries[language] = _load(language)
     return _dictionaries[language]
+
+
+def _load(language: str) -> Hyphenator | None:
+    import hashlib
+    import marshal
+
+    from cardgen.core.digest import library_stamp, read_sealed, seal, user_cache
+
+    head = f"cardgen hyphenation {PATTERNS_FORMAT}\n{language}\n{library_stamp('pyphen')}\n"
+    folder = user_cache("hyphenation")
+    entry = folder / f"{hashlib.sha256(head.encode()).hexdigest()}.bin" if folder is not None else None
+    body = read_sealed(entry) if entry is not None else None
+    if body is not None and body.startswith(head.encode()):
+        with contextlib.suppress(ValueError, EOFError, TypeError):
+            patterns = marshal.loads(body[len(head.encode()):])
+            if isinstance(patterns, dict):
+                return Hyphenator(patterns) if patterns else None
+    import pyphen
+
+    found = pyphen.language_fallback(language.replace("-", "_"))
+    patterns = {}
+    if found:
+        for key, (offset, values) in pyphen.Pyphen(lang=found).hd.patterns.items():
+            patterns[key] = (int(offset), tuple(int(v) for v in values))
+    if entry is not None:
+        from cardgen.core.atomic import write_bytes
+
+        with contextlib.suppress(OSError):
+            write_bytes(entry, seal(head.encode() + marshal.dumps(patterns)))
+    return Hyphenator(patterns) if patterns else None
 
 
 def _cuts(value: str, hyphenator: Any) -> list[tuple[int, int]]:
