@@ -242,12 +242,13 @@ def test_no_single_word_alone_on_a_card_texts_last_line(tiny_game, tmp_path):
     from cardgen.core.data import DATA
     from cardgen.resources.fonts import FontBook
 
-    text = "Draw two cards then discard one card of your choice now"
+    text = "Draw two cards then discard one now"
     fonts = FontBook([DATA / "fonts"])
     face = fonts.face("Lato").name
     # a box that the greedy break fills up to "now", which it would leave alone on the last line
-    first = "Draw two cards then discard one card of your choice"
-    width = (fonts.kerned_width(first.replace(" ", ""), face, 12) + 9 * fonts.width(" ", face, 12) + 0.5) / 72 * 25.4
-    root = tiny_game(f"cards:\n  - {{name: A, text: \"{text}\"}}\n", template=_box(round(width, 2)),
+    first = "Draw two cards then discard one"
+    width = (fonts.kerned_width(first.replace(" ", ""), face, 9) + 5 * fonts.width(" ", face, 9) + 0.5) / 72 * 25.4
+    assert width < 54                                # (inside the card's safe area)
+    root = tiny_game(f"cards:\n  - {{name: A, text: \"{text}\"}}\n", template=_box(round(width, 2), size=9),
                      game_extra="hyphenate: false\n")
-    assert _build(root, tmp_path / "a") == ["Draw two cards then discard one card of your", "choice now"]
+    assert _build(root, tmp_path / "a") == ["Draw two cards then discard", "one now"]
