@@ -156,11 +156,13 @@ class Typesetter:
         return out, total
 
     def _lines(self, measured: list[list[Parts | _Break]], st: TextStyle, size: float,
-               width: float, widows: bool = False) -> tuple[list[Line], bool, float]:
+               width: float, widows: bool = False, wide: bool = True) -> tuple[list[Line], bool, float]:
         """Greedy line breaking at the spaces, after hyphens and dashes, and at hyphenation
         points where a line would otherwise be left short (`_fit_parts`). With `widows`, a
         paragraph's last line holding a single word takes the word before it along when that
-        fits (`_no_widow`). Returns (lines, too_wide, space); a line is (items, width, para_end)."""
+        fits (`_no_widow`). With `wide` false, a word wider than the measure is not hyphenated
+        (`fit: shrink` makes it smaller first). Returns (lines, too_wide, space); a line is
+        (items, width, para_end)."""
         lines: list[Line] = []
         too_wide = False
         space = space_width(self.fonts, st.family, st.style, size, st.features)
@@ -174,15 +176,16 @@ class Typesetter:
                     lines.append((cur, cur_w, False))
                     cur, cur_w = [], 0.0
                     continue
-                cur, cur_w, wide = self._fit_parts(item, cur, cur_w, lines, wrapped, st, size, width, space)
-                too_wide = too_wide or wide
+                cur, cur_w, over = self._fit_parts(item, cur, cur_w, lines, wrapped, st, size, width, space, wide)
+                too_wide = too_wide or over
             lines.append((cur, cur_w, True))
             if widows and len(lines) - first >= 2 and len(lines) - 2 in wrapped:
                 self._no_widow(lines, width, space)
         return lines, too_wide, space
 
     def _fit_parts(self, item: Parts, cur: list[LineItem], cur_w: float, lines: list[Line], wrapped: set[int],
-                   st: TextStyle, size: float, width: float, space: float) -> tuple[list[LineItem], float, bool]:
+                   st: TextStyle, size: float, width: float, space: float,
+                   wide: bool = True) -> tuple[list[LineItem], float, bool]:
         """One word added to the line being filled (`cur`, `cur_w` wide), lines ended into
         `lines` as it needs; returns the line being filled then and whether a part of the
         word is wider than the measure."""
@@ -199,18 +202,17 @@ class Typesetter:
                     cur.append(p)
                 break
             short = cur_w < _HYPHENATE_BELOW.get(st.align, _HYPHENATE_BELOW_DEFAULT) * width
-            k, last = self._split(parts, cur_w + lead, width, allow_soft=not cur or short)
+            k, last = self._split(parts, cur_w + lead, width, allow_soft=(wide and not cur) or (bool(cur) and short))
             if k:
                 for n, p in enumerate(parts[:k]):
                     p = last if n == k - 1 else p
                     cur_w += (space if cur and p[2] == 0 else 0.0) + p[1]
                     cur.append(p)
                 parts = parts[k:]
-            elif not cur:        # not even its first part fits a line: alone, too wide
-                too_wide = too_wide or parts[0][1] > width + _SLACK
-                cur, cur_w, parts = [parts[0]], parts[0][1], parts[1:]
-                if not parts:
-                    break
+            elif not cur:        # it breaks nowhere that fits a line: whole, too wide
+                cur, cur_w = list(parts), sum(p[1] for p in parts)
+                too_wide = True
+                break
             wrapped.add(len(lines))
             lines.append((cur, cur_w, False))
             cur, cur_w = [], 0.0
@@ -276,9 +278,9 @@ class Typesetter:
         return self._fits(self._measure(paragraphs, st), st, size, w, h, {})
 
     def _fits(self, measured: list[list[Parts | _Break]], st: TextStyle, size: float, w: float, h: float,
-              tried: dict[float, tuple[list[Line], bool, float]]) -> bool:
+              tried: dict[float, tuple[list[Line], bool, float]], wide: bool = True) -> bool:
         face = self.fonts.face(st.family, st.style, st.features)
-        lines, too_wide, _ = tried[size] = self._lines(measured, st, size, w, True)
+        lines, too_wide, _ = tried[size] = self._lines(measured, st, size, w, True, wide)
         return not too_wide and self._height(lines, st, size, face.ascent, face.descent) <= h + _SLACK
 
     def _place(self, lines: list[Line], st: TextStyle, size: float, space: float, ascent: float,
@@ -328,12 +330,13 @@ class Typesetter:
         measure_w = w if wrap else 1e9
         if fit == "shrink":
             floor = min_size if min_size is not None else max(6.0, st.size * 0.5)
-            if not self._fits(measured, st, size, measure_w, h, tried) and floor < size:
+            # (a word wider than the box is made smaller before it is hyphenated)
+            if not self._fits(measured, st, size, measure_w, h, tried, False) and floor < size:
                 lo, hi = floor, size   # binary search on a 0.1 pt grid
-                if self._fits(measured, st, lo, measure_w, h, tried):
+                if self._fits(measured, st, lo, measure_w, h, tried, False):
                     while hi - lo > 0.1:
                         mid = (lo + hi) / 2
-                        if self._fits(measured, st, mid, measure_w, h, tried):
+                        if self._fits(measured, st, mid, measure_w, h, tried, False):
                             lo = mid
                         else:
                             hi = mid
@@ -341,6 +344,8 @@ class Typesetter:
         face = self.fonts.face(st.family, st.style, st.features)
         hit = tried.get(size)      # the size chosen was laid out while trying it
         lines, too_wide, space = hit if hit is not None else self._lines(measured, st, size, measure_w, True)
+        if too_wide and hit is not None:        # still too wide at the smallest size: hyphenated
+            lines, too_wide, space = self._lines(measured, st, size, measure_w, True)
         total = self._height(lines, st, size, face.ascent, face.descent)
         overflow = too_wide or total > h + _SLACK or (not wrap and any(ln[1] > w + _SLACK for ln in lines))
         top = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}.get(st.valign, 0.0)
