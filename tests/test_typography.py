@@ -252,3 +252,22 @@ def test_no_single_word_alone_on_a_card_texts_last_line(tiny_game, tmp_path):
     root = tiny_game(f"cards:\n  - {{name: A, text: \"{text}\"}}\n", template=_box(round(width, 2), size=9),
                      game_extra="hyphenate: false\n")
     assert _build(root, tmp_path / "a") == ["Draw two cards then discard", "one now"]
+
+
+def test_fit_shrink_makes_a_long_word_smaller_before_hyphenating_it():
+    from cardgen.core.data import DATA
+    from cardgen.resources.fonts import FontBook
+    from cardgen.text import breaks
+    from cardgen.text.markup import parse
+    from cardgen.text.typeset import TextStyle, Typesetter
+
+    ts = Typesetter(FontBook([DATA / "fonts"]), lambda name: Path(name))
+    ts.hyphenator = breaks.dictionary("en")
+    st = TextStyle("Lato", "bold", 20.0)
+    runs, size, overflow = ts.set(parse("Characteristically"), st, 0, 0, 120, 60, "shrink")
+    assert [r.content for r in runs] == ["Characteristically"] and size < 20 and not overflow     # a title
+    runs, size, overflow = ts.set(parse("Characteristically"), st, 0, 0, 120, 60)                  # no shrinking
+    assert [r.content for r in runs] == ["Characterist-", "ically"] and size == 20 and not overflow
+    # still too wide at the smallest size allowed: hyphenated there rather than overflowing
+    runs, size, overflow = ts.set(parse("Characteristically"), st, 0, 0, 60, 60, "shrink", 12)
+    assert size == 12 and len(runs) == 2 and runs[0].content.endswith("-") and not overflow
