@@ -196,6 +196,17 @@ def test_stickers_print_one_sided_after_every_duplex_sheet_and_before_a_boards_s
     assert "Dice · sheet 3 of 7 · one-sided: print this page alone, on sticker paper" in texts[4]
 
 
+def test_on_fold_over_sheets_a_sticker_page_has_no_fold(tmp_path):
+    root = game(tmp_path, {"dice.yaml": die_file(count=2),
+                           "cards.yaml": "deck: Cards\ntemplate: t/face\ncards:\n  - {name: C, color: '#808080'}\n"})
+    reader = PdfReader(build(root, tmp_path, only=("foldover",)) / "print-letter-foldover.pdf")
+    texts = [page.extract_text() for page in reader.pages]
+    assert len(texts) == 2
+    assert "fold on the dashed line" in texts[0] and texts[0].splitlines().count("fold") == 2   # the fold's labels
+    assert "Dice · sheet 2 of 2 · stickers: print this page on sticker paper, 100 %, and cut; no fold" in texts[1]
+    assert "fold on the dashed line" not in texts[1] and "fold" not in texts[1].splitlines()
+
+
 # -- the die file's checks --------------------------------------------------------------------
 
 def test_a_die_file_that_is_not_a_die_is_an_error_at_its_line(tmp_path):

@@ -62,13 +62,15 @@ def foldover_sheets(fonts: FontBook, opts: SheetOptions, title: str,
         if style == "ticks":
             behind = [s if cp.back is not None and opts.backs else None for cp, s in zip(page, backs)]
             page_ticks(c, grid, page, [list(fronts), behind], ph, cross_bleed=False)
-        draw_fold(c, layout, fronts + shown, grid.bleed, font)
+        stickers = all(cp.sticker for cp in page)      # dice's stickers: nothing to fold
+        if not stickers:
+            draw_fold(c, layout, fronts + shown, grid.bleed, font)
         draw_registration(c, layout)
         if layout.spec.notes:
             decks = ", ".join(dict.fromkeys(cp.deck for cp in page))
-            _note(c, fonts, grid, fronts + shown,
-                  f"{title} · {decks} · sheet {n} of {len(pages)} · single-sided, 100 %: fronts {side}, fold on "
-                  f"the dashed line, glue, cut")
+            how = "stickers: print this page on sticker paper, 100 %, and cut; no fold" if stickers else \
+                f"single-sided, 100 %: fronts {side}, fold on the dashed line, glue, cut"
+            _note(c, fonts, grid, fronts + shown, f"{title} · {decks} · sheet {n} of {len(pages)} · {how}")
         c.showPage()
     c.save()
     return buf.getvalue()
