@@ -271,3 +271,20 @@ def test_fit_shrink_makes_a_long_word_smaller_before_hyphenating_it():
     # still too wide at the smallest size allowed: hyphenated there rather than overflowing
     runs, size, overflow = ts.set(parse("Characteristically"), st, 0, 0, 60, 60, "shrink", 12)
     assert size == 12 and len(runs) == 2 and runs[0].content.endswith("-") and not overflow
+
+
+def test_centred_text_is_hyphenated_only_where_a_word_is_too_wide():
+    from cardgen.core.data import DATA
+    from cardgen.resources.fonts import FontBook
+    from cardgen.text import breaks
+    from cardgen.text.markup import parse
+    from cardgen.text.typeset import TextStyle, Typesetter
+
+    ts = Typesetter(FontBook([DATA / "fonts"]), lambda name: Path(name))
+    ts.hyphenator = breaks.dictionary("en")
+    text = "No Family card: penalty. Two penalties: take a Family card"
+    left = [r.content for r in ts.set(parse(text), TextStyle("Lato", "regular", 9.0), 0, 0, 80, 200)[0]]
+    centred = [r.content for r in ts.set(parse(text), TextStyle("Lato", "regular", 9.0, align="center"),
+                                         0, 0, 80, 200)[0]]
+    assert any(c.endswith("-") for c in left)             # set left, a short line takes part of the next word
+    assert not any(c.endswith("-") for c in centred)      # centred, words stay whole

@@ -28,8 +28,9 @@ LineItem = tuple[list[Piece], float, int]       # a word's part: pieces, width, 
 Line = tuple[list[LineItem], float, bool]       # parts, width, ends its paragraph
 Parts = list[tuple[Measured, int]]              # a word measured, in the parts it may break between
 _SLACK = 0.01                                   # points: what counts as fitting exactly
-# a line this full (of its measure) is not hyphenated: the next word goes to the next line whole
-_HYPHENATE_BELOW = {"justify": 0.92}
+# a line this full (of its measure) is not hyphenated: the next word goes to the next line whole;
+# centred and right-aligned text only where a word is wider than the measure
+_HYPHENATE_BELOW = {"justify": 0.92, "center": 0.0, "right": 0.0}
 _HYPHENATE_BELOW_DEFAULT = 0.8
 
 
