@@ -125,7 +125,7 @@ def test_a_bundled_game_shows_every_side(tmp_path):
     checked = check_game(game, REPO, report)
     assert checked.rendered is not None
     root = parse((tmp_path / "alien-conspiracy" / "index.html").read_text(encoding="utf-8"))
-    assert len(grid_images(root)) == len(checked.rendered.faces) + len(checked.rendered.backs) == 18
+    assert len(grid_images(root)) == len(checked.rendered.faces) + len(checked.rendered.backs) == 22
     assert len(card_tiles(root)) == len(checked.rendered.faces)
 
 
