@@ -8,7 +8,7 @@ import itertools
 import zlib
 
 import pytest
-from conftest import REPO
+from conftest import REPO, run_cli
 from pdfgeom import page_items
 from pypdf import PdfReader
 
@@ -174,3 +174,16 @@ def test_a_shared_sheet_prints_every_back_behind_its_face(tiny_game, tmp_path, f
                 inner = (x, y, bw, bh) if token else (x + BLEED, y + BLEED, bw - 2 * BLEED, bh - 2 * BLEED)
                 seg = (min(m.x1, m.x2), min(m.y1, m.y2), abs(m.x2 - m.x1) or 1e-3, abs(m.y2 - m.y1) or 1e-3)
                 assert not overlap(seg, inner), (m, (x, y, bw, bh))
+
+
+def test_the_build_summary_says_the_sheets_each_paper_takes(tiny_game, tmp_path):
+    """A sheet of cards printed duplex and a board across four sheets printed one-sided: the
+    summary counts sheets of paper, not pages halved (the PDF's subject says them)."""
+    root = tiny_game("cards:\n  - {name: A}\n")
+    (root / "board.yaml").write_text("deck: Map\nkind: board\ntemplate: tiny/face\n"
+                                     "size: {width: 420mm, height: 297mm}\ncards:\n  - {name: M}\n", encoding="utf-8")
+    code, out, err = run_cli("build", str(root), "--only", "print", "--page", "letter", "--out", str(tmp_path / "o"))
+    assert code == 0, err
+    assert "print-letter.pdf  6 pages, 5 sheets: 1 double-sided, 4 single-sided" in out
+    reader = PdfReader(tmp_path / "o" / "tiny" / "print-letter.pdf")
+    assert reader.metadata["/Subject"] == "print sheets: 1 double-sided, 4 single-sided"

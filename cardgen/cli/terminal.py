@@ -67,6 +67,16 @@ _PAGES = re.compile(rb"<<(?:(?!<<|>>).)*?/Type\s*/Pages\b(?:(?!<<|>>).)*?>>", re
 _COUNT = re.compile(rb"/Count\s+(\d+)")
 
 
+_SHEETS = re.compile(rb"/Subject \(print sheets: (\d+) double-sided, (\d+) single-sided\)")
+
+
+def pdf_sheets(path: Path) -> tuple[int, int] | None:
+    """(double-sided, single-sided) sheets of paper a print sheets PDF cardgen wrote takes, as its
+    subject says (`render.pdf.SheetWriter`); None when it does not say."""
+    m = _SHEETS.search(Path(path).read_bytes())
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
 def pdf_pages(path: Path) -> int:
     """The number of pages: read from the page tree's root in the file cardgen wrote (no
     PDF library to import, nothing to parse); pypdf for a file laid out otherwise."""
@@ -138,7 +148,10 @@ def _summary(name: str, cards: int, written: list[Path], out_dir: Path, seconds:
             text = plural(pages, "page")
             sheets = p.name.startswith(("print-", "changes-"))
             duplex = p.name.startswith(DUPLEX_ALWAYS) or (sheets and duplex_print and not p.name.endswith(SINGLE_SIDED))
-            if duplex:
+            both = pdf_sheets(p) if sheets else None
+            if both and all(both):          # some sheets one-sided (dice's stickers, a board's sheets)
+                text += f", {plural(sum(both), 'sheet')}: {both[0]} double-sided, {both[1]} single-sided"
+            elif duplex:
                 text += f", {plural((pages + 1) // 2, 'sheet')} double-sided"
             elif sheets:
                 text += f", {plural(pages, 'sheet')}"

@@ -12,7 +12,7 @@ from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
 from cardgen.model.components import HEXES
 from cardgen.model.ops import CardLayout, Copy
-from cardgen.render import impose
+from cardgen.render import docinfo, impose
 from cardgen.render.backs import BackPlan, back_groups, describe, plan_size_group
 from cardgen.render.draw import Drawer, draw_line, new_canvas
 from cardgen.render.formcache import FormCache
@@ -361,6 +361,9 @@ def poster_marks(c: Canvas, fonts: FontBook, tile: impose.Poster, name: str, tit
     c.restoreState()
 
 
+SHEETS_SAID = "print sheets:"     # the document's subject: the sheets of paper it takes (the build summary reads it)
+
+
 class SheetWriter:
     """The print sheets of `copies` (faces, then their backs, page by page), made in two steps.
     Made: every card form the pages will place, in the order they place them (drawn, or found
@@ -403,6 +406,9 @@ class SheetWriter:
         tail = len(pages)
         while tail > 0 and one_sided(*pages[tail - 1]):
             tail -= 1
+        cover = c.getPageNumber() - 1           # pages the cover drew (pairs when duplex)
+        double, single = (cover // 2 + tail, len(pages) - tail) if any_backs else (0, cover + len(pages))
+        docinfo.extend(c, Subject=f"{SHEETS_SAID} {double} double-sided, {single} single-sided")
         for n, (grid, page) in enumerate(pages, 1):
             if isinstance(grid, impose.Poster):
                 _place(c, self.drawer, page[0].face, grid.slot(), ph)
