@@ -142,7 +142,7 @@ def game(tmp_path, template: str, extra: str = "") -> tuple:
 
 def found(root, deep: bool = False) -> list:
     report = Report()
-    check_game(root, root, report, deep="validate" if deep else "")
+    check_game(root, root, report, deep=deep)
     return [d for d in report.said() if d.code in CODES]
 
 
@@ -253,3 +253,18 @@ def test_validate_measures_contrast_only_with_deep(tmp_path):
     assert "contrast" not in plain and "text set at 4 pt" in plain
     assert code == 0 and "element 'title': text contrast with what is drawn behind it under 4.5:1" in deep
     assert not (root / "build").exists()            # (a game never built: its bitmaps left no trace)
+
+
+def test_build_strict_refuses_a_card_whose_only_problem_is_contrast(tmp_path):
+    from cardgen.core.errors import CardgenError
+    from cardgen.pipeline.build import BuildOptions, build_game
+
+    root, _ = game(tmp_path, GOOD.replace('color: "#ffffff"\n    size: 12', 'color: "#4b1d7a"\n    size: 12'))
+    assert found(root) == []                                    # (nothing the layout alone can see)
+    with pytest.raises(CardgenError) as exc:
+        build_game(root, root, BuildOptions(out=tmp_path / "out", only=("cards",), strict=True), Report())
+    assert {d.code for d in exc.value.diagnostics} == {"contrast", "strict"}
+    assert not (tmp_path / "out" / "g" / "cards.pdf").exists()
+    report = Report()
+    build_game(root, root, BuildOptions(out=tmp_path / "out", only=("cards",)), report)
+    assert [d.code for d in report.said() if d.code in CODES] == ["contrast"]

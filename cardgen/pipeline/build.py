@@ -151,11 +151,11 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     from cardgen.layout.manifest import MANIFEST, manifest_of
     from cardgen.load import sheets
     from cardgen.pipeline.changes import changes_since
-    from cardgen.pipeline.check import check_game, keep_history
+    from cardgen.pipeline.check import check_game, check_rendered, keep_history
     from cardgen.render import docinfo
 
     with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
-        checked = check_game(path, project, report, opts.out, deep="strict" if opts.strict else "build")
+        checked = check_game(path, project, report, opts.out)
     game, rendered = _buildable(checked, opts, report)
     rendered.out_dir = out_dir
     wanted = [OUTPUTS[name] for name in opts.wanted()]
@@ -168,6 +168,11 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
             where = game.root / "rules.yaml"
             report.warn(Loc(str(where if where.is_file() else game.file)),
                         f"{', '.join(skipped)} not made while the rulebook has errors", "not-made")
+    said = len(report.items)
+    check_rendered(checked, report, out_dir)    # (once the build goes ahead: it keeps its bitmaps in out_dir)
+    if opts.strict and any(d.severity != "note" for d in report.items[said:]):
+        raise _refuse(report, Diagnostic(Loc(str(game.file)), "--strict: not building while there are problems",
+                                         "error", "strict"))
     manifest = manifest_of(rendered)
     changes = changes_since(opts.changed_since, game, manifest, checked.previous) \
         if any(o.name == "changes" for o in wanted) else None

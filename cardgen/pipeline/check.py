@@ -71,14 +71,12 @@ def previous_build(game: Game, out: Path | None, report: Report, counted: bool =
         return None
 
 
-def check_game(path: Path, project: Path, report: Report, out: Path | None = None, deep: str = "") -> Checked:
+def check_game(path: Path, project: Path, report: Report, out: Path | None = None, deep: bool = False) -> Checked:
     """Every problem of the game at `path` goes to `report`.  The cards' revisions continue
     from the game's history file (`cardgen-history.json`); a game without one continues from
-    its last build into `out` (as `cardgen build --out`; default: the usual place).  `deep`:
-    also the checks measured on the rendered cards (`cardgen.check.contrast`), for "build" (their
-    bitmaps kept in the output folder's cache), "strict" (`cardgen build --strict`: not once
-    there is a problem, which refuses the build anyway) or "validate" (`cardgen validate --deep`:
-    kept only where the game has been built)."""
+    its last build into `out` (as `cardgen build --out`; default: the usual place).  `deep`
+    (`cardgen validate --deep`): also the checks measured on the rendered cards, as
+    `check_rendered` (their bitmaps kept only where the game has been built)."""
     try:
         game = load_game(path, project, report, tolerant=True)
     except CardgenError as exc:
@@ -104,12 +102,21 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
     margin = getattr(OUTPUTS["pdfx"].resolve(game.data), "safe_margin", None) if "pdfx" in OUTPUTS else None
     rendered = run_checks(game, report, cache=cache, readable=settings_of(game, margin))
     checked = Checked(game, rendered, frozenset(rulebook_problems(game)), previous, cache, history)
-    refused = checked.blocking(report) or (deep == "strict" and any(d.severity != "note" for d in report.items))
-    if deep and rendered is not None and not refused:
-        from cardgen.check.contrast import check_contrast
-
-        check_contrast(rendered, report, folder, keep=deep != "validate")
+    if deep and not checked.blocking(report):
+        check_rendered(checked, report, folder, keep=False)
     return checked
+
+
+def check_rendered(checked: Checked, report: Report, out_dir: Path, keep: bool = True) -> None:
+    """The checks measured on the rendered cards (`cardgen.check.contrast`): `cardgen build`
+    runs them once it goes ahead (the bitmaps kept in `out_dir`'s cache, for its gallery and
+    the next build), `cardgen validate --deep` through `check_game` (`keep` False: a game never
+    built leaves nothing behind)."""
+    if checked.rendered is None:
+        return
+    from cardgen.check.contrast import check_contrast
+
+    check_contrast(checked.rendered, report, out_dir, keep=keep)
 
 
 def keep_history(checked: Checked, report: Report) -> bool:

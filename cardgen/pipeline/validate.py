@@ -57,7 +57,7 @@ def game_dirs(args: list[str], project: Path | None) -> list[Path]:
 def validate_game(path: Path, project: Path, deep: bool = False) -> GameResult:
     """Every problem of the game in `path`; `deep`: the checks measured on the rendered cards too."""
     report = Report()
-    check_game(path, project, report, deep="validate" if deep else "")
+    check_game(path, project, report, deep=deep)
     return GameResult(path.resolve().name, report.said())
 
 
