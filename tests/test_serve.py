@@ -368,3 +368,17 @@ def test_in_a_browser_the_page_follows_an_edit_without_reloading(served, tmp_pat
             shutil.copy(shot, os.environ["CARDGEN_SCREENSHOT"])
     finally:
         browser.quit()
+
+
+def test_the_preview_has_the_colour_vision_control(served):
+    """The live page is made from the gallery's template: the same control and the same four
+    filters (the readability check's matrices), applied by the page's own script and style."""
+    running, _ = served
+    html = get(running.url, "/")[2].decode()
+    page = parse(html)
+    (vision,) = [n for n in page.iter() if n.attrs.get("id") == "vision"]
+    assert [o.attrs["value"] for o in vision.find_all("option")] == ["", "protanopia", "deuteranopia",
+                                                                      "tritanopia", "greyscale"]
+    assert html.count("<feColorMatrix") == 4
+    assert b"vision" in get(running.url, "/static/filter.js")[2]
+    assert b"url(#vision-deuteranopia)" in get(running.url, "/static/preview.css")[2]
