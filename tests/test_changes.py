@@ -21,9 +21,9 @@ FACE = SOLID_TEMPLATE.rstrip("\n") + """
         x: 5mm
         y: 82mm
         width: 53.5mm
-        height: 2.5mm
+        height: 3mm
         text: "{{ game.version ~ ' · ' if game.version }}{{ card.revision }}"
-        size: 5
+        size: 6
         color: "#ffffff"
 """
 
@@ -157,7 +157,7 @@ def test_changes_lists_added_changed_renamed_removed_and_copies(tmp_path):
     root = make_game(tmp_path / "tiny")
     build(root)
     assert changes(root) == (0, ["tiny: since the last build: no changes"], "")
-    edit(root, '{name: Beta, color: "#00aa00"}', '{name: Beta, color: "#00ffaa"}')       # edited
+    edit(root, '{name: Beta, color: "#00aa00"}', '{name: Beta, color: "#007755"}')       # edited
     edit(root, '  - {name: Alpha, color: "#aa0000", count: 2}\n', "")                    # removed
     edit(root, "name: Delta", "name: Delto")                                              # renamed
     edit(root, "count: 3", "count: 1")                                                    # fewer copies
@@ -183,7 +183,7 @@ def test_a_card_with_an_id_keeps_its_identity_when_renamed(tmp_path):
     root = make_game(tmp_path / "tiny", cards=CARDS.replace("{name: Beta,", "{id: b1, name: Beta,"))
     build(root)
     assert manifest(root)["cards"][1]["id"] == "b1"
-    edit(root, "{id: b1, name: Beta, color: \"#00aa00\"}", "{id: b1, name: Bravo, color: \"#00ffaa\"}")
+    edit(root, "{id: b1, name: Beta, color: \"#00aa00\"}", "{id: b1, name: Bravo, color: \"#007755\"}")
     edit(root, "name: Gamma, color: \"#0000aa\"", "name: Gamut, color: \"#0000ff\"")   # no id: removed + added
     assert changes(root)[1] == [
         "tiny: since the last build: 1 added, 1 renamed, 1 removed",
@@ -227,14 +227,14 @@ def test_a_broken_manifest_is_a_warning_and_revisions_start_again(tmp_path):
     only the comparison with the last build; without the history file, the counters too."""
     root = make_game(tmp_path / "tiny")
     build(root)
-    edit(root, "name: Beta, color: \"#00aa00\"", "name: Beta, color: \"#00ffaa\"")
+    edit(root, "name: Beta, color: \"#00aa00\"", "name: Beta, color: \"#007755\"")
     (root / "build" / "manifest.json").write_text("{not json", encoding="utf-8")
     code, _, err = run_cli("build", str(root), "--only", "cards", "--page", "letter", "--quiet")
     assert code == 0
     assert re.fullmatch(rf"{re.escape(str(root / 'build' / 'manifest.json'))}: warning: is not a cardgen build "
                         r"manifest \(not JSON: .*\); there is no last build to compare with\n", err)
     assert revisions(root) == {"Alpha": 1, "Beta": 2, "Gamma": 1, "Delta": 1}
-    edit(root, "name: Beta, color: \"#00ffaa\"", "name: Beta, color: \"#00aaff\"")
+    edit(root, "name: Beta, color: \"#007755\"", "name: Beta, color: \"#0055aa\"")
     (root / "build" / "manifest.json").write_text("{not json", encoding="utf-8")
     (root / "cardgen-history.json").unlink()
     code, _, err = run_cli("build", str(root), "--only", "cards", "--page", "letter", "--quiet")
@@ -249,12 +249,12 @@ def test_a_broken_manifest_is_a_warning_and_revisions_start_again(tmp_path):
 def test_the_revision_counter_rises_only_for_the_edited_card(tmp_path):
     root = make_game(tmp_path / "tiny")
     build(root)
-    edit(root, '{name: Beta, color: "#00aa00"}', '{name: Beta, color: "#00ffaa"}')
+    edit(root, '{name: Beta, color: "#00aa00"}', '{name: Beta, color: "#007755"}')
     build(root)
     assert revisions(root) == {"Alpha": 1, "Beta": 2, "Gamma": 1, "Delta": 1}
     build(root)                                      # nothing changed: nothing rises
     assert revisions(root) == {"Alpha": 1, "Beta": 2, "Gamma": 1, "Delta": 1}
-    edit(root, '{name: Beta, color: "#00ffaa"}', '{name: Beta, color: "#00aa00"}')     # back as it was
+    edit(root, '{name: Beta, color: "#007755"}', '{name: Beta, color: "#00aa00"}')     # back as it was
     edit(root, '{name: Alpha, color: "#aa0000"', '{name: Alpha, color: "#ff0000"')
     build(root)
     assert revisions(root) == {"Alpha": 2, "Beta": 3, "Gamma": 1, "Delta": 1}
@@ -327,7 +327,7 @@ def test_a_game_in_a_folder_that_is_not_a_repository_or_without_git(tmp_path, mo
 # -- changes-<paper>.pdf -----------------------------------------------------------------------
 
 def _edit_for_reprint(root: Path) -> None:
-    edit(root, '{name: Beta, color: "#00aa00"}', '{name: Beta, color: "#00ffaa"}')
+    edit(root, '{name: Beta, color: "#00aa00"}', '{name: Beta, color: "#007755"}')
     edit(root, '  - {name: Alpha, color: "#aa0000", count: 2}\n', "")
     edit(root, "name: Delta", "name: Delto")
     (root / "deck.yaml").write_text((root / "deck.yaml").read_text() + "  - {name: Epsilon, count: 2}\n")

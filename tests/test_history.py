@@ -15,7 +15,7 @@ from test_changes import build, edit, make_game, manifest, page_texts, revisions
 from cardgen.core import limits
 
 HISTORY = "cardgen-history.json"
-BETA_OLD, BETA_NEW = 'name: Beta, color: "#00aa00"', 'name: Beta, color: "#00ffaa"'
+BETA_OLD, BETA_NEW = 'name: Beta, color: "#00aa00"', 'name: Beta, color: "#007755"'
 
 
 def stamp(root: Path, card: int, folder: str = "build") -> str:
