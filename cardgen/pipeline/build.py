@@ -109,7 +109,24 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
         except OSError as exc:          # (completes a commit a killed build left half done)
             raise OutputProblem(exc.filename or out_dir, exc, "cannot finish the last build's move into place") \
                 from None
-        return _build_game(path, project, opts, report, out_dir)
+        existed = out_dir.exists() or out_dir.is_symlink()
+        try:
+            return _build_game(path, project, opts, report, out_dir)
+        except CardgenError:
+            if not existed:         # a refused first build leaves no folder (the readability check's bitmaps)
+                _forget_caches(out_dir)
+            raise
+
+
+def _forget_caches(out_dir: Path) -> None:
+    """The output folder a refused first build made, when all it holds is caches."""
+    import shutil
+
+    try:
+        if out_dir.is_dir() and not out_dir.is_symlink() and {p.name for p in out_dir.iterdir()} <= {".cache"}:
+            shutil.rmtree(out_dir)
+    except OSError:
+        pass                        # (a cache left behind costs nothing)
 
 
 def _buildable(checked: Any, opts: BuildOptions, report: Report) -> tuple[Any, Any]:
