@@ -67,6 +67,9 @@ CASES: dict[tuple[type, str], dict] = {
                         "en, en-GB, de, fr, es, it, nl, pt, pl or sv", "xx")},
     (G, "hyphenate"): {
         "wrong": ("maybe", "game.yaml: `hyphenate` must be true or false, got 'maybe'", None), "range": None},
+    (G, "image_dpi"): {
+        "wrong": ("fine", "game.yaml: `image_dpi` must be a whole number from 72 to 2400, got 'fine'", None),
+        "range": ("20", "game.yaml: `image_dpi` must be a whole number from 72 to 2400, got 20", None)},
     (G, "smart_punctuation"): {
         "wrong": ("maybe", "game.yaml: `smart_punctuation` must be true or false, got 'maybe'", None), "range": None},
     (G, "palette"): {

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -143,3 +144,19 @@ def open_own(path: Path | str | io.BytesIO) -> Image.Image:
 
     restrict()
     return Image.open(path)
+
+
+# -- resolution: what a box shows (`render.art` draws images at it) -------------------------
+DEFAULT_DPI = 300       # the print PDFs' images, unless game.yaml `image_dpi` says otherwise
+SOFT = 0.8              # below this share of the resolution asked, an image prints soft (warned)
+
+
+def pixels(w_pt: float, h_pt: float, dpi: float) -> tuple[int, int]:
+    """The pixels a box of `w_pt` x `h_pt` points shows at `dpi`."""
+    return max(1, math.ceil(abs(w_pt) * dpi / 72 - 1e-6)), max(1, math.ceil(abs(h_pt) * dpi / 72 - 1e-6))
+
+
+def soft(iw: int, ih: int, w_pt: float, h_pt: float, dpi: float) -> bool:
+    """Whether an image of iw x ih px drawn w_pt x h_pt points prints visibly soft at `dpi`."""
+    tw, th = pixels(w_pt, h_pt, dpi)
+    return iw < tw * SOFT or ih < th * SOFT

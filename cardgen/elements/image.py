@@ -6,7 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+from cardgen.core import images
 from cardgen.core.paths import PathRefused
+from cardgen.core.units import MM
 from cardgen.elements.base import Box, ElementError, LayoutContext, Resources, Rotate
 from cardgen.model import ops
 from cardgen.resources.fonts import DEFAULT_FAMILY, describe_chars
@@ -24,10 +26,24 @@ def image_size(path: Path) -> tuple[float, float]:
     return float(w), float(h)
 
 
+def _soft(lc: LayoutContext, iw: float, ih: float, dw: float, dh: float) -> None:
+    """Warn when the image has fewer pixels than its box shows at the print resolution."""
+    dpi = float(getattr(lc.res, "image_dpi", images.DEFAULT_DPI))
+    if dw > 0 and dh > 0 and images.soft(int(iw), int(ih), dw, dh, dpi):
+        tw, th = images.pixels(dw, dh, dpi)
+        shown = min(iw * 72 / dw, ih * 72 / dh)
+        lc.warn("src", f"the image prints soft: {int(iw)} x {int(ih)} px shown {dw / MM:.1f} x {dh / MM:.1f} mm "
+                       f"is {shown:.0f} dpi, where {dpi:.0f} dpi needs {tw} x {th} px (use larger art, or set "
+                       f"`image_dpi` in game.yaml)", "soft-image")
+
+
 @dataclass(frozen=True, kw_only=True)
 class ImageElement(Box, Rotate):
     type_name: ClassVar[str] = "image"
-    summary: ClassVar[str] = "A PNG, JPEG or SVG picture from art/ (SVG stays vector), fitted to its box."
+    summary: ClassVar[str] = ("A PNG, JPEG or SVG picture from art/ (SVG stays vector), fitted to its box. A PNG or "
+                              "JPEG with more pixels than its box shows is embedded at the box's pixels (game.yaml "
+                              "`image_dpi`, 300 by default, in the print PDFs; the bitmap's own size in Tabletop "
+                              "Simulator, the gallery and PNGs); one with fewer is warned about: it prints soft.")
 
     src: str = opt(Text(), "image file (PNG, JPEG or SVG) in art/, or a path relative to the game folder", "",
                    dynamic=True, default_doc="none")
@@ -83,6 +99,8 @@ class ImageElement(Box, Rotate):
             dx, dy = x + (w - dw) / 2, y + (h - dh) / 2
             if self.fit == "cover":
                 clip = (x, y, w, h)
+        if path.suffix.lower() != ".svg":
+            _soft(lc, iw, ih, dw, dh)
         lc.out.append(ops.Image(path, dx, dy, dw, dh, clip, self.rotate, (x, y, w, h)))
 
     @classmethod

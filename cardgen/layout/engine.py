@@ -49,6 +49,7 @@ class Resources:
         self.fonts = FontBook(game.search_dirs("fonts"), self.roots, game.opts.fallback_fonts or ())
         self.icons = IconBook(game.search_dirs("art"), game.opts.icons or {}, self.roots)
         self.art_dirs = game.search_dirs("art")
+        self.image_dpi = float(game.opts.image_dpi)     # the print PDFs' images (`render.art`)
         self.typesetter = Typesetter(self.fonts, self.icons.require)
         self.typesetter.punctuation = game.opts.smart_punctuation
         self.typesetter.hyphenator = breaks.dictionary(game.opts.language) if game.opts.hyphenate else None

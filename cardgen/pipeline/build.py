@@ -21,7 +21,7 @@ from cardgen.outputs.base import Job
 from cardgen.outputs.incremental import Ledger
 from cardgen.pipeline import incremental
 from cardgen.pipeline.options import PAPERS, BuildOptions
-from cardgen.render import formcache
+from cardgen.render import art, formcache
 from cardgen.resources import fonts
 
 if TYPE_CHECKING:     # (imported when a game is built: a rebuild with nothing changed never loads them)
@@ -175,6 +175,7 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
         checked = check_game(path, project, report, opts.out)
     game, rendered = _buildable(checked, opts, report)
     rendered.out_dir = out_dir
+    art.configure(out_dir / ".cache" / "art", game.opts.image_dpi)      # images at the size they print
     wanted = [OUTPUTS[name] for name in opts.wanted()]
     if checked.rulebook & set(report.errors):
         skipped = [o.name for o in wanted if o.uses_rulebook]

@@ -32,6 +32,7 @@ from cardgen.core.digest import digest, file_digest
 from cardgen.core.images import open_path, restrict
 from cardgen.core.units import MM
 from cardgen.model import ops
+from cardgen.render import art
 from cardgen.render.pdfxcache import KeptImage, PdfxCache, key
 from cardgen.render.rlcompat import CardCanvas
 
@@ -243,7 +244,9 @@ class Separation:
             return new
 
         for op in layout.ops:
-            if isinstance(op, (ops.Image, ops.Icon)) and not ops.is_svg(op.path):
+            if isinstance(op, ops.Image) and not ops.is_svg(op.path):     # (at the size it prints: `render.art`)
+                op = replace(op, path=conv(art.fitted(op.path, op.w, op.h)))
+            elif isinstance(op, ops.Icon) and not ops.is_svg(op.path):
                 op = replace(op, path=conv(op.path))
             elif isinstance(op, ops.Text) and any(r.kind == "icon" and not ops.is_svg(r.content) for r in op.runs):
                 op = replace(op, runs=tuple(replace(r, content=conv(r.content))

@@ -18,7 +18,7 @@ from cardgen.core.digest import digest, file_digest
 from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.model.ops import Colour
-from cardgen.render import docinfo
+from cardgen.render import art, docinfo
 from cardgen.render.formcache import FormCache
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files, use_in_reportlab
@@ -165,6 +165,8 @@ class Drawer:
     # Anything else that makes this drawer draw the same card differently from another must be
     # in `variant`: reused card forms are looked up with it.
     variant = ""
+    # the resolution images are drawn at (`render.art`); None: the print PDFs' (`art.print_dpi`)
+    image_dpi: float | None = None
 
     def __init__(self, canvas: Canvas, fonts: FontBook, cache: FormCache | None = None) -> None:
         self.c = canvas
@@ -244,7 +246,7 @@ class Drawer:
 
     def card_form(self, layout: ops.CardLayout) -> str:
         """The form for one card side (made on first use)."""
-        key = ("card", id(layout))
+        key = ("card", id(layout), self.image_dpi)
         hit = self.forms.get(key)
         if hit:
             return str(hit[0])
@@ -257,7 +259,7 @@ class Drawer:
         if self.cache is not None and self._tokens is not None and isinstance(c, CardCanvas):
             reuse = self._reuse_key(layout, self._tokens)
             found = self.cache.get(reuse)
-        rasters = ops.needs(layout).rasters if found is not None else ()
+        rasters = self._rasters(layout) if found is not None and ops.needs(layout).rasters else ()
         if found is not None and not rasters:
             c.add_form(name, w, h, found[0], found[1], found[3])        # (no drawing state to go through)
         else:
@@ -280,7 +282,33 @@ class Drawer:
         """What a card form's operators depend on: the side's drawing (`ops.layout_digest`), how
         this document names and codes the fonts it uses, and the drawer's `variant`."""
         used = sorted(side_chars(layout, self.fonts))
-        return digest(ops.layout_digest(layout, font_files()), [tokens[f] for f in used], self.variant)
+        return digest(ops.layout_digest(layout, font_files()), [tokens[f] for f in used], self.variant,
+                      self._dpi() if any(isinstance(op, ops.Image) for op in layout.ops) else 0)
+
+    def _dpi(self) -> float:
+        return self.image_dpi or art.print_dpi()
+
+    def _art(self, op: ops.Image) -> Any:
+        """What an image op is drawn from: its file, or a copy downsampled to its box at this
+        drawer's resolution (`render.art.fitted`), drawn by its content."""
+        src = art.fitted(op.path, op.w, op.h, self._dpi())
+        if src == Path(op.path):
+            return str(op.path)
+        from reportlab.lib.utils import ImageReader
+
+        return ImageReader(str(src))
+
+    def _rasters(self, layout: ops.CardLayout) -> list[Any]:
+        """The raster images drawing `layout` puts into the document, in the order it does."""
+        out: list[Any] = []
+        for op in layout.ops:
+            if isinstance(op, ops.Image) and not ops.is_svg(op.path):
+                out.append(self._art(op))
+            elif isinstance(op, ops.Icon) and not ops.is_svg(op.path):
+                out.append(str(op.path))
+            elif isinstance(op, ops.Text):
+                out.extend(str(r.content) for r in op.runs if r.kind == "icon" and not ops.is_svg(r.content))
+        return out
 
     # -- operations -------------------------------------------------------------
     def draw_ops(self, layout: ops.CardLayout, ox: float, oy: float) -> None:
@@ -381,7 +409,7 @@ class Drawer:
             c.scale(op.w / fw, op.h / fh)
             c.doForm(name)
         else:
-            c.drawImage(str(op.path), ox + op.x, oy - op.y - op.h, op.w, op.h, mask="auto")
+            c.drawImage(self._art(op), ox + op.x, oy - op.y - op.h, op.w, op.h, mask="auto")
         c.restoreState()
 
     def _icon(self, path: str | Path, x: float, y: float, w: float, h: float, color: Colour | None) -> None:

@@ -331,32 +331,45 @@ def _ensure_fonts(font_names: dict) -> None:
     use_in_reportlab(font_names)
 
 
-def jobs_pdf(layouts: list[ops.CardLayout], fonts) -> bytes:
+def jobs_pdf(layouts: list[ops.CardLayout], fonts, dpis: list[float] | None = None) -> bytes:
     """A PDF with one page per card side (trim + bleed), drawn by the same `Drawer` as the
-    print sheets; uncompressed, since it is read back at once."""
+    print sheets; uncompressed, since it is read back at once.  `dpis`: each side's pixels
+    per inch, the resolution its images are drawn at (`render.art`)."""
     from cardgen.render.draw import Drawer, new_canvas
 
     buf = io.BytesIO()
     c = new_canvas(buf, fonts)
     c.setPageCompression(0)
     drawer = Drawer(c, fonts)
-    for layout in layouts:
+    for i, layout in enumerate(layouts):
         B = layout.bleed
         c.setPageSize((layout.width + 2 * B, layout.height + 2 * B))
+        drawer.image_dpi = dpis[i] if dpis else None
         c.doForm(drawer.card_form(layout))
         c.showPage()
     c.save()
     return buf.getvalue()
 
 
-def _run_jobs(jobs: list[Job], font_dirs: tuple, font_names: dict) -> list[tuple[str, str]]:
+def job_dpi(job: Job) -> float:
+    """The pixels per inch of a job's bitmap (its images are drawn at that: `render.art`)."""
+    return job.spec.px_w * 72 / max(job.layout.width + 2 * job.spec.bleed, 1e-6)
+
+
+def _run_jobs(jobs: list[Job], font_dirs: tuple, font_names: dict,
+              art_dir: str | None = None) -> list[tuple[str, str]]:
     """Rasterize jobs in this process: one PDF for all of them, one page each.  Returns the
-    files written for the jobs with `ready` and their sha256."""
+    files written for the jobs with `ready` and their sha256.  `art_dir`: where the
+    downsampled copies of images are kept (`render.art.configure`)."""
     import pypdfium2 as pdfium
 
+    from cardgen.render import art
+
+    if art_dir is not None:
+        art.configure(Path(art_dir), art.print_dpi())
     _ensure_fonts(font_names)
     fonts = _fontbook(font_dirs)
-    data = jobs_pdf([j.layout for j in jobs], fonts)
+    data = jobs_pdf([j.layout for j in jobs], fonts, [job_dpi(j) for j in jobs])
     doc = pdfium.PdfDocument(data)
     ready = []
     try:
@@ -376,8 +389,7 @@ def _run_jobs(jobs: list[Job], font_dirs: tuple, font_names: dict) -> list[tuple
 def _worker(args):
     kind, payload = args
     if kind == "raster":
-        jobs, font_dirs, font_names = payload
-        return _run_jobs(jobs, font_dirs, font_names)
+        return _run_jobs(*payload)
     fn, fargs = payload
     return fn(*fargs)
 
@@ -542,12 +554,14 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
                 for r in op.runs if r.kind == "text"}
         font_names = {n: str(p) for n, p in font_files.items() if n in used}
         procs = pool.get(len(jobs)) if pool else None
+        art_dir = str(cache.dir.parent / "art")
         if procs is None:
-            made = _run_jobs(jobs, font_dirs, font_names)
+            made = _run_jobs(jobs, font_dirs, font_names, art_dir)
         else:
             parts = _chunks(jobs, _pool_size(len(jobs)))
             # a generator: a chunk's layouts are pickled only when a worker is ready for them
-            for done in procs.imap_unordered(_worker, (("raster", (part, font_dirs, font_names)) for part in parts)):
+            for done in procs.imap_unordered(_worker, (("raster", (part, font_dirs, font_names, art_dir))
+                                                          for part in parts)):
                 made.extend(done)
     if ready:
         by_file = dict(made)

@@ -235,9 +235,9 @@ class CardCanvas(Canvas):
         self._code.append(f"q {clip} W n {_numbers(matrix)} cm /{self._doc.getXObjectName(name)} Do Q")
         self._formsinuse.append(name)
 
-    def register_image(self, path: str) -> None:
-        """Put the image file into the document as `drawImage(path, mask="auto")` would,
-        drawing nothing (for a replayed form that shows it)."""
+    def register_image(self, path: Any) -> None:
+        """Put the image (a file name or an `ImageReader`) into the document as
+        `drawImage(path, mask="auto")` would, drawing nothing (for a replayed form that shows it)."""
         mark = len(self._code)
         self.drawImage(path, 0, 0, 1, 1, mask="auto")
         del self._code[mark:]

@@ -343,6 +343,9 @@ class GameFile(Decl):
     min_text_size: float = opt(Number(min=1, max=72, unit="pt"),
                                "the smallest text the readability check lets by, in points (docs/validation.md)",
                                6.0)
+    image_dpi: int = opt(Int(min=72, max=2400), "pixels per inch the print PDFs embed images at: larger "
+                         "art is downsampled to what its box shows at this resolution (docs/performance.md); "
+                         "art with fewer pixels than 80 % of it is warned about (it prints soft)", 300)
     palette: dict = opt(MapOf(Colour(), "colour name"),
                         "named colours, available in templates as game.palette.<name> (as written)", None,
                         default_doc="none")

@@ -1,0 +1,172 @@
+"""Images at the resolution they print.
+
+A card's picture is often a photo of 3000 x 4000 px or more, shown in a box a few centimetres
+wide: embedded as it is, every PDF carries about 45 times the pixels its box can show, and
+every output decodes and compresses it again (a 100-card photo game took 204 s and 10 GB for
+its print PDFs).  So each PNG or JPEG drawn by an `image` element is drawn from a copy
+downsampled to what its box needs at the output's resolution (`fitted`):
+
+- the print PDFs at game.yaml `image_dpi` (300 by default: `configure`), the raster outputs
+  (Tabletop Simulator, gallery, PNG) at their own pixel size (`render.raster`);
+- an image with no more than `SLACK` times the pixels its box needs is drawn as it is (never
+  enlarged: one with fewer pixels prints soft, which the layout says: `core.images.soft`);
+- the copy is made once per image content (sha256) and size, decoded once (a JPEG at the
+  reduced size its decoder can give directly, `draft`), never held whole longer than that,
+  and kept as a file in the output folder's `.cache/art/` (`configure`), which every output
+  and every raster worker of the build, and the next build, reads instead of decoding the
+  original again.  Copies not used for `KEEP_DAYS` are deleted.  A process with no output
+  folder (a library call, a test) keeps them in a temporary folder of its own.
+
+The copy is drawn by its content (ReportLab's image name is a hash of its pixels, not of
+where the copy is), so the PDF is the same whichever folder it was made in.
+"""
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from cardgen.core.digest import file_digest
+from cardgen.core.images import DEFAULT_DPI, pixels
+from cardgen.core.memo import Bounded
+
+SLACK = 1.1             # an image up to this many times the pixels its box needs is drawn as it is
+KEEP_DAYS = 14
+FITTED = (".png", ".jpg", ".jpeg")
+
+# counted in this process: originals decoded, copies made, copies found (made before)
+STATS = {"decoded": 0, "made": 0, "found": 0}
+_sizes: Bounded[tuple[str, str], tuple[int, int]] = Bounded(4096)     # (path, digest) -> pixel size
+_copies: Bounded[tuple[str, int, int], Path] = Bounded(4096)          # (digest, w, h) -> copy
+_settings: dict[str, object] = {"folder": None, "dpi": DEFAULT_DPI}
+_own_temp: list[Path] = []
+
+
+def configure(folder: Path | None, dpi: float | None = None) -> None:
+    """Where this process keeps copies (an output folder's `.cache/art`; None: a temporary
+    folder) and the print PDFs' resolution.  Old copies there are pruned."""
+    if folder is not None:
+        from cardgen.core.paths import through_link
+
+        folder = Path(folder)
+        if through_link(folder, 3):
+            folder = None           # (never written through a link)
+        else:
+            prune(folder)
+    _settings["folder"] = folder
+    _settings["dpi"] = float(dpi or DEFAULT_DPI)
+
+
+def print_dpi() -> float:
+    return float(_settings["dpi"])      # type: ignore[arg-type]
+
+
+def folder() -> Path:
+    """The folder copies are kept in (made on first use)."""
+    where = _settings["folder"]
+    if where is None:
+        if not _own_temp:
+            _own_temp.append(Path(tempfile.mkdtemp(prefix="cardgen-art-")))
+            atexit.register(shutil.rmtree, _own_temp[0], True)
+        return _own_temp[0]
+    return Path(str(where))
+
+
+def prune(where: Path, now: float | None = None) -> int:
+    """Delete copies not used for `KEEP_DAYS`; how many."""
+    if not where.is_dir():
+        return 0
+    cut = (now or time.time()) - KEEP_DAYS * 86400
+    gone = 0
+    for entry in os.scandir(where):
+        with contextlib.suppress(OSError):
+            if entry.is_file(follow_symlinks=False) and entry.stat().st_mtime < cut:
+                os.unlink(entry.path)
+                gone += 1
+    return gone
+
+
+def source_size(path: Path) -> tuple[int, int]:
+    """An image file's pixel size (read from its header, not decoded)."""
+    from cardgen.core.images import open_path
+
+    key = (str(path), file_digest(path))
+    hit = _sizes.get(key)
+    if hit is None:
+        with open_path(path) as im:
+            hit = _sizes[key] = (int(im.size[0]), int(im.size[1]))
+    return hit
+
+
+def fitted(path: Path | str, w_pt: float, h_pt: float, dpi: float | None = None) -> Path:
+    """The file to draw for the image `path` drawn `w_pt` x `h_pt` points at `dpi` (the print
+    resolution if None): `path` itself when it has no more pixels than the box needs (times
+    `SLACK`) or is not a PNG or JPEG, else its downsampled copy (made on first use)."""
+    path = Path(path)
+    if path.suffix.lower() not in FITTED:
+        return path
+    try:
+        iw, ih = source_size(path)
+    except Exception:       # unreadable: drawn as it is (the layout said so already)
+        return path
+    tw, th = pixels(w_pt, h_pt, dpi or print_dpi())
+    if iw <= tw * SLACK and ih <= th * SLACK:
+        return path
+    size = (min(iw, tw), min(ih, th))
+    digest = file_digest(path)
+    key = (digest, *size)
+    hit = _copies.get(key)
+    if hit is not None and hit.is_file():
+        return hit
+    ext = ".jpg" if path.suffix.lower() in (".jpg", ".jpeg") else ".png"
+    target = folder() / f"{digest[:32]}-{size[0]}x{size[1]}{ext}"
+    if target.is_file():
+        STATS["found"] += 1
+        with contextlib.suppress(OSError):
+            os.utime(target)        # used now: kept from pruning
+    else:
+        _make(path, size, target)
+    _copies[key] = target
+    return target
+
+
+def _make(path: Path, size: tuple[int, int], target: Path) -> None:
+    """Decode `path` once (a JPEG at the smallest size its decoder gives that is at least
+    `size`), downsample it to `size` and write it to `target` (atomically: raster workers
+    may make the same copy at the same time)."""
+    from PIL import Image
+
+    from cardgen.core.images import open_path
+
+    with open_path(path) as im:
+        STATS["decoded"] += 1
+        if im.format == "JPEG" and im.mode in ("RGB", "L"):
+            im.draft(im.mode, size)
+        icc = im.info.get("icc_profile")
+        if im.mode not in ("RGB", "RGBA", "L", "LA") and not (im.mode == "CMYK" and target.suffix == ".jpg"):
+            im = im.convert("RGBA" if (im.mode in ("P", "PA", "1") and "transparency" in im.info)
+                            or im.mode.endswith("A") else "RGB")
+        small = im.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
+    extra: dict[str, object] = {"icc_profile": icc} if icc else {}
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.suffix == ".jpg":
+            small.save(tmp, "JPEG", quality=92, subsampling=0, **extra)
+        else:
+            small.save(tmp, "PNG", compress_level=3, **extra)
+        os.replace(tmp, target)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    STATS["made"] += 1
+
+
+def reset_stats() -> None:
+    for k in STATS:
+        STATS[k] = 0
+    _copies.clear()

@@ -1,0 +1,146 @@
+"""Images at the resolution they print (`cardgen.render.art`): a large picture is embedded at
+its box's pixels, decoded once for every output, and a small one is warned about."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from pypdf import PdfReader
+
+from cardgen.core.errors import Report, grouped
+from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.render import art
+from tests.conftest import write
+
+PHOTO = """
+    elements:
+      - {name: bg, type: rect, box: bleed, fill: "#ffffff"}
+      - {name: photo, type: image, src: "{{ card.art }}", x: 5mm, y: 5mm, width: 50.8mm, height: 25.4mm,
+         fit: cover}
+"""
+
+
+def _photo(path: Path, w: int, h: int, seed: int = 1) -> Path:
+    """An RGB PNG of noise (nothing a downsample could be mistaken for)."""
+    from PIL import Image
+
+    rng = random.Random(seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.frombytes("RGB", (w, h), rng.randbytes(w * h * 3)).save(path)
+    return path
+
+
+def _game(root: Path, cards: str, game_extra: str = "") -> Path:
+    write(root / "game.yaml", f"title: Photos\n{game_extra}")
+    write(root / "templates" / "p" / "face.yaml", PHOTO)
+    write(root / "deck.yaml", "deck: P\ntemplate: p/face\ncards:\n" + cards)
+    return root
+
+
+def _image_sizes(pdf: Path) -> set[tuple[int, int]]:
+    """The pixel sizes (/Width, /Height) of the image XObjects the PDF's pages show (through
+    the forms they place), soft masks left out."""
+    sizes: set[tuple[int, int]] = set()
+    seen: set[int] = set()
+
+    def walk(resources) -> None:
+        xobjects = resources.get_object().get("/XObject") if resources is not None else None
+        for ref in (xobjects.get_object().values() if xobjects is not None else ()):
+            if id(ref) in seen or getattr(ref, "idnum", None) in seen:
+                continue
+            seen.add(getattr(ref, "idnum", id(ref)))
+            obj = ref.get_object()
+            if obj.get("/Subtype") == "/Image":
+                sizes.add((int(obj["/Width"]), int(obj["/Height"])))
+            elif obj.get("/Subtype") == "/Form":
+                walk(obj.get("/Resources"))
+
+    for page in PdfReader(pdf).pages:
+        walk(page.get("/Resources"))
+    return sizes
+
+
+def _build(root: Path, out: Path, only: tuple[str, ...]) -> tuple[list[Path], Report]:
+    report = Report()
+    made = build_game(root, root, BuildOptions(out=out, only=only, papers=("a4",)), report)
+    return made, report
+
+
+def test_a_large_image_is_embedded_at_its_box_resolution_and_decoded_once(tmp_path):
+    """A 1500 x 1000 px picture in a 2 x 1 inch box, cover: the box shows 600 x 300 px at
+    300 dpi, and the picture drawn at 2 x 1.33 inches (cover keeps its shape) needs 600 x 400.
+    Two cards show it, in two outputs: it is decoded once, and the PDFs hold it at 600 x 400."""
+    root = _game(tmp_path / "g", '  - {name: A, art: big.png}\n  - {name: B, art: big.png}\n')
+    _photo(root / "art" / "big.png", 1500, 1000)
+    art.reset_stats()
+    made, report = _build(root, tmp_path / "out", ("print", "cards"))
+    assert art.STATS["decoded"] == 1 and art.STATS["made"] == 1
+    pdfs = [p for p in made if p.suffix == ".pdf"]
+    assert {p.name for p in pdfs} >= {"print-a4.pdf", "cards.pdf"}
+    for pdf in pdfs:
+        assert _image_sizes(pdf) == {(600, 400)}, pdf.name
+    assert not [w for w in report.warnings if w.code == "soft-image"]
+    # a rebuild reads the copy the first build kept: nothing decoded, same bytes
+    first = {p.name: p.read_bytes() for p in pdfs}
+    art.reset_stats()
+    next(p for p in pdfs if p.name == "print-a4.pdf").unlink()
+    made, _ = _build(root, tmp_path / "out", ("print",))
+    assert art.STATS["decoded"] == 0
+    assert next(p for p in made if p.name == "print-a4.pdf").read_bytes() == first["print-a4.pdf"]
+
+
+def test_the_print_resolution_is_settable(tmp_path):
+    root = _game(tmp_path / "g", '  - {name: A, art: big.png}\n', "image_dpi: 150\n")
+    _photo(root / "art" / "big.png", 1500, 1000)
+    made, _ = _build(root, tmp_path / "out", ("print",))
+    assert _image_sizes(next(p for p in made if p.name == "print-a4.pdf")) == {(300, 200)}
+
+
+def test_a_small_image_is_embedded_as_it_is_and_warned_about_at_the_cards_line(tmp_path):
+    """300 x 200 px drawn 2 x 1.33 inches is 150 dpi: it prints soft; said once for the two
+    cards that show it, at the first one's `art:`."""
+    root = _game(tmp_path / "g", '  - {name: A, art: small.png}\n  - {name: B, art: small.png}\n')
+    _photo(root / "art" / "small.png", 300, 200)
+    art.reset_stats()
+    made, report = _build(root, tmp_path / "out", ("print",))
+    assert art.STATS["decoded"] == 0
+    assert _image_sizes(next(p for p in made if p.name == "print-a4.pdf")) == {(300, 200)}
+    soft = [w for w in grouped(report.warnings) if w.code == "soft-image"]
+    assert len(soft) == 1, [str(w) for w in report.warnings]
+    assert str(soft[0]) == (
+        f"{root}/deck.yaml:4:20: warning: field `art` (element 'photo', {root}/templates/p/face.yaml:3:37): the "
+        "image prints soft: "
+        "300 x 200 px shown 50.8 x 33.9 mm is 150 dpi, where 300 dpi needs 600 x 400 px (use larger art, or set "
+        "`image_dpi` in game.yaml) on 2 cards (first: 'A', deck.yaml:4:5)"), str(soft[0])
+
+
+def test_the_copy_is_drawn_by_its_content_wherever_it_was_made(tmp_path):
+    """Two builds into two output folders (their copies in two folders) give the same PDF."""
+    root = _game(tmp_path / "g", '  - {name: A, art: big.png}\n')
+    _photo(root / "art" / "big.png", 1500, 1000)
+    one, _ = _build(root, tmp_path / "out1", ("print",))
+    two, _ = _build(root, tmp_path / "out2", ("print",))
+    a = next(p for p in one if p.name == "print-a4.pdf").read_bytes()
+    b = next(p for p in two if p.name == "print-a4.pdf").read_bytes()
+    assert a == b
+
+
+def test_raster_outputs_draw_images_at_their_bitmaps_resolution(tmp_path):
+    """A raster worker's page of a card side (`render.raster.jobs_pdf`) embeds its picture at
+    the bitmap's pixels per inch: a 2 x 1 inch picture of 1500 x 750 px at 100 dpi is 200 x 100."""
+    import io
+
+    from cardgen.core.data import DATA
+    from cardgen.model import ops
+    from cardgen.render.raster import jobs_pdf
+    from cardgen.resources.fonts import FontBook
+
+    photo = _photo(tmp_path / "big.png", 1500, 750)
+    layout = ops.CardLayout(180.0, 252.0, 9.0, [ops.Image(photo, 18.0, 18.0, 144.0, 72.0)])
+    art.configure(tmp_path / "cache", 300)
+    data = jobs_pdf([layout], FontBook([DATA / "fonts"]), [100.0])
+    (tmp_path / "jobs.pdf").write_bytes(data)
+    assert _image_sizes(tmp_path / "jobs.pdf") == {(200, 100)}
+    data = jobs_pdf([layout], FontBook([DATA / "fonts"]), [800.0])        # more than it has: as it is
+    assert _image_sizes(io.BytesIO(data)) == {(1500, 750)}
+    art.configure(None)
