@@ -74,7 +74,7 @@ def test_a_large_image_is_embedded_at_its_box_resolution_and_decoded_once(tmp_pa
     _photo(root / "art" / "big.png", 1500, 1000)
     art.reset_stats()
     made, report = _build(root, tmp_path / "out", ("print", "cards"))
-    assert art.STATS["decoded"] == 1 and art.STATS["made"] == 1
+    assert art.STATS["decoded"] == 1
     pdfs = [p for p in made if p.suffix == ".pdf"]
     assert {p.name for p in pdfs} >= {"print-a4.pdf", "cards.pdf"}
     for pdf in pdfs:

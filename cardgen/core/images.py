@@ -148,6 +148,17 @@ def open_own(path: Path | str | io.BytesIO) -> Image.Image:
 
 # -- resolution: what a box shows (`render.art` draws images at it) -------------------------
 DEFAULT_DPI = 300       # the print PDFs' images, unless game.yaml `image_dpi` says otherwise
+_print_dpi: list[float] = [DEFAULT_DPI]
+
+
+def set_print_dpi(dpi: float) -> None:
+    """The resolution of the print PDFs' images in this process (the game being laid out's
+    `image_dpi`: `layout.engine.Resources`)."""
+    _print_dpi[0] = float(dpi)
+
+
+def print_dpi() -> float:
+    return _print_dpi[0]
 SOFT = 0.8              # below this share of the resolution asked, an image prints soft (warned)
 
 

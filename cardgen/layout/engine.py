@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from cardgen.core import limits, progress
+from cardgen.core import images, limits, progress
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, plural
 from cardgen.core.paths import PathRefused
 from cardgen.core.units import MM
@@ -50,6 +50,7 @@ class Resources:
         self.icons = IconBook(game.search_dirs("art"), game.opts.icons or {}, self.roots)
         self.art_dirs = game.search_dirs("art")
         self.image_dpi = float(game.opts.image_dpi)     # the print PDFs' images (`render.art`)
+        images.set_print_dpi(self.image_dpi)
         self.typesetter = Typesetter(self.fonts, self.icons.require)
         self.typesetter.punctuation = game.opts.smart_punctuation
         self.typesetter.hyphenator = breaks.dictionary(game.opts.language) if game.opts.hyphenate else None

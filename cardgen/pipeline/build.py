@@ -171,11 +171,11 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     from cardgen.pipeline.check import check_game, check_rendered, keep_history
     from cardgen.render import docinfo
 
+    art.configure(out_dir / ".cache" / "art")      # images at the size they print (the checks draw cards too)
     with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
         checked = check_game(path, project, report, opts.out)
     game, rendered = _buildable(checked, opts, report)
     rendered.out_dir = out_dir
-    art.configure(out_dir / ".cache" / "art", game.opts.image_dpi)      # images at the size they print
     wanted = [OUTPUTS[name] for name in opts.wanted()]
     if checked.rulebook & set(report.errors):
         skipped = [o.name for o in wanted if o.uses_rulebook]

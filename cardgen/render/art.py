@@ -31,24 +31,26 @@ import time
 from pathlib import Path
 
 from cardgen.core.digest import file_digest
-from cardgen.core.images import DEFAULT_DPI, pixels
+from cardgen.core.images import pixels, print_dpi, set_print_dpi
 from cardgen.core.memo import Bounded
 
 SLACK = 1.1             # an image up to this many times the pixels its box needs is drawn as it is
 KEEP_DAYS = 14
 FITTED = (".png", ".jpg", ".jpeg")
 
-# counted in this process: originals decoded, copies made, copies found (made before)
-STATS = {"decoded": 0, "made": 0, "found": 0}
+# counted in this process: originals decoded, copies decoded (to make a smaller one), copies
+# made, copies found (made before)
+STATS = {"decoded": 0, "derived": 0, "made": 0, "found": 0}
 _sizes: Bounded[tuple[str, str], tuple[int, int]] = Bounded(4096)     # (path, digest) -> pixel size
 _copies: Bounded[tuple[str, int, int], Path] = Bounded(4096)          # (digest, w, h) -> copy
-_settings: dict[str, object] = {"folder": None, "dpi": DEFAULT_DPI}
+_settings: dict[str, object] = {"folder": None}
 _own_temp: list[Path] = []
 
 
 def configure(folder: Path | None, dpi: float | None = None) -> None:
     """Where this process keeps copies (an output folder's `.cache/art`; None: a temporary
-    folder) and the print PDFs' resolution.  Old copies there are pruned."""
+    folder) and, if given, the print PDFs' resolution (else the game's, set when it is laid
+    out: `core.images.set_print_dpi`).  Old copies there are pruned."""
     if folder is not None:
         from cardgen.core.paths import through_link
 
@@ -58,11 +60,8 @@ def configure(folder: Path | None, dpi: float | None = None) -> None:
         else:
             prune(folder)
     _settings["folder"] = folder
-    _settings["dpi"] = float(dpi or DEFAULT_DPI)
-
-
-def print_dpi() -> float:
-    return float(_settings["dpi"])      # type: ignore[arg-type]
+    if dpi is not None:
+        set_print_dpi(dpi)
 
 
 def folder() -> Path:
@@ -117,6 +116,10 @@ def fitted(path: Path | str, w_pt: float, h_pt: float, dpi: float | None = None)
     if iw <= tw * SLACK and ih <= th * SLACK:
         return path
     size = (min(iw, tw), min(ih, th))
+    # a smaller copy (a raster output's) is made from the print copy, not from the original:
+    # the original is decoded once, whichever output asks first
+    pw, ph = pixels(w_pt, h_pt, print_dpi())
+    master = fitted(path, w_pt, h_pt, print_dpi()) if size[0] < pw and size[1] < ph else path
     digest = file_digest(path)
     key = (digest, *size)
     hit = _copies.get(key)
@@ -129,21 +132,21 @@ def fitted(path: Path | str, w_pt: float, h_pt: float, dpi: float | None = None)
         with contextlib.suppress(OSError):
             os.utime(target)        # used now: kept from pruning
     else:
-        _make(path, size, target)
+        _make(master, size, target, original=master == path)
     _copies[key] = target
     return target
 
 
-def _make(path: Path, size: tuple[int, int], target: Path) -> None:
-    """Decode `path` once (a JPEG at the smallest size its decoder gives that is at least
-    `size`), downsample it to `size` and write it to `target` (atomically: raster workers
-    may make the same copy at the same time)."""
+def _make(path: Path, size: tuple[int, int], target: Path, original: bool = True) -> None:
+    """Decode `path` (a JPEG at the smallest size its decoder gives that is at least `size`),
+    downsample it to `size` and write it to `target` (atomically: raster workers may make the
+    same copy at the same time).  `original`: `path` is the game's file, not a copy."""
     from PIL import Image
 
     from cardgen.core.images import open_path
 
     with open_path(path) as im:
-        STATS["decoded"] += 1
+        STATS["decoded" if original else "derived"] += 1
         if im.format == "JPEG" and im.mode in ("RGB", "L"):
             im.draft(im.mode, size)
         icc = im.info.get("icc_profile")

@@ -357,16 +357,16 @@ def job_dpi(job: Job) -> float:
 
 
 def _run_jobs(jobs: list[Job], font_dirs: tuple, font_names: dict,
-              art_dir: str | None = None) -> list[tuple[str, str]]:
+              art_at: tuple[str, float] | None = None) -> list[tuple[str, str]]:
     """Rasterize jobs in this process: one PDF for all of them, one page each.  Returns the
-    files written for the jobs with `ready` and their sha256.  `art_dir`: where the
-    downsampled copies of images are kept (`render.art.configure`)."""
+    files written for the jobs with `ready` and their sha256.  `art_at`: where the
+    downsampled copies of images are kept and the print resolution (`render.art.configure`)."""
     import pypdfium2 as pdfium
 
     from cardgen.render import art
 
-    if art_dir is not None:
-        art.configure(Path(art_dir), art.print_dpi())
+    if art_at is not None:
+        art.configure(Path(art_at[0]), art_at[1])
     _ensure_fonts(font_names)
     fonts = _fontbook(font_dirs)
     data = jobs_pdf([j.layout for j in jobs], fonts, [job_dpi(j) for j in jobs])
@@ -554,13 +554,15 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
                 for r in op.runs if r.kind == "text"}
         font_names = {n: str(p) for n, p in font_files.items() if n in used}
         procs = pool.get(len(jobs)) if pool else None
-        art_dir = str(cache.dir.parent / "art")
-        if procs is None:
-            made = _run_jobs(jobs, font_dirs, font_names, art_dir)
+        from cardgen.render import art
+
+        art_at = (str(cache.dir.parent / "art"), art.print_dpi())
+        if procs is None:       # (this process keeps its copies where it was told: `art.configure`)
+            made = _run_jobs(jobs, font_dirs, font_names)
         else:
             parts = _chunks(jobs, _pool_size(len(jobs)))
             # a generator: a chunk's layouts are pickled only when a worker is ready for them
-            for done in procs.imap_unordered(_worker, (("raster", (part, font_dirs, font_names, art_dir))
+            for done in procs.imap_unordered(_worker, (("raster", (part, font_dirs, font_names, art_at))
                                                           for part in parts)):
                 made.extend(done)
     if ready:
