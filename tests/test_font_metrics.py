@@ -84,10 +84,13 @@ def test_a_font_is_parsed_once_then_measured_from_the_cache_without_reportlab(tm
     assert first["reportlab"] is True                     # nothing cached: ReportLab parsed the three files
     assert first["fontTools"] is True                     # and fontTools froze lining figures in where they change
     entries = sorted(p.name for p in (cache / "cardgen" / "fonts").iterdir())
-    # one entry per file drawn, by its content: Lato's `lnum` changes its currency signs, DejaVu's has none
+    # one entry per file drawn, by its content: Lato's `lnum` changes its currency signs, DejaVu's has none;
+    # and one for each file a drawn font was derived from (checked itself: deriving can mend damage)
     drawn = [Path(f) for f in first["files"].values()]
     assert [f.name for f in drawn if f.parent == FONTS] == ["DejaVuSans.ttf"]
-    assert entries == sorted(_entry(cache, f).name for f in first["files"].values())
+    originals = [FONTS / f"{name}.ttf" for name, f in first["files"].items() if Path(f).parent != FONTS]
+    assert sorted(f.name for f in originals) == ["Lato-Bold.ttf", "Lato-Regular.ttf"]
+    assert entries == sorted({_entry(cache, str(f)).name for f in [*drawn, *originals]})
     second = _measure(cache)
     assert second == dict(first, reportlab=False, fontTools=False)      # neither is imported again
     assert len(first["measured"]) == 3 and all(v[3] > 2000 for v in first["measured"].values())

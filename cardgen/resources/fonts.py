@@ -324,6 +324,14 @@ def _measure(name: str, path: Path) -> Metrics:
     return metrics
 
 
+def _check_file(path: Path) -> None:
+    """A font file checked as `_measure` checks it (once per file version and machine: its
+    metrics are cached), for a font drawn through a font derived from it."""
+    name = f"cardgen-check-{path.stem}"
+    _measure(name, path.resolve())
+    _parsed.pop(name, None)
+
+
 def _register(path: Path, base: str | None = None) -> str:
     """The ReportLab font name of a font file, measured once per process (and handed to
     ReportLab at once if drawing has started); `base`: the name to give it (else its file
@@ -505,7 +513,14 @@ class FontBook:
             raise FontError(f"cannot read font file {path.name}: {exc.strerror or exc}") from None
         # (the default features keep the file's name: `Vollkorn-Regular` is drawn with lining figures)
         label = path.stem if feats == self.features else path.stem + (features.suffix(feats) or "+none")
-        name = _register(drawn, label)
+        if drawn != path:       # the file itself checked first: deriving a font can mend a damaged one silently
+            _check_file(path)
+        try:
+            name = _register(drawn, label)
+        except FontError as exc:    # a derived font is as damaged as its file: the message names the file
+            if drawn == path:
+                raise
+            raise FontError(str(exc).replace(drawn.name, path.name)) from None
         m = _metrics[name]
         cap = m.cap_height or 700
         desc = abs(m.descent or -200)
