@@ -82,6 +82,11 @@ CASES: dict[tuple[type, str], dict] = {
         "range": ("2024-02-30", "game.yaml: `date` must be a date written YYYY-MM-DD, e.g. 2024-05-01, got "
                                 "'2024-02-30'", None)},
     (G, "vars"): {"wrong": ("5", "game.yaml: `vars` must be a mapping of name: value, got 5", None), "range": None},
+    (G, "styles"): {
+        "wrong": ("5", "game.yaml: `styles` must be a mapping of style name: span attributes (color, size, font, "
+                       "weight, style, letter_spacing), got 5", None),
+        "range": ("{prereq: {size: 900pt}}", "game.yaml: `styles` 'prereq' is not a valid style: size '900pt' is out "
+                                             "of range", "900pt")},
     (G, "min_text_size"): {
         "wrong": ("small", "game.yaml: `min_text_size` must be a number, got 'small'", None),
         "range": ("0.5", "game.yaml: `min_text_size` must be a number from 1 to 72, got 0.5", None)},

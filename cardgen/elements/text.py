@@ -21,7 +21,8 @@ from cardgen.text.typeset import TextStyle
 @dataclass(frozen=True, kw_only=True)
 class TextElement(Box, Rotate):
     type_name: ClassVar[str] = "text"
-    summary: ClassVar[str] = "Text in a box, wrapped and aligned; markup `**bold**`, `*italic*`, `:icon:`, a blank " \
+    summary: ClassVar[str] = "Text in a box, wrapped and aligned; markup `**bold**`, `*italic*`, `:icon:`, spans " \
+                             "`[color=#c00 size=8pt]...[/]` and named styles `[name]...[/name]`, a blank " \
                              "line between paragraphs; `fit: shrink` makes long text smaller to fit."
 
     text: str | None = opt(Text(), "the text: markup **bold**, *italic*, :icon:, newline, blank line for a "
@@ -59,7 +60,10 @@ class TextElement(Box, Rotate):
                        color=self.color, align=self.align, valign=self.valign, icon_scale=self.icon_scale,
                        paragraph_gap=self.paragraph_gap, features=effective(self.features))
         try:
-            paragraphs = parse(text)
+            problems: list[str] = []
+            paragraphs = parse(text, lc.res.typesetter.styles, problems)
+            for problem in problems:
+                lc.warn("text", problem, "bad-span")
             if lc.res.typesetter.punctuation:
                 paragraphs = punctuate(paragraphs)
             runs, used, overflow = lc.res.typesetter.set(paragraphs, st, x, y, w, h, self.fit, self.min_size,

@@ -15,7 +15,8 @@ reads that is known before laying it out:
 - what the template may read of `deck` and `game` (`expr.data_read`): the keys it names
   (`game.version`, `deck.count`), or all of them when it reads the whole mapping;
 - the side (face, back), the card's size, shape and bleed;
-- the fallback fonts, and the limits on template expressions (`cardgen.core.limits`);
+- the fallback fonts, the limits on template expressions (`cardgen.core.limits`), and
+  game.yaml's named span styles (`styles:`) and `smart_punctuation`;
 - cardgen's code and bundled data and the installed libraries: the file starts with
   `core.digest.code_version`, and a file with another is not read.
 
@@ -68,6 +69,7 @@ from cardgen.core.paths import PathRefused
 from cardgen.layout import expr
 from cardgen.model import ops
 from cardgen.resources.fonts import FontBook, FontError, font_digest, font_files
+from cardgen.text.typeset import Typesetter
 
 FORMAT = 1
 _open: dict[FilePath, LayoutCache] = {}
@@ -336,10 +338,12 @@ def anchor_of(loc: Loc | None, data: Mapping | None, template: bytes = b"") -> b
     return key_of(_loc(loc), places, template)
 
 
-def settings_key(fonts: FontBook) -> str:
-    """What every side's layout reads besides its card and template: the fallback fonts and
-    the limits on template expressions."""
-    return repr((fonts.fallbacks, sorted((k, v) for k, v in vars(limits).items() if k.startswith("MAX_"))))
+def settings_key(fonts: FontBook, typesetter: Typesetter | None = None) -> str:
+    """What every side's layout reads besides its card and template: the fallback fonts, the
+    limits on template expressions, and game.yaml's text settings (its named span styles,
+    typographer's punctuation)."""
+    text = (sorted(typesetter.styles.items()), typesetter.punctuation) if typesetter is not None else None
+    return repr((fonts.fallbacks, sorted((k, v) for k, v in vars(limits).items() if k.startswith("MAX_")), text))
 
 
 def template_reads(elements: list) -> dict[str, frozenset[str] | None]:

@@ -54,6 +54,7 @@ class Resources:
         self.typesetter = Typesetter(self.fonts, self.icons.require)
         self.typesetter.punctuation = game.opts.smart_punctuation
         self.typesetter.hyphenator = breaks.dictionary(game.opts.language) if game.opts.hyphenate else None
+        self.typesetter.styles = game.opts.styles or {}
         self.game_ctx = game.context()
         self._deck_ctx: dict[int, dict] = {}
         # told of every image looked up: its `src`, the file or None, why it was refused or
@@ -224,7 +225,7 @@ class Layouter:
 
             cache.begin()
             self._trace = Trace(res.fonts, res.icons.find, res.find_art, cache.digests)
-            self._settings = settings_key(res.fonts) + (inspect.key if inspect is not None else "")
+            self._settings = settings_key(res.fonts, res.typesetter) + (inspect.key if inspect is not None else "")
             res.icons.watch, res.watch = self._trace.icon, self._trace.art
 
     def close(self) -> None:

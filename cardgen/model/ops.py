@@ -87,6 +87,7 @@ class Run:
     size: float          # font size; for icons the icon's height
     color: Colour | None
     width: float = 0.0
+    tracking: float = 0.0    # letter spacing: points after each character
 
 
 @dataclass(frozen=True, slots=True)

@@ -149,7 +149,7 @@ class Composer:
 
     def paragraphs(self, text: str) -> list[Paragraph]:
         """The text's paragraphs, rulebook text with curly quotes and dashes (`smart`)."""
-        return parse(self.smarten(str(text)) if self.smart else str(text))
+        return parse(self.smarten(str(text)) if self.smart else str(text), self.ts.styles)
 
     def smarten(self, text: str) -> str:
         """Rulebook text with typographer's punctuation (`cardgen.text.punctuation`), unless

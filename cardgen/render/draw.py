@@ -433,11 +433,15 @@ class Drawer:
         c = self.c
         t = c.beginText()
         cur_font = cur_color = None
+        spacing = 0.0
         icons = [r for r in op.runs if r.kind == "icon"]
         for r, text, kerns in self._stretches(op.runs):
             if (r.font, r.size) != cur_font:
                 t.setFont(r.font, r.size)
                 cur_font = (r.font, r.size)
+            if r.tracking != spacing:
+                t.setCharSpace(r.tracking)
+                spacing = r.tracking
             if r.color != cur_color:
                 col = r.color or (0, 0, 0, 1)
                 t.setFillColorRGB(*col[:3])
@@ -488,12 +492,12 @@ class Drawer:
             if r.kind != "text":
                 continue
             if first is not None and r.baseline == first.baseline and r.font == first.font \
-                    and r.size == first.size and r.color == first.color:
+                    and r.size == first.size and r.color == first.color and r.tracking == first.tracking:
                 gap = r.x - end
                 if abs(gap) < 1e-6:
                     add(r)
                     continue
-                if abs(gap - self.fonts.width(" ", r.font, r.size)) < 1e-6:
+                if not r.tracking and abs(gap - self.fonts.width(" ", r.font, r.size)) < 1e-6:
                     add(r, " ")
                     continue
             if first is not None:

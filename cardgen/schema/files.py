@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from cardgen.core import spans
 from cardgen.core.sizes import CARD_SIZES_MM, DEFAULT_BLEED_MM, CardSize
 from cardgen.schema.components import KINDS, SHAPES, STICKER_INSET
 from cardgen.schema.core import (
@@ -298,6 +299,27 @@ class DateKind(Kind):
         return {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
 
 
+class SpanStyleKind(Kind):
+    """A named span style of game.yaml's `styles:`: span attributes (`cardgen.core.spans`)."""
+
+    def convert(self, value: Any, env: Env) -> Any:
+        if not isinstance(value, dict):
+            raise Invalid(f"must be a mapping of span attributes ({', '.join(spans.NAMES)}), got {show(value)}")
+        out = spans.Span()
+        for key, v in value.items():
+            try:
+                out = spans.attribute(out, str(key), v)
+            except spans.SpanError as exc:
+                raise Invalid(f"is not a valid style: {exc}", (key,)) from None
+        return out
+
+    def describe(self) -> str:
+        return f"span attributes ({', '.join(spans.NAMES)})"
+
+    def json_schema(self) -> dict:
+        return {"type": "object", "propertyNames": {"enum": [*spans.NAMES, *spans.ALIASES]}}
+
+
 # -- game.yaml ------------------------------------------------------------------------------
 
 @dataclass(frozen=True, kw_only=True)
@@ -340,6 +362,10 @@ class GameFile(Decl):
                                   "quotes and apostrophes (`\"X\"` -> “X”, `rules'` -> rules’), `--` -> an en dash, "
                                   "`---` -> an em dash, ` - ` -> ` – `, `...` -> …; false prints text as typed",
                                   True)
+    styles: dict = opt(MapOf(SpanStyleKind(), "style name"),
+                       "named text styles, used in any text as `[name]...[/name]`: color, size (`8pt`, `120%`), "
+                       "font, weight (100-900 or bold, extrabold, ...), style (italic) and letter_spacing "
+                       "(docs/templates.md)", None, default_doc="none")
     min_text_size: float = opt(Number(min=1, max=72, unit="pt"),
                                "the smallest text the readability check lets by, in points (docs/validation.md)",
                                6.0)

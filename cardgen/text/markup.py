@@ -8,10 +8,15 @@ from __future__ import annotations
 import enum
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-_TOKEN = re.compile(r"(\\[*:\\]|\*\*|\*|:[A-Za-z0-9_][A-Za-z0-9_+-]*:|\n|[ \t]+|[^\s*:\\]+|.)")
+from cardgen.core.spans import Span, from_tag
+
+_TOKEN = re.compile(r"(\\[*:\\\[<]|\*\*|\*|:[A-Za-z0-9_][A-Za-z0-9_+-]*:|\[/?[A-Za-z_][^\]\n]*\]|\[/\]"
+                    r"|</?span\b[^>\n]*>|\n|[ \t]+|[^\s*:\\\[<]+|.)")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _PARA = re.compile(r"\n[ \t]*\n\s*")
 
 class _Break(enum.Enum):
@@ -29,6 +34,7 @@ class Frag:
     value: str     # text, or icon name
     bold: bool = False
     italic: bool = False
+    span: Span | None = None   # colour, size, font, weight, letter spacing (`cardgen.core.spans`)
 
     @property
     def style(self) -> str:
@@ -39,9 +45,67 @@ Word = list[Frag]
 Paragraph = list[Word | _Break]                 # words and BREAKs
 
 
-def parse(text: str) -> list[Paragraph]:
-    """Text -> paragraphs; a paragraph is a list of words (lists of Frag) and BREAKs."""
-    return [_parse_paragraph(ptext) for ptext in _PARA.split(str(text).strip("\n"))]
+Styles = Mapping[str, Span]
+
+
+def parse(text: str, styles: Styles | None = None, problems: list[str] | None = None) -> list[Paragraph]:
+    """Text -> paragraphs; a paragraph is a list of words (lists of Frag) and BREAKs.
+    `styles`: the named span styles (game.yaml `styles:`); what is wrong with a span (an
+    unknown style or attribute, a bad value, a close with nothing open) is added to
+    `problems`, and the span set as if that part were not written."""
+    text = str(text).strip("\n")
+    spans = _Spans(styles or {}, text, problems)
+    return [_parse_paragraph(ptext, spans) for ptext in _PARA.split(text)]
+
+
+class _Spans:
+    """The spans open while parsing, innermost last, each with the attributes it sets in
+    full (its own over its outer span's); they go on across paragraphs."""
+
+    def __init__(self, styles: Styles, text: str, problems: list[str] | None):
+        self.styles = styles
+        self.text = text
+        self.problems = problems
+        self.stack: list[Span] = []
+
+    @property
+    def top(self) -> Span | None:
+        return self.stack[-1] if self.stack else None
+
+    def note(self, message: str) -> None:
+        if self.problems is not None and message not in self.problems:
+            self.problems.append(message)
+
+    def tag(self, tok: str) -> bool:
+        """Open or close a span for a tag token; False: the token is plain text."""
+        if tok in ("[/]", "</span>") or tok.startswith("[/"):
+            if self.stack:
+                self.stack.pop()
+            else:
+                self.note(f"'{tok}' closes no span")
+            return True
+        pango = tok.startswith("<")
+        body = tok[5:-1] if pango else tok[1:-1]
+        if not pango and "=" not in body:
+            name = body.strip()
+            found = self.styles.get(name)
+            if found is None:
+                if not _NAME.fullmatch(name) or f"[/{name}]" not in self.text:
+                    return False       # `[X]`, `[1/2]`: words in brackets
+                known = ", ".join(sorted(self.styles)) or "none declared"
+                self.note(f"unknown style '{name}' in '{tok}' (styles in game.yaml `styles:`: {known})")
+                found = Span()
+            self.stack.append(found.over(self.top))
+            return True
+        span, problems = from_tag(body, pango)
+        for problem in problems:
+            self.note(f"{problem}, in '{tok}'")
+        self.stack.append(span.over(self.top))
+        return True
+
+
+def _is_tag(tok: str) -> bool:
+    return len(tok) > 2 and ((tok[0] == "[" and tok[-1] == "]") or tok.startswith(("<span", "</span")))
 
 
 def _literal_marks(tokens: list[str]) -> set[int]:
@@ -62,7 +126,7 @@ def _literal_marks(tokens: list[str]) -> set[int]:
     return literal
 
 
-def _parse_paragraph(ptext: str) -> Paragraph:
+def _parse_paragraph(ptext: str, spans: _Spans) -> Paragraph:
     bold = italic = False
     items: Paragraph = []
     word: list[Frag] = []
@@ -76,8 +140,11 @@ def _parse_paragraph(ptext: str) -> Paragraph:
             word = []
 
     for n, tok in enumerate(tokens):
+        span = spans.top
         if n in literal:
-            word.append(Frag("text", tok, bold, italic))
+            word.append(Frag("text", tok, bold, italic, span))
+        elif _is_tag(tok) and spans.tag(tok):
+            continue
         elif tok == "**":
             bold = not bold
         elif tok == "*":
@@ -88,13 +155,14 @@ def _parse_paragraph(ptext: str) -> Paragraph:
         elif tok[0] in " \t":
             end_word()
         elif tok.startswith("\\") and len(tok) == 2:
-            word.append(Frag("text", tok[1], bold, italic))
+            word.append(Frag("text", tok[1], bold, italic, span))
         elif len(tok) > 2 and tok[0] == ":" and tok[-1] == ":":
-            word.append(Frag("icon", tok[1:-1], bold, italic))
+            word.append(Frag("icon", tok[1:-1], bold, italic, span))
         else:
             # one string object per distinct word: a 10,000-card game's runs share their words
             # (a soft hyphen marks where a word may break: never printed inside a line)
-            word.append(Frag("text", sys.intern(tok.replace("\u00ad", "") if "\u00ad" in tok else tok), bold, italic))
+            word.append(Frag("text", sys.intern(tok.replace("\u00ad", "") if "\u00ad" in tok else tok), bold, italic,
+                             span))
     end_word()
     return items
 

@@ -19,10 +19,23 @@ Measured = list[MeasuredRun]                   # one word's runs
 
 
 def merge_style(base: str, frag: Frag) -> str:
-    """The font style of a span set in a text whose own style is `base`."""
+    """The font style of a span set in a text whose own style is `base` (a span's `weight`
+    and `style` set it over both; `**bold**` inside a span still makes it bold)."""
     bold = frag.bold or "bold" in base
     italic = frag.italic or "italic" in base
+    span = frag.span
+    if span is not None:
+        if span.weight is not None:
+            bold = frag.bold or span.weight >= 600
+        if span.italic is not None:
+            italic = frag.italic or span.italic
     return ("bold" if bold else "") + ("italic" if italic else "") or "regular"
+
+
+def scaled(frag: Frag, base: float) -> tuple[float, float]:
+    """A span's size and letter spacing in sizes of its text (set at `base` points)."""
+    span = frag.span
+    return (1.0, 0.0) if span is None else (span.scale(base), span.spacing(base))
 
 
 def measure(fonts: FontBook, frag: Frag, family: str | None, base_style: str,
@@ -34,16 +47,20 @@ def measure(fonts: FontBook, frag: Frag, family: str | None, base_style: str,
 
 
 def measure_word(fonts: FontBook, word: list[Frag], family: str | None, base_style: str,
-                 feats: tuple[str, ...] | None = None) -> Measured:
-    """A word's spans measured (`measure`), in order: one call a word, as a text has many."""
+                 feats: tuple[str, ...] | None = None, base: float = 9.0) -> Measured:
+    """A word's spans measured (`measure`), in order: one call a word, as a text has many.
+    A span's size and letter spacing (`cardgen.core.spans`) are in its width, as a scale of
+    the text's size (`base` points)."""
     out: Measured = []
     for f in word:
         if f.kind == "icon":
             out.append((f, None, ""))
             continue
-        for part, font_name in fonts.split(f.value, family, merge_style(base_style, f), feats):
-            piece = f if part == f.value else Frag("text", part, f.bold, f.italic)
-            out.append((piece, fonts.kerned_width(part, font_name, 1.0), font_name))
+        scale, spacing = scaled(f, base)
+        font = f.span.font if f.span is not None and f.span.font else family
+        for part, font_name in fonts.split(f.value, font, merge_style(base_style, f), feats):
+            piece = f if part == f.value else Frag("text", part, f.bold, f.italic, f.span)
+            out.append((piece, fonts.kerned_width(part, font_name, 1.0) * scale + spacing * len(part), font_name))
     return out
 
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from cardgen.model.ops import Run
 from cardgen.resources.fonts import FontBook
 from cardgen.text import breaks
-from cardgen.text.markup import BREAK, Frag, Paragraph, _Break
-from cardgen.text.measure import Measured, measure_word, space_width
+from cardgen.text.markup import BREAK, Frag, Paragraph, Styles, _Break
+from cardgen.text.measure import Measured, measure_word, scaled, space_width
 
 Piece = tuple[Frag, float, str, float]          # span, width, font name ("" for icons), size
 LineItem = tuple[list[Piece], float, int]       # a word's part: pieces, width, join (0: a space before it; HARD, SOFT)
@@ -87,6 +87,8 @@ class Typesetter:
         # typographer's punctuation (`cardgen.text.punctuation`) on cards and in the booklet:
         # game.yaml `smart_punctuation`
         self.punctuation = True
+        # the named span styles, game.yaml `styles:` (`cardgen.text.markup.parse`)
+        self.styles: Styles = {}
         # pyphen's dictionary of the game's language (`breaks.dictionary`), or None: no
         # hyphenation (a word still breaks after a hyphen or a dash)
         self.hyphenator: object | None = None
@@ -117,7 +119,7 @@ class Typesetter:
                 if item is BREAK:
                     items.append(BREAK)
                     continue
-                word: Parts = [(measure_word(self.fonts, part, st.family, st.style, st.features), join)
+                word: Parts = [(measure_word(self.fonts, part, st.family, st.style, st.features, st.size), join)
                                for part, join in breaks.parts(item, self.hyphenator)]
                 if self.lacking is not None:
                     for measured, _ in word:
@@ -146,13 +148,14 @@ class Typesetter:
         out: list[Piece] = []
         total = 0.0
         for f, unit, name in pieces:
+            scale = scaled(f, st.size)[0]
             if unit is None:
-                h = size * st.icon_scale
-                w = h + size * 0.08
+                h = size * st.icon_scale * scale
+                w = h + size * scale * 0.08
                 out.append((f, w, "", h))
             else:
                 w = unit * size
-                out.append((f, w, name, size))
+                out.append((f, w, name, size * scale))
             total += w
         return out, total
 
@@ -245,8 +248,10 @@ class Typesetter:
         if not font:
             return None if hyphen else part
         value = f.value + ("-" if hyphen else "")
-        nw = self.fonts.kerned_width(value, font, size)
-        return ([*pieces[:-1], (Frag("text", value, f.bold, f.italic) if hyphen else f, nw, font, size)],
+        spacing = (pw - self.fonts.kerned_width(f.value, font, size)) / len(f.value) \
+            if f.span is not None and f.span.tracking and f.value else 0.0      # letter spacing, a character
+        nw = self.fonts.kerned_width(value, font, size) + spacing * len(value)
+        return ([*pieces[:-1], (Frag("text", value, f.bold, f.italic, f.span) if hyphen else f, nw, font, size)],
                 w - pw + nw, join)
 
     @staticmethod
@@ -268,12 +273,17 @@ class Typesetter:
         lines[-1] = ([*moved, *last], moved_w + space + last_w, last_end)
 
     @staticmethod
-    def _height(lines: list[Line], st: TextStyle, size: float, asc: float, desc: float) -> float:
+    def _scale(line: Line, size: float) -> float:
+        """How much taller than the text's size a line is set: its largest span's size over
+        the text's (a line of smaller spans keeps the text's line height)."""
+        return max([1.0] + [p[3] / size for pieces, *_ in line[0] for p in pieces if p[2]])
+
+    def _height(self, lines: list[Line], st: TextStyle, size: float, asc: float, desc: float) -> float:
         if not lines:
             return 0.0
-        n = len(lines)
         gaps = sum(1 for ln in lines[:-1] if ln[2])
-        return asc * size + (n - 1) * st.leading * size + gaps * st.paragraph_gap * size + desc * size
+        scales = [self._scale(ln, size) for ln in lines]
+        return (asc * scales[0] + sum(scales[1:]) * st.leading + gaps * st.paragraph_gap + desc * scales[-1]) * size
 
     def fits(self, paragraphs: list[Paragraph], st: TextStyle, size: float, w: float, h: float) -> bool:
         return self._fits(self._measure(paragraphs, st), st, size, w, h, {})
@@ -289,9 +299,11 @@ class Typesetter:
         """The lines' runs placed, appended to `runs`: the first line's top at `top`, each line
         aligned in (x, w). Returns each line's (index of its first run, baseline, width, ends
         its paragraph)."""
-        baseline = top + ascent * size
+        baseline = top + ascent * size * (self._scale(lines[0], size) if lines else 1.0)
         out: list[tuple[int, float, float, bool]] = []
-        for items, line_w, para_end in lines:
+        for n, (items, line_w, para_end) in enumerate(lines):
+            if n:
+                baseline += st.leading * size * self._scale(lines[n], size)
             out.append((len(runs), baseline, line_w, para_end))
             extra = 0.0
             gaps = sum(1 for p in items[1:] if p[2] == 0)
@@ -308,18 +320,22 @@ class Typesetter:
                 if wi and join == 0:
                     cx += space + extra
                 for pi, (frag, pw, font_name, fsize) in enumerate(pieces):
+                    span = frag.span
+                    color = span.color if span is not None and span.color is not None else st.color
+                    tracking = scaled(frag, st.size)[1] * size
                     if frag.kind == "icon":
                         path = self.icon_path(frag.value)
-                        runs.append(Run(cx + size * 0.04, baseline, "icon", path, "", fsize, st.color, fsize))
+                        runs.append(Run(cx + size * 0.04, baseline, "icon", path, "", fsize, color, fsize))
                     elif wi and join and not pi and len(runs) > line_start and runs[-1].kind == "text" \
-                            and runs[-1].font == font_name and runs[-1].size == fsize:
+                            and runs[-1].font == font_name and runs[-1].size == fsize and runs[-1].color == color \
+                            and runs[-1].tracking == tracking:
                         # a word's parts on one line are one run, as the word measured whole
                         runs[-1] = replace(runs[-1], content=str(runs[-1].content) + frag.value,
                                            width=runs[-1].width + pw)
                     else:
-                        runs.append(Run(cx, baseline, "text", frag.value, font_name, fsize, st.color, pw))
+                        runs.append(Run(cx, baseline, "text", frag.value, font_name, fsize, color, pw, tracking))
                     cx += pw
-            baseline += st.leading * size + (st.paragraph_gap * size if para_end else 0.0)
+            baseline += st.paragraph_gap * size if para_end else 0.0
         return out
 
     def set(self, paragraphs: list[Paragraph], st: TextStyle, x: float, y: float, w: float, h: float,
