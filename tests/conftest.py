@@ -41,6 +41,27 @@ NOT_QUICK = {
     "test_spreadsheets::test_two_thousand_rows_load",
 }
 
+# How much slower code runs under the mutation tester (tools/mutation_score.py): every call of a
+# mutated module's functions goes through mutmut's trampoline, which records it while mutmut
+# works out which tests reach which function. Tests with a time cap scale it by this.
+UNDER_MUTMUT = 20 if "MUTANT_UNDER_TEST" in os.environ else 1
+
+
+@pytest.fixture(autouse=UNDER_MUTMUT > 1)
+def _templates_afresh():
+    """Under the mutation tester, each test starts with a new template environment and no
+    compiled templates: mutmut runs its tests once in its own process (to learn which test
+    reaches which function), then forks a copy of that process for each mutant, so what is made
+    once and kept (the environment with its bounded filters, made at import; the templates
+    compiled by an earlier test) would be the unmutated code's, and the mutants of the code that
+    makes it could never be killed."""
+    from cardgen.layout import expr
+
+    expr.ENV = expr.new_environment()
+    for compiled in (expr._compile, expr._compile_condition, expr.reads_card, expr.data_read):
+        compiled.cache_clear()
+
+
 def pytest_ignore_collect(collection_path, config):
     """`pytest -m quick` does not import the modules outside QUICK: importing them (their
     asserts rewritten, their libraries loaded, their module-level data made) took a third of

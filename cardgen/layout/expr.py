@@ -289,8 +289,14 @@ def wrong_shape(value) -> None:
                         "{{ ... | join(', ') }}")
 
 
-ENV = BoundedEnvironment(undefined=_Undefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
-                         finalize=_finalize)
+def new_environment() -> BoundedEnvironment:
+    """The environment every template value is compiled in (`ENV`, made once at import; the
+    mutation tests make a new one for each test, tests/conftest.py)."""
+    return BoundedEnvironment(undefined=_Undefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
+                              finalize=_finalize)
+
+
+ENV = new_environment()
 _SINGLE = re.compile(r"^\s*\{\{(?P<e>(?:(?!\{\{|\}\}).)*)\}\}\s*$", re.S)
 
 
