@@ -104,6 +104,86 @@ def test_copies_reuse_one_bitmap(built):
     assert a == (built["out"] / "tgc" / "fronts" / "006-action-digging-6of6.png").read_bytes()
 
 
+def read_order(xml: Path) -> dict:
+    """An order file read the way mpc-autofill's desktop tool reads it (`desktop-tool/src/order.py`):
+    details, then each card's image, 0-based slots and source; the common back."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(xml).getroot()
+    assert root.tag == "order"
+    assert [e.tag for e in root] in (["details", "fronts", "cardback"], ["details", "fronts", "backs", "cardback"],
+                                     ["details", "fronts"])
+    details = {e.tag: e.text for e in root.find("details")}
+    assert list(details) == ["quantity", "bracket", "stock", "foil"]
+    assert details["stock"] in ("(S27) Smooth", "(S30) Standard Smooth", "(S33) Superior Smooth", "(M31) Linen",
+                                "(P10) Plastic") and details["foil"] in ("true", "false")
+
+    def cards(tag: str) -> list[dict]:
+        out = []
+        for card in root.find(tag) if root.find(tag) is not None else []:
+            assert card.tag == "card" and [e.tag for e in card] == ["id", "slots", "name", "query", "sourceType"]
+            fields = {e.tag: e.text for e in card}
+            assert fields["sourceType"] == "Local File" and fields["name"] == Path(fields["id"]).name
+            out.append({**fields, "slots": [int(n) for n in fields["slots"].split(",")]})
+        return out
+
+    back = root.find("cardback")
+    return {"quantity": int(details["quantity"]), "bracket": int(details["bracket"]), "stock": details["stock"],
+            "fronts": cards("fronts"), "backs": cards("backs"), "cardback": back.text if back is not None else None}
+
+
+@pytest.mark.parametrize("deck, quantity, fronts, backs, cardback", [
+    ("action", 8, [("fronts/001-action-digging-1of6.png", [0, 1, 2, 3, 4, 5]),
+                   ("fronts/007-action-bribe-1of2.png", [6, 7])], [], "backs/action-back.png"),
+    ("big-cards", 1, [("fronts/009-big-cards-sun-1of1.png", [0])], [], None),
+    ("dual", 3, [("fronts/010-dual-hero-1of2.png", [0, 1]), ("fronts/012-dual-villain-1of1.png", [2])],
+     [("backs/012-dual-villain-1of1.png", [2])], "backs/010-dual-hero-1of2.png"),
+])
+def test_mpc_order_file_per_deck(built, deck, quantity, fronts, backs, cardback):
+    folder = built["out"] / "mpc"
+    order = read_order(folder / f"{deck}.xml")
+    assert order["quantity"] == quantity and order["bracket"] == 18 and order["stock"] == "(S30) Standard Smooth"
+    assert [(c["id"], c["slots"]) for c in order["fronts"]] == fronts
+    assert [(c["id"], c["slots"]) for c in order["backs"]] == backs
+    assert order["cardback"] == cardback
+    slots = sorted(n for c in order["fronts"] for n in c["slots"])
+    assert slots == list(range(order["quantity"]))          # every slot filled once
+    for image in [c["id"] for c in order["fronts"] + order["backs"]] + ([cardback] if cardback else []):
+        assert (folder / image).is_file(), image
+    assert not list((built["out"] / "tgc").glob("*.xml"))   # an order file is MakePlayingCards'
+
+
+@pytest.mark.parametrize("quantity, size", [(1, 18), (18, 18), (19, 36), (55, 55), (56, 72), (234, 234),
+                                            (235, 396), (505, 612), (612, 612), (613, None)])
+def test_mpc_bracket_is_the_smallest_that_holds_the_deck(quantity, size):
+    from cardgen.outputs import mpc_order
+
+    assert mpc_order.bracket(quantity) == size
+    assert size is None or all(b < quantity for b in mpc_order.BRACKETS if b < size)
+
+
+def test_mpc_deck_over_the_largest_order_is_said(tmp_path):
+    from types import SimpleNamespace
+
+    from cardgen.outputs.mpc_order import OrderCard
+    from cardgen.pipeline.check import load_game
+
+    game = load_game(make_game(tmp_path), REPO, Report())
+    deck = game.decks[0]
+    written: list = []
+    job = SimpleNamespace(report=Report(), options=png.PngOptions(),
+                          staging=SimpleNamespace(add=lambda path, data: written.append(path)))
+    many = OrderCard("Digging", [f"fronts/{n:03d}.png" for n in range(613)])
+    png._mpc_orders(job, tmp_path, {deck.slug: (deck, [many], ["backs/action-back.png"])})
+    assert written == []
+    (d,) = job.report.warnings
+    assert d.loc == deck.loc and d.loc.file.endswith("action.yaml") and d.loc.line == 1 and d.code == "mpc-order"
+    assert d.message == ("deck 'Action' has 613 cards, more than a MakePlayingCards order holds (612): no "
+                         "png/mpc/action.xml was written; split the deck into files of at most 612 cards")
+    png._mpc_orders(job, tmp_path, {deck.slug: (deck, [OrderCard("Digging", ["fronts/001.png"] * 612)], [])})
+    assert written == [tmp_path / "action.xml"]
+
+
 def test_bleed_and_trim_land_on_exact_pixels(built):
     # TGC: 37.5 px of bleed; the card's own bleed is 1/8 in, so the trim starts at pixel 37/38
     im = Image.open(built["out"] / "tgc" / "fronts" / "001-action-digging-1of6.png").convert("RGB")
@@ -158,7 +238,7 @@ def test_pngs_made_now_are_moved_into_place_and_match_the_cache(tmp_path, monkey
     root = tmp_path / "build" / "printme"
     files = sorted((root / "png" / "mpc").rglob("*.png"))
     # 4 distinct sides (blue face, Bribe, the back, the tarot face) moved; the other 12 copied
-    assert len(files) == 16 and copied.count(False) == 4 and copied.count(True) == 16 - 4 + 1   # + the manifest
+    assert len(files) == 16 and copied.count(False) == 4 and copied.count(True) == 16 - 4 + 1 + 3   # + the manifest, the 3 orders
     cache = {p.read_bytes()[40:] for p in (root / ".cache" / "raster").iterdir()}
     state = (root / ".cardgen" / "state.json").read_text()
     for f in files:

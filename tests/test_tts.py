@@ -203,13 +203,13 @@ def test_sideways_back_is_hidden_and_round_tokens(big):
     wide = _deck(big["save"], "Wide")
     (key, entry), = wide["CustomDeck"].items()
     assert wide["SidewaysCard"] is True and entry["BackIsHidden"] is True
-    assert wide["DeckIDs"] == [int(key) * 100, int(key) * 100 + 1, int(key) * 100 + 2]   # copies repeat
-    assert (entry["NumWidth"], entry["NumHeight"]) == (3, 1)          # no hidden cell
+    assert wide["DeckIDs"] == [int(key) * 100, int(key) * 100, int(key) * 100 + 1]   # copies share a cell
+    assert (entry["NumWidth"], entry["NumHeight"]) == (2, 1)          # no hidden cell
     assert wide["Transform"]["scaleX"] == 1.0                         # short side 63.5 mm
     im = Image.open(local(entry["FaceURL"]))
-    cw = im.width // 3
-    assert [im.getpixel((int((i + 0.5) * cw), im.height // 2)) for i in range(3)] == \
-        [(10, 200, 10), (10, 200, 10), (10, 10, 200)]
+    assert im.size == (2 * 1050, 750)                                 # 300 dpi cells, sideways
+    assert [im.getpixel((int((i + 0.5) * 1050), 375)) for i in range(2)] == [(10, 200, 10), (10, 10, 200)]
+    assert len({c["GUID"] for c in wide["ContainedObjects"]}) == 3
     tokens = _deck(big["save"], "Tokens")
     (_, tentry), = tokens["CustomDeck"].items()
     assert tentry["Type"] == 4 and tentry["UniqueBack"] is True
@@ -224,6 +224,35 @@ def test_thumbnail_and_hashed_names(big):
     faces = sorted(p.name for p in tdir.glob("big-faces-*.png"))
     assert len(faces) == 3
     assert all(len(n.rsplit("-", 1)[1]) == len("0123456789.png") for n in faces)
+
+
+def test_copies_share_a_cell_at_full_resolution(tmp_path):
+    """Alter Ego's Hero deck: 50 cards, 5 faces; one sheet of 5 faces and the hidden cell, each
+    cell 750 x 1050 px (300 dpi), each card's CardID repeated for its copies."""
+    rgbs = [(200, 40, 40), (40, 200, 40), (40, 40, 200), (200, 200, 40), (40, 200, 200)]
+    game = make_game(tmp_path, {"hero": ("deck: Hero\ntemplate: face\nback: back\ntts: {back_is_hidden: false}",
+                                         [(f"H{k}", 10, rgb) for k, rgb in enumerate(rgbs)])},
+                     "decks: [hero]\ntts: {format: png}\n")
+    build(game, tmp_path / "out")
+    save = json.loads((tmp_path / "out" / "synth" / "tts" / "synth.json").read_text())
+    deck = _deck(save, "Hero")
+    (key, entry), = deck["CustomDeck"].items()
+    assert (entry["NumWidth"], entry["NumHeight"]) == (3, 2)           # 5 faces + the hidden cell
+    im = Image.open(local(entry["FaceURL"])).convert("RGB")
+    assert im.size == (3 * 750, 2 * 1050)
+    for k, rgb in enumerate(rgbs):
+        assert im.getpixel(((k % 3) * 750 + 375, (k // 3) * 1050 + 525)) == rgb
+    assert im.getpixel((2 * 750 + 375, 1050 + 525)) == (16, 32, 48)   # the hidden cell: the back
+    ids = [int(key) * 100 + k for k in range(5) for _ in range(10)]
+    assert deck["DeckIDs"] == ids == [c["CardID"] for c in deck["ContainedObjects"]]
+    assert [c["Nickname"] for c in deck["ContainedObjects"]] == [f"H{k}" for k in range(5) for _ in range(10)]
+    assert len({c["GUID"] for c in deck["ContainedObjects"]} | {deck["GUID"]}) == 51
+    # the thumbnail: the title in light letters on top, the five faces fanned below it
+    thumb = Image.open(tmp_path / "out" / "synth" / "tts" / "synth.png").convert("RGB")
+    band = [thumb.getpixel((x, y)) for x in range(256) for y in range(8, 36)]
+    assert sum(1 for p in band if min(p) > 200) > 100
+    seen = {thumb.getpixel((x, y)) for x in range(0, 256, 2) for y in range(60, 256, 2)}
+    assert all(any(sum(abs(a - b) for a, b in zip(p, rgb)) < 12 for p in seen) for rgb in rgbs)
 
 
 def test_rebuild_rasterizes_nothing_and_json_is_identical(big):
@@ -271,11 +300,11 @@ def test_default_jpeg_and_hosted_urls(tmp_path):
     assert entry["FaceURL"].endswith(".jpg")
     name = entry["FaceURL"].rsplit("/", 1)[1]
     im = Image.open(out / "synth" / "tts" / name)
-    # 6 copies, BackIsHidden: 3 x 2 without an empty cell, 300 dpi cells
+    # 6 cards, 5 faces, BackIsHidden: 5 x 1 without an empty cell, 300 dpi cells
     assert entry["BackIsHidden"] is True
-    assert (entry["NumWidth"], entry["NumHeight"]) == (3, 2)
-    assert im.format == "JPEG" and im.mode == "RGB" and im.size == (3 * 750, 2 * 1050)
-    r, g, b = im.getpixel((375, 1050 + 525))              # C2 follows C0, C0, C1: row 2, column 1
+    assert (entry["NumWidth"], entry["NumHeight"]) == (5, 1)
+    assert im.format == "JPEG" and im.mode == "RGB" and im.size == (5 * 750, 1050)
+    r, g, b = im.getpixel((2 * 750 + 375, 525))           # C2 follows C0 (both copies in one cell), C1
     assert max(abs(r - colour(14)[0]), abs(g - colour(14)[1]), abs(b - colour(14)[2])) <= 3
 
 
@@ -459,9 +488,14 @@ def test_face_up_tags_notes_and_the_rules_pdf(table):
     pdf = by["Synth rules"] if "Synth rules" in by else next(o for o in save["ObjectStates"] if o["Name"] == "Custom_PDF")
     assert pdf["Name"] == "Custom_PDF" and set(pdf["CustomPDF"]) == {"PDFUrl", "PDFPassword", "PDFPage", "PDFPageOffset"}
     assert pdf["CustomPDF"]["PDFUrl"].endswith("/rules.pdf")
-    # every CardID fits 32 bits, every key unique
-    ids = [c["CardID"] for o in save["ObjectStates"] for c in o.get("ContainedObjects", [o]) if "CardID" in c]
-    assert ids and max(ids) < 2**31 and len(ids) == len(set(ids))
+    # every CardID fits 32 bits and names a cell of its own sheet; copies share a CardID, not a GUID
+    cards = [c for o in save["ObjectStates"] for c in o.get("ContainedObjects", [o]) if "CardID" in c]
+    ids = [c["CardID"] for c in cards]
+    assert ids and max(ids) < 2**31 and len(ids) > len(set(ids))
+    for c in cards:
+        (key, entry), = c["CustomDeck"].items()
+        assert c["CardID"] // 100 == int(key) and c["CardID"] % 100 < entry["NumWidth"] * entry["NumHeight"]
+    assert len({c["GUID"] for c in cards}) == len(cards)
 
 
 def test_hosted_rules_pdf_address(tmp_path):

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.outputs.base import Job, Output
+from cardgen.outputs.mpc_order import BRACKETS, STOCKS, OrderCard, bracket, order_xml
 from cardgen.schema.core import Choice, Decl, ListOf, opt
 
 PT_PER_IN = 72.0
@@ -49,12 +50,14 @@ class PngOptions(Decl):
                          "print services: mpc (MakePlayingCards, 822x1122 px poker) or tgc (The Game Crafter, "
                          "825x1125 px poker); repeatable", tuple(TARGETS), default_doc="both", cli="--target",
                          key="target")
+    mpc_stock: str = opt(Choice(STOCKS), "MakePlayingCards card stock written in the mpc-autofill order files "
+                         "(`png/mpc/<deck>.xml`)", "(S30) Standard Smooth", cli="--mpc-stock")
 
 
 class Png(Output[PngOptions]):
     name = "png"
     summary = "One PNG per card copy at a print service's exact pixel size (MakePlayingCards, The Game Crafter)."
-    files = "png/<target>/fronts/, png/<target>/backs/"
+    files = "png/<target>/fronts/, png/<target>/backs/, png/mpc/<deck>.xml"
     default = False
     section = "png"
     rasterizes = True
@@ -89,6 +92,22 @@ class Png(Output[PngOptions]):
         cache.prune()
 
 
+def _mpc_orders(job: Job, root: Path, orders: dict) -> None:
+    """`png/mpc/<deck>.xml` per deck (`cardgen.outputs.mpc_order`); a deck over MakePlayingCards'
+    largest order gets a warning at its file instead."""
+    for deck, cards, shared in orders.values():
+        quantity = sum(len(c.fronts) for c in cards)
+        if quantity == 0:
+            continue
+        if bracket(quantity) is None:
+            job.report.warn(deck.loc, f"deck '{deck.name}' has {quantity} cards, more than a MakePlayingCards "
+                            f"order holds ({BRACKETS[-1]}): no png/mpc/{deck.slug}.xml was written; split "
+                            f"the deck into files of at most {BRACKETS[-1]} cards", "mpc-order")
+            continue
+        xml = order_xml(cards, shared[0] if shared else None, job.options.mpc_stock)
+        job.staging.add(root / f"{deck.slug}.xml", xml)
+
+
 def _png_targets(job: Job, targets, cache, pool, ready_dir: Path) -> None:
     from cardgen.core.names import NAME_LIMIT, bounded, slugify
     from cardgen.outputs.extras import extras
@@ -107,6 +126,7 @@ def _png_targets(job: Job, targets, cache, pool, ready_dir: Path) -> None:
         warned = set()
         n = 0
         shared_done = set()
+        orders: dict = {}        # deck slug -> (deck, its cards as OrderCard, its shared back): the mpc orders
         for deck, card, face in r.faces:
             spec = Spec(*t.size(deck.size.width, deck.size.height), t.bleed_pt(), t.dpi, "png")
             if spec.bleed > face.bleed + 1e-6 and deck.slug not in warned:
@@ -116,6 +136,8 @@ def _png_targets(job: Job, targets, cache, pool, ready_dir: Path) -> None:
                             f"{t.bleed_px / t.dpi * 25.4:.2f} mm; the card edges are stretched to fill it "
                             f"(set `bleed:` to at least that)", "png-bleed")
             back = r.back_of(deck, card)
+            ordered = OrderCard(card.name, [])
+            orders.setdefault(deck.slug, (deck, [], []))[1].append(ordered)
             for i in range(1, card.count + 1):
                 n += 1
                 tail = f"-{i}of{card.count}"
@@ -123,13 +145,16 @@ def _png_targets(job: Job, targets, cache, pool, ready_dir: Path) -> None:
                 stem = bounded(head, NAME_LIMIT - len(tail) - len(".png")) + tail
                 requests.append((face, spec))
                 names.append(root / "fronts" / f"{stem}.png")
+                ordered.fronts.append(f"fronts/{stem}.png")
                 if back is not None and deck.backs:
                     requests.append((back, spec))
                     names.append(root / "backs" / f"{stem}.png")
+                    ordered.backs.append(f"backs/{stem}.png")
             if back is not None and not deck.backs and deck.slug not in shared_done:
                 shared_done.add(deck.slug)
                 requests.append((back, spec))
                 names.append(root / "backs" / f"{deck.slug}-back.png")
+                orders[deck.slug][2].append(f"backs/{deck.slug}-back.png")
         for e in more:          # the player aid: its own size, its own back
             spec = Spec(*t.size(e.width, e.height), t.bleed_pt(), t.dpi, "png")
             for i in range(1, e.count + 1):
@@ -140,6 +165,8 @@ def _png_targets(job: Job, targets, cache, pool, ready_dir: Path) -> None:
                 if e.back is not None:
                     requests.append((e.back, spec))
                     names.append(root / "backs" / f"{stem}.png")
+        if tname == "mpc":
+            _mpc_orders(job, root, orders)
         ready: dict[Path, tuple[Path, str]] = {}
         paths = rasterize(requests, cache, font_dirs_of(r), pool, (ready_dir, ready))
         for name, path in zip(names, paths):

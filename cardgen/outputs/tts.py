@@ -1,8 +1,9 @@
 """Tabletop Simulator export: `build/<game>/tts/`.
 
-Per deck, the faces go on atlases ("deck sheets") of at most 10 x 7 cells and at most
-4096 px a side, cells in the card's proportions, copies repeated, row-major.  The grid's
-last cell is the hidden-card image unless the deck uses BackIsHidden.  A deck too big for
+Per deck, the faces go on atlases ("deck sheets", `cardgen.outputs.tts_atlas`) of at most
+10 x 7 cells and at most 4096 px a side, cells in the card's proportions, one cell per
+distinct face (copies share it: its CardID repeats), row-major.  The grid's last cell is the
+hidden-card image unless the deck uses BackIsHidden.  A deck with too many distinct faces for
 one sheet gets several `CustomDeck` entries.  A shared back is one image; per-card backs
 are a back atlas with the same grid (`UniqueBack`).
 
@@ -21,12 +22,13 @@ import io
 import json
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from cardgen.outputs import tts_objects as objs
 from cardgen.outputs.base import Job, Output
+from cardgen.outputs.tts_atlas import cell_size, deck_keys, grid_for, plan_sheets  # noqa: F401 (tts.<name>)
 from cardgen.outputs.tts_objects import COMMON, POKER_WIDTH_MM, UNITS_PER_MM
 from cardgen.outputs.tts_objects import guid as _guid
 from cardgen.outputs.tts_objects import transform as _transform
@@ -35,9 +37,6 @@ from cardgen.schema.core import Bool, Choice, Decl, Int, Text, opt
 if TYPE_CHECKING:
     from PIL import Image
 
-MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
-MAX_CELL_DPI = 300               # no point in cells sharper than print
-KEY_MAX = (2**31 - 1) // 100 - 1  # key * 100 + 99 must fit a 32-bit int
 HIDDEN_GREY = (64, 64, 64)
 PLAIN_BACK = (96, 96, 96)
 Cell = str | tuple[int, int, int] | None   # an atlas cell: a cached bitmap's path, a solid colour or empty
@@ -84,83 +83,6 @@ class TtsOptions(TtsDeckOptions):
 
 
 # -- geometry --------------------------------------------------------------------------------
-
-def grid_for(cells: int, width_mm: float = 63.5, height_mm: float = 88.9) -> tuple[int, int]:
-    """The smallest grid (at most 10 x 7) holding `cells` cells: fewest empty cells first,
-    then the largest cell the 4096 px limit allows, then more columns than rows."""
-    if cells < 1 or cells > MAX_COLS * MAX_ROWS:
-        raise ValueError(f"a sheet holds 1 to {MAX_COLS * MAX_ROWS} cells, not {cells}")
-    best: tuple | None = None
-    for cols in range(1, MAX_COLS + 1):
-        rows = math.ceil(cells / cols)
-        if rows > MAX_ROWS:
-            continue
-        rank = (cols * rows - cells, -cell_size(cols, rows, width_mm, height_mm)[0], -cols)
-        if best is None or rank < best[0]:
-            best = (rank, cols, rows)
-    assert best is not None
-    return best[1], best[2]
-
-
-def cell_size(cols: int, rows: int, width_mm: float, height_mm: float) -> tuple[int, int]:
-    """Largest cell in the card's proportions so the sheet stays within 4096 px a side,
-    and not sharper than 300 dpi."""
-    aspect = width_mm / height_mm
-    w = min(MAX_PX // cols, math.floor(MAX_PX // rows * aspect), round(width_mm / 25.4 * MAX_CELL_DPI))
-    while True:
-        h = max(1, round(w / aspect))
-        if h * rows <= MAX_PX and h <= round(height_mm / 25.4 * MAX_CELL_DPI) + 1:
-            return w, h
-        w -= 1
-
-
-@dataclass
-class Sheet:
-    """One atlas, one `CustomDeck` entry."""
-
-    cols: int
-    rows: int
-    cell_w: int
-    cell_h: int
-    entries: list = field(default_factory=list)   # (card, face layout, back layout or None) per copy
-    hidden: bool = True                            # last cell is the hidden-card image
-    key: int = 0
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return self.cols * self.cell_w, self.rows * self.cell_h
-
-
-def plan_sheets(entries: list, width_mm: float, height_mm: float, back_is_hidden: bool) -> list[Sheet]:
-    """Split a deck's copies (in order) into sheets; every sheet of a deck has the same cell
-    size (that of the first, largest grid)."""
-    per = MAX_COLS * MAX_ROWS - (0 if back_is_hidden else 1)
-    chunks = [entries[i:i + per] for i in range(0, len(entries), per)]
-    if not chunks:
-        return []
-    hidden = 0 if back_is_hidden else 1
-    cw, ch = cell_size(*grid_for(len(chunks[0]) + hidden, width_mm, height_mm), width_mm, height_mm)
-    sheets = []
-    for chunk in chunks:
-        cols, rows = grid_for(len(chunk) + hidden, width_mm, height_mm)
-        sheets.append(Sheet(cols, rows, cw, ch, chunk, not back_is_hidden))
-    return sheets
-
-
-def deck_keys(game_slug: str, deck_slug: str, n: int, taken: set[int]) -> list[int]:
-    """Stable CustomDeck keys for a deck's sheets: a hash of game, deck and sheet number
-    into 1..KEY_MAX (so key*100 + index fits 32 bits); a clash within the game moves on."""
-    keys = []
-    for i in range(n):
-        h = int(hashlib.sha256(f"cardgen/{game_slug}/{deck_slug}/{i}".encode()).hexdigest(), 16)
-        key = 1 + h % KEY_MAX
-        while key in taken:
-            key = 1 + key % KEY_MAX
-        taken.add(key)
-        keys.append(key)
-    return keys
-
-
 # -- images ----------------------------------------------------------------------------------
 
 def _encode(img: Image.Image, fmt: str, quality: int) -> bytes:
@@ -321,7 +243,7 @@ def _out_tts(job: Job) -> None:
         "VersionNumber": "",
     }
     staging.add(tts_dir / f"{game.slug}.json", (json.dumps(save, indent=2, ensure_ascii=False) + "\n").encode())
-    staging.add(tts_dir / f"{game.slug}.png", _thumbnail(plans, pplans, cell_of))
+    staging.add(tts_dir / f"{game.slug}.png", _thumbnail(game.title or game.slug, plans, pplans, cell_of))
     cache.prune()
     raster.Cache(atlas_dir).prune()
 
@@ -342,11 +264,12 @@ def _plan_decks(job: Job) -> tuple[list, list]:
         if deck.kind != "card":
             continue                       # tokens, tiles, boards: `_plan_pieces`
         rows = by_deck.get(deck.slug, [])
-        entries = [(card, face, r.back_of(deck, card)) for _, card, face in rows for _ in range(card.count)]
+        entries = [(card, face, r.back_of(deck, card)) for _, card, face in rows if card.count > 0]
         if not entries:
             continue
         dopts = job.deck_options(deck, TtsDeckOptions)
-        sheets = plan_sheets(entries, deck.size.width, deck.size.height, dopts.back_is_hidden)
+        sheets = plan_sheets(entries, deck.size.width, deck.size.height, dopts.back_is_hidden,
+                             [card.count for card, _, _ in entries])
         for sheet, key in zip(sheets, deck_keys(r.game.slug, deck.slug, len(sheets), taken)):
             sheet.key = key
         plans.append((deck, dopts, sheets))
@@ -635,9 +558,10 @@ def _deck_object(game, deck, dopts, sheets, per_sheet, url) -> dict:
         entry = {"FaceURL": url(face_img), "BackURL": url(back_img), "NumWidth": sheet.cols,
                  "NumHeight": sheet.rows, "BackIsHidden": not sheet.hidden, "UniqueBack": unique, "Type": shape}
         custom[str(sheet.key)] = entry
-        for i, (card, _, _) in enumerate(sheet.entries):
+        for i, copy in sheet.copies():
+            card = sheet.entries[i][0]
             cards.append({
-                "GUID": _guid(game.slug, deck.slug, sheet.key, i),
+                "GUID": _guid(game.slug, deck.slug, sheet.key, i, *([copy] if copy > 1 else [])),
                 "Name": "Card",
                 "Transform": _transform(scale, face_down),
                 "Nickname": card.name,
@@ -695,28 +619,75 @@ def _rules_object(job: Job, base_url: str | None) -> dict | None:
     }
 
 
-def _thumbnail(plans, pplans, cell_of) -> bytes:
-    """256 x 256: the first card of up to three decks, fanned; in a game without cards, its
-    first pieces (each file's first, then their others), cut to their shape."""
+THUMB = 256
+THUMB_BG = (46, 52, 58)
+
+
+def _thumbnail(title: str, plans, pplans, cell_of) -> bytes:
+    """256 x 256: the game's title over a fan of up to five cards (each deck's first face, then
+    their others); in a game without cards, its first pieces (each file's first, then their
+    others), cut to their shape."""
     from PIL import Image
 
     from cardgen.render import raster
 
-    thumb = Image.new("RGB", (256, 256), (46, 52, 58))
-    firsts = [(sheets[0].entries[0][1], "rect") for _, _, sheets in plans if sheets]
+    thumb = Image.new("RGB", (THUMB, THUMB), THUMB_BG)
+    faces = [[(entry[1], "rect") for entry in sheets[0].entries] for _, _, sheets in plans if sheets]
     pieces = [[(face, objs.path_mask(face.outline) if deck.size.shape == "path" else deck.size.shape)
                for _, face, _ in rows] for deck, _, rows in pplans]
-    firsts = (firsts + [p[0] for p in pieces] + [f for p in pieces for f in p[1:]])[:3]
-    n = len(firsts)
-    for i, (face, shape) in enumerate(firsts):
-        img = raster.open_image(cell_of[id(face)])
-        box = 200 if n == 1 else 176
+    groups = faces or pieces
+    fan = ([g[0] for g in groups] + [f for g in groups for f in g[1:]])[:5]
+    top = _thumb_title(thumb, title)
+    n = len(fan)
+    cards = bool(faces)                              # (pieces: smaller, fanned wider, as they are squarer)
+    box = min(150 if cards else 112, THUMB - top - 30)       # the cards' longer side
+    spread = min(40.0, 10.0 * (n - 1)) if cards else min(60.0, 30.0 * (n - 1))   # first to last, degrees
+    radius = box * (0.8 if cards else 1.3)           # they turn about a point below the middle one
+    pivot_y = top + 4 + box / 2 + radius
+    for i, (face, shape) in enumerate(fan):
+        img = raster.open_image(cell_of[id(face)]).convert("RGBA")
         k = box / max(img.width, img.height)
         img = img.resize((max(1, round(img.width * k)), max(1, round(img.height * k))), Image.Resampling.LANCZOS)
-        step = 0 if n == 1 else (256 - 16 - img.width) / (n - 1)
-        x = round(8 + i * step) if n > 1 else (256 - img.width) // 2
-        y = (256 - img.height) // 2 + (0 if n == 1 else (i - (n - 1) / 2) * 10)
-        thumb.paste(img, (x, round(y)), objs.shape_mask(shape, img.size) if shape != "rect" else None)
+        img.putalpha(objs.shape_mask(shape, img.size) if shape != "rect" else Image.new("L", img.size, 255))
+        angle = 0.0 if n == 1 else spread / 2 - spread * i / (n - 1)
+        turned = img.rotate(angle, Image.Resampling.BICUBIC, expand=True)
+        cx = THUMB / 2 - math.sin(math.radians(angle)) * radius
+        cy = pivot_y - math.cos(math.radians(angle)) * radius
+        thumb.paste(turned, (round(cx - turned.width / 2), round(cy - turned.height / 2)), turned)
     buf = io.BytesIO()
     thumb.save(buf, "PNG", compress_level=9)
     return buf.getvalue()
+
+
+def _thumb_title(thumb, title: str) -> int:
+    """Draw the title centred on one or two lines at the top, as large as fits; returns the
+    height it takes."""
+    from PIL import ImageDraw, ImageFont
+
+    from cardgen.core.data import DATA
+
+    fonts = DATA / "fonts"
+    font_file = fonts / ("Lato-Bold.ttf" if all(ord(c) < 0x250 for c in title) else "DejaVuSans.ttf")
+    draw = ImageDraw.Draw(thumb)
+    title = " ".join(title.split()) or "Untitled"
+    for size in range(30, 11, -2):
+        font = ImageFont.truetype(str(font_file), size)
+        lines = _wrap(draw, title, font, THUMB - 16)
+        if len(lines) <= 2 and all(draw.textlength(line, font=font) <= THUMB - 16 for line in lines):
+            break
+    lines = lines[:2]
+    y = 8
+    for line in lines:
+        draw.text((THUMB / 2, y), line, font=font, fill=(245, 240, 225), anchor="ma")
+        y += round(size * 1.15)
+    return y + 2
+
+
+def _wrap(draw, text: str, font, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and draw.textlength(lines[-1] + " " + word, font=font) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
