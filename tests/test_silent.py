@@ -421,9 +421,8 @@ def test_the_print_service_preflight_says_a_finding_of_many_cards_once(tiny_game
     code, _, err = in_dir(tmp_path, "build", str(root), "--only", "pdfx")
     said = [x for x in err.splitlines() if "safe area" in x]
     assert code == 0 and said == [
-        "tiny/deck.yaml:5:5: warning: deck 'Things': text of element 'edge' comes within 1.0 mm of the trim, inside "
-        "the 3.17 mm safe area a print service may cut into; move it inwards on 5 cards (first: 'Card 0', "
-        "deck.yaml:5:5)"]
+        "tiny/templates/tiny/face.yaml:2:5: warning: element 'edge': text comes closer to the trim than the 3.17 mm "
+        "safe area a print service may cut into; move it inwards on 5 cards (first: 'Card 0', deck.yaml:5:5)"]
 
 
 def test_svg_text_with_a_character_its_font_lacks_is_said(tiny_game, tmp_path):
