@@ -156,11 +156,10 @@ def test_a_header_in_another_case_is_the_field_the_template_reads_said_once_per_
     code, out, _ = in_dir(tmp_path, "validate", "g")
     assert code == 0, out
     assert out.splitlines() == [
-        "g/cards.csv:1:2: warning: deck 'Cards': column 'Type' is read as the field `type` its template reads "
-        "(headers match fields in any case; write 'type' to say so)",
-        "g/cards.csv:1:3: warning: deck 'Cards': column 'Text' is read as the field `text` its template reads "
-        "(headers match fields in any case; write 'text' to say so)",
-        "g: 0 errors, 2 warnings"]
+        "g/cards.csv:1:2: warning: deck 'Cards': columns 'Type' as `type`, 'Text' as `text` read as the fields "
+        "its template reads (headers match fields in any case; write them as the template does, or map them "
+        "with `columns:`, to say so)",
+        "g: 0 errors, 1 warning"]
     report = Report()
     checked = check_game(game, tmp_path, report)
     assert checked.rendered is not None
@@ -171,7 +170,7 @@ def test_a_header_in_another_case_is_the_field_the_template_reads_said_once_per_
         assert card.fields["text"] == f"Do thing {i}." and "Text" not in card.fields
     # the build says it once too, and prints the text
     code, _, err = in_dir(tmp_path, "build", "g", "--only", "cards")
-    assert code == 0 and err.count("column 'Text'") == 1
+    assert code == 0 and err.count("'Text' as `text`") == 1
 
 
 def test_a_header_as_the_template_writes_it_is_not_said(tmp_path):

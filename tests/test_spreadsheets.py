@@ -482,7 +482,7 @@ def test_new_from_a_workbook(tmp_path, monkeypatch):
     root = project / "cards" / "mine"
     assert sorted(p.name for p in root.iterdir()) == ["actions.yaml", "game.yaml", "items.yaml", "mine.xlsx",
                                                       "templates"]
-    assert "cards: {file: mine.xlsx, sheet: Actions}" in (root / "actions.yaml").read_text()
+    assert "cards: {file: mine.xlsx, sheet: Actions, columns: {count: Qty}}" in (root / "actions.yaml").read_text()
     assert "Notes" in (root / "game.yaml").read_text()
     tpl = (root / "templates" / "mine" / "actions.yaml").read_text()     # self-contained
     for key in ("cost", "tags", "Flavor Text"):

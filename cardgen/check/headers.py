@@ -70,7 +70,7 @@ def _rename(data: YDict, old: str, new: str) -> None:
 def recognise_header_case(game: Game, report: Report) -> None:
     """In each deck whose cards are a spreadsheet: a column whose header is a field the deck's
     templates read, in another case (`Text` for `text`), gives that field; one warning per
-    column and deck, at its header."""
+    deck, at the first such header, naming them all."""
     for deck in game.decks:
         if not _from_sheet(deck) or not deck.cards:
             continue
@@ -80,7 +80,8 @@ def recognise_header_case(game: Game, report: Report) -> None:
         by_lower: dict[str, list[str]] = {}
         for u in sorted(used):
             by_lower.setdefault(u.lower(), []).append(u)
-        said: set[str] = set()
+        said: dict[str, str] = {}
+        first: Loc | None = None
         for card in deck.cards:
             for key in list(card.data):
                 if not isinstance(key, str) or key in used or key in ("back",):
@@ -95,7 +96,16 @@ def recognise_header_case(game: Game, report: Report) -> None:
                     if fields is not None and key in fields:
                         fields[new] = fields.pop(key)
                 if key not in said:
-                    said.add(key)
-                    report.warn(header, f"deck '{deck.name}': column '{key}' is read as the field `{new}` its "
-                                        f"template reads (headers match fields in any case; write '{new}' to "
-                                        f"say so)", "sheet-header-case")
+                    said[key] = new
+                    first = first or header
+        if said and first is not None:
+            _say(report, first, deck.name, said)
+
+
+def _say(report: Report, at: Loc, deck: str, said: dict[str, str]) -> None:
+    """One warning per deck, at the first such header, naming every column read so."""
+    pairs = ", ".join(f"'{k}' as `{v}`" for k, v in said.items())
+    plural = "s" if len(said) > 1 else ""
+    report.warn(at, f"deck '{deck}': column{plural} {pairs} read as the field{plural} its template reads "
+                    f"(headers match fields in any case; write them as the template does, or map them with "
+                    f"`columns:`, to say so)", "sheet-header-case")

@@ -384,7 +384,10 @@ def new(name, size, source=None):
         if source is not None:
             from cardgen.cli.new_from_sheet import new_game_from_sheet
 
-            root = new_game_from_sheet(Path.cwd(), name, source, size)
+            said: list[str] = []
+            root = new_game_from_sheet(Path.cwd(), name, source, size, said)
+            for line in said:
+                click.echo(line)
         else:
             root = new_game(Path.cwd(), name, size)
     except CardgenError as exc:

@@ -64,11 +64,35 @@ def _sheet_names(path: Path) -> list[str | None]:
                                            f"{exc})") from None
 
 
-def _columns(path: Path, sheet: str | None) -> list[tuple[str, bool]]:
-    """The fields a sheet's header names, (field, is a list), without name and count; raises
-    if the sheet has no cards."""
+NAME_GUESSES = ("name", "title", "card")
+COUNT_GUESSES = ("count", "qty", "quantity", "copies")
+
+
+def _guess(path: Path, sheet: str | None) -> dict[str, str]:
+    """`columns:` for a sheet whose header has no `name` column: the first of Title, Card (any
+    case) as the name, and Qty, Quantity, Copies as the count; {} where the header says it."""
+    loc, report = Loc(str(path)), Report()
+    suffix = path.suffix.lower()
+    rows = sheets.read_csv(path, "utf-8", report, loc) if suffix in (".csv", ".tsv") else \
+        sheets.read_xlsx(path, sheet, loc) if suffix in (".xlsx", ".xlsm") else sheets.read_ods(path, sheet, loc)
+    header = next((row for row in rows if any(sheets.cell_value(raw) is not None for raw, _ in row)
+                   and not sheets._is_comment(row[0][0])), [])
+    texts = [str(raw).strip() for raw, _ in header if raw is not None and str(raw).strip()]
+    chosen: dict[str, str] = {}
+    for field, guesses in (("name", NAME_GUESSES), ("count", COUNT_GUESSES)):
+        found = next((t for g in guesses for t in texts if t.lower() == g), None)
+        if found is not None and found.lower() != field:
+            chosen[field] = found
+    return chosen
+
+
+def _columns(path: Path, sheet: str | None) -> tuple[list[tuple[str, bool]], dict[str, str]]:
+    """The fields a sheet's header names, (field, is a list), without name and count, and the
+    `columns:` guessed for its name and count; raises if the sheet has no cards."""
     report = Report()
-    value: object = path.name if sheet is None else {"file": path.name, "sheet": sheet}
+    mapping = _guess(path, sheet)
+    value: dict = {"file": path.name, **({"sheet": sheet} if sheet is not None else {}),
+                   **({"columns": mapping} if mapping else {})}
     cards = sheets.read_cards(value, path.parent / "deck.yaml", Loc(str(path)), report)
     if not cards:
         raise CardgenError(Loc(str(path)), "no cards")
@@ -77,7 +101,7 @@ def _columns(path: Path, sheet: str | None) -> list[tuple[str, bool]]:
         for key, v in card.items():
             if key not in ("name", "count", "back"):
                 fields.setdefault(key, isinstance(v, list))
-    return list(fields.items())
+    return list(fields.items()), mapping
 
 
 def _template(fields: list[tuple[str, bool]], colour: str) -> str:
@@ -108,7 +132,8 @@ elements:
 """
 
 
-def new_game_from_sheet(cwd: Path, name: str, source: Path, size: str = "poker") -> Path:
+def new_game_from_sheet(cwd: Path, name: str, source: Path, size: str = "poker",
+                        said: list[str] | None = None) -> Path:
     """Write the game `name` (the spreadsheet copied in, game.yaml, one deck file per sheet and
     a template for each in its own templates/) into `cwd/name/`, or `cards/name/` of the project
     `cwd` is in, as `cardgen new` does; refuse to overwrite.  Returns the game folder."""
@@ -121,32 +146,40 @@ def new_game_from_sheet(cwd: Path, name: str, source: Path, size: str = "poker")
         raise CardgenError(Loc(str(source)), f"not a spreadsheet cardgen reads ({', '.join(SHEET_SUFFIXES)})")
     game_dir = new_game_dir(cwd, name, size)
     tpl_dir = game_dir / "templates" / name
-    decks: list[tuple[str | None, list[tuple[str, bool]]]] = []
+    decks: list[tuple[str | None, list[tuple[str, bool]], dict[str, str]]] = []
     skipped: list[str] = []
     for sheet in _sheet_names(source):
         try:
-            decks.append((sheet, _columns(source, sheet)))
+            decks.append((sheet, *_columns(source, sheet)))
         except CardgenError:
             skipped.append(sheet or source.name)     # no header with a name column, or no rows
     if not decks:
-        raise CardgenError(Loc(str(source)), "no sheet has a header row with a `name` column and cards under it")
+        looked = ", ".join(g.title() for g in NAME_GUESSES)
+        raise CardgenError(Loc(str(source)), f"no sheet has a header row with a name column ({looked}, in any "
+                                             f"case) and cards under it; name the column in a deck's `columns:` "
+                                             f"(docs/spreadsheets.md)")
     title = " ".join(w.capitalize() for w in name.split("-"))
     files: dict[Path, str] = {}
     slugs: list[str] = []
-    for i, (sheet, fields) in enumerate(decks):
+    for i, (sheet, fields, mapping) in enumerate(decks):
         deck = sheet or re.sub(r"[-_]+", " ", source.stem).strip().title() or "Cards"
         deck_slug = slugify(deck)
         while deck_slug in slugs or deck_slug in ("game", "rules", "back"):
             deck_slug += "-deck"
         slugs.append(deck_slug)
-        cards = source.name if sheet is None else \
-            yaml.safe_dump({"file": source.name, "sheet": sheet}, default_flow_style=True, width=1000).strip()
+        spec: dict = {"file": source.name, **({"sheet": sheet} if sheet is not None else {}),
+                      **({"columns": mapping} if mapping else {})}
+        cards = source.name if len(spec) == 1 else \
+            yaml.safe_dump(spec, default_flow_style=True, width=1000, sort_keys=False).strip()
+        if mapping and said is not None:
+            said.append(f"deck '{deck}': " + ", ".join(f"{field} from the column '{header}'"
+                                                         for field, header in mapping.items()))
         where = source.name if sheet is None else f"the sheet '{sheet}' of {source.name}"
         files[game_dir / f"{deck_slug}.yaml"] = DECK.format(where=where, deck=yaml.safe_dump(deck).strip()
                                                             .removesuffix("\n...").strip(), slug=name,
                                                             deck_slug=deck_slug, cards=cards)
         files[tpl_dir / f"{deck_slug}.yaml"] = _template(fields, COLOURS[i % len(COLOURS)])
-    note = f"# Not made into decks (no header row with a `name` column, or no cards): {', '.join(skipped)}\n" \
+    note = f"# Not made into decks (no header row with a name column, or no cards): {', '.join(skipped)}\n" \
         if skipped else ""
     files[game_dir / "game.yaml"] = GAME.format(title=title, size=size, source=source.name, decks=", ".join(slugs),
                                                 skipped=note)

@@ -14,6 +14,8 @@ The rules (docs/spreadsheets.md):
 - the first row that is not empty and not a comment names the fields; `name`, `count` and
   `back` are recognised in any case, every other header is kept as written;
 - `qty`, `quantity` and `copies` are aliases of `count`;
+- a deck's `columns:` ({field: header}) names the columns whose headers are not their fields'
+  names (`cardgen.load.sheetheader`); a sheet is named by name or position (`2`, `"#2"`);
 - a header ending in `[]` (`tags[]`) is a list column: its cells are split at the separator
   (`;` unless the source says otherwise);
 - a header `back.FIELD` gives the card's own back field FIELD (decks with `backs:`);
@@ -30,7 +32,6 @@ import io
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +39,18 @@ from cardgen.core import limits
 from cardgen.core.errors import CardgenError, Loc, Report
 from cardgen.core.paths import PathRefused, not_a_file, read_problem, read_regular
 from cardgen.load import refs
+from cardgen.load.sheetheader import (
+    Column,
+    check_mapped,
+    column_letters,
+    column_name,
+    mapping_of,
+    read_header,
+)
 from cardgen.load.yamlsrc import YDict, YList
 from cardgen.schema.core import STATIC_ENV, suggest
 from cardgen.schema.files import SheetSource
 
-COUNT_ALIASES = ("count", "qty", "quantity", "copies")
-RESERVED = ("name", "count", "back")
 # A deck's spreadsheet, CSV or workbook: rows, columns, cells and their text in all
 # (`core.limits`, raised with CARDGEN_MAX_SHEET_ROWS and the like).
 MAX_SHEET_ROWS = limits.MAX_SHEET_ROWS
@@ -110,23 +117,9 @@ def _is_comment(raw: Any) -> bool:
     return isinstance(raw, str) and raw.lstrip().startswith("#")
 
 
-def column_letters(n: int) -> str:
-    """1 -> A, 27 -> AA."""
-    out = ""
-    while n > 0:
-        n, r = divmod(n - 1, 26)
-        out = chr(65 + r) + out
-    return out
-
-
 def _sheet_ref(name: str) -> str:
     """A sheet name as a cell reference writes it: `Actions`, `'My cards'`."""
     return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", name) else "'" + name.replace("'", "''") + "'"
-
-
-def _column_name(loc: Loc) -> str:
-    """`column 3` (CSV) or `column C` (workbook), for messages."""
-    return f"column {column_letters(loc.col)}" if loc.cell else f"column {loc.col}"
 
 
 # -- readers: every one gives rows of (raw value, location) --------------------------------------
@@ -218,11 +211,20 @@ def read_csv(path: Path, encoding: str, report: Report, loc: Loc) -> list[Row]:
     return read_csv_text(text, str(path), "\t" if path.suffix.lower() == ".tsv" else ",")
 
 
-def _pick_sheet(names: list[str], wanted: str | None, path: Path, loc: Loc) -> str:
+def _pick_sheet(names: list[str], wanted: str | int | None, path: Path, loc: Loc) -> str:
+    """The sheet `wanted` names: its name (in any case), or its position from 1 (`2`, or
+    `"#2"` where no sheet is named so)."""
     if not names:
         raise CardgenError(loc, f"{path.name} has no sheets", code="sheet")
     if wanted is None:
         return names[0]
+    if isinstance(wanted, str) and wanted not in names and re.fullmatch(r"#\s*[0-9]+", wanted.strip()):
+        wanted = int(wanted.strip()[1:])
+    if isinstance(wanted, int):
+        if 1 <= wanted <= len(names):
+            return names[wanted - 1]
+        raise CardgenError(loc, f"{path.name} has no sheet {wanted}: it has {len(names)} "
+                                f"(sheets: {', '.join(names)})", code="sheet")
     if wanted in names:
         return wanted
     folded = {n.lower(): n for n in names}
@@ -462,7 +464,7 @@ def _check_workbook(path: Path, loc: Loc) -> None:
         raise CardgenError(loc, f"{path.name} {problem}", code="sheet")
 
 
-def read_xlsx(path: Path, sheet: str | None, loc: Loc, report: Report | None = None) -> list[Row]:
+def read_xlsx(path: Path, sheet: str | int | None, loc: Loc, report: Report | None = None) -> list[Row]:
     """A worksheet's cached values (not formulas), read-only; a formula cell without a
     saved value (a file written by a program that does not calculate) is a warning at the
     cell, as its card would silently lack the field."""
@@ -584,7 +586,7 @@ def _warn_formulas(path: Path, sheet: str, places: list[tuple[int, int]], report
                     f"or LibreOffice and save it again{more}", "sheet-formula")
 
 
-def read_ods(path: Path, sheet: str | None, loc: Loc, report: Report | None = None) -> list[Row]:
+def read_ods(path: Path, sheet: str | int | None, loc: Loc, report: Report | None = None) -> list[Row]:
     """An OpenDocument spreadsheet's sheet, with python-calamine: the file is checked first
     (its parts and repeated cells, `_ods_cells`), and whatever the library raises, a Rust
     panic included, is a located error."""
@@ -616,66 +618,19 @@ def read_ods(path: Path, sheet: str | None, loc: Loc, report: Report | None = No
 
 # -- rows to cards -------------------------------------------------------------------------------
 
-@dataclass
-class _Column:
-    key: str              # the card field (`count` for every alias)
-    header: str           # as written
-    loc: Loc
-    is_list: bool = False
-    back: bool = False    # a `back.FIELD` column
-    ignored: bool = False  # a second copy-count column (warned about)
-
-
 def _ydict(loc: Loc) -> YDict:
     d = YDict()
     d.loc, d.key_locs, d.value_locs = loc, {}, {}
     return d
 
 
-def _header(row: Row, report: Report, where: str) -> list[_Column | None]:
-    """The columns a header row names (None for a column that gives no field)."""
-    columns: list[_Column | None] = []
-    seen: dict[tuple[bool, str], _Column] = {}
-    counts: list[_Column] = []
-    for raw, loc in row:
-        text = "" if raw is None else str(raw).strip()
-        if not text:
-            columns.append(None)
-            continue
-        back = text.lower().startswith("back.") and len(text) > 5
-        key = text[5:].strip() if back else text
-        is_list = key.endswith("[]")
-        if is_list:
-            key = key[:-2].strip()
-        if not back and key.lower() in (*RESERVED, *COUNT_ALIASES):
-            key = "count" if key.lower() in COUNT_ALIASES else key.lower()
-        col = _Column(key, text, loc, is_list, back)
-        if not back and key == "count":
-            counts.append(col)
-            columns.append(col)
-            continue
-        if (back, key) in seen:
-            first = seen[(back, key)]
-            raise CardgenError(loc, f"{where}: column '{text}' appears twice (also {_column_name(first.loc)}); "
-                                    f"rename or remove one", code="sheet-header")
-        seen[(back, key)] = col
-        columns.append(col)
-    if len(counts) > 1:
-        used = next((c for c in counts if c.header.lower() == "count"), counts[0])
-        for c in counts:
-            if c is not used:
-                report.warn(c.loc, f"{where}: columns '{used.header}' and '{c.header}' both give the number of "
-                                   f"copies; using '{used.header}' ({_column_name(used.loc)}), ignoring "
-                                   f"'{c.header}'", "count-alias")
-                c.ignored = True
-    return columns
-
-
-def rows_to_cards(rows: list[Row], src: SheetSource, report: Report, where: str, loc: Loc) -> YList:
-    """The cards of a sheet, as the YAML loader would give them (every value located)."""
+def rows_to_cards(rows: list[Row], src: SheetSource, report: Report, where: str, loc: Loc,
+                  locs: Any = None) -> YList:
+    """The cards of a sheet, as the YAML loader would give them (every value located);
+    `locs`: the deck's `columns:` mapping as written (for its places)."""
     cards = YList()
     cards.loc, cards.item_locs = loc, []
-    columns: list[_Column | None] | None = None
+    columns: list[Column | None] | None = None
     name_col: int | None = None
     warned_blank: set[int] = set()
     for row in rows:
@@ -684,7 +639,8 @@ def rows_to_cards(rows: list[Row], src: SheetSource, report: Report, where: str,
         if _is_comment(row[0][0]):
             continue
         if columns is None:
-            columns = _header(row, report, where)
+            columns = read_header(row, report, where, mapping_of(src))
+            check_mapped(src, columns, where, locs, loc)
             name_col = next((j for j, c in enumerate(columns) if c and c.key == "name" and not c.back), None)
             if name_col is None:
                 raise CardgenError(row[0][1], f"{where}: the header row has no `name` column; the first row "
@@ -703,7 +659,7 @@ def rows_to_cards(rows: list[Row], src: SheetSource, report: Report, where: str,
             if col is None:
                 if j not in warned_blank:
                     warned_blank.add(j)
-                    report.warn(cloc, f"{where}: {_column_name(cloc)} has no header; its cells are ignored "
+                    report.warn(cloc, f"{where}: {column_name(cloc)} has no header; its cells are ignored "
                                       f"(give it a name in the header row)", "sheet-header")
                 continue
             if col.ignored:
@@ -747,7 +703,7 @@ def read_cards(value: Any, deck_path: Path, loc: Loc, report: Report, cache: Pat
         text = fetch_sheet(src.url, cache, src.refresh_after * 60, report, loc)
         rows = read_csv_text(text, f"{deck_path} (Google Sheet)")
         # Workbook-style places: `deck.yaml (Google Sheet): B5`.
-        prefix = f"{_sheet_ref(src.sheet)}!" if src.sheet else ""
+        prefix = f"{_sheet_ref(str(src.sheet))}!" if src.sheet else ""
         rows = [[(v, Loc(c.file, c.line, c.col, f"{prefix}{column_letters(c.col)}{c.line}")) for v, c in row]
                 for row in rows]
     else:
@@ -773,4 +729,5 @@ def read_cards(value: Any, deck_path: Path, loc: Loc, report: Report, cache: Pat
                 rows = read_ods(path, src.sheet, loc, report)
         except OSError as exc:
             raise CardgenError(loc, read_problem(exc, path.name, "spreadsheet"), code="sheet") from None
-    return rows_to_cards(rows, src, report, where, loc)
+    locs = value.get("columns") if isinstance(value, dict) else None
+    return rows_to_cards(rows, src, report, where, loc, locs)

@@ -440,6 +440,26 @@ class CardKeys(Decl):
                                                          "`backs:` template)", None, default_doc="none")
 
 
+class SheetRef(Kind):
+    """A workbook's sheet: its name, or its position counted from 1 (`2`, or `"#2"` written as
+    text; a sheet actually named `#2` is that sheet)."""
+
+    def convert(self, value: Any, env: Env) -> Any:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            if not 1 <= value <= 10_000:
+                raise Invalid(f"must be a sheet's name or its position from 1 (`2` or \"#2\"), got {value}")
+            return value
+        return Text(nonempty=True).convert(value, env)
+
+    def describe(self) -> str:
+        return "sheet name, or position from 1 (2 or \"#2\")"
+
+    def json_schema(self) -> dict:
+        return {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 10_000}, {"type": "string", "minLength": 1}]}
+
+
 @dataclass(frozen=True, kw_only=True)
 class SheetSource(Decl):
     """A deck's `cards:` read from a spreadsheet (docs/spreadsheets.md)."""
@@ -449,10 +469,14 @@ class SheetSource(Decl):
 
     file: str | None = opt(Text(nonempty=True), "a .csv, .tsv, .xlsx, .xlsm or .ods file, relative to the deck "
                                                 "file", None)
-    sheet: str | None = opt(Text(nonempty=True), "the workbook's sheet (tab) to read", None,
-                            default_doc="the first sheet")
+    sheet: str | int | None = opt(SheetRef(), "the workbook's sheet (tab) to read: its name, or its position "
+                                              "counted from 1 (`2`, or `\"#2\"`)", None,
+                                  default_doc="the first sheet")
     url: str | None = opt(Text(nonempty=True), "a published Google Sheet's CSV link (`https://...output=csv`)",
                           None)
+    columns: dict | None = opt(MapOf(Text(nonempty=True), "field"), "which column gives which field, where the "
+                               "headers are not the field names: `{name: Title, count: Qty, text: Description}` "
+                               "(field: header, headers in any case)", None, default_doc="none")
     separator: str = opt(Text(nonempty=True, max_length=5), "splits the cells of list columns (a header "
                                                            "ending in `[]`, e.g. `tags[]`)", ";")
     encoding: str = opt(Text(nonempty=True), "a CSV file's encoding when it is not UTF-8 (e.g. cp1252, latin-1, "
