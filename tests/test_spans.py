@@ -152,3 +152,40 @@ def test_a_style_changed_in_game_yaml_lays_the_cards_out_again(tiny_game, tmp_pa
     page, chars = _chars((out / "tiny" / "cards.pdf").read_bytes())
     r, g, b = _ink(page.render(scale=DPI / 72).to_pil().convert("RGB"), chars[0][1])
     assert b > 150 and r < 90 and g < 90                   # the new colour, not the cached layout's
+
+
+def test_weights_from_a_font_folder(tiny_game, tmp_path):
+    """`weight: 800` prints the family's ExtraBold file, 300 its Light, 600 the nearest
+    heavier one it has (Bold), an italic 800 the nearest italic (BoldItalic: it has no
+    ExtraBoldItalic)."""
+    from pdffonts import pdf_fonts
+
+    fonts = REPO / "cardgen" / "data" / "fonts"
+    text = ("Plain [weight=800]Heavy[/] [weight=light]Thin[/] [weight=600]Semi[/] "
+            "[weight=800 style=italic]Slant[/]")
+    root = tiny_game(f'cards:\n  - {{name: One, text: "{text}"}}\n',
+                     template=CARD.replace("size: 12,", "size: 12, font: Fam,"))
+    (root / "fonts").mkdir()
+    for src, dst in (("Lato-Regular", "Fam-Regular"), ("Vollkorn-Bold", "Fam-ExtraBold"),
+                     ("CabinSketch-Regular", "Fam-Light"), ("Lato-Bold", "Fam-Bold"),
+                     ("Lato-BoldItalic", "Fam-BoldItalic")):
+        (root / "fonts" / f"{dst}.ttf").write_bytes((fonts / f"{src}.ttf").read_bytes())
+    report = Report()
+    build_game(root, REPO, BuildOptions(out=tmp_path / "out", only=("cards",)), report)
+    assert not report.items
+    pdf = tmp_path / "out" / "tiny" / "cards.pdf"
+    page = pdfium.PdfDocument(pdf.read_bytes())[0]
+    textpage = page.get_textpage()
+    printed = []
+    for i in range(textpage.count_chars()):
+        ch = textpage.get_text_range(i, 1)
+        buf = bytes(256)
+        n = pdfium_c.FPDFText_GetFontInfo(textpage.raw, i, buf, len(buf), None)
+        if ch.strip():
+            printed.append((ch, buf[:max(n - 1, 0)].decode("latin-1").split("+")[-1]))
+    assert "".join(c for c, _ in printed) == "PlainHeavyThinSemiSlant"
+    fonts_of = [printed[k][1] for k in (0, 5, 10, 14, 18)]
+    # (the PDF names each font by its own name: the files were copied from the bundled fonts)
+    assert fonts_of == ["Lato-Regular", "Vollkorn-Bold", "CabinSketch-Regular", "Lato-Bold", "Lato-BoldItalic"]
+    embedded = pdf_fonts(pdf)
+    assert embedded and all(embedded.values())          # every font embedded and subset

@@ -7,7 +7,8 @@ Attributes (the Pango names of Squib's `<span>` are taken as well):
     size                          `8pt` (points), `120%` or `1.2em` (of the text's size)
     font (font_family, face, family)  a font family in fonts/
     weight                        100-900, or thin, light, normal/regular, medium, semibold, bold,
-                                  extrabold/heavy, black
+                                  extrabold, black/heavy (the family's file of that weight:
+                                  `cardgen.resources.weights`)
     style                         normal or italic (oblique)
     letter_spacing (tracking)     `1pt`, `0.05em`; a bare number is points (in `<span>`,
                                   Pango's 1/1024 pt)
@@ -23,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from cardgen.core.units import UnitError, color
 
-_WEIGHTS = {"thin": 100, "hairline": 100, "extralight": 200, "ultralight": 200, "light": 300, "normal": 400,
+WEIGHTS = {"thin": 100, "hairline": 100, "extralight": 200, "ultralight": 200, "light": 300, "normal": 400,
             "regular": 400, "book": 400, "medium": 500, "semibold": 600, "demibold": 600, "bold": 700,
             "extrabold": 800, "ultrabold": 800, "heavy": 900, "black": 900}
 ALIASES = {"foreground": "color", "fgcolor": "color", "colour": "color", "font_family": "font", "face": "font",
@@ -123,8 +124,8 @@ def attribute(span: Span, key: str, value: object, pango: bool = False) -> Span:
 
 def _weight(text: str) -> int:
     key = text.lower().replace("-", "").replace(" ", "")
-    if key in _WEIGHTS:
-        return _WEIGHTS[key]
+    if key in WEIGHTS:
+        return WEIGHTS[key]
     if key.isdigit() and 100 <= int(key) <= 900 and int(key) % 100 == 0:
         return int(key)
     raise SpanError(f"weight must be 100, 200, ... 900 or a name (light, bold, extrabold, ...), got '{text}'")

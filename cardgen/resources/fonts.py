@@ -1,7 +1,8 @@
 """Font families found in `fonts/` folders, registered with ReportLab on first use.
 
 A family is a set of files `<Family>-Regular.ttf`, `-Bold.ttf`, `-Italic.ttf` and
-`-BoldItalic.ttf`; missing styles fall back to the nearest one present.
+`-BoldItalic.ttf`, and any other weight (`-Light.ttf`, `-ExtraBold.ttf`, `-BlackItalic.ttf`:
+`cardgen.resources.weights`); missing styles fall back to the nearest one present.
 
 Fallback fonts: a character the text's font has no glyph for is drawn in the first
 fallback family that has one (game.yaml `fallback_fonts:`, then the bundled DejaVu Sans);
@@ -42,7 +43,7 @@ from cardgen.core.digest import file_digest, library_stamp, read_sealed, seal, u
 from cardgen.core.memo import Bounded
 from cardgen.core.paths import PathRefused, read_problem, read_regular
 from cardgen.load import refs
-from cardgen.resources import features, kerning
+from cardgen.resources import features, kerning, weights
 
 if TYPE_CHECKING:
     from reportlab.pdfbase.ttfonts import TTFont
@@ -453,8 +454,8 @@ class FontBook:
                 family, _, style = f.stem.rpartition("-")
                 if not family:
                     family, style = f.stem, "Regular"
-                key = style.lower()
-                if key not in STYLES:
+                key = weights.file_style(style)
+                if key is None:
                     continue
                 problem = _not_a_file(f)
                 if problem:
@@ -504,9 +505,14 @@ class FontBook:
         if not files:
             known = ", ".join(sorted(self.families)) or "none"
             raise FontError(f"unknown font '{family}' (fonts found: {known}; add <Family>-Regular.ttf to fonts/)")
-        if style not in STYLES:
+        if weights.parse_style(style) is None:
             raise FontError(f"unknown font style '{style}' (use regular, bold, italic or bolditalic)")
-        path = next(files[s] for s in _FALLBACK[style] if s in files)
+        # the style's file, else the nearest weight of its slant, else (no file of its slant)
+        # the regular for an italic, as ever, else the nearest of all
+        path = (files.get(style) or weights.nearest(files, style, same_slant=True)
+                or next((files[s] for s in _FALLBACK.get(style, ()) if s in files), None)
+                or weights.nearest(files, style))
+        assert path is not None
         try:
             drawn = features.frozen(path, None, feats)
         except OSError as exc:

@@ -12,6 +12,7 @@ the text style (`TextStyle.icon_scale`), not on a font: it is measured as None.
 from __future__ import annotations
 
 from cardgen.resources.fonts import FontBook
+from cardgen.resources.weights import style_of
 from cardgen.text.markup import Frag
 
 MeasuredRun = tuple[Frag, float | None, str]   # span, width at 1 pt (icons: None), font name ("" for icons)
@@ -20,15 +21,16 @@ Measured = list[MeasuredRun]                   # one word's runs
 
 def merge_style(base: str, frag: Frag) -> str:
     """The font style of a span set in a text whose own style is `base` (a span's `weight`
-    and `style` set it over both; `**bold**` inside a span still makes it bold)."""
+    and `style` set it over both: `w800` for ExtraBold; `**bold**` inside a span still makes
+    it bold)."""
     bold = frag.bold or "bold" in base
     italic = frag.italic or "italic" in base
     span = frag.span
     if span is not None:
-        if span.weight is not None:
-            bold = frag.bold or span.weight >= 600
         if span.italic is not None:
             italic = frag.italic or span.italic
+        if span.weight is not None:     # the family's file of that weight, or the nearest (`resources.weights`)
+            return style_of(max(span.weight, 700) if frag.bold else span.weight, italic)
     return ("bold" if bold else "") + ("italic" if italic else "") or "regular"
 
 
