@@ -266,5 +266,8 @@ def test_build_strict_refuses_a_card_whose_only_problem_is_contrast(tmp_path):
     assert {d.code for d in exc.value.diagnostics} == {"contrast", "strict"}
     assert not (tmp_path / "out" / "g" / "cards.pdf").exists()
     report = Report()
-    build_game(root, root, BuildOptions(out=tmp_path / "out", only=("cards",)), report)
+    build_game(root, root, BuildOptions(out=tmp_path / "out", only=("cards", "gallery")), report)
     assert [d.code for d in report.said() if d.code in CODES] == ["contrast"]
+    report = Report()                   # a build without the gallery does not rasterize the cards for it
+    build_game(root, root, BuildOptions(out=tmp_path / "out2", only=("cards",)), report)
+    assert [d.code for d in report.said() if d.code in CODES] == []

@@ -187,7 +187,10 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
             report.warn(Loc(str(where if where.is_file() else game.file)),
                         f"{', '.join(skipped)} not made while the rulebook has errors", "not-made")
     said = len(report.items)
-    check_rendered(checked, report, out_dir)    # (once the build goes ahead: it keeps its bitmaps in out_dir)
+    if opts.strict or "gallery" in opts.wanted():
+        # (once the build goes ahead; it measures the gallery's own bitmaps, so it rasterizes
+        # nothing more; a build without the gallery (`--only`) would rasterize every side for it)
+        check_rendered(checked, report, out_dir)
     if opts.strict and any(d.severity != "note" for d in report.items[said:]):
         raise _refuse(report, Diagnostic(Loc(str(game.file)), "--strict: not building while there are problems",
                                          "error", "strict"))
