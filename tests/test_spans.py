@@ -189,3 +189,61 @@ def test_weights_from_a_font_folder(tiny_game, tmp_path):
     assert fonts_of == ["Lato-Regular", "Vollkorn-Bold", "CabinSketch-Regular", "Lato-Bold", "Lato-BoldItalic"]
     embedded = pdf_fonts(pdf)
     assert embedded and all(embedded.values())          # every font embedded and subset
+
+
+def _variable_font(path):
+    """A tiny variable font: 'A' and 'B' bars whose width grows with wght (100-900)."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib.tables.TupleVariation import TupleVariation
+
+    fb = FontBuilder(1000, isTTF=True)
+    order = [".notdef", "A", "B", "space"]
+    fb.setupGlyphOrder(order)
+    fb.setupCharacterMap({65: "A", 66: "B", 32: "space"})
+
+    def rect(x0, x1):
+        pen = TTGlyphPen(None)
+        pen.moveTo((x0, 0))
+        for point in ((x0, 700), (x1, 700), (x1, 0)):
+            pen.lineTo(point)
+        pen.closePath()
+        return pen.glyph()
+    empty = TTGlyphPen(None).glyph()
+    fb.setupGlyf({".notdef": rect(50, 450), "A": rect(50, 150), "B": rect(50, 150), "space": empty})
+    fb.setupHorizontalMetrics({".notdef": (500, 50), "A": (200, 50), "B": (200, 50), "space": (250, 0)})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "Varia", "styleName": "Regular"})
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200, sCapHeight=700)
+    fb.setupPost()
+    fb.setupFvar([("wght", 100, 400, 900, "Weight")], [])
+    # at wght 900: the bar 400 units wider and the advance too (the right edge points, the
+    # advance's phantom point); at 100: 80 narrower
+    wide = [(0, 0), (0, 0), (400, 0), (400, 0), (0, 0), (400, 0), (0, 0), (0, 0)]
+    thin = [(0, 0), (0, 0), (-80, 0), (-80, 0), (0, 0), (-80, 0), (0, 0), (0, 0)]
+    deltas = [TupleVariation({"wght": (0, 1.0, 1.0)}, wide), TupleVariation({"wght": (-1.0, -1.0, 0)}, thin)]
+    fb.setupGvar({"A": deltas, "B": deltas})
+    fb.save(path)
+
+
+def test_a_variable_font_instanced_at_the_weight_asked(tiny_game, tmp_path):
+    """A family that is one variable font (`Varia[wght].ttf`): each weight printed with the
+    font instanced at it (fontTools), embedded and subset; the 'A' bar 100 units wide at 400,
+    420 at 800 and 20 at 100 (of 1000 a size)."""
+    from pdffonts import pdf_fonts
+
+    text = "A [weight=800]A[/] [weight=thin]A[/] [weight=800 style=italic]B[/]"
+    root = tiny_game(f'cards:\n  - {{name: One, text: "{text}"}}\n',
+                     template=CARD.replace("size: 12,", "size: 12, font: Varia,").replace("center", "left"))
+    (root / "fonts").mkdir()
+    _variable_font(root / "fonts" / "Varia[wght].ttf")
+    report = Report()
+    build_game(root, REPO, BuildOptions(out=tmp_path / "out", only=("cards",)), report)
+    assert not report.items
+    pdf = tmp_path / "out" / "tiny" / "cards.pdf"
+    _, chars = _chars(pdf.read_bytes())
+    assert "".join(c for c, _, _ in chars) == "AAAB"
+    widths = [box[2] - box[0] for _, box, _ in chars]
+    assert widths == pytest.approx([1.2, 5.04, 0.24, 5.04], abs=0.05)     # (no italic file: the upright one)
+    embedded = pdf_fonts(pdf)
+    assert len(embedded) == 3 and all(embedded.values())

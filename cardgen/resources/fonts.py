@@ -1,8 +1,9 @@
 """Font families found in `fonts/` folders, registered with ReportLab on first use.
 
 A family is a set of files `<Family>-Regular.ttf`, `-Bold.ttf`, `-Italic.ttf` and
-`-BoldItalic.ttf`, and any other weight (`-Light.ttf`, `-ExtraBold.ttf`, `-BlackItalic.ttf`:
-`cardgen.resources.weights`); missing styles fall back to the nearest one present.
+`-BoldItalic.ttf`, and any other weight (`-Light.ttf`, `-ExtraBold.ttf`, `-BlackItalic.ttf`),
+or a variable font instanced at each weight (`cardgen.resources.weights`); missing styles
+fall back to the nearest one present.
 
 Fallback fonts: a character the text's font has no glyph for is drawn in the first
 fallback family that has one (game.yaml `fallback_fonts:`, then the bundled DejaVu Sans);
@@ -451,10 +452,7 @@ class FontBook:
             if not d.is_dir():
                 continue
             for f in sorted(d.glob("*.ttf")):
-                family, _, style = f.stem.rpartition("-")
-                if not family:
-                    family, style = f.stem, "Regular"
-                key = weights.file_style(style)
+                family, key = weights.file_key(f.stem)
                 if key is None:
                     continue
                 problem = _not_a_file(f)
@@ -507,18 +505,21 @@ class FontBook:
             raise FontError(f"unknown font '{family}' (fonts found: {known}; add <Family>-Regular.ttf to fonts/)")
         if weights.parse_style(style) is None:
             raise FontError(f"unknown font style '{style}' (use regular, bold, italic or bolditalic)")
-        # the style's file, else the nearest weight of its slant, else (no file of its slant)
+        # the style's file, else the variable font of its slant at its weight, else the nearest
+        # weight of its slant, else (no file of its slant)
         # the regular for an italic, as ever, else the nearest of all
-        path = (files.get(style) or weights.nearest(files, style, same_slant=True)
+        path = (files.get(style) or weights.variable(files, style)
+                or weights.nearest(files, style, same_slant=True)
                 or next((files[s] for s in _FALLBACK.get(style, ()) if s in files), None)
-                or weights.nearest(files, style))
+                or weights.nearest(files, style) or weights.variable(files, style, any_slant=True))
         assert path is not None
         try:
             drawn = features.frozen(path, None, feats)
         except OSError as exc:
             raise FontError(f"cannot read font file {path.name}: {exc.strerror or exc}") from None
         # (the default features keep the file's name: `Vollkorn-Regular` is drawn with lining figures)
-        label = path.stem if feats == self.features else path.stem + (features.suffix(feats) or "+none")
+        stem = path.stem if path in files.values() else f"{family}-{style}"      # (a variable font's instance)
+        label = stem if feats == self.features else stem + (features.suffix(feats) or "+none")
         if drawn != path:       # the file itself checked first: deriving a font can mend a damaged one silently
             _check_file(path)
         try:
