@@ -44,7 +44,7 @@ def template_fields(game: Game, deck: Deck) -> set[str] | None:
             tpl = book.get(ref, deck.template_loc)
         except CardgenError:
             return None
-        used.update(str(k) for k in tpl.defaults)
+        used.update(str(k) for k in (*tpl.defaults, *tpl.computed))
         for el in tpl.elements:
             _reads(dict(el), used)
     return used

@@ -165,8 +165,13 @@ def _sides(game: Game, res) -> Iterable[tuple[Any, list, Any]]:
         contexts = []
         for card in deck.cards:
             fields = {**dict(tpl.defaults), **card.fields} if tpl.defaults else card.fields
-            contexts.append((card.name, expr.context({**card.revision_fields(), **fields}, res.deck_ctx(deck),
-                                                     res.game_ctx)))
+            fields = {**card.revision_fields(), **fields}
+            for name, (source, _) in tpl.computed.items():       # (as the layout works them out)
+                try:
+                    fields[name] = expr.evaluate(source, expr.context(fields, res.deck_ctx(deck), res.game_ctx))
+                except Exception:       # (reported by the layout)
+                    break
+            contexts.append((card.name, expr.context(fields, res.deck_ctx(deck), res.game_ctx)))
         yield tpl, contexts, deck
 
 

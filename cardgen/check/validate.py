@@ -149,7 +149,7 @@ _NOT_FOR_TEMPLATES = {"name", "count", "back", "todo", "placeholder", "note", "n
 
 
 def _fields_used(tpl) -> set[str]:
-    used = set(tpl.defaults)
+    used = set(tpl.defaults) | set(tpl.computed)
     for el in tpl.elements:
         for value in el.values():
             if isinstance(value, str):

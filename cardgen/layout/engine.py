@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 _RTL = "\0right-to-left"     # key in a card side's `said`: right-to-left text reported
 
 
+_MISSING = re.compile(r"Record object' has no attribute '([^']+)'")   # a missing card field, compared
+
 class Resources:
     """Templates, fonts, icons and art of one game: found once, shared by every card."""
 
@@ -301,7 +303,32 @@ class Layouter:
             fields = merged
         if card is not None:
             fields = {**card.revision_fields(), **fields}
+        if tpl.computed:
+            fields = self._computed(deck, card, tpl, fields)
         return tpl, fields
+
+    def _computed(self, deck: Deck, card: Card | None, tpl: Template, fields: dict) -> dict:
+        """`fields` with the template's `computed:` values, worked out in order (each may read
+        those before it as `card.NAME`); an error is located at the expression, with the card."""
+        fields = dict(fields)
+        who = f"card '{card.name}' ({card.loc.short})" if card else f"deck '{deck.name}' back"
+        for name, (source, loc) in tpl.computed.items():
+            ctx = expr.context(fields, self.res.deck_ctx(deck), self.res.game_ctx)
+            try:
+                fields[name] = expr.evaluate(source, ctx)
+                continue
+            except expr.ExprError as exc:
+                missing = _MISSING.search(str(exc))
+                if missing is None:
+                    raise CardgenError(loc, f"{who}, computed `{name}`: {exc}", code="expression") from None
+                field = missing.group(1)
+            except expr.MissingField as exc:
+                field = exc.name
+            hint = suggest(field, fields)
+            raise CardgenError(loc, f"{who} has no field '{field}'{hint} (used by computed `{name}`); add "
+                                    f"`{field}:` to the card, or a default under `defaults:` in template "
+                                    f"{tpl.ref}", code="missing-field")
+        return fields
 
     def _key(self, deck: Deck, card: Card | None, side: str, tpl: Template, fields: dict) -> bytes | None:
         """The cache key of a side (`cardgen.layout.cache`), None if it holds what cannot be

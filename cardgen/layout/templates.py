@@ -36,6 +36,9 @@ class TemplateFile(Decl):
     description: str = opt(Text(), "what the template is for", "", default_doc="none")
     defaults: dict = opt(MapOf(Anything(), "field"), "field values a card gets when it does not set them", None,
                          default_doc="none")
+    computed: dict = opt(MapOf(Anything(), "name"), "named values worked out once per card from its fields, in "
+                         "order (`{prereq: \"{{ card.cost > 2 and card.type == 'Spell' }}\"}`), read as "
+                         "`card.NAME` like a field (docs/templates.md)", None, default_doc="none")
     elements: tuple = opt(ListOf(Anything(), max_items=MAX_ELEMENTS), "the ordered list of elements to draw", (),
                           default_doc="none")
     remove: tuple = opt(ListOf(Text()), "names of inherited elements to drop", (), default_doc="none")
@@ -51,6 +54,7 @@ class Template:
     elements: list[YDict]           # merged elements in drawing order
     defaults: dict = field(default_factory=dict)
     chain: list[Path] = field(default_factory=list)   # this file and its ancestors
+    computed: dict = field(default_factory=dict)       # name -> (expression, its place), in order
 
     def element(self, name: str) -> YDict | None:
         for e in self.elements:
@@ -69,6 +73,19 @@ def _merge(parent: YDict, child: YDict) -> YDict:
         out.key_locs[k] = child.key_loc(k)
         out.value_locs[k] = child.value_loc(k)
     return out
+
+
+def _computed(data: YDict, parent: Template | None) -> dict:
+    """A template's `computed:` after its parent's: name -> (expression, its place)."""
+    computed = dict(parent.computed) if parent is not None else {}
+    own = data.get("computed")
+    if own is None:
+        return computed
+    if not isinstance(own, YDict):
+        raise CardgenError(data.value_loc("computed"), "`computed:` must be a mapping of name: expression")
+    for k, v in own.items():
+        computed[str(k)] = (v, own.value_loc(k))
+    return computed
 
 
 def find_template(ref: str, dirs: list[Path], roots: Sequence[Path] | None = None) -> Path | None:
@@ -183,6 +200,7 @@ class TemplateBook:
             if not isinstance(data["defaults"], dict):
                 raise CardgenError(data.value_loc("defaults"), "`defaults:` must be a mapping of field: value")
             defaults.update(data["defaults"])
+        computed = _computed(data, parent)
         for name in data.get("remove") or []:
             before = len(elements)
             elements = [e for e in elements if e.get("name") != name]
@@ -218,7 +236,7 @@ class TemplateBook:
             if len(elements) > MAX_ELEMENTS:
                 raise CardgenError(eloc, f"template {ref} has more than {MAX_ELEMENTS} elements with those of the "
                                          f"templates it extends; draw with fewer", code="template-limit")
-        return Template(ref, path, elements, defaults, chain)
+        return Template(ref, path, elements, defaults, chain, computed)
 
 
 def _norm(ref: Any) -> str:
