@@ -7,7 +7,7 @@ covering the top half of the card), each showing its own 3000 x 4000 px PNG (wha
 designer's own photos or generated art are): smooth gradients with noise over them, made
 deterministically from a seed, so that they neither compress to nothing nor differ between
 runs.  The art is made once and kept in a folder of the temporary directory
-(`cardgen-bench-art-<N>`), shared by later runs.
+(`cardgen-bench-art`), shared by later runs.
 
 Each run is a whole `python -m cardgen build` (every default output, or `--only`) into an
 empty output folder, measured with `measure.py`: wall time, CPU (user + system) of every
@@ -57,15 +57,14 @@ def make_art(path: Path, seed: int) -> None:
 
 
 def art_folder(n: int) -> Path:
-    folder = Path(tempfile.gettempdir()) / f"cardgen-bench-art-{n}"
-    done = folder / "DONE"
-    if not done.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        for i in range(n):
-            target = folder / f"photo{i + 1:04d}.png"
-            if not target.exists():
-                make_art(target, 1000 + i)
-        done.write_text("ok")
+    """The folder of the first `n` pictures (made as needed; each written whole, then renamed)."""
+    folder = Path(tempfile.gettempdir()) / "cardgen-bench-art"
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(n):
+        target = folder / f"photo{i + 1:04d}.png"
+        if not target.exists():
+            make_art(folder / "making.png", 1000 + i)
+            os.replace(folder / "making.png", target)
     return folder
 
 

@@ -133,6 +133,18 @@ def _reap_all() -> None:
             return
 
 
+@contextlib.contextmanager
+def every_process():
+    """Within the block, processes that this one's children leave behind (orphans: a fork
+    server, raster workers) are handed to this process and waited for at the end of the
+    block, so that `getrusage(RUSAGE_CHILDREN)` read after it counts them."""
+    _subreaper()
+    try:
+        yield
+    finally:
+        _reap_all()
+
+
 def measure(args: list[str], cwd: str | None = None, env: dict | None = None,
             limit_mb: float | None = None) -> Measured:
     """Run `args` to its end and every process it started, measured (see the module)."""
