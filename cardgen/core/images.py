@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -149,6 +150,9 @@ def open_own(path: Path | str | io.BytesIO) -> Image.Image:
 # -- resolution: what a box shows (`render.art` draws images at it) -------------------------
 DEFAULT_DPI = 300       # the print PDFs' images, unless game.yaml `image_dpi` says otherwise
 _print_dpi: list[float] = [DEFAULT_DPI]
+# called with (file, its decoded image, the points it is drawn at) when the layout's check
+# has decoded a picture: `render.art` makes its print copy from that decode
+DECODED: list[Callable[[Path, Image.Image, tuple[float, float]], None]] = []
 
 
 def set_print_dpi(dpi: float) -> None:

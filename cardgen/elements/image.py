@@ -18,12 +18,28 @@ from cardgen.schema.core import Bool, Choice, OneOf, Text, is_expression, opt
 MISSING_HINT = "add the file, fix the name, or add `placeholder: true` to the element for a labelled box"
 
 
-def image_size(path: Path) -> tuple[float, float]:
+def image_size(path: Path, box: tuple[float, float, str] | None = None) -> tuple[float, float]:
+    """An image's size (an SVG's in points, a raster's in pixels, checked by decoding it).
+    `box`: (width, height, fit) it is drawn in, for the copy made from that decode."""
     if path.suffix.lower() == ".svg":
         d = load_svg(path)
         return float(d.width), float(d.height)
-    w, h = check_raster(path)
+    drawn = None
+    if box is not None:
+        from cardgen.core.images import open_path
+
+        with open_path(path) as im:         # (its header: the size it is drawn at, before the decode)
+            drawn = _drawn(float(im.size[0]), float(im.size[1]), *box)
+    w, h = check_raster(path, drawn)
     return float(w), float(h)
+
+
+def _drawn(iw: float, ih: float, w: float, h: float, fit: str) -> tuple[float, float]:
+    """The size an iw x ih image is drawn at in a w x h box."""
+    if fit == "stretch" or iw <= 0 or ih <= 0:
+        return w, h
+    scale = (min if fit == "contain" else max)(w / iw, h / ih)
+    return iw * scale, ih * scale
 
 
 def _soft(lc: LayoutContext, iw: float, ih: float, dw: float, dh: float) -> None:
@@ -83,7 +99,7 @@ class ImageElement(Box, Rotate):
         if path.suffix.lower() not in (".png", ".jpg", ".jpeg", ".svg"):
             raise ElementError("src", f"image '{src}' is not PNG, JPEG or SVG")
         try:
-            iw, ih = image_size(path)
+            iw, ih = image_size(path, (w, h, self.fit))
         except IconError as exc:
             raise ElementError("src", f"cannot use image '{src}': {exc}", "bad-image") from None
         except Exception as exc:  # unreadable file
@@ -91,14 +107,10 @@ class ImageElement(Box, Rotate):
         for message, code in svg_warnings(path, lc.res.fonts):
             lc.warn("src", message, code)
         clip = None
-        if self.fit == "stretch" or iw <= 0 or ih <= 0:
-            dx, dy, dw, dh = x, y, w, h
-        else:
-            scale = (min if self.fit == "contain" else max)(w / iw, h / ih)
-            dw, dh = iw * scale, ih * scale
-            dx, dy = x + (w - dw) / 2, y + (h - dh) / 2
-            if self.fit == "cover":
-                clip = (x, y, w, h)
+        dw, dh = _drawn(iw, ih, w, h, self.fit)
+        dx, dy = x + (w - dw) / 2, y + (h - dh) / 2
+        if self.fit == "cover" and iw > 0 and ih > 0:
+            clip = (x, y, w, h)
         if path.suffix.lower() != ".svg":
             _soft(lc, iw, ih, dw, dh)
         lc.out.append(ops.Image(path, dx, dy, dw, dh, clip, self.rotate, (x, y, w, h)))

@@ -29,9 +29,10 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from cardgen.core.digest import file_digest
-from cardgen.core.images import pixels, print_dpi, set_print_dpi
+from cardgen.core.images import DECODED, pixels, print_dpi, set_print_dpi
 from cardgen.core.memo import Bounded
 
 SLACK = 1.1             # an image up to this many times the pixels its box needs is drawn as it is
@@ -120,6 +121,11 @@ def fitted(path: Path | str, w_pt: float, h_pt: float, dpi: float | None = None)
     # the original is decoded once, whichever output asks first
     pw, ph = pixels(w_pt, h_pt, print_dpi())
     master = fitted(path, w_pt, h_pt, print_dpi()) if size[0] < pw and size[1] < ph else path
+    return _copy(path, size, master)
+
+
+def _copy(path: Path, size: tuple[int, int], master: Path | None, decoded: Any = None) -> Path:
+    """The copy of `path` at `size` (made from `master`, or from the image `decoded`)."""
     digest = file_digest(path)
     key = (digest, *size)
     hit = _copies.get(key)
@@ -131,29 +137,52 @@ def fitted(path: Path | str, w_pt: float, h_pt: float, dpi: float | None = None)
         STATS["found"] += 1
         with contextlib.suppress(OSError):
             os.utime(target)        # used now: kept from pruning
+    elif decoded is not None:
+        _write(decoded, size, target)
     else:
+        assert master is not None
         _make(master, size, target, original=master == path)
     _copies[key] = target
     return target
+
+
+def _from_check(path: Path, im: Any, drawn: tuple[float, float]) -> None:
+    """The layout's check decoded `path` (drawn at `drawn` points): its print copy is made from
+    that decode, not from another."""
+    if path.suffix.lower() not in FITTED:
+        return
+    tw, th = pixels(drawn[0], drawn[1], print_dpi())
+    iw, ih = im.size
+    if iw > tw * SLACK or ih > th * SLACK:
+        STATS["decoded"] += 1
+        _copy(path, (min(iw, tw), min(ih, th)), None, im)
+
+
+DECODED.append(_from_check)
 
 
 def _make(path: Path, size: tuple[int, int], target: Path, original: bool = True) -> None:
     """Decode `path` (a JPEG at the smallest size its decoder gives that is at least `size`),
     downsample it to `size` and write it to `target` (atomically: raster workers may make the
     same copy at the same time).  `original`: `path` is the game's file, not a copy."""
-    from PIL import Image
-
     from cardgen.core.images import open_path
 
     with open_path(path) as im:
         STATS["decoded" if original else "derived"] += 1
         if im.format == "JPEG" and im.mode in ("RGB", "L"):
             im.draft(im.mode, size)
-        icc = im.info.get("icc_profile")
-        if im.mode not in ("RGB", "RGBA", "L", "LA") and not (im.mode == "CMYK" and target.suffix == ".jpg"):
-            im = im.convert("RGBA" if (im.mode in ("P", "PA", "1") and "transparency" in im.info)
-                            or im.mode.endswith("A") else "RGB")
-        small = im.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
+        _write(im, size, target)
+
+
+def _write(im: Any, size: tuple[int, int], target: Path) -> None:
+    """`im` downsampled to `size`, written to `target` (atomically)."""
+    from PIL import Image
+
+    icc = im.info.get("icc_profile")
+    if im.mode not in ("RGB", "RGBA", "L", "LA") and not (im.mode == "CMYK" and target.suffix == ".jpg"):
+        im = im.convert("RGBA" if (im.mode in ("P", "PA", "1") and "transparency" in im.info)
+                        or im.mode.endswith("A") else "RGB")
+    small = im.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
     extra: dict[str, object] = {"icc_profile": icc} if icc else {}
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:

@@ -331,15 +331,16 @@ def _not_finite(drawing: Drawing, large: bool = False) -> str | None:
 _raster_sizes: Bounded[FileKey, tuple[int, int]] = Bounded(4096)
 
 
-def check_raster(path: Path) -> tuple[int, int]:
+def check_raster(path: Path, drawn: tuple[float, float] | None = None) -> tuple[int, int]:
     """Pixel size of a PNG or JPEG after decoding all of it once (a truncated or corrupt file
     fails here, with a message, instead of deep inside a PDF writer). Images beyond Pillow's
-    `Image.MAX_IMAGE_PIXELS` safety limit (decompression bombs) are refused."""
+    `Image.MAX_IMAGE_PIXELS` safety limit (decompression bombs) are refused.  `drawn`: the
+    points it is drawn at, for the copy made from this decode (`core.images.DECODED`)."""
     import warnings
 
     from PIL import Image
 
-    from cardgen.core.images import WrongKind, open_path
+    from cardgen.core.images import DECODED, WrongKind, open_path
 
     key = file_key(Path(path))
     size = _raster_sizes.get(key)
@@ -358,6 +359,9 @@ def check_raster(path: Path) -> tuple[int, int]:
                                     f"reads; scale it down (limit CARDGEN_MAX_IMAGE_PIXELS)")
                 im.load()
                 size = im.size
+                if drawn is not None:
+                    for hook in DECODED:
+                        hook(Path(path), im, drawn)
     except Image.DecompressionBombError as exc:
         raise IconError(f"{name} is too large to read safely ({exc}); scale it down") from None
     except WrongKind as exc:
