@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from cardgen.core.errors import Report, grouped
 from cardgen.pipeline.build import BuildOptions, build_game
 from cardgen.render import art
-from tests.conftest import write
+from conftest import write
 
 PHOTO = """
     elements:
