@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from conftest import write
 from pypdf import PdfReader
 
 from cardgen.core.errors import Report, grouped
 from cardgen.pipeline.build import BuildOptions, build_game
 from cardgen.render import art
-from conftest import write
 
 PHOTO = """
     elements:
