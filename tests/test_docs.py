@@ -132,3 +132,16 @@ def test_every_module_named_in_the_code_exists():
                 if obj is None:
                     missing.append(f"{path.relative_to(REPO)}:{number}: {name}")
     assert missing == []
+
+
+def test_test_modules_import_their_helpers_as_plain_pytest_can():
+    """The README's `pytest` puts tests/ on the path, not the project: a test module that
+    imports `tests.something` stops the whole run at collection (it happened twice)."""
+    import re
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    bad = [f"{p.name}:{i}" for p in sorted(here.glob("*.py"))
+           for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+           if re.match(r"\s*(from tests[. ]|import tests\b)", line)]
+    assert bad == []
