@@ -61,9 +61,9 @@ def test_what_is_wrong_with_a_span_is_said():
     ]
 
 
-def _chars(pdf: bytes):
-    """Each printed character with its box (points, from the top) and its font size."""
-    page = pdfium.PdfDocument(pdf)[0]
+def _chars(pdf: bytes, index: int = 0):
+    """Each printed character of a page with its box (points, from the top) and its font size."""
+    page = pdfium.PdfDocument(pdf)[index]
     _, page_h = page.get_size()
     text = page.get_textpage()
     out = []
@@ -247,3 +247,21 @@ def test_a_variable_font_instanced_at_the_weight_asked(tiny_game, tmp_path):
     assert widths == pytest.approx([1.2, 5.04, 0.24, 5.04], abs=0.05)     # (no italic file: the upright one)
     embedded = pdf_fonts(pdf)
     assert len(embedded) == 3 and all(embedded.values())
+
+
+def test_spans_in_the_booklet_and_their_problems_at_the_rules_line(tiny_game, tmp_path):
+    root = tiny_game(game_extra=STYLES)
+    (root / "rules.yaml").write_text("sections:\n  - title: Setup\n    body:\n      - \"[prereq]Needs a table.[/prereq]\"\n"
+                                     "      - \"Then [prereqs]shuffle[/prereqs].\"\n")
+    report = Report()
+    build_game(root, REPO, BuildOptions(out=tmp_path / "out", only=("booklet",)), report)
+    msgs = [str(i) for i in report.items]
+    assert msgs == [f"{root / 'rules.yaml'}:5:9: warning: rulebook text: unknown style 'prereqs' in '[prereqs]' "
+                    f"(styles in game.yaml `styles:`: prereq)"]
+    pdf = (tmp_path / "out" / "tiny" / "rules.pdf").read_bytes()
+    pages = [_chars(pdf, k) for k in range(len(pdfium.PdfDocument(pdf)))]
+    page, chars = next(p for p in pages if "Needsatable." in "".join(c for c, _, _ in p[1]))
+    at = "".join(c for c, _, _ in chars).index("Needsatable.")
+    assert round(chars[at][2], 2) == 8.0                 # the style's size
+    r, g, b = _ink(page.render(scale=DPI / 72).to_pil().convert("RGB"), chars[at][1])
+    assert r > 150 and g < 90 and b < 90                  # and colour

@@ -192,12 +192,12 @@ def _example(decl: type[Decl]) -> str:
     return "..."
 
 
-def where_chars(game: Game, chars: str) -> Loc:
-    """Where the first of `chars` is in the game's data: a string of rules.yaml, else of a
-    card (its field), else game.yaml."""
+def where_chars(game: Game, chars: str, whole: bool = False) -> Loc:
+    """Where the first of `chars` (`whole`: `chars` as one piece of text) is in the game's
+    data: a string of rules.yaml, else of a card (its field), else game.yaml."""
     def find(value: Any, loc: Loc) -> Loc | None:
         if isinstance(value, str):
-            return loc if any(ch in value for ch in chars) else None
+            return loc if (chars in value if whole else any(ch in value for ch in chars)) else None
         if isinstance(value, dict):
             for k, v in value.items():
                 hit = find(v, value.value_loc(k) if hasattr(value, "value_loc") else loc)

@@ -27,7 +27,7 @@ from cardgen.core.units import MM, color
 from cardgen.layout.rulebook import Rulebook, has_rulebook, load_rulebook
 from cardgen.model import ops
 from cardgen.model.rules import most_players
-from cardgen.outputs.base import Job, Output, glyph_warning
+from cardgen.outputs.base import Job, Output, glyph_warning, where_chars
 from cardgen.outputs.rulebook_pages import (
     BODY_SIZE,
     DEFAULT_ACCENT,
@@ -672,12 +672,16 @@ def rulebook_part(job: Job, shows_cards: bool, *inputs: Any) -> Iterator[Ruleboo
     with part:
         ts = job.rendered.res.typesetter
         ts.lacking = {}
+        ts.span_problems = {}
         try:
             yield job_rulebook(job)
             for font, chars in ts.lacking.items():      # (said in the part: a kept part says it again)
                 job.report.warn(*glyph_warning(job.game, chars, font, ts.fonts, "rulebook text"))
+            for problem, tag in ts.span_problems.items():
+                job.report.warn(where_chars(job.game, tag, whole=True), f"rulebook text: {problem}", "bad-span")
         finally:
             ts.lacking = None
+            ts.span_problems = None
 
 
 def job_rulebook(job: Job) -> Rulebook | None:

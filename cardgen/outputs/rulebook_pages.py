@@ -6,6 +6,7 @@ bookmark, a link) and the drawing of their pages to a PDF.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,8 @@ CALLOUT_BAR = {"example": None, "tip": (0.25, 0.55, 0.30, 1), "note": (0.80, 0.5
 MIN_CONTRAST = 4.5          # text against what is behind it (WCAG AA for body text)
 
 BODY_SIZE = 9.5             # the body text size the booklet prefers (points)
+
+_TAG = re.compile(r"'(\[[^'\]]*\]|</?span[^'>]*>)'")      # the tag a span problem is about
 
 
 # -- colour contrast --------------------------------------------------------------
@@ -149,7 +152,12 @@ class Composer:
 
     def paragraphs(self, text: str) -> list[Paragraph]:
         """The text's paragraphs, rulebook text with curly quotes and dashes (`smart`)."""
-        return parse(self.smarten(str(text)) if self.smart else str(text), self.ts.styles)
+        problems: list[str] | None = None if self.ts.span_problems is None else []
+        out = parse(self.smarten(str(text)) if self.smart else str(text), self.ts.styles, problems)
+        for problem in problems or ():
+            tag = _TAG.search(problem)
+            self.ts.span_problems.setdefault(problem, tag.group(1) if tag else "")      # type: ignore[union-attr]
+        return out
 
     def smarten(self, text: str) -> str:
         """Rulebook text with typographer's punctuation (`cardgen.text.punctuation`), unless

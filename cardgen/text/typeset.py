@@ -89,6 +89,9 @@ class Typesetter:
         self.punctuation = True
         # the named span styles, game.yaml `styles:` (`cardgen.text.markup.parse`)
         self.styles: Styles = {}
+        # when a dict: what is wrong with the spans of an output's own text (the rulebook), each
+        # with the tag it is about, for the output to warn at its place
+        self.span_problems: dict[str, str] | None = None
         # pyphen's dictionary of the game's language (`breaks.dictionary`), or None: no
         # hyphenation (a word still breaks after a hyphen or a dash)
         self.hyphenator: object | None = None
