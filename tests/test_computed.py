@@ -76,3 +76,26 @@ def test_an_element_reading_a_computed_name_misspelt_is_located(tmp_path):
     root = make_game(tmp_path, decks={"d.yaml": DECK}, templates={"face": face}, rules=None)
     said = _said(root, tmp_path)
     assert len(said) == 1 and said[0].startswith("templates/g/face.yaml:5:") and "'lable'" in said[0], said
+
+
+def test_a_deck_declares_computed_values_after_and_over_the_template_s(tmp_path):
+    deck = DECK.replace("cards:\n", "computed:\n  strong: \"{{ card.name == 'Ant' }}\"\n  tag: \"#{{ card.power }}\"\n"
+                                    "cards:\n")
+    face = FACE + "  - {name: tag, type: text, y: 35mm, height: 10mm, text: \"{{ card.tag }}\", box: safe}\n"
+    root = make_game(tmp_path, decks={"d.yaml": deck}, templates={"face": face}, rules=None)
+    assert _said(root, tmp_path) == []
+    written = build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
+    pdf = next(p for p in written if p.suffix == ".pdf")
+    pages = [page.extract_text() for page in PdfReader(str(pdf)).pages]
+    ox = next(t for t in pages if "Ox" in t)
+    ant = next(t for t in pages if "Ant" in t)
+    assert "Strong Ant" in ant and "STAR" in ant and "#1" in ant
+    assert "Strong" not in ox and "STAR" not in ox and "#5" in ox
+
+
+def test_a_deck_computed_error_is_at_its_line_in_the_deck_file(tmp_path):
+    deck = DECK.replace("cards:\n", "computed:\n  tag: \"{{ card.powr }}\"\ncards:\n")
+    root = make_game(tmp_path, decks={"d.yaml": deck}, templates={"face": FACE}, rules=None)
+    said = _said(root, tmp_path)
+    assert len(said) == 1 and said[0].startswith("cards/g/d.yaml:4:8: error: card 'Ox' (d.yaml:6) has no field "
+                                                 "'powr'; did you mean 'power'? (used by computed `tag`)"), said

@@ -36,7 +36,7 @@ def template_fields(game: Game, deck: Deck) -> set[str] | None:
     from cardgen.layout.templates import TemplateBook
 
     book = TemplateBook(game.search_dirs("templates"), game.roots)
-    used: set[str] = set()
+    used: set[str] = {str(k) for k in deck.data.get("computed") or ()}
     for ref in (deck.template, deck.back, deck.backs):
         if not ref:
             continue

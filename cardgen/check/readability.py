@@ -30,6 +30,7 @@ from cardgen.core.errors import Report
 from cardgen.core.units import MM
 from cardgen.elements.base import SAFE_PT
 from cardgen.layout import expr
+from cardgen.layout.templates import computed_for
 from cardgen.load.game import Game
 from cardgen.model import ops
 from cardgen.schema.core import Colour, Env, Invalid
@@ -166,7 +167,7 @@ def _sides(game: Game, res) -> Iterable[tuple[Any, list, Any]]:
         for card in deck.cards:
             fields = {**dict(tpl.defaults), **card.fields} if tpl.defaults else card.fields
             fields = {**card.revision_fields(), **fields}
-            for name, (source, _) in tpl.computed.items():       # (as the layout works them out)
+            for name, (source, _) in computed_for(tpl, deck.data).items():     # (as the layout works them out)
                 try:
                     fields[name] = expr.evaluate(source, expr.context(fields, res.deck_ctx(deck), res.game_ctx))
                 except Exception:       # (reported by the layout)

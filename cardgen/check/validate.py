@@ -166,7 +166,7 @@ def check_field_names(game: Game, res, report: Report) -> None:
             if not ref:
                 continue
             try:
-                used |= _fields_used(res.templates.get(ref, deck.template_loc))
+                used |= _fields_used(res.templates.get(ref, deck.template_loc)) | set(deck.data.get("computed") or ())
             except CardgenError:
                 used = set()    # reported elsewhere; no guessing without the deck's templates
                 break

@@ -23,7 +23,7 @@ from cardgen.core.units import MM
 from cardgen.elements import ELEMENTS
 from cardgen.elements.base import Element, ElementError, LayoutContext
 from cardgen.layout import expr
-from cardgen.layout.templates import Template, TemplateBook
+from cardgen.layout.templates import Template, TemplateBook, computed_for
 from cardgen.load import refs
 from cardgen.load.game import Card, Deck, Game
 from cardgen.model import ops, svgpath
@@ -303,16 +303,18 @@ class Layouter:
             fields = merged
         if card is not None:
             fields = {**card.revision_fields(), **fields}
-        if tpl.computed:
-            fields = self._computed(deck, card, tpl, fields)
+        computed = computed_for(tpl, deck.data if card is not None else None)   # (a shared back: no card)
+        if computed:
+            fields = self._computed(deck, card, tpl, fields, computed)
         return tpl, fields
 
-    def _computed(self, deck: Deck, card: Card | None, tpl: Template, fields: dict) -> dict:
-        """`fields` with the template's `computed:` values, worked out in order (each may read
-        those before it as `card.NAME`); an error is located at the expression, with the card."""
+    def _computed(self, deck: Deck, card: Card | None, tpl: Template, fields: dict, computed: dict) -> dict:
+        """`fields` with the template's and the deck's `computed:` values, worked out in order
+        (each may read those before it as `card.NAME`); an error is located at the expression,
+        with the card."""
         fields = dict(fields)
         who = f"card '{card.name}' ({card.loc.short})" if card else f"deck '{deck.name}' back"
-        for name, (source, loc) in tpl.computed.items():
+        for name, (source, loc) in computed.items():
             ctx = expr.context(fields, self.res.deck_ctx(deck), self.res.game_ctx)
             try:
                 fields[name] = expr.evaluate(source, ctx)

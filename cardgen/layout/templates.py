@@ -7,7 +7,7 @@ place, a new name is added at the end (or `before:`/`after:` a named element), a
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -86,6 +86,18 @@ def _computed(data: YDict, parent: Template | None) -> dict:
     for k, v in own.items():
         computed[str(k)] = (v, own.value_loc(k))
     return computed
+
+
+def computed_for(tpl: Template, deck_data: Mapping | None) -> dict:
+    """The `computed:` values a deck's cards get with `tpl`: the template's, then the deck
+    file's (a name in both: the deck's); name -> (expression, its place)."""
+    own = deck_data.get("computed") if deck_data is not None else None
+    if not isinstance(own, dict) or not own:
+        return tpl.computed
+    merged = dict(tpl.computed)
+    for k, v in own.items():
+        merged[str(k)] = (v, own.value_loc(k) if isinstance(own, YDict) else Loc("?"))
+    return merged
 
 
 def find_template(ref: str, dirs: list[Path], roots: Sequence[Path] | None = None) -> Path | None:

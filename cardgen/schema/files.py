@@ -416,6 +416,10 @@ class DeckFile(Decl):
                                 default_doc="none")
     cards: list | str | dict = opt(CardList(), "the list of cards, or the spreadsheet that holds them "
                                                            "(docs/spreadsheets.md)")
+    computed: dict | None = opt(FreeMap("name: expression"), "named values worked out once per card from its "
+                                                              "fields, read as `card.NAME`; after (and over) the "
+                                                              "template's `computed:` (docs/templates.md)", None,
+                                default_doc="none")
     vars: dict | None = opt(FreeMap("name: value"), "anything else deck-wide, available in templates as "
                                                       "deck.vars.<name>", None, default_doc="none")
     count: int | None = opt(Int(min=1, max=1000), "a die file's number of dice (`kind: die`): each of its six "
