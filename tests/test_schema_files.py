@@ -116,6 +116,8 @@ CASES: dict[tuple[type, str], dict] = {
                    "range": None},
     (D, "vars"): {"wrong": ("5", "deck file d.yaml: `vars` must be a mapping of name: value, got 5", None),
                   "range": None},
+    (D, "computed"): {"wrong": ("5", "deck file d.yaml: `computed` must be a mapping of name: expression, got 5",
+                                None), "range": None},
     (D, "count"): {"wrong": ("x", "deck file d.yaml: `count` must be a whole number from 1 to 1000, got 'x'", None),
                    "range": ("0", "deck file d.yaml: `count` must be a whole number from 1 to 1000, got 0", None)},
     (D, "inset"): {"wrong": ("true", "deck file d.yaml: `inset` must be a length such as 5mm, 0.25in or 10pt, got "

@@ -33,10 +33,10 @@ def _reads(value: object, out: set[str]) -> None:
 def template_fields(game: Game, deck: Deck) -> set[str] | None:
     """The card fields the deck's templates read (and give defaults for); None if a template
     cannot be loaded (reported by the template checks)."""
-    from cardgen.layout.templates import TemplateBook
+    from cardgen.layout.templates import TemplateBook, computed_for
 
     book = TemplateBook(game.search_dirs("templates"), game.roots)
-    used: set[str] = {str(k) for k in deck.data.get("computed") or ()}
+    used: set[str] = set(computed_for(None, deck.data))
     for ref in (deck.template, deck.back, deck.backs):
         if not ref:
             continue

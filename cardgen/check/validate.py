@@ -19,7 +19,7 @@ from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.paths import PathRefused, files_under
 from cardgen.elements import ELEMENTS
 from cardgen.layout import expr
-from cardgen.layout.templates import TemplateFile, element_problems, find_template
+from cardgen.layout.templates import TemplateFile, computed_for, element_problems, find_template
 from cardgen.load.game import Game
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.resources.fonts import FontError
@@ -166,7 +166,7 @@ def check_field_names(game: Game, res, report: Report) -> None:
             if not ref:
                 continue
             try:
-                used |= _fields_used(res.templates.get(ref, deck.template_loc)) | set(deck.data.get("computed") or ())
+                used |= _fields_used(res.templates.get(ref, deck.template_loc)) | set(computed_for(None, deck.data))
             except CardgenError:
                 used = set()    # reported elsewhere; no guessing without the deck's templates
                 break

@@ -88,13 +88,15 @@ def _computed(data: YDict, parent: Template | None) -> dict:
     return computed
 
 
-def computed_for(tpl: Template, deck_data: Mapping | None) -> dict:
-    """The `computed:` values a deck's cards get with `tpl`: the template's, then the deck
-    file's (a name in both: the deck's); name -> (expression, its place)."""
+def computed_for(tpl: Template | None, deck_data: Mapping | None) -> dict:
+    """The `computed:` values a deck's cards get with `tpl` (None: the deck's alone): the
+    template's, then the deck file's (a name in both: the deck's); name -> (expression, its
+    place).  A deck's `computed:` that is not a mapping is reported by the deck's checks."""
+    base = tpl.computed if tpl is not None else {}
     own = deck_data.get("computed") if deck_data is not None else None
     if not isinstance(own, dict) or not own:
-        return tpl.computed
-    merged = dict(tpl.computed)
+        return base
+    merged = dict(base)
     for k, v in own.items():
         merged[str(k)] = (v, own.value_loc(k) if isinstance(own, YDict) else Loc("?"))
     return merged
