@@ -60,8 +60,11 @@ SIDES = 11
 
 
 def _png(path: Path, size: tuple[int, int], colour: str) -> None:
+    """A picture of `size`'s proportions, 40 times as many pixels each way: enough for its box
+    at 300 dpi (a smaller one is warned about as printing soft, and a side that warned is laid
+    out again when its template's lines move)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    Image.new("RGB", size, colour).save(path)
+    Image.new("RGB", (size[0] * 40, size[1] * 40), colour).save(path)
 
 
 @pytest.fixture

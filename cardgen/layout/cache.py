@@ -71,7 +71,7 @@ from cardgen.model import ops
 from cardgen.resources.fonts import FontBook, FontError, font_digest, font_files
 from cardgen.text.typeset import Typesetter
 
-FORMAT = 1
+FORMAT = 2
 _open: dict[FilePath, LayoutCache] = {}
 
 # The content hashes a build works out for a laid-out side and keeps on it, by attribute:

@@ -253,23 +253,28 @@ class Needs:
     chars: tuple[tuple[str, str], ...]
     svgs: tuple[tuple[str, bool], ...]
     rasters: tuple[str, ...]
+    # each raster's box (w, h in pt) where it is a picture drawn at the output's resolution
+    # (`render.art`), (0, 0) for an icon drawn from its file as it is
+    boxes: tuple[tuple[float, float], ...] = ()
 
     def plain(self) -> tuple:
-        return self.chars, self.svgs, self.rasters
+        return self.chars, self.svgs, self.rasters, self.boxes
 
     @classmethod
     def from_plain(cls, value: object) -> Needs | None:
         """`plain` undone; None for anything `plain` does not make."""
-        if not (isinstance(value, tuple) and len(value) == 3 and all(isinstance(v, tuple) for v in value)):
+        if not (isinstance(value, tuple) and len(value) == 4 and all(isinstance(v, tuple) for v in value)):
             return None
-        chars, svgs, rasters = value
+        chars, svgs, rasters, boxes = value
         if not (all(isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str) and isinstance(c[1], str)
                     for c in chars)
                 and all(isinstance(s, tuple) and len(s) == 2 and isinstance(s[0], str) and type(s[1]) is bool
                         for s in svgs)
-                and all(isinstance(r, str) for r in rasters)):
+                and all(isinstance(r, str) for r in rasters)
+                and len(boxes) == len(rasters)
+                and all(isinstance(b, tuple) and len(b) == 2 and all(type(v) is float for v in b) for b in boxes)):
             return None
-        return cls(chars, svgs, rasters)
+        return cls(chars, svgs, rasters, boxes)
 
 
 PLACEHOLDER_FONT = ""
@@ -283,18 +288,20 @@ def needs(layout: CardLayout) -> Needs:
     chars: dict[str, set[str]] = {}
     svgs: list[tuple[str, bool]] = []
     rasters: list[str] = []
+    boxes: list[tuple[float, float]] = []
 
-    def file(path: object, themed: bool) -> None:
+    def file(path: object, themed: bool, box: tuple[float, float] = (0.0, 0.0)) -> None:
         if is_svg(path):
             svgs.append((str(path), themed))
         else:
             rasters.append(str(path))
+            boxes.append(box)
 
     for op in layout.ops:
         if isinstance(op, Icon):
             file(op.path, op.color is not None)
         elif isinstance(op, Image):
-            file(op.path, False)
+            file(op.path, False, (float(op.w), float(op.h)))
         elif isinstance(op, Text):
             for r in op.runs:
                 if r.kind == "text":
@@ -304,6 +311,6 @@ def needs(layout: CardLayout) -> Needs:
         elif isinstance(op, Placeholder):
             chars.setdefault(PLACEHOLDER_FONT, set()).update(op.label)
     done = Needs(tuple(sorted((font, "".join(sorted(cs))) for font, cs in chars.items())), tuple(svgs),
-                 tuple(rasters))
+                 tuple(rasters), tuple(boxes))
     layout.__dict__["_needs"] = done
     return done

@@ -283,7 +283,7 @@ class Drawer:
         this document names and codes the fonts it uses, and the drawer's `variant`."""
         used = sorted(side_chars(layout, self.fonts))
         return digest(ops.layout_digest(layout, font_files()), [tokens[f] for f in used], self.variant,
-                      self._dpi() if any(isinstance(op, ops.Image) for op in layout.ops) else 0)
+                      self._dpi() if ops.needs(layout).rasters else 0)   # (needs: kept in the layout cache)
 
     def _dpi(self) -> float:
         return self.image_dpi or art.print_dpi()
@@ -291,24 +291,22 @@ class Drawer:
     def _art(self, op: ops.Image) -> Any:
         """What an image op is drawn from: its file, or a copy downsampled to its box at this
         drawer's resolution (`render.art.fitted`), drawn by its content."""
-        src = art.fitted(op.path, op.w, op.h, self._dpi())
-        if src == Path(op.path):
-            return str(op.path)
+        return self._fitted(str(op.path), op.w, op.h)
+
+    def _fitted(self, path: str, w: float, h: float) -> Any:
+        src = art.fitted(path, w, h, self._dpi())
+        if src == Path(path):
+            return path
         from reportlab.lib.utils import ImageReader
 
         return ImageReader(str(src))
 
     def _rasters(self, layout: ops.CardLayout) -> list[Any]:
-        """The raster images drawing `layout` puts into the document, in the order it does."""
-        out: list[Any] = []
-        for op in layout.ops:
-            if isinstance(op, ops.Image) and not ops.is_svg(op.path):
-                out.append(self._art(op))
-            elif isinstance(op, ops.Icon) and not ops.is_svg(op.path):
-                out.append(str(op.path))
-            elif isinstance(op, ops.Text):
-                out.extend(str(r.content) for r in op.runs if r.kind == "icon" and not ops.is_svg(r.content))
-        return out
+        """The raster images drawing `layout` puts into the document, in the order it does:
+        from what it needs (`ops.needs`, kept in the layout cache), so a reused side's
+        operations are not decoded for them."""
+        need = ops.needs(layout)
+        return [self._fitted(path, w, h) if w > 0 else path for path, (w, h) in zip(need.rasters, need.boxes)]
 
     # -- operations -------------------------------------------------------------
     def draw_ops(self, layout: ops.CardLayout, ox: float, oy: float) -> None:
