@@ -144,3 +144,35 @@ def test_raster_outputs_draw_images_at_their_bitmaps_resolution(tmp_path):
     data = jobs_pdf([layout], FontBook([DATA / "fonts"]), [800.0])        # more than it has: as it is
     assert _image_sizes(io.BytesIO(data)) == {(1500, 750)}
     art.configure(None)
+
+
+def test_copies_a_game_folder_brings_are_never_drawn(tmp_path):
+    """The copies' folder is claimed like the bitmap cache (`core.cachefile.claim_folder`): a
+    copy shipped in the output folder (a game zipped with its build folder) under the very name
+    the build would use is deleted, and the picture is drawn from the game's own art."""
+    from PIL import Image
+
+    root = _game(tmp_path / "g", '  - {name: A, art: big.png}\n')
+    _photo(root / "art" / "big.png", 1500, 1000)
+    out = tmp_path / "out"
+    _build(root, out, ("print",))
+    copies = out / "g" / ".cache" / "art"
+    made = [p for p in copies.iterdir() if p.name != "OWNER"]
+    assert len(made) == 1
+    name = made[0].name
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    for p in copies.iterdir():                  # what a downloaded game's build folder would hold
+        p.rename(shipped / p.name)
+    (shipped / "OWNER").write_text("someone else's stamp")
+    Image.new("RGB", (600, 400), "#ff00ff").save(shipped / name)          # a picture of its own
+    (out / "g" / "print-a4.pdf").unlink()
+    for p in shipped.iterdir():
+        p.rename(copies / p.name)
+    art._copies.clear()
+    _build(root, out, ("print",))
+    copy = copies / name
+    assert copy.is_file()
+    with Image.open(copy) as im:
+        assert im.convert("RGB").getpixel((0, 0)) != (255, 0, 255)       # made again from the game's art
+    assert (copies / "OWNER").read_text() != "someone else's stamp"

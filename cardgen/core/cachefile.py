@@ -129,3 +129,29 @@ def save_every(registry: dict[Path, Any]) -> None:
     for cache in registry.values():
         with contextlib.suppress(OSError):
             cache.save()
+
+
+OWNER = "OWNER"         # a cache folder's stamp (`digest.own_stamp`): whose files these are
+
+
+def claim_folder(folder: Path, out_dir: Path) -> None:
+    """A cache folder of files (bitmaps, picture copies) of the output folder `out_dir`,
+    trusted only as cardgen's own: one whose OWNER stamp is not this user's cardgen's for this
+    output folder (shipped with a game, copied from elsewhere, made by another installation)
+    is emptied before use, so no file a game brings can stand in for one cardgen makes.  (The
+    caller never uses a folder reached through a link.)"""
+    stamp = own_stamp(Path(out_dir))
+    owner = folder / OWNER
+    try:
+        if owner.is_file() and not owner.is_symlink() and owner.read_text(encoding="ascii") == stamp:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
+    if folder.is_dir():
+        for f in folder.iterdir():
+            with contextlib.suppress(OSError):
+                if f.is_symlink() or f.is_file():
+                    f.unlink()
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        owner.write_text(stamp, encoding="ascii")

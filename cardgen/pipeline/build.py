@@ -171,7 +171,7 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     from cardgen.pipeline.check import check_game, check_rendered, keep_history
     from cardgen.render import docinfo
 
-    art.configure(out_dir / ".cache" / "art")      # images at the size they print (the checks draw cards too)
+    art.configure(out_dir / ".cache" / "art", owner=out_dir)    # images at the size they print (checks draw too)
     with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
         checked = check_game(path, project, report, opts.out)
     game, rendered = _buildable(checked, opts, report)

@@ -48,17 +48,23 @@ _settings: dict[str, object] = {"folder": None}
 _own_temp: list[Path] = []
 
 
-def configure(folder: Path | None, dpi: float | None = None) -> None:
+def configure(folder: Path | None, dpi: float | None = None, owner: Path | None = None) -> None:
     """Where this process keeps copies (an output folder's `.cache/art`; None: a temporary
     folder) and, if given, the print PDFs' resolution (else the game's, set when it is laid
-    out: `core.images.set_print_dpi`).  Old copies there are pruned."""
+    out: `core.images.set_print_dpi`).  Old copies there are pruned.  `owner`: the output
+    folder whose cache it is, claimed as cardgen's own (`core.cachefile.claim_folder`: copies
+    a game folder brings are deleted, never drawn); the build's raster workers, configured
+    after it, leave that to the build."""
     if folder is not None:
+        from cardgen.core.cachefile import claim_folder
         from cardgen.core.paths import through_link
 
         folder = Path(folder)
         if through_link(folder, 3):
             folder = None           # (never written through a link)
         else:
+            if owner is not None:
+                claim_folder(folder, owner)
             prune(folder)
     _settings["folder"] = folder
     if dpi is not None:
@@ -84,7 +90,7 @@ def prune(where: Path, now: float | None = None) -> int:
     gone = 0
     for entry in os.scandir(where):
         with contextlib.suppress(OSError):
-            if entry.is_file(follow_symlinks=False) and entry.stat().st_mtime < cut:
+            if entry.is_file(follow_symlinks=False) and entry.name != "OWNER" and entry.stat().st_mtime < cut:
                 os.unlink(entry.path)
                 gone += 1
     return gone

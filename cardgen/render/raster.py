@@ -142,7 +142,7 @@ class Cache:
     used for `KEEP_DAYS` is pruned, so editing a card a hundred times does not pile up files."""
 
     KEEP_DAYS = 14
-    OWNER = "OWNER"         # the folder's stamp (`digest.own_stamp`): whose bitmaps these are
+    OWNER = "OWNER"         # the folder's stamp (`core.cachefile.claim_folder`): whose bitmaps these are
 
     def __init__(self, folder: Path):
         self.dir = Path(folder)
@@ -154,27 +154,13 @@ class Cache:
         folder (shipped with a game, copied from elsewhere, made by another installation) is
         emptied before use, so no bitmap a game brings can stand in for a card it draws; one
         reached through a link is never used (every bitmap is made again, into memory)."""
-        from cardgen.core.digest import own_stamp
+        from cardgen.core.cachefile import claim_folder
         from cardgen.core.paths import through_link
 
         cache = cls(Path(out_dir) / ".cache" / "raster")
         if through_link(cache.dir, 3):
             return cls(Path(out_dir) / ".cache" / "raster-unused-link")   # (never made: nothing found)
-        stamp = own_stamp(Path(out_dir))
-        owner = cache.dir / cls.OWNER
-        try:
-            if owner.is_file() and not owner.is_symlink() and owner.read_text(encoding="ascii") == stamp:
-                return cache
-        except (OSError, UnicodeDecodeError):
-            pass
-        if cache.dir.is_dir():
-            for f in cache.dir.iterdir():
-                with contextlib.suppress(OSError):
-                    if f.is_symlink() or f.is_file():
-                        f.unlink()
-        with contextlib.suppress(OSError):
-            cache.dir.mkdir(parents=True, exist_ok=True)
-            owner.write_text(stamp, encoding="ascii")
+        claim_folder(cache.dir, Path(out_dir))
         return cache
 
     def path(self, key: str, ext: str = "rgbz") -> Path:
