@@ -575,7 +575,7 @@ def test_validate_json_tells_a_game_that_failed_to_load(tmp_path, monkeypatch):
     write(game / "game.yaml", "title: G\n")
     write(game / "deck.yaml", "deck: D\ntemplate: basic/card\ncards:\n  - {name: A, text: x}\n")
 
-    def broken(path, project):
+    def broken(path, project, *rest):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(v, "validate_game", broken)
