@@ -155,6 +155,7 @@ def test_copies_a_game_folder_brings_are_never_drawn(tmp_path):
     root = _game(tmp_path / "g", '  - {name: A, art: big.png}\n')
     _photo(root / "art" / "big.png", 1500, 1000)
     out = tmp_path / "out"
+    art._copies.clear()                         # (this process's memo of copies made into other folders)
     _build(root, out, ("print",))
     copies = out / "g" / ".cache" / "art"
     made = [p for p in copies.iterdir() if p.name != "OWNER"]

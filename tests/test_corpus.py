@@ -69,12 +69,12 @@ def _jpeg() -> bytes:
     from PIL import Image
 
     buf = io.BytesIO()
-    Image.new("RGB", (40, 40), (200, 30, 30)).save(buf, "JPEG")
+    Image.new("RGB", (400, 400), (200, 30, 30)).save(buf, "JPEG")
     return buf.getvalue()
 
 
 FONT = (DATA / "fonts" / "Lato-Regular.ttf").read_bytes()
-OK_PNG = _png(20, 20)
+OK_PNG = _png(360, 360)      # (enough pixels for a 30 mm box at 300 dpi: no soft-image warning)
 
 
 def _flipped(font: bytes) -> bytes:

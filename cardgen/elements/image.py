@@ -28,8 +28,11 @@ def image_size(path: Path, box: tuple[float, float, str] | None = None) -> tuple
     if box is not None:
         from cardgen.core.images import open_path
 
-        with open_path(path) as im:         # (its header: the size it is drawn at, before the decode)
-            drawn = _drawn(float(im.size[0]), float(im.size[1]), *box)
+        try:
+            with open_path(path) as im:     # (its header: the size it is drawn at, before the decode)
+                drawn = _drawn(float(im.size[0]), float(im.size[1]), *box)
+        except Exception:                   # (damaged, a bomb, ...: `check_raster` says what is wrong)
+            drawn = None
     w, h = check_raster(path, drawn)
     return float(w), float(h)
 
