@@ -21,11 +21,13 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from measure import memory, tree  # noqa: E402  (the process tree and its memory, as every benchmark counts them)
 
 CHILD = r"""
 import json, resource, sys, time
@@ -45,46 +47,6 @@ print(json.dumps({{"seconds": took, "self_mb": me}}))
 """
 
 
-def _children() -> dict[int, list[int]]:
-    kids: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        kids.setdefault(ppid, []).append(int(entry))
-    return kids
-
-
-def _tree(pid: int) -> list[int]:
-    kids = _children()
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo.extend(kids.get(p, []))
-    return out
-
-
-def _memory(pid: int) -> tuple[float, float]:
-    """(RSS, PSS) of one process in MB, from smaps_rollup."""
-    rss = pss = 0.0
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as f:
-            for line in f:
-                if line.startswith("Rss:"):
-                    rss = int(line.split()[1]) / 1024
-                elif line.startswith("Pss:"):
-                    pss = int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return rss, pss
-
-
 class Sampler(threading.Thread):
     """The peak of the summed memory of a process and its descendants."""
 
@@ -97,8 +59,8 @@ class Sampler(threading.Thread):
 
     def run(self) -> None:
         while not self.done.is_set():
-            pids = _tree(self.pid)
-            mems = [_memory(p) for p in pids]
+            pids = tree(self.pid)
+            mems = [memory(p) for p in pids]
             self.rss = max(self.rss, sum(m[0] for m in mems))
             self.pss = max(self.pss, sum(m[1] for m in mems))
             self.procs = max(self.procs, len(pids))
