@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cardgen.check.colours import MACHADO, delta_e, hex_of, lab
+from cardgen.check.colours import MACHADO, hex_of, lab
 from cardgen.core.errors import Report
 from cardgen.core.units import MM
 from cardgen.elements.base import SAFE_PT
@@ -186,14 +186,26 @@ def _value(el: Mapping, key: str, ctx: dict) -> Any:
         return None
 
 
-def _collapses(a: tuple[float, ...], b: tuple[float, ...]) -> list[str]:
-    """The ways of seeing in which two colours that look different look the same."""
-    if delta_e(a, b) < DISTINCT:
-        return []
+def _seen(c: tuple[float, ...]) -> tuple[tuple[float, ...], dict[str, tuple[float, ...]]]:
+    """A colour's L*a*b*, as it is and as each colour-vision deficiency sees it: worked out
+    once per colour, not once per pair (a deck of 200 colours has 19,900 pairs)."""
     from cardgen.check.colours import simulate
 
-    out = [v for v in MACHADO if delta_e(simulate(a, v), simulate(b, v)) < DISTINCT]
-    if abs(lab(a)[0] - lab(b)[0]) < SAME_GREY:
+    return lab(c), {v: lab(simulate(c, v)) for v in MACHADO}
+
+
+def _apart(p: tuple[float, ...], q: tuple[float, ...]) -> float:
+    return sum((x - y) ** 2 for x, y in zip(p, q, strict=True)) ** 0.5      # (CIE76, as `delta_e`)
+
+
+def _collapses(a: tuple[float, ...], b: tuple[float, ...], seen: dict | None = None) -> list[str]:
+    """The ways of seeing in which two colours that look different look the same (`seen`:
+    each colour's `_seen`, kept by the caller)."""
+    (la, sa), (lb, sb) = (seen[a], seen[b]) if seen is not None else (_seen(a), _seen(b))
+    if _apart(la, lb) < DISTINCT:
+        return []
+    out = [v for v in MACHADO if _apart(sa[v], sb[v]) < DISTINCT]
+    if abs(la[0] - lb[0]) < SAME_GREY:
         out.append("greyscale")
     return out
 
@@ -216,9 +228,11 @@ def colour_coding(game: Game, res, report: Report) -> None:
         if len(by_colour) < 2:
             continue
         found: list[tuple[tuple, tuple, list[str]]] = []
+        seen = {c: _seen(c) for c in by_colour}
+        values: dict[tuple[int, str, int], str] = {}
         for a, b in itertools.combinations(sorted(by_colour), 2):
-            ways = _collapses(a, b)
-            if ways and not _told_apart(by_colour[a], by_colour[b], res):
+            ways = _collapses(a, b, seen)
+            if ways and not _told_apart(by_colour[a], by_colour[b], res, values):
                 found.append((a, b, ways))
         if not found:
             continue
@@ -252,7 +266,7 @@ def _who(members: list) -> str:
     return f"'{members[0][1]}'"
 
 
-def _told_apart(a: list, b: list, res) -> bool:
+def _told_apart(a: list, b: list, res, values: dict | None = None) -> bool:
     """Does anything else the cards print tell the two colours' cards apart: a value of an
     element of their templates that no card of one colour shares with a card of the other: an
     icon or an image (a shape), or a text that names a kind rather than one card (it comes from
@@ -268,10 +282,22 @@ def _told_apart(a: list, b: list, res) -> bool:
         for key in _TELL_KEYS:
             if key not in other:
                 continue
-            va = {repr(_value(other, key, ctx)) for _, _, ctx in a}
-            vb = {repr(_value(other, key, ctx)) for _, _, ctx in b}
+            va = {_shown(other, key, ctx, values) for _, _, ctx in a}
+            vb = {_shown(other, key, ctx, values) for _, _, ctx in b}
             kind = not (isinstance(other[key], str) and expr.reads_card(other[key]))
             if not va & vb and (key in ("icon", "src") or kind or len(va | vb) < len(a) + len(b) or
                                 len(a) == len(b) == 1):
                 return True
     return False
+
+
+def _shown(el: Mapping, key: str, ctx: dict, values: dict | None) -> str:
+    """What an element's `key` is on a card (its context `ctx`), worked out once per element
+    and card however many pairs of colours ask (`values`)."""
+    if values is None:
+        return repr(_value(el, key, ctx))
+    k = (id(el), key, id(ctx))
+    hit = values.get(k)
+    if hit is None:
+        hit = values[k] = repr(_value(el, key, ctx))
+    return hit
