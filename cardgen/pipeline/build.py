@@ -109,22 +109,37 @@ def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) ->
         except OSError as exc:          # (completes a commit a killed build left half done)
             raise OutputProblem(exc.filename or out_dir, exc, "cannot finish the last build's move into place") \
                 from None
-        existed = out_dir.exists() or out_dir.is_symlink()
+        made = _first_missing(out_dir)
         try:
             return _build_game(path, project, opts, report, out_dir)
         except CardgenError:
-            if not existed:         # a refused first build leaves no folder (the readability check's bitmaps)
-                _forget_caches(out_dir)
+            if made is not None:    # a refused first build leaves no folder (its caches' folders)
+                _forget_caches(out_dir, made)
             raise
 
 
-def _forget_caches(out_dir: Path) -> None:
-    """The output folder a refused first build made, when all it holds is caches."""
+def _first_missing(out_dir: Path) -> Path | None:
+    """The outermost of `out_dir` and its parents that does not exist yet (None: it exists)."""
+    if out_dir.exists() or out_dir.is_symlink():
+        return None
+    top = out_dir
+    while not (top.parent.exists() or top.parent.is_symlink()) and top.parent != top:
+        top = top.parent
+    return top
+
+
+def _forget_caches(out_dir: Path, made: Path) -> None:
+    """The output folder a refused first build made, when all it holds is caches, and the
+    folders above it the build made (`made`: the outermost), when they are empty."""
     import shutil
 
     try:
         if out_dir.is_dir() and not out_dir.is_symlink() and {p.name for p in out_dir.iterdir()} <= {".cache"}:
             shutil.rmtree(out_dir)
+        here = out_dir.parent
+        while made in (here, *here.parents) and here.is_dir() and not any(here.iterdir()):
+            here.rmdir()
+            here = here.parent
     except OSError:
         pass                        # (a cache left behind costs nothing)
 
