@@ -194,3 +194,24 @@ def test_a_token_pool_gets_a_box_when_asked_its_depth_from_the_token_thickness(t
     assert [b - a for a, b in itertools.pairwise(xs)] == pytest.approx([w, d, w], abs=0.05)
     check_flaps(folds, cuts, w, d)
     assert "20 tokens · Boxes" in " ".join(reader.pages[pages[0]].extract_text().split())
+
+
+def test_the_front_band_runs_down_to_the_fold_over_the_back_design(tmp_path):
+    """The name band covers the front's lower 30 % down to the fold: the deck back's own design
+    (its label, often at the bottom) does not peek out in a strip below the band."""
+    import pypdfium2 as pdfium
+
+    root = box_game(tmp_path, 30)
+    out, _ = build(root, tmp_path)
+    reader = PdfReader(out / "tuckboxes-letter.pdf")
+    folds, _ = lines(reader, 0)
+    w, h = 65.5, 90.9
+    fold = min(horizontal(folds, w), key=lambda s: s.y1)                 # the front's fold onto the bottom lid
+    x0, bottom = min(fold.x1, fold.x2), fold.y1
+    scale = 100 / 25.4                                                   # px per mm at 100 dpi
+    image = pdfium.PdfDocument(str(out / "tuckboxes-letter.pdf"))[0].render(scale=100 / 72).to_pil().convert("RGB")
+    page_h = image.height / scale
+    x = (x0 + 0.08 * w) * scale
+    for frac in (0.01, 0.05, 0.1, 0.15, 0.2, 0.25, 0.28):             # from just above the fold to the band's top
+        px = image.getpixel((round(x), round((page_h - (bottom + frac * h)) * scale)))
+        assert max(abs(a - b) for a, b in zip(px, (0x2A, 0x4A, 0x7A))) <= 6, (frac, px)
