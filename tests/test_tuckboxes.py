@@ -215,3 +215,38 @@ def test_the_front_band_runs_down_to_the_fold_over_the_back_design(tmp_path):
     for frac in (0.01, 0.05, 0.1, 0.15, 0.2, 0.25, 0.28):             # from just above the fold to the band's top
         px = image.getpixel((round(x), round((page_h - (bottom + frac * h)) * scale)))
         assert max(abs(a - b) for a, b in zip(px, (0x2A, 0x4A, 0x7A))) <= 6, (frac, px)
+
+
+@pytest.mark.parametrize("count, extra, diameter", [(30, "", 12.5), (120, "", 12.5),
+                                                    (30, "tuckboxes: {thumb_notch: 20mm}\n", 20.0),
+                                                    (30, "tuckboxes: {thumb_notch: 0}\n", 0.0)])
+def test_the_fronts_top_edge_has_a_half_round_thumb_notch(tmp_path, count, extra, diameter):
+    """A half circle of the notch's diameter is cut down into the middle of the front's top edge
+    (in one piece and in two), the edge on either side of it straight; `thumb_notch: 0`: none."""
+    import math
+
+    out, _ = build(box_game(tmp_path, count, extra=extra), tmp_path)
+    reader = PdfReader(out / "tuckboxes-letter.pdf")
+    w, h = POKER[0] + 2, POKER[1] + 2
+    folds, cuts = lines(reader, 0)
+    body = vertical(folds)                          # the front lies left of the free side's fold
+    top = max(max(s.y1, s.y2) for s in body)        # the body's top edge (y up)
+    tops = [s for s in horizontal(cuts) if abs(s.y1 - top) < 0.05]
+    curved = [s for s in cuts if abs(s.y1 - s.y2) > 1e-6 and abs(s.x1 - s.x2) > 1e-6      # short chords,
+              and math.hypot(s.x2 - s.x1, s.y2 - s.y1) < 3 and top - diameter / 2 - 0.05 <= min(s.y1, s.y2) and max(s.y1, s.y2) <= top + 0.05]
+    if not diameter:
+        assert not curved
+        return
+    xs = [v for s in curved for v in (s.x1, s.x2)]
+    cx = (min(xs) + max(xs)) / 2
+    assert max(xs) - min(xs) == pytest.approx(diameter, abs=0.05)
+    for s in curved:                                # every chord's ends on the circle, below the edge
+        for x, y in ((s.x1, s.y1), (s.x2, s.y2)):
+            assert math.hypot(x - cx, y - top) == pytest.approx(diameter / 2, abs=0.05)
+            assert y <= top + 1e-6
+    # the straight parts either side run from the notch to the front's corners: w in all
+    beside = [s for s in tops if abs(min(s.x1, s.x2) - (cx + diameter / 2)) < 0.05
+              or abs(max(s.x1, s.x2) - (cx - diameter / 2)) < 0.05]
+    assert len(beside) == 2
+    assert sum(abs(s.x2 - s.x1) for s in beside) + diameter == pytest.approx(w, abs=0.05)
+    assert h > diameter

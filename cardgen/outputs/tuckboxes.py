@@ -14,6 +14,8 @@ they fit, else a page each; only a box whose halves do not fit either is left ou
 """
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -44,6 +46,10 @@ class TuckboxOptions(Decl):
     tuck: float = opt(Length(min=5, max=40, to="mm"), "the tuck flap folded into the box under each lid", 15.0,
                       default_doc="15 mm")
     glue: float = opt(Length(min=5, max=20, to="mm"), "the glue tab", 8.0, default_doc="8 mm")
+    thumb_notch: float = opt(Length(min=0, max=40, to="mm"), "the diameter of the half-round notch cut into the "
+                                                             "front's top edge to pull the cards out by (0: none; "
+                                                             "never wider than half the box)", 12.5,
+                             default_doc="12.5 mm")
     tokens: bool = opt(Bool(), "also a box for each token and tile file, its pieces standing on edge in a row like "
                                "cards (a pool of counters)", False)
     token_thickness: float = opt(Length(min=0.1, max=10, to="mm"), "one token's or tile's thickness, for `tokens`: "
@@ -75,6 +81,7 @@ class Net:
     d: float
     glue: float
     tuck: float
+    notch: float = 0.0      # the thumb notch's diameter (0: none)
 
     @property
     def xs(self) -> tuple[float, ...]:
@@ -105,6 +112,18 @@ class Net:
     def _taper(self) -> float:
         return min(3.0, self.h / 4)
 
+    def _front_top(self, x: float, y: float) -> list[Seg]:
+        """The front's top edge from (x, y), `w` long: a straight cut, or with the thumb notch in
+        its middle, a half circle cut down into the front (in 24 chords; no wider than half the
+        box and never deeper than a quarter of its height)."""
+        r = min(self.notch, self.w / 2, self.h / 2) / 2
+        if r <= 0:
+            return [(x, y, x + self.w, y)]
+        cx, n = x + self.w / 2, 24
+        arc = [(cx - r * math.cos(math.pi * i / n), y + r * math.sin(math.pi * i / n)) for i in range(n + 1)]
+        chords = [(a[0], a[1], b[0], b[1]) for a, b in itertools.pairwise(arc)]
+        return [(x, y, cx - r, y), *chords, (cx + r, y, x + self.w, y)]
+
     def whole(self) -> Part:
         """The net in one piece."""
         x0, x1, x2, x3, x4, x5 = self.xs
@@ -121,7 +140,7 @@ class Net:
                  (x3, y3, x4, y3), (x3, y4, x4, y4)]                                      # bottom lid, tuck
         cuts = [(x1, y2, x0, y2 + tp), (x0, y2 + tp, x0, y3 - tp), (x0, y3 - tp, x1, y3),  # glue tab
                 (x1, y2, x1, y0), (x1, y0, x2, y0), (x2, y0, x2, y2),                  # lid and tuck
-                (x2, yt, x3, yt), (x3, yt, x3, y2), (x3, y2, x4, y2),                  # dust flap, front's top
+                (x2, yt, x3, yt), (x3, yt, x3, y2), *self._front_top(x3, y2),          # dust flap, front's top
                 (x4, y2, x4, yt), (x4, yt, x5, yt), (x5, yt, x5, yb),                  # dust flap, free side
                 (x5, yb, x4, yb),                                                      # its lower dust flap
                 (x4, y3, x4, y5), (x4, y5, x3, y5), (x3, y5, x3, y3),                  # bottom lid and tuck (apart
@@ -152,7 +171,7 @@ class Net:
         two = Part(w + d, v4, {"front": (0.0, v1, w, h), "side2": (w, v1, d, h), "bottom": (0.0, v2, w, d),
                                "bottom-tuck": (0.0, v3, w, t)},
                    [(w, v1, w, v2), (w, v1, w + d, v1), (w, v2, w + d, v2), (0.0, v2, w, v2), (0.0, v3, w, v3)],
-                   [(0.0, v1, 0.0, v4), (0.0, v1, w, v1),
+                   [(0.0, v1, 0.0, v4), *self._front_top(0.0, v1),
                     (w, v1, w, 0.0), (w, 0.0, w + d, 0.0), (w + d, 0.0, w + d, v2 + f),
                     (w + d, v2 + f, w, v2 + f), (w, v2, w, v4), (w, v4, 0.0, v4)],
                    "piece 2 of 2: the front; glue piece 1's left tab inside this side's free edge")
@@ -163,7 +182,8 @@ def net_for(card_w: float, card_h: float, copies: int, o: TuckboxOptions, thickn
     """The net of a box for `copies` cards of card_w x card_h mm (each `thickness` thick, else
     `o.caliper`)."""
     each = o.caliper if thickness is None else thickness
-    return Net(card_w + o.clearance, card_h + o.clearance, copies * each + o.clearance, o.glue, o.tuck)
+    return Net(card_w + o.clearance, card_h + o.clearance, copies * each + o.clearance, o.glue, o.tuck,
+               o.thumb_notch)
 
 
 def deck_net(deck: Any, o: TuckboxOptions) -> Net:
