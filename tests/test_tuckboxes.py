@@ -250,3 +250,27 @@ def test_the_fronts_top_edge_has_a_half_round_thumb_notch(tmp_path, count, extra
     assert len(beside) == 2
     assert sum(abs(s.x2 - s.x1) for s in beside) + diameter == pytest.approx(w, abs=0.05)
     assert h > diameter
+
+
+def test_the_lid_reads_upright_from_the_front_of_the_closed_box(tmp_path):
+    """The lid folds forward over the top from the back: its face is turned half a turn on the
+    net (text upside down there), so it reads upright to one facing the box's front; the front,
+    back and bottom lid are upright on the net, the sides a quarter turn."""
+    root = box_game(tmp_path, 30)
+    write(root / "templates" / "t" / "box.yaml",
+          'elements:\n  - {name: t, type: text, x: 0, y: 0, width: 100%, height: 100%, size: 7, text: "P-{{ card.panel }}"}\n')
+    write(root / "game.yaml", "title: Boxes\ntuckboxes: {template: t/box}\n")
+    out, _ = build(root, tmp_path)
+    import math
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    page = pdfium.PdfDocument(str(out / "tuckboxes-letter.pdf"))[0]
+    textpage = page.get_textpage()
+    text = textpage.get_text_range()
+    turns = {}
+    for word in ("P-front", "P-back", "P-bottom", "P-lid", "P-side"):
+        at = text.index(word)                                     # the first character's turn, as drawn
+        turns[word] = round(math.degrees(pdfium_c.FPDFText_GetCharAngle(textpage.raw, at)))
+    assert turns == {"P-front": 0, "P-back": 0, "P-bottom": 0, "P-lid": 180, "P-side": 270}

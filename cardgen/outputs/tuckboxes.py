@@ -373,6 +373,9 @@ def _draw_part(c: Any, drawer: Any, part: Part, ox: float, oy: float, page_h: fl
         if name in LYING:                # laid out with the box's height across: turned a quarter
             c.translate(*at(x + w, y + h))
             c.rotate(90)
+        elif name == "lid":              # folded forward over the top: upright to one facing the front
+            c.translate(*at(x + w, y))
+            c.rotate(180)
         else:
             c.translate(*at(x, y + h))
         c.doForm(drawer.card_form(face))
