@@ -65,6 +65,11 @@ CASES: dict[tuple[type, str], dict] = {
                   None),
         "range": ("xx", "game.yaml: `language` has no hyphenation dictionary for 'xx'; use a language code such as "
                         "en, en-GB, de, fr, es, it, nl, pt, pl or sv", "xx")},
+    (G, "languages"): {
+        "wrong": ("de", "game.yaml: `languages` must be a list of language codes, the source language first, such "
+                        "as [en, de], got 'de'", None),
+        "range": ("[en, xx]", "game.yaml: `languages` item 2 'xx' is not a language code cardgen knows (ISO 639-1: "
+                              "en, de, fr, ...)", "xx")},
     (G, "hyphenate"): {
         "wrong": ("maybe", "game.yaml: `hyphenate` must be true or false, got 'maybe'", None), "range": None},
     (G, "image_dpi"): {

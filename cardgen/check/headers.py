@@ -35,7 +35,7 @@ def template_fields(game: Game, deck: Deck) -> set[str] | None:
     cannot be loaded (reported by the template checks)."""
     from cardgen.layout.templates import TemplateBook, computed_for
 
-    book = TemplateBook(game.search_dirs("templates"), game.roots)
+    book = TemplateBook(game.search_dirs("templates"), game.roots, game.translation, game.opts.languages)
     used: set[str] = set(computed_for(None, deck.data))
     for ref in (deck.template, deck.back, deck.backs):
         if not ref:

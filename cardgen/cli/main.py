@@ -282,9 +282,11 @@ def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
             click.echo(f"{path.name}: {plural(len(reminders), 'gap')} still open in the data (cards with text to "
                        f"come, counts to be decided); `cardgen validate {path.name}` lists them", err=True)
         took = time.perf_counter() - start
-        for line in game_summary(path.resolve().name, written.cards, written, written.out_dir, took, written.duplex,
-                                 written.kept, written.unchanged, written.earlier, written.removed):
-            click.echo(line)
+        for name, built in ({f"{path.resolve().name} ({lang})": b for lang, b in written.languages.items()}
+                            or {path.resolve().name: written}).items():
+            for line in game_summary(name, built.cards, built, built.out_dir, took, built.duplex, built.kept,
+                                     built.unchanged, built.earlier, built.removed):
+                click.echo(line)
         soft = count_errors(report)
         if soft:
             n = len(soft)

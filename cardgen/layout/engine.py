@@ -47,7 +47,7 @@ class Resources:
     def __init__(self, game: Game):
         self.game = game
         self.roots = game.roots
-        self.templates = TemplateBook(game.search_dirs("templates"), self.roots)
+        self.templates = TemplateBook(game.search_dirs("templates"), self.roots, game.translation, game.opts.languages)
         self.fonts = FontBook(game.search_dirs("fonts"), self.roots, game.opts.fallback_fonts or ())
         self.icons = IconBook(game.search_dirs("art"), game.opts.icons or {}, self.roots)
         self.art_dirs = game.search_dirs("art")
@@ -55,7 +55,7 @@ class Resources:
         images.set_print_dpi(self.image_dpi)
         self.typesetter = Typesetter(self.fonts, self.icons.require)
         self.typesetter.punctuation = game.opts.smart_punctuation
-        self.typesetter.hyphenator = breaks.dictionary(game.opts.language) if game.opts.hyphenate else None
+        self.typesetter.hyphenator = breaks.dictionary(game.text_language) if game.opts.hyphenate else None
         self.typesetter.styles = game.opts.styles or {}
         self.game_ctx = game.context()
         self._deck_ctx: dict[int, dict] = {}

@@ -17,6 +17,7 @@ from cardgen.core.paths import PathRefused, files_under
 from cardgen.elements import ELEMENTS
 from cardgen.layout import expr
 from cardgen.load import refs
+from cardgen.load.translations import localize, scan
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.schema.core import Anything, Decl, ListOf, MapOf, Text, is_expression, opt, suggest
 
@@ -136,9 +137,12 @@ def available(dirs: list[Path]) -> list[str]:
 class TemplateBook:
     """Loads templates from the given folders (earlier folders win), caching each."""
 
-    def __init__(self, dirs: list[Path], roots: Sequence[Path] | None = None):
+    def __init__(self, dirs: list[Path], roots: Sequence[Path] | None = None, lang: str | None = None,
+                 languages: tuple[str, ...] | None = None):
         self.dirs = dirs
         self.roots = roots
+        self.lang = lang                # the language whose `FIELD@LANG` values are read (None: the source)
+        self.languages = languages      # game.yaml's `languages:` (docs/languages.md)
         self._cache: dict[str, Template] = {}
         self._files: dict[str, tuple[Path, YDict]] = {}
 
@@ -197,6 +201,10 @@ class TemplateBook:
         data = load_file(path)
         if not isinstance(data, YDict):
             raise CardgenError(Loc(str(path), 1), "a template must be a mapping with `elements:`")
+        wrong = scan(data, self.languages, f"template {ref}", severity="error")
+        if wrong:
+            raise CardgenError(None, diagnostics=wrong)
+        data = localize(data, self.lang)
         problems = TemplateFile.diagnostics(data, f"template {ref}", Loc(str(path), 1))
         if problems:
             raise CardgenError(None, diagnostics=problems)

@@ -24,16 +24,21 @@ from cardgen.load.declared import file_diagnostics
 from cardgen.load.declared import safe_key as _safe
 from cardgen.load.project import find_project, game_project, resolve_games
 from cardgen.load.rules import rules_from
+from cardgen.load.translations import localize, scan
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.model.game import BUNDLED, Card, Deck, Game
 from cardgen.model.refs import FileRef
 from cardgen.schema.core import STATIC_ENV, Invalid
 from cardgen.schema.files import CardKeys, CardSizeKind, DeckFile, GameFile
+from cardgen.schema.languages import PSEUDO, LanguageList, name_of, norm
 
 __all__ = ["BUNDLED", "Card", "Deck", "Game", "deck_files", "find_project", "game_project", "load_deck", "load_game",
            "parse_size", "resolve_games", "slugify"]
 
 NON_DECK_FILES = {"game.yaml", "rules.yaml", "cardgen.yaml"}
+GAME_FIXED = ("languages", "language", "decks")     # game.yaml keys never translated
+DECK_FIXED = ("deck", "cards")          # a deck's name is how rules.yaml and the outputs name it
+CARD_FIXED = ("count", "id")            # the same copies and identity in every language
 DECK_SUFFIXES = (".yaml", ".yml")
 
 
@@ -94,18 +99,20 @@ def _sheet_cache(project: Path, slug: str) -> Path:
 def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report,
               problems: list[Diagnostic] | None = None, sections: Mapping[str, str] | None = None,
               sheet_cache: Path | Callable[[], Path] | None = None,
-              find: Callable[[str, Loc], Path] | None = None) -> Deck:
+              find: Callable[[str, Loc], Path] | None = None, lang: str | None = None,
+              languages: tuple[str, ...] | None = None) -> Deck:
     """Load one deck file. Problems are collected: into `problems` if given (the deck is
     returned without what is broken), else raised together at the end.  Problems that leave
     no deck to speak of raise at once.  `sections`: output keys allowed in a deck file (none
     if not given).
     `sheet_cache`: where a deck whose cards are a Google Sheet keeps its fetched copy (or
     what works it out, asked only then).  `find`: a file the deck names (a path piece's
-    .svg), found in the game's folders (`_finder`)."""
+    .svg), found in the game's folders (`_finder`).  `lang`: the language to read it in (its
+    `FIELD@LANG` values, `cardgen.load.translations`; None: the source), `languages`: game.yaml's."""
     collect = problems is not None
     if problems is None:
         problems = []
-    data, opts, name = _deck_file(path, report, problems, sections)
+    data, opts, name, raw_defaults = _deck_file(path, report, problems, sections, lang, languages)
     size = piece_size(opts, data, game_size, problems, find)     # a card's, a token's, a tile's or a board's
     defaults = opts.defaults or {}
     cards_data = _cards_data(data, path, name, report, sheet_cache)
@@ -114,7 +121,7 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     seen: dict[str, Loc] = {}
     for i, cd in enumerate(cards_data):
         cloc = cards_data.item_loc(i) if isinstance(cards_data, YList) else data.loc
-        card = _card(cd, i, cloc, name, opts, default_count, seen, report, problems)
+        card = _card(cd, i, cloc, name, opts, default_count, seen, report, problems, lang, languages, raw_defaults)
         if card is not None:
             cards.append(card)
     die_faces(opts, data, cards, problems)      # a die's six faces, once per die
@@ -130,15 +137,20 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     )
 
 
-def _deck_file(path: Path, report: Report, problems: list[Diagnostic],
-               sections: Mapping[str, str] | None) -> tuple[YDict, DeckFile, str]:
-    """The deck file's mapping, its declared options and its name (bidirectional controls
-    taken out); what leaves no deck raises."""
+def _deck_file(path: Path, report: Report, problems: list[Diagnostic], sections: Mapping[str, str] | None,
+               lang: str | None = None, languages: tuple[str, ...] | None = None
+               ) -> tuple[YDict, DeckFile, str, Mapping | None]:
+    """The deck file's mapping (in language `lang`; its cards as written), its declared options,
+    its name (bidirectional controls taken out) and its `defaults:` with every language's
+    values when they hold a translation (else None); what leaves no deck raises."""
     data = load_file(path)
     if data is None:
         raise CardgenError(Loc(str(path), 1), "empty deck file; a deck needs `deck:`, `template:` and `cards:`")
     data = _mapping(data, Loc(str(path), 1), "a deck file")
     what = f"deck file {path.name}"
+    report.extend(scan({k: v for k, v in data.items() if k != "cards"}, languages, what, DECK_FIXED))
+    raw = data
+    data = localize(raw, lang, DECK_FIXED)
     unknown, wrong = file_diagnostics(DeckFile, data, what, sections)
     report.extend(unknown)
     fatal = [d for d in wrong if d.code == "missing-key"
@@ -151,7 +163,8 @@ def _deck_file(path: Path, report: Report, problems: list[Diagnostic],
         raise CardgenError(data.key_loc("backs"), f"deck '{name}' has both `back:` (one shared back) and "
                                                   f"`backs:` (per-card backs); keep one")
     problems.extend(wrong)
-    return data, opts, name
+    raw_defaults = raw.get("defaults") if raw is not data and isinstance(raw.get("defaults"), dict) else None
+    return data, opts, name, raw_defaults
 
 
 def _cards_data(data: YDict, path: Path, name: str, report: Report,
@@ -204,13 +217,21 @@ def _card_count(cd: YDict, cname: str, defaults: Mapping, default_count: int | N
 
 
 def _card(cd: Any, i: int, cloc: Loc, name: str, opts: DeckFile, default_count: int | None, seen: dict[str, Loc],
-          report: Report, problems: list[Diagnostic]) -> Card | None:
-    """One card of deck `name`, or None (its problem reported)."""
+          report: Report, problems: list[Diagnostic], lang: str | None = None,
+          languages: tuple[str, ...] | None = None, raw_defaults: Mapping | None = None) -> Card | None:
+    """One card of deck `name`, or None (its problem reported); in language `lang` (None: the
+    source).  `raw_defaults`: the deck's `defaults:` with every language's values."""
     defaults = opts.defaults or {}
+    if raw_defaults is None:
+        raw_defaults = defaults
     if not isinstance(cd, YDict):
         problems.append(Diagnostic(cloc, f"deck '{name}': card #{i + 1} must be a mapping with at least "
                                          f"`name:`", "error", "card"))
         return None
+    raw = cd
+    for d in scan(raw, languages, f"deck '{name}'", CARD_FIXED):
+        report.warn(d.loc, d.message, d.code, group=d.message, card=f"#{i + 1}, {d.loc.brief}")
+    cd = localize(raw, lang, CARD_FIXED)
     label = f"card '{cd['name']}'" if isinstance(cd.get("name"), (str, int, float)) else f"card #{i + 1}"
     _warn_misspelt(cd, name, label, report)
     if "name" not in cd or cd["name"] in (None, ""):
@@ -226,12 +247,13 @@ def _card(cd: Any, i: int, cloc: Loc, name: str, opts: DeckFile, default_count: 
     own = {key: _without_bidi(value, cd.value_loc(key), f"{card_label}, `{key}:`", report)
            for key, value in cd.items()}
     cname = str(own["name"])
+    source = cname if raw is cd else without_bidi(str(raw.get("name")))
     count, count_ok = _card_count(cd, cname, defaults, default_count, problems)
-    if cname in seen:
-        report.error(cd.value_loc("name"), f"deck '{name}': duplicate card name '{cname}' "
-                                           f"(also at line {seen[cname].line}); give each card its own "
-                                           f"name or raise the first one's count", "duplicate-card")
-    seen.setdefault(cname, cd.value_loc("name"))
+    if source in seen:
+        report.error(raw.value_loc("name"), f"deck '{name}': duplicate card name '{source}' "
+                                            f"(also at line {seen[source].line}); give each card its own "
+                                            f"name or raise the first one's count", "duplicate-card")
+    seen.setdefault(source, raw.value_loc("name"))
     fields = dict(defaults)
     fields.update(own)
     fields["name"] = cname
@@ -250,7 +272,23 @@ def _card(cd: Any, i: int, cloc: Loc, name: str, opts: DeckFile, default_count: 
         back_fields.update(own["back"])
     elif opts.backs:
         back_fields = dict(fields)
-    return Card(cname, count, fields, cloc, i, cd, back_fields, count_ok)
+    every = _every_language(raw, cd, raw_defaults, defaults, opts, source, count)
+    return Card(source, count, fields, cloc, i, cd, back_fields, count_ok, every_language=every)
+
+
+def _every_language(raw: YDict, cd: YDict, raw_defaults: Mapping, defaults: Mapping, opts: DeckFile, source: str,
+                    count: int) -> tuple[dict, dict | None] | None:
+    """A translated card's fields and back's fields with every language's values (what its
+    revision follows, the same in every language's build); None for a card with no translation."""
+    if raw is cd and raw_defaults is defaults:
+        return None
+    fields = {**raw_defaults, **raw, "name": source, "count": count}
+    back = None
+    if isinstance(raw.get("back"), dict):
+        back = {**fields, **raw["back"]}
+    elif opts.backs:
+        back = dict(fields)
+    return fields, back
 
 
 def deck_files(root: Path) -> list[Path]:
@@ -389,7 +427,7 @@ def _load_decks(game: Game, paths: list[Path], report: Report, problems: list[Di
         try:
             deck = load_deck(p, game.opts.card_size, game.opts.bleed, report, problems if tolerant else None,
                              sections=deck_sections, sheet_cache=lambda: _sheet_cache(game.project, game.slug),
-                             find=_finder(game))
+                             find=_finder(game), lang=game.translation, languages=game.opts.languages)
         except CardgenError as exc:
             problems.extend(exc.diagnostics)
             game.broken.append(p)
@@ -427,7 +465,9 @@ def _load_rules(game: Game, report: Report, problems: list[Diagnostic]) -> None:
         try:
             game.files.append(refs.confined(rules, game.roots, "rules", "rules.yaml", "rules.yaml",
                                             Loc(str(rules), 1)))
-            game.rules = rules_from(load_file(rules), rules, report)
+            data = load_file(rules)
+            report.extend(scan(data, game.opts.languages, "rules.yaml"))
+            game.rules = rules_from(localize(data, game.translation), rules, report)
         except PathRefused as exc:
             problems.append(Diagnostic(Loc(str(rules)), str(exc), "error", "path"))
             game.broken.append(rules)
@@ -437,7 +477,7 @@ def _load_rules(game: Game, report: Report, problems: list[Diagnostic]) -> None:
 
 
 def load_game(root: Path, project: Path, report: Report | None = None, tolerant: bool = False, *,
-              sections: Mapping[str, str], deck_sections: Mapping[str, str]) -> Game:
+              sections: Mapping[str, str], deck_sections: Mapping[str, str], lang: str | None = None) -> Game:
     """Load a game folder. Problems raise CardgenError (all of them at once, not just the
     first); unknown keys and warnings go to `report`.  With `tolerant`, every problem goes to
     `report` and the game comes back with what could be loaded (the validator uses this to
@@ -445,19 +485,25 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
     `sections` / `deck_sections`: the output sections (key -> one-line doc) game.yaml and deck
     files may carry, from the outputs' declarations (`cardgen.pipeline.check.sections`: the
     loader does not know the outputs); they are checked by the outputs' `section_problems`.
-    Every file game.yaml names is resolved and confined here, once (`cardgen.load.refs`)."""
+    Every file game.yaml names is resolved and confined here, once (`cardgen.load.refs`).
+    `lang`: the language to read every file in, one of game.yaml's `languages:` or the
+    pseudo-locale `qps` (docs/languages.md); default: the source language."""
     report = report if report is not None else Report()
     root = Path(root)
     _check_names(root)
     roots = refs.roots_for(root, project)
     game_ref = _game_file(root, roots)
     game_file = root / "game.yaml"
-    data = _read_game_file(game_file)
+    raw = _read_game_file(game_file)
+    languages = declared_languages(raw)
+    lang = _language(lang, languages, raw)
+    report.extend(scan(raw, languages, "game.yaml", GAME_FIXED))
+    data = localize(raw, lang if languages and lang and norm(lang) != norm(languages[0]) else None, GAME_FIXED)
     unknown, problems = file_diagnostics(GameFile, data, "game.yaml", sections)
     report.extend(unknown)
     opts = GameFile.load_unchecked(data)
     game = Game(slug=root.resolve().name, root=root, project=project, data=data, opts=opts, roots=roots,
-                files=[game_ref])
+                files=[game_ref], lang=lang)
     # game.yaml's `version:` (even empty), else what git says of the folder (`git describe`)
     game.version = (opts.version or "") if "version" in data else (gitinfo.describe(root) or "")
     _icon_aliases(game, problems)
@@ -474,6 +520,37 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
             raise CardgenError(None, diagnostics=sorted(problems, key=Diagnostic.sort_key))
         report.extend(problems)
     return game
+
+
+def declared_languages(data: Any) -> tuple[str, ...] | None:
+    """game.yaml's `languages:` as read (`data`: its mapping), or None: none, or not valid (said
+    where game.yaml is checked)."""
+    value = data.get("languages") if isinstance(data, dict) else None
+    if value is None:
+        return None
+    try:
+        return tuple(LanguageList().convert(value, STATIC_ENV))
+    except Invalid:
+        return None
+
+
+def _language(lang: str | None, languages: tuple[str, ...] | None, data: YDict) -> str | None:
+    """The language a game is loaded in, as game.yaml spells it: `lang` (a build's `--lang`),
+    else the source language; None for a game without `languages:` loaded in its own."""
+    if lang is None:
+        return languages[0] if languages else None
+    if norm(lang) == PSEUDO:
+        return PSEUDO
+    for code in languages or ():
+        if norm(code) == norm(lang):
+            return code
+    where = data.value_loc("languages") if "languages" in data else data.loc
+    if not languages:
+        raise CardgenError(where, f"--lang {lang}: game.yaml declares no `languages:`; add `languages: "
+                                  f"[<source language>, {lang}]` ({name_of(lang)}) to translate the game, or build "
+                                  f"--lang {PSEUDO} (the pseudo-locale) without a translation", code="language")
+    raise CardgenError(where, f"--lang {lang}: not one of game.yaml's `languages:` ({', '.join(languages)}); "
+                              f"add it there, or build --lang {PSEUDO} (the pseudo-locale)", code="language")
 
 
 def diagnostics_of(exc: CardgenError) -> list[Diagnostic]:

@@ -51,14 +51,17 @@ def game_project(game: Path) -> Path:
     return root
 
 
-def output_dir(game: Path, project: Path, out: Path | None = None) -> Path:
-    """Where a game's outputs go (see the module's doc)."""
+def output_dir(game: Path, project: Path, out: Path | None = None, lang: str | None = None) -> Path:
+    """Where a game's outputs go (see the module's doc); with `lang` (a game with `languages:`,
+    docs/languages.md), that language's folder in it."""
     slug = game.resolve().name
     if out is not None:
-        return out / slug
-    if project.resolve() == game.resolve():
-        return game / "build"
-    return project / "build" / slug
+        base = out / slug
+    elif project.resolve() == game.resolve():
+        base = game / "build"
+    else:
+        base = project / "build" / slug
+    return base / lang if lang else base
 
 
 def enclosing_game(start: Path, stop: Path | None = None) -> Path | None:

@@ -57,6 +57,9 @@ def read_header(row: Row, report: Report, where: str, mapping: dict[str, str] | 
         is_list = key.endswith("[]") or (field is not None and text.endswith("[]"))
         if key.endswith("[]"):
             key = key[:-2].strip()
+        field_of, at, lang = key.partition("@")
+        if at and field_of.lower() in RESERVED and field is None:
+            key = f"{field_of.lower()}@{lang}"     # (`Name@DE` translates `name`, docs/languages.md)
         std = "count" if key.lower() in COUNT_ALIASES else key.lower()
         if not back and field is None and std in RESERVED and std not in mapping.values():
             key = std           # (a field `columns:` gives another column keeps this one's header as written)

@@ -53,13 +53,20 @@ class Card:
     back_fields: dict | None = None
     count_ok: bool = True   # False when `count:` was invalid (reported; counted as 0)
     revision_number: int = 1    # rises when the card's data changes (`cardgen.layout.manifest`)
+    # with `languages:` (docs/languages.md): `fields` and `data` are the build language's (its
+    # printed name is `fields["name"]`, `title`), `name` the source language's (the card's
+    # identity in every language, and how messages name it); `every_language` its fields and
+    # back's fields with every translation (what its revision follows)
+    every_language: tuple[dict, dict | None] | None = None
 
     def field_loc(self, key) -> Loc:
         return self.data.value_loc(key) if key in self.data else self.loc
 
     def _data(self, *leave_out: str) -> list:
-        return [{k: v for k, v in f.items() if k not in leave_out} if f is not None else None
-                for f in (self.fields, self.back_fields)]
+        sides = self.every_language or (self.fields, self.back_fields)
+        return [{k: v for k, v in f.items() if k not in leave_out
+                 and not (isinstance(k, str) and k.partition("@")[0] in leave_out)} if f is not None else None
+                for f in sides]
 
     @cached_property
     def data_hash(self) -> str:
@@ -79,6 +86,12 @@ class Card:
         value = self.fields.get("id")
         return f"id:{value}" if isinstance(value, (str, int, float)) and not isinstance(value, bool) \
             and str(value) != "" else f"name:{self.name}"
+
+    @property
+    def title(self) -> str:
+        """The card's name as printed in the language it was loaded in (`name` is the source's)."""
+        value = self.fields.get("name")
+        return self.name if value is None else str(value)
 
     @property
     def revision(self) -> str:
@@ -169,6 +182,34 @@ class Game:
     # game.yaml itself, the deck files, rules.yaml; and icon aliases by alias, checked as written
     files: list[FileRef] = field(default_factory=list)
     icon_aliases: dict[str, FileRef] = field(default_factory=dict)
+    # the language this game was loaded in (docs/languages.md): one of game.yaml's `languages:`
+    # or the pseudo-locale; None for a game that declares no `languages:`
+    lang: str | None = None
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """game.yaml's `languages:`, the source language first; () when it declares none."""
+        return tuple(self.opts.languages or ())
+
+    @property
+    def source_language(self) -> str:
+        return self.languages[0] if self.languages else self.opts.language
+
+    @property
+    def translation(self) -> str | None:
+        """The language whose `FIELD@LANG` values this game reads: None for the source language
+        and the pseudo-locale (both read the source values)."""
+        if self.lang is None or self.lang.lower() == "qps" or not self.languages \
+                or self.lang.lower() == self.languages[0].lower():
+            return None
+        return self.lang
+
+    @property
+    def text_language(self) -> str:
+        """The language the game's text is set in (its hyphenation): the build's, else `language:`."""
+        if self.lang is None or self.lang.lower() == "qps":
+            return self.source_language
+        return self.lang
 
     @property
     def title(self) -> str:

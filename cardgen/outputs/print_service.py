@@ -224,7 +224,7 @@ def _counts(title: str, deck: Deck, cards: list[tuple[Card, ops.CardLayout]]) ->
              "# as many times as `copies` says",
              "pages\tcopies\tcard"]
     for n, (card, _) in enumerate(cards):
-        lines.append(f"{2 * n + 1}-{2 * n + 2}\t{card.count}\t{card.name}")
+        lines.append(f"{2 * n + 1}-{2 * n + 2}\t{card.count}\t{card.title}")
     total = sum(c.count for c, _ in cards)
     lines.append(f"# {len(cards)} distinct card{'s' if len(cards) != 1 else ''}, {total} "
                  f"cop{'ies' if total != 1 else 'y'}")

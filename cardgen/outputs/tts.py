@@ -177,7 +177,7 @@ class Tts(Output[TtsOptions]):
         job.staging.own_dir(Path(os.path.abspath(job.out_dir / "tts")))
         decks = [(deck.slug, deck.name, deck.size, deck.back, deck.backs, deck.data.get("description"),
                   job.deck_options(deck, TtsDeckOptions)) for deck in r.game.decks]
-        cards = [(deck.slug, card.name, card.count, card.fields, face, r.back_of(deck, card))
+        cards = [(deck.slug, card.title, card.count, card.fields, face, r.back_of(deck, card))
                  for deck, card, face in r.faces]
         shared_backs = [r.backs.get((deck.slug, None)) for deck in r.game.decks]
         part = job.part("", r.game.slug, r.game.title, has_rulebook(r.game), decks, cards, shared_backs)
@@ -346,7 +346,7 @@ def _die_piece(deck, dopts, rows: list, image: _Image, url) -> objs.Piece:
     values = []
     for card, _, _ in rows:
         f = card.fields
-        value = next((f[k] for k in ("value", "pips", "label") if f.get(k) not in (None, "")), card.name)
+        value = next((f[k] for k in ("value", "pips", "label") if f.get(k) not in (None, "")), card.title)
         values.append(value if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value))
     edge = deck.die_edge
     return objs.Piece("die", "rect", (edge, edge), deck.name, str(deck.data.get("description") or ""),
@@ -362,7 +362,7 @@ def _piece(deck, dopts, card, front: _Image, back: _Image | None, url) -> objs.P
         sides = [card.fields, card.back_fields or {}]
         said = [" ".join(str(f[k]) for k in ("value", "label") if f.get(k) not in (None, "")) for f in sides]
         text = " / ".join(s for s in said if s)
-    return objs.Piece(deck.kind, deck.size.shape, (deck.size.width, deck.size.height), card.name, text,
+    return objs.Piece(deck.kind, deck.size.shape, (deck.size.width, deck.size.height), card.title, text,
                       _tags(deck, [card]), url(front), url(back) if back is not None else "",
                       as_token=dopts.object == "token" or deck.size.shape == "path",
                       tint=objs.tint(card.fields.get("color")), notes=_notes(card))
@@ -564,7 +564,7 @@ def _deck_object(game, deck, dopts, sheets, per_sheet, url) -> dict:
                 "GUID": _guid(game.slug, deck.slug, sheet.key, i, *([copy] if copy > 1 else [])),
                 "Name": "Card",
                 "Transform": _transform(scale, face_down),
-                "Nickname": card.name,
+                "Nickname": card.title,
                 "Description": _description(card, dopts.description),
                 "GMNotes": _notes(card),
                 **COMMON,

@@ -63,6 +63,8 @@ class Built(list[Path]):
         self.unchanged = unchanged      # nothing changed since the last build: nothing was done
         self.earlier = earlier or []    # outputs of an earlier build not made now, still right: they stay
         self.removed = removed or []    # outputs of an earlier build not made now, out of date: removed
+        # a game with `languages:` (docs/languages.md): each language's build, by language
+        self.languages: dict[str, Built] = {}
 
 
 def _duplex(game: Game, opts: BuildOptions) -> bool:
@@ -94,10 +96,47 @@ def _own_output(game: Path, project: Path, out_dir: Path) -> None:
         p = p.parent
 
 
+def build_languages(path: Path, opts: BuildOptions) -> list[str] | None:
+    """The languages a build makes, as game.yaml spells them (docs/languages.md): `--lang`'s,
+    else every one game.yaml's `languages:` declares; None for a game that declares none built
+    without `--lang` (its outputs stay in build/<game>/)."""
+    from cardgen.load.game import declared_languages
+    from cardgen.load.yamlsrc import load_file
+    from cardgen.schema.languages import norm
+
+    try:
+        data = load_file(Path(path) / "game.yaml")
+    except (CardgenError, OSError):
+        data = None                 # (said by the build itself)
+    declared = declared_languages(data) or ()
+    if opts.lang is None:
+        return list(declared) or None
+    return [next((code for code in declared if norm(code) == norm(opts.lang)), opts.lang)]
+
+
 def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) -> Built:
-    """Build one game; raises CardgenError (nothing written) on errors.  One build of an
-    output folder at a time (`atomic.exclusive`)."""
-    out_dir = Path(os.path.abspath(output_dir(Path(path), project, opts.out)))
+    """Build one game; raises CardgenError (nothing written) on errors.  A game with
+    `languages:` is built once per language, each into its own folder (build/<game>/<lang>/;
+    `Built.languages`).  One build of an output folder at a time (`atomic.exclusive`)."""
+    import dataclasses
+
+    languages = build_languages(path, opts)
+    if languages is None:
+        return _build_in(path, project, opts, report, None)
+    built = {lang: _build_in(path, project, dataclasses.replace(opts, lang=lang), report, lang)
+             for lang in languages}
+    first = next(iter(built.values()))
+    out = Built([f for b in built.values() for f in b], first.game, first.out_dir.parent,
+                [f for b in built.values() for f in b.kept], first.cards, first.duplex,
+                all(b.unchanged for b in built.values()), [f for b in built.values() for f in b.earlier],
+                [f for b in built.values() for f in b.removed])
+    out.languages = built
+    return out
+
+
+def _build_in(path: Path, project: Path, opts: BuildOptions, report: Report, lang: str | None) -> Built:
+    """Build one game in one language (None: a game without `languages:`)."""
+    out_dir = Path(os.path.abspath(output_dir(Path(path), project, opts.out, lang)))
 
     def waiting() -> None:
         print(f"{display_path(out_dir)}: another cardgen build is writing here; waiting for it to finish",
@@ -186,9 +225,11 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     from cardgen.pipeline.check import check_game, check_rendered, keep_history
     from cardgen.render import docinfo
 
-    art.configure(out_dir / ".cache" / "art", owner=out_dir)    # images at the size they print (checks draw too)
+    # images at the size they print (checks draw too); a game's languages share them
+    shared = out_dir.parent if opts.lang else out_dir
+    art.configure(shared / ".cache" / "art", owner=shared)
     with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
-        checked = check_game(path, project, report, opts.out)
+        checked = check_game(path, project, report, opts.out, lang=opts.lang)
     game, rendered = _buildable(checked, opts, report)
     rendered.out_dir = out_dir
     wanted = [OUTPUTS[name] for name in opts.wanted()]

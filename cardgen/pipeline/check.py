@@ -52,17 +52,19 @@ def deck_sections() -> dict[str, str]:
     return {o.section: o.summary for o in OUTPUTS.values() if o.section and o.DeckOptions is not None}
 
 
-def load_game(path: Path, project: Path, report: Report | None = None, tolerant: bool = False) -> Game:
+def load_game(path: Path, project: Path, report: Report | None = None, tolerant: bool = False,
+              lang: str | None = None) -> Game:
     """`cardgen.load.game.load_game` with the sections of every output (`sections()`,
     `deck_sections()`) allowed in game.yaml and the deck files: how every caller loads a game."""
-    return loader.load_game(path, project, report, tolerant, sections=sections(), deck_sections=deck_sections())
+    return loader.load_game(path, project, report, tolerant, sections=sections(), deck_sections=deck_sections(),
+                            lang=lang)
 
 
 def previous_build(game: Game, out: Path | None, report: Report, counted: bool = False) -> Manifest | None:
     """The manifest of the game's last build into its output folder (`--out`), if any; a
     broken one is a warning (without `counted`, the revisions the history file keeps, they
     count from 1 again)."""
-    folder = output_dir(game.root, game.project, out)
+    folder = output_dir(game.root, game.project, out, game.lang)
     try:
         return read_manifest(folder)
     except ManifestError as exc:
@@ -71,14 +73,16 @@ def previous_build(game: Game, out: Path | None, report: Report, counted: bool =
         return None
 
 
-def check_game(path: Path, project: Path, report: Report, out: Path | None = None, deep: bool = False) -> Checked:
+def check_game(path: Path, project: Path, report: Report, out: Path | None = None, deep: bool = False,
+               lang: str | None = None) -> Checked:
     """Every problem of the game at `path` goes to `report`.  The cards' revisions continue
     from the game's history file (`cardgen-history.json`); a game without one continues from
     its last build into `out` (as `cardgen build --out`; default: the usual place).  `deep`
     (`cardgen validate --deep`): also the checks measured on the rendered cards, as
-    `check_rendered` (their bitmaps kept only where the game has been built)."""
+    `check_rendered` (their bitmaps kept only where the game has been built).  `lang`: the
+    language to check the game in (docs/languages.md; default: its source language)."""
     try:
-        game = load_game(path, project, report, tolerant=True)
+        game = load_game(path, project, report, tolerant=True, lang=lang)
     except CardgenError as exc:
         report.extend(exc.diagnostics)
         return Checked(None, None)
@@ -93,7 +97,7 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
     recorded = recorded_revisions(history, report)
     previous = previous_build(game, out, report, counted=recorded is not None)
     assign_revisions(game, recorded if recorded is not None else previous)
-    folder = output_dir(game.root, game.project, out)
+    folder = output_dir(game.root, game.project, out, game.lang)
     cache = LayoutCache.of(folder)
     if (folder / ".cache" / LayoutCache.NAME).is_file():
         from cardgen.pipeline.incremental import code_version_of

@@ -102,7 +102,9 @@ def scan(game_root: Path, project: Path, out_dir: Path, opts: Any, wanted: list[
     old = state.data.get("digests")
     cache = DigestCache(old if isinstance(old, dict) else None)
     code = own_stamp(out_dir, cache)      # (the state file is recognised only in its own output folder)
-    files = [(os.path.relpath(f, game_root), cache.get(f)) for f in input_files(game_root, project, out_dir)]
+    # (a language's build, docs/languages.md: the game's whole output folder is not an input)
+    outputs = out_dir.parent if getattr(opts, "lang", None) else out_dir
+    files = [(os.path.relpath(f, game_root), cache.get(f)) for f in input_files(game_root, project, outputs)]
     return Inputs(digest(FORMAT, code, options_key(opts, wanted, out_dir), files), code, cache,
                   digest(FORMAT, code, files))
 

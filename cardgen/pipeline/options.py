@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from cardgen.outputs import OUTPUTS
 from cardgen.schema.core import Bool, Choice, Decl, Env, Invalid, Kind, ListOf, Text, opt, show
+from cardgen.schema.languages import LanguageCode
 
 PAPERS = ("letter", "a4")
 
@@ -95,6 +96,11 @@ class BuildOptions(Decl):
                                              "folder or git revision, and print sheets of only the added and "
                                              "changed cards (docs/changes.md)", None, default_doc="none",
                                     cli="--changed-since")
+    lang: str | None = opt(LanguageCode(), "build only this language, one of game.yaml's `languages:`, or "
+                                           "qps: the pseudo-locale, the source text accented, about 35 % longer "
+                                           "and bracketed, to see what a translation will break "
+                                           "(docs/languages.md)", None,
+                           default_doc="every language game.yaml declares", cli="--lang")
     outputs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def wanted(self) -> list[str]:

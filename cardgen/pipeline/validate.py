@@ -55,9 +55,13 @@ def game_dirs(args: list[str], project: Path | None) -> list[Path]:
 
 
 def validate_game(path: Path, project: Path, deep: bool = False) -> GameResult:
-    """Every problem of the game in `path`; `deep`: the checks measured on the rendered cards too."""
+    """Every problem of the game in `path`, in every language game.yaml declares (each checked
+    as it is built: docs/languages.md; a problem of them all said once); `deep`: the checks
+    measured on the rendered cards too."""
     report = Report()
-    check_game(path, project, report, deep=deep)
+    checked = check_game(path, project, report, deep=deep)
+    for lang in checked.game.languages[1:] if checked.game is not None else ():
+        check_game(path, project, report, deep=deep, lang=lang)
     return GameResult(path.resolve().name, report.said())
 
 

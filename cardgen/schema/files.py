@@ -34,6 +34,7 @@ from cardgen.schema.core import (
     show,
     suggest,
 )
+from cardgen.schema.languages import LanguageList
 
 MAX_COUNT = 10000           # copies of one card
 MAX_CARD_MM = 1000.0        # the longest side of a card
@@ -354,7 +355,12 @@ class GameFile(Decl):
                                           "Cyrillic, Hebrew, Arabic) is always tried last", (),
                                           default_doc="DejaVuSans only")
     language: str = opt(Language(), "the language of the game's text, as a code (en, en-GB, de, fr, ...): words are "
-                        "hyphenated by its rules", "en")
+                        "hyphenated by its rules (with `languages:`, each build's language instead)", "en")
+    languages: tuple[str, ...] | None = opt(LanguageList(), "the languages the game is made in, the source language "
+                                            "first, e.g. [en, de]: a translated value sits beside its source as "
+                                            "`FIELD@LANG` (`text@de:`), and `cardgen build` makes every output "
+                                            "for each language in build/<game>/<lang>/ (docs/languages.md)", None,
+                                            default_doc="one language, `language:`; outputs in build/<game>/")
     hyphenate: bool = opt(Bool(), "hyphenate words at the ends of lines where a line would otherwise be left short "
                                   "or a word is wider than its box; false breaks only at spaces, hyphens and dashes",
                           True)

@@ -1,0 +1,214 @@
+"""A game in several languages (docs/languages.md): `languages:` declared once, `FIELD@LANG`
+beside its source in cards, decks, templates, rules.yaml and spreadsheet columns; every output
+made per language into build/<game>/<lang>/, read back from the PDFs and the TTS save."""
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from vgame import make_game
+
+from cardgen.core.errors import CardgenError, Report
+from cardgen.load.translations import localize, split
+from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.pipeline.check import load_game
+from cardgen.pipeline.validate import validate_game
+
+GAME = "title: Test game\ntitle@de: Testspiel\nlanguages: [en, de]\n"
+DECK = """\
+deck: Action
+template: g/face
+description: Things to do
+description@de: Was zu tun ist
+cards:
+  - name: Digging
+    name@de: Graben
+    text: Dig a hole.
+    text@de: Grabe ein Loch.
+    count: 6
+  - name: Bribe
+    name@de: Bestechung
+    text: Pay someone.
+    text@de: Bezahle jemanden.
+    count: 3
+  - name: Theft
+    name@de: Diebstahl
+    text: Take a card.
+    text@de: Nimm eine Karte.
+    count: 3
+"""
+LABELLED = """\
+elements:
+  - name: bg
+    type: rect
+    box: bleed
+    fill: "#ffffff"
+  - name: label
+    type: text
+    y: 2mm
+    height: 6mm
+    box: safe
+    text: ACTION
+    text@de: AKTION
+  - name: title
+    type: text
+    y: 10mm
+    height: 10mm
+    text: "{{ card.name }}"
+    box: safe
+  - name: body
+    type: text
+    y: 25mm
+    height: 40mm
+    text: "{{ card.text }}"
+    box: safe
+"""
+
+
+def _game(tmp_path: Path, game: str = GAME, deck: str = DECK, **kw) -> Path:
+    return make_game(tmp_path, game=game, decks={"actions.yaml": deck}, templates={"face": LABELLED}, **kw)
+
+
+def _words(pdf: Path) -> str:
+    return " ".join(" ".join(p.extract_text().split()) for p in PdfReader(pdf).pages)
+
+
+def _nicknames(save: Path) -> list[str]:
+    names: list[str] = []
+
+    def walk(obj):
+        if isinstance(obj, dict):
+            if obj.get("Name") == "Card":
+                names.append(obj["Nickname"])
+            for v in obj.values():
+                walk(v)
+        elif isinstance(obj, list):
+            for v in obj:
+                walk(v)
+    walk(json.loads(save.read_text(encoding="utf-8")))
+    return names
+
+
+def test_split_reads_field_and_language_only_from_a_translated_key():
+    assert split("text@de") == ("text", "de")
+    assert split("name@pt-BR") == ("name", "pt-BR")
+    assert split("text") is None
+    assert split("mail@example.com") is None
+    assert split("@de") is None
+    assert split(3) is None
+
+
+def test_localize_puts_the_translation_in_the_source_place_and_drops_the_others():
+    data = {"name": "Digging", "name@de": "Graben", "text@fr": "Creuser", "n": [{"a": 1, "a@de": 2}]}
+    assert localize(data, "de") == {"name": "Graben", "n": [{"a": 2}]}
+    assert localize(data, None) == {"name": "Digging", "n": [{"a": 1}]}
+    plain = {"name": "Digging"}
+    assert localize(plain, "de") is plain
+
+
+def test_two_languages_build_both_sets_with_their_texts(tmp_path):
+    root = _game(tmp_path, rules="title: Rules\ntitle@de: Regeln\nintro: Play well.\nintro@de: Spiel gut.\n"
+                                 "sections: []\n")
+    out = tmp_path / "out"
+    built = build_game(root, tmp_path, BuildOptions(out=out, only=("cards", "tts", "booklet"), papers=("a4",)),
+                       Report())
+    assert set(built.languages) == {"en", "de"}
+    en, de = _words(out / "g" / "en" / "cards.pdf"), _words(out / "g" / "de" / "cards.pdf")
+    for word in ("Digging", "Dig a hole.", "Pay someone.", "ACTION"):
+        assert word in en and word not in de
+    for word in ("Graben", "Grabe ein Loch.", "Bezahle jemanden.", "Diebstahl", "AKTION"):
+        assert word in de and word not in en
+    assert sorted(set(_nicknames(out / "g" / "en" / "tts" / "g.json"))) == ["Bribe", "Digging", "Theft"]
+    assert sorted(set(_nicknames(out / "g" / "de" / "tts" / "g.json"))) == ["Bestechung", "Diebstahl", "Graben"]
+    assert "Spiel gut." in _words(out / "g" / "de" / "rules.pdf")
+    assert "Play well." in _words(out / "g" / "en" / "rules.pdf")
+    assert not (out / "g" / "cards.pdf").exists()
+
+
+def test_lang_builds_one_language_and_a_rebuild_is_up_to_date(tmp_path):
+    root = _game(tmp_path)
+    opts = BuildOptions(out=tmp_path / "out", only=("cards",), lang="de")
+    built = build_game(root, tmp_path, opts, Report())
+    assert list(built.languages) == ["de"] and not built.unchanged
+    assert (tmp_path / "out" / "g" / "de" / "cards.pdf").is_file()
+    assert not (tmp_path / "out" / "g" / "en").exists()
+    assert build_game(root, tmp_path, opts, Report()).unchanged
+
+
+def test_a_game_without_languages_builds_where_it_always_did(tmp_path):
+    root = make_game(tmp_path, game="title: Test game\n", decks={"actions.yaml": "deck: Action\ntemplate: g/face\n"
+                                                                                  "cards: [{name: Digging}]\n"})
+    built = build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
+    assert not built.languages and (tmp_path / "out" / "g" / "cards.pdf").is_file()
+
+
+def test_the_card_keeps_its_source_name_and_revision_in_every_language(tmp_path):
+    root = _game(tmp_path)
+    en, de = load_game(root, tmp_path, Report()), load_game(root, tmp_path, Report(), lang="de")
+    a, b = en.decks[0].cards[0], de.decks[0].cards[0]
+    assert (a.name, b.name, a.title, b.title) == ("Digging", "Digging", "Digging", "Graben")
+    assert a.data_hash == b.data_hash and a.ident == b.ident == "name:Digging"
+    assert de.decks[0].data["description"] == "Was zu tun ist" and de.title == "Testspiel"
+    assert b.field_loc("text").line == 9       # the German text's own line
+
+
+def test_undeclared_and_unknown_languages_are_said_at_their_keys(tmp_path):
+    deck = DECK.replace("    text@de: Grabe ein Loch.\n", "    text@de: Grabe ein Loch.\n    text@fr: Creuser.\n"
+                                                                "    text@xx: Was\n")
+    root = _game(tmp_path, deck=deck)
+    said = {(d.loc.line, d.loc.col, d.message) for d in validate_game(root, tmp_path).diagnostics}
+    assert (10, 5, "deck 'Action': `text@fr`: fr (French) is not one of game.yaml's `languages:` (en, de); add "
+                   "it there, or correct the code") in said
+    assert any(line == 11 and "'xx' is not a language code cardgen knows" in m for line, _, m in said)
+
+
+def test_a_translation_in_a_game_without_languages_says_what_to_add(tmp_path):
+    root = _game(tmp_path, game="title: Test game\n")
+    said = [str(d) for d in validate_game(root, tmp_path).diagnostics]
+    assert any("actions.yaml:7:5: warning: deck 'Action': `name@de` is a German translation, but game.yaml "
+               "declares no `languages:`" in s for s in said)
+
+
+@pytest.mark.parametrize("value, message", [
+    ("[en, klingon]", "item 2 must be a language code"),
+    ("[en, xx]", "item 2 'xx' is not a language code cardgen knows"),
+    ("[en, de, DE]", "item 3: 'DE' is listed twice (also item 2)"),
+    ("[en, qps]", "item 2: qps is the pseudo-locale"),
+])
+def test_bad_languages_are_located_errors(tmp_path, value, message):
+    root = _game(tmp_path, game=f"title: Test game\nlanguages: {value}\n")
+    errors = [d for d in validate_game(root, tmp_path).diagnostics if d.severity == "error"]
+    assert any(d.loc.line == 2 and message in d.message for d in errors), errors
+
+
+def test_lang_not_declared_is_refused_at_languages(tmp_path):
+    root = _game(tmp_path)
+    with pytest.raises(CardgenError) as exc:
+        build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",), lang="fr"), Report())
+    assert str(exc.value.diagnostics[0]).endswith("game.yaml:3:12: error: --lang fr: not one of game.yaml's "
+                                                  "`languages:` (en, de); add it there, or build --lang qps "
+                                                  "(the pseudo-locale)")
+
+
+def test_a_template_key_for_an_undeclared_language_is_an_error(tmp_path):
+    root = make_game(tmp_path, game=GAME, decks={"actions.yaml": DECK},
+                     templates={"face": LABELLED.replace("text@de: AKTION", "text@es: ACCION")})
+    said = [d for d in validate_game(root, tmp_path).diagnostics if d.severity == "error"]
+    assert any(d.loc.line == 12 and "`text@es`: es (Spanish) is not one of game.yaml's `languages:`" in d.message
+               for d in said), said
+
+
+def test_a_spreadsheet_column_text_at_de_is_the_german_text(tmp_path):
+    deck = textwrap.dedent("""\
+        deck: Action
+        template: g/face
+        cards: actions.csv
+        """)
+    root = _game(tmp_path, deck=deck, rules=None)
+    (root / "actions.csv").write_text("name,Name@DE,text,text@de,count\nDigging,Graben,Dig.,Grab.,6\n")
+    game = load_game(root, tmp_path, Report(), lang="de")
+    card = game.decks[0].cards[0]
+    assert (card.name, card.title, card.fields["text"]) == ("Digging", "Graben", "Grab.")
