@@ -271,3 +271,33 @@ def test_build_strict_refuses_a_card_whose_only_problem_is_contrast(tmp_path):
     report = Report()                   # a build without the gallery does not rasterize the cards for it
     build_game(root, root, BuildOptions(out=tmp_path / "out2", only=("cards",)), report)
     assert [d.code for d in report.said() if d.code in CODES] == []
+
+
+PIECE = """\
+elements:
+  - {name: paper, type: rect, box: bleed, fill: "#fbf6ea"}
+  - {name: label, type: text, x: X, y: Y, width: 8mm, height: 4mm, text: "Go", color: "#222222", size: 8}
+"""
+
+
+@pytest.mark.parametrize("shape, size, place, said", [
+    # a flat-top hex 30 mm across its flats (34.6 mm point to point): near its box's top-left
+    # corner (4 mm from the box's edges, more than the 3.17 mm safe margin) is outside the hex,
+    # a label at the box's middle is well inside it
+    ("shape: hex-flat", "size: 30mm", ("4mm", "4mm"), True),
+    ("shape: hex-flat", "size: 30mm", ("13mm", "13mm"), False),
+    # a star: its box's top-left, 4 mm from the box's edges, is between two of its points
+    ("shape: path\npath: \"M 15 0 L 19 10 L 30 11 L 21.5 18 L 24 29 L 15 23 L 6 29 L 8.5 18 L 0 11 L 11 10 Z\"", "",
+     ("4mm", "4mm"), True),
+    ("shape: path\npath: \"M 15 0 L 19 10 L 30 11 L 21.5 18 L 24 29 L 15 23 L 6 29 L 8.5 18 L 0 11 L 11 10 Z\"", "",
+     ("13mm", "13mm"), False)])
+def test_the_safe_area_follows_a_hex_or_path_pieces_outline_not_its_box(tmp_path, shape, size, place, said):
+    """Text inside a piece's box but past its slanted or cut-in edges is said (it is cut off);
+    the same text at the piece's middle is not."""
+    root = tmp_path / "g"
+    write(root / "game.yaml", "title: G\n")
+    write(root / "templates" / "t" / "piece.yaml", PIECE.replace("X", place[0]).replace("Y", place[1]))
+    write(root / "pieces.yaml", f"deck: Pieces\nkind: token\n{shape}\n{size}\ntemplate: t/piece\n"
+                                "cards: [{name: P, count: 2}]\n")
+    codes = [(d.code, d.loc.line) for d in found(root)]
+    assert codes == ([("safe-area", 3)] if said else [])

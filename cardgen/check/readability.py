@@ -32,7 +32,8 @@ from cardgen.elements.base import SAFE_PT
 from cardgen.layout import expr
 from cardgen.layout.templates import computed_for
 from cardgen.load.game import Game
-from cardgen.model import ops
+from cardgen.model import ops, svgpath
+from cardgen.model.components import HEXES, edge_distance, outline
 from cardgen.schema.core import Colour, Env, Invalid
 
 DISTINCT = 12.0         # CIE76 delta E: two colours closer than this are taken for one
@@ -90,7 +91,20 @@ def trim_distance(op: ops.Text | ops.Icon, layout: ops.CardLayout) -> float | No
     if layout.shape == "round":
         rad = min(layout.width, layout.height) / 2
         return rad - max(math.hypot(x - layout.width / 2, y - layout.height / 2) for x, y in pts)
+    polys = _trim_polygons(layout)
+    if polys:                       # a hex's slanted edges, a path's outline: not the box round them
+        return min(edge_distance(p, polys) for p in pts)
     return min(min(x, layout.width - x, y, layout.height - y) for x, y in pts)
+
+
+def _trim_polygons(layout: ops.CardLayout) -> list[list[tuple[float, float]]]:
+    """The trim of a hex or `path` piece as polygons (pt, from the trim's top-left); [] for a
+    rectangle."""
+    if layout.shape in HEXES:
+        return [outline(layout.shape, 0.0, 0.0, layout.width, layout.height)]
+    if layout.shape == "path" and layout.outline:
+        return [[(x * MM, y * MM) for x, y in poly] for poly in svgpath.polygons(layout.outline, 0.05)]
+    return []
 
 
 def text_near_trim(layout: ops.CardLayout, margin: float) -> list[tuple[str, float]]:

@@ -15,7 +15,10 @@ from cardgen.schema.components import HEXES, KINDS, SHAPES, ComponentKind
 
 SQRT3 = math.sqrt(3.0)
 
-__all__ = ["HEXES", "KINDS", "SHAPES", "SQRT3", "ComponentKind", "hex_box", "outline", "tessellation"]
+__all__ = ["HEXES", "KINDS", "SHAPES", "SQRT3", "ComponentKind", "edge_distance", "hex_box", "inside", "outline",
+           "tessellation"]
+
+Point = tuple[float, float]
 
 
 def hex_box(flat_to_flat: float, shape: str) -> tuple[float, float]:
@@ -56,3 +59,28 @@ def tessellation(shape: str, w: float, h: float, bleed: float) -> tuple[float, f
     bw = w + 4 * bleed / SQRT3          # the bleed hex's width (point to point)
     bh = h + 2 * bleed                  # and height (flat to flat)
     return 0.75 * bw, bh, bh / 2, "x"
+
+
+def inside(p: Point, poly: list[Point]) -> bool:
+    """Whether `p` is inside the closed polygon `poly` (even-odd ray casting)."""
+    x, y = p
+    n, hit = len(poly), False
+    for i in range(n):
+        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            hit = not hit
+    return hit
+
+
+def edge_distance(p: Point, polys: list[list[Point]]) -> float:
+    """How far `p` lies inside the outline made of `polys` (even-odd: a subpath inside another
+    is a hole): the distance to its nearest edge, negative when `p` is outside."""
+    near = math.inf
+    for poly in polys:
+        for a, b in zip(poly, poly[1:] + poly[:1]):
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            span = dx * dx + dy * dy
+            t = 0.0 if span == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / span))
+            near = min(near, math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy))
+    within = sum(inside(p, poly) for poly in polys) % 2 == 1
+    return near if within else -near

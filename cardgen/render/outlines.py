@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from cardgen.core.units import MM
 from cardgen.model import svgpath
-from cardgen.model.components import HEXES, outline
+from cardgen.model.components import HEXES, inside, outline
 from cardgen.model.ops import CardLayout
 from cardgen.render.rlcompat import _numbers
 
@@ -113,24 +113,13 @@ def _ccw(poly: list[Point]) -> list[Point]:
     return poly if _area(poly) >= 0 else poly[::-1]
 
 
-def _inside(p: Point, poly: list[Point]) -> bool:
-    """Even-odd ray casting."""
-    x, y = p
-    n, hit = len(poly), False
-    for i in range(n):
-        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
-        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-            hit = not hit
-    return hit
-
-
 def _oriented(polys: list[list[Point]]) -> list[list[Point]]:
     """The subpaths turned so that the nonzero rule fills what the even-odd rule does: one
     inside an even number of others counter-clockwise (y up), one inside an odd number (a
     hole) clockwise."""
     out = []
     for i, poly in enumerate(polys):
-        depth = sum(1 for j, other in enumerate(polys) if j != i and _inside(poly[0], other))
+        depth = sum(1 for j, other in enumerate(polys) if j != i and inside(poly[0], other))
         ccw = _ccw(poly)
         out.append(ccw if depth % 2 == 0 else ccw[::-1])
     return out
