@@ -121,7 +121,7 @@ BROKEN = {
         "templates/g/fase.yaml"]),
     "element type": ({"templates": {"face": FACE.replace("type: rect", "type: rectangle")}}, [
         "templates/g/face.yaml:3:11: error: element 'bg': unknown type 'rectangle'; did you mean 'rect'? "
-        "(types: rect, ellipse, line, polygon, text, image, icon)"]),
+        "(types: rect, ellipse, line, polygon, text, image, icon, stack)"]),
     "colour": ({"templates": {"face": FACE.replace('"#ffffff"', '"#fffffz"')}}, [
         "templates/g/face.yaml:5:11: error: element 'bg' (rect): `fill` must be a colour such as #1d6a72, a CSS "
         "colour name or none, got '#fffffz'"]),

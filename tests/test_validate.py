@@ -311,7 +311,7 @@ def test_broken_deck_file(tmp_path, change, expected):
      "justify, got 'centre'; did you mean 'center'?"),
     (("type: rect", "type: rectangle"),
      "templates/g/face.yaml:3:11: error: element 'bg': unknown type 'rectangle'; did you mean 'rect'? (types: "
-     "rect, ellipse, line, polygon, text, image, icon)"),
+     "rect, ellipse, line, polygon, text, image, icon, stack)"),
 ])
 def test_broken_template(tmp_path, change, expected):
     make_game(tmp_path, templates={"face": FACE.replace(*change)})

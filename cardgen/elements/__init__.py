@@ -15,8 +15,9 @@ from cardgen.elements.image import ImageElement
 from cardgen.elements.line import Line
 from cardgen.elements.polygon import Polygon
 from cardgen.elements.rect import Rect
+from cardgen.elements.stack import Stack
 from cardgen.elements.text import TextElement
 
 ELEMENTS: dict[str, type[Element]] = {cls.type_name: cls for cls in (
-    Rect, Ellipse, Line, Polygon, TextElement, ImageElement, IconElement,
+    Rect, Ellipse, Line, Polygon, TextElement, ImageElement, IconElement, Stack,
 )}

@@ -54,6 +54,9 @@ class LayoutContext:
     out: list = field(default_factory=list)
     who: str = ""                     # "card 'Digging'", for messages
     warn: Callable[[str | None, str, str], None] = lambda key, message, code: None
+    # what the element laid out, where its drawing's extent would say too much: (x0, y0, x1, y1),
+    # points, for an element placed `below:` (etc.) it (a text's lines as set, not its box)
+    content: tuple[float, float, float, float] | None = None
 
     @property
     def env(self) -> Env:
@@ -109,6 +112,21 @@ class Box(Element):
                               default_doc="to the box's right edge", group="box")
     height: float | None = opt(Length(percent="height", min=0), "height", None, dynamic=True,
                                default_doc="to the box's bottom edge", group="box")
+    below: str = opt(Text(nonempty=True), "put the top edge `margin` below the named element as laid out on this "
+                     "card (a text's last line, not its box); instead of `y`", "", default_doc="none", group="place")
+    above: str = opt(Text(nonempty=True), "put the bottom edge `margin` above the named element as laid out on this "
+                     "card (its first line); the top is `y`, or the bottom less `height`", "", default_doc="none",
+                     group="place")
+    right_of: str = opt(Text(nonempty=True), "put the left edge `margin` right of the named element as laid out on "
+                        "this card (a text's longest line); instead of `x`", "", default_doc="none", group="place")
+    left_of: str = opt(Text(nonempty=True), "put the right edge `margin` left of the named element as laid out on "
+                       "this card; the left is `x`, or the right less `width`", "", default_doc="none",
+                       group="place")
+    inside: str = opt(Text(nonempty=True), "the box is the named element's as laid out on this card (a text's "
+                      "lines), `margin` inside it (a negative margin: around it, e.g. a panel behind a text); "
+                      "instead of x, y, width and height", "", default_doc="none", group="place")
+    margin: float = opt(Length(min=-1000, max=1000), "space between this element and the one it is placed by "
+                     "(`below:`, `above:`, `right_of:`, `left_of:`, `inside:`)", 0.0, dynamic=True, group="place")
 
     def rect(self, lc: LayoutContext) -> tuple[float, float, float, float]:
         """The element's box in points, trim top-left origin, y down."""

@@ -66,8 +66,8 @@ class TextElement(Box, Rotate):
                 lc.warn("text", problem, "bad-span")
             if lc.res.typesetter.punctuation:
                 paragraphs = punctuate(paragraphs)
-            runs, used, overflow = lc.res.typesetter.set(paragraphs, st, x, y, w, h, self.fit, self.min_size,
-                                                         self.wrap)
+            runs, used, overflow, (top, tall) = lc.res.typesetter.set_block(paragraphs, st, x, y, w, h, self.fit,
+                                                                      self.min_size, self.wrap)
         except FontError as exc:
             raise ElementError("font" if self.font else "style", str(exc)) from None
         except IconError as exc:
@@ -76,6 +76,8 @@ class TextElement(Box, Rotate):
             lc.warn("text", f"text does not fit its box "
                             f"({w / MM:.1f}x{h / MM:.1f} mm at {used:g} pt); shorten it, enlarge the box"
                             + ("" if self.fit == "shrink" else " or add `fit: shrink`"), "overflow")
+        if runs:        # the lines as set: what an element placed by this one follows
+            lc.content = (min(r.x for r in runs), top, max(r.x + r.width for r in runs), top + tall)
         lc.out.append(ops.Text(x, y, w, h, tuple(runs), used, overflow, self.rotate, self.name))
 
     @classmethod

@@ -22,7 +22,7 @@ from cardgen.core.paths import PathRefused
 from cardgen.core.units import MM
 from cardgen.elements import ELEMENTS
 from cardgen.elements.base import Element, ElementError, LayoutContext
-from cardgen.layout import expr
+from cardgen.layout import expr, placement
 from cardgen.layout.templates import Template, TemplateBook, computed_for
 from cardgen.load import refs
 from cardgen.load.game import Card, Deck, Game
@@ -345,7 +345,8 @@ class Layouter:
             self._keys[shared] = None if game is None or deck_part is None else (key_of(
                 self._settings, side, deck.name, deck.size.width * MM, deck.size.height * MM, deck.bleed * MM,
                 deck.size.shape, tpl.ref, [str(p) for p in tpl.chain], located(tpl.elements, places=False),
-                located(tpl.defaults, places=False), game, deck_part),
+                located(tpl.defaults, places=False), game, deck_part,
+                sorted((k, sorted(v)) for k, v in tpl.bleed_origin.items())),
                 deck, tpl, key_of(located(tpl.elements), located(tpl.defaults)))
             # (the deck and template kept: their ids stay theirs; the places of the template's
             # values go into an entry's anchor, not its key: a line added to a template moves
@@ -414,6 +415,11 @@ class Layouter:
         where = f" ({card.loc.short})" if card else ""
         env = Env(w, h)
         said: dict[str, set[str]] = {}      # font -> characters already reported for this card side
+
+        def failed(exc: Exception, el: Any) -> CardgenError:
+            return self._failed(exc, el, card, who + where, fields, tpl)
+
+        placed, notes = self._placement(tpl, ctx, env, LayoutContext(self.res, w, h, bleed), failed)
         for index, el in enumerate(tpl.elements):
             def warn(key: str | None, message: str, code: str, el=el) -> None:
                 # an element's warning for this card (said once for all the cards it is on), at the
@@ -425,13 +431,21 @@ class Layouter:
                     what, loc = f"field `{field}` (element '{el.get('name')}', {loc})", card.field_loc(field)
                 self._card_warn(loc, card, who + where, what, message, code)
 
+            for _, key, message, code in (n for n in notes if n[0] == index):
+                warn(key, message, code)
             lc = LayoutContext(self.res, w, h, bleed, layout.ops, who, warn)
             try:
-                if "when" in el and not expr.condition(el["when"], ctx):
+                if index in placed:
+                    element = placed[index]
+                    if element is None:
+                        continue
+                elif "when" in el and not expr.condition(el["when"], ctx):
                     continue
-                prepared, start = self.prepared(el), len(layout.ops)
-                prepared.element(ctx, env).layout(lc)
-                if prepared.stamp:
+                else:
+                    element = self._element(tpl, el, ctx, env, bleed)
+                start = len(layout.ops)
+                element.layout(lc)
+                if self.prepared(el).stamp:
                     layout.stamp.extend(range(start, len(layout.ops)))
                 if len(layout.ops) > limits.MAX_CARD_OPS:
                     raise CardgenError(el.loc, f"{who}{where}: element '{el.get('name')}' brings the card side to "
@@ -445,27 +459,77 @@ class Layouter:
                     if self.inspect is not None:
                         for key, message, code in self.inspect(drawn, layout):
                             warn(key, message, code)
-            except ElementError as exc:
-                eloc = el.value_loc(exc.key) if exc.key and exc.key in el else el.loc
-                if exc.field and card is not None and exc.field in card.data:     # the card's value is at fault
-                    raise CardgenError(card.field_loc(exc.field), f"{who}{where}, field `{exc.field}` (element "
-                                                                  f"'{el.get('name')}', {eloc}): {exc.message}",
-                                       code=exc.code, dedupe=(*exc.dedupe, card.name) if exc.dedupe else ()) \
-                        from None
-                raise CardgenError(eloc, f"{who}{where}, element '{el.get('name')}': {exc.message}",
-                                   code=exc.code, dedupe=(*exc.dedupe, card.name) if exc.dedupe and card else ()) \
-                    from None
-            except expr.ExprError as exc:
-                raise CardgenError(el.value_loc("when"), f"{who}{where}, element '{el.get('name')}': {exc}",
-                                   code="expression") from None
-            except expr.MissingField as exc:
-                key = _key_using(el, exc.name)
-                eloc = el.value_loc(key) if key else el.loc
-                hint = "" if exc.name.isascii() else suggest(exc.name, fields)
-                raise CardgenError(eloc, f"{who}{where} has no field '{exc.name}'{hint} (used by element "
-                                         f"'{el.get('name')}'); add `{exc.name}:` to the card, or a default "
-                                         f"under `defaults:` in template {tpl.ref}", code="missing-field") from None
+            except (ElementError, expr.ExprError, expr.MissingField) as exc:
+                raise failed(exc, el) from None
         return layout
+
+    def _element(self, tpl: Template, el: Mapping, ctx: dict, env: Env, bleed: float) -> Element:
+        """A template element for one card: its expressions evaluated, its coordinates from the
+        trim's corner (a template's `origin: bleed` measures them from the bleed's)."""
+        element = self.prepared(el).element(ctx, env)
+        keys = tpl.bleed_origin.get(str(el.get("name"))) if tpl.bleed_origin else None
+        return placement.shifted(element, keys, bleed) if keys else element
+
+    def _placement(self, tpl: Template, ctx: dict, env: Env, frame_lc: LayoutContext,
+                   failed: Callable[[Exception, Any], CardgenError]) -> tuple[dict, list]:
+        """The template's elements placed by others (`layout.placement`) for this card: element
+        index -> the element (None: not drawn), and the warnings of stacks."""
+        lk = tpl.links
+        if lk is None:
+            return {}, []
+        elements = tpl.elements
+
+        def build(i: int, anyway: bool) -> Element | None:
+            el = elements[i]
+            try:
+                if not anyway and "when" in el and not expr.condition(el["when"], ctx):
+                    return None
+                return self._element(tpl, el, ctx, env, frame_lc.bleed)
+            except (ElementError, expr.ExprError, expr.MissingField) as exc:
+                if anyway:
+                    return None
+                raise failed(exc, el) from None
+
+        def measure(i: int, element: Element) -> tuple[float, float, float, float] | None:
+            lc = LayoutContext(self.res, frame_lc.width, frame_lc.height, frame_lc.bleed, [])
+            try:
+                element.layout(lc)
+            except (ElementError, expr.ExprError, expr.MissingField) as exc:
+                raise failed(exc, elements[i]) from None
+            if lc.content is not None:
+                return lc.content
+            if not lc.out:
+                return None
+            boxes = [extent(op) for op in lc.out]
+            return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                    max(b[3] for b in boxes))
+
+        try:
+            return placement.resolve(lk, placement.Frame(elements, build, measure,
+                                                         lambda e: e.rect(frame_lc)))
+        except placement.Unplaced as exc:
+            raise failed(ElementError(exc.key, exc.message, "placement"), elements[exc.index]) from None
+
+    def _failed(self, exc: Exception, el: Any, card: Card | None, who: str, fields: dict,
+                tpl: Template) -> CardgenError:
+        """What went wrong with element `el` on a card side, located: at the card's field when
+        the card's value is at fault, else at the template's line."""
+        if isinstance(exc, ElementError):
+            eloc = el.value_loc(exc.key) if exc.key and exc.key in el else el.loc
+            if exc.field and card is not None and exc.field in card.data:     # the card's value is at fault
+                return CardgenError(card.field_loc(exc.field), f"{who}, field `{exc.field}` (element "
+                                                               f"'{el.get('name')}', {eloc}): {exc.message}",
+                                    code=exc.code, dedupe=(*exc.dedupe, card.name) if exc.dedupe else ())
+            return CardgenError(eloc, f"{who}, element '{el.get('name')}': {exc.message}",
+                                code=exc.code, dedupe=(*exc.dedupe, card.name) if exc.dedupe and card else ())
+        if isinstance(exc, expr.MissingField):
+            key = _key_using(el, exc.name)
+            eloc = el.value_loc(key) if key else el.loc
+            hint = "" if exc.name.isascii() else suggest(exc.name, fields)
+            return CardgenError(eloc, f"{who} has no field '{exc.name}'{hint} (used by element "
+                                      f"'{el.get('name')}'); add `{exc.name}:` to the card, or a default "
+                                      f"under `defaults:` in template {tpl.ref}", code="missing-field")
+        return CardgenError(el.value_loc("when"), f"{who}, element '{el.get('name')}': {exc}", code="expression")
 
 
     # -- what the drawing would get silently wrong ---------------------------------------

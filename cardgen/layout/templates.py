@@ -16,10 +16,11 @@ from cardgen.core.errors import CardgenError, Diagnostic, Loc
 from cardgen.core.paths import PathRefused, files_under
 from cardgen.elements import ELEMENTS
 from cardgen.layout import expr
+from cardgen.layout.placement import COORDINATES, Links, links
 from cardgen.load import refs
 from cardgen.load.translations import localize, scan
 from cardgen.load.yamlsrc import YDict, YList, load_file
-from cardgen.schema.core import Anything, Decl, ListOf, MapOf, Text, is_expression, opt, suggest
+from cardgen.schema.core import Anything, Choice, Decl, ListOf, MapOf, Text, is_expression, opt, suggest
 
 MAX_ELEMENTS = 1000        # elements of one template, those it inherits included
 MAX_EXTENDS = 100          # templates in one chain of `extends:`
@@ -42,6 +43,9 @@ class TemplateFile(Decl):
                          "`card.NAME` like a field (docs/templates.md)", None, default_doc="none")
     elements: tuple = opt(ListOf(Anything(), max_items=MAX_ELEMENTS), "the ordered list of elements to draw", (),
                           default_doc="none")
+    origin: str = opt(Choice(("trim", "bleed")), "where this file's elements measure x and y (and a line's x2, "
+                      "y2) from: the trim's top-left corner, or the bleed's (as Squib and most card tools measure: "
+                      "their layouts port unchanged)", "trim")
     remove: tuple = opt(ListOf(Text()), "names of inherited elements to drop", (), default_doc="none")
 
 
@@ -56,6 +60,9 @@ class Template:
     defaults: dict = field(default_factory=dict)
     chain: list[Path] = field(default_factory=list)   # this file and its ancestors
     computed: dict = field(default_factory=dict)       # name -> (expression, its place), in order
+    # element name -> its coordinates written in a file with `origin: bleed` (`layout.placement`)
+    bleed_origin: dict[str, frozenset[str]] = field(default_factory=dict)
+    links: Links | None = None      # what places what (`layout.placement.links`)
 
     def element(self, name: str) -> YDict | None:
         for e in self.elements:
@@ -234,6 +241,8 @@ class TemplateBook:
             raise CardgenError(data.value_loc("elements"), "`elements:` must be a list")
         index = {e.get("name"): j for j, e in enumerate(elements)}      # name -> place, while only appended to
         seen = set()
+        bleed = dict(parent.bleed_origin) if parent is not None else {}
+        from_bleed = data.get("origin") == "bleed"
         for i, el in enumerate(own):
             eloc = own.item_loc(i) if isinstance(own, YList) else data.loc
             if not isinstance(el, YDict):
@@ -248,6 +257,8 @@ class TemplateBook:
             if name in seen:
                 raise CardgenError(el.value_loc("name"), f"two elements are named '{name}' in this template")
             seen.add(name)
+            mine = frozenset(k for k in COORDINATES if k in el)
+            bleed[name] = (bleed.get(name, frozenset()) - mine) | (mine if from_bleed else frozenset())
             idx = index.get(name)
             if idx is not None:
                 elements[idx] = _merge(elements[idx], el)
@@ -258,7 +269,8 @@ class TemplateBook:
             if len(elements) > MAX_ELEMENTS:
                 raise CardgenError(eloc, f"template {ref} has more than {MAX_ELEMENTS} elements with those of the "
                                          f"templates it extends; draw with fewer", code="template-limit")
-        return Template(ref, path, elements, defaults, chain, computed)
+        bleed = {name: keys for name, keys in bleed.items() if keys and name in index}
+        return Template(ref, path, elements, defaults, chain, computed, bleed, links(elements))
 
 
 def _norm(ref: Any) -> str:

@@ -344,6 +344,13 @@ class Typesetter:
     def set(self, paragraphs: list[Paragraph], st: TextStyle, x: float, y: float, w: float, h: float,
             fit: str = "none", min_size: float | None = None, wrap: bool = True) -> tuple[list[Run], float, bool]:
         """Lay out text in the box (x, y, w, h); returns (runs, size_used, overflow)."""
+        return self.set_block(paragraphs, st, x, y, w, h, fit, min_size, wrap)[:3]
+
+    def set_block(self, paragraphs: list[Paragraph], st: TextStyle, x: float, y: float, w: float, h: float,
+                  fit: str = "none", min_size: float | None = None, wrap: bool = True
+                  ) -> tuple[list[Run], float, bool, tuple[float, float]]:
+        """`set`, and the block of lines as set: (top, height), from the first line's ascent to
+        the last one's descent (what an element placed `below:` this one follows)."""
         size = st.size
         measured = self._measure(paragraphs, st)      # once: every size tried scales it
         tried: dict[float, tuple[list[Line], bool, float]] = {}
@@ -371,7 +378,7 @@ class Typesetter:
         top = y + {"top": 0.0, "middle": (h - total) / 2, "bottom": h - total}.get(st.valign, 0.0)
         runs: list[Run] = []
         self._place(lines, st, size, space, face.ascent, x, w, top, runs)
-        return runs, size, overflow
+        return runs, size, overflow, (top, total)
 
     def natural_width(self, paragraphs: list[Paragraph], st: TextStyle) -> float:
         """How wide the text is set at its size with no line broken but at its forced breaks:
