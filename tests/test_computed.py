@@ -1,14 +1,12 @@
 """A template's `computed:` values: worked out once per card, read as `card.NAME`, errors located."""
 from __future__ import annotations
 
-import os
-
 from pypdf import PdfReader
 from vgame import make_game
+from vgame import said as _said
 
 from cardgen.core.errors import Report
 from cardgen.pipeline.build import BuildOptions, build_game
-from cardgen.pipeline.check import check_game
 
 FACE = """\
 computed:
@@ -19,17 +17,6 @@ elements:
   - {name: mark, type: text, when: card.strong, y: 20mm, height: 10mm, text: "STAR", box: safe}
 """
 DECK = "deck: D\ntemplate: g/face\ncards:\n  - {name: Ox, power: 5}\n  - {name: Ant, power: 1}\n"
-
-
-def _said(root, project):
-    report = Report()
-    check_game(root, project, report)
-    cwd = os.getcwd()
-    os.chdir(project)
-    try:
-        return [str(d) for d in report.said()]
-    finally:
-        os.chdir(cwd)
 
 
 def test_computed_values_are_read_like_fields(tmp_path):

@@ -2,17 +2,15 @@
 from the printed PDF: baselines from its text, boxes from the pixels of the rendered page."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
-from vgame import make_game
+from vgame import make_game, said
 
 from cardgen.core.errors import Report
 from cardgen.pipeline.build import BuildOptions, build_game
-from cardgen.pipeline.check import check_game
 
 MM = 72 / 25.4
 DPI = 600
@@ -131,18 +129,7 @@ def test_a_stack_sets_its_items_as_one_block_centred_in_its_box(tmp_path):
     assert all(panels[0][1] < at < panels[0][3] for _, at in with_)
 
 
-def _said(root: Path, project: Path) -> list[str]:
-    report = Report()
-    check_game(root, project, report)
-    cwd = os.getcwd()
-    os.chdir(project)
-    try:
-        return [str(d) for d in report.said()]
-    finally:
-        os.chdir(cwd)
-
-
-@pytest.mark.parametrize(("face", "said"), [
+@pytest.mark.parametrize(("face", "expected"), [
     ("  - {name: a, type: text, below: titel, text: x}\n",
      "templates/g/face.yaml:3:34: error: element 'a': `below:` names no element of the template: 'titel'; did you "
      "mean 'title'?"),
@@ -156,10 +143,10 @@ def _said(root: Path, project: Path) -> list[str]:
      "templates/g/face.yaml:4:30: error: element 'a': it is an item of stack 's' (face.yaml:3:5), which sets its `y` "
      "and `height`; remove its `y`"),
 ])
-def test_placement_mistakes_are_errors_at_the_template_line(tmp_path, face, said):
+def test_placement_mistakes_are_errors_at_the_template_line(tmp_path, face, expected):
     head = "elements:\n  - {name: title, type: text, text: x}\n"
     root = make_game(tmp_path, decks={"d.yaml": DECK}, templates={"face": head + face}, rules=None)
-    assert "\n".join(_said(root, tmp_path)) == said
+    assert "\n".join(said(root, tmp_path)) == expected
 
 
 ORIGIN = """\

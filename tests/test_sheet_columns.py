@@ -3,11 +3,11 @@ header case said once per deck, and `cardgen new --from` guessing the name and c
 from __future__ import annotations
 
 import json
-import os
 
 from click.testing import CliRunner
 from sheetfiles import write_xlsx
 from vgame import make_game, make_project
+from vgame import said as _said
 
 from cardgen.core.errors import Report
 from cardgen.pipeline.build import BuildOptions, build_game
@@ -32,17 +32,6 @@ def _game(tmp_path, cards: str, sheets: dict | None = None):
     root = make_game(tmp_path, decks={"spells.yaml": deck}, templates={"face": FACE}, rules=RULES)
     write_xlsx(root / "book.xlsx", sheets or {"Notes": [["just notes"]], "Spells": SHEET})
     return root
-
-
-def _said(root, project):
-    report = Report()
-    check_game(root, project, report)
-    cwd = os.getcwd()
-    os.chdir(project)
-    try:
-        return [str(d) for d in report.said()]
-    finally:
-        os.chdir(cwd)
 
 
 def test_columns_map_name_count_and_a_field_and_a_sheet_by_position(tmp_path):

@@ -83,3 +83,18 @@ def make_game(tmp_path: Path, files: dict[str, str] | None = None, *, slug: str 
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text)
     return root
+
+
+def said(root: Path, project: Path) -> list[str]:
+    """What `cardgen validate` says of the game at `root`, its paths relative to `project`."""
+    from cardgen.core.errors import Report
+    from cardgen.pipeline.check import check_game
+
+    report = Report()
+    check_game(root, project, report)
+    cwd = os.getcwd()
+    os.chdir(project)
+    try:
+        return [str(d) for d in report.said()]
+    finally:
+        os.chdir(cwd)
