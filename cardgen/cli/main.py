@@ -12,6 +12,7 @@ import click
 from click.core import ParameterSource
 
 from cardgen.cli.serve import serve
+from cardgen.cli.upload import upload
 from cardgen.core.envfail import at_output, describe, is_environment
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_path, escape_controls, grouped, plural
 from cardgen.core.progress import listening
@@ -234,6 +235,7 @@ class _Build(click.Command):
 build = _Build()
 main.add_command(build)
 main.add_command(serve)
+main.add_command(upload)
 
 
 def _internal_error(name: str, exc: Exception, after: str) -> None:

@@ -57,7 +57,7 @@ class PngOptions(Decl):
 class Png(Output[PngOptions]):
     name = "png"
     summary = "One PNG per card copy at a print service's exact pixel size (MakePlayingCards, The Game Crafter)."
-    files = "png/<target>/fronts/, png/<target>/backs/, png/mpc/<deck>.xml"
+    files = "png/<target>/fronts/, png/<target>/backs/, png/mpc/<deck>.xml, png/tgc/cards.json"
     default = False
     section = "png"
     rasterizes = True
@@ -108,6 +108,40 @@ def _mpc_orders(job: Job, root: Path, orders: dict) -> None:
         job.staging.add(root / f"{deck.slug}.xml", xml)
 
 
+def _tgc_index(job: Job, t: Target, orders: dict, aids: list) -> bytes:
+    """`png/tgc/cards.json`: what `cardgen upload tgc` uploads (`cardgen.pipeline.tgc_plan`):
+    the game's name and players, and per deck its kind, shape, trim and image size, shared back
+    and cards (name, copies, the first copy's front and back: every copy is the same image);
+    the player aid after the decks.  Paths are relative to `png/tgc/`."""
+    import json
+
+    game = job.rendered.game
+
+    def piece(name: str, slug: str, kind: str, shape: str, w: float, h: float) -> dict:
+        return {"name": name, "slug": slug, "kind": kind, "shape": shape, "trim_mm": [round(w, 3), round(h, 3)],
+                "image_px": list(t.size(w, h))}
+
+    decks = []
+    for deck, cards, shared in orders.values():
+        entry = piece(deck.name, deck.slug, deck.kind, deck.size.shape, deck.size.width, deck.size.height)
+        entry["back"] = shared[0] if shared else None
+        entry["cards"] = [{"name": c.name, "count": len(c.fronts), "front": c.fronts[0],
+                           "back": c.backs[0] if c.backs else None} for c in cards if c.fronts]
+        decks.append(entry)
+    extras = []
+    for e, aid in aids:
+        if aid.fronts:
+            entry = piece(e.name, e.slug, "aid", "rect", e.width, e.height)
+            entry.update(back=None, cards=[{"name": e.name, "count": len(aid.fronts), "front": aid.fronts[0],
+                                            "back": aid.backs[0] if aid.backs else None}])
+            extras.append(entry)
+    data = game.data
+    index = {"format": 1, "title": game.title, "slug": game.slug,
+             "subtitle": data.get("subtitle") or "", "players": str(data.get("players") or ""),
+             "dpi": t.dpi, "bleed_px": t.bleed_px, "decks": decks, "extras": extras}
+    return (json.dumps(index, indent=1, ensure_ascii=False) + "\n").encode()
+
+
 def _png_targets(job: Job, targets, cache, pool, ready_dir: Path) -> None:
     from cardgen.core.names import NAME_LIMIT, bounded, slugify
     from cardgen.outputs.extras import extras
@@ -155,18 +189,25 @@ def _png_targets(job: Job, targets, cache, pool, ready_dir: Path) -> None:
                 requests.append((back, spec))
                 names.append(root / "backs" / f"{deck.slug}-back.png")
                 orders[deck.slug][2].append(f"backs/{deck.slug}-back.png")
+        aids = []
         for e in more:          # the player aid: its own size, its own back
             spec = Spec(*t.size(e.width, e.height), t.bleed_pt(), t.dpi, "png")
+            aid = OrderCard(e.name, [], [])
+            aids.append((e, aid))
             for i in range(1, e.count + 1):
                 n += 1
                 stem = f"{n:0{width}d}-{e.slug}-{i}of{e.count}"
                 requests.append((e.face, spec))
                 names.append(root / "fronts" / f"{stem}.png")
+                aid.fronts.append(f"fronts/{stem}.png")
                 if e.back is not None:
                     requests.append((e.back, spec))
                     names.append(root / "backs" / f"{stem}.png")
+                    aid.backs.append(f"backs/{stem}.png")
         if tname == "mpc":
             _mpc_orders(job, root, orders)
+        if tname == "tgc":
+            job.staging.add(root / "cards.json", _tgc_index(job, t, orders, aids))
         ready: dict[Path, tuple[Path, str]] = {}
         paths = rasterize(requests, cache, font_dirs_of(r), pool, (ready_dir, ready))
         for name, path in zip(names, paths):

@@ -1,0 +1,281 @@
+"""`cardgen upload tgc`: against a fake of The Game Crafter's API on 127.0.0.1
+(tests/tgcserver.py), which records and checks every call: the calls in their order, a second
+run that changes only what changed, a 429 retried after its Retry-After, a wrong password said
+in one line, the credentials nowhere in the output or the files; and `--dry-run`, which
+connects to nothing."""
+from __future__ import annotations
+
+import io
+import shutil
+import socket
+
+import pytest
+from conftest import BACK_TEMPLATE, SOLID_TEMPLATE, run_cli, write
+from PIL import Image
+from tgcserver import KEY, PASSWORD, USER, Fake, serve
+
+from cardgen.pipeline import tgc_api
+from cardgen.pipeline.tgc_products import match
+
+DISC = """
+    elements:
+      - {name: bg, type: rect, box: bleed, fill: "{{ card.color | default('#224488') }}"}
+"""
+
+
+def _game(root):
+    write(root / "game.yaml", "title: Tiny Crafter\nplayers: 2-4\n")
+    write(root / "templates" / "t" / "face.yaml", SOLID_TEMPLATE)
+    write(root / "templates" / "t" / "back.yaml", BACK_TEMPLATE)
+    write(root / "templates" / "t" / "disc.yaml", DISC)
+    write(root / "deck.yaml", """
+        deck: Things
+        template: t/face
+        back: t/back
+        cards:
+          - {name: Alpha, color: "#ff0000", count: 2}
+          - {name: Beta, color: "#00ff00"}
+    """)
+    write(root / "coins.yaml", """
+        deck: Coins
+        kind: token
+        size: 19.05mm
+        template: t/disc
+        back: t/disc
+        cards:
+          - {name: Gold, color: "#ddaa00", count: 5}
+    """)
+    write(root / "euro.yaml", """
+        deck: Odd
+        size: euro
+        template: t/face
+        cards:
+          - {name: Strange}
+    """)
+    return root
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The game and its The Game Crafter images, built once (each test copies them)."""
+    base = tmp_path_factory.mktemp("tgc")
+    root = _game(base / "crafter")
+    code, out, err = run_cli("upload", "tgc", str(root), "--dry-run", "--out", str(base / "out"))
+    assert code == 0, err
+    return base, out
+
+
+@pytest.fixture
+def game(built, tmp_path):
+    base, _ = built
+    shutil.copytree(base / "crafter", tmp_path / "crafter")
+    shutil.copytree(base / "out", tmp_path / "out")
+    return tmp_path / "crafter", tmp_path / "out"
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    f = Fake()
+    server, url = serve(f)
+    monkeypatch.setenv(tgc_api.TEST_ENV, url)
+    monkeypatch.setenv("TGC_USERNAME", USER)
+    monkeypatch.setenv("TGC_PASSWORD", PASSWORD)
+    monkeypatch.setenv("TGC_API_KEY_ID", KEY)
+    monkeypatch.setattr(tgc_api, "MIN_INTERVAL", 0.0)
+    yield f
+    server.shutdown()
+    server.server_close()
+
+
+def _upload(root, out, *more):
+    return run_cli("upload", "tgc", str(root), "--out", str(out), *more)
+
+
+def test_dry_run_prints_the_plan_and_connects_to_nothing(game, monkeypatch):
+    root, out = game
+    for name in ("TGC_USERNAME", "TGC_PASSWORD", "TGC_API_KEY_ID"):
+        monkeypatch.delenv(name, raising=False)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the dry run connected to the network")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    code, stdout, stderr = _upload(root, out, "--dry-run")
+    assert code == 0, stderr
+    lines = stdout.splitlines()
+    assert "  deck 'Things': PokerDeck (63.5 x 88.9 mm, 825 x 1125 px), 3 cards, 2 distinct" in lines
+    assert "    back: backs/things-back.png" in lines
+    assert any(line.startswith("    2 x Alpha: fronts/") and line.endswith("-things-alpha-1of2.png") for line in lines)
+    assert any(line.startswith("    1 x Beta: fronts/") for line in lines)
+    assert any(line.startswith("  tokens 'Coins': MediumCircleChit (19.05 x 19.05 mm, 300 x 300 px), 5 pieces")
+               for line in lines)
+    odd = [line for line in lines if "'Odd'" in line]
+    assert odd == ["  not uploadable: deck 'Odd' (59 x 92 mm, 772 x 1162 px): no product of The Game Crafter has "
+                   "this size (nearest: BridgeDeck, 750 x 1125 px; choose a size that matches, or name a product "
+                   "with --product odd=IDENTITY)"]
+    assert "  files: 5 images to upload into a folder 'Tiny Crafter'" in lines    # 2 fronts, a back; a coin, its back
+    assert lines[-1] == "dry run: 2 decks (8 pieces) to upload, 1 not uploadable; nothing was sent"
+
+
+def test_upload_makes_the_game_in_order_and_a_second_run_makes_nothing_twice(game, fake):
+    root, out = game
+    code, stdout, stderr = _upload(root, out)
+    assert code == 0, stderr
+    calls = fake.calls()
+    assert calls[:6] == ["POST /api/session", "GET /api/user/U1", "GET /api/user/U1/designers",
+                         "GET /api/designer/D1/games", "POST /api/game", "POST /api/folder"]
+    assert calls[6:11] == ["POST /api/file"] * 5
+    decks = calls.index("POST /api/deck")
+    assert calls[decks - 1] == "GET /api/game/G1/decks"
+    assert calls[decks + 1:decks + 4] == [f"GET /api/deck/{fake.of('deck')[0]['id']}/cards", "POST /api/card",
+                                          "POST /api/card"]
+    assert "POST /api/twosidedsluggedset" in calls and "POST /api/twosidedslugged" in calls
+    assert calls[-2:] == ["GET /api/game/G1/bulk-pricing", "DELETE /api/session/SESSION-XYZ"]
+    # what it made
+    (g,) = fake.of("game")
+    assert (g["name"], g["designer_id"], g["min_players"], g["max_players"]) == ("Tiny Crafter", "D1", "2", "4")
+    (deck,) = fake.of("deck")
+    assert (deck["identity"], deck["name"], deck["game_id"], deck["quantity"]) == ("PokerDeck", "Things", "G1", "1")
+    back = fake.objects[deck["back_id"]]
+    assert back["filename"] == "things-back.png" and deck["has_proofed_back"] == "0"
+    cards = {c["name"]: c for c in fake.of("card")}
+    assert {n: c["quantity"] for n, c in cards.items()} == {"Alpha": "2", "Beta": "1"}
+    for c in cards.values():
+        face = fake.objects[c["face_id"]]
+        with Image.open(io.BytesIO(face["data"])) as im:
+            assert im.size == (825, 1125) and im.mode == "RGB"
+        assert c["deck_id"] == deck["id"] and "back_id" not in c and c["has_proofed_face"] == "0"
+    (chits,) = fake.of("twosidedsluggedset")
+    assert chits["identity"] == "MediumCircleChit"
+    (coin,) = fake.of("twosidedslugged")
+    assert (coin["set_id"], coin["quantity"]) == (chits["id"], "5") and coin["back_id"]
+    with Image.open(io.BytesIO(fake.objects[coin["face_id"]]["data"])) as im:
+        assert im.size == (300, 300)
+    assert all(f["folder_id"] == fake.of("folder")[1]["id"] for f in fake.of("file"))
+    assert "price quote (The Game Crafter, before shipping):" in stdout
+    assert "  1 copy: $5.80 each" in stdout
+    assert "deck 'Odd' not uploaded: no product" in stderr
+    # the secrets are nowhere: not said, not in any file of the build folder
+    for text in (stdout, stderr):
+        assert PASSWORD not in text and KEY not in text and "SESSION-XYZ" not in text
+    for path in out.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert PASSWORD.encode() not in data and KEY.encode() not in data and b"SESSION-XYZ" not in data
+    assert (out / "crafter" / ".cache" / "tgc" / "state.json").is_file()
+    assert not list(root.rglob("state.json"))
+
+    # again, nothing changed: no object made, nothing uploaded
+    before = {k: dict(v) for k, v in fake.objects.items()}
+    fake.requests.clear()
+    code, stdout, stderr = _upload(root, out)
+    assert code == 0, stderr
+    made = [c for c in fake.calls() if c.startswith(("POST", "DELETE")) and "session" not in c]
+    assert made == []
+    assert set(fake.objects) == set(before)
+    assert "tgc: game updated 1, images unchanged 5, pieces unchanged 1, cards unchanged 2" in stdout.splitlines(), stdout
+
+    # a card's copies change, one card goes, one comes: changed in place
+    write(root / "deck.yaml", """
+        deck: Things
+        template: t/face
+        back: t/back
+        cards:
+          - {name: Alpha, color: "#ff0000", count: 3}
+          - {name: Gamma, color: "#0000ff"}
+    """)
+    fake.requests.clear()
+    code, stdout, stderr = _upload(root, out)
+    assert code == 0, stderr
+    changes = [c.rsplit("/", 1)[0] if c.startswith(("PUT", "DELETE /api/card")) else c for c in fake.calls()
+               if c.startswith(("POST", "PUT", "DELETE")) and "session" not in c]
+    assert changes == ["PUT /api/game", "POST /api/file", "PUT /api/card", "POST /api/card", "DELETE /api/card"]
+    cards = {c["name"]: c["quantity"] for c in fake.of("card")}
+    assert cards == {"Alpha": "3", "Gamma": "1"}
+    assert len(fake.of("deck")) == len(fake.of("game")) == 1
+
+
+def test_a_429_is_retried_after_its_retry_after(fake):
+    waits: list[float] = []
+    client = tgc_api.Client(interval=0, sleep=waits.append)
+    client.sign_in(USER, PASSWORD, KEY)
+    fake.inject("POST /api/game", 429, **{"Retry-After": "7"})
+    fake.inject("POST /api/game", 503)
+    made = client.call("POST", "/game", {"designer_id": "D1", "name": "G"})
+    assert waits == [7.0, 2.0]          # its Retry-After, then the doubled wait (1 s, 2 s, ...)
+    assert fake.calls().count("POST /api/game") == 3
+    assert [g["id"] for g in fake.of("game")] == [made["id"]]
+
+
+def test_a_wrong_password_is_one_line_and_no_build(game, fake, monkeypatch):
+    root, out = game
+    monkeypatch.setenv("TGC_PASSWORD", "wrong-horse")
+    code, stdout, stderr = _upload(root, out)
+    assert code == 1
+    assert stderr.splitlines() == ["tgc: The Game Crafter refused the sign-in: POST /session: The password you "
+                                   "entered is incorrect. (HTTP 401) (check TGC_USERNAME, TGC_PASSWORD and "
+                                   "TGC_API_KEY_ID)"]
+    assert "wrong-horse" not in stdout + stderr and "Traceback" not in stdout + stderr
+    assert fake.calls() == ["POST /api/session"]
+
+
+def test_missing_credentials_and_a_test_address_not_127_are_refused(game, fake, monkeypatch):
+    root, out = game
+    monkeypatch.delenv("TGC_PASSWORD")
+    code, _, stderr = _upload(root, out)
+    assert code == 1 and stderr.startswith("tgc: set TGC_PASSWORD in the environment")
+    monkeypatch.setenv("TGC_PASSWORD", PASSWORD)
+    for url in ("http://localhost:9/api", "http://10.0.0.1:9/api", "https://127.0.0.1:9/api"):
+        monkeypatch.setenv(tgc_api.TEST_ENV, url)
+        code, _, stderr = _upload(root, out)
+        assert code == 1 and stderr.startswith(f"tgc: {tgc_api.TEST_ENV} must be http://127.0.0.1:PORT/")
+    assert fake.calls() == []
+
+
+def test_a_failure_midway_is_one_line_and_the_next_run_continues(game, fake):
+    root, out = game
+    fake.inject("POST /api/deck", 400)
+    code, _, stderr = _upload(root, out)
+    assert code == 1
+    assert stderr.splitlines()[-1] == ("tgc: POST /deck: slow down (HTTP 400); what was done so far is remembered: "
+                                       "run the same command again to continue")
+    assert len(fake.of("file")) == 5 and fake.of("deck") == []
+    fake.requests.clear()
+    code, _, stderr = _upload(root, out)
+    assert code == 0, stderr
+    assert "POST /api/file" not in fake.calls() and "POST /api/game" not in fake.calls()
+    assert len(fake.of("deck")) == 1 and len(fake.of("card")) == 2 and len(fake.of("game")) == 1
+
+
+def test_products_by_size_turned_and_scaled():
+    poker = match("card", "rect", (825, 1125))
+    assert poker is not None and (poker.product.identity, poker.turned, poker.scaled) == ("PokerDeck", False, False)
+    landscape = match("card", "rect", (1125, 825))
+    assert landscape is not None and (landscape.product.identity, landscape.turned) == ("PokerDeck", True)
+    tarot = match("card", "rect", (902, 1492))
+    assert tarot is not None and (tarot.product.identity, tarot.scaled) == ("TarotDeck", True)
+    assert match("card", "round", (1125, 1125)).product.identity == "CircleDeck"     # type: ignore[union-attr]
+    assert match("tile", "hex-flat", (1200, 1050)).product.identity == "LargeHexTile"  # type: ignore[union-attr]
+    assert match("board", "rect", (2475, 2475)).product.identity == "SquareBoard"     # type: ignore[union-attr]
+    assert match("card", "rect", (772, 1162)) is None                                 # euro
+    assert match("card", "rect", (772, 1162), "LargeHexTile") is None                 # not a deck
+    chosen = match("card", "rect", (772, 1162), "EuroPokerDeck")
+    assert chosen is not None and chosen.scaled
+
+
+def test_a_state_file_that_came_with_the_build_folder_is_not_trusted(game, fake):
+    """A `build/` shipped with a game cannot point the upload at another game of the account."""
+    import json
+
+    root, out = game
+    other = fake._new("game", "G", name="Other", designer_id="D1")
+    forged = {"stamp": "0" * 64, "body": {"format": 1, "user_id": "U1", "game_id": other["id"], "files": {},
+                                          "items": {}}}
+    write(out / "crafter" / ".cache" / "tgc" / "state.json", json.dumps(forged))
+    code, _, stderr = _upload(root, out)
+    assert code == 0, stderr
+    assert f"PUT /api/game/{other['id']}" not in fake.calls() and f"GET /api/game/{other['id']}" not in fake.calls()
+    assert fake.objects[other["id"]]["name"] == "Other"
+    assert sorted(g["name"] for g in fake.of("game")) == ["Other", "Tiny Crafter"]
