@@ -21,6 +21,11 @@ DISC = """
     elements:
       - {name: bg, type: rect, box: bleed, fill: "{{ card.color | default('#224488') }}"}
 """
+HALVES = """
+    elements:
+      - {name: right, type: rect, box: bleed, fill: "#0000ff"}
+      - {name: left, type: rect, x: -4mm, y: -4mm, width: 48.45mm, height: 72mm, fill: "#ff0000"}
+"""
 
 
 def _game(root):
@@ -28,6 +33,15 @@ def _game(root):
     write(root / "templates" / "t" / "face.yaml", SOLID_TEMPLATE)
     write(root / "templates" / "t" / "back.yaml", BACK_TEMPLATE)
     write(root / "templates" / "t" / "disc.yaml", DISC)
+    write(root / "templates" / "t" / "halves.yaml", HALVES)
+    write(root / "wide.yaml", """
+        deck: Wide
+        size: {width: 88.9mm, height: 63.5mm}
+        template: t/halves
+        back: t/back
+        cards:
+          - {name: Vista}
+    """)
     write(root / "deck.yaml", """
         deck: Things
         template: t/face
@@ -115,8 +129,11 @@ def test_dry_run_prints_the_plan_and_connects_to_nothing(game, monkeypatch):
     assert odd == ["  not uploadable: deck 'Odd' (59 x 92 mm, 772 x 1162 px): no product of The Game Crafter has "
                    "this size (nearest: BridgeDeck, 750 x 1125 px; choose a size that matches, or name a product "
                    "with --product odd=IDENTITY)"]
-    assert "  files: 5 images to upload into a folder 'Tiny Crafter'" in lines    # 2 fronts, a back; a coin, its back
-    assert lines[-1] == "dry run: 2 decks (8 pieces) to upload, 1 not uploadable; nothing was sent"
+    assert "  deck 'Wide': PokerDeck (88.9 x 63.5 mm, 1125 x 825 px; images turned a quarter turn), 1 card, " \
+           "1 distinct" in lines
+    # 2 fronts and a back; a coin and its back; a wide card and its back
+    assert "  files: 7 images to upload into a folder 'Tiny Crafter'" in lines
+    assert lines[-1] == "dry run: 3 decks (9 pieces) to upload, 1 not uploadable; nothing was sent"
 
 
 def test_upload_makes_the_game_in_order_and_a_second_run_makes_nothing_twice(game, fake):
@@ -126,7 +143,7 @@ def test_upload_makes_the_game_in_order_and_a_second_run_makes_nothing_twice(gam
     calls = fake.calls()
     assert calls[:6] == ["POST /api/session", "GET /api/user/U1", "GET /api/user/U1/designers",
                          "GET /api/designer/D1/games", "POST /api/game", "POST /api/folder"]
-    assert calls[6:11] == ["POST /api/file"] * 5
+    assert calls[6:13] == ["POST /api/file"] * 7
     decks = calls.index("POST /api/deck")
     assert calls[decks - 1] == "GET /api/game/G1/decks"
     assert calls[decks + 1:decks + 4] == [f"GET /api/deck/{fake.of('deck')[0]['id']}/cards", "POST /api/card",
@@ -136,12 +153,19 @@ def test_upload_makes_the_game_in_order_and_a_second_run_makes_nothing_twice(gam
     # what it made
     (g,) = fake.of("game")
     assert (g["name"], g["designer_id"], g["min_players"], g["max_players"]) == ("Tiny Crafter", "D1", "2", "4")
-    (deck,) = fake.of("deck")
+    deck, wide = sorted(fake.of("deck"), key=lambda d: d["name"] != "Things")
     assert (deck["identity"], deck["name"], deck["game_id"], deck["quantity"]) == ("PokerDeck", "Things", "G1", "1")
+    assert (wide["identity"], wide["name"]) == ("PokerDeck", "Wide")
     back = fake.objects[deck["back_id"]]
     assert back["filename"] == "things-back.png" and deck["has_proofed_back"] == "0"
     cards = {c["name"]: c for c in fake.of("card")}
-    assert {n: c["quantity"] for n, c in cards.items()} == {"Alpha": "2", "Beta": "1"}
+    assert {n: c["quantity"] for n, c in cards.items()} == {"Alpha": "2", "Beta": "1", "Vista": "1"}
+    vista = cards.pop("Vista")
+    with Image.open(io.BytesIO(fake.objects[vista["face_id"]]["data"])) as im:
+        # turned anticlockwise to the portrait template: the card's left (red) half at the bottom
+        assert im.size == (825, 1125)
+        assert im.getpixel((412, 1000)) == (255, 0, 0) and im.getpixel((412, 120)) == (0, 0, 255)
+        assert im.getpixel((100, 556)) == (0, 0, 255) and im.getpixel((100, 569)) == (255, 0, 0)   # at 562.5 px
     for c in cards.values():
         face = fake.objects[c["face_id"]]
         with Image.open(io.BytesIO(face["data"])) as im:
@@ -155,7 +179,7 @@ def test_upload_makes_the_game_in_order_and_a_second_run_makes_nothing_twice(gam
         assert im.size == (300, 300)
     assert all(f["folder_id"] == fake.of("folder")[1]["id"] for f in fake.of("file"))
     assert "price quote (The Game Crafter, before shipping):" in stdout
-    assert "  1 copy: $5.80 each" in stdout
+    assert "  1 copy: $5.90 each" in stdout          # the fake: $5 and 10 cents a piece (9)
     assert "deck 'Odd' not uploaded: no product" in stderr
     # the secrets are nowhere: not said, not in any file of the build folder
     for text in (stdout, stderr):
@@ -175,7 +199,7 @@ def test_upload_makes_the_game_in_order_and_a_second_run_makes_nothing_twice(gam
     made = [c for c in fake.calls() if c.startswith(("POST", "DELETE")) and "session" not in c]
     assert made == []
     assert set(fake.objects) == set(before)
-    assert "tgc: game updated 1, images unchanged 5, pieces unchanged 1, cards unchanged 2" in stdout.splitlines(), stdout
+    assert "tgc: game updated 1, images unchanged 7, pieces unchanged 1, cards unchanged 3" in stdout.splitlines(), stdout
 
     # a card's copies change, one card goes, one comes: changed in place
     write(root / "deck.yaml", """
@@ -193,8 +217,8 @@ def test_upload_makes_the_game_in_order_and_a_second_run_makes_nothing_twice(gam
                if c.startswith(("POST", "PUT", "DELETE")) and "session" not in c]
     assert changes == ["PUT /api/game", "POST /api/file", "PUT /api/card", "POST /api/card", "DELETE /api/card"]
     cards = {c["name"]: c["quantity"] for c in fake.of("card")}
-    assert cards == {"Alpha": "3", "Gamma": "1"}
-    assert len(fake.of("deck")) == len(fake.of("game")) == 1
+    assert cards == {"Alpha": "3", "Gamma": "1", "Vista": "1"}
+    assert len(fake.of("deck")) == 2 and len(fake.of("game")) == 1
 
 
 def test_a_429_is_retried_after_its_retry_after(fake):
@@ -241,12 +265,12 @@ def test_a_failure_midway_is_one_line_and_the_next_run_continues(game, fake):
     assert code == 1
     assert stderr.splitlines()[-1] == ("tgc: POST /deck: slow down (HTTP 400); what was done so far is remembered: "
                                        "run the same command again to continue")
-    assert len(fake.of("file")) == 5 and fake.of("deck") == []
+    assert len(fake.of("file")) == 7 and fake.of("deck") == []
     fake.requests.clear()
     code, _, stderr = _upload(root, out)
     assert code == 0, stderr
     assert "POST /api/file" not in fake.calls() and "POST /api/game" not in fake.calls()
-    assert len(fake.of("deck")) == 1 and len(fake.of("card")) == 2 and len(fake.of("game")) == 1
+    assert len(fake.of("deck")) == 2 and len(fake.of("card")) == 3 and len(fake.of("game")) == 1
 
 
 def test_products_by_size_turned_and_scaled():
@@ -279,3 +303,32 @@ def test_a_state_file_that_came_with_the_build_folder_is_not_trusted(game, fake)
     assert f"PUT /api/game/{other['id']}" not in fake.calls() and f"GET /api/game/{other['id']}" not in fake.calls()
     assert fake.objects[other["id"]]["name"] == "Other"
     assert sorted(g["name"] for g in fake.of("game")) == ["Other", "Tiny Crafter"]
+
+
+def test_the_real_api_is_reached_only_at_public_addresses(monkeypatch):
+    """The Game Crafter's name resolving to this computer (or a private network) is refused
+    before anything is connected to; the credentials are not said."""
+    monkeypatch.delenv(tgc_api.TEST_ENV, raising=False)
+    connected = []
+    monkeypatch.setattr(socket.socket, "connect", lambda *a: connected.append(a))
+    for address in ("127.0.0.1", "10.1.2.3", "::1"):
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        answer = [(family, socket.SOCK_STREAM, 6, "", (address, 443))]
+        monkeypatch.setattr(socket, "getaddrinfo", lambda *a, answer=answer, **k: answer)
+        client = tgc_api.Client(interval=0, sleep=lambda s: None)
+        assert client.base == "https://www.thegamecrafter.com/api"
+        with pytest.raises(tgc_api.TgcError) as info:
+            client.sign_in(USER, PASSWORD, KEY)
+        assert str(info.value) == (f"cannot reach The Game Crafter: www.thegamecrafter.com ({address}) is an "
+                                   f"address of this computer or a private network; cardgen fetches sheets only "
+                                   f"from the internet (a published Google Sheet's https:// link)")
+    assert connected == []
+
+
+def test_a_game_in_several_languages_is_uploaded_one_language_at_a_time(game):
+    root, out = game
+    write(root / "game.yaml", "title: Tiny Crafter\nlanguages: [en, fr]\n")
+    code, _, stderr = _upload(root, out, "--dry-run")
+    assert code == 1
+    assert stderr.splitlines() == ["tgc: crafter is in 2 languages (en, fr): choose the one to upload with --lang "
+                                   "(each is a game of its own at The Game Crafter)"]

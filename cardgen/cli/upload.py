@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -42,7 +43,10 @@ def _products(ctx, param, values) -> dict[str, str]:
                    "actions=EuroPokerDeck (default: the product of the deck's size); repeatable.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
               help="The output folder, as given to `cardgen build --out` (default: build/ in the project).")
-def tgc(game, dry_run, proofed, designer, products, out):
+@click.option("--lang", metavar="CODE", default=None,
+              help="For a game with `languages:`, the language to upload (each is a game of its own at The Game "
+                   "Crafter); needed when it declares more than one.")
+def tgc(game, dry_run, proofed, designer, products, out, lang):
     """Upload GAME to The Game Crafter (default: the game the current folder is in): build its
     print-service images (`--only png --target tgc`), sign in with TGC_USERNAME, TGC_PASSWORD
     and TGC_API_KEY_ID from the environment, upload the images into a folder named after the
@@ -57,6 +61,7 @@ def tgc(game, dry_run, proofed, designer, products, out):
                    f"{', '.join(p.name for p in paths)})", err=True)
         sys.exit(2)
     path = paths[0]
+    target = _Target(path, out, _language(path, lang), products)
     missing = [n for n in CREDENTIALS if not os.environ.get(n)]
     try:
         if not dry_run:
@@ -67,7 +72,7 @@ def tgc(game, dry_run, proofed, designer, products, out):
         _fail(f"set {', '.join(missing)} in the environment (your The Game Crafter user name, password and API "
               f"key id from thegamecrafter.com/account/apikeys); docs/print-services.md#the-game-crafter")
     if dry_run:
-        _dry_run(path, out, products)
+        _dry_run(target)
         return
     client = tgc_api.Client()
     try:            # (first: a wrong password is said before a long build)
@@ -75,7 +80,7 @@ def tgc(game, dry_run, proofed, designer, products, out):
     except tgc_api.TgcError as exc:
         _fail(str(exc))
     try:
-        quote = _upload(client, str(session.get("user_id") or ""), path, out, products, proofed, designer)
+        quote = _upload(client, str(session.get("user_id") or ""), target, proofed, designer)
     except tgc_api.TgcError as exc:
         _fail(f"{exc}; what was done so far is remembered: run the same command again to continue")
     finally:
@@ -87,10 +92,40 @@ def tgc(game, dry_run, proofed, designer, products, out):
                + "check each deck's 3D preview, add a box, rules and parts, then order a copy")
 
 
-def _dry_run(path: Path, out: Path | None, products: dict[str, str]) -> None:
+@dataclass(frozen=True)
+class _Target:
+    """What to upload: the game folder, the output folder given, the language, `--product`."""
+
+    path: Path
+    out: Path | None
+    lang: str | None
+    products: dict[str, str]
+
+
+def _language(path: Path, lang: str | None) -> str | None:
+    """The language to upload: `--lang`, else a game's only one; a game declaring several
+    without `--lang` is refused (each language is a game of its own at The Game Crafter)."""
+    from cardgen.pipeline.build import build_languages
+    from cardgen.pipeline.options import BuildOptions
+
+    try:
+        found = build_languages(path, BuildOptions(lang=lang))
+    except CardgenError as exc:
+        for d in grouped(exc.diagnostics):
+            click.echo(str(d), err=True)
+        sys.exit(1)
+    if found is None or lang is not None:
+        return lang
+    if len(found) > 1:
+        _fail(f"{path.name} is in {len(found)} languages ({', '.join(found)}): choose the one to upload with "
+              f"--lang (each is a game of its own at The Game Crafter)")
+    return found[0] if found else None
+
+
+def _dry_run(target: _Target) -> None:
     from cardgen.pipeline import tgc_plan, tgc_sync
 
-    out_dir, plan = _build(path, out, products)
+    out_dir, plan = _build(target)
     digests = {img: tgc_plan.digest(tgc_plan.prepared(plan, img, item))
                for item in plan.uploadable for img in item.images()}
     for line in plan.lines(tgc_sync.known_files(_state_path(out_dir)), digests):
@@ -102,11 +137,10 @@ def _state_path(out_dir: Path) -> Path:
     return out_dir / ".cache" / "tgc" / "state.json"
 
 
-def _upload(client, user_id: str, path: Path, out: Path | None, products: dict[str, str], proofed: bool,
-            designer: str | None) -> list[str]:
+def _upload(client, user_id: str, target: _Target, proofed: bool, designer: str | None) -> list[str]:
     from cardgen.pipeline import tgc_plan, tgc_sync
 
-    out_dir, plan = _build(path, out, products)
+    out_dir, plan = _build(target)
     for item in plan.items:
         if item.match is None:
             click.echo(escape_controls(f"tgc: {tgc_plan.KIND_WORDS.get(item.kind, item.kind)} '{item.name}' not "
@@ -123,15 +157,16 @@ def _fail(message: str) -> None:
     sys.exit(1)
 
 
-def _build(path: Path, out: Path | None, products: dict[str, str]):
+def _build(target: _Target):
     """Build the game's The Game Crafter images; (its output folder, the plan)."""
     from cardgen.pipeline.build import build_game
     from cardgen.pipeline.options import BuildOptions
     from cardgen.pipeline.tgc_plan import read_plan
 
+    path, out = target.path, target.out
     project = game_project(path)
     report = Report()
-    opts = BuildOptions(only=("png",), out=out, quiet=True, outputs={"png": {"targets": ("tgc",)}})
+    opts = BuildOptions(only=("png",), out=out, quiet=True, lang=target.lang, outputs={"png": {"targets": ("tgc",)}})
     try:
         built = build_game(path, project, opts, report)
     except CardgenError as exc:
@@ -141,11 +176,11 @@ def _build(path: Path, out: Path | None, products: dict[str, str]):
         sys.exit(1)
     for d in [d for d in report.said() if d.severity != "note"]:
         click.echo(str(d), err=True)
-    out_dir = built.out_dir if built.out_dir else output_dir(path, project, out)
+    out_dir = output_dir(path, project, out, target.lang) if target.lang else built.out_dir
     png = out_dir / "png" / "tgc"
     click.echo(escape_controls(f"{path.name}: images in {display_path(png)}"))
     try:
-        return out_dir, read_plan(png, products)
+        return out_dir, read_plan(png, target.products)
     except CardgenError as exc:
         for d in grouped(exc.diagnostics):
             click.echo(str(d), err=True)

@@ -131,7 +131,12 @@ class Sync:
             self._item(item)
         self._retire()
         self.say(f"tgc: {self.tally.line()}")
-        return price_lines(self.client.get(f"/game/{self.game_id}/bulk-pricing"))
+        try:
+            return price_lines(self.client.get(f"/game/{self.game_id}/bulk-pricing"))
+        except TgcError as exc:
+            if not 400 <= exc.status < 500:
+                raise
+            return [f"price: The Game Crafter gave no quote ({exc}); see the game's page on the site"]
 
     # -- the account, the game, its folder ---------------------------------------------------------
     def _designer(self, user_id: str) -> str:
