@@ -81,11 +81,14 @@ class Manifest:
     game: str
     version: str
     cards: list[Entry]
+    sets: dict[str, str] = dataclasses.field(default_factory=dict)     # the build's `--set`, KEY -> VALUE
 
     def dumps(self) -> str:
         """The manifest as JSON: sorted keys, cards in build order; the same build, the same bytes."""
         data = {"format": FORMAT, "game": self.game, "version": self.version,
                 "cards": [dataclasses.asdict(e) for e in self.cards]}
+        if self.sets:       # (a build without --set writes what it always did)
+            data["set"] = dict(self.sets)
         return json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
     @classmethod
@@ -109,7 +112,9 @@ class Manifest:
             if wrong:
                 raise ManifestError(where, f"{bad}: card #{i + 1} has a wrong {', '.join(wrong)}")
             cards.append(Entry(**{n: item[n] for n in names}))
-        return cls(str(data.get("game", "")), str(data.get("version") or ""), cards)
+        sets = data.get("set")
+        sets = {str(k): str(v) for k, v in sets.items()} if isinstance(sets, dict) else {}
+        return cls(str(data.get("game", "")), str(data.get("version") or ""), cards, sets)
 
 
 def read_manifest(folder: Path) -> Manifest | None:
@@ -376,4 +381,4 @@ def manifest_of(rendered: Rendered) -> Manifest:
     hasher = SideHasher()
     return Manifest(rendered.game.slug, rendered.game.version,
                     [entry(deck.name, card, face, rendered.back_of(deck, card), hasher)
-                     for deck, card, face in rendered.faces])
+                     for deck, card, face in rendered.faces], dict(rendered.game.sets))

@@ -7,7 +7,7 @@ in `cardgen.schema.files`; every problem is reported at once, at its `file:line:
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,7 @@ from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.names import slugify, unique_slugs
 from cardgen.core.paths import PathRefused, too_deep
 from cardgen.core.sizes import CardSize
-from cardgen.load import refs
+from cardgen.load import overrides, refs
 from cardgen.load.components import die_faces, piece_size
 from cardgen.load.declared import file_diagnostics
 from cardgen.load.declared import safe_key as _safe
@@ -477,7 +477,8 @@ def _load_rules(game: Game, report: Report, problems: list[Diagnostic]) -> None:
 
 
 def load_game(root: Path, project: Path, report: Report | None = None, tolerant: bool = False, *,
-              sections: Mapping[str, str], deck_sections: Mapping[str, str], lang: str | None = None) -> Game:
+              sections: Mapping[str, str], deck_sections: Mapping[str, str], lang: str | None = None,
+              sets: Sequence[str] = ()) -> Game:
     """Load a game folder. Problems raise CardgenError (all of them at once, not just the
     first); unknown keys and warnings go to `report`.  With `tolerant`, every problem goes to
     `report` and the game comes back with what could be loaded (the validator uses this to
@@ -487,7 +488,8 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
     loader does not know the outputs); they are checked by the outputs' `section_problems`.
     Every file game.yaml names is resolved and confined here, once (`cardgen.load.refs`).
     `lang`: the language to read every file in, one of game.yaml's `languages:` or the
-    pseudo-locale `qps` (docs/languages.md); default: the source language."""
+    pseudo-locale `qps` (docs/languages.md); default: the source language.  `sets`: the
+    build's `--set KEY=VALUE` over game.yaml (`cardgen.load.overrides`; a bad one raises)."""
     report = report if report is not None else Report()
     root = Path(root)
     _check_names(root)
@@ -499,11 +501,12 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
     lang = _language(lang, languages, raw)
     report.extend(scan(raw, languages, "game.yaml", GAME_FIXED))
     data = localize(raw, lang if languages and lang and norm(lang) != norm(languages[0]) else None, GAME_FIXED)
+    data, set_values = overrides.apply(data, sets)
     unknown, problems = file_diagnostics(GameFile, data, "game.yaml", sections)
     report.extend(unknown)
     opts = GameFile.load_unchecked(data)
     game = Game(slug=root.resolve().name, root=root, project=project, data=data, opts=opts, roots=roots,
-                files=[game_ref], lang=lang)
+                files=[game_ref], lang=lang, sets=set_values)
     # game.yaml's `version:` (even empty), else what git says of the folder (`git describe`)
     game.version = (opts.version or "") if "version" in data else (gitinfo.describe(root) or "")
     _icon_aliases(game, problems)

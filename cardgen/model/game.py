@@ -185,6 +185,7 @@ class Game:
     # the language this game was loaded in (docs/languages.md): one of game.yaml's `languages:`
     # or the pseudo-locale; None for a game that declares no `languages:`
     lang: str | None = None
+    sets: dict[str, str] = field(default_factory=dict)     # the build's `--set KEY=VALUE` (`load.overrides`)
 
     @property
     def languages(self) -> tuple[str, ...]:

@@ -229,7 +229,7 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     shared = out_dir.parent if opts.lang else out_dir
     art.configure(shared / ".cache" / "art", owner=shared)
     with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
-        checked = check_game(path, project, report, opts.out, lang=opts.lang)
+        checked = check_game(path, project, report, opts.out, lang=opts.lang, sets=opts.sets)
     game, rendered = _buildable(checked, opts, report)
     rendered.out_dir = out_dir
     wanted = [OUTPUTS[name] for name in opts.wanted()]

@@ -7,6 +7,7 @@ was found; `build` stops on blocking errors and hands the laid-out game to the o
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,11 +54,11 @@ def deck_sections() -> dict[str, str]:
 
 
 def load_game(path: Path, project: Path, report: Report | None = None, tolerant: bool = False,
-              lang: str | None = None) -> Game:
+              lang: str | None = None, sets: Sequence[str] = ()) -> Game:
     """`cardgen.load.game.load_game` with the sections of every output (`sections()`,
     `deck_sections()`) allowed in game.yaml and the deck files: how every caller loads a game."""
     return loader.load_game(path, project, report, tolerant, sections=sections(), deck_sections=deck_sections(),
-                            lang=lang)
+                            lang=lang, sets=sets)
 
 
 def previous_build(game: Game, out: Path | None, report: Report, counted: bool = False) -> Manifest | None:
@@ -74,15 +75,16 @@ def previous_build(game: Game, out: Path | None, report: Report, counted: bool =
 
 
 def check_game(path: Path, project: Path, report: Report, out: Path | None = None, deep: bool = False,
-               lang: str | None = None) -> Checked:
+               lang: str | None = None, sets: Sequence[str] = ()) -> Checked:
     """Every problem of the game at `path` goes to `report`.  The cards' revisions continue
     from the game's history file (`cardgen-history.json`); a game without one continues from
     its last build into `out` (as `cardgen build --out`; default: the usual place).  `deep`
     (`cardgen validate --deep`): also the checks measured on the rendered cards, as
     `check_rendered` (their bitmaps kept only where the game has been built).  `lang`: the
-    language to check the game in (docs/languages.md; default: its source language)."""
+    language to check the game in (docs/languages.md; default: its source language).  `sets`:
+    the build's `--set KEY=VALUE` over game.yaml (`cardgen.load.overrides`)."""
     try:
-        game = load_game(path, project, report, tolerant=True, lang=lang)
+        game = load_game(path, project, report, tolerant=True, lang=lang, sets=sets)
     except CardgenError as exc:
         report.extend(exc.diagnostics)
         return Checked(None, None)

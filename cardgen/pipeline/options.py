@@ -101,6 +101,10 @@ class BuildOptions(Decl):
                                            "and bracketed, to see what a translation will break "
                                            "(docs/languages.md)", None,
                            default_doc="every language game.yaml declares", cli="--lang")
+    sets: tuple = opt(ListOf(Text(nonempty=True), max_items=100), "set a game.yaml value for this build, KEY=VALUE: "
+                      "a dotted KEY reaches into a mapping (`vars.art=art/bw`, `palette.accent=#336699`); checked "
+                      "as game.yaml's own values, recorded in the manifest; repeatable", (), default_doc="none",
+                      cli="--set", key="set")
     outputs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def wanted(self) -> list[str]:
