@@ -332,3 +332,69 @@ def test_a_game_in_several_languages_is_uploaded_one_language_at_a_time(game):
     assert code == 1
     assert stderr.splitlines() == ["tgc: crafter is in 2 languages (en, fr): choose the one to upload with --lang "
                                    "(each is a game of its own at The Game Crafter)"]
+
+
+def _index(folder, decks):
+    """A png/tgc/ folder as the build makes it: cards.json and tiny PNGs standing for the images
+    (their size is what cards.json says: nothing is turned or scaled)."""
+    import json
+    import zlib
+
+    for deck in decks:
+        for path in [deck.get("back"), *(c["front"] for c in deck["cards"]), *(c.get("back") for c in deck["cards"])]:
+            if path and not (folder / path).exists():
+                (folder / path).parent.mkdir(parents=True, exist_ok=True)
+                shade = zlib.crc32(path.encode())       # (a different image each: the same one is sent once)
+                Image.new("RGB", (4, 4), (shade % 256, shade // 256 % 256, shade // 65536 % 256)).save(folder / path)
+    (folder / "cards.json").write_text(json.dumps({"format": 1, "title": "Boards", "slug": "boards", "subtitle": "",
+                                                   "players": "", "decks": decks, "extras": []}))
+    return folder
+
+
+def _deck(name, kind, shape, px, cards, back=None):
+    return {"name": name, "slug": name.lower(), "kind": kind, "shape": shape, "trim_mm": [1, 1], "image_px": px,
+            "back": back, "cards": [{"name": n, "count": k, "front": f"fronts/{name}-{n}.png", "back": b}
+                                    for n, k, b in cards]}
+
+
+def test_boards_tiles_and_folding_boards_are_made_as_their_products(fake, tmp_path):
+    from cardgen.core.errors import CardgenError
+    from cardgen.pipeline.tgc_plan import read_plan
+    from cardgen.pipeline.tgc_sync import State, Sync
+
+    folder = _index(tmp_path / "png", [
+        _deck("Maps", "board", "rect", [2475, 2475], [("North", 1, "backs/n.png"), ("South", 2, "backs/s.png")]),
+        _deck("Main", "board", "rect", [2775, 5475], [("Day", 1, None), ("Night", 1, None)]),
+        _deck("Hexes", "tile", "hex-flat", [1200, 1050], [("Forest", 3, None)], back="backs/hex.png"),
+        _deck("Cutouts", "token", "path", [300, 300], [("Star", 1, None)]),
+    ])
+    plan = read_plan(folder)
+    assert [(i.name, i.match.product.identity if i.match else None) for i in plan.items] == [
+        ("Maps", "SquareBoard"), ("Day", "BiFoldBoard"), ("Night", "BiFoldBoard"), ("Hexes", "LargeHexTile"),
+        ("Cutouts", None)]
+    assert plan.items[-1].reason.startswith("a piece cut along its own outline needs a custom punchout template")
+    client = tgc_api.Client(interval=0)
+    client.sign_in(USER, PASSWORD, KEY)
+    said: list[str] = []
+    quote = Sync(plan, client, State.load(tmp_path / "state.json", "U1"), proofed=True, say=said.append).run()
+    (maps,) = fake.of("twosidedset")
+    assert (maps["identity"], maps["name"], maps["quantity"]) == ("SquareBoard", "Maps", "1")
+    boards = {m["name"]: m for m in fake.of("twosided")}
+    assert {n: (m["quantity"], m["set_id"], fake.objects[m["back_id"]]["name"], m["has_proofed_face"],
+                m["has_proofed_back"]) for n, m in boards.items()} == {
+        "North": ("1", maps["id"], "n.png", "1", "1"), "South": ("2", maps["id"], "s.png", "1", "1")}
+    folding = {g["name"]: g for g in fake.of("onesidedgloss")}
+    assert sorted(folding) == ["Day", "Night"]
+    assert {g["identity"] for g in folding.values()} == {"BiFoldBoard"}
+    assert fake.objects[folding["Night"]["face_id"]]["name"] == "Main-Night.png"
+    (hexes,) = fake.of("twosidedsluggedset")
+    (forest,) = fake.of("twosidedslugged")
+    assert (hexes["identity"], forest["quantity"], fake.objects[forest["back_id"]]["name"]) == \
+        ("LargeHexTile", "3", "hex.png")
+    assert said == ["tgc: game made 1, images uploaded 8, board sets made 1, boards made 2, folding boards made 2, "
+                    "punchout sets made 1, pieces made 1"]
+    assert quote[0] == "price quote (The Game Crafter, before shipping):"
+    with pytest.raises(CardgenError) as info:
+        read_plan(folder, {"nope": "PokerDeck"})
+    assert str(info.value).endswith("--product names no deck of the game: nope (decks: maps, main, hexes, "
+                                    "cutouts)")

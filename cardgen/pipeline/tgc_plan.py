@@ -142,36 +142,53 @@ def _item(entry: dict, products: dict[str, str]) -> Item:
     return item
 
 
+def _split(item: Item) -> list[Item]:
+    """A product that is one piece (a folding board) made once per distinct piece of the deck,
+    each named after its piece."""
+    m = item.match
+    if m is None or m.product.family.member is not None or len(item.pieces) < 2:
+        return [item]
+    return [Item(p.name, f"{item.slug}-{n}", item.kind, item.shape, item.trim_mm, item.px, item.back, [p], m)
+            for n, p in enumerate(item.pieces, 1)]
+
+
 def read_plan(png_dir: Path, products: dict[str, str] | None = None) -> Plan:
     """The plan from `png_dir/cards.json` (`products`: deck slug or name -> identity chosen)."""
     path = png_dir / INDEX
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         plan = Plan(str(data["title"]), str(data.get("subtitle") or ""), str(data.get("players") or ""), png_dir)
-        for entry in [*data["decks"], *data["extras"]]:
-            plan.items.append(_item(entry, products or {}))
+        entries = [*data["decks"], *data["extras"]]
+        for entry in entries:
+            plan.items += _split(_item(entry, products or {}))
+        slugs = [str(e["slug"]) for e in entries]
+        names = {str(e["name"]) for e in entries}
     except FileNotFoundError:
         raise CardgenError(Loc(str(path)), "no print-service images for The Game Crafter: the build made none",
                            code="tgc-plan") from None
     except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
         raise CardgenError(Loc(str(path)), f"cannot read the image index ({type(exc).__name__}: {exc}); build "
                            f"again", code="tgc-plan") from None
-    unknown = set(products or {}) - {i.slug for i in plan.items} - {i.name for i in plan.items}
+    unknown = set(products or {}) - set(slugs) - names
     if unknown:
         raise CardgenError(Loc(str(path)), f"--product names no deck of the game: {', '.join(sorted(unknown))} "
-                           f"(decks: {', '.join(i.slug for i in plan.items)})", code="tgc-plan")
+                           f"(decks: {', '.join(slugs)})", code="tgc-plan")
     return plan
+
+
+MAX_UPLOAD = 50 * 1024 * 1024          # bytes: The Game Crafter's largest file
 
 
 def prepared(plan: Plan, image: str, item: Item) -> bytes:
     """The bytes sent for `image` of `item`: the PNG as built, or turned and scaled to the
-    product's exact pixels (Lanczos), its colour profile kept."""
+    product's exact pixels (Lanczos), its colour profile kept; compressed harder when it
+    would be over The Game Crafter's 50 MB (a large board)."""
     path = plan.root / image
     if ".." in Path(image).parts or Path(image).is_absolute():
         raise CardgenError(Loc(str(plan.root / INDEX)), f"image path {image!r} leaves the folder", code="tgc-plan")
     data = path.read_bytes()
     m = item.match
-    if m is None or not (m.turned or m.scaled):
+    if m is None or not (m.turned or m.scaled or len(data) > MAX_UPLOAD):
         return data
     from PIL import Image
 
@@ -181,8 +198,11 @@ def prepared(plan: Plan, image: str, item: Item) -> bytes:
         out = im.transpose(Image.Transpose.ROTATE_90) if m.turned else im
         if out.size != m.product.px:
             out = out.resize(m.product.px, Image.Resampling.LANCZOS)
-        buf = io.BytesIO()
-        out.save(buf, "PNG", compress_level=6, **({"icc_profile": profile} if profile else {}))
+        for level in (6, 9):
+            buf = io.BytesIO()
+            out.save(buf, "PNG", compress_level=level, **({"icc_profile": profile} if profile else {}))
+            if buf.tell() <= MAX_UPLOAD:
+                break
     return buf.getvalue()
 
 

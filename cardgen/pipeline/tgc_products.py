@@ -29,7 +29,8 @@ class Family:
     container itself carries the face (a folding board).  `shared_back`: a deck's common back
     is set on the container (`back_id`)."""
 
-    name: str
+    name: str                   # the container and its members, as said in the summary
+    member_name: str
     container: str
     relation: str
     member: str | None
@@ -39,11 +40,11 @@ class Family:
     two_sided: bool
 
 
-DECK = Family("deck", "deck", "decks", "card", "deck_id", "cards", True, True)
-PUNCHOUT = Family("punchout", "twosidedsluggedset", "twosidedsluggedsets", "twosidedslugged", "set_id", "members",
-                  False, True)
-BOARD = Family("board", "twosidedset", "twosidedsets", "twosided", "set_id", "members", False, True)
-FOLDING = Family("folding board", "onesidedgloss", "onesidedglosses", None, "", "", False, False)
+DECK = Family("deck", "card", "deck", "decks", "card", "deck_id", "cards", True, True)
+PUNCHOUT = Family("punchout set", "piece", "twosidedsluggedset", "twosidedsluggedsets", "twosidedslugged",
+                  "set_id", "members", False, True)
+BOARD = Family("board set", "board", "twosidedset", "twosidedsets", "twosided", "set_id", "members", False, True)
+FOLDING = Family("folding board", "", "onesidedgloss", "onesidedglosses", None, "", "", False, False)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from typing import Any
 
 from cardgen.core.errors import plural
 from cardgen.pipeline.tgc_api import Client, TgcError, Upload
-from cardgen.pipeline.tgc_plan import Item, Plan, digest, prepared
+from cardgen.pipeline.tgc_plan import MAX_UPLOAD, Item, Plan, digest, prepared
 from cardgen.pipeline.tgc_products import Family
 
 STATE_FORMAT = 1
@@ -208,6 +208,9 @@ class Sync:
                 seen.add(key)
                 if key not in known:
                     name = Path(image).name
+                    if len(data) > MAX_UPLOAD:
+                        raise TgcError(f"{image} is {len(data) / 2 ** 20:.0f} MB, more than The Game Crafter takes "
+                                       f"(50 MB); upload it by hand as a JPEG")
                     result = self.client.call("POST", "/file", {"name": name, "folder_id": folder},
                                               upload=Upload(name, data))
                     known[key] = str(result["id"])
@@ -287,16 +290,16 @@ class Sync:
                 current = there.pop(0)
                 if self._differs(current, fields):
                     self.client.call("PUT", f"/{family.member}/{current['id']}", fields)
-                    self.tally.add("cards updated" if family.member == "card" else "pieces updated")
+                    self.tally.add(f"{family.member_name}s updated")
                 else:
-                    self.tally.add("cards unchanged" if family.member == "card" else "pieces unchanged")
+                    self.tally.add(f"{family.member_name}s unchanged")
             else:
                 self.client.call("POST", f"/{family.member}", {family.parent: cid, **fields})
-                self.tally.add("cards made" if family.member == "card" else "pieces made")
+                self.tally.add(f"{family.member_name}s made")
         for rest in by_name.values():          # no longer in the deck
             for c in rest:
                 self.client.call("DELETE", f"/{family.member}/{c['id']}")
-                self.tally.add("cards removed" if family.member == "card" else "pieces removed")
+                self.tally.add(f"{family.member_name}s removed")
 
     def _retire(self) -> None:
         """cardgen's containers of decks no longer uploaded: removed (others are left alone)."""
