@@ -184,3 +184,49 @@ def test_an_element_placed_by_a_hidden_one_takes_its_place(tmp_path):
     bar = _rows(pdf, 0, (0, 0, 255))
     assert bar[1] == pytest.approx(BLEED + 5, abs=0.05)      # at the title's top, no margin
     assert _rows(pdf, 1, (0, 0, 255))[1] > BLEED + 5 + 2 + 2 * 1.2 * 12 / MM      # below its 3 lines
+
+
+SIDES = """\
+elements:
+  - {name: bg, type: rect, box: bleed, fill: "#ffffff"}
+  - {name: cost, type: text, x: 30mm, y: 40mm, width: 20mm, size: 12, text: "{{ card.cost }}"}
+  - {name: over, type: rect, above: cost, margin: 1mm, x: 30mm, height: 2mm, width: 5mm, fill: "#ff0000"}
+  - {name: before, type: rect, left_of: cost, margin: 1mm, y: 40mm, height: 4mm, width: 3mm, fill: "#0000ff"}
+  - {name: after, type: rect, right_of: cost, margin: 1mm, y: 40mm, height: 4mm, width: 3mm, fill: "#00ff00"}
+"""
+
+
+def test_above_left_of_and_right_of_follow_the_text_as_set(tmp_path):
+    pdf = _build(tmp_path, SIDES, "deck: D\ntemplate: g/face\ncards:\n  - {name: A, cost: 1}\n"
+                                  "  - {name: B, cost: 123456}\n")
+    for i in (0, 1):
+        page = pdfium.PdfDocument(pdf)[i]
+        text = page.get_textpage()
+        boxes = [text.get_charbox(k) for k in range(text.count_chars()) if text.get_text_range(k, 1).strip()]
+        ink_right = max(b[2] for b in boxes) / MM
+        over, before, after = (_rows(pdf, i, c) for c in ((255, 0, 0), (0, 0, 255), (0, 255, 0)))
+        assert over[3] == pytest.approx(BLEED + 40 - 1, abs=0.05)          # 1 mm above the text's top
+        assert before[2] == pytest.approx(BLEED + 30 - 1, abs=0.05)        # 1 mm left of its left
+        # 1 mm right of its line's end (the advance of its last figure, just past the ink)
+        assert after[0] - 1 == pytest.approx(ink_right, abs=0.4)
+    assert _rows(pdf, 1, (0, 255, 0))[0] - _rows(pdf, 0, (0, 255, 0))[0] > 5 * 2.0      # five more figures
+
+
+def test_a_stack_too_tall_for_its_box_is_a_warning_at_it(tmp_path):
+    face = STACK.replace("height: 40mm", "height: 5mm")
+    root = make_game(tmp_path, decks={"d.yaml": STACK_DECK}, templates={"face": face}, rules=None)
+    got = [s for s in said(root, tmp_path) if "stack" in s or "overflow" in s or "tall" in s]
+    assert got and got[0].startswith("templates/g/face.yaml:4:")
+    assert "element 'body': its items are" in got[0] and "its box 5.0 mm: they overflow it" in got[0]
+
+
+def test_a_changed_origin_lays_the_cards_out_again(tmp_path):
+    deck = "deck: D\ntemplate: g/face\ncards:\n  - {name: One}\n"
+    _build(tmp_path, ORIGIN.replace("origin: bleed\n", ""), deck)
+    face = tmp_path / "templates" / "g" / "face.yaml"
+    assert _rows((tmp_path / "out" / "g" / "cards.pdf").read_bytes(), 0, (0, 0, 255))[0] == \
+        pytest.approx(2 * BLEED, abs=0.05)
+    face.write_text(ORIGIN)
+    build_game(tmp_path / "cards" / "g", tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
+    assert _rows((tmp_path / "out" / "g" / "cards.pdf").read_bytes(), 0, (0, 0, 255))[0] == \
+        pytest.approx(BLEED, abs=0.05)

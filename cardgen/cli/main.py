@@ -304,7 +304,9 @@ def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
               help="text: `path:line:col: severity: message` lines and a summary; json: for CI and editors.")
 @click.option("--deep", is_flag=True, help="Also the checks measured on the rendered cards (text contrast), as "
                                            "`cardgen build` runs them: slower, the cards are rasterized.")
-def validate(games, strict, fmt, deep):
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+              help="Check the game with this game.yaml value set, as `cardgen build --set` builds it; repeatable.")
+def validate(games, strict, fmt, deep, sets):
     """Check GAMES (default: the game the current folder is in, else every game of the project)
     without building: schema of every file, references, every card laid out, and card counts
     against rules.yaml.  A path to any file inside a game folder checks that game."""
@@ -319,7 +321,7 @@ def validate(games, strict, fmt, deep):
     results, failed = [], False
     for path in paths:
         try:
-            results.append(v.validate_game(path, game_project(path), deep))
+            results.append(v.validate_game(path, game_project(path), deep, sets))
         except CardgenError as exc:
             if fmt == "json":       # (said in the JSON, which a CI job reads, not only on the terminal)
                 results.append(v.GameResult(path.name, list(exc.diagnostics)))

@@ -76,7 +76,7 @@ class TextElement(Box, Rotate):
             lc.warn("text", f"text does not fit its box "
                             f"({w / MM:.1f}x{h / MM:.1f} mm at {used:g} pt); shorten it, enlarge the box"
                             + ("" if self.fit == "shrink" else " or add `fit: shrink`"), "overflow")
-        if runs:        # the lines as set: what an element placed by this one follows
+        if runs and not self.rotate:    # the lines as set: what an element placed by this one follows
             lc.content = (min(r.x for r in runs), top, max(r.x + r.width for r in runs), top + tall)
         lc.out.append(ops.Text(x, y, w, h, tuple(runs), used, overflow, self.rotate, self.name))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,14 +55,14 @@ def game_dirs(args: list[str], project: Path | None) -> list[Path]:
     return unique
 
 
-def validate_game(path: Path, project: Path, deep: bool = False) -> GameResult:
+def validate_game(path: Path, project: Path, deep: bool = False, sets: Sequence[str] = ()) -> GameResult:
     """Every problem of the game in `path`, in every language game.yaml declares (each checked
     as it is built: docs/languages.md; a problem of them all said once); `deep`: the checks
-    measured on the rendered cards too."""
+    measured on the rendered cards too; `sets`: game.yaml values set as `build --set` does."""
     report = Report()
-    checked = check_game(path, project, report, deep=deep)
+    checked = check_game(path, project, report, deep=deep, sets=sets)
     for lang in checked.game.languages[1:] if checked.game is not None else ():
-        check_game(path, project, report, deep=deep, lang=lang)
+        check_game(path, project, report, deep=deep, lang=lang, sets=sets)
     return GameResult(path.resolve().name, report.said())
 
 
