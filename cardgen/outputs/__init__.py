@@ -31,6 +31,9 @@ from cardgen.outputs.player_aid import PlayerAid
 from cardgen.outputs.png import Png
 from cardgen.outputs.print_service import PrintService
 from cardgen.outputs.print_sheets import PrintSheets
+from cardgen.outputs.screentop import Screentop
+from cardgen.outputs.tabletopia import Tabletopia
+from cardgen.outputs.ttp import Ttp
 from cardgen.outputs.tts import Tts
 from cardgen.outputs.tuckboxes import Tuckboxes
 
@@ -43,6 +46,9 @@ OUTPUTS: dict[str, type[Output]] = {o.name: o for o in (
     Booklet,
     PlayerAid,
     Tts,
+    Ttp,
+    Tabletopia,
+    Screentop,
     Png,
     PrintService,
     Gallery,

@@ -114,13 +114,23 @@ class Job(Generic[Opts]):
         file's section over game.yaml's."""
         if self.deck_decl is None or decl is not self.deck_decl:
             raise TypeError(f"this output's per-deck options are {self.deck_decl}, not {decl}")
-        got = self._decks.get(deck.slug)
+        return cast(D, self._deck_section(deck, decl, self.section))
+
+    def deck_options_of(self, output: type[Output], deck: Deck) -> Decl:
+        """Another output's per-deck options for `deck` (the Tabletop Playground package reads a
+        deck's `tts:` back_is_hidden and shape)."""
+        if output.DeckOptions is None:
+            raise TypeError(f"output {output.name} has no per-deck options")
+        return self._deck_section(deck, output.DeckOptions, output.section)
+
+    def _deck_section(self, deck: Deck, decl: type[Decl], section: str | None) -> Decl:
+        got = self._decks.get((section, deck.slug))
         if got is None:
             keys = decl.options()
-            merged = {k: v for k, v in _section(self.game.data, self.section).items() if k in keys}
-            merged.update(_section(deck.data, self.section))
-            got = self._decks[deck.slug] = decl.load_unchecked(merged)
-        return cast(D, got)
+            merged = {k: v for k, v in _section(self.game.data, section).items() if k in keys}
+            merged.update(_section(deck.data, section))
+            got = self._decks[(section, deck.slug)] = decl.load_unchecked(merged)
+        return got
 
 
 class Output(Generic[Opts]):

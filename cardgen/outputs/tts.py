@@ -24,7 +24,7 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardgen.outputs import tts_objects as objs
 from cardgen.outputs.base import Job, Output
@@ -205,19 +205,13 @@ def _out_tts(job: Job) -> None:
     plans, requests = _plan_decks(job)
     pplans, prequests = _plan_pieces(job)
     requests += prequests
-    with raster.Pool() as pool:
-        paths = iter(raster.rasterize(requests, cache, raster.font_dirs_of(r), pool))
-        cell_of: dict[int, str] = {}
-        for layout, _ in requests:
-            cell_of[id(layout)] = str(next(paths))
+
+    def plan_images(cell_of: dict[int, str]) -> tuple[list[_Image], tuple[list, list]]:
         images, deck_images = _deck_images(r, plans, cell_of)
-        piece_images = _piece_images(pplans, cell_of, images)
-        calls = _atlas_calls(images, atlas_dir, ext, fmt, quality)
-        # An atlas is up to 4096 x 4096 pixels (64 MB in memory): they are made one at a time, here,
-        # once the raster workers have ended, so a big game's build stays small in memory.
-        pool.close()
-        for fn, args in calls:
-            fn(*args)
+        return images, (deck_images, _piece_images(pplans, cell_of, images))
+
+    cell_of, images, (deck_images, piece_images) = make_images(job, requests, plan_images, atlas_dir, ext, fmt,
+                                                               quality)
     for im in images:
         staging.add_file(tts_dir / im.out_name, im.cache_path, raster.read_payload)
 
@@ -248,12 +242,40 @@ def _out_tts(job: Job) -> None:
     raster.Cache(atlas_dir).prune()
 
 
-def _plan_decks(job: Job) -> tuple[list, list]:
+def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str, fmt: str,
+                quality: int) -> tuple[dict[int, str], list[_Image], Any]:
+    """Rasterize every card side of `requests` once (`cell_of`: a layout's id -> its cached
+    bitmap), plan the images made of them (`plan_images(cell_of)` -> (images, anything)), and
+    make the images not in the cache yet.  The Tabletop Playground and Screentop outputs
+    make theirs the same way."""
+    from cardgen.render import raster
+
+    with raster.Pool() as pool:
+        paths = iter(raster.rasterize(requests, raster.Cache.of(job.out_dir), raster.font_dirs_of(job.rendered),
+                                      pool))
+        cell_of: dict[int, str] = {}
+        for layout, _ in requests:
+            cell_of[id(layout)] = str(next(paths))
+        images, more = plan_images(cell_of)
+        calls = _atlas_calls(images, atlas_dir, ext, fmt, quality)
+        # An atlas is up to 4096 x 4096 pixels (64 MB in memory): they are made one at a time, here,
+        # once the raster workers have ended, so a big game's build stays small in memory.
+        pool.close()
+        for fn, args in calls:
+            fn(*args)
+    return cell_of, images, more
+
+
+def _plan_decks(job: Job, options_of=None, kinds: tuple[str, ...] = ("card",),
+                hidden_cell: bool = True) -> tuple[list, list]:
     """Each deck's sheets (`plans`: deck, its options, its sheets) and the card sides to
-    rasterize once each (`requests`: layout, spec)."""
+    rasterize once each (`requests`: layout, spec).  Other tables plan their card sheets here
+    too: `options_of(deck)` gives a deck's `TtsDeckOptions`, `kinds` the component kinds
+    planned as decks, `hidden_cell=False` no hidden-card cell (their hidden cards show the back)."""
     from cardgen.render import raster
 
     r = job.rendered
+    options_of = options_of or (lambda deck: job.deck_options(deck, TtsDeckOptions))
     by_deck: dict[str, list] = {}
     for deck, card, face in r.faces:
         by_deck.setdefault(deck.slug, []).append((deck, card, face))
@@ -261,14 +283,14 @@ def _plan_decks(job: Job) -> tuple[list, list]:
     requests = []           # (layout, spec) to rasterize
     taken: set[int] = set()
     for deck in r.game.decks:
-        if deck.kind != "card":
+        if deck.kind not in kinds:
             continue                       # tokens, tiles, boards: `_plan_pieces`
         rows = by_deck.get(deck.slug, [])
         entries = [(card, face, r.back_of(deck, card)) for _, card, face in rows if card.count > 0]
         if not entries:
             continue
-        dopts = job.deck_options(deck, TtsDeckOptions)
-        sheets = plan_sheets(entries, deck.size.width, deck.size.height, dopts.back_is_hidden,
+        dopts = options_of(deck)
+        sheets = plan_sheets(entries, deck.size.width, deck.size.height, dopts.back_is_hidden or not hidden_cell,
                              [card.count for card, _, _ in entries])
         for sheet, key in zip(sheets, deck_keys(r.game.slug, deck.slug, len(sheets), taken)):
             sheet.key = key
@@ -343,15 +365,18 @@ def _die_image(deck, rows: list, cell_of: dict[int, str], images: list[_Image]) 
 
 def _die_piece(deck, dopts, rows: list, image: _Image, url) -> objs.Piece:
     """A die file as a TTS piece: its faces' values (`value`, else the pips, the label, the name)."""
-    values = []
-    for card, _, _ in rows:
-        f = card.fields
-        value = next((f[k] for k in ("value", "pips", "label") if f.get(k) not in (None, "")), card.title)
-        values.append(value if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value))
+    values = [face_value(card) for card, _, _ in rows]
     edge = deck.die_edge
     return objs.Piece("die", "rect", (edge, edge), deck.name, str(deck.data.get("description") or ""),
                       _tags(deck, [c for c, _, _ in rows]), url(image), "",
                       tint=objs.tint(_deck_vars(deck).get("color")), values=tuple(values))
+
+
+def face_value(card) -> int | float | str:
+    """A die face's value: its `value`, else the pips, the label, the name (a number stays one)."""
+    f = card.fields
+    value = next((f[k] for k in ("value", "pips", "label") if f.get(k) not in (None, "")), card.title)
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
 
 
 def _piece(deck, dopts, card, front: _Image, back: _Image | None, url) -> objs.Piece:

@@ -1,0 +1,205 @@
+"""Other virtual tables (cardgen/outputs/ttp.py, tabletopia.py, screentop.py): the Tabletop
+Playground package's templates against a real package's keys, their textures (exist, grid,
+pixel size, the right face in each cell), Tabletopia's one image per face at 10 px/mm, and
+Screentop's grids and their list."""
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from test_tts_objects import BACK, DIE_COLOURS, FACE, FILES
+
+from cardgen.core.errors import Report
+from cardgen.outputs import OUTPUTS
+from cardgen.outputs.tabletopia import face_px
+from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.pipeline.options import BuildOptions as Opts
+
+REPO = Path(__file__).resolve().parent.parent
+
+# The keys of a real Tabletop Playground card template (visnup/arcs-ttpg
+# `assets/Templates/cards/action.json`, a card sheet saved by the editor) and of ttpg-darrell's d6
+# template (`src/lib-ext/template/d6-template/d6-template.data.ts`), in their order.
+REAL_CARD_KEYS = [
+    "Type", "GUID", "Name", "Metadata", "CollisionType", "Friction", "Restitution", "Density", "SurfaceType",
+    "Roughness", "Metallic", "PrimaryColor", "SecondaryColor", "Flippable", "AutoStraighten", "ShouldSnap",
+    "ScriptName", "Blueprint", "Models", "Collision", "Lights", "SnapPointsGlobal", "SnapPoints",
+    "ZoomViewDirection", "GroundAccessibility", "Tags", "FrontTexture", "BackTexture", "HiddenTexture",
+    "BackIndex", "HiddenIndex", "NumHorizontal", "NumVertical", "Width", "Height", "Thickness", "HiddenInHand",
+    "UsedWithCardHolders", "CanStack", "UsePrimaryColorForSide", "FrontTextureOverrideExposed",
+    "AllowFlippedInStack", "MirrorBack", "EmissiveFront", "Model", "Indices", "CardNames", "CardMetadata",
+    "CardTags"]
+REAL_DICE_KEYS = [*REAL_CARD_KEYS[:REAL_CARD_KEYS.index("FrontTexture")], "Faces"]
+REAL_MODEL_KEYS = ["Model", "Offset", "Scale", "Rotation", "Texture", "NormalMap", "ExtraMap", "ExtraMap2",
+                   "IsTransparent", "CastShadow", "IsTwoSided", "UseOverrides", "SurfaceType"]
+MODELS = {"Rounded", "Square", "Round", "Hexagonal"}      # the schema's CardModel
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("tables")
+    game = root / "pieces"
+    (game / "templates").mkdir(parents=True)
+    (game / "templates" / "face.yaml").write_text(FACE)
+    (game / "templates" / "back.yaml").write_text(BACK)
+    for name, text in FILES.items():
+        (game / name).write_text(text)
+    (game / "game.yaml").write_text("title: Pieces\ncard_size: poker\ndecks: [" + ", ".join(
+        n[:-5] for n in FILES) + "]\n")
+    out = root / "build"
+    build_game(game, REPO, BuildOptions(only=("ttp", "tabletopia", "screentop"), out=out), Report())
+    return out / "pieces"
+
+
+def _templates(built: Path) -> dict[str, dict]:
+    return {p.stem: json.loads(p.read_text()) for p in sorted((built / "ttp" / "Templates").glob("*.json"))}
+
+
+def _centre(img: Image.Image, col: int, row: int, cw: int, ch: int) -> tuple:
+    return img.convert("RGB").getpixel((col * cw + cw // 2, row * ch + ch // 2))
+
+
+def _near(a, b, tol=24) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(a, b))
+
+
+def test_opt_in_outputs_in_the_registry():
+    for name in ("ttp", "tabletopia", "screentop"):
+        assert name in OUTPUTS and not OUTPUTS[name].default
+        assert name not in Opts().wanted()
+        assert name in Opts(only=(name,)).wanted()
+
+
+def test_ttp_package_files_and_manifest(built):
+    root = built / "ttp"
+    assert sorted(p.name for p in root.iterdir()) == ["Manifest.json", "Templates", "Textures"]
+    manifest = json.loads((root / "Manifest.json").read_text())
+    assert list(manifest) == ["Name", "Version", "GUID"] and manifest["Name"] == "Pieces"
+    assert set(_templates(built)) == {"cards", "hexes", "pointy", "coins", "squares", "mats-1", "dice"}
+    guids = [t["GUID"] for t in _templates(built).values()] + [manifest["GUID"]]
+    assert all(re.fullmatch(r"[0-9A-F]{32}", g) for g in guids) and len(set(guids)) == len(guids)
+    # every texture is used by a template, and every template's texture is there
+    named = set()
+    for t in _templates(built).values():
+        named |= {t.get("FrontTexture"), t.get("BackTexture")} | {m["Texture"] for m in t.get("Models", [])}
+    named.discard("")
+    named.discard(None)
+    assert named == {p.name for p in (root / "Textures").iterdir()}
+
+
+def test_ttp_card_templates_have_a_real_templates_keys(built):
+    for name, t in _templates(built).items():
+        if t["Type"] == "Dice":
+            assert list(t) == REAL_DICE_KEYS, name
+            assert [list(m) for m in t["Models"]] == [REAL_MODEL_KEYS]
+            continue
+        assert t["Type"] == "Card"
+        assert list(t) == REAL_CARD_KEYS, name
+        assert t["Model"] in MODELS
+        assert t["BackIndex"] in (-1, -2, -3) and t["HiddenIndex"] in (-1, -3)
+        assert all(isinstance(i, int) and i >= 0 for i in t["Indices"])
+
+
+@pytest.mark.parametrize("name, grid, size_cm, model, back_index, counts", [
+    ("cards", (1, 1), (6.35, 8.89), "Rounded", -2, {"C1": 2}),
+    ("hexes", (2, 1), (4.6188, 4.0), "Hexagonal", -2, {"Forest": 3, "Lake": 1}),
+    ("coins", (2, 1), (2.5, 2.5), "Round", -1, {"Gold": 10, "Silver": 5}),
+    ("squares", (1, 1), (1.5, 1.5), "Square", -3, {"Marker": 1}),
+    ("mats-1", (1, 1), (20.0, 15.0), "Square", -1, {"Player mat": 2}),
+])
+def test_ttp_sheet_grid_size_and_copies(built, name, grid, size_cm, model, back_index, counts):
+    t = _templates(built)[name]
+    assert (t["NumHorizontal"], t["NumVertical"]) == grid
+    assert (t["Width"], t["Height"]) == pytest.approx(size_cm, abs=1e-3)
+    assert t["Model"] == model and t["BackIndex"] == back_index
+    # copies repeat their cell's index (as real packages do), one cell per distinct face
+    got = {t["CardNames"][str(i)]: t["Indices"].count(i) for i in set(t["Indices"])}
+    assert got == counts
+    front = Image.open(built / "ttp" / "Textures" / t["FrontTexture"])
+    cols, rows = grid
+    assert front.width % cols == 0 and front.height % rows == 0
+    cw, ch = front.width // cols, front.height // rows
+    assert cw / ch == pytest.approx(size_cm[0] / size_cm[1], abs=0.01)      # cells in the piece's proportions
+    assert cw <= round(size_cm[0] * 10 / 25.4 * 300) + 1                   # and at most 300 dpi
+    if back_index == -3:        # a back sheet with the same grid
+        assert Image.open(built / "ttp" / "Textures" / t["BackTexture"]).size == front.size
+    elif back_index == -2:      # one back, one cell's size
+        assert Image.open(built / "ttp" / "Textures" / t["BackTexture"]).size == (cw, ch)
+    else:
+        assert t["BackTexture"] == ""
+
+
+def test_ttp_cells_hold_their_faces(built):
+    t = _templates(built)["hexes"]
+    img = Image.open(built / "ttp" / "Textures" / t["FrontTexture"])
+    cw, ch = img.width // 2, img.height
+    assert _near(_centre(img, 0, 0, cw, ch), (0x1a, 0x7a, 0x1a)) and t["CardNames"]["0"] == "Forest"
+    assert _near(_centre(img, 1, 0, cw, ch), (0x1a, 0x1a, 0x9a)) and t["CardNames"]["1"] == "Lake"
+    back = Image.open(built / "ttp" / "Textures" / t["BackTexture"])
+    assert _near(_centre(back, 0, 0, back.width, back.height), (0x10, 0x20, 0x30))
+
+
+def test_ttp_die_texture_and_faces(built):
+    t = _templates(built)["dice"]
+    assert t["Models"][0]["Model"] == "StaticMesh'/Game/Meshes/Dice/Dice_D6.Dice_D6'"
+    assert [f["Name"] for f in t["Faces"]] == ["1", "Two", "Three", "4", "F5", "6"]
+    assert [(f["X"], f["Y"], f["Z"]) for f in t["Faces"]] == [(0, 0, 1), (-1, 0, 0), (0, 1, 0), (0, -1, 0),
+                                                                (1, 0, 0), (0, 0, -1)]
+    img = Image.open(built / "ttp" / "Textures" / t["Models"][0]["Texture"])
+    assert img.width == img.height and img.width % 3 == 0
+    c = img.width // 3
+    # the cell (column, row) where the D6 mesh shows each face (ttpg-darrell's create-d6)
+    for face, (col, row) in {1: (1, 0), 2: (0, 1), 3: (1, 1), 4: (1, 2), 5: (0, 2), 6: (2, 1)}.items():
+        assert _near(_centre(img, col, row, c, c), DIE_COLOURS[face]), face
+    for col, row in ((0, 0), (2, 0), (2, 2)):
+        assert _near(_centre(img, col, row, c, c), (255, 255, 255))
+
+
+def test_tabletopia_one_image_per_face_at_10_px_per_mm(built):
+    root = built / "tabletopia"
+    rows = list(csv.DictReader((root / "contents.csv").open()))
+    files = {p.relative_to(root).as_posix() for p in root.rglob("*.png")}
+    listed = {r["file"] for r in rows} | {r["back"] for r in rows if r["back"]}
+    assert listed == files
+    by = {(r["deck"], r["card"]): r for r in rows}
+    assert int(by[("Coins", "Gold")]["copies"]) == 10 and int(by[("Hexes", "Forest")]["copies"]) == 3
+    assert sum(1 for r in rows if r["deck"] == "Dice") == 6
+    for r in rows:
+        w, h = float(r["width_mm"]), float(r["height_mm"])
+        size = Image.open(root / r["file"]).size
+        assert size == (int(r["width_px"]), int(r["height_px"])) == face_px(w, h)
+        assert max(size) <= 4000
+        if r["back"]:       # both faces the same pixel size
+            assert Image.open(root / r["back"]).size == size
+    assert Image.open(root / "cards" / "01-c1-x2.png").size == (635, 889)
+    assert Image.open(root / "mats" / "01-player-mat-x2.png").size == (2000, 1500)
+    assert _near(Image.open(root / "hexes" / "02-lake-x1.png").convert("RGB").getpixel((231, 200)),
+                 (0x1a, 0x1a, 0x9a), 3)
+
+
+def test_tabletopia_caps_at_4000_px():
+    assert face_px(600, 300) == (4000, 2000)
+    assert face_px(63.5, 88.9) == (635, 889)
+
+
+def test_screentop_grids_and_their_cells(built):
+    root = built / "screentop"
+    rows = list(csv.DictReader((root / "contents.csv").open()))
+    images = {r["image"] for r in rows} | {r["back_image"] for r in rows if r["back_image"]}
+    assert images == {p.name for p in root.iterdir() if p.suffix == ".jpg"}
+    for r in rows:
+        cols, nrows, cell = int(r["columns"]), int(r["rows"]), int(r["cell"])
+        assert 1 <= cell <= cols * nrows
+    dice = [r for r in rows if r["deck"] == "Dice"]
+    assert [int(r["cell"]) for r in dice] == [1, 2, 3, 4, 5, 6]
+    img = Image.open(root / dice[0]["image"])
+    cols, nrows = int(dice[0]["columns"]), int(dice[0]["rows"])
+    cw, ch = img.width // cols, img.height // nrows
+    for n in range(6):      # cell n + 1, read from the top left, is face n + 1
+        assert _near(_centre(img, n % cols, n // cols, cw, ch), DIE_COLOURS[n + 1]), n + 1
+    coins = [r for r in rows if r["deck"] == "Coins"]
+    assert [(r["card"], r["cell"], r["copies"]) for r in coins] == [("Gold", "1", "10"), ("Silver", "2", "5")]
