@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from test_tts_objects import BACK, DIE_COLOURS, FACE, FILES
+from test_tts_objects import DIE_COLOURS, pieces_game
 
 from cardgen.core.errors import Report
 from cardgen.outputs import OUTPUTS
@@ -42,14 +42,7 @@ MODELS = {"Rounded", "Square", "Round", "Hexagonal"}      # the schema's CardMod
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("tables")
-    game = root / "pieces"
-    (game / "templates").mkdir(parents=True)
-    (game / "templates" / "face.yaml").write_text(FACE)
-    (game / "templates" / "back.yaml").write_text(BACK)
-    for name, text in FILES.items():
-        (game / name).write_text(text)
-    (game / "game.yaml").write_text("title: Pieces\ncard_size: poker\ndecks: [" + ", ".join(
-        n[:-5] for n in FILES) + "]\n")
+    game = pieces_game(root)
     out = root / "build"
     build_game(game, REPO, BuildOptions(only=("ttp", "tabletopia", "screentop"), out=out), Report())
     return out / "pieces"

@@ -50,9 +50,8 @@ FILES = {
 DIE_COLOURS = {1: (255, 0, 0), 2: (0, 255, 0), 3: (0, 0, 255), 4: (255, 255, 0), 5: (255, 0, 255), 6: (0, 255, 255)}
 
 
-@pytest.fixture(scope="module")
-def synth(tmp_path_factory):
-    root = tmp_path_factory.mktemp("ttsobj")
+def pieces_game(root: Path) -> Path:
+    """The game of `FILES` (a deck, tokens, tiles, a board, dice) in `root`/pieces."""
     game = root / "pieces"
     (game / "templates").mkdir(parents=True)
     (game / "templates" / "face.yaml").write_text(FACE)
@@ -61,6 +60,13 @@ def synth(tmp_path_factory):
         (game / name).write_text(text)
     (game / "game.yaml").write_text("title: Pieces\ncard_size: poker\ndecks: [" + ", ".join(
         n[:-5] for n in FILES) + "]\n")
+    return game
+
+
+@pytest.fixture(scope="module")
+def synth(tmp_path_factory):
+    root = tmp_path_factory.mktemp("ttsobj")
+    game = pieces_game(root)
     out = root / "build"
     build_game(game, REPO, BuildOptions(only=("tts",), out=out), Report())
     first = (out / "pieces" / "tts" / "pieces.json").read_bytes()

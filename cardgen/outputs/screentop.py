@@ -32,15 +32,10 @@ class Screentop(Output[NoOptions]):
     rasterizes = True
 
     def make(self, job: Job[NoOptions]) -> None:
-        from cardgen.outputs.tts import Tts
+        from cardgen.outputs.tts import Tts, table_inputs
 
-        r = job.rendered
         topts = job.options_of(Tts)
-        decks = [(deck.slug, deck.name, deck.kind, deck.size, deck.back, deck.backs, deck.pieces)
-                 for deck in r.game.decks]
-        cards = [(deck.slug, card.name, card.count, face, r.back_of(deck, card)) for deck, card, face in r.faces]
-        shared = [r.backs.get((deck.slug, None)) for deck in r.game.decks]
-        part = job.part("", topts.format, topts.jpeg_quality, decks, cards, shared)
+        part = job.part("", topts.format, topts.jpeg_quality, table_inputs(job))
         if not part.keep():
             with part:
                 _assets(job, topts.format, topts.jpeg_quality)

@@ -45,11 +45,9 @@ class Tabletopia(Output[NoOptions]):
     rasterizes = True
 
     def make(self, job: Job[NoOptions]) -> None:
-        r = job.rendered
-        decks = [(deck.slug, deck.name, deck.kind, deck.size, deck.back, deck.backs) for deck in r.game.decks]
-        cards = [(deck.slug, card.name, card.count, face, r.back_of(deck, card)) for deck, card, face in r.faces]
-        shared = [r.backs.get((deck.slug, None)) for deck in r.game.decks]
-        part = job.part("", decks, cards, shared)
+        from cardgen.outputs.tts import table_inputs
+
+        part = job.part("", table_inputs(job))
         if not part.keep():
             with part:
                 _images(job)

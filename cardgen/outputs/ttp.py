@@ -54,16 +54,11 @@ class Ttp(Output[NoOptions]):
     rasterizes = True
 
     def make(self, job: Job[NoOptions]) -> None:
-        from cardgen.outputs.tts import Tts
+        from cardgen.outputs.tts import Tts, table_inputs
 
         r = job.rendered
         topts = job.options_of(Tts)
-        decks = [(deck.slug, deck.name, deck.kind, deck.size, deck.back, deck.backs, deck.pieces,
-                  job.deck_options_of(Tts, deck)) for deck in r.game.decks]
-        cards = [(deck.slug, card.name, card.count, card.fields, face, r.back_of(deck, card))
-                 for deck, card, face in r.faces]
-        shared_backs = [r.backs.get((deck.slug, None)) for deck in r.game.decks]
-        part = job.part("", r.game.slug, r.game.title, topts.format, topts.jpeg_quality, decks, cards, shared_backs)
+        part = job.part("", r.game.slug, r.game.title, topts.format, topts.jpeg_quality, table_inputs(job))
         if not part.keep():
             with part:
                 _package(job, topts.format, topts.jpeg_quality)

@@ -175,15 +175,22 @@ class Tts(Output[TtsOptions]):
 
         r = job.rendered
         job.staging.own_dir(Path(os.path.abspath(job.out_dir / "tts")))
-        decks = [(deck.slug, deck.name, deck.size, deck.back, deck.backs, deck.data.get("description"),
-                  job.deck_options(deck, TtsDeckOptions)) for deck in r.game.decks]
-        cards = [(deck.slug, card.title, card.count, card.fields, face, r.back_of(deck, card))
-                 for deck, card, face in r.faces]
-        shared_backs = [r.backs.get((deck.slug, None)) for deck in r.game.decks]
-        part = job.part("", r.game.slug, r.game.title, has_rulebook(r.game), decks, cards, shared_backs)
+        part = job.part("", r.game.slug, r.game.title, has_rulebook(r.game), table_inputs(job))
         if not part.keep():
             with part:
                 _out_tts(job)
+
+
+def table_inputs(job: Job) -> tuple[list, list, list]:
+    """What a virtual table's output is made from (this save, the Tabletop Playground package,
+    Tabletopia's and Screentop's images): each deck as it is laid out and its `tts:` options,
+    each card's sides, each deck's shared back."""
+    r = job.rendered
+    decks = [(deck.slug, deck.name, deck.kind, deck.size, deck.back, deck.backs, deck.pieces,
+              deck.data.get("description"), job.deck_options_of(Tts, deck)) for deck in r.game.decks]
+    cards = [(deck.slug, card.title, card.count, card.fields, face, r.back_of(deck, card))
+             for deck, card, face in r.faces]
+    return decks, cards, [r.backs.get((deck.slug, None)) for deck in r.game.decks]
 
 
 def _out_tts(job: Job) -> None:
