@@ -230,3 +230,15 @@ def test_a_changed_origin_lays_the_cards_out_again(tmp_path):
     build_game(tmp_path / "cards" / "g", tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
     assert _rows((tmp_path / "out" / "g" / "cards.pdf").read_bytes(), 0, (0, 0, 255))[0] == \
         pytest.approx(BLEED, abs=0.05)
+
+
+def test_a_child_template_places_an_inherited_element_below_another(tmp_path):
+    parent = FACE.replace("below: title, margin: 2mm, height: 1mm", "y: 60mm, height: 1mm")
+    child = "extends: g/face\nelements:\n  - {name: bar, below: title, margin: 2mm}\n"
+    root = make_game(tmp_path, decks={"d.yaml": DECK.replace("g/face", "g/child")},
+                     templates={"face": parent, "child": child}, rules=None)
+    assert said(root, tmp_path) == []
+    build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
+    pdf = (tmp_path / "out" / "g" / "cards.pdf").read_bytes()
+    for i in (0, 1):        # the parent's y gives way: the bar follows the title's lines
+        assert _rows(pdf, i, (0, 0, 255))[1] - _rows(pdf, i, (255, 0, 0))[3] == pytest.approx(2.0, abs=0.1)

@@ -69,10 +69,10 @@ def _own_problems(el: YDict, names: Mapping[str, int]) -> list[Diagnostic]:
         if set(_AXIS[a]) & set(_AXIS[b]):
             out.append(_problem(el, b, f"`{b}:` and `{a}:` both place it; give one"))
     for key in keys:
-        both = [k for k in _SETS.get(key, ()) if k in el]
-        if key == "above" and "y" in el and "height" in el:
+        both = [k for k in _SETS.get(key, ()) if el.get(k) is not None]
+        if key == "above" and el.get("y") is not None and el.get("height") is not None:
             both = ["y` and `height"]
-        if key == "left_of" and "x" in el and "width" in el:
+        if key == "left_of" and el.get("x") is not None and el.get("width") is not None:
             both = ["x` and `width"]
         if both:
             out.append(_problem(el, both[0].split("`")[0], f"`{both[0]}` and `{key}:` both place it; "
@@ -93,7 +93,7 @@ def _stack_problems(el: YDict, index: int, elements: Sequence[YDict], names: Map
                                              f"{suggest(str(name), names)}"))
             continue
         item = elements[j]
-        own = [k for k in ("y", "height", *PLACE_KEYS) if k in item and (k not in PLACE_KEYS or item[k])]
+        own = [k for k in ("y", "height", *PLACE_KEYS) if item.get(k) is not None and item[k] != ""]
         if j == index or ELEMENTS.get(str(item.get("type"))) is Stack:
             out.append(_problem(el, "items", f"`items:` names '{name}', a stack; a stack sets other elements"))
         elif j in member_of:
@@ -106,6 +106,22 @@ def _stack_problems(el: YDict, index: int, elements: Sequence[YDict], names: Map
         else:
             member_of[j] = index
     return out
+
+
+def overridden(parent: Mapping, child: Mapping) -> set[str]:
+    """The keys of an inherited element that a child template's placement replaces: a child
+    that places it `below:` another drops the parent's `y` (and its `inside:` ...), one that
+    gives `y` drops the parent's `below:`; so that overriding never makes a contradiction."""
+    drop: set[str] = set()
+    for key in PLACE_KEYS:
+        if child.get(key):
+            drop |= {k for k in PLACE_KEYS if k != key and set(_AXIS[k]) & set(_AXIS[key])}
+            drop |= set(_SETS.get(key, ()))
+    for key in PLACE_KEYS:
+        if any(k in child for k in _SETS.get(key, ())) or (key == "inside" and any(
+                k in child for k in ("x", "y", "width", "height"))):
+            drop.add(key)
+    return {k for k in drop if k in parent and k not in child}
 
 
 def links(elements: Sequence[YDict]) -> Links | None:

@@ -16,7 +16,7 @@ from cardgen.core.errors import CardgenError, Diagnostic, Loc
 from cardgen.core.paths import PathRefused, files_under
 from cardgen.elements import ELEMENTS
 from cardgen.layout import expr
-from cardgen.layout.placement import COORDINATES, Links, links
+from cardgen.layout.placement import COORDINATES, Links, links, overridden
 from cardgen.load import refs
 from cardgen.load.translations import localize, scan
 from cardgen.load.yamlsrc import YDict, YList, load_file
@@ -73,6 +73,8 @@ class Template:
 
 def _merge(parent: YDict, child: YDict) -> YDict:
     out = YDict(parent)
+    for key in overridden(parent, child):       # (the parent's placement the child's replaces)
+        del out[key]
     out.loc = child.loc
     out.key_locs = dict(getattr(parent, "key_locs", {}))
     out.value_locs = dict(getattr(parent, "value_locs", {}))
