@@ -199,9 +199,10 @@ def test_upload_makes_the_game_in_order_and_a_second_run_makes_nothing_twice(gam
     made = [c for c in fake.calls() if c.startswith(("POST", "DELETE")) and "session" not in c]
     assert made == []
     assert set(fake.objects) == set(before)
-    assert "tgc: game updated 1, images unchanged 7, pieces unchanged 1, cards unchanged 3" in stdout.splitlines(), stdout
+    assert "tgc: images unchanged 7, pieces unchanged 1, cards unchanged 3" in stdout.splitlines(), stdout
 
-    # a card's copies change, one card goes, one comes: changed in place
+    # the game renamed, a card's copies change, one card goes, one comes: changed in place
+    write(root / "game.yaml", "title: Tiny Crafter II\nplayers: 2-4\n")
     write(root / "deck.yaml", """
         deck: Things
         template: t/face
@@ -216,6 +217,7 @@ def test_upload_makes_the_game_in_order_and_a_second_run_makes_nothing_twice(gam
     changes = [c.rsplit("/", 1)[0] if c.startswith(("PUT", "DELETE /api/card")) else c for c in fake.calls()
                if c.startswith(("POST", "PUT", "DELETE")) and "session" not in c]
     assert changes == ["PUT /api/game", "POST /api/file", "PUT /api/card", "POST /api/card", "DELETE /api/card"]
+    assert [g["name"] for g in fake.of("game")] == ["Tiny Crafter II"]
     cards = {c["name"]: c["quantity"] for c in fake.of("card")}
     assert cards == {"Alpha": "3", "Gamma": "1", "Vista": "1"}
     assert len(fake.of("deck")) == 2 and len(fake.of("game")) == 1

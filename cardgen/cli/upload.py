@@ -70,7 +70,7 @@ def tgc(game, dry_run, proofed, designer, products, out, lang):
         _fail(str(exc))
     if missing and not dry_run:
         _fail(f"set {', '.join(missing)} in the environment (your The Game Crafter user name, password and API "
-              f"key id from thegamecrafter.com/account/apikeys); docs/print-services.md#the-game-crafter")
+              f"key id from thegamecrafter.com/account/apikeys); see docs/print-services.md, The Game Crafter")
     if dry_run:
         _dry_run(target)
         return

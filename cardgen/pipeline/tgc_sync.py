@@ -156,27 +156,30 @@ class Sync:
         return str(designers[0]["id"])
 
     def _game(self, designer_id: str) -> None:
-        fields: dict[str, Any] = {"name": self.plan.title,
-                                  "description": self.plan.subtitle or f"{self.plan.title}, made with cardgen"}
+        """The game: found (by the id kept, else by name) and its name and player counts brought
+        up to date (the description only when made: it may have been written on the site since)."""
         low, high = _players(self.plan.players)
-        fields.update(min_players=low, max_players=high)
+        fields = {k: v for k, v in {"name": self.plan.title, "min_players": low, "max_players": high}.items()
+                  if v is not None}
         gid = self.state.data.get("game_id")
+        game: Any = None
         if gid:
             try:
                 game = self.client.get(f"/game/{gid}")
             except TgcError as exc:
                 if not 400 <= exc.status < 500:
                     raise
-                game = None
             if not isinstance(game, dict) or str(game.get("designer_id") or designer_id) != designer_id:
-                gid = None
+                gid, game = None, None
         if not gid:
             same = [g for g in self.client.items(f"/designer/{designer_id}/games") if g.get("name") == self.plan.title]
-            gid = str(same[0]["id"]) if same else None
+            gid, game = (str(same[0]["id"]), same[0]) if same else (None, None)
         if gid:
-            self.client.call("PUT", f"/game/{gid}", fields)
-            self.tally.add("game updated")
+            if self._differs(game, fields):
+                self.client.call("PUT", f"/game/{gid}", fields)
+                self.tally.add("game updated")
         else:
+            fields["description"] = self.plan.subtitle or f"{self.plan.title}, made with cardgen"
             gid = str(self.client.call("POST", "/game", {"designer_id": designer_id, **fields})["id"])
             self.tally.add("game made")
         self.game_id = gid
