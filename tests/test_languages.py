@@ -212,3 +212,55 @@ def test_a_spreadsheet_column_text_at_de_is_the_german_text(tmp_path):
     game = load_game(root, tmp_path, Report(), lang="de")
     card = game.decks[0].cards[0]
     assert (card.name, card.title, card.fields["text"]) == ("Digging", "Graben", "Grab.")
+
+
+def _stale(root: Path, tmp_path: Path) -> list[str]:
+    return [str(d) for d in validate_game(root, tmp_path).diagnostics if d.code == "stale-translation"]
+
+
+def test_a_translation_is_stale_after_its_source_changes_and_not_before(tmp_path):
+    from cardgen.pipeline.check import mark_translations
+
+    root = _game(tmp_path)
+    build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
+    history = json.loads((root / "cardgen-history.json").read_text())
+    assert {(r["card"], r["field"]) for r in history["translations"]["Action"]} == {
+        (f"name:{n}", f) for n in ("Digging", "Bribe", "Theft") for f in ("name", "text")}
+    assert _stale(root, tmp_path) == []
+    deck = root / "actions.yaml"
+    deck.write_text(deck.read_text().replace("text: Dig a hole.", "text: Dig a deep hole."))
+    assert _stale(root, tmp_path) == [
+        f"{deck}:9:5: warning: German text of 'Digging' (`text@de`) was written for an older English text: the "
+        f"`text:` it translates changed since; update it, or accept it as it is with `cardgen i18n mark g --lang de`"]
+    build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
+    assert len(_stale(root, tmp_path)) == 1         # a build keeps the record of a stale translation
+    deck.write_text(deck.read_text().replace("text@de: Grabe ein Loch.", "text@de: Grabe ein tiefes Loch."))
+    build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
+    assert _stale(root, tmp_path) == []             # edited since: made from the current source
+    deck.write_text(deck.read_text().replace("text: Pay someone.", "text: Pay anyone."))
+    assert len(_stale(root, tmp_path)) == 1
+    assert mark_translations(root, tmp_path, "de", Report()) == 6
+    assert _stale(root, tmp_path) == []
+
+
+def _magenta(pdf: Path, page: int) -> int:
+    import pypdfium2 as pdfium
+
+    img = pdfium.PdfDocument(pdf)[page].render(scale=50 / 72).to_pil().convert("RGB")
+    px = img.tobytes()
+    return sum(1 for i in range(0, len(px), 3) if px[i] > 200 and px[i + 1] < 60 and 100 < px[i + 2] < 190)
+
+
+@pytest.mark.parametrize("marked", [True, False])
+def test_a_missing_translation_prints_the_source_marked_and_is_warned(tmp_path, marked):
+    deck = DECK.replace("    text@de: Bezahle jemanden.\n", "")
+    game = GAME + ("" if marked else "mark_untranslated: false\n")
+    root = _game(tmp_path, game=game, deck=deck)
+    said = [str(d) for d in validate_game(root, tmp_path).diagnostics if d.code == "untranslated"]
+    assert said == [f"{root / 'actions.yaml'}:13:11: warning: deck 'Action': card 'Bribe': no German `text@de`: "
+                    f"the English text is printed"]
+    build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
+    de, en = tmp_path / "out" / "g" / "de" / "cards.pdf", tmp_path / "out" / "g" / "en" / "cards.pdf"
+    assert "Pay someone." in _words(de)
+    assert (_magenta(de, 1) > 20) is marked         # Bestechung, printed with the English text
+    assert _magenta(de, 0) == 0 and _magenta(en, 1) == 0

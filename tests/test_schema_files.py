@@ -70,6 +70,8 @@ CASES: dict[tuple[type, str], dict] = {
                         "as [en, de], got 'de'", None),
         "range": ("[en, xx]", "game.yaml: `languages` item 2 'xx' is not a language code cardgen knows (ISO 639-1: "
                               "en, de, fr, ...)", "xx")},
+    (G, "mark_untranslated"): {
+        "wrong": ("maybe", "game.yaml: `mark_untranslated` must be true or false, got 'maybe'", None), "range": None},
     (G, "hyphenate"): {
         "wrong": ("maybe", "game.yaml: `hyphenate` must be true or false, got 'maybe'", None), "range": None},
     (G, "image_dpi"): {

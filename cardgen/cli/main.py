@@ -406,6 +406,32 @@ def new(name, size, source=None):
     click.echo(f"created {where}/ {made}; next: cardgen build {target}")
 
 
+@main.group()
+def i18n():
+    """Translations of a game with `languages:` (docs/languages.md)."""
+
+
+@i18n.command("mark")
+@click.argument("games", nargs=-1, metavar="[GAME_OR_PATH]...")
+@click.option("--lang", default=None, metavar="LANG",
+              help="The language whose translations to mark (default: every translated language).")
+def i18n_mark(games, lang):
+    """Accept the translations of GAMES as they are: record each as made from the current source
+    text (in cardgen-history.json), so `validate` no longer calls it stale."""
+    from cardgen.pipeline.check import mark_translations
+
+    project = find_project()
+    try:
+        for path in resolve_games(list(games), project):
+            report = Report()
+            n = mark_translations(path, game_project(path), lang, report)
+            _print_diags([d for d in report.items if d.severity == "error"])
+            click.echo(f"{path.resolve().name}: {plural(n, 'translation')} marked as made from the current source")
+    except CardgenError as exc:
+        _print_diags(exc.diagnostics)
+        sys.exit(1)
+
+
 @main.command()
 @click.argument("kind", type=click.Choice(list(SCHEMAS)))
 def schema(kind):

@@ -244,7 +244,14 @@ class Layouter:
     # -- public -------------------------------------------------------------
     def card_side(self, deck: Deck, card: Card | None, side: str) -> ops.CardLayout:
         """Lay out `side` ("face", "back" or "backs") of a card (card None: the deck's shared
-        back), or take it from the cache."""
+        back), or take it from the cache; a face printed with source-language text for want of a
+        translation with a magenta corner (game.yaml `mark_untranslated`, docs/languages.md)."""
+        layout = self._card_side(deck, card, side)
+        if side == "face" and card is not None and card.untranslated and self.res.game.opts.mark_untranslated:
+            return untranslated_mark(layout)
+        return layout
+
+    def _card_side(self, deck: Deck, card: Card | None, side: str) -> ops.CardLayout:
         tpl, fields = self._source(deck, card, side)
         if self.cache is None or self._trace is None:
             self.laid_out += 1
@@ -690,6 +697,20 @@ def _plain_event(e: Any) -> bool:
     kinds = _EVENTS.get(e[0]) if isinstance(e, tuple) and e else None
     return kinds is not None and len(e) == len(kinds) and all(type(x) is t for x, t in zip(e, kinds, strict=True)) \
         and (e[0] != "o" or e[1] >= 0)
+
+
+MARK = 5 * 72 / 25.4            # the untranslated mark's legs: 5 mm
+MARK_COLOUR = (0.9, 0.0, 0.55, 1.0)
+
+
+def untranslated_mark(layout: ops.CardLayout) -> ops.CardLayout:
+    """`layout` with a magenta triangle in its top-right corner, inside the trim: the card is
+    printed (in part) in the source language."""
+    import dataclasses
+
+    w = layout.width
+    mark = ops.Path(((w - MARK, 0.0), (w, 0.0), (w, MARK)), closed=True, fill=MARK_COLOUR)
+    return dataclasses.replace(layout, ops=[*layout.ops, mark])
 
 
 def side_outline(deck: Deck, side: str) -> tuple:

@@ -273,7 +273,8 @@ def _card(cd: Any, i: int, cloc: Loc, name: str, opts: DeckFile, default_count: 
     elif opts.backs:
         back_fields = dict(fields)
     every = _every_language(raw, cd, raw_defaults, defaults, opts, source, count)
-    return Card(source, count, fields, cloc, i, cd, back_fields, count_ok, every_language=every)
+    return Card(source, count, fields, cloc, i, cd, back_fields, count_ok, every_language=every,
+                raw=raw if every is not None else None)
 
 
 def _every_language(raw: YDict, cd: YDict, raw_defaults: Mapping, defaults: Mapping, opts: DeckFile, source: str,

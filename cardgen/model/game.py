@@ -58,6 +58,8 @@ class Card:
     # identity in every language, and how messages name it); `every_language` its fields and
     # back's fields with every translation (what its revision follows)
     every_language: tuple[dict, dict | None] | None = None
+    raw: YDict | None = None            # the card's own mapping with every language's keys (their places)
+    untranslated: tuple[str, ...] = ()  # fields printed in the source language for want of a translation
 
     def field_loc(self, key) -> Loc:
         return self.data.value_loc(key) if key in self.data else self.loc

@@ -15,6 +15,7 @@ from cardgen.check.components import COUNT_CODES
 from cardgen.check.glyphs import check_printed_names
 from cardgen.check.headers import recognise_header_case
 from cardgen.check.readability import settings_of
+from cardgen.check.translations import check_missing, check_stale
 from cardgen.check.validate import run_checks
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.layout.cache import LayoutCache
@@ -96,6 +97,8 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
             done.add(output.section)
             report.extend(output.section_problems(game))
     history = read_history(game.root, report)
+    check_missing(game, report)             # (before laying out: a card printed untranslated is marked)
+    check_stale(game, history, report)
     recorded = recorded_revisions(history, report)
     previous = previous_build(game, out, report, counted=recorded is not None)
     assign_revisions(game, recorded if recorded is not None else previous)
@@ -136,9 +139,34 @@ def keep_history(checked: Checked, report: Report) -> bool:
     if game is None or history is None:
         return False
     try:
-        return update(history, REVISIONS, revisions_record(game))
+        written = update(history, REVISIONS, revisions_record(game))
+        if game.languages:
+            from cardgen.check import translations
+
+            written = update(history, translations.SECTION, translations.records(game, history)) or written
+        return written
     except OSError as exc:
         report.warn(Loc(str(history.path)), f"cannot be written ({exc.strerror or exc}): the card revisions of this "
                                             f"build are kept only in the build folder; make the game folder "
                                             f"writable so that {FILE} keeps them", "history")
         return False
+
+
+def mark_translations(path: Path, project: Path, lang: str | None, report: Report) -> int:
+    """`cardgen i18n mark`: record every translation into `lang` (None: every language) as made
+    from the current source text, in the game's history file (docs/languages.md): its stale
+    warnings end.  The number of translations so recorded."""
+    from cardgen.check import translations
+    from cardgen.load.history import update
+
+    game = load_game(path, project, report, lang=lang)
+    if not game.languages:
+        raise CardgenError(Loc(str(game.file)), "game.yaml declares no `languages:`: there are no translations "
+                                                "to mark", code="language")
+    accept = (game.lang,) if lang is not None and game.lang is not None else game.languages[1:]
+    history = read_history(game.root, report)
+    recorded = translations.records(game, history, accept=accept)
+    update(history, translations.SECTION, recorded)
+    from cardgen.schema.languages import norm
+
+    return sum(1 for group in recorded.values() for rec in group if norm(rec["lang"]) in {norm(a) for a in accept})

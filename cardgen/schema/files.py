@@ -361,6 +361,9 @@ class GameFile(Decl):
                                             "`FIELD@LANG` (`text@de:`), and `cardgen build` makes every output "
                                             "for each language in build/<game>/<lang>/ (docs/languages.md)", None,
                                             default_doc="one language, `language:`; outputs in build/<game>/")
+    mark_untranslated: bool = opt(Bool(), "with `languages:`, a magenta corner on each card printed with "
+                                          "source-language text for want of a translation (docs/languages.md); "
+                                          "false for a print run", True)
     hyphenate: bool = opt(Bool(), "hyphenate words at the ends of lines where a line would otherwise be left short "
                                   "or a word is wider than its box; false breaks only at spaces, hyphens and dashes",
                           True)
