@@ -264,3 +264,32 @@ def test_a_missing_translation_prints_the_source_marked_and_is_warned(tmp_path, 
     assert "Pay someone." in _words(de)
     assert (_magenta(de, 1) > 20) is marked         # Bestechung, printed with the English text
     assert _magenta(de, 0) == 0 and _magenta(en, 1) == 0
+
+
+def test_overflow_warnings_name_the_language(tmp_path):
+    long = "Grabe ein sehr tiefes Loch " * 30
+    root = _game(tmp_path, deck=DECK.replace("text@de: Grabe ein Loch.", f"text@de: {long}"))
+    said = [d.message for d in validate_game(root, tmp_path).diagnostics if d.code == "overflow"]
+    assert len(said) == 1 and said[0].startswith("card 'Digging' (actions.yaml:6) in German, field `text` "
+                                                 "(element 'body'"), said
+
+
+def test_stretched_is_accented_and_about_a_third_longer():
+    from cardgen.text.pseudo import stretched
+
+    text = "Shuffle the Event cards into one face-down pile"
+    out = stretched(text)
+    letters = sum(ch.isalpha() for ch in text)
+    assert sum(ch.isalpha() for ch in out) == letters + round(letters * 0.35)
+    assert out[0] == "Š" and stretched("Dig") == "Ðîĝĝ"
+    assert not any(ch in out for ch in "aeiouAEIOU")
+
+
+def test_the_pseudo_locale_builds_without_a_translation_and_hides_no_text(tmp_path):
+    root = make_game(tmp_path, game="title: Test game\n")      # no `languages:` at all
+    report = Report()
+    build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",), lang="qps"), report)
+    assert not [d for d in report.items if d.code in ("missing-glyph", "overflow")]
+    words = _words(tmp_path / "out" / "g" / "qps" / "cards.pdf")
+    assert "[Ðîĝĝĝîñĝĝ]" in words and "Digging" not in words
+    assert words.count("[") == words.count("]") == 3

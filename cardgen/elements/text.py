@@ -14,6 +14,7 @@ from cardgen.resources.fonts import FontError
 from cardgen.resources.icons import IconError
 from cardgen.schema.core import Bool, Choice, Colour, Features, Number, Text, is_expression, opt, suggest
 from cardgen.text.markup import icon_names, parse
+from cardgen.text.pseudo import pseudo
 from cardgen.text.punctuation import punctuate
 from cardgen.text.typeset import TextStyle
 
@@ -66,6 +67,8 @@ class TextElement(Box, Rotate):
                 lc.warn("text", problem, "bad-span")
             if lc.res.typesetter.punctuation:
                 paragraphs = punctuate(paragraphs)
+            if lc.res.typesetter.pseudo:
+                paragraphs = pseudo(paragraphs)
             runs, used, overflow, (top, tall) = lc.res.typesetter.set_block(paragraphs, st, x, y, w, h, self.fit,
                                                                       self.min_size, self.wrap)
         except FontError as exc:

@@ -31,6 +31,7 @@ from cardgen.model.ops import extent
 from cardgen.resources.fonts import FontBook, describe_chars, is_emoji, no_glyph_message
 from cardgen.resources.icons import IconBook, svg_warnings
 from cardgen.schema.core import Anything, Colour, Env, Invalid, Kind, Text, suggest
+from cardgen.schema.languages import PSEUDO, name_of
 from cardgen.text import breaks
 from cardgen.text.typeset import Typesetter
 
@@ -57,6 +58,7 @@ class Resources:
         self.typesetter.punctuation = game.opts.smart_punctuation
         self.typesetter.hyphenator = breaks.dictionary(game.text_language) if game.opts.hyphenate else None
         self.typesetter.styles = game.opts.styles or {}
+        self.typesetter.pseudo = game.lang == PSEUDO
         self.game_ctx = game.context()
         self._deck_ctx: dict[int, dict] = {}
         # told of every image looked up: its `src`, the file or None, why it was refused or
@@ -214,6 +216,9 @@ class Layouter:
         self.res = res
         self.inspect = inspect
         self.report = report
+        # the language a game with `languages:` is laid out in, as its warnings name it: ` in German`
+        lang = res.game.lang
+        self.in_lang = f" in {name_of(lang)}" if lang else ""
         self._prepared: dict[int, Prepared] = {}
         self._off: dict[int, list] = {}     # template element -> [element, more cards, message head, where]
         self.cache = cache
@@ -544,9 +549,9 @@ class Layouter:
         """`{who}, {what}: {message}` for one card side; for a card (not a deck's shared back) the
         same words without the card make its `group`: said once however many cards it is on."""
         if card is None:
-            self._warn(loc, f"{who}, {what}: {message}", code)
+            self._warn(loc, f"{who}{self.in_lang}, {what}: {message}", code)
         else:
-            self._warn(loc, f"{who}, {what}: {message}", code, f"{what}: {message}",
+            self._warn(loc, f"{who}{self.in_lang}, {what}: {message}", code, f"{what}{self.in_lang}: {message}",
                        f"'{card.name}', {card.loc.brief}")
 
     def _text_problems(self, drawn: list, el, card: Card | None, who: str, what: str,

@@ -16,6 +16,7 @@ from cardgen.model import ops
 from cardgen.resources.fonts import FontBook
 from cardgen.text.flow import Strip, inset, keep_lines, merge, shift, strips
 from cardgen.text.markup import Paragraph, parse, plain
+from cardgen.text.pseudo import pseudo
 from cardgen.text.punctuation import smarten
 from cardgen.text.typeset import TextStyle, Typesetter
 
@@ -154,6 +155,8 @@ class Composer:
         """The text's paragraphs, rulebook text with curly quotes and dashes (`smart`)."""
         problems: list[str] | None = None if self.ts.span_problems is None else []
         out = parse(self.smarten(str(text)) if self.smart else str(text), self.ts.styles, problems)
+        if self.ts.pseudo:
+            out = pseudo(out)
         for problem in problems or ():
             tag = _TAG.search(problem)
             self.ts.span_problems.setdefault(problem, tag.group(1) if tag else "")      # type: ignore[union-attr]

@@ -36,7 +36,7 @@ NAMES = {
     "sv": "Swedish", "sw": "Swahili", "ta": "Tamil", "te": "Telugu", "tg": "Tajik", "th": "Thai",
     "tk": "Turkmen", "tl": "Tagalog", "tr": "Turkish", "tt": "Tatar", "uk": "Ukrainian", "ur": "Urdu",
     "uz": "Uzbek", "vi": "Vietnamese", "yi": "Yiddish", "zh": "Chinese", "zu": "Zulu",
-    PSEUDO: "pseudo-locale",
+    PSEUDO: "the pseudo-locale",
 }
 
 

@@ -99,6 +99,8 @@ class Typesetter:
         # output that sets text of its own, the rulebook, collects them to warn; cards are
         # checked by the layout)
         self.lacking: dict[str, str] | None = None
+        # the pseudo-locale (`--lang qps`): every text stretched and accented (`text.pseudo`)
+        self.pseudo = False
 
     def _note_lacking(self, measured: Measured) -> None:
         """Remember the characters of a measured word that no font has (`lacking`)."""
