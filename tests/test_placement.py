@@ -242,3 +242,12 @@ def test_a_child_template_places_an_inherited_element_below_another(tmp_path):
     pdf = (tmp_path / "out" / "g" / "cards.pdf").read_bytes()
     for i in (0, 1):        # the parent's y gives way: the bar follows the title's lines
         assert _rows(pdf, i, (0, 0, 255))[1] - _rows(pdf, i, (255, 0, 0))[3] == pytest.approx(2.0, abs=0.1)
+
+
+def test_inside_an_element_a_card_does_not_draw_is_nothing(tmp_path):
+    face = STACK.replace("inside: body", "inside: prereq, margin: -1mm")
+    pdf = _build(tmp_path, face, STACK_DECK)
+    with_ = _rows(pdf, 0, (0, 255, 0))
+    assert with_[3] - with_[1] > 8 / MM + 2 - 0.1       # round the red line, 1 mm out
+    image = pdfium.PdfDocument(pdf)[1].render(scale=2).to_pil().convert("RGB")
+    assert (0, 255, 0) not in {c for _, c in image.getcolors(1 << 20)}     # no prereq: no panel

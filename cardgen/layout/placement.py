@@ -216,22 +216,29 @@ def resolve(lk: Links, frame: Frame) -> tuple[dict[int, Element | None], list[tu
     and warnings (element index, key, message, code)."""
     placed: dict[int, Element | None] = {}
     extents: dict[int, Extent] = {}
+    absent: set[int] = set()        # elements that draw nothing on this card (their extent stands in)
     notes: list[tuple[int, str, str, str]] = []
     for u in lk.order:
         anchor = lk.anchors.get(u)
         e = frame.build(u, False)
         if e is not None and anchor is not None:
-            e = _placed(e, anchor[0], extents[anchor[1]], frame)
+            ext = extents[anchor[1]]
+            # inside what is not there: nothing (a panel around a text a card does not have)
+            nothing = anchor[0] == "inside" and (anchor[1] in absent or ext[4])
+            e = None if nothing else _placed(e, anchor[0], ext, frame)
         placed[u] = e
         if u in lk.stacks:
             extents[u] = _stack(u, e, lk.stacks[u], frame, placed, extents, notes)
+            absent.update(j for j in (u, *lk.stacks[u]) if extents[j][4])
             continue
         if u not in lk.measured:
             continue
         got = frame.measure(u, e) if isinstance(e, Box) else None
         if got is not None:
             extents[u] = (*got, False)
-        elif anchor is not None:
+            continue
+        absent.add(u)
+        if anchor is not None:
             extents[u] = extents[anchor[1]]      # not drawn: what it is placed by stands in for it
         else:
             extents[u] = _empty(u, e, frame)
@@ -282,9 +289,10 @@ def _stack(u: int, stack: Element | None, items: tuple[int, ...], frame: Frame, 
     """The items of stack `u` placed one below another, the block aligned in the stack's box;
     the extent of what they draw."""
     if not isinstance(stack, Stack):       # the stack is not drawn: nor are its items
+        hidden = _empty(u, stack, frame)
         for j in items:
-            placed[j] = None
-        return _empty(u, stack, frame)
+            placed[j], extents[j] = None, hidden
+        return hidden
     sx, sy, sw, sh = frame.rect(stack)
     laid: list[tuple[int, Box, tuple[float, float, float, float]]] = []
     for j in items:
@@ -312,6 +320,9 @@ def _stack(u: int, stack: Element | None, items: tuple[int, ...], frame: Frame, 
         extents[j] = (got[0], top + got[1] - sy, got[2], top + tall, False)
         x0, x1 = (got[0], got[2]) if n == 0 else (min(x0, got[0]), max(x1, got[2]))
         top += tall + stack.spacing
+    for j in items:         # an item not drawn: where the block starts (what it would have led)
+        extents.setdefault(j, (sx, sy if not laid else extents[laid[0][0]][1], sx,
+                               sy if not laid else extents[laid[0][0]][1], True))
     if not laid:
         return sx, sy, sx, sy, True
     return x0, extents[laid[0][0]][1], x1, extents[laid[-1][0]][3], False
