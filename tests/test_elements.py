@@ -14,6 +14,7 @@ from cardgen.elements import ELEMENTS
 from cardgen.elements.base import Element
 from cardgen.pipeline.build import BuildOptions, build_game
 from cardgen.schema.core import Anything, Bool, Choice, Colour, Features, Int, Kind, Length, ListOf, Number, OneOf, Text
+from cardgen.schema.paint import Paint, ShadowKind
 
 # What each element needs besides the option under test, so that only that option is wrong.
 NEEDS = {"text": "    text: hi\n", "icon": "    icon: coins\n", "image": "    placeholder: true\n"}
@@ -51,6 +52,10 @@ def wrong_type(kind: Kind) -> tuple[str, str] | None:
         return "[1]", "must be true/false or text, got a list"
     if isinstance(kind, Features):
         return "{a: 1}", "must be a list of OpenType feature tags such as [smcp, tnum], got a mapping"
+    if isinstance(kind, Paint):
+        return "12", "must be a colour such as #1d6a72, a CSS colour name or none, got 12"
+    if isinstance(kind, ShadowKind):
+        return "[1, 2]", "must be a shadow such as `1mm 1mm 0.5mm #00000080` (x, y, blur, colour), got a list"
     assert isinstance(kind, Anything), f"no wrong-type case for {kind!r}"
     return None
 

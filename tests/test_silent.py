@@ -325,7 +325,8 @@ def test_a_mapping_or_list_where_text_or_a_colour_is_printed_is_an_error_at_the_
         f"`card.cost` is a mapping, which cannot be printed as text; give the field text (or print one of its "
         f"keys: {{{{ card.cost.KEY }}}})",
         f"tiny/deck.yaml:9:41: error: card 'Ink' (deck.yaml:9), field `ink` (element 'dot', {face}:4:77): `fill` "
-        f"must be a colour such as #1d6a72, a CSS colour name or none, got a mapping",
+        f"must be a colour such as #1d6a72, a CSS colour name or none, or a gradient such as "
+        f"{{linear: [\"#fff\", \"#c00\"]}}, got a mapping",
         f"{face}:3:80: error: card 'ListInText' (deck.yaml:8), element 'line': the expression gives a list, which "
         f"cannot be printed as text; join it: {{{{ ... | join(', ') }}}}",
         "tiny: 5 errors, 0 warnings"]

@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
+from cardgen.core.paint import with_opacity
 from cardgen.core.units import MM
 from cardgen.resources.fonts import FontBook
 from cardgen.resources.icons import IconBook
 from cardgen.schema.core import Anything, Choice, Colour, Decl, Env, Length, ListOf, Number, Text, is_expression, opt
+from cardgen.schema.paint import Paint, ShadowKind
 from cardgen.text.typeset import Typesetter
 
 SAFE_MM = 3.175          # the safe area: 1/8 in inside the trim
@@ -152,8 +154,10 @@ class Rotate(Element):
 
 @dataclass(frozen=True, kw_only=True)
 class Fill(Element):
-    fill: tuple | None = opt(Colour(), "fill colour (#rrggbb, a CSS name, or none)", None, dynamic=True,
-                             group="paint")
+    fill: tuple | None = opt(Paint(), "fill: a colour (#rrggbb, a CSS name, or none) or a gradient, "
+                             "`linear-gradient(90deg, #fff, #c00)`, `radial-gradient(#fff, #c00 80%)` or "
+                             "`{linear: [\"#fff\", \"#c00\"], angle: 90}` (docs/templates.md)", None,
+                             dynamic=True, group="paint")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -169,6 +173,32 @@ class Stroke(Element):
         if self.stroke is None:
             return 0.0
         return 0.5 if self.stroke_width is None else self.stroke_width
+
+
+@dataclass(frozen=True, kw_only=True)
+class Opacity(Element):
+    opacity: float = opt(Number(min=0, max=1), "how opaque the element is, from 0 (invisible) to 1 (its colours "
+                         "as they are); what is under it shows through", 1.0, dynamic=True, group="effects")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Shadow(Opacity):
+    shadow: tuple | None = opt(ShadowKind(), "a drop shadow: `x y` offsets (right, down), then a blur and a colour "
+                               "if wanted, e.g. `1mm 1mm`, `0.5mm 0.8mm 1mm #00000099` (black at 50 % unless "
+                               "a colour is given)", None, dynamic=True, default_doc="none", group="effects")
+
+    def shade(self) -> tuple | None:
+        """The shadow, its colour as translucent as the element's `opacity` makes it."""
+        if self.shadow is None or self.opacity >= 1:
+            return self.shadow
+        dx, dy, blur, col = self.shadow
+        return dx, dy, blur, with_opacity(col, self.opacity)
+
+    def painted(self) -> tuple[tuple | None, tuple | None, tuple | None]:
+        """(fill, stroke, shadow) with the element's `opacity` in their colours."""
+        fill = with_opacity(getattr(self, "fill", None), self.opacity)
+        stroke = with_opacity(getattr(self, "stroke", None), self.opacity)
+        return fill, stroke, self.shade()
 
 
 def expression_keys(el: Mapping, cls: type[Element]) -> list[str]:

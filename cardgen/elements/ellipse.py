@@ -4,12 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cardgen.elements.base import Box, Fill, LayoutContext, Rotate, Stroke
+from cardgen.elements.base import Box, Fill, LayoutContext, Rotate, Shadow, Stroke
 from cardgen.model import ops
 
 
 @dataclass(frozen=True, kw_only=True)
-class Ellipse(Box, Rotate, Fill, Stroke):
+class Ellipse(Box, Rotate, Fill, Stroke, Shadow):
     type_name: ClassVar[str] = "ellipse"
     summary: ClassVar[str] = "An ellipse filling its box; a circle when the box is square."
 
@@ -17,5 +17,5 @@ class Ellipse(Box, Rotate, Fill, Stroke):
         if self.fill is None and self.stroke is None:
             return
         x, y, w, h = self.rect(lc)
-        lc.out.append(ops.Ellipse(x, y, w, h, self.fill, self.stroke, self.outline_width(), self.dash,
-                                  self.rotate))
+        fill, stroke, shadow = self.painted()
+        lc.out.append(ops.Ellipse(x, y, w, h, fill, stroke, self.outline_width(), self.dash, self.rotate, shadow))

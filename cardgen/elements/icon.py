@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from cardgen.core.units import MM
-from cardgen.elements.base import Box, ElementError, LayoutContext, Resources, Rotate
+from cardgen.elements.base import Box, ElementError, LayoutContext, Opacity, Resources, Rotate
 from cardgen.model import ops
 from cardgen.resources.icons import IconError, svg_warnings
 from cardgen.schema.core import Choice, Colour, Int, Length, Percent, Text, is_expression, opt, resolve, suggest
@@ -15,7 +15,7 @@ MAX_ICONS = 1000
 
 
 @dataclass(frozen=True, kw_only=True)
-class IconElement(Box, Rotate):
+class IconElement(Box, Rotate, Opacity):
     type_name: ClassVar[str] = "icon"
     summary: ClassVar[str] = "An icon from art/icons/, repeated `count` times in a row or a column."
 
@@ -57,7 +57,7 @@ class IconElement(Box, Rotate):
                 ix, iy = x + off, y + (h - size) / 2
             else:
                 ix, iy = x + (w - size) / 2, y + off
-            lc.out.append(ops.Icon(path, ix, iy, size, size, self.color, self.rotate))
+            lc.out.append(ops.Icon(path, ix, iy, size, size, self.color, self.rotate, self.opacity))
 
     @classmethod
     def static_problems(cls, el: Mapping, res: Resources) -> list[tuple[str, str, str]]:

@@ -9,7 +9,7 @@ from typing import ClassVar
 from cardgen.core import images
 from cardgen.core.paths import PathRefused
 from cardgen.core.units import MM
-from cardgen.elements.base import Box, ElementError, LayoutContext, Resources, Rotate
+from cardgen.elements.base import Box, ElementError, LayoutContext, Opacity, Resources, Rotate
 from cardgen.model import ops
 from cardgen.resources.fonts import DEFAULT_FAMILY, describe_chars
 from cardgen.resources.icons import IconError, check_raster, load_svg, svg_warnings
@@ -57,7 +57,7 @@ def _soft(lc: LayoutContext, iw: float, ih: float, dw: float, dh: float) -> None
 
 
 @dataclass(frozen=True, kw_only=True)
-class ImageElement(Box, Rotate):
+class ImageElement(Box, Rotate, Opacity):
     type_name: ClassVar[str] = "image"
     summary: ClassVar[str] = ("A PNG, JPEG or SVG picture from art/ (SVG stays vector), fitted to its box. A PNG or "
                               "JPEG with more pixels than its box shows is embedded at the box's pixels (game.yaml "
@@ -116,7 +116,7 @@ class ImageElement(Box, Rotate):
             clip = (x, y, w, h)
         if path.suffix.lower() != ".svg":
             _soft(lc, iw, ih, dw, dh)
-        lc.out.append(ops.Image(path, dx, dy, dw, dh, clip, self.rotate, (x, y, w, h)))
+        lc.out.append(ops.Image(path, dx, dy, dw, dh, clip, self.rotate, (x, y, w, h), self.opacity))
 
     @classmethod
     def static_problems(cls, el: Mapping, res: Resources) -> list[tuple[str, str, str]]:

@@ -9,13 +9,13 @@ import math
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cardgen.elements.base import Box, Fill, LayoutContext, Rotate, Stroke
+from cardgen.elements.base import Box, Fill, LayoutContext, Rotate, Shadow, Stroke
 from cardgen.model import ops
 from cardgen.schema.core import Int, opt
 
 
 @dataclass(frozen=True, kw_only=True)
-class Polygon(Box, Rotate, Fill, Stroke):
+class Polygon(Box, Rotate, Fill, Stroke, Shadow):
     type_name: ClassVar[str] = "polygon"
     summary: ClassVar[str] = ("A regular polygon with `sides` corners inscribed in its box (stretched to the box's "
                               "shape), one corner pointing up; `rotate` turns it about its centre.")
@@ -31,5 +31,6 @@ class Polygon(Box, Rotate, Fill, Stroke):
         for i in range(self.sides):
             a = -math.pi / 2 + 2 * math.pi * i / self.sides     # first corner straight up (y grows down)
             points.append((round(cx + rx * math.cos(a), 4), round(cy + ry * math.sin(a), 4)))
-        lc.out.append(ops.Path(tuple(points), True, self.fill, self.stroke, self.outline_width(), self.dash,
-                               self.rotate, (x, y, w, h)))
+        fill, stroke, shadow = self.painted()
+        lc.out.append(ops.Path(tuple(points), True, fill, stroke, self.outline_width(), self.dash, self.rotate,
+                               (x, y, w, h), shadow))

@@ -4,13 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cardgen.elements.base import Box, Fill, LayoutContext, Rotate, Stroke
+from cardgen.elements.base import Box, Fill, LayoutContext, Rotate, Shadow, Stroke
 from cardgen.model import ops
 from cardgen.schema.core import Length, Percent, opt, resolve
 
 
 @dataclass(frozen=True, kw_only=True)
-class Rect(Box, Rotate, Fill, Stroke):
+class Rect(Box, Rotate, Fill, Stroke, Shadow):
     type_name: ClassVar[str] = "rect"
     summary: ClassVar[str] = "A rectangle, filled and/or outlined, optionally with rounded corners."
 
@@ -21,5 +21,6 @@ class Rect(Box, Rotate, Fill, Stroke):
         if self.fill is None and self.stroke is None:
             return
         x, y, w, h = self.rect(lc)
-        lc.out.append(ops.Rect(x, y, w, h, self.fill, self.stroke, self.outline_width(),
-                               resolve(self.radius, min(w, h)), self.dash, self.rotate))
+        fill, stroke, shadow = self.painted()
+        lc.out.append(ops.Rect(x, y, w, h, fill, stroke, self.outline_width(), resolve(self.radius, min(w, h)),
+                               self.dash, self.rotate, shadow))

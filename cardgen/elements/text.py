@@ -3,16 +3,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
+from cardgen.core.paint import with_opacity
 from cardgen.core.units import MM
-from cardgen.elements.base import Box, ElementError, LayoutContext, Resources, Rotate
+from cardgen.elements.base import Box, ElementError, LayoutContext, Resources, Rotate, Shadow
 from cardgen.model import ops
 from cardgen.resources.features import effective
 from cardgen.resources.fonts import FontError
 from cardgen.resources.icons import IconError
-from cardgen.schema.core import Bool, Choice, Colour, Features, Number, Text, is_expression, opt, suggest
+from cardgen.schema.core import Bool, Choice, Colour, Features, Length, Number, Text, is_expression, opt, suggest
 from cardgen.text.markup import icon_names, parse
 from cardgen.text.pseudo import pseudo
 from cardgen.text.punctuation import punctuate
@@ -20,7 +21,7 @@ from cardgen.text.typeset import TextStyle
 
 
 @dataclass(frozen=True, kw_only=True)
-class TextElement(Box, Rotate):
+class TextElement(Box, Rotate, Shadow):
     type_name: ClassVar[str] = "text"
     summary: ClassVar[str] = "Text in a box, wrapped and aligned; markup `**bold**`, `*italic*`, `:icon:`, spans " \
                              "`[color=#c00 size=8pt]...[/]` and named styles `[name]...[/name]`, a blank " \
@@ -49,6 +50,10 @@ class TextElement(Box, Rotate):
                                     "`tnum` (figures all as wide), `onum` (old-style figures), `zero`, `ss01`, ...; "
                                     "`lnum` (lining figures, as tall as capitals) is on unless `onum` or `-lnum` "
                                     "is given", (), dynamic=True, default_doc="[lnum]")
+    outline: tuple | None = opt(Colour(), "a line of this colour around each letter, outside it (light text on "
+                                "busy art)", None, dynamic=True, default_doc="none")
+    outline_width: float = opt(Length(min=0, max=10), "the outline's width", 0.5, dynamic=True,
+                               default_doc="0.5 pt")
 
     def layout(self, lc: LayoutContext) -> None:
         if self.text is None:
@@ -81,7 +86,12 @@ class TextElement(Box, Rotate):
                             + ("" if self.fit == "shrink" else " or add `fit: shrink`"), "overflow")
         if runs and not self.rotate:    # the lines as set: what an element placed by this one follows
             lc.content = (min(r.x for r in runs), top, max(r.x + r.width for r in runs), top + tall)
-        lc.out.append(ops.Text(x, y, w, h, tuple(runs), used, overflow, self.rotate, self.name))
+        if self.opacity < 1:
+            runs = [replace(r, color=with_opacity(r.color or (0.0, 0.0, 0.0, 1.0) if r.kind == "text" else r.color,
+                                                  self.opacity)) for r in runs]
+        lc.out.append(ops.Text(x, y, w, h, tuple(runs), used, overflow, self.rotate, self.name, self.shade(),
+                               with_opacity(self.outline, self.opacity),
+                               self.outline_width if self.outline else 0.0))
 
     @classmethod
     def static_problems(cls, el: Mapping, res: Resources) -> list[tuple[str, str, str]]:

@@ -15,6 +15,8 @@ from cardgen.core.digest import digest, file_digest
 Colour = tuple[float, ...]   # (r, g, b, a), each 0..1
 Dash = tuple[float, ...]     # dash pattern in points; () for a solid line
 Box = tuple[float, float, float, float]   # (x, y, w, h)
+Paint = tuple        # a colour, or a gradient (`cardgen.core.paint`: a plain tuple)
+Shadow = tuple       # (dx, dy, blur, colour) in points (`cardgen.core.paint`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,12 +25,13 @@ class Rect:
     y: float
     w: float
     h: float
-    fill: Colour | None = None
+    fill: Paint | None = None
     stroke: Colour | None = None
     stroke_width: float = 0.0
     radius: float = 0.0
     dash: Dash = ()
     rotate: float = 0.0
+    shadow: Shadow | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,11 +40,12 @@ class Ellipse:
     y: float
     w: float
     h: float
-    fill: Colour | None = None
+    fill: Paint | None = None
     stroke: Colour | None = None
     stroke_width: float = 0.0
     dash: Dash = ()
     rotate: float = 0.0
+    shadow: Shadow | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,12 +71,13 @@ class Path:
 
     points: tuple[tuple[float, float], ...]
     closed: bool = True
-    fill: Colour | None = None
+    fill: Paint | None = None
     stroke: Colour | None = None
     stroke_width: float = 0.0
     dash: Dash = ()
     rotate: float = 0.0
     box: Box = (0.0, 0.0, 0.0, 0.0)
+    shadow: Shadow | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +106,9 @@ class Text:
     overflow: bool = False
     rotate: float = 0.0
     element: str = ""           # the template element's name, for messages
+    shadow: Shadow | None = None
+    outline: Colour | None = None    # a line around each glyph, outside it
+    outline_width: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +121,7 @@ class Image:
     clip: Box | None = None     # (x, y, w, h) box to clip to, for `cover`
     rotate: float = 0.0
     box: Box | tuple[()] = ()   # the element's box, for rotation
+    opacity: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +133,7 @@ class Icon:
     h: float
     color: Colour | None = None
     rotate: float = 0.0
+    opacity: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)

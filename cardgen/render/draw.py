@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
 from cardgen.core.digest import digest, file_digest
+from cardgen.core.paint import is_gradient
 from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.model.ops import Colour
-from cardgen.render import art, docinfo
+from cardgen.render import art, docinfo, effects
 from cardgen.render.formcache import FormCache
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files, use_in_reportlab
@@ -351,9 +353,11 @@ class Drawer:
         elif isinstance(op, ops.Path):
             self._path(op, ox, oy)
         elif isinstance(op, ops.Text):
+            if op.shadow is not None or op.outline is not None:
+                effects.text_effects(self, op, ox, oy)
             self._text(op, ox, oy)
         elif isinstance(op, ops.Icon):
-            self._icon(op.path, ox + op.x, oy - op.y - op.h, op.w, op.h, op.color)
+            self._icon(op.path, ox + op.x, oy - op.y - op.h, op.w, op.h, op.color, op.opacity)
         elif isinstance(op, ops.Image):
             self._image(op, ox, oy)
         elif isinstance(op, ops.Placeholder):
@@ -369,7 +373,21 @@ class Drawer:
             self._stroke(op.stroke, op.stroke_width, op.dash)
         return c
 
+    def _under(self, op: ops.Rect | ops.Ellipse | ops.Path, ox: float, oy: float) -> Any:
+        """A shape's shadow and gradient fill drawn (`render.effects`): the shape then left to
+        draw (without the gradient), or None when nothing is."""
+        if op.shadow is not None:
+            effects.shape_shadow(self, op, ox, oy)
+        if not is_gradient(op.fill):
+            return op
+        effects.fill_gradient(self.c, op.fill, effects.shape_path(self.c, op, ox, oy),    # type: ignore[arg-type]
+                              effects.paint_box(op, ox, oy))
+        return replace(op, fill=None) if op.stroke else None
+
     def _box(self, op: ops.Rect | ops.Ellipse, ox: float, oy: float) -> None:
+        op = self._under(op, ox, oy)
+        if op is None:
+            return
         c = self._paint(op)
         x, y = ox + op.x, oy - op.y - op.h
         if isinstance(op, ops.Ellipse):
@@ -382,6 +400,9 @@ class Drawer:
 
     def _path(self, op: ops.Path, ox: float, oy: float) -> None:
         if not op.points or not (op.fill or op.stroke):
+            return
+        op = self._under(op, ox, oy)
+        if op is None:
             return
         c = self._paint(op)
         p = c.beginPath()
@@ -401,6 +422,9 @@ class Drawer:
             p = c.beginPath()
             p.rect(ox + x, oy - y - h, w, h)
             c.clipPath(p, stroke=0, fill=0)
+        if op.opacity < 1:
+            c.setFillAlpha(op.opacity)
+            c.setStrokeAlpha(op.opacity)
         if ops.is_svg(op.path):
             name, fw, fh = self.vector_form(op.path)
             c.translate(ox + op.x, oy - op.y - op.h)
@@ -410,7 +434,8 @@ class Drawer:
             c.drawImage(self._art(op), ox + op.x, oy - op.y - op.h, op.w, op.h, mask="auto")
         c.restoreState()
 
-    def _icon(self, path: str | Path, x: float, y: float, w: float, h: float, color: Colour | None) -> None:
+    def _icon(self, path: str | Path, x: float, y: float, w: float, h: float, color: Colour | None,
+              opacity: float = 1.0) -> None:
         c = self.c
         if ops.is_svg(path):
             name, fw, fh = self.vector_form(path, color is not None)
@@ -418,12 +443,19 @@ class Drawer:
             if color is not None:
                 self._fill(color)
                 c.setStrokeColorRGB(*color[:3])
+            if opacity < 1:
+                c.setFillAlpha(opacity * (color[3] if color is not None and len(color) > 3 else 1.0))
+                c.setStrokeAlpha(opacity)
             c.translate(x, y)
             c.scale(w / fw, h / fh)
             c.doForm(name)
             c.restoreState()
         else:
+            c.saveState()
+            if opacity < 1:
+                c.setFillAlpha(opacity)
             c.drawImage(str(path), x, y, w, h, mask="auto", preserveAspectRatio=True)
+            c.restoreState()
 
     def _text(self, op: ops.Text, ox: float, oy: float) -> None:
         """All text runs of a box in one text object, one text operator per stretch of a line

@@ -24,6 +24,8 @@ from typing import Any
 from PIL import Image, ImageStat
 
 from cardgen.core.images import open_path, restrict
+from cardgen.core.paint import is_gradient
+from cardgen.core.paint import translucent as translucent_paint
 from cardgen.model import ops
 from cardgen.resources.fonts import FontBook
 
@@ -36,7 +38,8 @@ _BLACK = (0.0, 0.0, 0.0, 1.0)
 
 
 def _clear(col: Any) -> bool:
-    return col is not None and len(col) > 3 and col[3] < 1
+    """A translucent colour or gradient."""
+    return translucent_paint(col)
 
 
 @lru_cache(maxsize=256)
@@ -79,8 +82,47 @@ def _art_translucent(path: Any) -> bool:
     return svg_is_translucent(p) if p.suffix.lower() == ".svg" else raster_is_translucent(p)
 
 
+def _soft(shadow: Any) -> bool:
+    """A shadow drawn with transparency: translucent, or blurred (in translucent layers)."""
+    return shadow is not None and (shadow[2] > 0 or _clear(shadow[3]))
+
+
+def _effects(op: ops.Op) -> bool:
+    """Does `op` draw with transparency that only a picture takes out: a soft shadow, a
+    translucent gradient or text outline, opacity (`cardgen.render.effects`)? (An opaque
+    gradient stays a shading, its colours in CMYK.)"""
+    if _soft(getattr(op, "shadow", None)) or getattr(op, "opacity", 1.0) < 1:
+        return True
+    fill = getattr(op, "fill", None)
+    return (is_gradient(fill) and _clear(fill)) or (isinstance(op, ops.Text) and _clear(op.outline))
+
+
+_NONE = (0.0, 0.0, 0.0, 0.0)
+
+
+def _apart(op: ops.Op) -> list[ops.Op]:
+    """An operation with a soft shadow as two: the shadow alone (its shape drawn in no
+    colour), which becomes a picture, and the operation without it, which may stay vectors
+    (text above all); likewise a translucent outline under opaque text."""
+    out: list[ops.Op] = []
+    if isinstance(op, (ops.Rect, ops.Ellipse, ops.Path)) and _soft(op.shadow):
+        out.append(replace(op, fill=_NONE if op.fill else None, stroke=_NONE if op.stroke else None))
+        op = replace(op, shadow=None)
+    elif isinstance(op, ops.Text) and (_soft(op.shadow) or _clear(op.outline)):
+        ghost = tuple(replace(r, color=_NONE) for r in op.runs if r.kind == "text" or r.color is not None)
+        if _soft(op.shadow):
+            out.append(replace(op, runs=ghost, outline=_NONE if op.outline else None))
+            op = replace(op, shadow=None)
+        if _clear(op.outline):
+            out.append(replace(op, runs=ghost, shadow=None))
+            op = replace(op, outline=None)
+    return [*out, op]
+
+
 def translucent(op: ops.Op) -> bool:
-    """Does drawing `op` use transparency?"""
+    """Does drawing `op` use transparency (or an effect drawn with it, `_effects`)?"""
+    if _effects(op):
+        return True
     if isinstance(op, (ops.Rect, ops.Ellipse, ops.Path)):
         return _clear(op.fill) or _clear(op.stroke)
     if isinstance(op, ops.Line):
@@ -97,6 +139,8 @@ def translucent(op: ops.Op) -> bool:
 def _mixable(op: ops.Op) -> bool:
     """Can its colours be mixed with a flat backdrop (vector art whose only transparency is
     in its own colours, not overlapping itself)?"""
+    if _effects(op) or is_gradient(getattr(op, "fill", None)):
+        return False
     if isinstance(op, (ops.Rect, ops.Ellipse, ops.Path)):
         return not (_clear(op.fill) and _clear(op.stroke))
     if isinstance(op, ops.Line):
@@ -129,13 +173,18 @@ def _mixed(op: ops.Op, bg: tuple[float, float, float]) -> ops.Op:
 
 def _solid(op: ops.Op) -> ops.Op:
     """The operation in opaque black: where it paints."""
+    shadow = getattr(op, "shadow", None)
+    if shadow is not None:
+        op = replace(op, shadow=(*shadow[:3], _BLACK))    # type: ignore[arg-type]
+    if isinstance(op, (ops.Image, ops.Icon)) and op.opacity < 1:
+        op = replace(op, opacity=1.0)
     if isinstance(op, (ops.Rect, ops.Ellipse, ops.Path)):
         return replace(op, fill=_BLACK if op.fill else None, stroke=_BLACK if op.stroke else None)
     if isinstance(op, ops.Line):
         return replace(op, stroke=_BLACK)
     if isinstance(op, ops.Text):
         return replace(op, runs=tuple(replace(r, color=_BLACK) if r.kind == "text" or r.color else r
-                                      for r in op.runs))
+                                      for r in op.runs), outline=_BLACK if op.outline else None)
     if isinstance(op, ops.Icon) and op.color is not None:
         return replace(op, color=_BLACK)
     return op
@@ -178,9 +227,13 @@ def reach(op: ops.Op, layout: ops.CardLayout) -> tuple[float, float, float, floa
         for r in op.runs:
             x, w = min(x, r.x), max(x + w, r.x + (r.width or r.size)) - min(x, r.x)
             y, h = min(y, r.baseline - r.size), max(y + h, r.baseline + r.size * 0.4) - min(y, r.baseline - r.size)
+        pad += op.outline_width
     else:
         x, y, w, h = ops.turn_box(op)
         pad = float(getattr(op, "stroke_width", 0.0) or 0.0) + 1.0
+    shadow = getattr(op, "shadow", None)
+    if shadow is not None:        # (the shadow's offset and blur, either way)
+        pad += max(abs(shadow[0]), abs(shadow[1])) + shadow[2]
     if op.rotate:
         import math
 
@@ -214,6 +267,9 @@ def flatten_all(layouts: list[ops.CardLayout], fonts: FontBook,
                 folder: Path) -> tuple[list[ops.CardLayout], list[int]]:
     """`flatten` for many layouts at once (two PDFs to render in all, not two per card): the
     layouts, and how many pictures each got."""
+    layouts = [replace(lay, ops=[part for op in lay.ops for part in _apart(op)])
+               if any(_soft(getattr(op, "shadow", None)) or (isinstance(op, ops.Text) and _clear(op.outline))
+                      for op in lay.ops) else lay for lay in layouts]
     todo = [(n, i) for n, layout in enumerate(layouts) for i, op in enumerate(layout.ops) if translucent(op)]
     if not todo:
         return list(layouts), [0] * len(layouts)
