@@ -8,6 +8,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pypdf import PdfReader
 from vgame import make_game
 
@@ -293,3 +295,122 @@ def test_the_pseudo_locale_builds_without_a_translation_and_hides_no_text(tmp_pa
     words = _words(tmp_path / "out" / "g" / "qps" / "cards.pdf")
     assert "[Ðîĝĝĝîñĝĝ]" in words and "Digging" not in words
     assert words.count("[") == words.count("]") == 3
+
+
+def _export(root: Path, tmp_path: Path, lang: str = "de") -> str:
+    from cardgen.pipeline.translation_files import export
+
+    return export(load_game(root, tmp_path, Report()), lang, Report())
+
+
+def _import(root: Path, tmp_path: Path, po: Path, lang: str | None = "de", report: Report | None = None) -> list:
+    from cardgen.pipeline.translation_files import import_file
+
+    return import_file(load_game(root, tmp_path, Report()), po, lang, report or Report())
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(root.iterdir()) if p.is_file()}
+
+
+def test_export_then_import_round_trips_byte_for_byte(tmp_path):
+    from cardgen.load.po import dumps, loads
+
+    root = _game(tmp_path, deck=DECK.replace("    text@de: Bezahle jemanden.\n", ""))
+    build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
+    before = _snapshot(root)
+    text = _export(root, tmp_path)
+    assert 'msgctxt "Action|name:Bribe|text"\nmsgid "Pay someone."\nmsgstr ""\n' in text
+    assert '#: actions.yaml:8\nmsgctxt "Action|name:Digging|text"\nmsgid "Dig a hole."\nmsgstr "Grabe ein Loch."' \
+        in text
+    po = tmp_path / "de.po"
+    po.write_text(text, encoding="utf-8")
+    assert _import(root, tmp_path, po) == []
+    assert _snapshot(root) == before
+    assert _export(root, tmp_path) == text
+    entries, header, _ = loads(text, "de.po")
+    assert dumps(header, entries, text.splitlines()[0][2:]) == text
+
+
+def test_imported_translations_are_written_beside_their_sources(tmp_path):
+    deck = DECK.replace("    text: Pay someone.\n    text@de: Bezahle jemanden.\n    count: 3\n",
+                        "    count: 3\n    text: Pay someone.\n\n    # a comment\n")
+    root = _game(tmp_path, deck=deck)
+    po = tmp_path / "de.po"
+    text = _export(root, tmp_path)
+    text = text.replace('msgid "Pay someone."\nmsgstr ""', 'msgid "Pay someone."\nmsgstr ""\n"Bezahle \\"ihn\\".\\n"\n'
+                                                            '"Sofort: jetzt."')
+    text = text.replace('msgstr "Grabe ein Loch."', 'msgstr "Grabe ein # tiefes Loch."')
+    po.write_text(text, encoding="utf-8")
+    assert _import(root, tmp_path, po) == [root / "actions.yaml"]
+    deck = (root / "actions.yaml").read_text()
+    assert '    text: Pay someone.\n    text@de: "Bezahle \\"ihn\\".\\nSofort: jetzt."\n\n    # a comment\n  - name: Theft' \
+        in deck
+    assert '    text@de: "Grabe ein # tiefes Loch."\n    count: 6\n' in deck
+    cards = {c.name: c for c in load_game(root, tmp_path, Report(), lang="de").decks[0].cards}
+    assert cards["Bribe"].fields["text"] == 'Bezahle "ihn".\nSofort: jetzt.'
+    assert cards["Digging"].fields["text"] == "Grabe ein # tiefes Loch."
+    assert _stale(root, tmp_path) == []
+    po.write_text(_export(root, tmp_path), encoding="utf-8")
+    before = _snapshot(root)
+    assert _import(root, tmp_path, po) == [] and _snapshot(root) == before
+
+
+def test_a_translation_imported_for_an_older_source_is_stale(tmp_path):
+    root = _game(tmp_path, deck=DECK.replace("    text@de: Bezahle jemanden.\n", ""))
+    po = tmp_path / "de.po"
+    po.write_text(_export(root, tmp_path).replace('msgid "Pay someone."\nmsgstr ""',
+                                                  'msgid "Pay someone."\nmsgstr "Bezahle jemanden."'))
+    deck = root / "actions.yaml"
+    deck.write_text(deck.read_text().replace("text: Pay someone.", "text: Pay anyone."))
+    _import(root, tmp_path, po)
+    said = _stale(root, tmp_path)
+    assert len(said) == 1 and "warning: German text of 'Bribe' (`text@de`) was written for an older English text" \
+        in said[0]
+
+
+@pytest.mark.parametrize("body, message", [
+    ('msgid "a\nmsgstr ""\n', "de.po:1:7: error: a PO string must be in double quotes on one line"),
+    ('msgid "a"\nmsgtext "b"\n', "de.po:2:1: error: 'msgtext' is not a PO keyword (msgctxt, msgid, msgstr) or a "
+                                 "comment"),
+    ('msgstr "b"\n', "de.po:1:1: error: this PO entry has no msgid"),
+    ('msgid "a"\n\nmsgid "b"\nmsgstr "c"\n', "de.po:1:1: error: this PO entry has no msgstr"),
+    ('msgid "a"\nmsgstr "\\q"\n', "de.po:2:9: error: unknown escape \\q in a PO string"),
+    ('"loose"\n', "de.po:1:1: error: a string with no msgid, msgstr or msgctxt before it"),
+    ('msgid "a"\nmsgid_plural "as"\nmsgstr[0] ""\n', "de.po:2:1: error: plural forms are not used by cardgen"),
+])
+def test_a_broken_po_file_is_a_located_error(tmp_path, monkeypatch, body, message):
+    root = _game(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    Path("de.po").write_text('msgid ""\nmsgstr "Language: de\\n"\n\n' * 0 + body)
+    before = _snapshot(root)
+    with pytest.raises(CardgenError) as exc:
+        _import(root, tmp_path, Path("de.po"))
+    assert str(exc.value.diagnostics[0]).startswith(message), exc.value.diagnostics
+    assert _snapshot(root) == before
+
+
+def test_a_po_file_of_another_language_or_an_unknown_card_is_said(tmp_path):
+    root = _game(tmp_path)
+    po = tmp_path / "x.po"
+    po.write_text('msgid ""\nmsgstr "Language: fr\\n"\n')
+    with pytest.raises(CardgenError) as exc:
+        _import(root, tmp_path, po)
+    assert str(exc.value.diagnostics[0]).endswith("x.po:1: error: the PO file is a French (fr) translation, not "
+                                                  "--lang de")
+    po.write_text('msgid ""\nmsgstr "Language: de\\n"\n\nmsgctxt "Action|name:Gone|text"\nmsgid "x"\nmsgstr "y"\n')
+    report = Report()
+    assert _import(root, tmp_path, po, None, report) == []
+    assert [str(d) for d in report.items] == [f"{po}:4:1: warning: no card field 'Action|name:Gone|text' in the "
+                                              f"game (renamed or removed since the export?); not imported"]
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(st.text(alphabet='msgidtrcx "\\\n#:,~[]0n', max_size=80))
+def test_the_po_reader_ends_in_entries_or_its_own_located_error(text):
+    from cardgen.load.po import loads
+
+    try:
+        loads(text, "x.po")
+    except CardgenError as exc:
+        assert exc.diagnostics and all(d.loc.file == "x.po" and d.loc.line >= 1 for d in exc.diagnostics)

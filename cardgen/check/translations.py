@@ -30,7 +30,7 @@ HASH = 12
 KEYS = ("card", "field", "lang", "source", "text")
 
 
-def _hash(value: Any) -> str:
+def hashed(value: Any) -> str:
     return digest(value)[:HASH]
 
 
@@ -91,24 +91,31 @@ def _recorded(history: History | None, report: Report) -> dict[tuple[str, str, s
     return out
 
 
+def stale(game: Game, history: History | None, report: Report, lang: str
+          ) -> Iterator[tuple[Card, str, str, Loc]]:
+    """(card, field, language as written, the translation's place) of each translation into
+    `lang` whose source changed since it was recorded while it did not."""
+    recorded = _recorded(history, report)
+    for deck in game.decks:
+        for card in deck.cards:
+            for field, code, source, text, loc in _translations(game, card):
+                rec = recorded.get((deck.name, card.ident, field, norm(code)))
+                if norm(code) == norm(lang) and rec is not None and rec["text"] == hashed(text) \
+                        and rec["source"] != hashed(source):
+                    yield card, field, code, loc
+
+
 def check_stale(game: Game, history: History | None, report: Report) -> None:
     """A warning at each translation into the game's language whose source changed since it
     was recorded while it did not."""
     lang = game.translation
     if lang is None:
         return
-    recorded = _recorded(history, report)
-    for deck in game.decks:
-        for card in deck.cards:
-            for field, code, source, text, loc in _translations(game, card):
-                rec = recorded.get((deck.name, card.ident, field, norm(code)))
-                if norm(code) != norm(lang) or rec is None:
-                    continue
-                if rec["text"] == _hash(text) and rec["source"] != _hash(source):
-                    report.warn(loc, f"{name_of(lang)} text of '{card.name}' (`{field}@{code}`) was written for "
-                                     f"an older {name_of(game.source_language)} text: the `{field}:` it translates "
-                                     f"changed since; update it, or accept it as it is with `cardgen i18n mark "
-                                     f"{game.slug} --lang {lang}`", "stale-translation")
+    for card, field, code, loc in stale(game, history, report, lang):
+        report.warn(loc, f"{name_of(lang)} text of '{card.name}' (`{field}@{code}`) was written for an older "
+                         f"{name_of(game.source_language)} text: the `{field}:` it translates changed since; "
+                         f"update it, or accept it as it is with `cardgen i18n mark {game.slug} --lang {lang}`",
+                    "stale-translation")
 
 
 def records(game: Game, history: History | None, accept: tuple[str, ...] = ()) -> dict[str, list[dict[str, str]]]:
@@ -122,7 +129,7 @@ def records(game: Game, history: History | None, accept: tuple[str, ...] = ()) -
         group = out.setdefault(deck.name, [])
         for card in deck.cards:
             for field, code, source, text, _ in sorted(_translations(game, card), key=lambda t: (t[0], norm(t[1]))):
-                now = {"card": card.ident, "field": field, "lang": code, "source": _hash(source), "text": _hash(text)}
+                now = {"card": card.ident, "field": field, "lang": code, "source": hashed(source), "text": hashed(text)}
                 rec = recorded.get((deck.name, card.ident, field, norm(code)))
                 if rec is not None and rec["text"] == now["text"] and norm(code) not in accepted:
                     now["source"] = rec["source"]

@@ -432,6 +432,52 @@ def i18n_mark(games, lang):
         sys.exit(1)
 
 
+@i18n.command("export")
+@click.argument("game", metavar="GAME_OR_PATH")
+@click.option("--lang", required=True, metavar="LANG", help="The language to translate into.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Where to write the PO file (default: GAME-LANG.po in the current folder).")
+def i18n_export(game, lang, output):
+    """Write the card texts of GAME and their LANG translations as a gettext PO file, for
+    translators' tools (Poedit, Weblate, Crowdin, ...); `cardgen i18n import` reads it back."""
+    from cardgen.core import atomic
+    from cardgen.pipeline.check import load_game
+    from cardgen.pipeline.translation_files import export
+
+    try:
+        path = resolve_games([game], find_project())[0]
+        report = Report()
+        text = export(load_game(path, game_project(path), report), lang, report)
+    except CardgenError as exc:
+        _print_diags(exc.diagnostics)
+        sys.exit(1)
+    target = output or Path(f"{path.resolve().name}-{lang}.po")
+    atomic.write_text(target, text)
+    click.echo(f"{display_path(target)}: {plural(text.count(chr(10) + 'msgctxt '), 'text')} to translate")
+
+
+@i18n.command("import")
+@click.argument("game", metavar="GAME_OR_PATH")
+@click.argument("po_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), metavar="FILE")
+@click.option("--lang", default=None, metavar="LANG", help="The language of the file (default: its header's).")
+def i18n_import(game, po_file, lang):
+    """Read the translations of a PO FILE (as `cardgen i18n export` wrote it) into GAME's deck
+    files, as FIELD@LANG beside each source; only what changed is written."""
+    from cardgen.pipeline.check import load_game
+    from cardgen.pipeline.translation_files import import_file
+
+    try:
+        path = resolve_games([game], find_project())[0]
+        report = Report()
+        changed = import_file(load_game(path, game_project(path), report), po_file, lang, report)
+    except CardgenError as exc:
+        _print_diags(exc.diagnostics)
+        sys.exit(1)
+    _print_diags([d for d in report.items if d.code.startswith("po")])
+    click.echo(f"{path.resolve().name}: " + (", ".join(display_path(p) for p in changed) + " updated" if changed
+                                              else "nothing to update"))
+
+
 @main.command()
 @click.argument("kind", type=click.Choice(list(SCHEMAS)))
 def schema(kind):
