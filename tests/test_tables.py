@@ -161,6 +161,7 @@ def test_tabletopia_one_image_per_face_at_10_px_per_mm(built):
     by = {(r["deck"], r["card"]): r for r in rows}
     assert int(by[("Coins", "Gold")]["copies"]) == 10 and int(by[("Hexes", "Forest")]["copies"]) == 3
     assert sum(1 for r in rows if r["deck"] == "Dice") == 6
+    assert {r["scale"] for r in rows} == {"1"}
     for r in rows:
         w, h = float(r["width_mm"]), float(r["height_mm"])
         size = Image.open(root / r["file"]).size
@@ -196,3 +197,56 @@ def test_screentop_grids_and_their_cells(built):
         assert _near(_centre(img, n % cols, n // cols, cw, ch), DIE_COLOURS[n + 1]), n + 1
     coins = [r for r in rows if r["deck"] == "Coins"]
     assert [(r["card"], r["cell"], r["copies"]) for r in coins] == [("Gold", "1", "10"), ("Silver", "2", "5")]
+
+
+def test_tabletopia_big_board_and_the_free_plan(tmp_path, monkeypatch):
+    """A board over 400 mm is scaled to 4000 px and the build says by how much; images over the
+    free plan's 200 MB are a warning at game.yaml (the limit lowered to see it)."""
+    from cardgen.outputs import tabletopia
+
+    game = tmp_path / "big"
+    (game / "templates").mkdir(parents=True)
+    (game / "templates" / "face.yaml").write_text(
+        "elements:\n  - {name: bg, type: rect, box: bleed, fill: \"#204060\"}\n")
+    (game / "board.yaml").write_text("deck: Map\nkind: board\nsize: {width: 600mm, height: 300mm}\n"
+                                     "template: face\ncards:\n  - {name: World, count: 1}\n")
+    (game / "game.yaml").write_text("title: Big\ndecks: [board]\n")
+    monkeypatch.setattr(tabletopia, "FREE_PLAN_BYTES", 1)
+    report = Report()
+    build_game(game, REPO, BuildOptions(only=("tabletopia",), out=tmp_path / "build"), report)
+    img = Image.open(tmp_path / "build" / "big" / "tabletopia" / "map" / "01-world-x1.png")
+    assert img.size == (4000, 2000)
+    [row] = csv.DictReader((tmp_path / "build" / "big" / "tabletopia" / "contents.csv").open())
+    assert (row["width_px"], row["width_mm"], row["scale"]) == ("4000", "600.0", "1.5")
+    assert "tabletopia/map/: Map is 4000 px on its longer side, Tabletopia's most; scale it to 1.5x in the " \
+           "Workshop" in report.notes
+    [warning] = [d for d in report.warnings if d.code == "tabletopia-size"]
+    assert (Path(warning.loc.file).name, warning.loc.line) == ("game.yaml", 1)
+    assert re.fullmatch(r"tabletopia/: 1 image of \d+ MB, more than Tabletopia's free plan holds \(200 MB\)",
+                        warning.message)
+
+
+def test_ttp_deck_over_one_sheet_gets_a_template_per_sheet():
+    """71 distinct faces: two sheets (70 cells, then 1), two templates named "(1 of 2)", "(2 of 2)",
+    each with its own cells' indices and names."""
+    from types import SimpleNamespace as NS
+
+    from cardgen.outputs.ttp import _card_templates
+    from cardgen.outputs.tts import TtsDeckOptions, _Image
+    from cardgen.outputs.tts_atlas import plan_sheets
+
+    deck = NS(slug="big", name="Big", kind="card", back="back", backs=None,
+              size=NS(width=63.5, height=88.9, shape="rect"))
+    cards = [NS(name=f"C{i}", title=f"C{i}", fields={"type": "x"}, count=2) for i in range(71)]
+    sheets = plan_sheets([(c, None, None) for c in cards], 63.5, 88.9, True, [2] * 71)
+    per_sheet = [(_Image(f"big-faces-{n}", [], s.cols, s.rows, s.cell_w, s.cell_h, out_name=f"f{n}.jpg"),
+                  _Image("big-back", [], 1, 1, s.cell_w, s.cell_h, out_name="b.jpg"), False)
+                 for n, s in enumerate(sheets, 1)]
+    game = NS(slug="g")
+    made = _card_templates(game, deck, TtsDeckOptions(), sheets, per_sheet)
+    assert [(name, t["Name"], t["NumHorizontal"], t["NumVertical"]) for name, t in made] == [
+        ("big-1", "Big (1 of 2)", 10, 7), ("big-2", "Big (2 of 2)", 1, 1)]
+    first, second = made[0][1], made[1][1]
+    assert len(first["Indices"]) == 140 and max(first["Indices"]) == 69 and first["CardNames"]["69"] == "C69"
+    assert second["Indices"] == [0, 0] and second["CardNames"] == {"0": "C70"}
+    assert first["GUID"] != second["GUID"] and first["BackTexture"] == "b.jpg" and first["BackIndex"] == -2

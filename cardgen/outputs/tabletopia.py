@@ -6,28 +6,30 @@ API; docs/tables.md says what to do there).
 tabletopia/<deck>/NN-<card>-x<copies>.png   each distinct face (a die: each of its faces)
 tabletopia/<deck>/NN-<card>-back.png        its back, when the deck's cards have backs of their own
 tabletopia/<deck>/back.png                  the deck's one back
-tabletopia/contents.csv                     every file: deck, kind, card, copies, size in px and mm, its back
+tabletopia/contents.csv                     every file: deck, kind, card, copies, size in px and mm, scale, back
 ```
 
 Tabletopia's stated rules (help.tabletopia.com "How to prepare graphics", the game creator
 checklist): one image file per face; both faces of a piece the same pixel size, and every piece
 of a type exactly the same size; 10 px to the millimetre by default; at most 4000 px a side.
-So each face is the trim (no bleed) at 10 px/mm, the same for a deck's faces and backs, and a
-larger piece (a board over 400 mm) is scaled down to 4000 px on its longer side, with a note
-to scale it up in the Workshop.  The free plan holds 200 MB: a larger total gets a warning.
+So each face is the trim (no bleed) at 10 px/mm, the same for a deck's faces and backs; a
+larger piece (a board over 400 mm) is scaled down to 4000 px on its longer side, and
+`contents.csv` says by how much to scale it up in the Workshop (its `scale`).  The free plan
+holds 200 MB: a larger total gets a warning.
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from cardgen.core.errors import Loc
+from cardgen.core.errors import Loc, plural
 from cardgen.outputs.base import Job, NoOptions, Output
 
 PX_PER_MM = 10.0
 MAX_PX = 4000
 FREE_PLAN_BYTES = 200 * 1024 * 1024
-COLUMNS = ("file", "deck", "kind", "card", "copies", "width_px", "height_px", "width_mm", "height_mm", "back")
+COLUMNS = ("file", "deck", "kind", "card", "copies", "width_px", "height_px", "width_mm", "height_mm", "scale",
+           "back")
 
 
 def face_px(width_mm: float, height_mm: float) -> tuple[int, int]:
@@ -68,6 +70,7 @@ def _images(job: Job) -> None:
         if not faces:
             continue
         w, h = face_px(deck.size.width, deck.size.height)
+        scale = round(max(deck.size.width, deck.size.height) * PX_PER_MM / max(w, h), 2)   # to its real size
         spec = raster.Spec(w, h, 0.0, round(PX_PER_MM * 25.4), "png")
         folder = root / deck.slug
         shared = r.backs.get((deck.slug, None)) if deck.back and not deck.backs else None
@@ -90,11 +93,10 @@ def _images(job: Job) -> None:
             elif shared is not None:
                 back_name = f"{deck.slug}/back.png"
             rows.append((f"{deck.slug}/{stem}.png", deck.name, deck.kind, card.title, copies, w, h,
-                         round(deck.size.width, 2), round(deck.size.height, 2), back_name))
-        if max(deck.size.width, deck.size.height) * PX_PER_MM > MAX_PX:
+                         round(deck.size.width, 2), round(deck.size.height, 2), f"{scale:g}", back_name))
+        if scale != 1:
             job.report.note(f"tabletopia/{deck.slug}/: {deck.name} is {max(w, h)} px on its longer side, "
-                            f"Tabletopia's most; scale it to "
-                            f"{max(deck.size.width, deck.size.height) * PX_PER_MM / max(w, h):.2f}x in the Workshop")
+                            f"Tabletopia's most; scale it to {scale:g}x in the Workshop")
     if not requests:
         return
     with raster.Pool() as pool:
@@ -106,10 +108,10 @@ def _images(job: Job) -> None:
     job.staging.add(root / "contents.csv", csv_table(COLUMNS, rows))
     mb = total / 1024 / 1024
     if total > FREE_PLAN_BYTES:
-        job.report.warn(Loc(str(job.game.file), 1), f"tabletopia/: {len(names)} images of {mb:.0f} MB, more "
-                        f"than Tabletopia's free plan holds (200 MB)", "tabletopia-size")
+        job.report.warn(Loc(str(job.game.file), 1), f"tabletopia/: {plural(len(names), 'image')} of {mb:.0f} MB, "
+                        f"more than Tabletopia's free plan holds (200 MB)", "tabletopia-size")
     else:
-        job.report.note(f"tabletopia/: {len(names)} images, {mb:.1f} MB")
+        job.report.note(f"tabletopia/: {plural(len(names), 'image')}, {mb:.1f} MB")
 
 
 def csv_table(columns: tuple[str, ...], rows: list[tuple]) -> bytes:

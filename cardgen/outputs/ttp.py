@@ -25,6 +25,7 @@ import json
 import os
 from pathlib import Path
 
+from cardgen.core.errors import plural
 from cardgen.outputs.base import Job, NoOptions, Output
 
 MM_PER_CM = 10.0
@@ -112,8 +113,8 @@ def _package(job: Job, fmt: str, quality: int) -> None:
         staging.add(root / "Templates" / f"{name}.json", _json(template))
     manifest = {"Name": game.title or game.slug, "Version": "1", "GUID": template_guid(game.slug, "package")}
     staging.add(root / "Manifest.json", _json(manifest))
-    job.report.note(f"ttp/: {len(templates)} templates, {len(used)} textures; copy the folder into Tabletop "
-                    f"Playground's package folder (docs/tables.md)")
+    job.report.note(f"ttp/: {plural(len(templates), 'template')}, {plural(len(used), 'texture')}; copy the folder "
+                    f"into Tabletop Playground's package folder (docs/tables.md)")
 
 
 def _json(data: dict) -> bytes:
