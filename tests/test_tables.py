@@ -102,6 +102,7 @@ def test_ttp_card_templates_have_a_real_templates_keys(built):
     ("hexes", (2, 1), (4.6188, 4.0), "Hexagonal", -2, {"Forest": 3, "Lake": 1}),
     ("coins", (2, 1), (2.5, 2.5), "Round", -1, {"Gold": 10, "Silver": 5}),
     ("squares", (1, 1), (1.5, 1.5), "Square", -3, {"Marker": 1}),
+    ("pointy", (1, 1), (2.3094, 2.0), "Hexagonal", -1, {"Spike": 2}),      # turned to a flat-top hex
     ("mats-1", (1, 1), (20.0, 15.0), "Square", -1, {"Player mat": 2}),
 ])
 def test_ttp_sheet_grid_size_and_copies(built, name, grid, size_cm, model, back_index, counts):
@@ -250,3 +251,22 @@ def test_ttp_deck_over_one_sheet_gets_a_template_per_sheet():
     assert len(first["Indices"]) == 140 and max(first["Indices"]) == 69 and first["CardNames"]["69"] == "C69"
     assert second["Indices"] == [0, 0] and second["CardNames"] == {"0": "C70"}
     assert first["GUID"] != second["GUID"] and first["BackTexture"] == "b.jpg" and first["BackIndex"] == -2
+
+
+def test_a_turned_sheets_cells():
+    """A pointy-top hex sheet is turned a quarter counter-clockwise (as the TTS output turns its
+    pieces): each cell's index on the turned sheet is where its pixels went."""
+    from cardgen.outputs.tts_objects import finish
+    from cardgen.outputs.ttp import turned_index
+
+    cols, rows, cw, ch = 3, 2, 30, 20
+    sheet = Image.new("RGB", (cols * cw, rows * ch))
+    for i in range(cols * rows):
+        sheet.paste((40 * i, 255 - 40 * i, 100), ((i % cols) * cw, (i // cols) * ch, (i % cols + 1) * cw,
+                                                 (i // cols + 1) * ch))
+    turned = finish(sheet, True, "")
+    assert turned.size == (rows * ch, cols * cw)
+    for i in range(cols * rows):
+        j = turned_index(i, cols, rows)       # on a rows x cols sheet of ch x cw cells
+        assert _centre(turned, j % rows, j // rows, ch, cw) == (40 * i, 255 - 40 * i, 100), i
+    assert sorted(turned_index(i, cols, rows) for i in range(6)) == list(range(6))

@@ -4,7 +4,8 @@ Playground's package folder (docs/tables.md).
 ```
 ttp/Manifest.json                 {"Name", "Version", "GUID"}
 ttp/Templates/<deck>.json         a card sheet per deck (a template per sheet: "Deck (2 of 2)")
-ttp/Templates/<tokens>.json       tokens and tiles: card sheets too, shaped (Model Round, Hexagonal, ...)
+ttp/Templates/<tokens>.json       tokens and tiles: card sheets too, shaped (Model Round, Hexagonal, ...);
+                                  pointy-top hexes turned a quarter (Tabletop Playground's hex is flat-top)
 ttp/Templates/<board>-<n>.json    each board or mat: a one-cell card of its size, not held in hands
 ttp/Templates/<dice>.json         a d6 per die file (Type "Dice", the D6 mesh, its six faces named)
 ttp/Textures/*.jpg|png            the sheets and backs (the TTS atlases: `cardgen.outputs.tts`)
@@ -92,6 +93,12 @@ def _package(job: Job, fmt: str, quality: int) -> None:
 
     def plan_images(cell_of):
         images, deck_images = tts._deck_images(r, plans, cell_of)
+        for (deck, _, _), per_sheet in zip(plans, deck_images):
+            if deck.size.shape == "hex-pointy":         # Tabletop Playground's hexagonal card is flat-top
+                for face_img, back_img, _ in per_sheet:
+                    for im in (face_img, back_img):
+                        if im is not None:
+                            im.turn = True
         die_images = [_die_image(deck, rows, cell_of, images) for deck, rows in dice]
         return images, (deck_images, die_images)
 
@@ -187,7 +194,12 @@ def _card_templates(game, deck, dopts, sheets: list, per_sheet: list) -> list[tu
 
     out = []
     pieces = deck.kind != "card"
+    turn = deck.size.shape == "hex-pointy"
+    size = (deck.size.height, deck.size.width) if turn else (deck.size.width, deck.size.height)
     for n, (sheet, (face_img, back_img, unique)) in enumerate(zip(sheets, per_sheet), 1):
+        def cell(i: int, sheet=sheet) -> int:
+            return turned_index(i, sheet.cols, sheet.rows) if turn else i
+
         several = len(sheets) > 1 or deck.kind == "board"
         name = f"{deck.slug}-{n}" if several else deck.slug
         if deck.kind == "board":
@@ -202,21 +214,28 @@ def _card_templates(game, deck, dopts, sheets: list, per_sheet: list) -> list[tu
             "HiddenTexture": "",
             "BackIndex": -1 if one_sided or back_img is None else (-3 if unique else -2),
             "HiddenIndex": -3 if dopts.back_is_hidden or pieces else -1,
-            "NumHorizontal": sheet.cols, "NumVertical": sheet.rows,
-            "Width": round(deck.size.width / MM_PER_CM, 4), "Height": round(deck.size.height / MM_PER_CM, 4),
+            "NumHorizontal": sheet.rows if turn else sheet.cols, "NumVertical": sheet.cols if turn else sheet.rows,
+            "Width": round(size[0] / MM_PER_CM, 4), "Height": round(size[1] / MM_PER_CM, 4),
             "Thickness": PIECE_THICKNESS_CM if pieces else CARD_THICKNESS_CM,
             "HiddenInHand": not pieces, "UsedWithCardHolders": not pieces, "CanStack": True,
             "UsePrimaryColorForSide": False, "FrontTextureOverrideExposed": False, "AllowFlippedInStack": False,
             "MirrorBack": True, "EmissiveFront": False,
             "Model": card_model(deck, dopts),
-            "Indices": [i for i, _ in sheet.copies()],
-            "CardNames": {str(i): card.title for i, (card, _, _) in enumerate(sheet.entries)},
-            "CardMetadata": {str(i): text for i, (card, _, _) in enumerate(sheet.entries)
+            "Indices": [cell(i) for i, _ in sheet.copies()],
+            "CardNames": {str(cell(i)): card.title for i, (card, _, _) in enumerate(sheet.entries)},
+            "CardMetadata": {str(cell(i)): text for i, (card, _, _) in enumerate(sheet.entries)
                              if (text := _description(card, dopts.description))},
-            "CardTags": {str(i): _tags(deck, [card]) for i, (card, _, _) in enumerate(sheet.entries)},
+            "CardTags": {str(cell(i)): _tags(deck, [card]) for i, (card, _, _) in enumerate(sheet.entries)},
         })
         out.append((name, template))
     return out
+
+
+def turned_index(i: int, cols: int, rows: int) -> int:
+    """Where cell `i` of a `cols` x `rows` sheet is once the sheet is turned a quarter
+    counter-clockwise (`tts_objects.finish`): a sheet of `rows` x `cols` cells."""
+    c, r = i % cols, i // cols
+    return (cols - 1 - c) * rows + r
 
 
 def _die_template(game, deck, rows: list, image) -> dict:
