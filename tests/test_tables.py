@@ -256,8 +256,8 @@ def test_ttp_deck_over_one_sheet_gets_a_template_per_sheet():
 def test_a_turned_sheets_cells():
     """A pointy-top hex sheet is turned a quarter counter-clockwise (as the TTS output turns its
     pieces): each cell's index on the turned sheet is where its pixels went."""
-    from cardgen.outputs.tts_objects import finish
     from cardgen.outputs.ttp import turned_index
+    from cardgen.outputs.tts_objects import finish
 
     cols, rows, cw, ch = 3, 2, 30, 20
     sheet = Image.new("RGB", (cols * cw, rows * ch))
