@@ -174,6 +174,15 @@ def test_tabletopia_one_image_per_face_at_10_px_per_mm(built):
     assert Image.open(root / "mats" / "01-player-mat-x2.png").size == (2000, 1500)
     assert _near(Image.open(root / "hexes" / "02-lake-x1.png").convert("RGB").getpixel((231, 200)),
                  (0x1a, 0x1a, 0x9a), 3)
+    # round and hex pieces are transparent outside their outline, square ones opaque
+    for file in ("coins/01-gold-x10.png", "hexes/02-lake-x1.png", "hexes/back.png", "pointy/01-spike-x2.png"):
+        img = Image.open(root / file)
+        assert img.mode == "RGBA", file
+        w, h = img.size
+        assert [img.getpixel(xy)[3] for xy in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1))] == [0] * 4, file
+        assert img.getpixel((w // 2, h // 2))[3] == 255, file
+    assert Image.open(root / "coins" / "01-gold-x10.png").getpixel((125, 125))[:3] == (0xc0, 0xa0, 0x10)
+    assert Image.open(root / "squares" / "01-marker-x1.png").mode == "RGB"
 
 
 def test_tabletopia_caps_at_4000_px():

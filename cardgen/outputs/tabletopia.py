@@ -3,7 +3,8 @@ where every component is made by hand from uploaded images (there is no import f
 API; docs/tables.md says what to do there).
 
 ```
-tabletopia/<deck>/NN-<card>-x<copies>.png   each distinct face (a die: each of its faces)
+tabletopia/<deck>/NN-<card>-x<copies>.png   each distinct face (a die: each of its faces); a round,
+                                            hex or path-shaped piece transparent outside its outline
 tabletopia/<deck>/NN-<card>-back.png        its back, when the deck's cards have backs of their own
 tabletopia/<deck>/back.png                  the deck's one back
 tabletopia/contents.csv                     every file: deck, kind, card, copies, size in px and mm, scale, back
@@ -57,14 +58,20 @@ class Tabletopia(Output[NoOptions]):
 
 def _images(job: Job) -> None:
     from cardgen.core.names import bounded, slugify
+    from cardgen.outputs import tts_objects as objs
     from cardgen.render import raster
 
     r = job.rendered
     root = Path(os.path.abspath(job.out_dir / "tabletopia"))
     job.staging.own_dir(root)
     requests: list = []
-    names: list[Path] = []
+    names: list[tuple[Path, str]] = []       # each image's file and its shape ("": a rectangle, opaque)
     rows: list[tuple] = []
+
+    def add(layout, name: Path, spec, shape: str) -> None:
+        requests.append((layout, spec))
+        names.append((name, objs.path_mask(layout.outline) if shape == "path" else "" if shape == "rect" else shape))
+
     for deck in r.game.decks:
         faces = [(card, face) for d, card, face in r.faces if d is deck and card.count > 0]
         if not faces:
@@ -75,21 +82,18 @@ def _images(job: Job) -> None:
         folder = root / deck.slug
         shared = r.backs.get((deck.slug, None)) if deck.back and not deck.backs else None
         if shared is not None:
-            requests.append((shared, spec))
-            names.append(folder / "back.png")
+            add(shared, folder / "back.png", spec, deck.size.shape)
         width = max(2, len(str(len(faces))))
         copies_of = deck.pieces if deck.kind == "die" else None
         for n, (card, face) in enumerate(faces, 1):
             copies = copies_of if copies_of is not None else card.count
             stem = bounded(f"{n:0{width}d}-{slugify(card.name)}", 60) + (f"-x{copies}" if deck.kind != "die" else "")
-            requests.append((face, spec))
-            names.append(folder / f"{stem}.png")
+            add(face, folder / f"{stem}.png", spec, deck.size.shape)
             back = r.back_of(deck, card) if deck.backs else None
             back_name = ""
             if back is not None:
                 back_name = f"{deck.slug}/{stem}-back.png"
-                requests.append((back, spec))
-                names.append(root / back_name)
+                add(back, root / back_name, spec, deck.size.shape)
             elif shared is not None:
                 back_name = f"{deck.slug}/back.png"
             rows.append((f"{deck.slug}/{stem}.png", deck.name, deck.kind, card.title, copies, w, h,
@@ -102,9 +106,14 @@ def _images(job: Job) -> None:
     with raster.Pool() as pool:
         paths = raster.rasterize(requests, raster.Cache.of(job.out_dir), raster.font_dirs_of(r), pool)
     total = 0
-    for name, path in zip(names, paths):
-        job.staging.add_file(name, path, raster.read_payload)
-        total += Path(path).stat().st_size
+    for (name, shape), path in zip(names, paths):
+        if shape:
+            data = _cut(path, shape)
+            job.staging.add(name, data)
+            total += len(data)
+        else:
+            job.staging.add_file(name, path, raster.read_payload)
+            total += Path(path).stat().st_size
     job.staging.add(root / "contents.csv", csv_table(COLUMNS, rows))
     mb = total / 1024 / 1024
     if total > FREE_PLAN_BYTES:
@@ -112,6 +121,21 @@ def _images(job: Job) -> None:
                         f"more than Tabletopia's free plan holds (200 MB)", "tabletopia-size")
     else:
         job.report.note(f"tabletopia/: {plural(len(names), 'image')}, {mb:.1f} MB")
+
+
+def _cut(path, shape: str) -> bytes:
+    """A round, hex or path-shaped piece's image, transparent outside its outline (the alpha
+    the TTS output gives a Custom_Token, `tts_objects.shape_mask`)."""
+    import io
+
+    from cardgen.outputs import tts_objects as objs
+    from cardgen.render import raster
+
+    img = raster.open_image(path).convert("RGBA")
+    img.putalpha(objs.shape_mask(shape, img.size))
+    buf = io.BytesIO()
+    img.save(buf, "PNG", compress_level=6, dpi=(PX_PER_MM * 25.4,) * 2)
+    return buf.getvalue()
 
 
 def csv_table(columns: tuple[str, ...], rows: list[tuple]) -> bytes:
