@@ -69,13 +69,21 @@ def load_svg(path: Path) -> Drawing:
     if drawing is None:
         import logging
 
-        from svglib.svglib import svg2rlg  # here, not at start-up: `cardgen --help` stays quick
+        from svglib.svglib import SvgRenderer, load_svg_file  # here, not at start-up: `cardgen --help` stays quick
+
+        from cardgen.resources.svgopacity import gradient_opacity, push_opacity
 
         _harden_svglib()
 
         logging.getLogger("svglib").setLevel(logging.CRITICAL)
         try:
-            drawing = svg2rlg(str(path), font_map=_svg_font_map())
+            # (svglib's svg2rlg, with `opacity` given to the shapes first: `svgopacity`)
+            root = load_svg_file(str(path))
+            if root is not None:
+                push_opacity(root)
+            drawing = SvgRenderer(str(path), font_map=_svg_font_map()).render(root) if root is not None else None
+            if drawing is not None:
+                gradient_opacity(drawing)
         except Exception as exc:  # svglib raises assorted errors on bad files
             raise IconError(f"cannot read SVG {path.name}: {exc}") from None
         if drawing is None:
