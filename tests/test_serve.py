@@ -382,3 +382,21 @@ def test_the_preview_has_the_colour_vision_control(served):
     assert html.count("<feColorMatrix") == 4
     assert b"vision" in get(running.url, "/static/filter.js")[2]
     assert b"url(#vision-deuteranopia)" in get(running.url, "/static/preview.css")[2]
+
+
+def test_serve_set_previews_a_build_variant(tmp_path):
+    root = tmp_path / "g"
+    (root / "templates" / "g").mkdir(parents=True)
+    (root / "game.yaml").write_text('title: Sets\npalette: {accent: "#ff0000"}\n')
+    (root / "templates" / "g" / "face.yaml").write_text(
+        'elements:\n  - {name: bg, type: rect, box: bleed, fill: "{{ game.palette.accent }}"}\n')
+    (root / "d.yaml").write_text("deck: D\ntemplate: g/face\ncards:\n  - {name: One}\n")
+    for sets, colour in (((), (255, 0, 0)), (("palette.accent=#0000ff",), (0, 0, 255))):
+        running = Running(root, root, port=0, out=tmp_path / "out", sets=sets)
+        try:
+            cards = wait_for(lambda running=running: state(running.url)["cards"])
+            _, _, data = get(running.url, cards[0]["face"])
+            with Image.open(io.BytesIO(data)) as im:
+                assert im.convert("RGB").getpixel((187, 300)) == colour
+        finally:
+            running.close()

@@ -19,7 +19,9 @@ from cardgen.load.project import find_project, game_project, resolve_games
               help="Port to listen on (default: a free one). Only this computer can connect: the server listens "
                    "on 127.0.0.1.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the web browser.")
-def serve(game, port, open_browser):
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+              help="Preview the game with this game.yaml value set, as `cardgen build --set` builds it; repeatable.")
+def serve(game, port, open_browser, sets):
     """Preview GAME in the web browser while you edit it (default: the game the current folder
     is in, or the project's only game).  The page shows every card, faces and backs, by deck,
     with copies and the validator's problems beside each card (file:line); it updates by itself
@@ -37,7 +39,7 @@ def serve(game, port, open_browser):
         sys.exit(2)
     path = paths[0]
     try:
-        running = Running(path, game_project(path), port)
+        running = Running(path, game_project(path), port, sets=sets)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             click.echo(f"port {port} is in use; choose another with --port N, or leave --port out for a free one",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -59,8 +59,9 @@ class Preview:
     """One game, kept checked.  `refresh()` checks it again and publishes a new snapshot;
     `watch()` does so after every saved change until `close()`."""
 
-    def __init__(self, game: Path, project: Path, out: Path | None = None):
+    def __init__(self, game: Path, project: Path, out: Path | None = None, sets: Sequence[str] = ()):
         self.game_dir = Path(game)
+        self.sets = tuple(sets)                 # `cardgen serve --set KEY=VALUE`: a build variant previewed
         self.project = Path(project)
         self.out_dir = output_dir(self.game_dir, self.project, out)
         drop_links(self.out_dir)
@@ -98,7 +99,7 @@ class Preview:
         return snap
 
     def _checked(self, report: Report) -> Snapshot:
-        checked = check_game(self.game_dir, self.project, report)
+        checked = check_game(self.game_dir, self.project, report, sets=self.sets)
         game, rendered = checked.game, checked.rendered
         items = report.items
         if game is None:                           # game.yaml itself could not be read

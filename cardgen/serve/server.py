@@ -32,6 +32,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -310,8 +311,9 @@ def state(snap) -> dict:
 class Running:
     """A preview being served: the server in one thread, the watcher in another."""
 
-    def __init__(self, game: Path, project: Path, port: int = 0, out: Path | None = None, watch: bool = True):
-        self.preview = Preview(game, project, out)
+    def __init__(self, game: Path, project: Path, port: int = 0, out: Path | None = None, watch: bool = True,
+                 sets: Sequence[str] = ()):
+        self.preview = Preview(game, project, out, sets)
         self.server = PreviewServer(self.preview, port)
         self.url = self.server.url
         self._threads = [threading.Thread(target=self.server.serve_forever, name="cardgen-serve", daemon=True)]
