@@ -251,3 +251,30 @@ def test_inside_an_element_a_card_does_not_draw_is_nothing(tmp_path):
     assert with_[3] - with_[1] > 8 / MM + 2 - 0.1       # round the red line, 1 mm out
     image = pdfium.PdfDocument(pdf)[1].render(scale=2).to_pil().convert("RGB")
     assert (0, 255, 0) not in {c for _, c in image.getcolors(1 << 20)}     # no prereq: no panel
+
+
+PICTURE = """\
+elements:
+  - {name: bg, type: rect, box: bleed, fill: "#ffffff"}
+  - {name: pic, type: image, src: wide.png, x: 10mm, y: 10mm, width: 20mm, height: 20mm, fit: "{{ card.fit }}"}
+  - {name: bar, type: rect, below: pic, margin: 1mm, x: 10mm, width: 5mm, height: 2mm, fill: "#0000ff"}
+  - {name: side, type: rect, right_of: pic, margin: 1mm, y: 10mm, width: 2mm, height: 5mm, fill: "#00ff00"}
+"""
+
+
+def test_an_element_follows_a_picture_as_it_shows(tmp_path):
+    from PIL import Image
+
+    deck = "deck: D\ntemplate: g/face\ncards:\n  - {name: A, fit: contain}\n  - {name: B, fit: cover}\n"
+    root = make_game(tmp_path, decks={"d.yaml": deck}, templates={"face": PICTURE}, rules=None)
+    (root / "art").mkdir()
+    Image.new("RGB", (1600, 400), (255, 0, 0)).save(root / "art" / "wide.png")
+    build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
+    pdf = (tmp_path / "out" / "g" / "cards.pdf").read_bytes()
+    # contained: 20 x 5 mm, in the middle of its box; what is below it follows the picture
+    assert _rows(pdf, 0, (255, 0, 0)) == pytest.approx((BLEED + 10, BLEED + 17.5, BLEED + 30, BLEED + 22.5), abs=0.1)
+    assert _rows(pdf, 0, (0, 0, 255))[1] == pytest.approx(BLEED + 22.5 + 1, abs=0.1)
+    # covering: cropped to its box, so what is right of it starts at the box's edge, not the picture's
+    assert _rows(pdf, 1, (255, 0, 0)) == pytest.approx((BLEED + 10, BLEED + 10, BLEED + 30, BLEED + 30), abs=0.1)
+    assert _rows(pdf, 1, (0, 255, 0))[0] == pytest.approx(BLEED + 30 + 1, abs=0.1)
+    assert _rows(pdf, 1, (0, 0, 255))[1] == pytest.approx(BLEED + 30 + 1, abs=0.1)

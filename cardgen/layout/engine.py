@@ -508,13 +508,7 @@ class Layouter:
                 element.layout(lc)
             except (ElementError, expr.ExprError, expr.MissingField) as exc:
                 raise failed(exc, elements[i]) from None
-            if lc.content is not None:
-                return lc.content
-            if not lc.out:
-                return None
-            boxes = [extent(op) for op in lc.out]
-            return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
-                    max(b[3] for b in boxes))
+            return lc.content if lc.content is not None else placement.shown(lc.out)
 
         try:
             return placement.resolve(lk, placement.Frame(elements, build, measure,

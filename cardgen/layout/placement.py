@@ -23,6 +23,8 @@ from cardgen.elements import ELEMENTS
 from cardgen.elements.base import Box, Element
 from cardgen.elements.stack import Stack
 from cardgen.load.yamlsrc import YDict
+from cardgen.model import ops
+from cardgen.model.ops import extent
 
 PLACE_KEYS = ("below", "above", "right_of", "left_of", "inside")
 # what each placement sets, so that the element may not set it too
@@ -189,6 +191,16 @@ def _cycle(elements: Sequence[YDict], anchors: dict[int, tuple[str, int]], membe
 
 
 # -- for each card side ---------------------------------------------------------------------
+
+def shown(drawn: Sequence[ops.Op]) -> tuple[float, float, float, float] | None:
+    """Where what an element drew shows (x0, y0, x1, y1), None if it drew nothing: an image
+    cropped to its box (`fit: cover`) within the box."""
+    boxes = [(op.clip[0], op.clip[1], op.clip[0] + op.clip[2], op.clip[1] + op.clip[3])
+             if isinstance(op, ops.Image) and op.clip and not op.rotate else extent(op) for op in drawn]
+    if not boxes:
+        return None
+    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+
 
 class Unplaced(Exception):
     """What keeps an element from being placed on a card: said at element `index`'s `key`."""
