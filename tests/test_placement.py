@@ -278,3 +278,19 @@ def test_an_element_follows_a_picture_as_it_shows(tmp_path):
     assert _rows(pdf, 1, (255, 0, 0)) == pytest.approx((BLEED + 10, BLEED + 10, BLEED + 30, BLEED + 30), abs=0.1)
     assert _rows(pdf, 1, (0, 255, 0))[0] == pytest.approx(BLEED + 30 + 1, abs=0.1)
     assert _rows(pdf, 1, (0, 0, 255))[1] == pytest.approx(BLEED + 30 + 1, abs=0.1)
+
+
+def test_a_stacks_shrinking_items_fit_its_box_together(tmp_path):
+    face = STACK.replace("height: 40mm", "height: 6mm").replace("size: 9, align", "size: 9, fit: shrink, min_size: 3, align")
+    root = make_game(tmp_path, decks={"d.yaml": STACK_DECK}, templates={"face": face}, rules=None)
+    assert said(root, tmp_path) == []          # no overflow: the text made smaller
+    build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
+    pdf = (tmp_path / "out" / "g" / "cards.pdf").read_bytes()
+    for i in (0, 1):
+        panel = _rows(pdf, i, (0, 255, 0))
+        assert panel[1] >= BLEED + 40 - 0.05 and panel[3] <= BLEED + 46 + 0.05
+    for i in (0, 1):
+        text = pdfium.PdfDocument(pdf)[i].get_textpage()
+        sizes = {round(pdfium_c.FPDFText_GetFontSize(text.raw, k), 1) for k in range(text.count_chars())
+                 if text.get_text_range(k, 1).strip()}
+        assert max(sizes) < 9 and min(sizes) >= 3

@@ -322,6 +322,8 @@ def _stack(u: int, stack: Element | None, items: tuple[int, ...], frame: Frame, 
         placed[j] = e
     total = sum(got[3] - sy for _, _, got in laid) + stack.spacing * max(0, len(laid) - 1)
     if total > sh + _SLACK:
+        total = _shrink(laid, stack, sy, sh, total, frame)
+    if total > sh + _SLACK:
         notes.append((u, "items", f"its items are {total / MM:.1f} mm tall together, its box {sh / MM:.1f} mm: "
                                   f"they overflow it; shorten them or enlarge the box", "overflow"))
     top = sy + {"middle": (sh - total) / 2, "bottom": sh - total}.get(stack.valign, 0.0)
@@ -338,6 +340,24 @@ def _stack(u: int, stack: Element | None, items: tuple[int, ...], frame: Frame, 
     if not laid:
         return sx, sy, sx, sy, True
     return x0, extents[laid[0][0]][1], x1, extents[laid[-1][0]][3], False
+
+
+def _shrink(laid: list[tuple[int, Box, tuple[float, float, float, float]]], stack: Stack, sy: float, sh: float,
+            total: float, frame: Frame) -> float:
+    """Items with `fit: shrink` of a stack too tall for its box made smaller together: each
+    given a share of the room the others leave, in proportion to its height; the new total."""
+    flexible = [n for n, (_, e, _) in enumerate(laid) if getattr(e, "fit", "") == "shrink"]
+    tall = sum(laid[n][2][3] - sy for n in flexible)
+    if not flexible or tall <= 0:
+        return total
+    room = max(0.0, sh - (total - tall))
+    for n in flexible:
+        j, e, got = laid[n]
+        fitted = dataclasses.replace(e, height=(got[3] - sy) * room / tall)
+        again = frame.measure(j, fitted)
+        if again is not None:
+            laid[n] = (j, fitted, again)
+    return sum(got[3] - sy for _, _, got in laid) + stack.spacing * max(0, len(laid) - 1)
 
 
 def shifted(e: Element, keys: frozenset[str], by: float) -> Element:
