@@ -38,6 +38,47 @@ REAL_MODEL_KEYS = ["Model", "Offset", "Scale", "Rotation", "Texture", "NormalMap
                    "IsTransparent", "CastShadow", "IsTwoSided", "UseOverrides", "SurfaceType"]
 MODELS = {"Rounded", "Square", "Round", "Hexagonal"}      # the schema's CardModel
 
+# What plasticity-studios/tabletop-playground-schemas (`schema.json`, `src/*.ts`) requires of a card
+# and a dice template, restated: required keys, enums and ranges.  (Its `Color` says 0 to 1, while
+# the editor's own templates write 0 to 255, as cardgen does: colours are left out here.)
+_UNIT = {"type": "number", "minimum": 0, "maximum": 1}
+_COMMON = {
+    "Type": {"enum": ["Card", "Card Holder", "Cardboard Figure", "Container", "Dice", "Generic",
+                      "Multistate Object"]},
+    "GUID": {"type": "string"}, "Name": {"type": "string"}, "Metadata": {"type": "string"},
+    "CollisionType": {"enum": ["Ground", "Penetrable", "Regular", "Static"]},
+    "SurfaceType": {"enum": ["Plastic", "Wood", "Metal", "Cardboard", "Cloth", "Glass", "Silent"]},
+    "Friction": _UNIT, "Restitution": _UNIT, "Density": _UNIT, "Roughness": _UNIT, "Metallic": _UNIT,
+    "Models": {"type": "array"}, "Tags": {"type": "array", "items": {"type": "string"}},
+    "Flippable": {"type": "boolean"}, "AutoStraighten": {"type": "boolean"}, "ShouldSnap": {"type": "boolean"},
+    "ScriptName": {"type": "string"}, "Blueprint": {"type": "string"}, "SnapPointsGlobal": {"type": "boolean"},
+}
+_REQUIRED = ["CollisionType", "GUID", "Metadata", "Models", "Name", "SurfaceType", "Tags", "Type"]
+_GRID = {"type": "integer", "minimum": 1, "maximum": 128}
+_BY_INDEX = {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"}}
+SCHEMA = {"Card": {"type": "object", "required": [*_REQUIRED, "BackIndex", "CardMetadata", "CardNames", "CardTags",
+                                                  "FrontTexture", "HiddenIndex", "Indices"],
+                   "properties": {**_COMMON, "FrontTexture": {"type": "string"}, "BackTexture": {"type": "string"},
+                                  "HiddenTexture": {"type": "string"},
+                                  "BackIndex": {"type": "integer", "minimum": -3},
+                                  "HiddenIndex": {"type": "integer", "minimum": -3},
+                                  "NumHorizontal": _GRID, "NumVertical": _GRID,
+                                  "Width": {"type": "number", "minimum": 0.1},
+                                  "Height": {"type": "number", "minimum": 0.1},
+                                  "Thickness": {"type": "number", "minimum": 0.01},
+                                  "Indices": {"type": "array", "minItems": 1,
+                                              "items": {"type": "integer", "minimum": 0}},
+                                  "CardNames": {**_BY_INDEX, "additionalProperties": {"type": "string"}},
+                                  "CardMetadata": {**_BY_INDEX, "additionalProperties": {"type": "string"}},
+                                  "CardTags": {**_BY_INDEX, "additionalProperties": {
+                                      "type": "array", "items": {"type": "string"}}},
+                                  "Model": {"enum": sorted(MODELS)}}},
+          "Dice": {"type": "object", "required": [*_REQUIRED, "Faces"],
+                   "properties": {**_COMMON, "Faces": {"type": "array", "minItems": 1, "items": {
+                       "type": "object", "required": ["Name", "X", "Y", "Z"],
+                       "properties": {"Name": {"type": "string"}, "X": {"type": "number"}, "Y": {"type": "number"},
+                                      "Z": {"type": "number"}}}}}}}
+
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
@@ -82,6 +123,18 @@ def test_ttp_package_files_and_manifest(built):
     named.discard("")
     named.discard(None)
     assert named == {p.name for p in (root / "Textures").iterdir()}
+
+
+def test_ttp_templates_meet_the_schema(built):
+    import jsonschema
+
+    for name, t in _templates(built).items():
+        jsonschema.validate(t, SCHEMA[t["Type"]])
+        cells = t.get("NumHorizontal", 1) * t.get("NumVertical", 1)
+        assert all(i < cells for i in t.get("Indices", [])), name        # every index a cell of the sheet
+        assert all(int(k) < cells for k in t.get("CardNames", {})), name
+    with pytest.raises(jsonschema.ValidationError):        # (the restatement does catch a bad one)
+        jsonschema.validate({**_templates(built)["cards"], "NumHorizontal": 0}, SCHEMA["Card"])
 
 
 def test_ttp_card_templates_have_a_real_templates_keys(built):
