@@ -332,3 +332,21 @@ def test_a_turned_sheets_cells():
         j = turned_index(i, cols, rows)       # on a rows x cols sheet of ch x cw cells
         assert _centre(turned, j % rows, j // rows, ch, cw) == (40 * i, 255 - 40 * i, 100), i
     assert sorted(turned_index(i, cols, rows) for i in range(6)) == list(range(6))
+
+
+def test_ttp_template_names_never_clash(tmp_path):
+    """A board file's first board is `<file>-1`; a deck whose own name gives the same file keeps
+    its template too (the second is numbered on), each with a GUID of its own."""
+    game = tmp_path / "clash"
+    (game / "templates").mkdir(parents=True)
+    (game / "templates" / "face.yaml").write_text(
+        "elements:\n  - {name: bg, type: rect, box: bleed, fill: \"#204060\"}\n")
+    (game / "mats.yaml").write_text("deck: Mats\nkind: board\nsize: {width: 100mm, height: 80mm}\n"
+                                    "template: face\ncards:\n  - {name: Mat, count: 1}\n")
+    (game / "cards.yaml").write_text("deck: Mats 1\ntemplate: face\ncards:\n  - {name: C, count: 3}\n")
+    (game / "game.yaml").write_text("title: Clash\ncard_size: poker\ndecks: [mats, cards]\n")
+    build_game(game, REPO, BuildOptions(only=("ttp",), out=tmp_path / "build"), Report())
+    templates = {p.stem: json.loads(p.read_text())
+                 for p in (tmp_path / "build" / "clash" / "ttp" / "Templates").glob("*.json")}
+    assert {name: t["Name"] for name, t in templates.items()} == {"mats-1": "Mat", "mats-1-2": "Mats 1"}
+    assert len({t["GUID"] for t in templates.values()}) == 2

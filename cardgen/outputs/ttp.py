@@ -93,12 +93,7 @@ def _package(job: Job, fmt: str, quality: int) -> None:
 
     def plan_images(cell_of):
         images, deck_images = tts._deck_images(r, plans, cell_of)
-        for (deck, _, _), per_sheet in zip(plans, deck_images):
-            if deck.size.shape == "hex-pointy":         # Tabletop Playground's hexagonal card is flat-top
-                for face_img, back_img, _ in per_sheet:
-                    for im in (face_img, back_img):
-                        if im is not None:
-                            im.turn = True
+        _turn_pointy(plans, deck_images)
         die_images = [_die_image(deck, rows, cell_of, images) for deck, rows in dice]
         return images, (deck_images, die_images)
 
@@ -106,12 +101,20 @@ def _package(job: Job, fmt: str, quality: int) -> None:
                                                            ext, fmt, quality)
     used: set[str] = set()
     templates: dict[str, dict] = {}
+
+    def add(name: str, template: dict) -> None:
+        base, n = name, 1
+        while name in templates:        # (a deck "big-1" beside the first sheet of a deck "big")
+            n += 1
+            name = f"{base}-{n}"
+        templates[name] = {**template, "GUID": template_guid(game.slug, name)}
+
     for (deck, dopts, sheets), per_sheet in zip(plans, deck_images):
         for name, template in _card_templates(game, deck, dopts, sheets, per_sheet):
-            templates[name] = template
+            add(name, template)
             used.update(t for t in (template["FrontTexture"], template["BackTexture"]) if t)
     for (deck, rows), image in zip(dice, die_images):
-        templates[deck.slug] = _die_template(game, deck, rows, image)
+        add(deck.slug, _die_template(game, deck, rows, image))
         used.add(image.out_name)
     for im in images:
         if im.out_name in used:
@@ -122,6 +125,17 @@ def _package(job: Job, fmt: str, quality: int) -> None:
     staging.add(root / "Manifest.json", _json(manifest))
     job.report.note(f"ttp/: {plural(len(templates), 'template')}, {plural(len(used), 'texture')}; copy the folder "
                     f"into Tabletop Playground's package folder (docs/tables.md)")
+
+
+def _turn_pointy(plans: list, deck_images: list) -> None:
+    """Pointy-top hex pieces' sheets are turned a quarter: Tabletop Playground's hexagonal card is
+    flat-top (`turned_index` says where each cell goes)."""
+    for (deck, _, _), per_sheet in zip(plans, deck_images):
+        if deck.size.shape == "hex-pointy":
+            for face_img, back_img, _ in per_sheet:
+                for im in (face_img, back_img):
+                    if im is not None:
+                        im.turn = True
 
 
 def _json(data: dict) -> bytes:
