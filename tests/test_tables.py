@@ -262,18 +262,25 @@ def test_screentop_grids_and_their_cells(built):
     assert [(r["card"], r["cell"], r["copies"]) for r in coins] == [("Gold", "1", "10"), ("Silver", "2", "5")]
 
 
+def _small_game(game: Path, game_yaml: str, files: dict[str, str]) -> Path:
+    """A game of one plain template (`face`) and the deck files `files` (stem -> text)."""
+    (game / "templates").mkdir(parents=True)
+    (game / "templates" / "face.yaml").write_text(
+        "elements:\n  - {name: bg, type: rect, box: bleed, fill: \"#204060\"}\n")
+    for stem, text in files.items():
+        (game / f"{stem}.yaml").write_text(text)
+    (game / "game.yaml").write_text(game_yaml)
+    return game
+
+
 def test_tabletopia_big_board_and_the_free_plan(tmp_path, monkeypatch):
     """A board over 400 mm is scaled to 4000 px and the build says by how much; images over the
     free plan's 200 MB are a warning at game.yaml (the limit lowered to see it)."""
     from cardgen.outputs import tabletopia
 
-    game = tmp_path / "big"
-    (game / "templates").mkdir(parents=True)
-    (game / "templates" / "face.yaml").write_text(
-        "elements:\n  - {name: bg, type: rect, box: bleed, fill: \"#204060\"}\n")
-    (game / "board.yaml").write_text("deck: Map\nkind: board\nsize: {width: 600mm, height: 300mm}\n"
-                                     "template: face\ncards:\n  - {name: World, count: 1}\n")
-    (game / "game.yaml").write_text("title: Big\ndecks: [board]\n")
+    game = _small_game(tmp_path / "big", "title: Big\ndecks: [board]\n", {
+        "board": "deck: Map\nkind: board\nsize: {width: 600mm, height: 300mm}\ntemplate: face\n"
+                 "cards:\n  - {name: World, count: 1}\n"})
     monkeypatch.setattr(tabletopia, "FREE_PLAN_BYTES", 1)
     report = Report()
     build_game(game, REPO, BuildOptions(only=("tabletopia",), out=tmp_path / "build"), report)
@@ -337,14 +344,10 @@ def test_a_turned_sheets_cells():
 def test_ttp_template_names_never_clash(tmp_path):
     """A board file's first board is `<file>-1`; a deck whose own name gives the same file keeps
     its template too (the second is numbered on), each with a GUID of its own."""
-    game = tmp_path / "clash"
-    (game / "templates").mkdir(parents=True)
-    (game / "templates" / "face.yaml").write_text(
-        "elements:\n  - {name: bg, type: rect, box: bleed, fill: \"#204060\"}\n")
-    (game / "mats.yaml").write_text("deck: Mats\nkind: board\nsize: {width: 100mm, height: 80mm}\n"
-                                    "template: face\ncards:\n  - {name: Mat, count: 1}\n")
-    (game / "cards.yaml").write_text("deck: Mats 1\ntemplate: face\ncards:\n  - {name: C, count: 3}\n")
-    (game / "game.yaml").write_text("title: Clash\ncard_size: poker\ndecks: [mats, cards]\n")
+    game = _small_game(tmp_path / "clash", "title: Clash\ncard_size: poker\ndecks: [mats, cards]\n", {
+        "mats": "deck: Mats\nkind: board\nsize: {width: 100mm, height: 80mm}\ntemplate: face\n"
+                "cards:\n  - {name: Mat, count: 1}\n",
+        "cards": "deck: Mats 1\ntemplate: face\ncards:\n  - {name: C, count: 3}\n"})
     build_game(game, REPO, BuildOptions(only=("ttp",), out=tmp_path / "build"), Report())
     templates = {p.stem: json.loads(p.read_text())
                  for p in (tmp_path / "build" / "clash" / "ttp" / "Templates").glob("*.json")}
