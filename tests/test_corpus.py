@@ -207,18 +207,6 @@ CASES = [
                "(cardgen prints no colour emoji; for a coloured symbol use an :icon:)"),
     Case("combining-no-glyph", "unicode", deck('  - {name: "Alpha\\u1ab2", art: ok.png}\n'), "", warning=True,
          exact=no_glyph("Alpha\u1ab2", "U+1AB2 COMBINING INFINITY")),
-    Case("hebrew", "unicode", deck('  - {name: "\u05e9\u05dc\u05d5\u05dd", art: ok.png}\n'), "", warning=True,
-         exact="cards/c/deck.yaml:4:12: warning: card '\u05e9\u05dc\u05d5\u05dd' (deck.yaml:4), element 'title' "
-               "(field `name`): right-to-left text (U+05E9 HEBREW LETTER SHIN, ...) is drawn left to right without "
-               "shaping: letters come out in reverse order and Arabic letters unjoined (cardgen has no shaping "
-               "engine; put such text in as an image)"),
-    Case("arabic-in-template", "unicode",
-         face('{name: t, type: text, x: 5mm, y: 5mm, width: 50mm, height: 10mm, text: "\u0645\u0631\u062d\u0628\u0627"}'),
-         "", warning=True,
-         exact="cards/c/templates/c/face.yaml:2:76: warning: card 'Alpha' (deck.yaml:4), element 't': right-to-left "
-               "text (U+0645 ARABIC LETTER MEEM, ...) is drawn left to right without shaping: letters come out in "
-               "reverse order and Arabic letters unjoined (cardgen has no shaping engine; put such text in as an "
-               "image)"),
     Case("bom-then-error", "unicode", {"deck.yaml": b"\xef\xbb\xbfdeck: Things\ntemplate: c/face\ncards: [\n"},
          r"deck\.yaml:\d+:\d+: error: invalid YAML"),
     # -- templates ----------------------------------------------------------------------------

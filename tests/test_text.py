@@ -35,7 +35,8 @@ def _space(st: TextStyle = ST) -> float:
 
 
 def _width(word: str, st: TextStyle = ST) -> float:
-    return FONTS.kerned_width(word, FONTS.face(st.family, st.style).name, st.size)
+    """A word's width as the engine measures it: shaped (a ligature) or kerned."""
+    return FONTS.run_width(word, FONTS.face(st.family, st.style).name, st.size)
 
 
 @pytest.mark.parametrize("w", [60.0, 95.0, 150.0])

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +36,6 @@ from cardgen.text.typeset import Typesetter
 
 if TYPE_CHECKING:
     from cardgen.layout.cache import LayoutCache, Trace
-_RTL = "\0right-to-left"     # key in a card side's `said`: right-to-left text reported
 
 
 _MISSING = re.compile(r"Record object' has no attribute '([^']+)'")   # a missing card field, compared
@@ -551,12 +549,10 @@ class Layouter:
     def _text_problems(self, drawn: list, el, card: Card | None, who: str, what: str,
                        said: dict[str, set[str]]) -> None:
         """Warn (once per card side and font) about characters that no font has and about
-        emoji a fallback font draws in black and white; and (once per card side) about
-        right-to-left text, which is drawn left to right (there is no shaping engine)."""
+        emoji a fallback font draws in black and white."""
         fonts = self.res.fonts
         missing: dict[str, str] = {}
         mono: dict[str, str] = {}
-        rtl = ""
         for op in drawn:
             if not isinstance(op, ops.Text):
                 continue
@@ -580,8 +576,6 @@ class Layouter:
                 if lacking:
                     seen.update(lacking)
                     missing[r.font] = missing.get(r.font, "") + lacking
-                if _RTL not in said and not rtl:
-                    rtl = "".join(ch for ch in text if unicodedata.bidirectional(ch) in ("R", "AL"))
         for font, chars in missing.items():
             key, loc = self._source_of(chars, el, card)
             self._card_warn(loc, card, who, what + key, no_glyph_message(fonts, font, chars), "missing-glyph")
@@ -591,13 +585,6 @@ class Layouter:
                 self._card_warn(loc, card, who, what + key, f"emoji {describe_chars(chars)} drawn in black and "
                                 f"white by the fallback font {font} (cardgen prints no colour emoji; for a coloured "
                                 f"symbol use an :icon:)", "emoji")
-        if rtl:
-            said[_RTL] = set()
-            key, loc = self._source_of(rtl, el, card)
-            self._card_warn(loc, card, who, what + key, f"right-to-left text ({describe_chars(rtl[:1])}, ...) is "
-                            f"drawn left to right without shaping: letters come out in reverse order and Arabic "
-                            f"letters unjoined (cardgen has no shaping engine; put such text in as an image)",
-                            "right-to-left")
 
     @staticmethod
     def _source_of(chars: str, el, card: Card | None) -> tuple[str, Loc]:

@@ -22,9 +22,11 @@ from cardgen.model import ops
 from cardgen.model.ops import Colour
 from cardgen.render import art, docinfo, effects
 from cardgen.render.formcache import FormCache
+from cardgen.render.glyphs import glyph_codes, shaped_out
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files, use_in_reportlab
 from cardgen.resources.icons import SVG_FONT, load_svg, svg_font_face
+from cardgen.resources.shaping import Shaped
 
 if TYPE_CHECKING:    # (ReportLab's graphics and svglib are imported when an SVG is drawn, not reused)
     from reportlab.graphics import shapes
@@ -465,7 +467,7 @@ class Drawer:
         cur_font = cur_color = None
         spacing = 0.0
         icons = [r for r in op.runs if r.kind == "icon"]
-        for r, text, kerns in self._stretches(op.runs):
+        for r, text, kerns, shaped in self._stretches(op.runs):
             if (r.font, r.size) != cur_font:
                 t.setFont(r.font, r.size)
                 cur_font = (r.font, r.size)
@@ -477,7 +479,9 @@ class Drawer:
                 t.setFillColorRGB(*col[:3])
                 cur_color = r.color
             t.setTextOrigin(ox + r.x, oy - r.baseline)
-            if kerns:
+            if shaped is not None:
+                shaped_out(t, r.font, r.size, text, shaped)
+            elif kerns:
                 kerned_out(t, r.font, r.size, text, kerns)
             else:
                 t.textOut(text)
@@ -493,14 +497,16 @@ class Drawer:
         for r in icons:
             self._icon(r.content, ox + r.x, oy - r.baseline, r.size, r.size, r.color)
 
-    def _stretches(self, runs: Sequence[ops.Run]) -> list[tuple[ops.Run, str, tuple[tuple[int, float], ...]]]:
+    def _stretches(self, runs: Sequence[ops.Run]) -> list[tuple[ops.Run, str, tuple[tuple[int, float], ...],
+                                                                  Shaped | None]]:
         """The text runs joined where they continue each other: the same baseline, font, size
         and colour, the next one starting where the previous one ends (a word in two pieces)
         or one space further (the next word).  Each stretch is (its first run, its text, the
-        font's kerning in it: each run's own, as the text engine measured it): one text
-        operator draws it where the words drawn one by one would be (a justified line's wider
-        gaps keep their words apart)."""
-        out: list[tuple[ops.Run, str, tuple[tuple[int, float], ...]]] = []
+        font's kerning in it: each run's own, as the text engine measured it; the run shaped,
+        where shaping changes it: such a run is a stretch of its own, drawn glyph by glyph):
+        one text operator draws it where the words drawn one by one would be (a justified
+        line's wider gaps keep their words apart)."""
+        out: list[tuple[ops.Run, str, tuple[tuple[int, float], ...], Shaped | None]] = []
         first: ops.Run | None = None
         parts: list[str] = []
         kerns: list[tuple[int, float]] = []
@@ -521,6 +527,13 @@ class Drawer:
         for r in runs:
             if r.kind != "text":
                 continue
+            shaped = self.fonts.shaped(str(r.content), r.font)
+            if shaped is not None:
+                if first is not None:
+                    out.append((first, "".join(parts), tuple(kerns), None))
+                out.append((r, str(r.content), (), shaped))
+                first = None
+                continue
             if first is not None and r.baseline == first.baseline and r.font == first.font \
                     and r.size == first.size and r.color == first.color and r.tracking == first.tracking:
                 gap = r.x - end
@@ -531,11 +544,11 @@ class Drawer:
                     add(r, " ")
                     continue
             if first is not None:
-                out.append((first, "".join(parts), tuple(kerns)))
+                out.append((first, "".join(parts), tuple(kerns), None))
             first, parts, kerns, at = r, [], [], 0
             add(r)
         if first is not None:
-            out.append((first, "".join(parts), tuple(kerns)))
+            out.append((first, "".join(parts), tuple(kerns), None))
         return out
 
     def _placeholder(self, op: ops.Placeholder, ox: float, oy: float) -> None:
@@ -632,6 +645,15 @@ def side_chars(layout: ops.CardLayout, fonts: FontBook) -> dict[str, str]:
     if done is not None:
         return done
     chars = dict(ops.needs(layout).chars)
+    for op in layout.ops:       # a shaped run's glyphs, by the codes that draw them (`glyphs.glyph_codes`)
+        if isinstance(op, ops.Text):
+            for r in op.runs:
+                shaped = fonts.shaped(str(r.content), r.font) if r.kind == "text" else None
+                if shaped is not None:
+                    from reportlab.pdfbase.pdfmetrics import getFont
+
+                    codes = glyph_codes(getFont(r.font), str(r.content), shaped)
+                    chars[r.font] = "".join(sorted(set(chars.get(r.font, "")) | set(codes)))
     label = chars.pop(ops.PLACEHOLDER_FONT, None)
     if label is not None:
         font = _placeholder_font(fonts)

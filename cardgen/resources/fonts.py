@@ -44,7 +44,7 @@ from cardgen.core.digest import file_digest, library_stamp, read_sealed, seal, u
 from cardgen.core.memo import Bounded
 from cardgen.core.paths import PathRefused, read_problem, read_regular
 from cardgen.load import refs
-from cardgen.resources import features, kerning, weights
+from cardgen.resources import features, kerning, shaping, weights
 
 if TYPE_CHECKING:
     from reportlab.pdfbase.ttfonts import TTFont
@@ -61,12 +61,18 @@ _FALLBACK = {
 }
 
 _registered: dict[Path, str] = {}   # font file -> its ReportLab font name (process-wide)
+_shaper = shaping.Shaper()          # HarfBuzz's fonts and the runs shaped (process-wide)
 _digests: dict[str, str] = {}       # ReportLab font name -> SHA-256 of the file it was measured from
 
 
 def font_files() -> dict[str, Path]:
     """ReportLab font name -> font file, of every font measured so far."""
     return {name: path for path, name in _registered.items()}
+
+
+def read_font(path: Path) -> bytes:
+    """A font file's bytes, read as every font file is read (for HarfBuzz: `shaping`)."""
+    return _read(path)
 
 
 def font_digest(name: str) -> str | None:
@@ -474,6 +480,8 @@ class FontBook:
         chain = [f for f in dict.fromkeys([*fallbacks, DEFAULT_FALLBACK]) if f in self.families]
         self.fallbacks: tuple[str, ...] = tuple(chain)
         self._cmaps: dict[str, Collection[int]] = {}
+        self._feats: dict[str, tuple[str, ...]] = {}    # ReportLab font name -> its features (`face`)
+        self._paths: dict[str, Path] = {}               # ReportLab font name -> the file drawn
         self._splits: dict[tuple[str, str, str], tuple[list[tuple[str, str]], bool]] = {}   # -> runs, fell back
         # (family, style) of every face asked for while set, in order (`cardgen.layout.cache`)
         self.uses: dict[tuple[str, str], None] | None = None
@@ -534,6 +542,8 @@ class FontBook:
         face = Face(name, min(cap / 1000.0 + 0.06, 0.9), min(desc / 1000.0, 0.3))
         self._faces[key] = face
         self._family[name] = family
+        self._feats[name] = feats
+        self._paths[name] = drawn.resolve()
         return face
 
     def width(self, text: str, font_name: str, size: float) -> float:
@@ -563,6 +573,19 @@ class FontBook:
     def kerned_width(self, text: str, font_name: str, size: float) -> float:
         """The width of `text` set with the font's kerning (the text engine's measure)."""
         return self.width(text, font_name, size) + sum(v for _, v in self.kerns(text, font_name)) * 0.001 * size
+
+    def shaped(self, text: str, font_name: str) -> shaping.Shaped | None:
+        """`text` shaped by HarfBuzz in the font (`cardgen.resources.shaping`); None where
+        shaping changes nothing but kerning, or for a font this book did not make."""
+        path = self._paths.get(font_name)
+        if path is None or not text:
+            return None
+        return _shaper.shape(text, path, self._feats.get(font_name, ()), _digests.get(font_name, ""))
+
+    def run_width(self, text: str, font_name: str, size: float) -> float:
+        """The width of a run of text as it is drawn: shaped (`shaped`), else kerned."""
+        shaped = self.shaped(text, font_name)
+        return shaped.width * 0.001 * size if shaped is not None else self.kerned_width(text, font_name, size)
 
     # -- glyph coverage -----------------------------------------------------------------
     def family_of(self, font_name: str) -> str | None:

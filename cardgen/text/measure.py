@@ -1,9 +1,11 @@
 """Measuring: a span of text becomes runs, each in one font, with its advance width.
 
-This is the one place where text meets fonts, so it is where shaping goes: today a run's
-width is the sum of its characters' advances (`FontBook.width`); with HarfBuzz, `measure`
-would return the shaped run (glyphs and their advances, OpenType features, the script and
-language) in the same place, and line breaking, fitting and placing would not change.
+This is the one place where text meets fonts and glyphs: a span is cut into runs by font
+(fallback fonts for what the text's font lacks) and by direction (`shaping.segments`), and
+each run is measured as it is drawn: shaped by HarfBuzz where shaping changes it (a
+ligature, Arabic joining forms, right to left, marks: `FontBook.shaped`), else its
+characters' advances with the font's kerning (`FontBook.kerned_width`). Line breaking,
+fitting and placing only see the widths.
 
 A measured run is `(span, width at 1 pt, font name)`: widths are proportional to the size,
 so a text is measured once for every size `fit: shrink` tries. An icon's width depends on
@@ -11,6 +13,7 @@ the text style (`TextStyle.icon_scale`), not on a font: it is measured as None.
 """
 from __future__ import annotations
 
+from cardgen.resources import shaping
 from cardgen.resources.fonts import FontBook
 from cardgen.resources.weights import style_of
 from cardgen.text.markup import Frag
@@ -60,10 +63,18 @@ def measure_word(fonts: FontBook, word: list[Frag], family: str | None, base_sty
             continue
         scale, spacing = scaled(f, base)
         font = f.span.font if f.span is not None and f.span.font else family
-        for part, font_name in fonts.split(f.value, font, merge_style(base_style, f), feats):
-            piece = f if part == f.value else Frag("text", part, f.bold, f.italic, f.span)
-            out.append((piece, fonts.kerned_width(part, font_name, 1.0) * scale + spacing * len(part), font_name))
+        for whole, font_name in fonts.split(f.value, font, merge_style(base_style, f), feats):
+            for part in shaping.segments(whole):        # (cut where the direction changes)
+                piece = f if part == f.value else Frag("text", part, f.bold, f.italic, f.span)
+                width = fonts.run_width(part, font_name, 1.0) * scale + spacing * glyphs(fonts, part, font_name)
+                out.append((piece, width, font_name))
     return out
+
+
+def glyphs(fonts: FontBook, text: str, font_name: str) -> int:
+    """How many glyphs `text` is drawn with (letter spacing goes after each)."""
+    shaped = fonts.shaped(text, font_name) if text else None
+    return len(text) if shaped is None else len(shaped.glyphs)
 
 
 def space_width(fonts: FontBook, family: str | None, style: str, size: float,

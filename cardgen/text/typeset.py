@@ -19,9 +19,9 @@ from pathlib import Path
 
 from cardgen.model.ops import Run
 from cardgen.resources.fonts import FontBook
-from cardgen.text import breaks
+from cardgen.text import bidi, breaks
 from cardgen.text.markup import BREAK, Frag, Paragraph, Styles, _Break
-from cardgen.text.measure import Measured, measure_word, scaled, space_width
+from cardgen.text.measure import Measured, glyphs, measure_word, scaled, space_width
 
 Piece = tuple[Frag, float, str, float]          # span, width, font name ("" for icons), size
 LineItem = tuple[list[Piece], float, int]       # a word's part: pieces, width, join (0: a space before it; HARD, SOFT)
@@ -32,6 +32,8 @@ _SLACK = 0.01                                   # points: what counts as fitting
 # centred and right-aligned text only where a word is wider than the measure
 _HYPHENATE_BELOW = {"justify": 0.92, "center": 0.0, "right": 0.0}
 _HYPHENATE_BELOW_DEFAULT = 0.8
+# `start` and `end` by the paragraph's direction (0: left to right, 1: right to left)
+_ALIGN = {("start", 0): "left", ("start", 1): "right", ("end", 0): "right", ("end", 1): "left"}
 
 
 @dataclass
@@ -45,12 +47,15 @@ class TextStyle:
     size: float = 9.0
     leading: float = 1.2
     color: tuple | None = (0, 0, 0, 1)
-    align: str = "left"           # left, center, right, justify
+    align: str = "left"           # left, center, right, justify; start, end (by the direction)
     valign: str = "top"           # top, middle, bottom
     icon_scale: float = 1.0       # inline icon height in font sizes
     paragraph_gap: float = 0.45   # extra space between paragraphs, in font sizes
     # OpenType features frozen into the fonts (`cardgen.resources.features.effective`); None: the defaults
     features: tuple[str, ...] | None = None
+    # the paragraphs' direction: `auto` (their first strong letter's: Hebrew and Arabic are
+    # right to left), `ltr` or `rtl` (`cardgen.text.bidi`)
+    direction: str = "auto"
 
 
 @dataclass(slots=True)
@@ -253,9 +258,9 @@ class Typesetter:
         if not font:
             return None if hyphen else part
         value = f.value + ("-" if hyphen else "")
-        spacing = (pw - self.fonts.kerned_width(f.value, font, size)) / len(f.value) \
-            if f.span is not None and f.span.tracking and f.value else 0.0      # letter spacing, a character
-        nw = self.fonts.kerned_width(value, font, size) + spacing * len(value)
+        spacing = (pw - self.fonts.run_width(f.value, font, size)) / glyphs(self.fonts, f.value, font) \
+            if f.span is not None and f.span.tracking and f.value else 0.0      # letter spacing, a glyph
+        nw = self.fonts.run_width(value, font, size) + spacing * glyphs(self.fonts, value, font)
         return ([*pieces[:-1], (Frag("text", value, f.bold, f.italic, f.span) if hyphen else f, nw, font, size)],
                 w - pw + nw, join)
 
@@ -302,45 +307,96 @@ class Typesetter:
     def _place(self, lines: list[Line], st: TextStyle, size: float, space: float, ascent: float,
                x: float, w: float, top: float, runs: list[Run]) -> list[tuple[int, float, float, bool]]:
         """The lines' runs placed, appended to `runs`: the first line's top at `top`, each line
-        aligned in (x, w). Returns each line's (index of its first run, baseline, width, ends
-        its paragraph)."""
+        aligned in (x, w). A line holding right-to-left text, or in a right-to-left
+        paragraph, has its runs in visual order (`_visual`). Returns each line's (index of its
+        first run, baseline, width, ends its paragraph)."""
         baseline = top + ascent * size * (self._scale(lines[0], size) if lines else 1.0)
         out: list[tuple[int, float, float, bool]] = []
+        bases = self._directions(lines, st)
         for n, (items, line_w, para_end) in enumerate(lines):
             if n:
                 baseline += st.leading * size * self._scale(lines[n], size)
             out.append((len(runs), baseline, line_w, para_end))
             extra = 0.0
             gaps = sum(1 for p in items[1:] if p[2] == 0)
-            if st.align == "center":
+            align = _ALIGN.get((st.align, bases[n]), st.align)
+            if align == "center":
                 cx = x + (w - line_w) / 2
-            elif st.align == "right":
+            elif align == "right" or (align == "justify" and bases[n] and (para_end or not gaps)):
                 cx = x + w - line_w
             else:
                 cx = x
-                if st.align == "justify" and not para_end and gaps:
+                if align == "justify" and not para_end and gaps:
                     extra = (w - line_w) / gaps
-            line_start = len(runs)
-            for wi, (pieces, _ww, join) in enumerate(items):
-                if wi and join == 0:
-                    cx += space + extra
-                for pi, (frag, pw, font_name, fsize) in enumerate(pieces):
-                    span = frag.span
-                    color = span.color if span is not None and span.color is not None else st.color
-                    tracking = scaled(frag, st.size)[1] * size
-                    if frag.kind == "icon":
-                        path = self.icon_path(frag.value)
-                        runs.append(Run(cx + size * 0.04, baseline, "icon", path, "", fsize, color, fsize))
-                    elif wi and join and not pi and len(runs) > line_start and runs[-1].kind == "text" \
-                            and runs[-1].font == font_name and runs[-1].size == fsize and runs[-1].color == color \
-                            and runs[-1].tracking == tracking:
-                        # a word's parts on one line are one run, as the word measured whole
-                        runs[-1] = replace(runs[-1], content=str(runs[-1].content) + frag.value,
-                                           width=runs[-1].width + pw)
-                    else:
-                        runs.append(Run(cx, baseline, "text", frag.value, font_name, fsize, color, pw, tracking))
-                    cx += pw
+            if bases[n] or any(bidi.kind(str(p[0].value)) == "R" for pieces, *_ in items for p in pieces if p[2]):
+                self._visual(items, st, size, space + extra, bases[n], cx, baseline, runs)
+            else:
+                self._forward(items, st, size, space + extra, cx, baseline, runs)
             baseline += st.paragraph_gap * size if para_end else 0.0
+        return out
+
+    def _run(self, frag: Frag, pw: float, font_name: str, fsize: float, cx: float, baseline: float,
+             st: TextStyle, size: float) -> Run:
+        """One piece of a line placed at `cx`: text, or an icon."""
+        span = frag.span
+        color = span.color if span is not None and span.color is not None else st.color
+        if frag.kind == "icon":
+            return Run(cx + size * 0.04, baseline, "icon", self.icon_path(frag.value), "", fsize, color, fsize)
+        return Run(cx, baseline, "text", frag.value, font_name, fsize, color, pw, scaled(frag, st.size)[1] * size)
+
+    def _forward(self, items: list[LineItem], st: TextStyle, size: float, gap: float, cx: float,
+                 baseline: float, runs: list[Run]) -> None:
+        """A left-to-right line's runs placed from `cx`, in order (`gap`: between words)."""
+        line_start = len(runs)
+        for wi, (pieces, _ww, join) in enumerate(items):
+            if wi and join == 0:
+                cx += gap
+            for pi, (frag, pw, font_name, fsize) in enumerate(pieces):
+                run = self._run(frag, pw, font_name, fsize, cx, baseline, st, size)
+                last = runs[-1] if len(runs) > line_start else None
+                if wi and join and not pi and last is not None and last.kind == "text" and run.kind == "text" \
+                        and (last.font, last.size, last.color, last.tracking) == (run.font, run.size, run.color,
+                                                                                 run.tracking):
+                    # a word's parts on one line are one run, as the word measured whole
+                    runs[-1] = replace(last, content=str(last.content) + frag.value, width=last.width + pw)
+                else:
+                    runs.append(run)
+                cx += pw
+
+    def _visual(self, items: list[LineItem], st: TextStyle, size: float, gap: float, base: int, cx: float,
+                baseline: float, runs: list[Run]) -> None:
+        """A line's runs placed from `cx` in visual order (`cardgen.text.bidi`): a word's
+        parts joined first (a right-to-left word is shaped whole), the spaces between words
+        as neutral runs."""
+        atoms: list[tuple[Frag | None, float, str, float]] = []     # (piece or None for a space, width, font, size)
+        for wi, (pieces, _ww, join) in enumerate(items):
+            if wi and join == 0:
+                atoms.append((None, gap, "", 0.0))
+            for pi, (frag, pw, font_name, fsize) in enumerate(pieces):
+                prev = atoms[-1][0] if atoms else None
+                if wi and join and not pi and prev is not None and prev.kind == "text" and frag.kind == "text" \
+                        and (prev.span, prev.bold, prev.italic, atoms[-1][2], atoms[-1][3]) == \
+                        (frag.span, frag.bold, frag.italic, font_name, fsize):
+                    atoms[-1] = (Frag("text", prev.value + frag.value, frag.bold, frag.italic, frag.span),
+                                 atoms[-1][1] + pw, font_name, fsize)
+                else:
+                    atoms.append((frag, pw, font_name, fsize))
+        kinds = ["" if f is None or f.kind == "icon" else bidi.kind(f.value) for f, *_ in atoms]
+        for k in bidi.visual_order(bidi.levels(kinds, base)):
+            atom, pw, font_name, fsize = atoms[k]
+            if atom is not None:
+                runs.append(self._run(atom, pw, font_name, fsize, cx, baseline, st, size))
+            cx += pw
+
+    def _directions(self, lines: list[Line], st: TextStyle) -> list[int]:
+        """Each line's paragraph direction (`bidi.paragraph_level`): 0 left to right, 1 right
+        to left."""
+        out: list[int] = []
+        for k, line in enumerate(lines):
+            if line[2] or k == len(lines) - 1:
+                para = lines[len(out):k + 1]
+                texts = (str(p[0].value) for ln in para for pieces, *_ in ln[0] for p in pieces if p[2])
+                out += [bidi.paragraph_level(texts, st.direction)] * len(para)
         return out
 
     def set(self, paragraphs: list[Paragraph], st: TextStyle, x: float, y: float, w: float, h: float,

@@ -1,0 +1,163 @@
+"""Shaping: a run of text in one font set by HarfBuzz, and the direction of text.
+
+HarfBuzz (uharfbuzz) applies the font's OpenType layout as a browser does: ligatures (`fi`),
+contextual forms, Arabic joining (each letter's initial, medial, final or isolated form),
+Hebrew and Arabic right to left, the reordering and stacking of Devanagari and Thai, mark
+positioning, kerning. A run is shaped in the font file it is drawn with, so the features
+frozen into a derived font (`cardgen.resources.features`: lining figures, small capitals)
+come with it, and the game's `features:` are asked of HarfBuzz as well.
+
+Most text is plain: every character drawn with the glyph the font's character map gives it,
+one after the other, moved only by kerning. `shape` says so (None), and such a run is
+measured and drawn as before, character by character with the kerning of
+`cardgen.resources.kerning` (the same bytes in the PDF); only a run that shaping changes
+(a ligature, a joining form, a mark moved, right to left) is drawn glyph by glyph
+(`cardgen.render.glyphs`). Both answers are kept per font and text.
+
+Direction (`strong`, `segments`): a run's direction is that of its strong characters
+(Unicode's bidirectional classes: Hebrew and Arabic letters are right to left); a word is
+cut where it changes (`سعر 12` keeps its digits left to right). Where the runs go on a line
+(visual order) is the text engine's part (`cardgen.text.bidi`).
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cardgen.core.memo import Bounded
+
+RTL_CLASSES = frozenset(("R", "AL"))
+PSEUDO = 0x100000       # glyph n drawn as the code point PSEUDO + n (Unicode's private use plane 16)
+
+
+@dataclass(frozen=True, slots=True)
+class Shaped:
+    """A run as HarfBuzz set it, in visual order (left to right, also for right-to-left
+    text): each glyph's id, the index in the text of the first character of its cluster,
+    its advance and offsets in 1/1000 of the size, and the run's width (the advances'
+    sum)."""
+
+    glyphs: tuple[int, ...]
+    clusters: tuple[int, ...]
+    advances: tuple[float, ...]
+    dx: tuple[float, ...]
+    dy: tuple[float, ...]
+    width: float
+    rtl: bool
+
+    def cluster_text(self, text: str) -> list[str]:
+        """The characters each glyph stands for: its cluster's for the first glyph of a
+        cluster (a ligature stands for all of them), "" for the others."""
+        starts = sorted(set(self.clusters))
+        end = {s: (starts[k + 1] if k + 1 < len(starts) else len(text)) for k, s in enumerate(starts)}
+        seen: set[int] = set()
+        out = []
+        for c in (self.clusters if not self.rtl else reversed(self.clusters)):
+            out.append("" if c in seen else text[c:end[c]])
+            seen.add(c)
+        return out if not self.rtl else out[::-1]
+
+
+def strong(text: str) -> str:
+    """The direction of `text`'s first strong character: "R" (Hebrew, Arabic, ...), "L", or
+    "" (none: digits, punctuation, spaces)."""
+    if text.isascii():
+        return "L" if any(ch.isalpha() for ch in text) else ""
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        if kind == "L":
+            return "L"
+        if kind in RTL_CLASSES:
+            return "R"
+    return ""
+
+
+def _kind(ch: str) -> str:
+    """A character's part in cutting a word by direction: R, L, number (N) or neutral ("")."""
+    kind = unicodedata.bidirectional(ch)
+    if kind in RTL_CLASSES:
+        return "R"
+    if kind == "L":
+        return "L"
+    return "N" if kind in ("EN", "AN") else ""
+
+
+def segments(text: str) -> list[str]:
+    """`text` cut where its direction changes: between right-to-left letters and left-to-right
+    letters or digits (neutral characters stay with what comes before them). Text with no
+    right-to-left letter is one segment."""
+    if text.isascii() or not any(unicodedata.bidirectional(ch) in RTL_CLASSES for ch in text):
+        return [text]
+    out: list[str] = []
+    cur, side = "", ""
+    for ch in text:
+        kind = _kind(ch)
+        now = "R" if kind == "R" else ("L" if kind in ("L", "N") else side)
+        if cur and now != side and side:
+            out.append(cur)
+            cur = ""
+        cur += ch
+        side = now or side
+    if cur:
+        out.append(cur)
+    return out
+
+
+class Shaper:
+    """HarfBuzz fonts by font file, and the runs shaped in them (both kept, bounded)."""
+
+    def __init__(self) -> None:
+        self._fonts: Bounded[tuple[Path, str], Any] = Bounded(64)
+        self._runs: Bounded[tuple[str, Path, str, tuple[str, ...]], Shaped | None] = Bounded(200_000)
+
+    def font(self, path: Path, version: str = "") -> Any:
+        """HarfBuzz's font of a font file (`version`: its digest, so that a file changed in a
+        `--watch` session is read again)."""
+        hb_font = self._fonts.get((path, version))
+        if hb_font is None:
+            import uharfbuzz as hb
+
+            from cardgen.resources.fonts import read_font
+
+            hb_font = self._fonts[(path, version)] = hb.Font(hb.Face(hb.Blob(read_font(path))))
+        return hb_font
+
+    def shape(self, text: str, path: Path, feats: tuple[str, ...] = (), version: str = "") -> Shaped | None:
+        """`text` shaped in the font file `path`, with the OpenType features `feats` on (the
+        font's defaults are on anyway: ligatures, kerning, a script's forms); None where
+        shaping changes nothing but kerning (`plain`). Right to left where its first strong
+        character is."""
+        rtl = strong(text) == "R"
+        key = (text, path, version, feats)
+        if key in self._runs:
+            return self._runs[key]
+        import uharfbuzz as hb
+
+        hb_font = self.font(path, version)
+        buf = hb.Buffer()
+        buf.add_str(text)
+        buf.guess_segment_properties()
+        buf.direction = "rtl" if rtl else "ltr"
+        hb.shape(hb_font, buf, dict.fromkeys(feats, True))
+        infos, positions = buf.glyph_infos, buf.glyph_positions
+        glyphs = tuple(int(i.codepoint) for i in infos)
+        shaped: Shaped | None = None
+        if not _plain(text, glyphs, [p.x_offset or p.y_offset for p in positions], hb_font, rtl):
+            k = 1000.0 / hb_font.face.upem
+            adv = tuple(p.x_advance * k for p in positions)
+            shaped = Shaped(glyphs, tuple(int(i.cluster) for i in infos), adv,
+                            tuple(p.x_offset * k for p in positions), tuple(p.y_offset * k for p in positions),
+                            sum(adv), rtl)
+        self._runs[key] = shaped
+        return shaped
+
+
+def _plain(text: str, glyphs: tuple[int, ...], moved: list[int], hb_font: Any, rtl: bool) -> bool:
+    """Shaping changed nothing but the spacing: left to right, one glyph per character, each
+    the one the font's character map gives it, none moved off its place."""
+    if rtl or len(glyphs) != len(text) or any(moved):
+        return False
+    nominal = hb_font.get_nominal_glyph
+    return all(g == (nominal(ord(ch)) or 0) for g, ch in zip(glyphs, text, strict=True))

@@ -1,0 +1,139 @@
+"""Shaping read back from what is printed: Arabic and Hebrew typed in logical order come out
+joined and right to left (glyph origins from the PDF), numbers and Latin inside them in their
+own order, a ligature where the font has one, every font embedded and subset; and the
+engine's ordering of a line (`cardgen.text.bidi`)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import BACK_TEMPLATE, REPO, write
+from pdffonts import pdf_fonts
+from test_typography import glyph_origins
+
+from cardgen.core.errors import Report
+from cardgen.pipeline.build import BuildOptions, build_game, layout_game
+from cardgen.pipeline.check import load_game
+from cardgen.text import bidi
+
+ARABIC = "مرحبا بالعالم"      # "hello world": every letter joins its neighbours but alef and the last ones
+HEBREW = "שלום עולם 123"
+TEMPLATE = """
+elements:
+  - {name: bg, type: rect, box: bleed, fill: "#ffffff"}
+  - {name: ar, type: text, x: 4mm, y: 4mm, width: 55mm, height: 15mm, size: 20, text: "{{ card.ar }}"}
+  - {name: he, type: text, x: 4mm, y: 20mm, width: 55mm, height: 15mm, size: 20, text: "{{ card.he }}"}
+  - {name: mix, type: text, x: 4mm, y: 36mm, width: 55mm, height: 15mm, size: 14, text: "{{ card.mix }}"}
+  - {name: lig, type: text, x: 4mm, y: 52mm, width: 55mm, height: 15mm, size: 24, font: Vollkorn, text: office}
+"""
+CARDS = f'cards:\n  - {{name: One, ar: "{ARABIC}", he: "{HEBREW}", mix: "السعر 12 نقطة and more"}}\n'
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory):
+    """The card built once for the tests that read it back: (PDF, the fonts, the game folder)."""
+    root = tmp_path_factory.mktemp("shaping") / "tiny"
+    write(root / "game.yaml", "title: Tiny\n")
+    write(root / "templates" / "tiny" / "face.yaml", TEMPLATE)
+    write(root / "templates" / "tiny" / "back.yaml", BACK_TEMPLATE)
+    write(root / "deck.yaml", "deck: Things\ntemplate: tiny/face\nback: tiny/back\n" + CARDS)
+    report = Report()
+    out = root.parent / "out"
+    build_game(root, REPO, BuildOptions(out=out, only=("cards",)), report)
+    assert not report.items, [d.message for d in report.items]      # (no warning about right-to-left text)
+    fonts = layout_game(load_game(root, REPO, Report()), Report()).res.fonts
+    return out / "tiny" / "cards.pdf", fonts, root
+
+
+def _line(origins: list[tuple[str, float, float]], text: str) -> list[tuple[str, float]]:
+    """The characters of one printed line (PDFium reads them in logical order) with their x."""
+    chars = [(ch, x) for ch, x, _ in origins if ch not in "\r\n"]
+    joined = "".join(ch for ch, _ in chars)
+    at = joined.index(text)
+    return chars[at:at + len(text)]
+
+
+def test_hebrew_and_arabic_print_right_to_left_and_arabic_joined(printed):
+    pdf, fonts, _ = printed
+    origins = glyph_origins(pdf)
+    face = fonts.face("DejaVuSans").name
+    for text in (ARABIC, HEBREW[:9]):
+        line = _line(origins, text)         # the characters read back in the order they were typed
+        letters = [(ch, x) for ch, x in line if ch != " "]
+        xs = [x for _, x in letters]
+        assert xs == sorted(xs, reverse=True) and len(set(xs)) == len(xs), line    # each left of the one before
+    # joined: each letter's advance is its joining form's (HarfBuzz's), not its isolated form's
+    word = ARABIC.split()[0]
+    shaped = fonts.shaped(word, face)
+    assert shaped is not None and shaped.rtl
+    import uharfbuzz as hb
+    hb_font = hb.Font(hb.Face(hb.Blob(fonts._paths[face].read_bytes())))
+    isolated = [hb_font.get_nominal_glyph(ord(ch)) for ch in word]
+    assert all(g != i for g, i in zip(shaped.glyphs[::-1][:4], isolated[:4], strict=True))    # initial, medial forms
+    line = _line(origins, word)
+    drawn = line[0][1] - line[-1][1]                   # from the last letter's origin to the first's (20 pt)
+    assert drawn == pytest.approx((shaped.width - shaped.advances[-1]) * 0.020, abs=0.05)
+    isolated_w = sum(fonts.width(ch, face, 20) for ch in word[1:])
+    assert abs(drawn - isolated_w) > 1.0              # isolated forms would sit over a point further apart
+    # the number inside Hebrew reads left to right, left of the words before it
+    (one, x1), (two, x2), (three, x3) = _line(origins, "123")
+    assert x1 < x2 < x3 < min(x for _, x in _line(origins, HEBREW[:9]))
+
+
+def test_numbers_and_latin_inside_arabic_keep_their_own_order(printed):
+    pdf, _, _ = printed
+    x = {ch: x for ch, x, _ in glyph_origins(pdf)}      # (these characters are printed once each)
+    # "السعر 12 نقطة and more": an Arabic paragraph, its first word rightmost, then the number
+    # (itself left to right), then the next word, and the English at its left end, left to right
+    assert x["س"] > x["2"] > x["1"] > x["ق"] > x["m"] > x["d"] > x["n"] > x["a"]
+
+
+def test_a_ligature_is_drawn_where_the_font_has_one_and_copies_as_its_letters(printed):
+    pdf, fonts, _ = printed
+    origins = glyph_origins(pdf)
+    line = _line(origins, "office")         # the ligature's glyph reads back as the letters it stands for
+    (_, xo), (_, xf1), (_, xf2), (_, xi), (_, xc), _ = line
+    assert xf1 == xf2 == xi < xc             # one glyph (Vollkorn's ffi) for three letters
+    shaped = fonts.shaped("office", fonts.face("Vollkorn").name)
+    assert shaped is not None and len(shaped.glyphs) == 4
+    assert xc - xf1 == pytest.approx(shaped.advances[1] * 0.024, abs=0.03)     # the ligature's advance, at 24 pt
+
+
+def test_every_font_embedded_and_subset_and_the_same_bytes_twice(printed, tmp_path):
+    pdf, _, root = printed
+    fonts = pdf_fonts(pdf)
+    assert any("DejaVuSans" in name for name in fonts) and any("Vollkorn" in name for name in fonts)
+    assert all(fonts.values()) and all("+" in name for name in fonts)
+    again = tmp_path / "again"
+    build_game(root, REPO, BuildOptions(out=again, only=("cards",)), Report())
+    assert (again / "tiny" / "cards.pdf").read_bytes() == pdf.read_bytes()
+
+
+@pytest.mark.parametrize(("kinds", "base", "order"), [
+    (["L", "", "L"], 0, [0, 1, 2]),                     # English
+    (["R", "", "R"], 1, [2, 1, 0]),                     # Hebrew
+    (["R", "", "R", "", "N"], 1, [4, 3, 2, 1, 0]),      # Hebrew then a number: the number leftmost
+    (["L", "", "R", "", "R", "", "L"], 0, [0, 1, 4, 3, 2, 5, 6]),    # two Hebrew words inside English
+    (["R", "", "N", "", "R", "", "L", "", "L"], 1, [6, 7, 8, 5, 4, 3, 2, 1, 0]),   # English at an Arabic line's end
+    (["L", "", "N"], 0, [0, 1, 2]),                     # a number after English stays after it
+])
+def test_runs_in_visual_order(kinds, base, order):
+    assert bidi.visual_order(bidi.levels(kinds, base)) == order
+
+
+def test_paragraph_direction_is_its_first_strong_letter_or_the_style():
+    assert bidi.paragraph_level(["12", "שלום", "abc"]) == 1
+    assert bidi.paragraph_level(["12", "abc", "שלום"]) == 0
+    assert bidi.paragraph_level(["שלום"], "ltr") == 0 and bidi.paragraph_level(["abc"], "rtl") == 1
+
+
+def test_the_engine_places_a_right_to_left_line_right_to_left():
+    from cardgen.resources.fonts import FontBook
+    from cardgen.text.markup import parse
+    from cardgen.text.typeset import TextStyle, Typesetter
+
+    ts = Typesetter(FontBook([REPO / "cardgen" / "data" / "fonts"]), lambda name: Path(name))
+    runs, _, _ = ts.set(parse(HEBREW), TextStyle("Lato", size=10, align="start"), 0, 0, 100, 20)
+    assert [r.content for r in runs] == ["123", "עולם", "שלום"]           # left to right on the page
+    assert runs[-1].x + runs[-1].width == pytest.approx(100)             # `start` is the right edge
+    assert [r.x for r in runs] == sorted(r.x for r in runs)
