@@ -76,7 +76,7 @@ def test_hebrew_and_arabic_print_right_to_left_and_arabic_joined(printed):
     isolated_w = sum(fonts.width(ch, face, 20) for ch in word[1:])
     assert abs(drawn - isolated_w) > 1.0              # isolated forms would sit over a point further apart
     # the number inside Hebrew reads left to right, left of the words before it
-    (one, x1), (two, x2), (three, x3) = _line(origins, "123")
+    x1, x2, x3 = (x for _, x in _line(origins, "123"))
     assert x1 < x2 < x3 < min(x for _, x in _line(origins, HEBREW[:9]))
 
 
@@ -92,8 +92,8 @@ def test_a_ligature_is_drawn_where_the_font_has_one_and_copies_as_its_letters(pr
     pdf, fonts, _ = printed
     origins = glyph_origins(pdf)
     line = _line(origins, "office")         # the ligature's glyph reads back as the letters it stands for
-    (_, xo), (_, xf1), (_, xf2), (_, xi), (_, xc), _ = line
-    assert xf1 == xf2 == xi < xc             # one glyph (Vollkorn's ffi) for three letters
+    xo, xf1, xf2, xi, xc, _ = (x for _, x in line)
+    assert xo < xf1 == xf2 == xi < xc            # one glyph (Vollkorn's ffi) for three letters
     shaped = fonts.shaped("office", fonts.face("Vollkorn").name)
     assert shaped is not None and len(shaped.glyphs) == 4
     assert xc - xf1 == pytest.approx(shaped.advances[1] * 0.024, abs=0.03)     # the ligature's advance, at 24 pt
@@ -137,3 +137,19 @@ def test_the_engine_places_a_right_to_left_line_right_to_left():
     assert [r.content for r in runs] == ["123", "עולם", "שלום"]           # left to right on the page
     assert runs[-1].x + runs[-1].width == pytest.approx(100)             # `start` is the right edge
     assert [r.x for r in runs] == sorted(r.x for r in runs)
+
+
+def test_a_line_of_cardgens_own_text_in_hebrew_is_set_right_to_left(tmp_path):
+    """`draw_line` (a sheet's margin note with the game's title) shapes and orders as the cards do."""
+    from cardgen.render.draw import draw_line, new_canvas
+    from cardgen.resources.fonts import FontBook
+
+    fonts = FontBook([REPO / "cardgen" / "data" / "fonts"])
+    pdf = tmp_path / "note.pdf"
+    c = new_canvas(str(pdf), fonts)
+    draw_line(c, fonts, "משחק · sheet 1", 12, 50, 400)
+    c.showPage()
+    c.save()
+    x = {ch: x for ch, x, _ in glyph_origins(pdf)}
+    # a Hebrew paragraph: the title at the right, read right to left; the Latin at the left
+    assert x["מ"] > x["ש"] > x["ח"] > x["ק"] > x["1"] > x["t"] > x["s"]

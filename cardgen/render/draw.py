@@ -26,7 +26,8 @@ from cardgen.render.glyphs import glyph_codes, shaped_out
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files, use_in_reportlab
 from cardgen.resources.icons import SVG_FONT, load_svg, svg_font_face
-from cardgen.resources.shaping import Shaped
+from cardgen.resources.shaping import Shaped, segments
+from cardgen.text import bidi
 
 if TYPE_CHECKING:    # (ReportLab's graphics and svglib are imported when an SVG is drawn, not reused)
     from reportlab.graphics import shapes
@@ -616,12 +617,22 @@ def draw_line(c: Canvas, fonts: FontBook, text: str, size: float, x: float, y: f
     (x, y), in the game's base font, what it lacks in the fallback fonts, as on the cards.
     (What no font has is said by the check, `cardgen.check.glyphs`.)"""
     family = family or (DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None)
-    runs = fonts.split(text, family, style)
-    at = x - sum(fonts.width(t, f, size) for t, f in runs) / 2 if centred else x
+    runs = [(seg, font) for part, font in fonts.split(text, family, style) for seg in segments(part)]
+    if any(fonts.shaped(t, f) is not None for t, f in runs):     # shaped, in visual order (a Hebrew title)
+        base = bidi.paragraph_level(t for t, _ in runs)
+        runs = [runs[k] for k in bidi.visual_order(bidi.levels([bidi.kind(t) for t, _ in runs], base))]
+    at = x - sum(fonts.run_width(t, f, size) for t, f in runs) / 2 if centred else x
     for part, font in runs:
-        c.setFont(font, size)
-        c.drawString(at, y, part)
-        at += fonts.width(part, font, size)
+        shaped = fonts.shaped(part, font)
+        if shaped is None:
+            c.setFont(font, size)
+            c.drawString(at, y, part)
+        else:
+            t = c.beginText(at, y)
+            t.setFont(font, size)
+            shaped_out(t, font, size, part, shaped)
+            c.drawText(t)
+        at += fonts.run_width(part, font, size)
 
 
 def _placeholder_font(fonts: FontBook) -> str:

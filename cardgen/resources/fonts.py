@@ -61,18 +61,12 @@ _FALLBACK = {
 }
 
 _registered: dict[Path, str] = {}   # font file -> its ReportLab font name (process-wide)
-_shaper = shaping.Shaper()          # HarfBuzz's fonts and the runs shaped (process-wide)
 _digests: dict[str, str] = {}       # ReportLab font name -> SHA-256 of the file it was measured from
 
 
 def font_files() -> dict[str, Path]:
     """ReportLab font name -> font file, of every font measured so far."""
     return {name: path for path, name in _registered.items()}
-
-
-def read_font(path: Path) -> bytes:
-    """A font file's bytes, read as every font file is read (for HarfBuzz: `shaping`)."""
-    return _read(path)
 
 
 def font_digest(name: str) -> str | None:
@@ -308,6 +302,9 @@ def _subsets(font: TTFont, path: Path) -> None:
     except Exception as exc:  # struct.error, IndexError, TTFError ... from any table
         raise FontError(f"cannot use font file {path.name}: its glyph tables are damaged ({type(exc).__name__}: "
                         f"{exc}); download or copy it again") from None
+
+
+_shaper = shaping.Shaper(_read)     # HarfBuzz's fonts and the runs shaped (process-wide)
 
 
 def _measure(name: str, path: Path) -> Metrics:

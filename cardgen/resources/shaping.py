@@ -22,6 +22,7 @@ cut where it changes (`سعر 12` keeps its digits left to right). Where the run
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,9 +107,11 @@ def segments(text: str) -> list[str]:
 
 
 class Shaper:
-    """HarfBuzz fonts by font file, and the runs shaped in them (both kept, bounded)."""
+    """HarfBuzz fonts by font file, and the runs shaped in them (both kept, bounded); `read`
+    gives a font file's bytes (`cardgen.resources.fonts` reads every font file)."""
 
-    def __init__(self) -> None:
+    def __init__(self, read: Callable[[Path], bytes]) -> None:
+        self.read = read
         self._fonts: Bounded[tuple[Path, str], Any] = Bounded(64)
         self._runs: Bounded[tuple[str, Path, str, tuple[str, ...]], Shaped | None] = Bounded(200_000)
 
@@ -119,9 +122,7 @@ class Shaper:
         if hb_font is None:
             import uharfbuzz as hb
 
-            from cardgen.resources.fonts import read_font
-
-            hb_font = self._fonts[(path, version)] = hb.Font(hb.Face(hb.Blob(read_font(path))))
+            hb_font = self._fonts[(path, version)] = hb.Font(hb.Face(hb.Blob(self.read(path))))
         return hb_font
 
     def shape(self, text: str, path: Path, feats: tuple[str, ...] = (), version: str = "") -> Shaped | None:
