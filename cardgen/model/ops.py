@@ -93,6 +93,9 @@ class Run:
     color: Colour | None
     width: float = 0.0
     tracking: float = 0.0    # letter spacing: points after each character
+    # a shaped run's glyphs that its characters do not draw (a ligature, a joining form), as the
+    # code points that draw them (`cardgen.render.glyphs`, plane 16): what the PDF's subsets need
+    glyphs: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,7 +318,7 @@ def needs(layout: CardLayout) -> Needs:
         elif isinstance(op, Text):
             for r in op.runs:
                 if r.kind == "text":
-                    chars.setdefault(r.font, set()).update(str(r.content))
+                    chars.setdefault(r.font, set()).update(str(r.content), r.glyphs)
                 elif r.kind == "icon":
                     file(r.content, r.color is not None)
         elif isinstance(op, Placeholder):

@@ -22,11 +22,11 @@ from cardgen.model import ops
 from cardgen.model.ops import Colour
 from cardgen.render import art, docinfo, effects
 from cardgen.render.formcache import FormCache
-from cardgen.render.glyphs import glyph_codes, shaped_out
+from cardgen.render.glyphs import register, shaped_out
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files, use_in_reportlab
 from cardgen.resources.icons import SVG_FONT, load_svg, svg_font_face
-from cardgen.resources.shaping import Shaped, segments
+from cardgen.resources.shaping import PSEUDO, Shaped, segments
 from cardgen.text import bidi
 
 if TYPE_CHECKING:    # (ReportLab's graphics and svglib are imported when an SVG is drawn, not reused)
@@ -261,7 +261,8 @@ class Drawer:
         w, h = layout.width + 2 * B, layout.height + 2 * B
         c = self.c
         found = reuse = None
-        if self.cache is not None and self._tokens is not None and isinstance(c, CardCanvas):
+        if self.cache is not None and self._tokens is not None and isinstance(c, CardCanvas) \
+                and not shaped_side(layout, self.fonts):
             reuse = self._reuse_key(layout, self._tokens)
             found = self.cache.get(reuse)
         rasters = self._rasters(layout) if found is not None and ops.needs(layout).rasters else ()
@@ -642,11 +643,22 @@ def _placeholder_font(fonts: FontBook) -> str:
 def text_chars(layouts: Iterable[ops.CardLayout], fonts: FontBook) -> dict[str, set[str]]:
     """The characters these card sides set in each font (ReportLab font name): their text
     and their placeholders' labels."""
+    from reportlab.pdfbase.pdfmetrics import getFont
+
     chars: dict[str, set[str]] = {}
     for layout in layouts:
         for font, text in side_chars(layout, fonts).items():
             chars.setdefault(font, set()).update(text)
+    for font, used in chars.items():    # shaped glyphs' codes (`Run.glyphs`), known to the font before it codes them
+        if any(ord(ch) >= PSEUDO for ch in used):
+            register(getFont(font), "".join(used))
     return chars
+
+
+def shaped_side(layout: ops.CardLayout, fonts: FontBook) -> bool:
+    """Whether a card side draws shaped glyphs (`Run.glyphs`): its form is drawn in each
+    document, not reused from another (the ToUnicode text of its glyphs is known by drawing them)."""
+    return any(ord(ch) >= PSEUDO for text in side_chars(layout, fonts).values() for ch in text)
 
 
 def side_chars(layout: ops.CardLayout, fonts: FontBook) -> dict[str, str]:
@@ -656,15 +668,6 @@ def side_chars(layout: ops.CardLayout, fonts: FontBook) -> dict[str, str]:
     if done is not None:
         return done
     chars = dict(ops.needs(layout).chars)
-    for op in layout.ops:       # a shaped run's glyphs, by the codes that draw them (`glyphs.glyph_codes`)
-        if isinstance(op, ops.Text):
-            for r in op.runs:
-                shaped = fonts.shaped(str(r.content), r.font) if r.kind == "text" else None
-                if shaped is not None:
-                    from reportlab.pdfbase.pdfmetrics import getFont
-
-                    codes = glyph_codes(getFont(r.font), str(r.content), shaped)
-                    chars[r.font] = "".join(sorted(set(chars.get(r.font, "")) | set(codes)))
     label = chars.pop(ops.PLACEHOLDER_FONT, None)
     if label is not None:
         font = _placeholder_font(fonts)

@@ -22,30 +22,35 @@ from typing import Any
 
 from cardgen.resources.shaping import PSEUDO, Shaped
 
-__all__ = ["glyph_codes", "shaped_out"]
+__all__ = ["glyph_codes", "register", "shaped_out"]
+
+
+def register(font: Any, codes: str) -> None:
+    """The glyph codes (`PSEUDO + glyph`) among `codes` added to the ReportLab TrueType font's
+    map, each with its glyph's advance as its width; before the document codes them
+    (`CardCanvas.fix_resources`) or draws them."""
+    face = font.face
+    to_glyph = face.charToGlyph
+    for ch in codes:
+        code = ord(ch)
+        if code >= PSEUDO and code not in to_glyph:
+            gid = code - PSEUDO
+            to_glyph[code] = gid
+            face.charWidths[code] = face._pdfScale(face.hmetrics[gid][0]) if gid < len(face.hmetrics) \
+                else face.defaultWidth
 
 
 def glyph_codes(font: Any, text: str, shaped: Shaped) -> str:
     """The characters that draw the glyphs of `shaped` (`text` shaped in the ReportLab
-    TrueType font `font`) through the font's subsets: a glyph that is its character's own is
-    that character, any other its code point `PSEUDO + glyph` (added to the font's map)."""
-    face = font.face
-    to_glyph = face.charToGlyph
+    TrueType font `font`) through the font's subsets (`Shaped.codes`: a glyph that is its
+    character's own is that character, any other its code point `PSEUDO + glyph`), registered
+    with the font, with the characters each glyph stands for (its ToUnicode entry)."""
+    register(font, shaped.extra)
     names = _text_map(font)
-    out = []
-    for gid, chars in zip(shaped.glyphs, shaped.cluster_text(text), strict=True):
-        if len(chars) == 1 and to_glyph.get(ord(chars)) == gid:
-            out.append(chars)
-            continue
-        code = PSEUDO + gid
-        if code not in to_glyph:
-            to_glyph[code] = gid
-            face.charWidths[code] = face._pdfScale(face.hmetrics[gid][0]) if gid < len(face.hmetrics) \
-                else face.defaultWidth
-        if chars and code not in names:
-            names[code] = chars
-        out.append(chr(code))
-    return "".join(out)
+    for ch, chars in zip(shaped.codes, shaped.cluster_text(text), strict=True):
+        if ord(ch) >= PSEUDO and chars and ord(ch) not in names:
+            names[ord(ch)] = chars
+    return shaped.codes
 
 
 def shaped_out(t: Any, font_name: str, size: float, text: str, shaped: Shaped) -> None:

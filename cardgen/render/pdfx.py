@@ -29,7 +29,7 @@ from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.render import docinfo
 from cardgen.render.cmyk import CmykCanvas, Condition, Separation, spot
-from cardgen.render.draw import Drawer, new_canvas, text_chars
+from cardgen.render.draw import Drawer, new_canvas, shaped_side, text_chars
 from cardgen.render.outlines import outline_ops
 from cardgen.render.pdfxcache import PdfxCache, Piece, side_key
 from cardgen.resources.fonts import FontBook
@@ -87,8 +87,9 @@ class _Drawer(Drawer):
             shown = [Path(p) for p in c.shown]
             piece = Piece(*(made or ("", [], [])), self.asked, [p.stem for p in shown],
                           max(art, sep.peak, self.asked_peak), pictures)
-            reusable = made is not None and all(p.parent == self.folder and c.kept is not None
-                                                and c.kept.image(p.stem) is not None for p in shown)
+            # (a side with shaped glyphs is drawn in each document: `shaped_side`)
+            reusable = made is not None and not shaped_side(side, self.fonts) and all(
+                p.parent == self.folder and c.kept is not None and c.kept.image(p.stem) is not None for p in shown)
         else:
             for image in piece.images:
                 c.register_image(str(self.folder / f"{image}.tif"))

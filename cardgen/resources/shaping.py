@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,12 @@ class Shaped:
     dy: tuple[float, ...]
     width: float
     rtl: bool
+    codes: str          # the characters that draw the glyphs: its own for a character's glyph, else PSEUDO + id
+
+    @property
+    def extra(self) -> str:
+        """The codes of the glyphs that no character of the run draws (sorted, each once)."""
+        return "".join(sorted({ch for ch in self.codes if ord(ch) >= PSEUDO}))
 
     def cluster_text(self, text: str) -> list[str]:
         """The characters each glyph stands for: its cluster's for the first glyph of a
@@ -148,9 +154,13 @@ class Shaper:
         if not _plain(text, glyphs, [p.x_offset or p.y_offset for p in positions], hb_font, rtl):
             k = 1000.0 / hb_font.face.upem
             adv = tuple(p.x_advance * k for p in positions)
-            shaped = Shaped(glyphs, tuple(int(i.cluster) for i in infos), adv,
-                            tuple(p.x_offset * k for p in positions), tuple(p.y_offset * k for p in positions),
-                            sum(adv), rtl)
+            clusters = tuple(int(i.cluster) for i in infos)
+            shaped = Shaped(glyphs, clusters, adv, tuple(p.x_offset * k for p in positions),
+                            tuple(p.y_offset * k for p in positions), sum(adv), rtl, "")
+            nominal = hb_font.get_nominal_glyph
+            codes = "".join(chars if len(chars) == 1 and (nominal(ord(chars)) or 0) == g else chr(PSEUDO + g)
+                            for g, chars in zip(glyphs, shaped.cluster_text(text), strict=True))
+            shaped = replace(shaped, codes=codes)
         self._runs[key] = shaped
         return shaped
 

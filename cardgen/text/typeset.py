@@ -342,7 +342,13 @@ class Typesetter:
         color = span.color if span is not None and span.color is not None else st.color
         if frag.kind == "icon":
             return Run(cx + size * 0.04, baseline, "icon", self.icon_path(frag.value), "", fsize, color, fsize)
-        return Run(cx, baseline, "text", frag.value, font_name, fsize, color, pw, scaled(frag, st.size)[1] * size)
+        return Run(cx, baseline, "text", frag.value, font_name, fsize, color, pw, scaled(frag, st.size)[1] * size,
+                   self._glyphs(frag.value, font_name))
+
+    def _glyphs(self, text: str, font_name: str) -> str:
+        """`Run.glyphs` of a run: the codes of its shaped glyphs that no character draws."""
+        shaped = self.fonts.shaped(text, font_name)
+        return shaped.extra if shaped is not None else ""
 
     def _forward(self, items: list[LineItem], st: TextStyle, size: float, gap: float, cx: float,
                  baseline: float, runs: list[Run]) -> None:
@@ -358,7 +364,8 @@ class Typesetter:
                         and (last.font, last.size, last.color, last.tracking) == (run.font, run.size, run.color,
                                                                                  run.tracking):
                     # a word's parts on one line are one run, as the word measured whole
-                    runs[-1] = replace(last, content=str(last.content) + frag.value, width=last.width + pw)
+                    text = str(last.content) + frag.value
+                    runs[-1] = replace(last, content=text, width=last.width + pw, glyphs=self._glyphs(text, last.font))
                 else:
                     runs.append(run)
                 cx += pw
