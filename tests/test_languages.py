@@ -414,3 +414,19 @@ def test_the_po_reader_ends_in_entries_or_its_own_located_error(text):
         loads(text, "x.po")
     except CardgenError as exc:
         assert exc.diagnostics and all(d.loc.file == "x.po" and d.loc.line >= 1 for d in exc.diagnostics)
+
+
+def test_a_side_the_same_in_every_language_is_rasterized_once(tmp_path):
+    deck = DECK.replace("    name@de: Diebstahl\n", "").replace("    text@de: Nimm eine Karte.\n", "")
+    root = make_game(tmp_path, game=GAME + "mark_untranslated: false\n", decks={"actions.yaml": deck})
+    out = tmp_path / "out"
+
+    def bitmaps() -> list[Path]:
+        return [p for p in out.rglob("*") if p.is_file() and p.parent.name == "raster" and p.name != "OWNER"]
+
+    build_game(root, tmp_path, BuildOptions(out=out, only=("tts",), lang="en"), Report())
+    one = len(bitmaps())
+    assert one and all(p.parent == out / "g" / ".cache" / "raster" for p in bitmaps())
+    build_game(root, tmp_path, BuildOptions(out=out, only=("tts",)), Report())
+    # Theft reads the same in both languages: only the two translated faces are new
+    assert len(bitmaps()) == one + 2 * one // 3

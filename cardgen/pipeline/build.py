@@ -228,6 +228,10 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     # images at the size they print (checks draw too); a game's languages share them
     shared = out_dir.parent if opts.lang else out_dir
     art.configure(shared / ".cache" / "art", owner=shared)
+    if opts.lang:
+        from cardgen.render import raster
+
+        raster.share(out_dir, shared)       # (card bitmaps too: a back the same in every language made once)
     with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
         checked = check_game(path, project, report, opts.out, lang=opts.lang, sets=opts.sets)
     game, rendered = _buildable(checked, opts, report)

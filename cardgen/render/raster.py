@@ -137,6 +137,16 @@ def side_key(layout: ops.CardLayout, spec: Spec, font_files: dict | None = None)
 
 # -- rasterizing ------------------------------------------------------------------------------
 
+_shared: dict[str, Path] = {}       # a language's output folder -> the game's, whose bitmaps it uses
+
+
+def share(out_dir: Path, shared: Path) -> None:
+    """The bitmaps of the output folder `out_dir` kept in `shared`'s cache instead: a game's
+    languages (build/<game>/<lang>/, docs/languages.md) share theirs, so a side that is the same
+    in every language (a back, most art) is rasterized once."""
+    _shared[str(Path(out_dir))] = Path(shared)
+
+
 class Cache:
     """Bitmaps by content hash, in one folder. A bitmap used by a build is touched; one not
     used for `KEEP_DAYS` is pruned, so editing a card a hundred times does not pile up files."""
@@ -157,6 +167,7 @@ class Cache:
         from cardgen.core.cachefile import claim_folder
         from cardgen.core.paths import through_link
 
+        out_dir = _shared.get(str(Path(out_dir)), Path(out_dir))
         cache = cls(Path(out_dir) / ".cache" / "raster")
         if through_link(cache.dir, 3):
             return cls(Path(out_dir) / ".cache" / "raster-unused-link")   # (never made: nothing found)
