@@ -70,6 +70,9 @@ elements:
 """
 
 
+RULES_BOOK = "title: Rules\ntitle@de: Regeln\nintro: Play well.\nintro@de: Spiel gut.\nsections: []\n"
+
+
 def _game(tmp_path: Path, game: str = GAME, deck: str = DECK, **kw) -> Path:
     return make_game(tmp_path, game=game, decks={"actions.yaml": deck}, templates={"face": LABELLED}, **kw)
 
@@ -112,8 +115,7 @@ def test_localize_puts_the_translation_in_the_source_place_and_drops_the_others(
 
 
 def test_two_languages_build_both_sets_with_their_texts(tmp_path):
-    root = _game(tmp_path, rules="title: Rules\ntitle@de: Regeln\nintro: Play well.\nintro@de: Spiel gut.\n"
-                                 "sections: []\n")
+    root = _game(tmp_path, rules=RULES_BOOK)
     out = tmp_path / "out"
     built = build_game(root, tmp_path, BuildOptions(out=out, only=("cards", "tts", "booklet"), papers=("a4",)),
                        Report())
@@ -430,3 +432,18 @@ def test_a_side_the_same_in_every_language_is_rasterized_once(tmp_path):
     build_game(root, tmp_path, BuildOptions(out=out, only=("tts",)), Report())
     # Theft reads the same in both languages: only the two translated faces are new
     assert len(bitmaps()) == one + 2 * one // 3
+
+
+def test_a_deck_shows_its_translated_name_and_keeps_its_own(tmp_path):
+    root = _game(tmp_path, deck=DECK + "deck@de: Aktionen\n",
+                 rules=RULES_BOOK + "components:\n  - deck: Action\n    quote: \"6 Digging\"\n    cards: {Digging: 6}\n"
+                                    "    others: 3\n")
+    out = tmp_path / "out"
+    report = Report()
+    build_game(root, tmp_path, BuildOptions(out=out, only=("tts", "booklet"), papers=("a4",)), report)
+    assert not report.errors, report.errors         # rules.yaml's counts still name the deck `Action`
+    saves = {lang: json.loads((out / "g" / lang / "tts" / "g.json").read_text()) for lang in ("en", "de")}
+    decks = {lang: [o["Nickname"] for o in s["ObjectStates"] if o["Name"] == "Deck"] for lang, s in saves.items()}
+    assert decks == {"en": ["Action"], "de": ["Aktionen"]}
+    assert "Aktionen" in _words(out / "g" / "de" / "rules.pdf") and "Aktionen" not in _words(out / "g" / "en" /
+                                                                                            "rules.pdf")

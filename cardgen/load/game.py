@@ -24,7 +24,7 @@ from cardgen.load.declared import file_diagnostics
 from cardgen.load.declared import safe_key as _safe
 from cardgen.load.project import find_project, game_project, resolve_games
 from cardgen.load.rules import rules_from
-from cardgen.load.translations import localize, scan
+from cardgen.load.translations import localize, scan, split
 from cardgen.load.yamlsrc import YDict, YList, load_file
 from cardgen.model.game import BUNDLED, Card, Deck, Game
 from cardgen.model.refs import FileRef
@@ -112,7 +112,8 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
     collect = problems is not None
     if problems is None:
         problems = []
-    data, opts, name, raw_defaults = _deck_file(path, report, problems, sections, lang, languages)
+    data, opts, name, raw = _deck_file(path, report, problems, sections, lang, languages)
+    raw_defaults = raw.get("defaults") if raw is not data and isinstance(raw.get("defaults"), dict) else None
     size = piece_size(opts, data, game_size, problems, find)     # a card's, a token's, a tile's or a board's
     defaults = opts.defaults or {}
     cards_data = _cards_data(data, path, name, report, sheet_cache)
@@ -133,22 +134,33 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
         back=opts.back or None, backs=opts.backs or None,
         back_loc=data.value_loc(back_key) if back_key else None,
         size=size, bleed=opts.bleed if opts.bleed is not None else game_bleed, cards=cards,
-        data=data, slug=slugify(name), opts=opts,
+        data=data, slug=slugify(name), opts=opts, shown=_shown_name(raw, lang),
     )
+
+
+def _shown_name(raw: YDict, lang: str | None) -> str:
+    """A deck's `deck@LANG` (docs/languages.md): its name as the outputs show it in `lang`; ""
+    for none (its `deck:`, which stays how everything names it, in every language)."""
+    for key, value in raw.items() if lang else ():
+        parts = split(key)
+        if parts is not None and parts[0] == "deck" and norm(parts[1]) == norm(lang or "") \
+                and isinstance(value, (str, int, float)) and str(value).strip():
+            return without_bidi(str(value))
+    return ""
 
 
 def _deck_file(path: Path, report: Report, problems: list[Diagnostic], sections: Mapping[str, str] | None,
                lang: str | None = None, languages: tuple[str, ...] | None = None
-               ) -> tuple[YDict, DeckFile, str, Mapping | None]:
+               ) -> tuple[YDict, DeckFile, str, YDict]:
     """The deck file's mapping (in language `lang`; its cards as written), its declared options,
-    its name (bidirectional controls taken out) and its `defaults:` with every language's
-    values when they hold a translation (else None); what leaves no deck raises."""
+    its name (bidirectional controls taken out) and its mapping with every language's values;
+    what leaves no deck raises."""
     data = load_file(path)
     if data is None:
         raise CardgenError(Loc(str(path), 1), "empty deck file; a deck needs `deck:`, `template:` and `cards:`")
     data = _mapping(data, Loc(str(path), 1), "a deck file")
     what = f"deck file {path.name}"
-    report.extend(scan({k: v for k, v in data.items() if k != "cards"}, languages, what, DECK_FIXED))
+    report.extend(scan({k: v for k, v in data.items() if k != "cards"}, languages, what, ("cards",)))
     raw = data
     data = localize(raw, lang, DECK_FIXED)
     unknown, wrong = file_diagnostics(DeckFile, data, what, sections)
@@ -163,8 +175,7 @@ def _deck_file(path: Path, report: Report, problems: list[Diagnostic], sections:
         raise CardgenError(data.key_loc("backs"), f"deck '{name}' has both `back:` (one shared back) and "
                                                   f"`backs:` (per-card backs); keep one")
     problems.extend(wrong)
-    raw_defaults = raw.get("defaults") if raw is not data and isinstance(raw.get("defaults"), dict) else None
-    return data, opts, name, raw_defaults
+    return data, opts, name, raw
 
 
 def _cards_data(data: YDict, path: Path, name: str, report: Report,

@@ -122,6 +122,12 @@ class Deck:
     data: YDict                 # the deck file's mapping
     slug: str = ""
     opts: DeckFile | None = None    # the deck file's declared options, converted
+    shown: str = ""             # `deck@LANG` of the language loaded in (docs/languages.md), else ""
+
+    @property
+    def title(self) -> str:
+        """The deck's name as the outputs show it: its `deck@LANG` translation, else `name`."""
+        return self.shown or self.name
 
     @property
     def loc(self) -> Loc:
@@ -157,6 +163,7 @@ class Deck:
         """What templates see as `deck`."""
         return {
             "name": self.name,
+            "title": self.title,
             "count": self.count,
             "distinct": len(self.cards),
             "size": {"name": self.size.name, "width": self.size.width, "height": self.size.height},

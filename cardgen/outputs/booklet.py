@@ -280,7 +280,7 @@ class BookletMaker:
             tx = thumb_w + 5 * MM
             kinds = len(deck.cards)
             many = "dice" if deck.kind == "die" else None
-            lines = c.lines(f"**{deck.name}** — {plural(deck.pieces, deck.kind, many)}",
+            lines = c.lines(f"**{deck.title}** — {plural(deck.pieces, deck.kind, many)}",
                             replace(st.body, size=st.base * 1.08), self.cw - tx, tx)
             detail = f"{kinds} different · {deck.size.label}" if deck.kind != "die" else \
                 f"{kinds} faces · {deck.die_edge:g} mm dice, {deck.size.width:g} mm stickers"
@@ -471,7 +471,7 @@ class BookletMaker:
         if columns:
             c.smart = False
             try:
-                texts = [f"**{d.pieces}** {d.name}" for d in self.r.game.decks] + self._items() \
+                texts = [f"**{d.pieces}** {d.title}" for d in self.r.game.decks] + self._items() \
                     + self._items(bought=True)
                 gap = 5 * MM
                 width = (self.cw - gap * (columns - 1)) / columns
@@ -512,7 +512,7 @@ class BookletMaker:
                     lay = faces.get(d.name)
                     if lay is not None:
                         strip.ops.append(Thumb(lay, x + tw / 2, ch / 2, tw, 0.0, True))
-                    text = merge(c.lines(f"**{d.pieces}** {d.name}", label, tw + gap * 0.8, x - gap * 0.4))
+                    text = merge(c.lines(f"**{d.pieces}** {d.title}", label, tw + gap * 0.8, x - gap * 0.4))
                     strip.ops += [shift(op, 0, ch + 1.5 * MM) for op in text.ops]
                     lab_h = max(lab_h, text.h)
                     del h

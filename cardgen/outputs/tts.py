@@ -614,7 +614,7 @@ def _deck_object(game, deck, dopts, sheets, per_sheet, url) -> dict:
         "GUID": _guid(game.slug, deck.slug),
         "Name": "Deck",
         "Transform": _transform(scale, face_down),
-        "Nickname": deck.name,
+        "Nickname": deck.title,
         "Description": str(deck.data.get("description") or ""),
         "GMNotes": "",
         **COMMON,
