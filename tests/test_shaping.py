@@ -153,3 +153,23 @@ def test_a_line_of_cardgens_own_text_in_hebrew_is_set_right_to_left(tmp_path):
     x = {ch: x for ch, x, _ in glyph_origins(pdf)}
     # a Hebrew paragraph: the title at the right, read right to left; the Latin at the left
     assert x["מ"] > x["ש"] > x["ח"] > x["ק"] > x["1"] > x["t"] > x["s"]
+
+
+def test_punctuation_round_a_number_goes_where_the_bidirectional_rules_put_it():
+    """`(2).` at the end of a Hebrew sentence: the brackets face the right way round the number
+    and the full stop ends the line at its left; `more.` in an English phrase at the end of a
+    Hebrew paragraph has its full stop at the far left too."""
+    from cardgen.resources.fonts import FontBook
+    from cardgen.text.markup import parse
+    from cardgen.text.typeset import TextStyle, Typesetter
+
+    ts = Typesetter(FontBook([REPO / "cardgen" / "data" / "fonts"]), lambda name: Path(name))
+
+    def drawn(text: str) -> list[str]:
+        runs, _, _ = ts.set(parse(text), TextStyle("Lato", size=10), 0, 0, 200, 20)
+        assert [r.x for r in runs] == sorted(r.x for r in runs)
+        return [str(r.content) for r in runs]
+
+    assert drawn("נקודות (2).") == [".(", "2", ")", "נקודות"]
+    assert drawn("שלום and more.") == [".", "and", "more", "שלום"]
+    assert drawn("Hello שלום.") == ["Hello", "שלום", "."]

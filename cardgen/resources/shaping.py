@@ -81,7 +81,7 @@ def strong(text: str) -> str:
     return ""
 
 
-def _kind(ch: str) -> str:
+def char_kind(ch: str) -> str:
     """A character's part in cutting a word by direction: R, L, number (N) or neutral ("")."""
     kind = unicodedata.bidirectional(ch)
     if kind in RTL_CLASSES:
@@ -100,7 +100,7 @@ def segments(text: str) -> list[str]:
     out: list[str] = []
     cur, side = "", ""
     for ch in text:
-        kind = _kind(ch)
+        kind = char_kind(ch)
         now = "R" if kind == "R" else ("L" if kind in ("L", "N") else side)
         if cur and now != side and side:
             out.append(cur)

@@ -33,6 +33,25 @@ def kind(text: str) -> str:
     return "N" if any(ch.isdigit() for ch in text) else ""
 
 
+_PAIRS = dict(zip("()[]{}<>«»‹›", ")(][}{><»«›‹", strict=True))
+
+
+def unwrap(text: str) -> list[str]:
+    """`text` as its leading punctuation, its letters and digits, and its trailing punctuation
+    (those present): `(2).` -> `(`, `2`, `).`; text with no letter or digit stays whole."""
+    inner = [k for k, ch in enumerate(text) if shaping.char_kind(ch)]
+    if not inner:
+        return [text]
+    a, b = inner[0], inner[-1] + 1
+    return [p for p in (text[:a], text[a:b], text[b:]) if p]
+
+
+def mirrored(text: str) -> str:
+    """Neutral text set right to left, as it is drawn left to right: reversed, each bracket
+    turned to face the other way (Unicode's mirrored pairs; the common ones)."""
+    return "".join(_PAIRS.get(ch, ch) for ch in reversed(text))
+
+
 def paragraph_level(texts: Iterable[str], direction: str = "auto") -> int:
     """0 (left to right) or 1 (right to left): `direction` if it is `ltr` or `rtl`, else that
     of the first strong letter in `texts` (left to right where there is none)."""

@@ -388,12 +388,31 @@ class Typesetter:
                                  atoms[-1][1] + pw, font_name, fsize)
                 else:
                     atoms.append((frag, pw, font_name, fsize))
+        atoms = [part for atom in atoms for part in self._unwrapped(atom)]
         kinds = ["" if f is None or f.kind == "icon" else bidi.kind(f.value) for f, *_ in atoms]
-        for k in bidi.visual_order(bidi.levels(kinds, base)):
+        lv = bidi.levels(kinds, base)
+        for k in bidi.visual_order(lv):
             atom, pw, font_name, fsize = atoms[k]
             if atom is not None:
+                if lv[k] % 2 and not kinds[k] and atom.kind == "text":     # neutral, right to left: as drawn
+                    atom = Frag("text", bidi.mirrored(atom.value), atom.bold, atom.italic, atom.span)
                 runs.append(self._run(atom, pw, font_name, fsize, cx, baseline, st, size))
             cx += pw
+
+    def _unwrapped(self, atom: tuple[Frag | None, float, str, float]) -> list[tuple[Frag | None, float, str, float]]:
+        """A run with punctuation before or after its letters and digits (`(2).`, `שלום.`) as
+        up to three runs, so that the punctuation goes where the bidirectional rules put it;
+        each part's width its share of the run's."""
+        frag, pw, font_name, fsize = atom
+        if frag is None or frag.kind != "text":
+            return [atom]
+        parts = bidi.unwrap(frag.value)
+        if len(parts) == 1:
+            return [atom]
+        widths = [self.fonts.run_width(p, font_name, fsize) for p in parts]
+        total = sum(widths) or 1.0
+        return [(Frag("text", p, frag.bold, frag.italic, frag.span), pw * w / total, font_name, fsize)
+                for p, w in zip(parts, widths, strict=True)]
 
     def _directions(self, lines: list[Line], st: TextStyle) -> list[int]:
         """Each line's paragraph direction (`bidi.paragraph_level`): 0 left to right, 1 right
