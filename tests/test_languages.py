@@ -447,3 +447,16 @@ def test_a_deck_shows_its_translated_name_and_keeps_its_own(tmp_path):
     assert decks == {"en": ["Action"], "de": ["Aktionen"]}
     assert "Aktionen" in _words(out / "g" / "de" / "rules.pdf") and "Aktionen" not in _words(out / "g" / "en" /
                                                                                             "rules.pdf")
+
+
+def test_words_are_hyphenated_by_the_language_being_built(tmp_path):
+    from cardgen.layout.engine import Resources
+    from cardgen.text import breaks
+
+    root = _game(tmp_path, game=GAME.replace("languages: [en, de]", "languages: [en, de, ja]"))
+    hyphenators = {lang: Resources(load_game(root, tmp_path, Report(), lang=lang)).typesetter.hyphenator
+                   for lang in ("en", "de", "ja", "qps")}
+    assert hyphenators["en"] is breaks.dictionary("en") is not None
+    assert hyphenators["de"] is breaks.dictionary("de") is not None and hyphenators["de"] is not hyphenators["en"]
+    assert hyphenators["ja"] is None            # (pyphen has no Japanese patterns: not hyphenated)
+    assert hyphenators["qps"] is hyphenators["en"]
