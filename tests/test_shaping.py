@@ -173,3 +173,73 @@ def test_punctuation_round_a_number_goes_where_the_bidirectional_rules_put_it():
     assert drawn("נקודות (2).") == [".(", "2", ")", "נקודות"]
     assert drawn("שלום and more.") == [".", "and", "more", "שלום"]
     assert drawn("Hello שלום.") == ["Hello", "שלום", "."]
+
+
+def _synthetic_font(path: Path) -> Path:
+    """A TrueType font of plain bars (a game's own font): Devanagari KA (600 units wide) and
+    the vowel sign I (300), Thai KO KAI, SARA AM, NIKHAHIT and SARA AA; no OpenType tables, so
+    what changes is HarfBuzz's shaping of the scripts themselves."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+
+    widths = {".notdef": 500, "space": 250, "ka": 600, "iMatra": 300, "koKai": 550, "saraAm": 450,
+              "nikhahit": 200, "saraAa": 350}
+
+    def bar(w: int):
+        pen = TTGlyphPen(None)
+        if w != 250:
+            pen.moveTo((20, 0))
+            pen.lineTo((20, 600))
+            pen.lineTo((w - 20, 600))
+            pen.lineTo((w - 20, 0))
+            pen.closePath()
+        return pen.glyph()
+
+    fb = FontBuilder(1000, isTTF=True)
+    fb.setupGlyphOrder(list(widths))
+    fb.setupCharacterMap({0x20: "space", 0x915: "ka", 0x93F: "iMatra", 0xE01: "koKai", 0xE33: "saraAm",
+                          0xE4D: "nikhahit", 0xE32: "saraAa"})
+    fb.setupGlyf({n: bar(w) for n, w in widths.items()})
+    fb.setupHorizontalMetrics({n: (w, 20) for n, w in widths.items()})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "Synth", "styleName": "Regular"})
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200, sCapHeight=700)
+    fb.setupPost()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fb.save(str(path))
+    return path
+
+
+def test_devanagari_and_thai_are_shaped_in_a_games_own_font(tiny_game, tmp_path):
+    import pypdfium2 as pdfium
+
+    template = ('elements:\n  - {name: bg, type: rect, box: bleed, fill: "#ffffff"}\n'
+                '  - {name: t, type: text, x: 4mm, y: 4mm, width: 55mm, height: 20mm, size: 40, font: Synth, '
+                'text: "{{ card.text }}"}\n')
+    root = tiny_game('cards:\n  - {name: One, text: "कि"}\n  - {name: Two, text: "กำ"}\n', template=template)
+    _synthetic_font(root / "fonts" / "Synth-Regular.ttf")
+    report = Report()
+    build_game(root, REPO, BuildOptions(out=tmp_path / "out", only=("cards",)), report)
+    assert not report.items, [d.message for d in report.items]
+    pdf = pdfium.PdfDocument(str(tmp_path / "out" / "tiny" / "cards.pdf"))
+    # Devanagari: the vowel sign I, typed after KA, is drawn before it (to its left)
+    image = pdf[0].render(scale=2).to_pil().convert("L")
+    row = image.crop((0, 0, image.width // 2, image.height)).point(lambda v: 255 if v < 128 else 0)
+    y = row.getbbox()[1] + 5
+    line = [row.getpixel((x, y)) for x in range(row.width)]
+    bars, x = [], 0
+    while x < len(line):
+        if line[x]:
+            start = x
+            while x < len(line) and line[x]:
+                x += 1
+            bars.append((x - start) / 2)          # points
+        x += 1
+    assert bars == [pytest.approx(0.26 * 40, abs=1), pytest.approx(0.56 * 40, abs=1)]   # I's bar, then KA's
+    # Thai: SARA AM is drawn as NIKHAHIT and SARA AA (three glyphs for two characters), and the
+    # text still reads as typed
+    fonts = layout_game(load_game(root, REPO, Report()), Report()).res.fonts
+    thai = fonts.shaped("กำ", fonts.face("Synth").name)
+    assert thai is not None and len(thai.glyphs) == 3
+    texts = [pdf[k].get_textpage().get_text_range().replace("\u200b", "") for k in range(2)]   # (a card a page)
+    assert texts == ["कि", "กำ"]

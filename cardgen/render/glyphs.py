@@ -7,8 +7,9 @@ Devanagari conjunct): each such glyph n is given the code point `PSEUDO + n` (Un
 private use plane 16, which no text of a card uses) in the font's map, with the glyph's
 advance as its width, so ReportLab subsets and embeds it as any other (`glyph_codes`). The
 subset's ToUnicode map then gives each such glyph the characters it stands for (a ligature
-all of its characters, a joining form its letter), so text copied or searched in the PDF
-reads as it was typed, in logical order (`_text_map`).
+all of its characters, a joining form its letter; the later glyphs of a cluster drawn with
+several, as Thai SARA AM, a zero-width space), so text copied or searched in the PDF reads
+as it was typed, in logical order (`_text_map`).
 
 A run is written as TJ arrays (`shaped_out`): after each glyph, the number that moves the
 next one from where its width in the PDF would put it to where HarfBuzz placed it (kerning,
@@ -23,6 +24,8 @@ from typing import Any
 from cardgen.resources.shaping import PSEUDO, Shaped
 
 __all__ = ["glyph_codes", "register", "shaped_out"]
+
+_MORE = "\u200b"     # what the second and later glyphs of a cluster read as (its first one reads as all of it)
 
 
 def register(font: Any, codes: str) -> None:
@@ -48,8 +51,9 @@ def glyph_codes(font: Any, text: str, shaped: Shaped) -> str:
     register(font, shaped.extra)
     names = _text_map(font)
     for ch, chars in zip(shaped.codes, shaped.cluster_text(text), strict=True):
-        if ord(ch) >= PSEUDO and chars and ord(ch) not in names:
-            names[ord(ch)] = chars
+        code = ord(ch)
+        if code >= PSEUDO and ((chars and names.get(code, _MORE) == _MORE) or code not in names):
+            names[code] = chars or _MORE
     return shaped.codes
 
 
