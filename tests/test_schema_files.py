@@ -91,7 +91,7 @@ CASES: dict[tuple[type, str], dict] = {
     (G, "vars"): {"wrong": ("5", "game.yaml: `vars` must be a mapping of name: value, got 5", None), "range": None},
     (G, "styles"): {
         "wrong": ("5", "game.yaml: `styles` must be a mapping of style name: span attributes (color, size, font, "
-                       "weight, style, letter_spacing), got 5", None),
+                       "weight, style, letter_spacing, align, space_before, space_after, indent, leading), got 5", None),
         "range": ("{prereq: {size: 900pt}}", "game.yaml: `styles` 'prereq' is not a valid style: size '900pt' is out "
                                              "of range", "900pt")},
     (G, "min_text_size"): {

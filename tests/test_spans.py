@@ -55,7 +55,7 @@ def test_what_is_wrong_with_a_span_is_said():
     frags("[bogus]x[/bogus] [colr=red]y[/] [color=nope]z[/] [/]", {"prereq": Span()}, problems)
     assert problems == [
         "unknown style 'bogus' in '[bogus]' (styles in game.yaml `styles:`: prereq)",
-        "unknown span attribute 'colr' (use color, size, font, weight, style, letter_spacing), in '[colr=red]'",
+        "unknown span attribute 'colr' (use color, size, font, weight, style, letter_spacing, align, space_before, space_after, indent, leading), in '[colr=red]'",
         "unknown colour 'nope'; use #rrggbb, a CSS colour name or none, in '[color=nope]'",
         "'[/]' closes no span",
     ]
@@ -140,7 +140,7 @@ def test_a_bad_style_in_game_yaml_is_an_error_at_its_line(tiny_game, tmp_path):
     with pytest.raises(CardgenError) as caught:
         build_game(root, REPO, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
     assert str(caught.value) == (f"{root / 'game.yaml'}:3:36: error: game.yaml: `styles` 'prereq' is not a valid "
-                                 f"style: unknown span attribute 'sise' (use color, size, font, weight, style, letter_spacing)")
+                                 f"style: unknown span attribute 'sise' (use color, size, font, weight, style, letter_spacing, align, space_before, space_after, indent, leading)")
 
 
 def test_a_style_changed_in_game_yaml_lays_the_cards_out_again(tiny_game, tmp_path):

@@ -13,6 +13,16 @@ Attributes (the Pango names of Squib's `<span>` are taken as well):
     letter_spacing (tracking)     `1pt`, `0.05em`; a bare number is points (in `<span>`,
                                   Pango's 1/1024 pt)
 
+Paragraph attributes, for a paragraph that starts inside the span (a style used as a
+paragraph style: `[flavour]...[/flavour]` around whole paragraphs):
+
+    align                         left, center, right, justify, start or end
+    space_before, space_after     `4pt`, `0.5em`: more space above or below the paragraph
+                                  (between paragraphs; not above a text's first one or below
+                                  its last)
+    indent                        `1em`, `3mm`: the first line's indent
+    leading (line_height)         the line height in sizes of the text: `1.4`, `140%`
+
 Sizes and letter spacing are kept relative to the text's size where they are written
 relative, and in points otherwise: the typesetter turns them into a scale of the size it
 sets the text at (`fit: shrink` shrinks a span with its text).
@@ -29,8 +39,11 @@ WEIGHTS = {"thin": 100, "hairline": 100, "extralight": 200, "ultralight": 200, "
             "extrabold": 800, "ultrabold": 800, "heavy": 900, "black": 900}
 ALIASES = {"foreground": "color", "fgcolor": "color", "colour": "color", "font_family": "font", "face": "font",
             "family": "font", "tracking": "letter_spacing", "font_weight": "weight", "font_style": "style",
-            "font_size": "size"}
-NAMES = ("color", "size", "font", "weight", "style", "letter_spacing")
+            "font_size": "size", "line_height": "leading", "alignment": "align", "text_indent": "indent"}
+NAMES = ("color", "size", "font", "weight", "style", "letter_spacing", "align", "space_before", "space_after", "indent",
+         "leading")
+ALIGNS = ("left", "center", "right", "justify", "start", "end")
+_PARAGRAPH = ("align", "space_before", "space_after", "indent", "leading")
 _QTY = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*(pt|%|em)?\s*$")
 _STRAIGHT = str.maketrans("\u201c\u201d\u2018\u2019", "\"\"''")
 _ATTR = re.compile(r"""([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)|(\S+)""")
@@ -51,6 +64,12 @@ class Span:
     weight: int | None = None
     italic: bool | None = None
     tracking: tuple[float, str] | None = None
+    # paragraph attributes: for the paragraphs that start inside the span
+    align: str | None = None
+    space_before: tuple[float, str] | None = None
+    space_after: tuple[float, str] | None = None
+    indent: tuple[float, str] | None = None
+    leading: float | None = None
 
     def over(self, outer: Span | None) -> Span:
         """This span inside `outer`: its attributes, the outer ones where it has none (a size
@@ -60,7 +79,7 @@ class Span:
         size = self.size
         if size is not None and size[1] == "em" and outer.size is not None:
             size = (size[0] * outer.size[0], outer.size[1])
-        mine = {k: getattr(self, k) for k in ("color", "font", "weight", "italic", "tracking")}
+        mine = {k: getattr(self, k) for k in ("color", "font", "weight", "italic", "tracking", *_PARAGRAPH)}
         return replace(outer, size=size or outer.size, **{k: v for k, v in mine.items() if v is not None})
 
     def scale(self, base: float) -> float:
@@ -69,6 +88,14 @@ class Span:
             return 1.0
         value, unit = self.size
         return value if unit == "em" else value / base if base > 0 else 1.0
+
+    def ems(self, name: str, base: float) -> float:
+        """A paragraph length (`space_before`, `space_after`, `indent`) in sizes of the text
+        (`base` points); 0 when not set."""
+        value = getattr(self, name)
+        if value is None:
+            return 0.0
+        return value[0] if value[1] == "em" else value[0] / base if base > 0 else 0.0
 
     def spacing(self, base: float) -> float:
         """The letter spacing in sizes of the text (`base` points)."""
@@ -119,7 +146,34 @@ def attribute(span: Span, key: str, value: object, pango: bool = False) -> Span:
         if abs(spacing[0]) > (1 if spacing[1] == "em" else 50):
             raise SpanError(f"letter_spacing '{text}' is out of range")
         return replace(span, tracking=spacing)
+    if name in _PARAGRAPH:
+        return _paragraph(span, name, text)
     raise SpanError(f"unknown span attribute '{key}' (use {', '.join(NAMES)})")
+
+
+def _paragraph(span: Span, name: str, text: str) -> Span:
+    if name == "align":
+        word = text.lower().replace("centre", "center")
+        if word not in ALIGNS:
+            raise SpanError(f"align must be {', '.join(ALIGNS)}, got '{text}'")
+        return replace(span, align=word)
+    if name == "leading":
+        m = _QTY.match(text)
+        if not m or m.group(2) == "pt":
+            raise SpanError(f"leading must be a line height in sizes of the text, like 1.3 or 130%, got '{text}'")
+        value = float(m.group(1)) / (100.0 if m.group(2) == "%" else 1.0)
+        if not 0.5 <= value <= 5:
+            raise SpanError(f"leading '{text}' is out of range (0.5 to 5)")
+        return replace(span, leading=value)
+    if text.endswith("mm") and _QTY.match(text[:-2]):      # (a length in mm, as elsewhere in cardgen)
+        amount = (float(text[:-2]) * 72 / 25.4, "pt")
+    else:
+        amount = _quantity(text, name)
+    if amount[0] < 0 or amount[0] > (10 if amount[1] == "em" else 200):
+        raise SpanError(f"{name} '{text}' is out of range")
+    if name == "indent":
+        return replace(span, indent=amount)
+    return replace(span, space_before=amount) if name == "space_before" else replace(span, space_after=amount)
 
 
 def _weight(text: str) -> int:

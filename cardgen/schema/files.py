@@ -372,9 +372,10 @@ class GameFile(Decl):
                                   "`---` -> an em dash, ` - ` -> ` – `, `...` -> …; false prints text as typed",
                                   True)
     styles: dict = opt(MapOf(SpanStyleKind(), "style name"),
-                       "named text styles, used in any text as `[name]...[/name]`: color, size (`8pt`, `120%`), "
-                       "font, weight (100-900 or bold, extrabold, ...), style (italic) and letter_spacing "
-                       "(docs/templates.md)", None, default_doc="none")
+                       "named text styles, used in any text (cards, booklet, player aid) as `[name]...[/name]`: "
+                       "color, size (`8pt`, `120%`), font, weight (100-900 or bold, extrabold, ...), style (italic) "
+                       "and letter_spacing; and for the paragraphs that start inside it, align, space_before, "
+                       "space_after, indent and leading (docs/templates.md)", None, default_doc="none")
     min_text_size: float = opt(Number(min=1, max=72, unit="pt"),
                                "the smallest text the readability check lets by, in points (docs/validation.md)",
                                6.0)

@@ -56,6 +56,43 @@ class TextStyle:
     # the paragraphs' direction: `auto` (their first strong letter's: Hebrew and Arabic are
     # right to left), `ltr` or `rtl` (`cardgen.text.bidi`)
     direction: str = "auto"
+    # each paragraph's own attributes (`Para`, from the spans it starts in), filled in when set
+    paras: tuple[Para, ...] = ()
+
+
+@dataclass(frozen=True)
+class Para:
+    """A paragraph's own setting, from the paragraph attributes of the span it starts in
+    (`cardgen.core.spans`): alignment, space before and after, first-line indent (in sizes of
+    the text) and line height; None: the text's."""
+
+    align: str | None = None
+    before: float = 0.0
+    after: float = 0.0
+    indent: float = 0.0
+    leading: float | None = None
+
+
+_PLAIN = Para()
+
+
+def _paras(paragraphs: list[Paragraph], st: TextStyle) -> TextStyle:
+    """`st` with each paragraph's `Para`: the paragraph attributes of its first span."""
+    out = []
+    for para in paragraphs:
+        first = next((item[0] for item in para if item is not BREAK and item), None)
+        span = first.span if isinstance(first, Frag) else None
+        if span is None or (span.align is None and span.leading is None and span.space_before is None
+                            and span.space_after is None and span.indent is None):
+            out.append(_PLAIN)
+            continue
+        out.append(Para(span.align, span.ems("space_before", st.size), span.ems("space_after", st.size),
+                        span.ems("indent", st.size), span.leading))
+    return replace(st, paras=tuple(out)) if any(p is not _PLAIN for p in out) else st
+
+
+def _para(st: TextStyle, k: int) -> Para:
+    return st.paras[k] if k < len(st.paras) else _PLAIN
 
 
 @dataclass(slots=True)
@@ -180,11 +217,11 @@ class Typesetter:
         lines: list[Line] = []
         too_wide = False
         space = space_width(self.fonts, st.family, st.style, size, st.features)
-        for para in measured:
+        for k, para in enumerate(measured):
             first = len(lines)
             wrapped: set[int] = set()       # the lines ended by wrapping (not by a forced break)
             cur: list[LineItem] = []
-            cur_w = 0.0
+            cur_w = _para(st, k).indent * size        # (a line's width includes its indent)
             for item in para:
                 if item is BREAK:
                     lines.append((cur, cur_w, False))
@@ -291,11 +328,28 @@ class Typesetter:
     def _height(self, lines: list[Line], st: TextStyle, size: float, asc: float, desc: float) -> float:
         if not lines:
             return 0.0
-        gaps = sum(1 for ln in lines[:-1] if ln[2])
+        steps = self._steps(lines, st)
         scales = [self._scale(ln, size) for ln in lines]
-        return (asc * scales[0] + sum(scales[1:]) * st.leading + gaps * st.paragraph_gap + desc * scales[-1]) * size
+        return (asc * scales[0] + sum(lead * sc + gap for (lead, gap, _), sc in zip(steps[1:], scales[1:], strict=True))
+                + desc * scales[-1]) * size
+
+    @staticmethod
+    def _steps(lines: list[Line], st: TextStyle) -> list[tuple[float, float, Para]]:
+        """Each line's line height and the space above it besides (a gap between paragraphs, their
+        space after and before), in sizes, and its paragraph's `Para`."""
+        out = []
+        k, gap = 0, 0.0
+        for ln in lines:
+            para = _para(st, k)
+            out.append((st.leading if para.leading is None else para.leading, gap, para))
+            gap = 0.0
+            if ln[2]:
+                k += 1
+                gap = st.paragraph_gap + para.after + _para(st, k).before
+        return out
 
     def fits(self, paragraphs: list[Paragraph], st: TextStyle, size: float, w: float, h: float) -> bool:
+        st = _paras(paragraphs, st)
         return self._fits(self._measure(paragraphs, st), st, size, w, h, {})
 
     def _fits(self, measured: list[list[Parts | _Break]], st: TextStyle, size: float, w: float, h: float,
@@ -313,13 +367,16 @@ class Typesetter:
         baseline = top + ascent * size * (self._scale(lines[0], size) if lines else 1.0)
         out: list[tuple[int, float, float, bool]] = []
         bases = self._directions(lines, st)
-        for n, (items, line_w, para_end) in enumerate(lines):
+        starts = True                   # the line starts a paragraph (is indented)
+        for n, ((items, line_w, para_end), (lead, gap, para)) in enumerate(zip(lines, self._steps(lines, st),
+                                                                              strict=True)):
             if n:
-                baseline += st.leading * size * self._scale(lines[n], size)
+                baseline += (lead * self._scale(lines[n], size) + gap) * size
             out.append((len(runs), baseline, line_w, para_end))
             extra = 0.0
             gaps = sum(1 for p in items[1:] if p[2] == 0)
-            align = _ALIGN.get((st.align, bases[n]), st.align)
+            align = para.align or st.align
+            align = _ALIGN.get((align, bases[n]), align)
             if align == "center":
                 cx = x + (w - line_w) / 2
             elif align == "right" or (align == "justify" and bases[n] and (para_end or not gaps)):
@@ -328,11 +385,13 @@ class Typesetter:
                 cx = x
                 if align == "justify" and not para_end and gaps:
                     extra = (w - line_w) / gaps
+            if starts and not bases[n]:          # (a right-to-left line's indent is at its right)
+                cx += para.indent * size
+            starts = para_end
             if bases[n] or any(bidi.kind(str(p[0].value)) == "R" for pieces, *_ in items for p in pieces if p[2]):
                 self._visual(items, st, size, space + extra, bases[n], cx, baseline, runs)
             else:
                 self._forward(items, st, size, space + extra, cx, baseline, runs)
-            baseline += st.paragraph_gap * size if para_end else 0.0
         return out
 
     def _run(self, frag: Frag, pw: float, font_name: str, fsize: float, cx: float, baseline: float,
@@ -436,6 +495,7 @@ class Typesetter:
         """`set`, and the block of lines as set: (top, height), from the first line's ascent to
         the last one's descent (what an element placed `below:` this one follows)."""
         size = st.size
+        st = _paras(paragraphs, st)
         measured = self._measure(paragraphs, st)      # once: every size tried scales it
         tried: dict[float, tuple[list[Line], bool, float]] = {}
         measure_w = w if wrap else 1e9
@@ -467,6 +527,7 @@ class Typesetter:
     def natural_width(self, paragraphs: list[Paragraph], st: TextStyle) -> float:
         """How wide the text is set at its size with no line broken but at its forced breaks:
         its widest line."""
+        st = _paras(paragraphs, st)
         lines, _, _ = self._lines(self._measure(paragraphs, st), st, st.size, float("inf"))
         return max((ln[1] for ln in lines), default=0.0)
 
@@ -474,6 +535,7 @@ class Typesetter:
         """Text set at its size in a column `w` wide from `x`, for a flow: the lines from the top
         (0) down, as `set` would place them in a box as tall as they are."""
         face = self.fonts.face(st.family, st.style, st.features)
+        st = _paras(paragraphs, st)
         lines, too_wide, space = self._lines(self._measure(paragraphs, st), st, st.size, w)
         runs: list[Run] = []
         placed = self._place(lines, st, st.size, space, face.ascent, x, w, 0.0, runs)
