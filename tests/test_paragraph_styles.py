@@ -82,3 +82,25 @@ def test_a_bad_paragraph_attribute_is_an_error_at_its_line(tiny_game, tmp_path):
         build_game(root, REPO, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
     assert str(caught.value) == (f"{root / 'game.yaml'}:3:17: error: game.yaml: `styles` 'rule' is not a valid style: "
                                  f"align must be left, center, right, justify, start, end, got 'middle'")
+
+
+def test_a_paragraph_style_in_a_flow_as_the_booklet_sets_it():
+    """The booklet and the player aid set their text with `set_lines`: a paragraph style
+    there centres, indents and spaces its paragraphs as on a card."""
+    from cardgen.core.data import DATA
+    from cardgen.resources.fonts import FontBook
+    from cardgen.text.markup import parse
+    from cardgen.text.typeset import TextStyle, Typesetter
+
+    ts = Typesetter(FontBook([DATA / "fonts"]), lambda name: DATA / name)
+    styles = {"quote": attribute(attribute(Span(), "align", "center"), "space_before", "5pt"),
+              "rule": attribute(attribute(Span(), "indent", "2em"), "leading", "2")}
+    st = TextStyle("Lato", "regular", 10.0, 1.2, paragraph_gap=0.5)
+    text = ts.set_lines(parse("Plain text.\n\n[rule]One rule that runs over two lines here.[/rule]\n\n"
+                              "[quote]Said.[/quote]", styles), st, 0.0, 120.0)
+    firsts = [ln.runs[0] for ln in text.lines]
+    assert firsts[0].x == 0.0 and firsts[1].x == pytest.approx(20.0) and firsts[2].x == 0.0
+    assert firsts[2].baseline - firsts[1].baseline == pytest.approx(20.0)          # leading 2
+    said = text.lines[-1]
+    assert said.runs[0].x + said.width / 2 == pytest.approx(60.0, abs=0.01)        # centred in 120 pt
+    assert said.baseline - text.lines[-2].baseline == pytest.approx(12.0 + 5.0 + 5.0)   # 1.2 size + gap + 5 pt
