@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import io
 import json
+import math
 import os
 import shutil
 import signal
@@ -14,6 +15,8 @@ import socket
 import subprocess
 import sys
 import time
+from fractions import Fraction
+from math import comb
 from pathlib import Path
 
 import pytest
@@ -400,3 +403,135 @@ def test_serve_set_previews_a_build_variant(tmp_path):
                 assert im.convert("RGB").getpixel((187, 300)) == colour
         finally:
             running.close()
+
+
+# -- the table (/table) ----------------------------------------------------------------------------
+
+SPELLS = {"Fire": ("Attack", 3, "#dd4422"), "Ice": ("Attack", 2, "#55aadd"), "Heal": ("Support", 4, "#55bb66"),
+          "Shield": ("Support", 1, "#bbbbbb"), "Wild": ("Any", 1, "#aa66cc")}
+
+
+def spells_game(root: Path) -> Path:
+    from pages import BACK, FACE
+
+    game = root / "spells"
+    (game / "templates").mkdir(parents=True)
+    (game / "game.yaml").write_text("title: Spells\n")
+    (game / "templates" / "face.yaml").write_text(FACE)
+    (game / "templates" / "back.yaml").write_text(BACK)
+    cards = "".join(f'  - {{name: {n}, type: {t}, count: {k}, color: "{c}"}}\n' for n, (t, k, c) in SPELLS.items())
+    (game / "spells.yaml").write_text(f"deck: Spells\ntemplate: face\nback: back\ncards:\n{cards}")
+    return game
+
+
+def at_least(N: int, K: int, n: int, k: int) -> Fraction:
+    """P(at least k of K marked cards among the first n of N), the hypergeometric tail."""
+    return sum((Fraction(comb(K, i) * comb(N - K, n - i), comb(N, n)) for i in range(k, min(K, n) + 1)), Fraction(0))
+
+
+def shown_percent(p: Fraction) -> str:
+    """As the table shows it: hundredths of a percent, rounded half up."""
+    q = math.floor(p * 10000 + Fraction(1, 2))
+    return f"{q // 100}.{q % 100:02d} %"
+
+
+def test_table_json_describes_each_deck_its_copies_and_kinds(tmp_path):
+    game = spells_game(tmp_path)
+    running = Running(game, game, port=0)
+    try:
+        wait_for(lambda: state(running.url)["cards"])
+        status, headers, body = get(running.url, "/table.json")
+        assert status == 200 and headers["content-type"] == "application/json; charset=utf-8"
+        (deck,) = json.loads(body)["decks"]
+        assert [(c["name"], c["count"]) for c in deck["cards"]] == [(n, v[1]) for n, v in SPELLS.items()]
+        images = set(state(running.url)["images"])
+        assert all(c["face"] in images and c["back"] in images for c in deck["cards"])   # the preview's bitmaps
+        assert [(g["field"], g["value"], g["count"]) for g in deck["kinds"]] == [("type", "Attack", 5),
+                                                                              ("type", "Support", 5)]
+        status, headers, page = get(running.url, "/table")
+        assert status == 200 and "default-src 'none'" in headers["content-security-policy"]
+        assert b"http" not in page and b"/static/table.js" in page                # nothing from elsewhere
+        assert get(running.url, "/static/table.js")[0] == get(running.url, "/static/table.css")[0] == 200
+        assert get(running.url, "/table", {"Host": "evil.example:80"})[0] == 403
+    finally:
+        running.close()
+
+
+def test_in_a_browser_the_table_shuffles_draws_flips_and_gives_exact_odds(tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    game = spells_game(tmp_path)
+    running = Running(game, game, port=0)
+    browser = _browser()
+    try:
+        wait_for(lambda: state(running.url)["cards"])
+        browser.get(running.url + "table")
+        wait = WebDriverWait(browser, WAIT)
+        wait.until(lambda b: b.execute_script("return document.body.dataset.ready"))
+
+        def count(zone: str) -> int:
+            return int(browser.find_element("css selector", f'[data-zone="{zone}"] .count').text)
+
+        N = sum(v[1] for v in SPELLS.values())
+        assert (count("deck:spells"), count("hand:1"), count("discard:spells"), count("play")) == (N, 0, 0, 0)
+        order = browser.execute_script("return cardgenTable.order('spells')")
+        assert order == [k for i, v in enumerate(SPELLS.values()) for k in [f"spells~{i}"] * v[1]]  # file order
+        # a seeded shuffle: the same seed, the same order; another seed, another one
+        seed = browser.find_element("id", "seed")
+        orders = []
+        for text in ("42", "42", "7"):
+            seed.clear()
+            seed.send_keys(text)                       # the table starts again as the seed is typed
+            browser.find_element("xpath", '//div[@data-deck="spells"]//button[text()="Shuffle"]').click()
+            orders.append(browser.execute_script("return cardgenTable.order('spells')"))
+        assert orders[0] == orders[1] != orders[2] and sorted(orders[0]) == sorted(order) and orders[0] != order
+        # draw 5: the pile loses five, the hand holds its top five, face up
+        top5 = orders[2][:5]
+        browser.find_element("xpath", '//div[@data-deck="spells"]//button[text()="Draw"]').click()
+        assert (count("deck:spells"), count("hand:1")) == (N - 5, 5)
+        hand = browser.find_elements("css selector", '[data-zone="hand:1"] img.card')
+        faces = {c["key"]: c for c in json.loads(get(running.url, "/table.json")[2])["decks"][0]["cards"]}
+        assert [i.get_attribute("data-side") for i in hand] == ["face"] * 5
+        assert [i.get_attribute("src").removeprefix(running.url.rstrip("/")) for i in hand] == \
+            [faces[k]["face"] for k in top5]
+        # flip: the card shows the deck's back
+        ActionChains(browser).double_click(hand[0]).perform()
+        first = browser.find_element("css selector", '[data-zone="hand:1"] img.card')
+        assert first.get_attribute("data-side") == "back"
+        assert first.get_attribute("src").endswith(faces[top5[0]]["back"])
+        # move: select a card in the hand, click the discard pile
+        browser.find_elements("css selector", '[data-zone="hand:1"] img.card')[1].click()
+        browser.find_element("css selector", '[data-zone="discard:spells"]').click()
+        assert (count("hand:1"), count("discard:spells"), count("deck:spells")) == (4, 1, N - 5)
+        # the odds panel: each card and kind, at least k in the first n, against fractions and math.comb
+        for n, k in ((5, 1), (7, 2), (11, 1), (3, 3)):
+            for name, value in (("odds-n", n), ("odds-k", k)):
+                box = browser.find_element("id", name)
+                box.clear()
+                box.send_keys(str(value))
+            rows = browser.execute_script(
+                "return Array.from(document.querySelectorAll('.odds-deck tr')).map(r => "
+                "[r.dataset.kind || r.dataset.key, r.querySelector('.chance').textContent, "
+                "r.querySelector('.chance').dataset.exact])")
+            want = [("type=Attack", 5), ("type=Support", 5)] + [(f"spells~{i}", v[1]) for i, v in
+                                                                  enumerate(SPELLS.values())]
+            assert len(rows) == len(want)
+            for (what, shown, exact), (label, K) in zip(rows, want):
+                p = at_least(N, K, n, k)
+                assert what == label and exact == f"{p.numerator}/{p.denominator}" and shown == shown_percent(p)
+        # big numbers stay exact (BigInt binomials): a 400-card deck
+        p = at_least(400, 37, 60, 4)
+        assert browser.execute_script("return cardgenTable.atLeast(400, 37, 60, 4)") == \
+            f"{p.numerator}/{p.denominator}"
+        browser.find_element("id", "odds-n").clear()
+        browser.find_element("id", "odds-n").send_keys("5")
+        browser.find_element("id", "odds-k").clear()
+        browser.find_element("id", "odds-k").send_keys("1")
+        shot = tmp_path / "table.png"
+        browser.save_screenshot(str(shot))
+        if os.environ.get("CARDGEN_SCREENSHOT_TABLE"):
+            shutil.copy(shot, os.environ["CARDGEN_SCREENSHOT_TABLE"])
+    finally:
+        browser.quit()
+        running.close()

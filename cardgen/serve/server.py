@@ -8,6 +8,8 @@
     /card/<key>.json    one card: its data, its source lines, its problems
     /img/<id>.png       a card side as the page shows it; /full/<id>.png at print resolution
     /static/<name>      the page's own style sheet and scripts
+    /table              the table: shuffle, deal, draw, flip, move cards, draw odds (all in the page)
+    /table.json         what the table needs of the game: each deck's cards, copies, pictures, kinds
 
 Images are served by content hash, and only those of the newest check; any other address,
 a `..` included, is 404.  Requests naming another host than 127.0.0.1 or localhost are
@@ -42,10 +44,12 @@ from cardgen.core import limits
 from cardgen.core.errors import escape_controls
 from cardgen.outputs import album as A
 from cardgen.serve.preview import Preview
+from cardgen.serve.table import table_state
 
 HOST = "127.0.0.1"
 STATIC = {"preview.css": "text/css; charset=utf-8", "filter.js": "text/javascript; charset=utf-8",
-          "live.js": "text/javascript; charset=utf-8"}
+          "live.js": "text/javascript; charset=utf-8", "table.js": "text/javascript; charset=utf-8",
+          "table.css": "text/css; charset=utf-8"}
 CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 IMAGE = re.compile(r"/(img|full)/([0-9a-f]{16,64})\.png")
@@ -204,6 +208,13 @@ class Handler(BaseHTTPRequestHandler):
             return
         if path == "/fragment":
             self._send(HTTPStatus.OK, snap.body.encode(), "text/html; charset=utf-8", head, version=snap.version)
+            return
+        if path == "/table":
+            self._send(HTTPStatus.OK, A.asset("table.html").encode(), "text/html; charset=utf-8", head,
+                       version=snap.version)
+            return
+        if path == "/table.json":
+            self._json(table_state(snap), head, snap.version)
             return
         if path == "/state.json":
             self._json(state(snap), head, snap.version)
