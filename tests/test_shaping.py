@@ -243,3 +243,15 @@ def test_devanagari_and_thai_are_shaped_in_a_games_own_font(tiny_game, tmp_path)
     assert thai is not None and len(thai.glyphs) == 3
     texts = [pdf[k].get_textpage().get_text_range().replace("\u200b", "") for k in range(2)]   # (a card a page)
     assert texts == ["कि", "กำ"]
+
+
+def test_a_font_book_that_measured_nothing_shapes_what_layouts_made_elsewhere_name():
+    """A worker process, or a build whose sides all come from the layout cache, draws runs in
+    fonts its own book never looked up: they are shaped alike all the same."""
+    from cardgen.resources.fonts import FontBook
+
+    made = FontBook([REPO / "cardgen" / "data" / "fonts"])
+    name = made.face("Vollkorn").name
+    fresh = FontBook([REPO / "cardgen" / "data" / "fonts"])
+    assert fresh.shaped("office", name) == made.shaped("office", name) is not None
+    assert fresh.shaped("office", "Helvetica") is None         # (a font cardgen did not register)

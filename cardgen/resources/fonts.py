@@ -477,8 +477,7 @@ class FontBook:
         chain = [f for f in dict.fromkeys([*fallbacks, DEFAULT_FALLBACK]) if f in self.families]
         self.fallbacks: tuple[str, ...] = tuple(chain)
         self._cmaps: dict[str, Collection[int]] = {}
-        self._feats: dict[str, tuple[str, ...]] = {}    # ReportLab font name -> its features (`face`)
-        self._paths: dict[str, Path] = {}               # ReportLab font name -> the file drawn
+        self._paths: dict[str, Path | None] = {}        # ReportLab font name -> the file drawn (None: not ours)
         self._splits: dict[tuple[str, str, str], tuple[list[tuple[str, str]], bool]] = {}   # -> runs, fell back
         # (family, style) of every face asked for while set, in order (`cardgen.layout.cache`)
         self.uses: dict[tuple[str, str], None] | None = None
@@ -539,7 +538,6 @@ class FontBook:
         face = Face(name, min(cap / 1000.0 + 0.06, 0.9), min(desc / 1000.0, 0.3))
         self._faces[key] = face
         self._family[name] = family
-        self._feats[name] = feats
         self._paths[name] = drawn.resolve()
         return face
 
@@ -574,10 +572,12 @@ class FontBook:
     def shaped(self, text: str, font_name: str) -> shaping.Shaped | None:
         """`text` shaped by HarfBuzz in the font (`cardgen.resources.shaping`); None where
         shaping changes nothing but kerning, or for a font this book did not make."""
-        path = self._paths.get(font_name)
-        if path is None or not text:
+        if not text:
             return None
-        return _shaper.shape(text, path, self._feats.get(font_name, ()), _digests.get(font_name, ""))
+        if font_name not in self._paths:     # a font named by layouts made elsewhere (a worker, the layout cache)
+            self._paths[font_name] = next((p for p, n in _registered.items() if n == font_name), None)
+        path = self._paths[font_name]
+        return None if path is None else _shaper.shape(text, path, _digests.get(font_name, ""))
 
     def run_width(self, text: str, font_name: str, size: float) -> float:
         """The width of a run of text as it is drawn: shaped (`shaped`), else kerned."""

@@ -5,7 +5,7 @@ contextual forms, Arabic joining (each letter's initial, medial, final or isolat
 Hebrew and Arabic right to left, the reordering and stacking of Devanagari and Thai, mark
 positioning, kerning. A run is shaped in the font file it is drawn with, so the features
 frozen into a derived font (`cardgen.resources.features`: lining figures, small capitals)
-come with it, and the game's `features:` are asked of HarfBuzz as well.
+come with it.
 
 Most text is plain: every character drawn with the glyph the font's character map gives it,
 one after the other, moved only by kerning. `shape` says so (None), and such a run is
@@ -119,7 +119,7 @@ class Shaper:
     def __init__(self, read: Callable[[Path], bytes]) -> None:
         self.read = read
         self._fonts: Bounded[tuple[Path, str], Any] = Bounded(64)
-        self._runs: Bounded[tuple[str, Path, str, tuple[str, ...]], Shaped | None] = Bounded(200_000)
+        self._runs: Bounded[tuple[str, Path, str], Shaped | None] = Bounded(200_000)
 
     def font(self, path: Path, version: str = "") -> Any:
         """HarfBuzz's font of a font file (`version`: its digest, so that a file changed in a
@@ -131,13 +131,14 @@ class Shaper:
             hb_font = self._fonts[(path, version)] = hb.Font(hb.Face(hb.Blob(self.read(path))))
         return hb_font
 
-    def shape(self, text: str, path: Path, feats: tuple[str, ...] = (), version: str = "") -> Shaped | None:
-        """`text` shaped in the font file `path`, with the OpenType features `feats` on (the
-        font's defaults are on anyway: ligatures, kerning, a script's forms); None where
-        shaping changes nothing but kerning (`plain`). Right to left where its first strong
-        character is."""
+    def shape(self, text: str, path: Path, version: str = "") -> Shaped | None:
+        """`text` shaped in the font file `path` with the font's default features (ligatures,
+        kerning, a script's forms; the text's own `features:` are frozen into the file it is
+        drawn with); None where shaping changes nothing but kerning (`plain`). Right to left
+        where its first strong character is. The answer depends on the text and the file
+        alone, so a process that draws layouts made in another shapes them alike."""
         rtl = strong(text) == "R"
-        key = (text, path, version, feats)
+        key = (text, path, version)
         if key in self._runs:
             return self._runs[key]
         import uharfbuzz as hb
@@ -147,7 +148,7 @@ class Shaper:
         buf.add_str(text)
         buf.guess_segment_properties()
         buf.direction = "rtl" if rtl else "ltr"
-        hb.shape(hb_font, buf, dict.fromkeys(feats, True))
+        hb.shape(hb_font, buf, {})
         infos, positions = buf.glyph_infos, buf.glyph_positions
         glyphs = tuple(int(i.codepoint) for i in infos)
         shaped: Shaped | None = None
