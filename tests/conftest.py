@@ -72,7 +72,61 @@ def pytest_ignore_collect(collection_path, config):
     return None
 
 
+# Under the mutation tester, the mutants of these modules run only these test modules (all the
+# tests that hold them to exact values), less the tests named in MUTATION_SLOW: mutmut runs every
+# test that reaches a mutated function, and whole builds and layouts reach the template code
+# incidentally (`test_templates`), while the step-limit tests below run a loop of a million
+# steps or ten thousand 100,000-character texts (20 to 90 s each through mutmut's trampoline,
+# for each surviving mutant). What those hold, `test_expr_exact` holds with small data at the
+# exact limit and one past it (docs/design.md#tests-that-fail-when-the-code-is-wrong).
+_EXPR_TESTS = ("test_expr_exact", "test_expr_bounds", "test_limits")
+MUTATION_TESTS = {"cardgen.layout.expr": _EXPR_TESTS, "cardgen.layout.exprbounds": _EXPR_TESTS}
+MUTATION_SLOW = {
+    "test_expr_bounds::test_every_turn_is_a_step", "test_expr_bounds::test_a_step_is_cheap_enough",
+    "test_expr_bounds::test_reading_a_long_text_counts_its_length",
+    "test_expr_bounds::test_growing_is_refused_before_it_is_made[set block]",
+    "test_expr_bounds::test_growing_is_refused_before_it_is_made[call block]",
+    "test_expr_bounds::test_growing_is_refused_before_it_is_made[macro]",
+    "test_expr_bounds::test_growing_is_refused_before_it_is_made[filter block]",
+    "test_expr_bounds::test_growing_is_refused_before_it_is_made[str.join list]",
+    "test_expr_bounds::test_growing_is_refused_before_it_is_made[str.join iterator]",
+    "test_expr_bounds::test_growing_is_refused_before_it_is_made[join iterator]",
+    "test_expr_bounds::test_growing_is_refused_before_it_is_made[join attribute]",
+    "test_expr_bounds::test_growing_is_refused_before_it_is_made[join]",
+    "test_limits::test_steps_are_counted_per_value", "test_limits::test_a_long_chain_of_merges_is_not_nesting",
+    "test_limits::test_yaml_limits",
+    "test_limits::test_expression_limits[{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}"
+    "{% endfor %}-message8]",
+}
+
+
+def _mutation_tests(config, items: list) -> None:
+    """Under mutmut, leave out of a mutant's run the tests MUTATION_TESTS does not give its
+    module (`MUTANT_UNDER_TEST`: `cardgen.layout.expr.x_evaluate__mutmut_3`), and out of the
+    run of the unmutated code before the mutants (`MUTANT_UNDER_TEST` empty) those it gives
+    none of the modules tools/mutation_score.py was asked for (`CARDGEN_MUTATION_PATTERNS`)."""
+    mutant = os.environ.get("MUTANT_UNDER_TEST")
+    if mutant == "":
+        patterns = os.environ.get("CARDGEN_MUTATION_PATTERNS", "").split()
+        named = [m for m in MUTATION_TESTS if any(p.startswith(m) for p in patterns)]
+        if not patterns or not all(any(p.startswith(m) for m in MUTATION_TESTS) for p in patterns):
+            return
+        wanted = tuple(t for m in named for t in MUTATION_TESTS[m])
+    else:
+        wanted = MUTATION_TESTS.get((mutant or "").rpartition(".")[0])
+    if wanted is None:
+        return
+    kept, left = [], []
+    for item in items:
+        module = item.module.__name__.rpartition(".")[2] if item.module is not None else ""
+        slow = {f"{module}::{item.name}", f"{module}::{getattr(item, 'originalname', item.name)}"} & MUTATION_SLOW
+        (left if module not in wanted or slow else kept).append(item)
+    items[:] = kept
+    config.hook.pytest_deselected(items=left)
+
+
 def pytest_collection_modifyitems(config, items):
+    _mutation_tests(config, items)
     for item in items:
         module = item.module.__name__.rpartition(".")[2] if item.module is not None else ""
         if module in QUICK and f"{module}::{getattr(item, 'originalname', item.name)}" not in NOT_QUICK \

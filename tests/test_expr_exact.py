@@ -220,3 +220,332 @@ def test_a_long_value_is_shortened_in_a_message():
     assert str(err.value) == source[:197] + "...: TypeError: unsupported operand type(s) for +: 'int' and 'str'"
     assert expr._short("x" * 200) == "x" * 200
     assert expr._short(12345) == "12345"
+
+
+# Loops of every kind and the filters that go through what they are given: a step a turn or an
+# item (a `for` also a step for its call of `counted`), with the small lists of CARD.
+LOOP_STEPS = [
+    ('{% for k in card.sub %}{{ k }}{% endfor %}', 4),
+    ('{% for t in card.tags %}{% if loop.last %}{{ t }}{% endif %}{% endfor %}', 8),
+    ('{% for a, b in card.lists %}{{ a }}{% endfor %}', 22),
+    ('{% for t in card.tags if t != "y" %}{{ t }}{% endfor %}', 5),
+    ('{% for t in card.tags %}{{ t }}{% else %}-{% endfor %}', 5),
+    ('{% for a in [card.tags] recursive %}{{ loop(a) if a is not string else a }}{% endfor %}', 6),
+    ('{{ card.tags | reverse | list | length }}', 13),
+    ('{{ card.tags | batch(2) | list | length }}', 9),
+    ('{{ card.tags | slice(2) | list | length }}', 9),
+    ("{{ card.many | reject('odd') | list | length }}", 65),
+    ("{{ card.many | selectattr('real') | list | length }}", 125),
+    ("{{ card.many | rejectattr('real') | list | length }}", 85),
+    ("{{ card.many | groupby('real') | length }}", 417),
+    ('{{ card.many | max }}', 42),
+    ('{{ card.many | min }}', 42),
+    ('{{ card.tags | first }}', 2),
+    ('{{ card.long | wordcount }}', 11),
+    ('{{ card.long | center(700) | length }}', 12),
+    ('{{ card.long[:300] | upper | length }}', 7),
+    ('{{ (card.long ~ card.long)[:128] | upper | length }}', 7),
+    ("{{ card.many | join(',') | length }}", 43),
+    ('{{ card.tags | sort | list | length }}', 17),
+    ("{{ card.long.count('x') }}", 5),
+    ('{{ card.many[3] }}', 2),
+    ('{% macro m() %}{{ card.name }}{{ card.name }}{% endmacro %}{{ m() }}', 3),
+    ('{% filter upper %}{{ card.name }}{{ card.name }}{% endfilter %}', 3),
+    ('{{ card.cost - 1 }}', 2),
+    ('{{ card.cost / 2 }}', 2),
+    ('{{ card.cost // 2 }}', 2),
+    ('{{ card.cost % 2 }}', 2),
+    ('{{ card.many + [] }}', 6),
+    ('{{ card.many * 1 }}', 6),
+]
+
+
+@pytest.mark.parametrize(("source", "count"), LOOP_STEPS)
+def test_each_loop_and_filter_counts_its_turns(source, count):
+    assert steps(source) == count
+
+
+# The size each check works out before the text is made: the text's own where it is known
+# (`=`), else at least it: a width and its value's size apart, a list as printed, `urlize`'s
+# three times the text and 64 a word with its options, `wordwrap` a break per `width` letters.
+LEAST_TEXT = [
+    ("{% for i in range(20) %}{{ card.long }}{% endfor %}", 12000),                    # =
+    ("{% set x %}{% for i in range(2) %}{{ card.long }}{% endfor %}{% endset %}{{ x | length }}", 1200),  # =
+    ("{{ '{}{}'.format(card.long, card.long) }}", 1200),                                # =
+    ("{{ '{0}{0}'.format(card.long) }}", 1200),                                         # =
+    ("{{ '{a}'.format(a=card.long) }}", 600),                                           # =
+    ("{{ '{:5}'.format(card.name) }}", 6),
+    ("{{ '{}'.format(card.many) }}", 150),                                              # =
+    ("{{ '{}'.format(true) }}", 5),
+    ("{{ '{}'.format(none) }}", 5),
+    ("{{ '{k}{k}'.format_map(card.sub) }}", 3),
+    ("{{ card.text | indent(2, true) }}", 14),                                          # =
+    ("{{ card.text | indent(width=2, first=true) }}", 14),                              # =
+    ("{{ card.text | indent('--', true) }}", 14),                                       # =
+    ("{{ card.text | indent }}", 20),                                                   # 4 a line, the first too
+    ("{{ card.name | urlize }}", 67),
+    ("{{ card.name | urlize(target='xx') }}", 69),
+    ("{{ card.name | urlize(target='xx', rel='yyy') }}", 72),
+    ("{{ (card.name ~ ' ' ~ card.name) | urlize }}", 137),
+    ("{{ card.text | urlize }}", 216),
+    ("{{ card.long | wordwrap(100) | length }}", 605),
+    ("{{ (card.long * 2) | wordwrap(1000) | length }}", 1201),
+    ("{{ card.text | wordwrap(1) }}", 11),                                              # =
+    ("{{ card.text | wordwrap(1, wrapstring='--') }}", 16),                             # =
+    ("{{ card.text | wordwrap(1, false, '--') }}", 10),                                 # =
+    ("{{ (card.name ~ card.name ~ card.name) | wordwrap(1, true, '--') }}", 7),         # =
+    ("{{ card.name | center(9) }}", 9),                                                 # =
+    ("{{ '\t\t'.expandtabs(300) }}", 602),
+    ("{{ '\t\t'.expandtabs(tabsize=300) }}", 602),
+    ("{{ ('a\tb').expandtabs(700) }}", 703),
+    ("{{ card.long.ljust(1000) | length }}", 1000),
+    ("{{ card.name.join(card.tags) }}", 14),                                            # the list, as printed
+    ("{{ card.tags | join(card.name) }}", 5),                                           # =
+    ("{{ card.tags | join(card.tags) }}", 33),                                          # =
+    ("{{ card.lists | join }}", 160),
+    ("{{ card.many | join(card.name, attribute='real') | length }}", 151),
+    ("{{ card.many | map('string') | join | length }}", 70),
+    ("{{ card.tags | tojson(indent=2) }}", 23),                                         # =
+    ("{{ card.tags | tojson(2) }}", 23),                                                # =
+    ("{{ card.tags | tojson(indent='  ') }}", 23),                                      # =
+    ("{{ card.tags | tojson(indent=card.name) }}", 20),                                 # =
+    ("{{ [card.tags] | tojson(indent=3) }}", 45),                                       # =
+    ("{{ card.tags | pprint }}", 15),                                                   # =
+    ("{{ card.lists | pprint }}", 262),
+    ("{{ card.many | string }}", 150),                                                  # =
+    ("{{ card.lists | sum(start=[]) | string }}", 122),
+    ("{{ card.text | replace('', '-') }}", 17),                                         # =
+    ("{{ card.text.replace('', '-') }}", 17),                                           # =
+    ("{{ card.text.encode().replace(''.encode(), '-'.encode()) | length }}", 17),
+    ("{{ card.long.translate({121: 'zz'}) }}", 600),                                    # =
+    ("{{ '%s' % card.tags }}", 15),                                                     # =
+    ("{{ '%s-%s' % (card.name, card.tags) }}", 26),
+    ("{{ '%5s' % card.name }}", 6),
+    ("{{ '%.5s' % card.long }}", 605),
+    ("{{ '%-5.3s|' % card.long }}", 609),
+    ("{{ '%%%s' % card.name }}", 2),                                                    # =
+    ("{{ '%c%s' % (66, card.name) }}", 9),
+    ("{{ '%(a)s%(b)s' % {'a': card.name, 'b': card.long} }}", 631),
+    ("{{ '%-700s|' | format(card.name) }}", 702),
+    ("{{ '%(a)700s' | format(a=card.name) }}", 701),
+]
+
+
+@pytest.mark.parametrize(("source", "size"), LEAST_TEXT)
+def test_each_text_is_refused_past_the_size_worked_out_for_it(monkeypatch, source, size):
+    test_a_text_of_the_limit_is_made_and_one_past_it_is_refused(monkeypatch, source, size)
+
+
+@pytest.mark.parametrize(("source", "message", "field"), [
+    ("{{ card.sub }}!", "`card.sub` is a mapping, which cannot be printed as text; give the field text (or print one "
+                        "of its keys: {{ card.sub.KEY }})", "sub"),
+    ("{{ deck }}!", "`deck` is a mapping, which cannot be printed as text; give the field text (or print one of its "
+                    "keys: {{ deck.KEY }})", None),
+    ("{{ {'a': card.cost} }}!", "the expression gives a mapping, which cannot be printed as text; give it text (or "
+                                "print one of its keys: {{ x.KEY }})", None),
+    ("{{ card.tags }}!", "the expression gives a list, which cannot be printed as text; join it: {{ ... | join(', ') }}",
+     None),
+    ("{{ (card.cost, 2) }}!", "the expression gives a list, which cannot be printed as text; join it: "
+                              "{{ ... | join(', ') }}", None),
+    ("{{ card.name.upper }}", "the expression gives a method or function, not text or a number (call it with `()`, "
+                              "such as card.name.upper())", None),
+    ("{{ card.name.upper }}!", "the expression gives a method or function, not text or a number (call it with `()`, "
+                               "such as card.name.upper())", None),
+    ("{{ range }}", "the expression gives a class, not text or a number", None),
+    ("{{ range }}!", "the expression gives a class, not text or a number", None),
+    ("{{ namespace() }}", "the expression gives a Namespace object, not text or a number", None),
+    ("{{ card._data }}", "not allowed in a template: '_data' (names starting with _ are internal)", None),
+    ("{{ card.tags.append }}", "not allowed in a template: 'append' on a list (templates may read card, deck and game "
+                               "data but not change it)", None),
+    ("{{ {}.update }}", "not allowed in a template: 'update' on a mapping (templates may read card, deck and game "
+                        "data but not change it)", None),
+    ("{{ card.name.format_map(card.sub, 1) }}", "{{ card.name.format_map(card.sub, 1) }}: TypeError: format_map() "
+                                                "takes exactly one argument", None),
+    ("{{ card.name.format_map(x=1) }}", "{{ card.name.format_map(x=1) }}: TypeError: format_map() takes exactly one "
+                                        "argument", None),
+    ("{{ card.cost / 0 }}", "{{ card.cost / 0 }}: ZeroDivisionError: division by zero", None),
+    ("{{ card.tags | map('nofilter') | list }}", "\"{{ card.tags | map('nofilter') | list }}\": No filter named "
+                                                 "'nofilter'.", None),
+    ("{{ 1 + }}", "bad template expression '{{ 1 + }}': unexpected 'end of template'", None),
+    ("{% for %}", "bad template expression '{% for %}': Expected an expression, got 'end of statement block'", None),
+    ("{% macro f(n) %}{{ f(n) }}{% endmacro %}{{ f(1) }}", "the expression nests too deeply; simplify it", None),
+    ("{{ '%100001d' % card.cost }}", "a format width of 100,001 is more than 100,000 (limit CARDGEN_MAX_TEXT)", None),
+    ("{{ '%100000d' % card.cost }}", "the expression would make a text of 100,002 (more than 100,000); simplify it "
+                                     "(limit CARDGEN_MAX_TEXT)", None),
+    ("{{ card.name.center(100001) }}", "'center': 100,001 is more than 100,000 (limit CARDGEN_MAX_TEXT)", None),
+    ("{{ card.name | center(100001) }}", "filter 'center': 100,001 is more than 100,000 (limit CARDGEN_MAX_TEXT)",
+     None),
+    ("{{ card.name | center(width=100001) }}", "filter 'center': 100,001 is more than 100,000 (limit "
+                                               "CARDGEN_MAX_TEXT)", None),
+    ("{{ (1).to_bytes(length=100001, byteorder='big') }}", "'to_bytes': 100,001 is more than 100,000 (limit "
+                                                           "CARDGEN_MAX_TEXT)", None),
+    ("{{ '%*d' % (3, card.cost) }}", "a `*` width in a % format is not allowed in a template; write the width out",
+     None),
+    ("{{ '%.*f' % (3, card.cost) }}", "a `*` width in a % format is not allowed in a template; write the width out",
+     None),
+    ("{{ range(card.cost * 2 ** 70) }}", "the expression would make a range of 3,541,774,862,152,233,910,272 (more "
+                                         "than 10,000); simplify it (limit CARDGEN_MAX_RANGE)", None),
+    ("{{ range(-card.cost * 2 ** 70, 0) }}", "the expression would make a range of 3,541,774,862,152,233,910,272 "
+                                             "(more than 10,000); simplify it (limit CARDGEN_MAX_RANGE)", None),
+    ("{{ range(10001 + card.cost * 0) }}", "the expression would make a range of 10,001 (more than 10,000); "
+                                           "simplify it (limit CARDGEN_MAX_RANGE)", None),
+    ("{{ card.tags | sum(start=()) }}", "{{ card.tags | sum(start=()) }}: TypeError: can only concatenate tuple (not "
+                                        "\"str\") to tuple", None),
+    ("{{ card.name | wordwrap(0) }}", "{{ card.name | wordwrap(0) }}: ValueError: invalid width 0 (must be > 0)", None),
+    ("{{ card.name | wordwrap('3') }}", "{{ card.name | wordwrap('3') }}: ValueError: invalid width '3' (must be > 0)",
+     None),
+])
+def test_what_a_template_may_not_do_is_said_exactly(source, message, field):
+    with pytest.raises(expr.ExprError) as err:
+        expr.evaluate(source, ctx())
+    assert (str(err.value), err.value.field) == (message, field)
+
+
+def test_a_name_templates_may_not_use_is_refused_by_what_it_is_on():
+    """What a new Python adds to a type templates hold is refused with the type's name."""
+    for value, kind in (("abc", "text"), (1.5, "float"), ([], "a list"), ({}, "a mapping"), ((1,), "tuple")):
+        with pytest.raises(expr.SecurityError) as err:
+            expr.ENV.unsafe_undefined(value, "zz")
+        assert str(err.value) == f"'zz' on {kind}"
+
+
+@pytest.mark.parametrize(("source", "value"), [
+    ("{{ card.range | default(3) }}", 3),
+    ("{{ range(card.cost, 9, 3) | list }}", [3, 6]),
+    ("{{ 6 in range(card.cost, 9, 3) }}", True),
+    ("{{ range(10000 + card.cost * 0) | length }}", 10000),
+    ("{{ ('<{}>' | e).format(card.name ~ '<') }}", "&lt;A&lt;&gt;"),
+    ("{{ '{0:>{1}}'.format(card.name, card.cost) }}", "  A"),
+    ("{{ '{k}'.format_map(card.sub) }}", "1"),
+    ("{{ '%(a)s-%s' | format(a=card.name) if false else '%d%%' | format(card.cost) }}", "3%"),
+    ("{{ card.many | sum }}", 780),
+    ("{{ card.lists | sum(start=[]) | length }}", 40),
+    ("{{ [(1,), (2,)] | sum(start=(card.cost,)) }}", (3, 1, 2)),
+    ("{{ card.text | wordwrap(1, wrapstring='|') }}", "a|b|c|d|e|f"),
+    ("{{ card.text | wordwrap(1, false, '|') }}", "ab|cd|ef"),
+    ("{{ (card.name ~ 'bc-defgh') | wordwrap(6, true, '|') }}", "Abc-|defgh"),            # at the hyphen
+    ("{{ (card.name ~ 'bc-defgh') | wordwrap(6, true, '|', false) }}", "Abc-de|fgh"),
+    ("{{ card.name | wordwrap }}", "A"),
+    ("{{ card.tags | join('-', attribute='upper') if false else card.lists | join(',', attribute=0) }}",
+     ",".join(["1"] * 20)),
+    ("{{ card.tags | join }}", "xyz"),
+    ("{{ (card.cost * 10 ** 997) | string | length }}", 998),
+    ("{{ lipsum(1, true, 2, 2) }}", "<p>Dignissim iaculis.</p>"),
+])
+def test_what_a_template_gives(source, value):
+    assert expr.evaluate(source, ctx()) == value
+
+
+def test_plain_values_pass_through_and_conditions_take_any_value():
+    c = ctx()
+    assert expr.evaluate(5, c) == 5 and expr.evaluate("a { b } %", c) == "a { b } %" and expr.evaluate(None, c) is None
+    assert [expr.condition(v, c) for v in (None, True, False, 1, 0, [], [0], "card.cost > 2", " {{ card.cost > 5 }} ",
+                                           "{{ card.cost }}", "card.sub", "card.name.upper")] == \
+        [False, True, False, True, False, False, True, True, False, True, True, True]
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    ("card.cost >", "bad condition 'card.cost >': unexpected 'end of template'"),
+    ("card.cost / 0", "condition card.cost / 0: division by zero"),
+    ("card.tags.append(1)", "not allowed in a template: 'append' on a list (templates may read card, deck and game "
+                            "data but not change it)"),
+    ("card.many | sort | length > 1", "condition: the expression takes more than 10 steps (loops too long?); simplify "
+                                      "it (limit CARDGEN_MAX_STEPS)"),
+])
+def test_a_condition_that_cannot_be_worked_out_is_said_exactly(monkeypatch, source, message):
+    monkeypatch.setattr(limits, "MAX_STEPS", 10)
+    with pytest.raises(expr.ExprError) as err:
+        expr.condition(source, ctx())
+    assert str(err.value) == message
+
+
+def test_a_condition_too_deep_to_compile_is_said_shortened():
+    source = "(" * 3000 + "1" + ")" * 3000
+    with pytest.raises(expr.ExprError) as err:
+        expr.condition(source, ctx())
+    assert str(err.value) == f"bad condition '{'(' * 196}...: it nests too deeply; simplify it"
+    assert expr.check_syntax("{{ " + source + " }}") == f"bad template expression '{{{{ {'(' * 193}...: it nests " \
+                                                         "too deeply; simplify it"
+
+
+def test_syntax_is_checked_for_template_values_only():
+    assert expr.check_syntax("{{ x") == "bad template expression '{{ x': unexpected end of template, expected " \
+                                        "'end of print statement'."
+    assert [expr.check_syntax(v) for v in ("{{ x }}", "{% if x %}y{% endif %}", "a { b", 5, None)] == [None] * 5
+    assert [expr.is_dynamic(v) for v in ("{{", "{%", "{ {", "%}", 5, None)] == [True, True, False, False, False, False]
+
+
+@pytest.mark.parametrize(("source", "reads"), [
+    ("{{ card.x }}", True), ("{{ lipsum() }}", True), ("{% for c in card.tags %}{% endfor %}", True),
+    ("{{ x", True),                                      # (does not parse: it may read anything)
+    ("{{ deck.x ~ game.y }}", False), ("plain card", False), (5, False),
+])
+def test_a_value_reads_the_card_when_it_names_it(source, reads):
+    assert expr.reads_card(source) is reads
+
+
+ALL = {"deck": None, "game": None}
+
+
+@pytest.mark.parametrize(("source", "condition", "read"), [
+    ("{{ game.version }}", False, {"game": frozenset({"version"})}),
+    ("{{ game['title'] ~ deck.name }}", False, {"game": frozenset({"title"}), "deck": frozenset({"name"})}),
+    ("{{ game.a.b }} and {{ deck.tags[0] }}", False, {"game": frozenset({"a"}), "deck": frozenset({"tags"})}),
+    ("{{ deck.x | default(game.y) }}", False, {"deck": frozenset({"x"}), "game": frozenset({"y"})}),
+    ("{{ game.a }}{{ game.b }}", False, {"game": frozenset({"a", "b"})}),
+    ("{{ game[card.key] }}", False, {"game": None}),        # any key
+    ("{{ game[0] }}", False, {"game": None}),
+    ("{{ game.a }}{{ game }}", False, {"game": None}),      # the whole of it, either way round
+    ("{{ game }}{{ game.a }}", False, {"game": None}),
+    ("{% for k in deck %}{% endfor %}", False, {"deck": None}),
+    ("{{ game.a }} trailing", False, {"game": frozenset({"a"})}),
+    ("{{ game.a", False, ALL), ("{{ 1 + }}", False, ALL),    # does not parse: anything
+    ("{{ card.cost }}", False, {}), ("plain", False, {}), (5, False, {}),
+    ("deck.count > 3", True, {"deck": frozenset({"count"})}),
+    (" {{ deck.count > 3 }} ", True, {"deck": frozenset({"count"})}),
+    ("game", True, {"game": None}), ("true", True, {}),
+    ("deck.count >", True, ALL), ("deck.count 3", True, ALL), ("{{ game.a }} x", True, ALL),
+])
+def test_what_a_value_reads_of_the_deck_and_game(source, condition, read):
+    assert expr.data_read(source, condition) == read
+
+
+def test_records_read_as_their_data():
+    record = expr.Record({"name": "Ann", "k": {"x": 1}}, "card")
+    assert (repr(record), str(record), len(record), list(record), "k" in record, "x" in record, bool(record)) == \
+        ("<card>", "Ann", 2, ["name", "k"], True, False, True)
+    assert (str(expr.Record({"k": 1}, "card.sub")), str(expr.Record([1], "card.l")), bool(expr.Record({}, "c"))) == \
+        ("card.sub", "card.l", False)
+    assert record.k._label == "card.k" and record["k"]._data == {"x": 1} and record.name == "Ann"
+    for name in ("nope", "_data_"):
+        with pytest.raises(AttributeError) as err:
+            getattr(record, name)
+        assert err.value.args == (name,)
+    with pytest.raises(KeyError):
+        record["nope"]
+
+
+def test_sizes_are_worked_out_without_making_the_text():
+    from cardgen.layout import exprbounds as bounds
+    assert [bounds._size(v) for v in (True, None, 10 ** 10, 1.5, object(), "abc", b"ab", [1, "ab"],
+                                      expr.Record({"name": "abc"}, "x"), expr.Record({}, "x"),
+                                      expr.Record([1], "x"))] == [5, 5, 12, 330, 64, 3, 2, 10, 3, 0, 8]
+    assert [bounds._text_size(v, 1000) for v in ([1, "ab", [3]], {"a": 1}, "abc", 5, (), [[[]]])] == \
+        [19, 16, 3, 0, 2, 13]
+    assert bounds._text_size([[1]], 1000, 0, 3) == 17
+    assert bounds._text_size(["abc"] * 100, 10) == 14                  # stops once past the budget
+    assert bounds._text_size(expr.Record({"a": "xy"}, "r"), 1000, 1) == 7 and \
+        bounds._text_size(expr.Record({"a": "xy"}, "r"), 1000) == 0
+    deep: list = []
+    sizes = []
+    for _ in range(60):
+        deep = [deep]
+        sizes.append(bounds._text_size(deep, 10 ** 6))
+    assert sizes[48:52] == [1423, 1477, 1530, 1530] and sizes[-1] == 1530   # no deeper than 50 levels counted
+    assert bounds._printf_size("%5d|%.3f|%c|%%|%3%|%(k)s", {"k": "abcd"}) == 47
+    assert bounds._printf_size(b"ab%s", ("xyz",)) == 5
+    assert bounds._printf_size("%s%s", "xy") == 7                       # one value; the missing one as None
+    assert bounds._translated_size("xxy", [None] * 120 + ["abc"]) == 7
+    assert bounds._translated_size("xxy", {"x": "abc", 120: 5, -1: "ab", 0x110000: "ab"}) == 3
+    assert bounds._translated_size("xxy", expr.Record({120: "abcd"}, "t")) == 9
+    assert bounds._translated_size("xxy", 7) == 3

@@ -12,6 +12,7 @@ keeps between runs (delete it to start again).
 """
 
 import fnmatch
+import os
 import re
 import subprocess
 import sys
@@ -22,8 +23,10 @@ GOAL = 0.80
 
 def main() -> int:
     patterns = sys.argv[1:]
+    # (tests/conftest.py: the run of the unmutated code first is held to the tests of these modules)
+    env = {**os.environ, "CARDGEN_MUTATION_PATTERNS": " ".join(patterns)}
     run = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", "2", *patterns],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False, env=env)
     if run.returncode:
         print(run.stderr[-2000:], file=sys.stderr)
         return run.returncode
