@@ -38,6 +38,28 @@ def steps(source: str, card=None, condition: bool = False) -> int:
     return lo
 
 
+def takes(source: str, count: int, condition: bool = False) -> bool:
+    """Whether `source` evaluates within `count` steps and not within one less: `steps(source) ==
+    count` in two evaluations (the mutation tests run these thousands of times)."""
+    run = expr.condition if condition else expr.evaluate
+    saved = limits.MAX_STEPS
+    try:
+        limits.MAX_STEPS = count - 1
+        try:
+            run(source, ctx())
+            return False
+        except expr.ExprError as exc:
+            assert "steps" in str(exc), str(exc)
+        limits.MAX_STEPS = count
+        run(source, ctx())
+        return True
+    except expr.ExprError as exc:
+        assert "steps" in str(exc), str(exc)
+        return False
+    finally:
+        limits.MAX_STEPS = saved
+
+
 # Each operation a step; a filter a step and each item it goes through one more (sorting n log n);
 # a method or filter reading a text a step per 256 (method) or 64 (filter) characters; a list
 # made a step per 16 items. Values from the card's data, so that Jinja cannot work them out
@@ -90,11 +112,12 @@ STEPS = [
 
 @pytest.mark.parametrize(("source", "count"), STEPS)
 def test_each_operation_counts_its_steps(source, count):
-    assert steps(source) == count
+    assert takes(source, count), steps(source)
 
 
 def test_a_condition_counts_its_steps_too():
-    assert steps("card.cost > 2 and -card.cost < 0", condition=True) == 3
+    assert takes("card.cost > 2 and -card.cost < 0", 3, condition=True), \
+        steps("card.cost > 2 and -card.cost < 0", condition=True)
 
 
 @pytest.mark.parametrize(("source", "size"), [
@@ -205,7 +228,8 @@ def test_lipsum_at_its_limits(source):
 
 
 @pytest.mark.parametrize("source", ["{{ lipsum(101) }}", "{{ lipsum(1, false, 1001, 1001) }}",
-                                    "{{ lipsum(1, false, 10, 1001) }}", "{{ lipsum('2') }}",
+                                    "{{ lipsum(1, false, 10, 1001) }}", "{{ lipsum(1, false, 1001, 5) }}",
+                                    "{{ lipsum('2') }}",
                                     "{{ lipsum(1, false, '3') }}", "{{ lipsum(1, false, 3, '9') }}"])
 def test_lipsum_past_its_limits(source):
     with pytest.raises(expr.ExprError, match=r"^lipsum\(\) is limited to 100 paragraphs of at most 1000 words "
@@ -262,7 +286,7 @@ LOOP_STEPS = [
 
 @pytest.mark.parametrize(("source", "count"), LOOP_STEPS)
 def test_each_loop_and_filter_counts_its_turns(source, count):
-    assert steps(source) == count
+    assert takes(source, count), steps(source)
 
 
 # The size each check works out before the text is made: the text's own where it is known
@@ -354,6 +378,8 @@ def test_each_text_is_refused_past_the_size_worked_out_for_it(monkeypatch, sourc
     ("{{ range }}", "the expression gives a class, not text or a number", None),
     ("{{ range }}!", "the expression gives a class, not text or a number", None),
     ("{{ namespace() }}", "the expression gives a Namespace object, not text or a number", None),
+    ("{{ '{0.__class__}'.format(card.cost) }}", "not allowed in a template: '__class__' (names starting with _ are "
+                                                "internal)", None),
     ("{{ card._data }}", "not allowed in a template: '_data' (names starting with _ are internal)", None),
     ("{{ card.tags.append }}", "not allowed in a template: 'append' on a list (templates may read card, deck and game "
                                "data but not change it)", None),
@@ -392,6 +418,8 @@ def test_each_text_is_refused_past_the_size_worked_out_for_it(monkeypatch, sourc
     ("{{ card.tags | sum(start=()) }}", "{{ card.tags | sum(start=()) }}: TypeError: can only concatenate tuple (not "
                                         "\"str\") to tuple", None),
     ("{{ card.name | wordwrap(0) }}", "{{ card.name | wordwrap(0) }}: ValueError: invalid width 0 (must be > 0)", None),
+    ("{{ card.name.replace(1, 'x') }}", "{{ card.name.replace(1, 'x') }}: TypeError: replace() argument 1 must be "
+                                        "str, not int", None),
     ("{{ card.name | wordwrap('3') }}", "{{ card.name | wordwrap('3') }}: ValueError: invalid width '3' (must be > 0)",
      None),
 ])
@@ -417,6 +445,8 @@ def test_a_name_templates_may_not_use_is_refused_by_what_it_is_on():
     ("{{ ('<{}>' | e).format(card.name ~ '<') }}", "&lt;A&lt;&gt;"),
     ("{{ '{0:>{1}}'.format(card.name, card.cost) }}", "  A"),
     ("{{ '{k}'.format_map(card.sub) }}", "1"),
+    ("{{ '{0.real}|{1[0]}'.format(card.cost, card.tags) }}", "3|x"),     # fields read through the sandbox
+    ("{{ '{a.k}'.format_map({'a': card.sub}) }}", "1"),
     ("{{ '%(a)s-%s' | format(a=card.name) if false else '%d%%' | format(card.cost) }}", "3%"),
     ("{{ card.many | sum }}", 780),
     ("{{ card.lists | sum(start=[]) | length }}", 40),
@@ -431,6 +461,8 @@ def test_a_name_templates_may_not_use_is_refused_by_what_it_is_on():
     ("{{ card.tags | join }}", "xyz"),
     ("{{ (card.cost * 10 ** 997) | string | length }}", 998),
     ("{{ lipsum(1, true, 2, 2) }}", "<p>Dignissim iaculis.</p>"),
+    ("{{ card['sub'] ~ '!' }}", "card.sub!"),                         # a mapping read by key knows where it is
+    ("{{ (card.name ~ 'bc') | reverse }}", "cbA"),                      # a text reversed stays a text
 ])
 def test_what_a_template_gives(source, value):
     assert expr.evaluate(source, ctx()) == value
@@ -544,8 +576,86 @@ def test_sizes_are_worked_out_without_making_the_text():
     assert sizes[48:52] == [1423, 1477, 1530, 1530] and sizes[-1] == 1530   # no deeper than 50 levels counted
     assert bounds._printf_size("%5d|%.3f|%c|%%|%3%|%(k)s", {"k": "abcd"}) == 47
     assert bounds._printf_size(b"ab%s", ("xyz",)) == 5
+    assert bounds._printf_size("%s%s%s", ("a", "bb", "ccc")) == 6
+    assert bounds._printf_size("%(z)s|%(k)s", {"k": "abcd"}) == 10            # a key not given: as None
     assert bounds._printf_size("%s%s", "xy") == 7                       # one value; the missing one as None
     assert bounds._translated_size("xxy", [None] * 120 + ["abc"]) == 7
     assert bounds._translated_size("xxy", {"x": "abc", 120: 5, -1: "ab", 0x110000: "ab"}) == 3
     assert bounds._translated_size("xxy", expr.Record({120: "abcd"}, "t")) == 9
     assert bounds._translated_size("xxy", 7) == 3
+
+
+def test_a_translation_table_counts_every_longer_replacement(monkeypatch):
+    from cardgen.layout import exprbounds as bounds
+    assert bounds._translated_size("a\0b", {0: "xyz"}) == 5             # character 0 is a character too
+    assert bounds._translated_size("xxy", {120: "ab"}) == 5
+    assert bounds._translated_size("xxy", {120: "a"}) == 3
+    monkeypatch.setattr(limits, "MAX_TEXT", 3)
+    assert bounds._translated_size("ab", {97: "xy", 98: "xy"}) == 4    # counted on past the limit, not stopped at it
+
+
+def test_a_list_printed_in_a_concatenation_is_refused_before_it_is_printed(monkeypatch):
+    monkeypatch.setattr(limits, "MAX_TEXT", 100)
+    with pytest.raises(expr.ExprError) as err:
+        expr.evaluate("{{ card.many ~ card.name }}", ctx())
+    assert str(err.value) == "the expression would make a text of more than 100 characters (from a list or mapping " \
+                             "this large); simplify it (limit CARDGEN_MAX_TEXT)"
+
+
+def test_a_missing_value_without_a_name():
+    with pytest.raises(expr.MissingField) as err:
+        expr.evaluate("{% for t in card.tags %}{{ loop.previtem }}{% endfor %}", ctx())
+    assert (str(err.value), err.value.name, err.value.owner) == ("template has no field '?'", "?", "template")
+
+
+def test_the_text_one_value_makes_in_all_is_bounded_at_twenty_times_the_limit(monkeypatch):
+    """Each concatenation's text counts (a `~` of two parts too), up to 20 times CARDGEN_MAX_TEXT."""
+    monkeypatch.setattr(limits, "MAX_TEXT", 601)
+    source = "{% for i in range(N) %}{% set x = card.long ~ card.name %}{% endfor %}ok"
+    assert expr.evaluate(source.replace("N", "20"), ctx()) == "ok"               # 20 times 601 characters
+    with pytest.raises(expr.ExprError) as err:
+        expr.evaluate(source.replace("N", "21"), ctx())
+    assert str(err.value) == "the expression makes more than 12,020 characters of text in all (20 times " \
+                             "CARDGEN_MAX_TEXT); simplify it"
+
+
+@pytest.mark.parametrize(("text", "old", "new", "size"), [
+    ("xxa", "x", "yy", 5), ("xxa", "x", "", 1), ("ab", "", "-", 5), ("", "", "--", 2), (b"xxa", b"x", b"yyy", 7),
+    (b"ab", b"", b"-", 5),
+])
+def test_a_replacement_is_refused_before_it_is_made_past_the_limit(monkeypatch, text, old, new, size):
+    """The size `_check_replace` works out is the replaced text's, exactly (the check made before
+    the text is: a later check of the text made would say the same, too late)."""
+    from cardgen.layout import exprbounds as bounds
+    assert len(text.replace(old, new)) == size
+    monkeypatch.setattr(limits, "MAX_TEXT", size)
+    bounds._check_replace(text, old, new)
+    monkeypatch.setattr(limits, "MAX_TEXT", size - 1)
+    with pytest.raises(bounds.LimitError, match="CARDGEN_MAX_TEXT"):
+        bounds._check_replace(text, old, new)
+
+
+def test_a_replacement_of_mismatched_types_is_left_to_python(monkeypatch):
+    from cardgen.layout import exprbounds as bounds
+    monkeypatch.setattr(limits, "MAX_TEXT", 0)
+    for args in (("ab", b"a", "y"), ("ab", "a", b"y"), (b"ab", "a", b"y"), (["a"], "a", "y"), ("ab",), ("ab", "a")):
+        bounds._check_replace(*args)
+
+
+def test_the_text_a_condition_makes_is_bounded_as_a_value_is(monkeypatch):
+    monkeypatch.setattr(limits, "MAX_TEXT", 601)
+    twenty = "[" + ", ".join(["card.long ~ card.name"] * 20) + "] | length == 20"
+    assert expr.condition(twenty, ctx()) is True                                  # 20 times 601 characters
+    with pytest.raises(expr.ExprError, match=r"^condition: the expression makes more than 12,020 characters"):
+        expr.condition(twenty.replace("[", "[card.name ~ card.name, "), ctx())
+
+
+def test_a_size_is_counted_only_just_past_the_limit(monkeypatch):
+    """`_size` stops counting a list (or a record's name) as soon as it passes CARDGEN_MAX_TEXT:
+    each item of ["a", ...] is 4 more (2, 6, 10, 14, ...)."""
+    from cardgen.layout import exprbounds as bounds
+    for value in (["a"] * 100, expr.Record({"name": ["a"] * 100}, "r")):
+        monkeypatch.setattr(limits, "MAX_TEXT", 9)
+        assert bounds._size(value) == 14
+        monkeypatch.setattr(limits, "MAX_TEXT", 8)
+        assert bounds._size(value) == 10
