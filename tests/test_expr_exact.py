@@ -5,6 +5,7 @@ the messages for a missing field, and cardgen's own `lipsum`. The mutation tests
 from __future__ import annotations
 
 import hashlib
+import tracemalloc
 
 import pytest
 
@@ -398,6 +399,12 @@ def test_each_text_is_refused_past_the_size_worked_out_for_it(monkeypatch, sourc
     ("{{ '%100001d' % card.cost }}", "a format width of 100,001 is more than 100,000 (limit CARDGEN_MAX_TEXT)", None),
     ("{{ '%100000d' % card.cost }}", "the expression would make a text of 100,002 (more than 100,000); simplify it "
                                      "(limit CARDGEN_MAX_TEXT)", None),
+    ("{{ (10 ** 900 + card.cost) * 10 ** 900 }}", "the expression would make a number with more than 1,000 digits; "
+                                                  "simplify it (limit CARDGEN_MAX_INT_DIGITS)", None),
+    ("{{ card.many * 2500 + card.many * 2500 }}", "the expression would make a list of 200,000 (more than 100,000); "
+                                                  "simplify it (limit CARDGEN_MAX_ITEMS)", None),
+    ("{{ (card.long * 100) + (card.long * 100) }}", "the expression would make a text of 120,000 (more than 100,000); "
+                                                    "simplify it (limit CARDGEN_MAX_TEXT)", None),
     ("{{ card.name.center(100001) }}", "'center': 100,001 is more than 100,000 (limit CARDGEN_MAX_TEXT)", None),
     ("{{ card.name | center(100001) }}", "filter 'center': 100,001 is more than 100,000 (limit CARDGEN_MAX_TEXT)",
      None),
@@ -461,7 +468,11 @@ def test_a_name_templates_may_not_use_is_refused_by_what_it_is_on():
     ("{{ card.tags | join }}", "xyz"),
     ("{{ (card.cost * 10 ** 997) | string | length }}", 998),
     ("{{ lipsum(1, true, 2, 2) }}", "<p>Dignissim iaculis.</p>"),
-    ("{{ card['sub'] ~ '!' }}", "card.sub!"),                         # a mapping read by key knows where it is
+    ("{{ card['sub'] ~ '!' }}", "card.sub!"),
+    ("{{ (card.cost - 2) ** 5000 }}", 1),                               # 1 and -1 to any power stay small
+    ("{{ (2 - card.cost) ** 5001 }}", -1),
+    ("{{ ((card.cost - 1) ** 2000) | string | length }}", 603),         # 2,000 bits, within 1,000 digits
+    ("{{ ((2 ** 1665 + card.cost - 2) * (2 ** 1665 + 1)) | string | length }}", 1003),   # 3,331 bits: the most                         # a mapping read by key knows where it is
     ("{{ (card.name ~ 'bc') | reverse }}", "cbA"),                      # a text reversed stays a text
 ])
 def test_what_a_template_gives(source, value):
@@ -659,3 +670,64 @@ def test_a_size_is_counted_only_just_past_the_limit(monkeypatch):
         assert bounds._size(value) == 14
         monkeypatch.setattr(limits, "MAX_TEXT", 8)
         assert bounds._size(value) == 10
+
+
+def test_a_format_is_refused_at_the_field_that_passes_the_limit(monkeypatch):
+    """The fields formatted so far add up: the sixth 600-character field passes 3,000 and is
+    refused before it is made, not the whole 600,000-character text after."""
+    monkeypatch.setattr(limits, "MAX_TEXT", 3000)
+    with pytest.raises(expr.ExprError) as err:
+        expr.evaluate("{{ ('{0}' * 1000).format(card.long) }}", ctx())
+    assert str(err.value) == "the expression would make a text of 3,600 (more than 3,000); simplify it (limit " \
+                             "CARDGEN_MAX_TEXT)"
+
+
+# Texts and lists these would make (3 to 60 MB) from values within the limits: refused before
+# they are made, as the memory the evaluation took shows (under 1 MB each). A check after the
+# value is made would say the same words, too late.
+TEXT = "the expression would make a text of {} (more than 100,000); simplify it (limit CARDGEN_MAX_TEXT)"
+LIST = "the expression would make a list of {} (more than 100,000); simplify it (limit CARDGEN_MAX_ITEMS)"
+DIGITS = "the expression would make a number with more than 1,000 digits; simplify it (limit CARDGEN_MAX_INT_DIGITS)"
+INDENTED = "the expression would make a text of more than 100,000 characters (from a list or mapping this large, " \
+           "indented); simplify it (limit CARDGEN_MAX_TEXT)"
+TOO_LARGE = [
+    ('{{ card.long * 100000 }}', TEXT.format("60,000,000")),
+    ('{{ 100000 * card.long }}', TEXT.format("60,000,000")),
+    ('{{ card.many * 1000000 }}', LIST.format("40,000,000")),
+    ('{{ card.long.encode() * 100000 }}', TEXT.format("60,000,000")),
+    ("{{ card.long.replace('x', card.long * 100) }}", TEXT.format("36,000,000")),
+    ("{{ card.long | replace('x', card.long * 100) }}", TEXT.format("36,000,000")),
+    ("{{ card.long.encode().replace('x'.encode(), (card.long * 100).encode()) }}", TEXT.format("36,000,000")),
+    ('{{ card.long.translate({120: card.long * 100}) }}', TEXT.format("36,000,000")),
+    ('{{ card.long.translate([none] * 120 + [card.long * 100]) }}', TEXT.format("36,000,000")),
+    ("{{ ('\t' * 900).expandtabs(10000) }}", TEXT.format("9,000,900")),
+    ("{{ ('\t' * 900).encode().expandtabs(10000) }}", TEXT.format("9,000,900")),
+    ("{{ (card.long * 150).join(card.many | map('string')) }}", TEXT.format("3,510,070")),
+    ("{{ (card.long * 150).join(card.many | map('string') | list) }}", TEXT.format("3,510,070")),
+    ('{{ card.many | join(card.long * 150) }}', TEXT.format("3,510,112")),
+    ("{{ card.many | map('string') | join(card.long * 150) }}", TEXT.format("3,510,070")),
+    ('{{ card.long | wordwrap(1, wrapstring=card.long * 100) }}', TEXT.format("35,940,000")),
+    ('{{ (card.text * 100) | indent(card.long * 100) }}', TEXT.format("12,060,800")),
+    ('{{ (card.lists * 10) | tojson(indent=9000) }}', INDENTED),
+    ("{{ (card.lists * 10) | tojson(indent=' ' * 9000) }}", INDENTED),
+    ("{{ ('{0}' * 900).format(card.long * 100) }}", TEXT.format("120,000")),
+    ("{{ ('{a}' * 900).format_map({'a': card.long * 100}) }}", TEXT.format("120,000")),
+    ("{{ ('%(a)s' * 900) % {'a': card.long * 100} }}", TEXT.format("54,000,000")),
+    ("{{ ('%(a)s' * 900) | format(a=card.long * 100) }}", TEXT.format("54,000,000")),
+    ('{{ ([card.many * 2500] * 30) | sum(start=[]) }}', LIST.format("200,000")),
+    ("{{ '%099999d' * 900 % ((card.cost,) * 900) }}", TEXT.format("90,000,900")),
+    ('{{ (card.cost - 1) ** 100000000 }}', DIGITS),
+    ('{{ (10 ** 900 + card.cost) ** 10000 }}', DIGITS),
+]
+
+
+@pytest.mark.parametrize(("source", "message"), TOO_LARGE)
+def test_what_would_pass_the_limits_is_refused_before_it_is_made(source, message):
+    tracemalloc.start()
+    try:
+        with pytest.raises(expr.ExprError) as err:
+            expr.evaluate(source, ctx())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (str(err.value), peak < 2_000_000) == (message, True), peak
