@@ -474,6 +474,8 @@ def test_a_name_templates_may_not_use_is_refused_by_what_it_is_on():
     ("{{ ((card.cost - 1) ** 2000) | string | length }}", 603),         # 2,000 bits, within 1,000 digits
     ("{{ ((2 ** 1665 + card.cost - 2) * (2 ** 1665 + 1)) | string | length }}", 1003),   # 3,331 bits: the most                         # a mapping read by key knows where it is
     ("{{ (card.name ~ 'bc') | reverse }}", "cbA"),                      # a text reversed stays a text
+    ("{% set x %}{{ card.name }}-{{ card.name }}{% endset %}{{ x }}", "A-A"),
+    ("{% macro m() %}{{ card.name }}{{ card.cost }}{% endmacro %}{{ m() }}", "A3"),
 ])
 def test_what_a_template_gives(source, value):
     assert expr.evaluate(source, ctx()) == value
@@ -577,6 +579,7 @@ def test_sizes_are_worked_out_without_making_the_text():
         [19, 16, 3, 0, 2, 13]
     assert bounds._text_size([[1]], 1000, 0, 3) == 17
     assert bounds._text_size(["abc"] * 100, 10) == 14                  # stops once past the budget
+    assert bounds._text_size([["a"] * 100], 10) == 17                 # an item within what is left of it
     assert bounds._text_size(expr.Record({"a": "xy"}, "r"), 1000, 1) == 7 and \
         bounds._text_size(expr.Record({"a": "xy"}, "r"), 1000) == 0
     deep: list = []
@@ -731,3 +734,23 @@ def test_what_would_pass_the_limits_is_refused_before_it_is_made(source, message
     finally:
         tracemalloc.stop()
     assert (str(err.value), peak < 2_000_000) == (message, True), peak
+
+
+def test_a_nested_mapping_printed_is_named_by_its_whole_field():
+    with pytest.raises(expr.ExprError) as err:
+        expr.evaluate("{{ card.a.b }}!", expr.context({"a": {"b": {"c": 1}}}, {}, {}))
+    assert (str(err.value), err.value.field) == (
+        "`card.a.b` is a mapping, which cannot be printed as text; give the field text (or print one of its keys: "
+        "{{ card.a.b.KEY }})", "a.b")
+
+
+def test_a_block_of_two_parts_or_more_counts_in_the_text_made_in_all(monkeypatch):
+    """What a block joins counts in the text one value makes (the `~` of
+    test_the_text_one_value_makes_in_all_is_bounded_at_twenty_times_the_limit); a block of one
+    part makes no new text."""
+    monkeypatch.setattr(limits, "MAX_TEXT", 601)
+    source = "{% for i in range(N) %}{% set x %}BODY{% endset %}{% endfor %}ok"
+    two, one = source.replace("BODY", "{{ card.long }}{{ card.name }}"), source.replace("BODY", "{{ card.long }}")
+    assert expr.evaluate(two.replace("N", "20"), ctx()) == expr.evaluate(one.replace("N", "21"), ctx()) == "ok"
+    with pytest.raises(expr.ExprError, match=r"^the expression makes more than 12,020 characters of text in all"):
+        expr.evaluate(two.replace("N", "21"), ctx())
