@@ -379,6 +379,7 @@ def test_each_text_is_refused_past_the_size_worked_out_for_it(monkeypatch, sourc
     ("{{ range }}", "the expression gives a class, not text or a number", None),
     ("{{ range }}!", "the expression gives a class, not text or a number", None),
     ("{{ namespace() }}", "the expression gives a Namespace object, not text or a number", None),
+    ("{{ range(card.cost) }}", "the expression gives a CountingRange object, not text or a number", None),
     ("{{ '{0.__class__}'.format(card.cost) }}", "not allowed in a template: '__class__' (names starting with _ are "
                                                 "internal)", None),
     ("{{ card._data }}", "not allowed in a template: '_data' (names starting with _ are internal)", None),
@@ -608,10 +609,11 @@ def test_a_translation_table_counts_every_longer_replacement(monkeypatch):
     assert bounds._translated_size("ab", {97: "xy", 98: "xy"}) == 4    # counted on past the limit, not stopped at it
 
 
-def test_a_list_printed_in_a_concatenation_is_refused_before_it_is_printed(monkeypatch):
+@pytest.mark.parametrize("source", ["{{ card.many ~ card.name }}", "{{ card.many }}!"])
+def test_a_list_printed_in_a_concatenation_is_refused_before_it_is_printed(monkeypatch, source):
     monkeypatch.setattr(limits, "MAX_TEXT", 100)
     with pytest.raises(expr.ExprError) as err:
-        expr.evaluate("{{ card.many ~ card.name }}", ctx())
+        expr.evaluate(source, ctx())
     assert str(err.value) == "the expression would make a text of more than 100 characters (from a list or mapping " \
                              "this large); simplify it (limit CARDGEN_MAX_TEXT)"
 
