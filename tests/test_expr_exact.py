@@ -756,3 +756,15 @@ def test_a_block_of_two_parts_or_more_counts_in_the_text_made_in_all(monkeypatch
     assert expr.evaluate(two.replace("N", "20"), ctx()) == expr.evaluate(one.replace("N", "21"), ctx()) == "ok"
     with pytest.raises(expr.ExprError, match=r"^the expression makes more than 12,020 characters of text in all"):
         expr.evaluate(two.replace("N", "21"), ctx())
+
+
+@pytest.mark.parametrize("source", ["{{ card.many | sort | length }}", "{{ card.many | map('string') | join | length }}",
+                                    "{{ ''.join(card.many | map('string')) | length }}"])
+def test_a_list_read_whole_is_refused_at_one_past_the_limit(monkeypatch, source):
+    monkeypatch.setattr(limits, "MAX_ITEMS", 40)
+    assert expr.evaluate(source, ctx()) in (40, 70)
+    monkeypatch.setattr(limits, "MAX_ITEMS", 39)
+    with pytest.raises(expr.ExprError) as err:
+        expr.evaluate(source, ctx())
+    assert str(err.value) == "the expression would make a list of 40 (more than 39); simplify it (limit " \
+                             "CARDGEN_MAX_ITEMS)"
