@@ -460,3 +460,16 @@ def test_words_are_hyphenated_by_the_language_being_built(tmp_path):
     assert hyphenators["de"] is breaks.dictionary("de") is not None and hyphenators["de"] is not hyphenators["en"]
     assert hyphenators["ja"] is None            # (pyphen has no Japanese patterns: not hyphenated)
     assert hyphenators["qps"] is hyphenators["en"]
+
+
+def test_the_booklets_own_words_are_in_the_language_built(tmp_path):
+    from cardgen.outputs.words import count, say
+
+    root = _game(tmp_path, rules=RULES_BOOK)
+    out = tmp_path / "out"
+    build_game(root, tmp_path, BuildOptions(out=out, only=("booklet",), papers=("a4",)), Report())
+    de, en = _words(out / "g" / "de" / "rules.pdf"), _words(out / "g" / "en" / "rules.pdf")
+    assert "Spielmaterial" in de and "12 Karten" in de and "Components" not in de
+    assert "Components" in en and "12 cards" in en and "Spielmaterial" not in en
+    assert (say("ja", "Notes"), say("pt-BR", "Notes"), say("fr-CA", "Notes")) == ("Notes", "Notes", "Notes")
+    assert (count("de", 1, "die"), count("en", 2, "die"), count("ja", 2, "card")) == ("1 Würfel", "2 dice", "2 cards")

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from cardgen.core.errors import CardgenError, Loc, plural
+from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM, color
 from cardgen.layout.rulebook import Rulebook, has_rulebook, load_rulebook
@@ -43,6 +43,7 @@ from cardgen.outputs.rulebook_pages import (
     render_pages,
     tint,
 )
+from cardgen.outputs.words import count, say
 from cardgen.schema.core import Bool, Choice, Colour, Decl, opt
 from cardgen.text.flow import Strip, fill, flow, merge, shift
 
@@ -167,6 +168,14 @@ class BookletMaker:
         self.st = Styles(self.fonts, self.accent)
         self.comp = self.composer(BODY_SIZE)
 
+    @property
+    def lang(self) -> str:
+        """The language the booklet's own words are in: the game's (docs/languages.md)."""
+        return self.r.game.text_language
+
+    def say(self, text: str) -> str:
+        return say(self.lang, text)
+
     def composer(self, base: float) -> Composer:
         return Composer(self.ts, self.fonts, Styles(self.fonts, self.accent, base), self.cw, self.designer_notes)
 
@@ -215,7 +224,7 @@ class BookletMaker:
                 y += s.h
         y += 2 * MM
         for text, style in ((self.credits(), replace(st.small, align="center")),
-                            ("Rules summary", replace(st.small, style="bold", align="center",
+                            (self.say("Rules summary"), replace(st.small, style="bold", align="center",
                                                       color=st.accent_text))):
             if text:
                 self.comp.smart = False         # names and versions as typed ("v1-2-g0c1d", not an en dash)
@@ -237,11 +246,11 @@ class BookletMaker:
 
     def credits(self) -> str:
         gd, version = self.r.game.data, self.r.game.version     # game.yaml's, else git's
-        return " · ".join(x for x in (f"Designed by {gd['designer']}" if gd.get("designer") else "",
+        return " · ".join(x for x in (f"{self.say('Designed by')} {gd['designer']}" if gd.get("designer") else "",
                                       f"Version {version}" if version else "") if x)
 
     def components(self, c: Composer) -> list[Strip]:
-        out = [c.heading("Components", 1)]
+        out = [c.heading(self.say("Components"), 1)]
         c.smart = False         # deck names and descriptions are card data: as typed
         try:
             out += self._component_strips(c)
@@ -279,11 +288,10 @@ class BookletMaker:
             th = thumb_w * (deck.size.height / deck.size.width) if lay else 8 * MM
             tx = thumb_w + 5 * MM
             kinds = len(deck.cards)
-            many = "dice" if deck.kind == "die" else None
-            lines = c.lines(f"**{deck.title}** — {plural(deck.pieces, deck.kind, many)}",
+            lines = c.lines(f"**{deck.title}** — {count(self.lang, deck.pieces, deck.kind)}",
                             replace(st.body, size=st.base * 1.08), self.cw - tx, tx)
-            detail = f"{kinds} different · {deck.size.label}" if deck.kind != "die" else \
-                f"{kinds} faces · {deck.die_edge:g} mm dice, {deck.size.width:g} mm stickers"
+            detail = f"{kinds} {self.say('different')} · {deck.size.label}" if deck.kind != "die" else \
+                f"{kinds} {self.say('faces')} · {deck.die_edge:g} mm dice, {deck.size.width:g} mm stickers"
             lines += c.lines(detail, st.small, self.cw - tx, tx)
             desc = deck.data.get("description")
             if desc:
@@ -310,26 +318,27 @@ class BookletMaker:
         if aid is not None:
             pa = self.book.player_aid
             n = pa.count if pa is not None and pa.count is not None else most_players(self.r.game.opts.players)
-            lines = c.lines(f"**{aid}** — {plural(n, 'card')}", replace(st.body, size=st.base * 1.08), self.cw)
-            lines += c.lines("the player aid, printed with the cards", st.small, self.cw)
+            lines = c.lines(f"**{aid}** — {count(self.lang, n, 'card')}", replace(st.body, size=st.base * 1.08),
+                            self.cw)
+            lines += c.lines(self.say("the player aid, printed with the cards"), st.small, self.cw)
             text = merge(lines)
             s = Strip(text.h + 2.5 * MM, [shift(op, 0, 1.2 * MM) for op in text.ops], space=st.gap)
             s.ops.append(ops.Line(0, s.h, self.cw, s.h, tint(st.accent, 0.7), 0.4))
             out.append(s)
         items = self._items()
         if items:
-            out.append(c.heading("Also needed", 3))
+            out.append(c.heading(self.say("Also needed"), 3))
             out += c.items(items, False)
         bought = self._items(bought=True)
         if bought:
-            out.append(c.heading("Bought or from another game", 3))
+            out.append(c.heading(self.say("Bought or from another game"), 3))
             out += c.items(bought, False)
         return out
 
     def contents(self, c: Composer, starts: dict[str, int]) -> list[Strip]:
         """The contents list, kept on one page; `starts`: top-level section -> its page number."""
         st = c.st
-        out = [c.heading("Contents", 2)]
+        out = [c.heading(self.say("Contents"), 2)]
         for sec in self.book.sections:
             num = starts.get(sec.title, 0)
             left = c.lines(sec.title, st.body, self.cw - 12 * MM)
@@ -457,7 +466,7 @@ class BookletMaker:
         for sub, items, numbered in (("Your turn", aid.turn, True), ("End of the game", aid.end, False),
                                      ("Remember", aid.notes, False)):
             if items:
-                h = c.heading(sub, 2)
+                h = c.heading(self.say(sub), 2)
                 if not out:
                     h.space = 0.0
                 out += [h, *c.items(items, numbered)]
@@ -477,7 +486,7 @@ class BookletMaker:
                 width = (self.cw - gap * (columns - 1)) / columns
                 entries = [merge(c.items([t], False, width=width)) for t in texts]
                 per = -(-len(entries) // columns)
-                listing = [c.heading("In the box", 1)]
+                listing = [c.heading(self.say("In the box"), 1)]
                 for i in range(per):
                     line = Strip(0.0, space=st.base * 0.28 if i else st.gap)
                     for j in range(columns):
@@ -496,7 +505,7 @@ class BookletMaker:
             cols = 3
         gap = 4 * MM
         tw = min(st.base / (BODY_SIZE * 1.15) * 30 * MM, (self.cw - gap * (cols - 1)) / cols)
-        out: list[Strip] = [c.heading("In the box", 1)]
+        out: list[Strip] = [c.heading(self.say("In the box"), 1)]
         label = replace(st.small, size=st.base * 0.95, color=INK, align="center")
         c.smart = False
         try:
@@ -520,11 +529,11 @@ class BookletMaker:
                 out.append(strip)
             items = self._items()
             if items:
-                out.append(c.heading("Also needed", 3))
+                out.append(c.heading(self.say("Also needed"), 3))
                 out += c.items(items, False)
             bought = self._items(bought=True)
             if bought:
-                out.append(c.heading("Bought or from another game", 3))
+                out.append(c.heading(self.say("Bought or from another game"), 3))
                 out += c.items(bought, False)
         finally:
             c.smart = True
@@ -533,16 +542,16 @@ class BookletMaker:
     def reference_page(self, base: float) -> Page:
         """A page of quick reference (the player aid's turn, end of game and reminders)."""
         page = Page()
-        placed = self._fit(lambda c: self._aid_strips(c, "Quick reference"), self.ch, base)
+        placed = self._fit(lambda c: self._aid_strips(c, self.say("Quick reference")), self.ch, base)
         # (a player aid fits a poker card, so it always fits a page)
-        for y, s in placed or flow(self._aid_strips(self.composer(6.5), "Quick reference"), self.ch)[0]:
+        for y, s in placed or flow(self._aid_strips(self.composer(6.5), self.say("Quick reference")), self.ch)[0]:
             page.ops += [shift(op, self.mx, self.top + y) for op in s.ops]
         return page
 
     def notes_page(self, c: Composer) -> Page:
         """A ruled page for the players' notes."""
         page = Page()
-        head = c.heading("Notes", 1)
+        head = c.heading(self.say("Notes"), 1)
         page.ops += [shift(op, self.mx, self.top) for op in head.ops]
         y = self.top + head.h + 9 * MM
         while y < self.ph - self.bottom - 2 * MM:
@@ -562,7 +571,7 @@ class BookletMaker:
         has_aid = bool(aid and (aid.turn or aid.end))
 
         def make(c: Composer) -> list[Strip]:
-            return self._aid_strips(c, "At a glance") if (show_aid and has_aid) else self._box_strips(c)
+            return self._aid_strips(c, self.say("At a glance")) if (show_aid and has_aid) else self._box_strips(c)
 
         # a little larger than the body text, centred in the space above the band; decks too many
         # for their pictures are listed by name
@@ -580,7 +589,7 @@ class BookletMaker:
             p.ops += [shift(op, 0, y) for op in s.ops]
             y += s.h
         # the rulebook's words with real dashes (an en dash in "2-4 players"), names and versions as typed
-        line = "  ·  ".join(x for x in ("Rules summary", self.comp.smarten(self.info()), self.credits()) if x)
+        line = "  ·  ".join(x for x in (self.say("Rules summary"), self.comp.smarten(self.info()), self.credits()) if x)
         self.comp.smart = False
         for s in self.comp.lines(line, replace(st.small, size=8, color=ink, align="center"), pw - 20 * MM, 10 * MM):
             p.ops += [shift(op, 0, y + 1.5 * MM) for op in s.ops]
@@ -597,7 +606,7 @@ class BookletMaker:
         ttl_style = replace(self.st.small, size=7.5, align="left" if odd else "right")
         for s in self.comp.lines(str(num), num_style, 20 * MM, self.pw - self.mx - 20 * MM if odd else self.mx):
             page.ops += [shift(op, 0, y) for op in s.ops]
-        for s in self.comp.lines(f"{self.book.title} · rules summary", ttl_style, self.cw - 25 * MM,
+        for s in self.comp.lines(f"{self.book.title} · {self.say('rules summary')}", ttl_style, self.cw - 25 * MM,
                                  self.mx if odd else self.mx + 25 * MM):
             page.ops += [shift(op, 0, y + 0.4 * MM) for op in s.ops]
 

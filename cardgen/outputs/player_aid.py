@@ -14,6 +14,7 @@ from cardgen.model import ops
 from cardgen.outputs.base import Job, NoOptions, Output
 from cardgen.outputs.booklet import Booklet, rulebook_part, the_rulebook
 from cardgen.outputs.rulebook_pages import WHITE, Composer, Page, Styles, accent_or_default, on_colour, render_pages
+from cardgen.outputs.words import say
 from cardgen.text.flow import Strip, shift
 
 if TYPE_CHECKING:    # (the layout engine is imported when used: start-up time)
@@ -99,7 +100,8 @@ def player_aid_pages(r: Rendered, book: Rulebook, accent: tuple) -> list[Page]:
         back = compose(back_parts, round(front[0] * AID_BALANCE * 4) / 4)
     elif front[0] > back[0] * AID_BALANCE:
         front = compose(front_parts, round(back[0] * AID_BALANCE * 4) / 4)
-    fh, bh = "Your turn", "End of the game"
+    lang = r.game.text_language
+    fh, bh = say(lang, "Your turn"), say(lang, "End of the game")
     return [side(fh, *front), side(bh, *back)]
 
 
