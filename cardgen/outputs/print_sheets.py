@@ -66,6 +66,9 @@ class PrintOptions(Decl):
                                                                     "letter-gutter, silhouette-letter, ...) or your "
                                                                     "own layouts/<layout>.yaml; repeatable", (),
                         default_doc="the preset named after each --page", cli="--layout")
+    ink_saver: bool = opt(Bool(), "print the sheets with less ink: full-bleed backgrounds and panels lightened "
+                                  "to a tint, shadows dropped, pictures in light grey, light text darkened to "
+                                  "stay legible (docs/printing.md#ink-saver)", False, cli="--ink-saver")
 
 
 class SheetOutput(Output[Opts]):
@@ -200,13 +203,15 @@ def _plan(job: Job, layout: Any, name: str, o: Any) -> tuple[Any, list, list, st
 
     r = job.rendered
     so = SheetOptions(name, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs, layout, o.overlap)
-    pages, how = plan_sheets(r.copies, so)
-    extra = extra_copies(job)
+    base, extra = r.copies, extra_copies(job)
+    if getattr(o, "ink_saver", False):
+        base, extra = ink_saved(base), ink_saved(extra)
+    pages, how = plan_sheets(base, so)
     if extra:
         pages = one_sided_last(pages + plan_sheets(extra, so)[0])      # the stickers and a board's sheets stay last
     saved = 0
     if so.packable():
-        copies = r.copies + extra
+        copies = base + extra
         pages, saved = fill(pages, so.margin, o.mix_backs or not (o.backs and any(cp.back for cp in copies)))
     if extra:
         ids = {id(cp) for cp in extra}
@@ -216,4 +221,25 @@ def _plan(job: Job, layout: Any, name: str, o: Any) -> tuple[Any, list, list, st
         how += f"; the {names} ({len(extra)} copies) {where}"
     if saved:
         how += f"; {plural(saved, 'sheet')} fewer: pieces fill the free room of other sheets"
-    return so, r.copies + extra, pages, how
+    if getattr(o, "ink_saver", False):
+        how += "; ink-saver: backgrounds lightened, pictures in light grey"
+    return so, base + extra, pages, how
+
+
+def ink_saved(copies: list) -> list:
+    """`copies` with every side drawn with less ink (`cardgen.render.inksaver`); a side shared
+    by several copies stays shared."""
+    from dataclasses import replace
+
+    from cardgen.render.inksaver import ink_saver
+
+    done: dict[int, Any] = {}
+
+    def side(layout: Any) -> Any:
+        if layout is None:
+            return None
+        if id(layout) not in done:
+            done[id(layout)] = ink_saver(layout)
+        return done[id(layout)]
+
+    return [replace(cp, face=side(cp.face), back=side(cp.back)) for cp in copies]
