@@ -63,6 +63,8 @@ def fill_gradient(c: Any, g: paint.Gradient, path: Any, box: tuple[float, float,
     """Fill `path` with `g` spanning `box` (left, top, width, height; canvas coordinates)."""
     left, top, w, h = box
     st = g[3]
+    if not (w > 0 and h > 0):       # (a shape with no area shows nothing: no shading with no length)
+        return
     c.saveState()
     c.clipPath(path, stroke=0, fill=0)
     alpha = st[0][1][3]          # (the same for every colour: `paint.stops`)
