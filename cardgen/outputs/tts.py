@@ -265,11 +265,9 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
             cell_of[id(layout)] = str(next(paths))
         images, more = plan_images(cell_of)
         calls = _atlas_calls(images, atlas_dir, ext, fmt, quality)
-        # An atlas is up to 4096 x 4096 pixels (64 MB in memory): they are made one at a time, here,
-        # once the raster workers have ended, so a big game's build stays small in memory.
-        pool.close()
-        for fn, args in calls:
-            fn(*args)
+        # An atlas is up to 4096 x 4096 pixels (64 MB in memory): each worker makes one at a
+        # time (assembled and encoded there, on every core), and this process holds none.
+        pool.map([("call", call) for call in calls])
     return cell_of, images, more
 
 

@@ -14,8 +14,14 @@ cache files. Nothing but the layouts and file names travels between processes, a
 process holds more than one full-size bitmap at a time: PDFium renders each page straight
 into RGB, and Pillow copies the exact pixels wanted out of that bitmap and encodes them.
 
-The outputs that use it: `cardgen.outputs.tts` (deck sheets) and `cardgen.outputs.png`
-(print-service PNGs).
+A card side is rendered once per resolution class: bitmaps without bleed at up to
+`SCREEN_DPI` (the gallery's, TTS deck sheets' cells, `cardgen serve`'s grid, the contrast
+check's) are scaled from one render of the side at `SCREEN_DPI`, cached like the rest, whatever
+output asks first; anything else (print-service PNGs with their bleed, sharper cells) is
+rendered at its own size.
+
+The outputs that use it: `cardgen.outputs.tts` (deck sheets), `cardgen.outputs.gallery`,
+`cardgen.outputs.png` (print-service PNGs), and `cardgen.check.contrast`.
 """
 from __future__ import annotations
 
@@ -41,21 +47,27 @@ from cardgen.resources.fonts import font_files as registered_fonts
 restrict()      # (before any image is read, here and in the workers: cardgen.core.images)
 
 # Bump when the way bitmaps are made changes in a way the hashed inputs do not show.
-RASTER_VERSION = "3"     # 2: cache entries sealed with a checksum; 3: PNG level 1 with an sRGB profile
+RASTER_VERSION = "4"     # 2: cache entries sealed with a checksum; 3: PNG level 1 with an sRGB profile;
+                          # 4: screen-size bitmaps scaled from one render (`master_spec`)
 SMALL_JOB = 24            # fewer jobs than this: no worker processes (their startup costs more)
 CHUNK = 32                # card sides a worker rasterizes per task: memory stays flat on any deck size
 PNG_LEVEL = 1             # zlib level of print-service PNGs: ~11 % larger than level 6, half the encode time
 PT_PER_IN = 72.0
+# The screen class: a card side wanted at up to this many dpi without bleed (the gallery's 150,
+# a poker deck's TTS cells at 164, `cardgen serve`'s grid, the contrast check) is rendered once,
+# at this resolution, and each size wanted is scaled from that one render (`master_spec`).
+# Fixed, so a bitmap is the same whatever other outputs the build makes.
+SCREEN_DPI = 170
 
 # Counters for tests and benchmarks: how many card sides were actually rasterized
 # (cache misses) and how many were found in the cache.
-STATS = {"rasterized": 0, "cached": 0, "corrupt": 0}
+# `scaled`: bitmaps made by scaling a side's one screen-class render (`master_spec`).
+STATS = {"rasterized": 0, "cached": 0, "corrupt": 0, "scaled": 0}
 
 
 def reset_stats() -> None:
-    STATS["rasterized"] = 0
-    STATS["cached"] = 0
-    STATS["corrupt"] = 0
+    for k in STATS:
+        STATS[k] = 0
 
 
 # -- checksummed cache entries (`cardgen.core.digest.seal`) -------------------------------------
@@ -99,6 +111,18 @@ def trim_spec(layout: ops.CardLayout, dpi: int) -> Spec:
     show, and what the contrast check measures (`cardgen.check.contrast`), one bitmap for all."""
     return Spec(max(1, round(layout.width / PT_PER_IN * dpi)), max(1, round(layout.height / PT_PER_IN * dpi)),
                 0.0, dpi, "png")
+
+
+def master_spec(layout: ops.CardLayout, spec: Spec) -> Spec | None:
+    """The one render a bitmap of the screen class is scaled from: the side's trim at
+    `SCREEN_DPI` (raw); None for a bitmap rendered as it is (with bleed, sharper than the
+    screen class, or the class's render itself).  It depends on the side and `spec` alone,
+    so the pixels of one output do not depend on which others the build makes."""
+    if spec.bleed or layout.width <= 0 or spec.px_w * PT_PER_IN / layout.width > SCREEN_DPI + 0.5:
+        return None
+    master = Spec(max(1, round(layout.width / PT_PER_IN * SCREEN_DPI)),
+                  max(1, round(layout.height / PT_PER_IN * SCREEN_DPI)))
+    return None if master == spec else master
 
 
 # -- content hashes -------------------------------------------------------------------------
@@ -211,6 +235,18 @@ class Job:
     spec: Spec
     out: Path
     ready: Path | None = None     # also write the bitmap, as it is, to this file (`rasterize`'s `ready`)
+
+
+@dataclass
+class Unit:
+    """One card side's work in a worker: render it (`render`: a bitmap of its own size, or the
+    screen-class render `master_spec`) and scale the bitmaps `scaled` from that render, or,
+    when the render is in the cache already, from its file `source`."""
+
+    layout: ops.CardLayout
+    render: Job | None
+    scaled: list[Job]
+    source: Path | None = None
 
 
 def _render_page(page, layout: ops.CardLayout, spec: Spec) -> Image.Image:
@@ -353,34 +389,52 @@ def job_dpi(job: Job) -> float:
     return job.spec.px_w * 72 / max(job.layout.width + 2 * job.spec.bleed, 1e-6)
 
 
-def _run_jobs(jobs: list[Job], font_dirs: tuple, font_names: dict,
+def _scaled(img: Image.Image, spec: Spec) -> Image.Image:
+    """A screen-class render scaled to the size `spec` wants (the same image if it is that size)."""
+    if img.size == (spec.px_w, spec.px_h):
+        return img
+    return img.resize((spec.px_w, spec.px_h), Image.Resampling.LANCZOS)
+
+
+def _run_jobs(units: list[Unit], font_dirs: tuple, font_names: dict,
               art_at: tuple[str, float] | None = None) -> list[tuple[str, str]]:
-    """Rasterize jobs in this process: one PDF for all of them, one page each.  Returns the
-    files written for the jobs with `ready` and their sha256.  `art_at`: where the
-    downsampled copies of images are kept and the print resolution (`render.art.configure`)."""
+    """Do units' work in this process: one PDF for the sides to render, one page each, and
+    each scaled bitmap from its side's render.  Returns the files written for the jobs with
+    `ready` and their sha256.  `art_at`: where the downsampled copies of images are kept and
+    the print resolution (`render.art.configure`)."""
     import pypdfium2 as pdfium
 
     from cardgen.render import art
 
     if art_at is not None:
         art.configure(Path(art_at[0]), art_at[1])
-    _ensure_fonts(font_names)
-    fonts = _fontbook(font_dirs)
-    data = jobs_pdf([j.layout for j in jobs], fonts, [job_dpi(j) for j in jobs])
-    doc = pdfium.PdfDocument(data)
+    renders = [u.render for u in units if u.render is not None]
+    doc = None
+    if renders:
+        _ensure_fonts(font_names)
+        fonts = _fontbook(font_dirs)
+        doc = pdfium.PdfDocument(jobs_pdf([j.layout for j in renders], fonts, [job_dpi(j) for j in renders]))
     ready = []
+    page_no = 0
     try:
-        for i, job in enumerate(jobs):
-            page = doc[i]
-            img = _render_page(page, job.layout, job.spec)
-            page.close()
-            made = _save(img, job)
-            if made is not None:
-                ready.append(made)
+        for u in units:
+            img = None
+            if u.render is not None:
+                assert doc is not None
+                page = doc[page_no]
+                page_no += 1
+                img = _render_page(page, u.render.layout, u.render.spec)
+                page.close()
+                ready.append(_save(img, u.render))
+            if u.scaled:
+                src = img if img is not None else open_image(u.source)
+                for job in u.scaled:
+                    ready.append(_save(_scaled(src, job.spec), job))
             del img
     finally:
-        doc.close()
-    return ready
+        if doc is not None:
+            doc.close()
+    return [r for r in ready if r is not None]
 
 
 def _worker(args):
@@ -521,7 +575,9 @@ def _chunks(items: list, n: int, most: int = CHUNK, least: int = 2) -> list[list
 def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_dirs, pool: Pool | None = None,
               ready: tuple[Path, dict[Path, tuple[Path, str]]] | None = None) -> list[Path]:
     """The cached bitmap file of each (layout, spec), rasterizing only what the cache
-    lacks.  Equal requests (copies, or identical cards) are rasterized once.
+    lacks.  Equal requests (copies, or identical cards) are rasterized once, and every
+    bitmap of the screen class (`master_spec`) is scaled from one render of its side, made
+    once and kept in the cache, so the gallery, TTS and the contrast check share it.
 
     `ready` = (folder, found): each bitmap rasterized now is also written, as it is, to a
     file of its own in that folder (by the worker that made it, so nobody copies it out of
@@ -530,34 +586,46 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
     font_files = registered_fonts()
     font_dirs = tuple(str(d) for d in font_dirs)
     paths: list[Path] = []
-    todo: dict[Path, Job] = {}
+    seen: set[Path] = set()
+    jobs: list[Job] = []                # the bitmaps asked for and not in the cache
+    units: dict[Path, Unit] = {}        # by the file of the side's render
     for layout, spec in requests:
-        key = side_key(layout, spec, font_files)
-        path = cache.path(key, spec.ext)
+        path = cache.path(side_key(layout, spec, font_files), spec.ext)
         paths.append(path)
-        if path in todo:
+        if path in seen:
             continue
-        if path.is_file() and is_intact(path):
-            STATS["cached"] += 1
-            with contextlib.suppress(OSError):
-                os.utime(path)           # used now: keeps it from being pruned
+        seen.add(path)
+        if _cached(path):
             continue
-        todo[path] = Job(layout, spec, path, ready[0] / path.name if ready else None)
-    jobs = list(todo.values())
+        job = Job(layout, spec, path, ready[0] / path.name if ready else None)
+        jobs.append(job)
+        ms = master_spec(layout, spec)
+        if ms is None:
+            if path not in units:       # (else: it is already some other bitmap's render)
+                units[path] = Unit(layout, job, [])
+            continue
+        source = cache.path(side_key(layout, ms, font_files), ms.ext)
+        unit = units.get(source)
+        if unit is None:
+            unit = units[source] = (Unit(layout, None, [], source) if source not in seen and _cached(source)
+                                    else Unit(layout, Job(layout, ms, source), []))
+        unit.scaled.append(job)
     made: list[tuple[str, str]] = []
-    if jobs:
-        STATS["rasterized"] += len(jobs)
-        used = {r.font for j in jobs for op in j.layout.ops if isinstance(op, ops.Text)
+    work = list(units.values())
+    if work:
+        STATS["rasterized"] += sum(u.render is not None for u in work)
+        STATS["scaled"] += sum(len(u.scaled) for u in work)
+        used = {r.font for u in work if u.render is not None for op in u.layout.ops if isinstance(op, ops.Text)
                 for r in op.runs if r.kind == "text"}
         font_names = {n: str(p) for n, p in font_files.items() if n in used}
-        procs = pool.get(len(jobs)) if pool else None
+        procs = pool.get(len(work)) if pool else None
         from cardgen.render import art
 
         art_at = (str(cache.dir.parent / "art"), art.print_dpi())
         if procs is None:       # (this process keeps its copies where it was told: `art.configure`)
-            made = _run_jobs(jobs, font_dirs, font_names)
+            made = _run_jobs(work, font_dirs, font_names)
         else:
-            parts = _chunks(jobs, _pool_size(len(jobs)))
+            parts = _chunks(work, _pool_size(len(work)))
             # a generator: a chunk's layouts are pickled only when a worker is ready for them
             for done in procs.imap_unordered(_worker, (("raster", (part, font_dirs, font_names, art_at))
                                                           for part in parts)):
@@ -566,6 +634,16 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
         by_file = dict(made)
         ready[1].update((j.out, (j.ready, by_file[str(j.ready)])) for j in jobs if j.ready is not None)
     return paths
+
+
+def _cached(path: Path) -> bool:
+    """True if the bitmap `path` is in the cache (and intact): marked used, counted."""
+    if not (path.is_file() and is_intact(path)):
+        return False
+    STATS["cached"] += 1
+    with contextlib.suppress(OSError):
+        os.utime(path)           # used now: keeps it from being pruned
+    return True
 
 
 def font_dirs_of(rendered) -> list[Path]:

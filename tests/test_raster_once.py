@@ -1,0 +1,81 @@
+"""Each card side is rasterized once per build and resolution class: the gallery and the TTS
+deck sheets take their pixels from one render of each side (`raster.master_spec`), scaled to
+their sizes; print-service PNGs (with their bleed, at 300 dpi) are a class of their own."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from cardgen.core.errors import Report
+from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.render import raster
+
+REPO = Path(__file__).resolve().parent.parent
+COLOURS = ["#c01010", "#10c010", "#1010c0", "#c0c010", "#10c0c0", "#c010c0", "#808080"]
+
+
+def make_game(root: Path) -> Path:
+    game = root / "once"
+    (game / "templates").mkdir(parents=True)
+    (game / "templates" / "face.yaml").write_text(
+        "elements:\n  - {name: bg, type: rect, box: bleed, fill: '{{ card.color }}'}\n"
+        "  - {name: t, type: text, x: 5mm, y: 5mm, width: 40mm, height: 10mm, text: '{{ card.name }}'}\n")
+    (game / "templates" / "back.yaml").write_text("elements:\n  - {name: bg, type: rect, box: bleed, fill: '#102030'}\n")
+    (game / "game.yaml").write_text("title: Once\ndecks: [big]\n")
+    cards = "".join(f"  - {{name: C{k}, count: {1 + k % 2}, color: '{c}'}}\n" for k, c in enumerate(COLOURS))
+    # 7 distinct faces of 120 x 170 mm: TTS cells of 585 px (124 dpi), the gallery's at 150 dpi
+    (game / "big.yaml").write_text("deck: Big\ntemplate: face\nback: back\nsize: {width: 120mm, height: 170mm}\n"
+                                   "cards:\n" + cards)
+    return game
+
+
+def build(game: Path, out: Path, *only: str) -> None:
+    report = Report()
+    build_game(game, REPO, BuildOptions(only=only, out=out, outputs={"png": {"targets": ("tgc",)}}), report)
+    assert not report.errors, report.errors
+
+
+def test_gallery_tts_and_png_rasterize_each_side_once_per_class(tmp_path):
+    game = make_game(tmp_path)
+    raster.reset_stats()
+    build(game, tmp_path / "all", "gallery", "tts", "png")
+    sides = len(COLOURS) + 1                              # 7 faces and the shared back
+    # one render per side for the screen class (gallery + TTS) and one for the PNGs' 300 dpi
+    assert raster.STATS["rasterized"] == 2 * sides
+    assert raster.STATS["scaled"] == 2 * sides            # each side's gallery image and TTS cell
+    out = tmp_path / "all" / "once"
+    gallery = sorted((out / "gallery").rglob("*.png"))
+    assert len(gallery) == sides
+    face = Image.open(next(p for p in gallery if p.name.startswith("1-") or "-c0-" in p.name))
+    assert face.size == (round(120 / 25.4 * 150), round(170 / 25.4 * 150))
+    r, g, b = face.convert("RGB").getpixel((face.width // 2, face.height - 5))
+    assert abs(r - 0xc0) <= 2 and g <= 0x14 and b <= 0x14     # the card's own colour, scaled
+    sheet = Image.open(next((out / "tts").glob("big-faces-1-*.jpg"))).convert("RGB")
+    assert sheet.size[0] == 7 * 585
+    for k, c in enumerate(COLOURS):                       # each cell is its card's colour
+        want = tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))
+        got = sheet.getpixel((k * 585 + 292, sheet.height - 20))
+        assert all(abs(x - y) <= 6 for x, y in zip(got, want)), (k, got, want)
+
+    # the gallery alone, into another folder: the same bytes (its pixels do not depend on
+    # which other outputs the build makes); a rebuild takes every side from the cache
+    raster.reset_stats()
+    build(game, tmp_path / "alone", "gallery")
+    assert raster.STATS["rasterized"] == sides and raster.STATS["scaled"] == sides
+    alone = sorted((tmp_path / "alone" / "once" / "gallery").rglob("*.png"))
+    assert [p.read_bytes() for p in alone] == [p.read_bytes() for p in gallery]
+    raster.reset_stats()
+    build(game, tmp_path / "all", "gallery", "tts", "png")
+    assert raster.STATS["rasterized"] == 0 and raster.STATS["scaled"] == 0
+
+
+def test_master_spec_classes():
+    from cardgen.model import ops
+
+    poker = ops.CardLayout(width=180.0, height=252.0, bleed=9.0, ops=[])
+    assert raster.master_spec(poker, raster.trim_spec(poker, 150)) == raster.Spec(425, 595)
+    assert raster.master_spec(poker, raster.Spec(409, 573)) == raster.Spec(425, 595)     # a TTS cell
+    assert raster.master_spec(poker, raster.Spec(425, 595)) is None                      # the render itself
+    assert raster.master_spec(poker, raster.trim_spec(poker, 300)) is None               # sharper: its own
+    assert raster.master_spec(poker, raster.Spec(822, 1122, 8.64, 300, "png")) is None   # with bleed
