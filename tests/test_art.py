@@ -158,7 +158,7 @@ def test_copies_a_game_folder_brings_are_never_drawn(tmp_path):
     art._copies.clear()                         # (this process's memo of copies made into other folders)
     _build(root, out, ("print",))
     copies = out / "g" / ".cache" / "art"
-    made = [p for p in copies.iterdir() if p.name != "OWNER"]
+    made = [p for p in copies.iterdir() if p.name != "OWNER" and not p.name.endswith(art.KEPT)]
     assert len(made) == 1
     name = made[0].name
     shipped = tmp_path / "shipped"
@@ -177,3 +177,25 @@ def test_copies_a_game_folder_brings_are_never_drawn(tmp_path):
     with Image.open(copy) as im:
         assert im.convert("RGB").getpixel((0, 0)) != (255, 0, 255)       # made again from the game's art
     assert (copies / "OWNER").read_text() != "someone else's stamp"
+
+
+def test_each_copy_is_compressed_once_for_every_pdf_that_shows_it(tmp_path):
+    """The first PDF that draws a copy keeps its image object beside it (`art.KEPT`); every
+    other PDF takes that object as it is (counted: `reused`), and each PDF is the same bytes
+    as one made with no kept object (each compressing the copy itself)."""
+    root = _game(tmp_path / "g", '  - {name: A, art: big.png}\n  - {name: B, art: big.png}\n')
+    _photo(root / "art" / "big.png", 1500, 1000)
+    art.reset_stats()
+    made, _ = _build(root, tmp_path / "out", ("print", "cards"))
+    kept = list((tmp_path / "out" / "g" / ".cache" / "art").glob("*" + art.KEPT))
+    assert len(kept) == 1
+    assert art.STATS["reused"] >= 1                     # the second PDF did not compress it again
+    pdfs = {p.name: p.read_bytes() for p in made if p.suffix == ".pdf"}
+    assert len(pdfs) >= 2
+    for name, data in pdfs.items():
+        kept[0].unlink(missing_ok=True)                 # each PDF made alone, compressing the copy itself
+        art.reset_stats()
+        (tmp_path / "out" / "g" / name).unlink()
+        again, _ = _build(root, tmp_path / "out", ("cards",) if name == "cards.pdf" else ("print",))
+        assert art.STATS["made"] == 0 and kept[0].is_file()    # (the copy found, its object made again)
+        assert next(p for p in again if p.name == name).read_bytes() == data, name

@@ -257,16 +257,20 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
     make theirs the same way."""
     from cardgen.render import raster
 
+    # a cell of the screen class is its side's one render for it, shared with the gallery
+    # (`raster.master_spec`), scaled to the cell as it is pasted (`assemble`)
+    wanted = [(layout, raster.master_spec(layout, spec) or spec) for layout, spec in requests]
     with raster.Pool() as pool:
-        paths = iter(raster.rasterize(requests, raster.Cache.of(job.out_dir), raster.font_dirs_of(job.rendered),
-                                      pool))
-        cell_of: dict[int, str] = {}
-        for layout, _ in requests:
-            cell_of[id(layout)] = str(next(paths))
-        images, more = plan_images(cell_of)
-        calls = _atlas_calls(images, atlas_dir, ext, fmt, quality)
-        # An atlas is up to 4096 x 4096 pixels (64 MB in memory): each worker makes one at a
-        # time (assembled and encoded there, on every core), and this process holds none.
+        paths = iter(raster.rasterize(wanted, raster.Cache.of(job.out_dir), raster.font_dirs_of(job.rendered), pool))
+    cell_of: dict[int, str] = {}
+    for layout, _ in requests:
+        cell_of[id(layout)] = str(next(paths))
+    images, more = plan_images(cell_of)
+    calls = _atlas_calls(images, atlas_dir, ext, fmt, quality)
+    # An atlas is up to 4096 x 4096 pixels (64 MB in memory): fresh workers (not the raster
+    # workers, grown with PDFium's and the fonts' memory) make one at a time each, assembled
+    # and encoded there on every core, and this process holds none.
+    with raster.Pool() as pool:
         pool.map([("call", call) for call in calls])
     return cell_of, images, more
 

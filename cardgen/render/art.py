@@ -40,8 +40,8 @@ KEEP_DAYS = 14
 FITTED = (".png", ".jpg", ".jpeg")
 
 # counted in this process: originals decoded, copies decoded (to make a smaller one), copies
-# made, copies found (made before)
-STATS = {"decoded": 0, "derived": 0, "made": 0, "found": 0}
+# made, copies found (made before), image objects a PDF took as kept (not compressed again)
+STATS = {"decoded": 0, "derived": 0, "made": 0, "found": 0, "reused": 0}
 _sizes: Bounded[tuple[str, str], tuple[int, int]] = Bounded(4096)     # (path, digest) -> pixel size
 _copies: Bounded[tuple[str, int, int], Path] = Bounded(4096)          # (digest, w, h) -> copy
 _settings: dict[str, object] = {"folder": None}
@@ -202,6 +202,40 @@ def _write(im: Any, size: tuple[int, int], target: Path) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
     STATS["made"] += 1
+
+
+KEPT = ".pdf-image"      # beside a copy: the image object PDFs hold of it (`kept_image`)
+
+
+def kept_image(copy: Path) -> Any:
+    """The image object (`render.pdfxcache.KeptImage`: ReportLab's, compressed) a PDF holds of
+    the copy `copy`, kept beside it by the first PDF that drew it (`keep_image`); None if
+    there is none (or it is damaged, deleted, or made by another installation)."""
+    from cardgen.core.digest import read_sealed
+    from cardgen.render.pdfxcache import KeptImage
+
+    side = Path(copy).with_name(Path(copy).name + KEPT)
+    body = read_sealed(side) if side.is_file() else None
+    hit = KeptImage.loads(body) if body is not None else None
+    if hit is not None:
+        STATS["reused"] += 1
+        with contextlib.suppress(OSError):
+            os.utime(side)          # used now: kept from pruning
+    return hit
+
+
+def keep_image(copy: Path, made: Any) -> None:
+    """Keep the image object ReportLab `made` of the copy `copy` for the next PDF that draws it
+    (not one with a soft mask: made again each time)."""
+    from cardgen.core import atomic
+    from cardgen.core.digest import seal
+    from cardgen.render.pdfxcache import KeptImage
+
+    kept = KeptImage.of(made)
+    side = Path(copy).with_name(Path(copy).name + KEPT)
+    if kept is not None and not side.is_file():
+        with contextlib.suppress(OSError):
+            atomic.write_bytes(side, seal(kept.dumps()))
 
 
 def reset_stats() -> None:

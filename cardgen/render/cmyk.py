@@ -277,7 +277,7 @@ class CmykCanvas(CardCanvas):
         name = Path(image).stem
         kept = self.kept.image(name) if self.kept is not None else None
         if kept is not None and mask == "auto" and not kwargs:
-            return self._draw_kept(kept, x, y, width, height, preserveAspectRatio, anchor)
+            return self.draw_kept(kept, x, y, width, height, preserveAspectRatio, anchor)
         size = super().drawImage(ImageReader(str(image)), x, y, width, height, mask, preserveAspectRatio, anchor,
                                  **kwargs)
         made = self._doc.idToObject[self._doc.getXObjectName(self._formsinuse[-1])]
@@ -285,27 +285,6 @@ class CmykCanvas(CardCanvas):
         if self.kept is not None and found is not None:
             self.kept.keep_image(name, found)
         return size
-
-    def _draw_kept(self, kept: KeptImage, x: float, y: float, width: float | None, height: float | None,
-                   keep_ratio: bool, anchor: str) -> tuple[int, int]:
-        """What `drawImage` does with an image it has read and compressed, from `kept`."""
-        from reportlab.lib.boxstuff import aspectRatioFix
-
-        self._currentPageHasImages = 1
-        reg = self._doc.getXObjectName(kept.name)
-        if reg not in self._doc.idToObject:
-            obj = kept.xobject()
-            self._setXObjects(obj)
-            self._doc.Reference(obj, reg)
-            self._doc.addForm(kept.name, obj)
-        x, y, width, height, _ = aspectRatioFix(keep_ratio, anchor, x, y, width, height, kept.width, kept.height)
-        self.saveState()
-        self.translate(x, y)
-        self.scale(width, height)
-        self._code.append(f"/{reg} Do")
-        self.restoreState()
-        self._formsinuse.append(kept.name)
-        return kept.width, kept.height
 
 
 def _extent(op: ops.Op) -> tuple[float, float]:

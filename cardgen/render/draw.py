@@ -305,7 +305,9 @@ class Drawer:
             return path
         from reportlab.lib.utils import ImageReader
 
-        return ImageReader(str(src))
+        reader = ImageReader(str(src))
+        reader.art_copy = src           # (its image object is kept beside it: `CardCanvas.drawImage`)
+        return reader
 
     def _rasters(self, layout: ops.CardLayout) -> list[Any]:
         """The raster images drawing `layout` puts into the document, in the order it does:

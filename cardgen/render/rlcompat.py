@@ -156,7 +156,47 @@ class CardCanvas(Canvas):
         enforce = getattr(self, "_enforceColorSpace", None)
         return [enforce(c) for c in colors] if enforce is not None else list(colors)
 
-    drawImage = _no_a85(Canvas.drawImage)
+    def drawImage(self, image: Any, x: float, y: float, width: float | None = None, height: float | None = None,
+                  mask: Any = None, preserveAspectRatio: bool = False, anchor: str = "c", **kwargs: Any) -> Any:
+        """ReportLab's, but an image read from a downsampled copy of a picture (`render.art`:
+        the reader's `art_copy`) is put into the PDF as the copy's image object kept beside it
+        (`art.kept_image`), compressed once for every PDF that shows it, not decoded and
+        compressed again in each."""
+        from cardgen.render import art
+
+        copy = getattr(image, "art_copy", None) if mask == "auto" and not kwargs else None
+        kept = art.kept_image(copy) if copy is not None else None
+        if kept is not None:
+            return self.draw_kept(kept, x, y, width, height, preserveAspectRatio, anchor)
+        with _without_a85():
+            size = Canvas.drawImage(self, image, x, y, width, height, mask, preserveAspectRatio, anchor, **kwargs)
+        if copy is not None:
+            art.keep_image(copy, self._doc.idToObject[self._doc.getXObjectName(self._formsinuse[-1])])
+        return size
+
+    def draw_kept(self, kept: Any, x: float, y: float, width: float | None, height: float | None,
+                   keep_ratio: bool, anchor: str) -> tuple[int, int]:
+        """What `drawImage` does with an image it has read and compressed, from `kept` (a
+        `render.pdfxcache.KeptImage`): the same objects and operators, without decoding and
+        compressing the image again."""
+        from reportlab.lib.boxstuff import aspectRatioFix
+
+        self._currentPageHasImages = 1
+        reg = self._doc.getXObjectName(kept.name)
+        if reg not in self._doc.idToObject:
+            obj = kept.xobject()
+            self._setXObjects(obj)
+            self._doc.Reference(obj, reg)
+            self._doc.addForm(kept.name, obj)
+        x, y, width, height, _ = aspectRatioFix(keep_ratio, anchor, x, y, width, height, kept.width, kept.height)
+        self.saveState()
+        self.translate(x, y)
+        self.scale(width, height)
+        self._code.append(f"/{reg} Do")
+        self.restoreState()
+        self._formsinuse.append(kept.name)
+        return kept.width, kept.height
+
     save = _no_a85(Canvas.save)
     getpdfdata = _no_a85(Canvas.getpdfdata)
 
