@@ -37,6 +37,7 @@ from cardgen.schema.core import Bool, Choice, Decl, Int, Text, opt
 if TYPE_CHECKING:
     from PIL import Image
 
+PARALLEL_ATLASES = 3000     # card sides up to which deck sheets are made by two workers at once
 HIDDEN_GREY = (64, 64, 64)
 PLAIN_BACK = (96, 96, 96)
 Cell = str | tuple[int, int, int] | None   # an atlas cell: a cached bitmap's path, a solid colour or empty
@@ -267,11 +268,16 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
         cell_of[id(layout)] = str(next(paths))
     images, more = plan_images(cell_of)
     calls = _atlas_calls(images, atlas_dir, ext, fmt, quality)
-    # An atlas is up to 4096 x 4096 pixels (64 MB in memory): fresh workers (not the raster
-    # workers, grown with PDFium's and the fonts' memory) make one at a time each, assembled
-    # and encoded there on every core, and this process holds none.
-    with raster.Pool() as pool:
-        pool.map([("call", call) for call in calls])
+    # An atlas is up to 4096 x 4096 pixels (64 MB in memory). For a game of up to
+    # `PARALLEL_ATLASES` card sides, fresh workers (not the raster workers, grown with PDFium's
+    # memory) make one at a time each, on every core; a larger game's are made one after the
+    # other here, so its build stays small in memory (this process holds every card already).
+    if len(requests) <= PARALLEL_ATLASES:
+        with raster.Pool() as pool:
+            pool.map([("call", call) for call in calls])
+    else:
+        for fn, args in calls:
+            fn(*args)
     return cell_of, images, more
 
 
