@@ -269,12 +269,15 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
     images, more = plan_images(cell_of)
     calls = _atlas_calls(images, atlas_dir, ext, fmt, quality)
     # An atlas is up to 4096 x 4096 pixels (64 MB in memory). For a game of up to
-    # `PARALLEL_ATLASES` card sides, fresh workers (not the raster workers, grown with PDFium's
-    # memory) make one at a time each, on every core; a larger game's are made one after the
-    # other here, so its build stays small in memory (this process holds every card already).
-    if len(requests) <= PARALLEL_ATLASES:
-        with raster.Pool() as pool:
-            pool.map([("call", call) for call in calls])
+    # `PARALLEL_ATLASES` card sides two are made at once, by two threads of this process
+    # (Pillow lets go of the interpreter while it scales, pastes and encodes, so both cores
+    # work; worker processes would each import the outputs first); a larger game's are made
+    # one after the other, so its build stays small in memory (this process holds every card).
+    if len(requests) <= PARALLEL_ATLASES and len(calls) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(2) as threads:
+            list(threads.map(lambda call: call[0](*call[1]), calls))
     else:
         for fn, args in calls:
             fn(*args)
