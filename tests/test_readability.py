@@ -301,3 +301,29 @@ def test_the_safe_area_follows_a_hex_or_path_pieces_outline_not_its_box(tmp_path
                                 "cards: [{name: P, count: 2}]\n")
     codes = [(d.code, d.loc.line) for d in found(root)]
     assert codes == ([("safe-area", 3)] if said else [])
+
+
+def test_cards_told_apart_by_their_own_titles_are_not_compared_pair_by_pair(tmp_path, monkeypatch):
+    """A deck of many colours whose cards each show a title of their own (the benchmark deck: 500
+    colours, 124,750 pairs) is passed by one look at the title, in time linear in the cards: no
+    pair of colours is compared.  With two cards of one colour (their titles differ: the colour
+    is then what groups them) every pair is compared, and what collapses is said."""
+    import cardgen.check.readability as readability
+
+    compared = []
+    real = readability._collapses
+    monkeypatch.setattr(readability, "_collapses", lambda *a: compared.append(a) or real(*a))
+    colours = [f"#{40 + 3 * i:02x}{200 - 2 * i:02x}{90 + i:02x}" for i in range(60)]
+    root = tmp_path / "g"
+    write(root / "game.yaml", "title: G\n")
+    write(root / "templates" / "t" / "face.yaml",
+          'elements:\n  - {name: bg, type: rect, box: bleed, fill: "{{ card.colour }}"}\n'
+          '  - {name: title, type: text, x: 5mm, y: 5mm, width: 50mm, height: 8mm, text: "{{ card.name }}", size: 10}\n')
+    cards = "".join(f'  - {{name: "Card {i}", colour: "{c}"}}\n' for i, c in enumerate(colours))
+    write(root / "deck.yaml", "deck: D\ntemplate: t/face\ncards:\n" + cards)
+    assert found(root) == [] and compared == []
+    write(root / "deck.yaml", "deck: D\ntemplate: t/face\ncards:\n" + cards
+          + f'  - {{name: "Card 0b", colour: "{colours[0]}"}}\n  - {{name: "Card 1b", colour: "{colours[1]}"}}\n')
+    said = found(root)
+    assert len(compared) == 60 * 59 // 2
+    assert [d.code for d in said] == ["colour-coding"] and "2 cards of D, first 'Card 0'" in said[0].message

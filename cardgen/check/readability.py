@@ -209,7 +209,7 @@ def _seen(c: tuple[float, ...]) -> tuple[tuple[float, ...], dict[str, tuple[floa
 
 
 def _apart(p: tuple[float, ...], q: tuple[float, ...]) -> float:
-    return sum((x - y) ** 2 for x, y in zip(p, q, strict=True)) ** 0.5      # (CIE76, as `delta_e`)
+    return math.dist(p, q)      # (CIE76, as `delta_e`)
 
 
 def _collapses(a: tuple[float, ...], b: tuple[float, ...], seen: dict | None = None) -> list[str]:
@@ -242,11 +242,13 @@ def colour_coding(game: Game, res, report: Report) -> None:
         if len(by_colour) < 2:
             continue
         found: list[tuple[tuple, tuple, list[str]]] = []
+        tells = _Tells(res)
+        if tells.every_pair_apart(list(by_colour.values())):
+            continue            # (each card's own title, say: no pair need be looked at)
         seen = {c: _seen(c) for c in by_colour}
-        values: dict[tuple[int, str, int], str] = {}
         for a, b in itertools.combinations(sorted(by_colour), 2):
             ways = _collapses(a, b, seen)
-            if ways and not _told_apart(by_colour[a], by_colour[b], res, values):
+            if ways and not tells.apart(by_colour[a], by_colour[b]):
                 found.append((a, b, ways))
         if not found:
             continue
@@ -285,24 +287,84 @@ def _told_apart(a: list, b: list, res, values: dict | None = None) -> bool:
     element of their templates that no card of one colour shares with a card of the other: an
     icon or an image (a shape), or a text that names a kind rather than one card (it comes from
     the deck or the game, not the card; or some cards share it; or each colour is one card's)?"""
-    templates = {}
-    for deck, _, _ in a + b:
-        try:
-            templates[id(deck)] = res.templates.get(deck.template, deck.template_loc)
-        except Exception:
+    return _Tells(res, values).apart(a, b)
+
+
+class _Tells:
+    """`_told_apart` for the many pairs of one element's colours: what each colour's cards
+    show of each element worked out once per colour (not once per pair: 500 colours make
+    124,750 pairs), the templates' elements once per set of decks."""
+
+    def __init__(self, res, values: dict | None = None) -> None:
+        self.res = res
+        self.values: dict = {} if values is None else values
+        self.shown: dict[tuple[int, int, str], frozenset] = {}
+        self.elements: dict[frozenset, list | None] = {}
+
+    def _elements(self, a: list, b: list) -> list | None:
+        decks = {id(deck): deck for deck, _, _ in a + b}
+        key = frozenset(decks)
+        if key not in self.elements:
+            try:
+                templates = {id(d): self.res.templates.get(d.template, d.template_loc) for d in decks.values()}
+            except Exception:
+                self.elements[key] = None
+            else:
+                self.elements[key] = list({id(e): e for tpl in templates.values() for e in tpl.elements}.values())
+        return self.elements[key]
+
+    def _set(self, members: list, el: Mapping, key: str) -> frozenset:
+        k = (id(members), id(el), key)
+        hit = self.shown.get(k)
+        if hit is None:
+            hit = self.shown[k] = frozenset(_shown(el, key, ctx, self.values) for _, _, ctx in members)
+        return hit
+
+    def apart(self, a: list, b: list) -> bool:
+        elements = self._elements(a, b)
+        if elements is None:
             return True
-    elements = list({id(e): e for tpl in templates.values() for e in tpl.elements}.values())
-    for other in elements:
-        for key in _TELL_KEYS:
-            if key not in other:
-                continue
-            va = {_shown(other, key, ctx, values) for _, _, ctx in a}
-            vb = {_shown(other, key, ctx, values) for _, _, ctx in b}
-            kind = not (isinstance(other[key], str) and expr.reads_card(other[key]))
-            if not va & vb and (key in ("icon", "src") or kind or len(va | vb) < len(a) + len(b) or
-                                len(a) == len(b) == 1):
-                return True
-    return False
+        for other in elements:
+            for key in _TELL_KEYS:
+                if key not in other:
+                    continue
+                va, vb = self._set(a, other, key), self._set(b, other, key)
+                if not va.isdisjoint(vb):
+                    continue
+                if _names_kind(other, key) or len(va) + len(vb) < len(a) + len(b) or len(a) == len(b) == 1:
+                    return True
+        return False
+
+    def every_pair_apart(self, groups: list[list]) -> bool:
+        """Would `apart` say yes for every pair of `groups` (each colour's cards), by one element
+        that tells them all apart?  Worked out in time linear in the cards, where every group's
+        cards share one list of elements (their decks' templates give the same elements): no
+        value of the element shown by two groups, and no pair of groups fails the count rule
+        (two groups whose cards all show values of their own, one of them of several cards)."""
+        everyone = [m for g in groups for m in g]
+        elements = self._elements(everyone, [])
+        if elements is None:
+            return True
+        if any(self._elements(g, []) is not elements and self._elements(g, []) != elements for g in groups):
+            return False
+        for other in elements:
+            for key in _TELL_KEYS:
+                if key not in other:
+                    continue
+                sets = [self._set(g, other, key) for g in groups]
+                if sum(len(v) for v in sets) != len(frozenset().union(*sets)):
+                    continue            # (a value two groups share)
+                if _names_kind(other, key):
+                    return True
+                own = [g for g, v in zip(groups, sets, strict=True) if len(v) == len(g)]
+                if len(own) <= 1 or all(len(g) == 1 for g in own):
+                    return True
+        return False
+
+
+def _names_kind(el: Mapping, key: str) -> bool:
+    """An icon or image (a shape), or a text that does not come from the card (it names a kind)."""
+    return key in ("icon", "src") or not (isinstance(el[key], str) and expr.reads_card(el[key]))
 
 
 def _shown(el: Mapping, key: str, ctx: dict, values: dict | None) -> str:
