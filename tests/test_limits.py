@@ -1,5 +1,5 @@
 """Bounded work: no template, expression or YAML file can hang cardgen or eat its memory; each
-limit is one located line.  Speed is a property of the limits, the wall clock only a safety net."""
+limit is one located line.  Speed is a property of the limits, the CPU time only a safety net (a loaded machine cannot fail it)."""
 from __future__ import annotations
 
 import time
@@ -58,11 +58,11 @@ def ctx():
     ("{% macro f(n) %}{{ f(n) }}{% endmacro %}{{ f(1) }}", "the expression nests too deeply; simplify it"),
 ])
 def test_expression_limits(source, message):
-    start = time.monotonic()
+    start = time.process_time()
     with pytest.raises(expr.ExprError) as info:
         expr.evaluate(source, ctx())
     assert str(info.value) == message
-    assert time.monotonic() - start < 10 * UNDER_MUTMUT      # safety net; the limits stop each case in well under a second
+    assert time.process_time() - start < 10 * UNDER_MUTMUT      # safety net; the limits stop each case in well under a second
 
 
 @pytest.mark.parametrize("source, message", [
@@ -126,11 +126,11 @@ def _bomb(levels: int = 9) -> str:
 ])
 def test_yaml_limits(text, message):
     assert len(text) < 250_000
-    start = time.monotonic()
+    start = time.process_time()
     with pytest.raises(CardgenError) as info:
         load_text(text, "x.yaml")
     assert str(info.value) == message
-    assert time.monotonic() - start < 10 * UNDER_MUTMUT
+    assert time.process_time() - start < 10 * UNDER_MUTMUT
 
 
 def test_alias_bomb_in_a_card_field_is_a_located_error(tiny_game, tmp_path):
@@ -138,7 +138,7 @@ def test_alias_bomb_in_a_card_field_is_a_located_error(tiny_game, tmp_path):
     cards = f"x-bomb:\n  {bomb}\ncards:\n  - {{name: A, power: *a8}}\n"
     assert len(cards) < 1024 + 200
     root = tiny_game(cards)
-    start = time.monotonic()
+    start = time.process_time()
     for command in ("validate", "build"):
         args = ("--out", str(tmp_path / "out"), "--only", "print") if command == "build" else ()
         code, stdout, stderr = run_cli(command, str(root), *args)
@@ -146,7 +146,7 @@ def test_alias_bomb_in_a_card_field_is_a_located_error(tiny_game, tmp_path):
         assert "Traceback" not in stdout + stderr
         assert f"{root}/deck.yaml:11:7: error: this value expands to more than 1,000,000 values through aliases " \
                f"(`*name`); an alias bomb? (limit CARDGEN_MAX_YAML_NODES)" in (stdout + stderr).splitlines()
-    assert time.monotonic() - start < 30 * UNDER_MUTMUT
+    assert time.process_time() - start < 30 * UNDER_MUTMUT
 
 
 HOSTILE_TEMPLATE = """

@@ -505,11 +505,11 @@ def test_a_huge_sparse_file_in_a_game_is_never_read_by_the_scan(tmp_path):
         f.truncate(20 * 1024**3)
     write(tmp_path / "small.txt", "x")
     cache = DigestCache()
-    start = time.monotonic()
+    start = time.process_time()
     try:
         key = cache.get(str(tmp_path / "huge.bin"))
         assert key is not None and key.startswith("large:21474836480:") and file_digest(tmp_path / "huge.bin") == key
-        assert time.monotonic() - start < 1 and cache.hashed == 0
+        assert time.process_time() - start < 1 and cache.hashed == 0
     finally:
         (tmp_path / "huge.bin").unlink()
     assert cache.get(str(tmp_path / "small.txt")) == "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"
