@@ -511,3 +511,31 @@ def list_cmd(games):
 
 if __name__ == "__main__":
     main()
+
+
+@main.group("import")
+def import_():
+    """Bring a layout made with another tool into a game (docs/templates.md, "Coming from Squib")."""
+
+
+@import_.command("squib")
+@click.argument("layout", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("data", type=click.Path(dir_okay=False, path_type=Path), required=False)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="The game folder to write into: templates/LAYOUT.yaml there (and with DATA, a deck file).")
+@click.option("--force", is_flag=True, help="Overwrite files that exist.")
+def import_squib_cmd(layout, data, out, force):
+    """A cardgen template from the Squib layout file LAYOUT (.yml), each entry an element with its box
+    (`origin: bleed`); with DATA (.xlsx, .csv, ...), a deck reading it. Says what it could not carry over."""
+    from cardgen.cli.import_squib import import_squib
+
+    said: list[str] = []
+    try:
+        written = import_squib(layout, data, out, force, said)
+    except CardgenError as exc:
+        _print_diags(exc.diagnostics)
+        sys.exit(1)
+    for line in said:
+        click.echo(escape_controls(line))
+    for path in written:
+        click.echo(f"wrote {display_path(path)}")
