@@ -100,7 +100,7 @@ def test_extends_with_relative_values_lands_each_box_within_half_a_millimetre(tm
     ("a:\n  x: [1\n", ":2:6: "),
     ("a:\n  x: 1\nb:\n  extends: c\n", ":4:12: error: 'b' extends 'c', which this file does not have"),
     ("a:\n  extends: b\nb:\n  extends: a\n", ":2:3: error: 'a' extends itself (through a -> b -> a)"),
-    ("a:\n  x: middle\n", ":2:3: error: 'middle' is not a length the importer reads"),
+    ("a:\n  x: middle\n", ":2:6: error: 'middle' is not a length the importer reads"),
     ("- 1\n", ":1:1: error: a Squib layout is a mapping of names to mappings"),
     ("a: !!python/object:os.system x\n", ":1:4: "),
 ])
@@ -143,3 +143,12 @@ def test_parents_shared_many_times_over_are_worked_out_once(tmp_path):
     code, out = _import(tmp_path / "g", str(path))
     assert code == 0, out
     assert "- name: e59\n  type: text\n  x: 60px\n  width: 10px\n" in (tmp_path / "g" / "templates" / "wide.yaml").read_text()
+
+
+def test_an_entry_whose_name_is_no_field_name_prints_nothing_and_says_so(tmp_path):
+    path = tmp_path / "odd.yml"
+    path.write_text("\"a}}{{ 7*7 }}\":\n  x: 10\n")
+    code, out = _import(tmp_path / "g", str(path))
+    assert code == 0 and "odd.yml:2:3: 'a}}{{ 7*7 }}' is not a field name a template can print; its text is " \
+                         "left empty\n" in out, out
+    assert "text: ''" in (tmp_path / "g" / "templates" / "odd.yaml").read_text()

@@ -106,7 +106,7 @@ def _element(key: str, entry: dict, fields: dict[str, str], loc: Loc, said: list
     if not any(k in entry for k in BOX):
         said.append(f"{loc}: '{key}' has no x, y, width or height; not carried over")
         return None
-    box = {k: f"{round(_px(entry[k], loc), 2):g}px" for k in BOX if k in entry}
+    box = {k: f"{round(_px(entry[k], loc_of(raw, k) if k in raw else loc), 2):g}px" for k in BOX if k in entry}
     shape = any(k in entry for k in SHAPE_KEYS) or key.lower() in SHAPE_NAMES
     element: dict = {"name": key, "type": "rect" if shape else "text", **box}
     if shape:
@@ -122,8 +122,12 @@ def _element(key: str, entry: dict, fields: dict[str, str], loc: Loc, said: list
         said.append(f"{loc}: '{key}' made a rect (from {why}); change its type if it holds text or art")
     else:
         field = fields.get(key.lower(), key)
-        printed.append(field)
-        element["text"] = "{{ card[" + repr(field) + "] }}"
+        if re.fullmatch(r"[^\W\d][\w -]*", field):       # (a name a template line can hold)
+            printed.append(field)
+            element["text"] = "{{ card[" + repr(field) + "] }}"
+        else:
+            said.append(f"{loc}: '{key}' is not a field name a template can print; its text is left empty")
+            element["text"] = ""
         for k in ("align", "valign"):
             if k in entry and str(entry[k]) in ("left", "center", "right", "justify", "top", "middle", "bottom"):
                 element[k] = str(entry[k])
