@@ -476,6 +476,7 @@ def test_a_name_templates_may_not_use_is_refused_by_what_it_is_on():
     ("{{ ((2 ** 1665 + card.cost - 2) * (2 ** 1665 + 1)) | string | length }}", 1003),   # 3,331 bits: the most                         # a mapping read by key knows where it is
     ("{{ (card.name ~ 'bc') | reverse }}", "cbA"),                      # a text reversed stays a text
     ("{% set x %}{{ card.name }}-{{ card.name }}{% endset %}{{ x }}", "A-A"),
+    ("{{ (card.name ~ card.name) | replace('A', 'b', 1) }}", "bA"),
     ("{% macro m() %}{{ card.name }}{{ card.cost }}{% endmacro %}{{ m() }}", "A3"),
 ])
 def test_what_a_template_gives(source, value):
@@ -713,6 +714,7 @@ TOO_LARGE = [
     ("{{ card.many | map('string') | join(card.long * 150) }}", TEXT.format("3,510,070")),
     ('{{ card.long | wordwrap(1, wrapstring=card.long * 100) }}', TEXT.format("35,940,000")),
     ('{{ (card.text * 100) | indent(card.long * 100) }}', TEXT.format("12,060,800")),
+    ('{{ (card.text * 100) | indent(card.long * 100, true) }}', TEXT.format("12,060,800")),
     ('{{ (card.lists * 10) | tojson(indent=9000) }}', INDENTED),
     ("{{ (card.lists * 10) | tojson(indent=' ' * 9000) }}", INDENTED),
     ("{{ ('{0}' * 900).format(card.long * 100) }}", TEXT.format("120,000")),
