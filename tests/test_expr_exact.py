@@ -716,6 +716,7 @@ TOO_LARGE = [
     ('{{ (card.text * 100) | indent(card.long * 100) }}', TEXT.format("12,060,800")),
     ('{{ (card.text * 100) | indent(card.long * 100, true) }}', TEXT.format("12,060,800")),
     ('{{ (card.lists * 10) | tojson(indent=9000) }}', INDENTED),
+    ('{{ (card.lists * 10) | tojson(9000) }}', INDENTED),
     ("{{ (card.lists * 10) | tojson(indent=' ' * 9000) }}", INDENTED),
     ("{{ ('{0}' * 900).format(card.long * 100) }}", TEXT.format("120,000")),
     ("{{ ('{a}' * 900).format_map({'a': card.long * 100}) }}", TEXT.format("120,000")),
@@ -770,3 +771,15 @@ def test_a_list_read_whole_is_refused_at_one_past_the_limit(monkeypatch, source)
         expr.evaluate(source, ctx())
     assert str(err.value) == "the expression would make a list of 40 (more than 39); simplify it (limit " \
                              "CARDGEN_MAX_ITEMS)"
+
+
+def test_an_indent_that_is_not_a_width_is_left_to_the_filter(monkeypatch):
+    """`indent` or `tojson` given an indent that is neither a number nor a text adds no size of
+    its own: at a limit the text itself fits, the filter says what is wrong (or prints)."""
+    monkeypatch.setattr(limits, "MAX_TEXT", 8)
+    with pytest.raises(expr.ExprError) as err:
+        expr.evaluate("{{ card.text | indent(1.5) }}", ctx())
+    assert str(err.value) == "{{ card.text | indent(1.5) }}: TypeError: can't multiply sequence by non-int of type " \
+                             "'float'"
+    monkeypatch.setattr(limits, "MAX_TEXT", 15)
+    assert expr.evaluate("{{ card.tags | tojson(indent=none) }}", ctx()) == '["x", "y", "z"]'
