@@ -477,6 +477,7 @@ def test_a_name_templates_may_not_use_is_refused_by_what_it_is_on():
     ("{{ (card.name ~ 'bc') | reverse }}", "cbA"),                      # a text reversed stays a text
     ("{% set x %}{{ card.name }}-{{ card.name }}{% endset %}{{ x }}", "A-A"),
     ("{{ (card.name ~ card.name) | replace('A', 'b', 1) }}", "bA"),
+    ("{{ card.name }}-{{ card.cost }}", "A-3"),                         # a template's parts, joined
     ("{% macro m() %}{{ card.name }}{{ card.cost }}{% endmacro %}{{ m() }}", "A3"),
 ])
 def test_what_a_template_gives(source, value):
@@ -783,3 +784,36 @@ def test_an_indent_that_is_not_a_width_is_left_to_the_filter(monkeypatch):
                              "'float'"
     monkeypatch.setattr(limits, "MAX_TEXT", 15)
     assert expr.evaluate("{{ card.tags | tojson(indent=none) }}", ctx()) == '["x", "y", "z"]'
+
+
+def test_a_template_is_refused_at_the_part_that_passes_the_limit(monkeypatch):
+    monkeypatch.setattr(limits, "MAX_TEXT", 11999)
+    with pytest.raises(expr.ExprError) as err:
+        expr.evaluate("{% for i in range(20) %}{{ card.long }}{% endfor %}", ctx())
+    assert str(err.value) == "the expression would make a text of 12,000 (more than 11,999); simplify it (limit " \
+                             "CARDGEN_MAX_TEXT)"
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    ("{{ card.cost.format }}", "template has no field 'format'"),
+    ("{{ card.sub._hidden }}", "card.sub has no field '_hidden'"),
+])
+def test_a_name_a_value_does_not_have_is_missing(source, message):
+    with pytest.raises(expr.MissingField) as err:
+        expr.evaluate(source, ctx())
+    assert str(err.value) == message
+
+
+def test_a_range_of_a_64_bit_number_is_refused_by_its_size():
+    with pytest.raises(expr.ExprError) as err:
+        expr.evaluate("{{ range(card.cost * 2 ** 62) }}", ctx())
+    assert str(err.value) == "the expression would make a range of 13,835,058,055,282,163,712 (more than 10,000); " \
+                             "simplify it (limit CARDGEN_MAX_RANGE)"
+
+
+def test_urlize_counts_a_word_for_an_empty_text(monkeypatch):
+    monkeypatch.setattr(limits, "MAX_TEXT", 64)
+    assert expr.evaluate("{{ (card.name * 0) | urlize }}", ctx()) == ""
+    monkeypatch.setattr(limits, "MAX_TEXT", 63)
+    with pytest.raises(expr.ExprError, match=r"^the expression would make a text of 64 \(more than 63\)"):
+        expr.evaluate("{{ (card.name * 0) | urlize }}", ctx())
