@@ -379,7 +379,8 @@ def test_each_text_is_refused_past_the_size_worked_out_for_it(monkeypatch, sourc
     ("{{ range }}", "the expression gives a class, not text or a number", None),
     ("{{ range }}!", "the expression gives a class, not text or a number", None),
     ("{{ namespace() }}", "the expression gives a Namespace object, not text or a number", None),
-    ("{{ range(card.cost) }}", "the expression gives a CountingRange object, not text or a number", None),
+    ("{{ range(card.cost) }}", "the expression gives a range of numbers, not text or a number (print its numbers "
+                               "with `| join(', ')`, or loop over it with {% for %})", None),
     ("{{ '{0.__class__}'.format(card.cost) }}", "not allowed in a template: '__class__' (names starting with _ are "
                                                 "internal)", None),
     ("{{ card._data }}", "not allowed in a template: '_data' (names starting with _ are internal)", None),
@@ -817,3 +818,28 @@ def test_urlize_counts_a_word_for_an_empty_text(monkeypatch):
     monkeypatch.setattr(limits, "MAX_TEXT", 63)
     with pytest.raises(expr.ExprError, match=r"^the expression would make a text of 64 \(more than 63\)"):
         expr.evaluate("{{ (card.name * 0) | urlize }}", ctx())
+
+
+def test_a_cards_mapping_reads_as_a_dict_in_dictsort_items_and_tojson():
+    """A card's nested mapping has no `items()` of its own (a card may have a field `items`), yet
+    `dictsort`, `items` and `tojson` read it as the mapping it is; its own mappings stay
+    read-only views."""
+    card = {"name": "A", "stats": {"def": 3, "atk": 2, "more": {"x": 1}}, "items": "a field"}
+    assert expr.evaluate("{% for k, v in card.stats | dictsort %}{{ k }}{% endfor %}", ctx(card)) == "atkdefmore"
+    assert expr.evaluate("{% for k, v in card.stats | items %}{{ k }}={{ v.x if k == 'more' else v }} "
+                         "{% endfor %}", ctx(card)) == "def=3 atk=2 more=1 "
+    assert expr.evaluate("{{ card.stats | tojson }}", ctx(card)) == '{"atk": 2, "def": 3, "more": {"x": 1}}'
+    assert expr.evaluate("{{ card.items }}", ctx(card)) == "a field"
+    with pytest.raises(expr.MissingField) as info:         # (a view: no dict methods to change it by)
+        expr.evaluate("{% for k, v in card.stats | items %}{% if k == 'more' %}{{ v.update({}) }}{% endif %}"
+                      "{% endfor %}", ctx(card))
+    assert str(info.value) == "card.stats.more has no field 'update'"
+
+
+@pytest.mark.parametrize("source", ["{{ range(3) }}", "{{ range(1, 10, 2) }}"])
+def test_a_range_printed_is_said_as_one_with_what_to_write(source):
+    with pytest.raises(expr.ExprError) as info:
+        expr.evaluate(source, ctx())
+    assert str(info.value) == ("the expression gives a range of numbers, not text or a number (print its numbers "
+                               "with `| join(', ')`, or loop over it with {% for %})")
+    assert expr.evaluate("{{ range(3) | join(', ') }}", ctx()) == "0, 1, 2"

@@ -30,6 +30,7 @@ from cardgen.layout.exprbounds import (  # the bounds of evaluation, re-exported
     _SORTING,
     FILTERS,
     METHODS,
+    PLAIN_MAPPING,
     ExprError,
     LimitError,
     MissingField,
@@ -53,6 +54,7 @@ from cardgen.layout.exprbounds import (  # the bounds of evaluation, re-exported
     _tick,
     _too_long,
     _Undefined,
+    plain_mapping,
 )
 
 
@@ -141,6 +143,8 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         def run(*args, **kwargs):
             _tick()
             lead, data = args[:skip], list(args[skip:])
+            if data and isinstance(data[0], Record) and name in PLAIN_MAPPING:
+                data[0] = plain_mapping(data[0], deep=name == "tojson")
             if data and kind in ("each", "whole") and not isinstance(data[0], Undefined):
                 if kind == "each":
                     data[0] = _counted(data[0])
@@ -259,6 +263,9 @@ def _plain_result(value):
     refused with what to write instead."""
     if isinstance(value, _PLAIN):
         return value
+    if isinstance(value, (range, _CountingRange)):
+        raise ExprError("the expression gives a range of numbers, not text or a number (print its numbers with "
+                        "`| join(', ')`, or loop over it with {% for %})")
     kind = ("a method or function" if callable(value) and not isinstance(value, type)
             else "a class" if isinstance(value, type) else f"a {type(value).__name__.lstrip('_')} object")
     hint = " (call it with `()`, such as card.name.upper())" if kind == "a method or function" else ""

@@ -82,6 +82,19 @@ def _wrap(value, label):
     return value
 
 
+# the filters that read a mapping as a dict (its `items()`), which a Record has not (a card may
+# have a field `items`): they are given one
+PLAIN_MAPPING = frozenset({"dictsort", "items", "tojson"})
+
+
+def plain_mapping(record: Record, deep: bool = False) -> dict:
+    """A Record as a dict for a filter: its fields, mappings among them still Records (`deep`:
+    the data as it is, for `tojson`)."""
+    if deep:
+        return dict(record._data)
+    return {k: _wrap(v, f"{record._label}.{k}") for k, v in record._data.items()}
+
+
 class _Undefined(StrictUndefined):
     __slots__ = ()
 
