@@ -131,6 +131,32 @@ def test_components_page_lists_exactly_the_decks_and_counts(game601):
     assert found == [(d.name, str(d.count)) for d in game.decks]
 
 
+def test_german_booklet_and_player_aid_have_no_english_of_cardgens_own():
+    """Game 601 in German (docs/languages.md): the rulebook's text is its `@de` translation, cardgen's own
+    words (headings, counts, the footer, the cover's credits) are German, the decks named by `deck@de:`."""
+    game = load_game(GAME, ROOT, Report(), lang="de")
+    rendered = layout_game(game, Report())
+    rules, aid = make_booklet(rendered)
+    reader = PdfReader(io.BytesIO(rules))
+    assert [t for t, _ in _outline(reader)][:4] == ["Inhalt", "Spielmaterial", "Überblick", "Was in der Schachtel ist"]
+    end = next(p for t, p in _outline(reader) if t == "Überblick")
+    lines = [text for i in range(1, end + 1) for _, _, text in _lines(rules, i)]
+    found = [m.groups() for m in map(re.compile(r"(\w[\w ]*?) — (\d+) Karten?$").match, lines) if m]
+    assert found == [("Identität", "3"), ("Partner", "4"), ("Aktion", "37"), ("Ereignis", "10"), ("Schatz", "1"),
+                     ("Spieler", "1")]
+    assert "11 verschiedene · poker (63.5x88.9 mm)" in lines
+    text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
+    for german in ("nicht angegeben (2–4 angenommen)", "Autor: Jiachen Tang", "Spiel 601 · Spielregeln in Kürze",
+                   "Auf einen Blick", "Dein Zug", "Obdachloser 1 VP 2"):
+        assert german in text, german
+    aid_text = [" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(aid)).pages]
+    assert "SPIEL 601 Dein Zug" in aid_text[0] and "Spielende" in aid_text[1] and "Nicht vergessen" in aid_text[1]
+    english = re.compile(r"\b(Components|Contents|cards?|different|Designed|midterm|rules summary|Your turn|End of the "
+                         r"game|Remember|At a glance|In the box|AP|HP|Identity|Action|Event|Homeless)\b")
+    for page_text in [text, *aid_text]:
+        assert not english.search(page_text), english.search(page_text)
+
+
 def _with_rules(game, yaml_text: str, name="rules.yaml"):
     from cardgen.load.rules import rules_from
 
@@ -250,10 +276,10 @@ def test_byte_identical_rebuild(game601, tmp_path):
     subprocess.run([sys.executable, "-m", "cardgen", "build", "game-601", "--only", "booklet", "--only", "player-aid",
                     "--page", "letter", "--out", str(out)], cwd=ROOT, check=True, capture_output=True,
                    env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
-    assert (out / "game-601" / "rules.pdf").read_bytes() == rules
-    assert (out / "game-601" / "player-aid.pdf").read_bytes() == aid
-    assert (out / "game-601" / "rules-booklet-letter.pdf").read_bytes() == imposed
-    assert not (out / "game-601" / "rules-booklet-a4.pdf").exists()
+    assert (out / "game-601" / "en" / "rules.pdf").read_bytes() == rules
+    assert (out / "game-601" / "en" / "player-aid.pdf").read_bytes() == aid
+    assert (out / "game-601" / "en" / "rules-booklet-letter.pdf").read_bytes() == imposed
+    assert not (out / "game-601" / "en" / "rules-booklet-a4.pdf").exists()
 
 
 def test_items_listed_and_components_in_jinja():
@@ -277,7 +303,20 @@ sections:
 
 # -- pagination, outline, links, punctuation, contrast, bleed (issue 14) --------------------
 
-BUNDLED = sorted(p.name for p in (ROOT / "cards").iterdir() if (p / "rules.yaml").is_file())
+BUNDLED = [*sorted(p.name for p in (ROOT / "cards").iterdir() if (p / "rules.yaml").is_file()), "game-601/de"]
+
+
+def _words(name: str):
+    """cardgen's own words in the booklet `name` (its headings: "Components", "Inhalt")."""
+    from cardgen.outputs.words import say
+
+    return lambda text: say(name.partition("/")[2] or None, text)
+
+
+def _bundled(name: str, report: Report | None = None):
+    """A bundled game as loaded for the booklet `name` ("game-601/de": Game 601 in German)."""
+    game, _, lang = name.partition("/")
+    return load_game(ROOT / "cards" / game, ROOT, Report() if report is None else report, lang=lang or None)
 
 
 @pytest.fixture(scope="module")
@@ -286,8 +325,11 @@ def bundled_pdfs(tmp_path_factory):
     out = tmp_path_factory.mktemp("booklets")
     pdfs = {}
     for name in BUNDLED:
-        build_game(ROOT / "cards" / name, ROOT, BuildOptions(only=("booklet", "player-aid"), out=out), Report())
-        pdfs[name] = ((out / name / "rules.pdf").read_bytes(), (out / name / "player-aid.pdf").read_bytes())
+        game, _, lang = name.partition("/")
+        if not lang:
+            build_game(ROOT / "cards" / name, ROOT, BuildOptions(only=("booklet", "player-aid"), out=out), Report())
+        folder = out / game / (lang or ("en" if name == "game-601" else ""))     # (Game 601: en/ and de/)
+        pdfs[name] = ((folder / "rules.pdf").read_bytes(), (folder / "player-aid.pdf").read_bytes())
     return pdfs
 
 
@@ -383,7 +425,7 @@ def test_no_heading_is_the_last_line_on_a_page(bundled_pdfs, bundled_booklets, n
         assert got == want, (name, page + 1, title, got)
         found += 1
         assert k < len(lines), f"{name} p{page + 1}: heading {title!r} is the last line on the page"
-    assert found >= len(_headings(load_rulebook(load_game(ROOT / "cards" / name, ROOT, Report())).sections))
+    assert found >= len(_headings(load_rulebook(_bundled(name)).sections))
 
 
 def _ink_fill(pdf: bytes, index: int) -> float:
@@ -418,12 +460,12 @@ def test_face_off_fits_two_sheets(bundled_booklets):
 @pytest.mark.parametrize("name", BUNDLED)
 def test_outline_lists_every_heading_on_its_page(bundled_booklets, name):
     reader = bundled_booklets[name]
-    book = load_rulebook(load_game(ROOT / "cards" / name, ROOT, Report()))
+    book = load_rulebook(_bundled(name))
     outline = _outline(reader)
     titles = [_norm(t) for t, _ in outline]
     for h in _headings(book.sections):
         assert _norm(re.sub(r"[*_]", "", h)) in titles, (name, h)
-    assert "Components" in titles
+    assert _words(name)("Components") in titles
     for title, page in outline:        # each entry goes to the page that shows the heading
         text = _norm(reader.pages[page].extract_text())
         assert _norm(title).split(" ")[0] in text, (name, title, page)
@@ -445,12 +487,12 @@ def _links(reader: PdfReader) -> list[tuple[int, int]]:
 def test_contents_on_one_page_from_8_pages_and_links_go_to_their_sections(bundled_booklets, name):
     reader = bundled_booklets[name]
     outline = _outline(reader)
-    top = load_rulebook(load_game(ROOT / "cards" / name, ROOT, Report())).sections
+    top = load_rulebook(_bundled(name)).sections
     links = _links(reader)
     if len(reader.pages) < 8:                       # a short booklet has no contents list
-        assert "Contents" not in [t for t, _ in outline] and not links
+        assert _words(name)("Contents") not in [t for t, _ in outline] and not links
         return
-    contents_page = next(p for t, p in outline if t == "Contents")
+    contents_page = next(p for t, p in outline if t == _words(name)("Contents"))
     assert [p for p, _ in links] == [contents_page] * len(top)     # every entry on the one page
     # each entry goes to the page and place of its section's heading, and prints that page's number
     text = _norm(reader.pages[contents_page].extract_text())
@@ -466,11 +508,12 @@ def test_contents_on_one_page_from_8_pages_and_links_go_to_their_sections(bundle
 @pytest.mark.parametrize("name", BUNDLED)
 def test_no_straight_quotes_in_the_rules(bundled_booklets, name):
     reader = bundled_booklets[name]
+    words = _words(name)
     # the components pages and the back cover show real cards (card data, drawn as printed)
     outline = _outline(reader)
-    first = min(p for t, p in outline if t not in ("Components", "Also needed", "Bought or from another game",
-                                                   "Contents"))
-    box = [p for t, p in outline if t == "In the box"]
+    first = min(p for t, p in outline if t not in map(words, ("Components", "Also needed",
+                                                              "Bought or from another game", "Contents")))
+    box = [p for t, p in outline if t == words("In the box")]
     assert first >= 2
     for i, page in enumerate(reader.pages[first:box[0] if box else None], first + 1):
         text = page.extract_text()
@@ -515,7 +558,7 @@ def _text_contrasts(pages) -> list[tuple[float, str]]:
 def test_text_contrast_at_least_4_5_everywhere(name):
     """Every piece of text of the booklet and the player aid, footers included, against what is
     behind it, from the colours drawn."""
-    game = load_game(ROOT / "cards" / name, ROOT, Report())
+    game = _bundled(name)
     rendered = layout_game(game, Report())
     book = load_rulebook(game)
     accent = booklet.accent_or_default(booklet.Booklet.resolve(game.data).accent)
@@ -562,7 +605,7 @@ def test_bleed_and_trim_boxes(bundled_pdfs, bundled_booklets, name):
             assert float(getattr(media, edge)) - float(getattr(trim, edge)) == pytest.approx(3 * MM, abs=1e-3)
         assert [float(v) for v in bleed] == [float(v) for v in media]
     # the cover's band runs to the edge of the bleed
-    game = load_game(ROOT / "cards" / name, ROOT, Report())
+    game = _bundled(name)
     accent = booklet.accent_or_default(booklet.Booklet.resolve(game.data).accent)
     img = pdfium.PdfDocument(bundled_pdfs[name][0])[0].render(scale=1).to_pil().convert("RGB")
     for xy in ((0, 0), (img.width - 1, 0)):
@@ -607,7 +650,7 @@ def _note_texts(game) -> list[str]:
 def test_designer_notes_are_shown_to_the_designer_not_printed(bundled_booklets, name):
     from cardgen.pipeline.check import check_game
 
-    game = load_game(ROOT / "cards" / name, ROOT, Report())
+    game = _bundled(name)
     notes = _note_texts(game)
     assert len(notes) >= 2
     printed = _squash(" ".join(p.extract_text() for p in bundled_booklets[name].pages))

@@ -20,7 +20,7 @@ INSET = 35.0
 def _build(tmp_path, paper, **print_opts):
     opts = BuildOptions(out=tmp_path, only=("calibration",), papers=(paper,), outputs={"print": print_opts})
     build_game(REPO / "cards" / "game-601", REPO, opts, Report())
-    return PdfReader(tmp_path / "game-601" / f"calibration-{paper}.pdf")
+    return PdfReader(tmp_path / "game-601" / "en" / f"calibration-{paper}.pdf")
 
 
 def _lines(reader, page, width):

@@ -193,3 +193,16 @@ def test_colour_vision_toggle_in_a_browser(tmp_path):
         assert near(seen(), (255, 0, 0), 4)
     finally:
         browser.quit()
+
+
+def test_a_translated_build_shows_the_cards_in_its_language(tmp_path):
+    """Game 601 in German: the gallery names each card and deck as the German cards print them, and its
+    filter still finds a card by the source name the messages use."""
+    code, _, err = in_dir(REPO, "build", "game-601", "--lang", "de", "--only", "gallery", "--out", str(tmp_path))
+    assert code == 0, err
+    root = parse((tmp_path / "game-601" / "de" / "index.html").read_text(encoding="utf-8"))
+    digging = next(t for t in card_tiles(root) if t.attrs["data-search"].startswith("graben "))
+    assert digging.attrs["data-search"].split()[:3] == ["graben", "digging", "aktion"]
+    names = [t.find_all("span", "name")[0].text() for t in card_tiles(root)]
+    assert names[:4] == ["Abenteurer", "Arbeitgeber", "Anführer des Geheimbunds", "Obdachloser"]
+    assert [h.text() for h in root.find_all("h2")][1:4] == ["Identität", "Partner", "Aktion"]     # (after "Game")

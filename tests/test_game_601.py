@@ -64,3 +64,18 @@ def test_layout_has_no_overflow(game):
     report = Report()
     layout_game(game, report)
     assert [str(d) for d in report.items if d.code == "overflow"] == []
+
+
+def test_the_german_translation_is_whole_and_fits():
+    """Game 601 in German (docs/languages.md's worked example): every card translated (nothing printed
+    in English for want of a translation), every deck named in German, no German text overflowing."""
+    report = Report()
+    german = load_game(ROOT / "cards" / "game-601", ROOT, report, lang="de")
+    assert [(c.name, c.untranslated) for d in german.decks for c in d.cards if c.untranslated] == []
+    assert [d.title for d in german.decks] == ["Identität", "Partner", "Aktion", "Ereignis", "Schatz", "Spieler"]
+    assert german.title == "Spiel 601"
+    digging = next(c for c in german.deck("Action").cards if c.name == "Digging")
+    assert (digging.title, digging.fields["limit"]) == ("Graben", "Abyss")     # (the limit a key, not a word)
+    layout_game(german, report)
+    assert [str(d) for d in report.items if d.severity != "note" and d.code != "count-silent"] == []
+

@@ -234,7 +234,9 @@ def test_other_sections_are_kept_as_they_are(tmp_path):
 @pytest.mark.parametrize("game", sorted(p.name for p in (REPO / "cards").iterdir() if (p / "game.yaml").is_file()))
 def test_the_bundled_games_history_files_are_current(game):
     """Each bundled game carries its history file as a build writes it (so building a bundled
-    game never changes the repository), and every card of it is at its first revision."""
+    game never changes the repository), and every card of it is at its first revision; a game
+    made in several languages (Game 601) with every translation recorded, none stale."""
+    from cardgen.check.translations import SECTION, records
     from cardgen.core.errors import Report
     from cardgen.layout.manifest import REVISIONS, assign_revisions, recorded_revisions, revisions_record
     from cardgen.load.history import dumps, read_history
@@ -245,5 +247,8 @@ def test_the_bundled_games_history_files_are_current(game):
     record = read_history(loaded.root, report)
     assign_revisions(loaded, recorded_revisions(record, report))
     assert not [d for d in report.items if d.code == "history"]
-    assert (loaded.root / HISTORY).read_text(encoding="utf-8") == dumps({REVISIONS: revisions_record(loaded)})
+    translated = records(loaded, record)
+    assert (game == "game-601") is bool(translated)
+    assert (loaded.root / HISTORY).read_text(encoding="utf-8") == \
+        dumps({REVISIONS: revisions_record(loaded), **({SECTION: translated} if translated else {})})
     assert {card.revision_number for deck in loaded.decks for card in deck.cards} == {1}

@@ -21,9 +21,11 @@ BLOCKS = 8               # samples per side of a card
 
 
 def _build(game, tmp_path, **print_opts):
+    """The game's output folders: one, or one per language (Game 601: en/ and de/)."""
     opts = BuildOptions(out=tmp_path, only=("print",), outputs={"print": print_opts})
     build_game(REPO / "cards" / game, REPO, opts, Report())
-    return tmp_path / game
+    langs = load_game(REPO / "cards" / game, REPO).languages
+    return [tmp_path / game / lang for lang in langs] or [tmp_path / game]
 
 
 def _placed_rect(p):
@@ -94,17 +96,17 @@ def _bleed(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_no_two_different_backs_share_a_cut_line(game, tmp_path):
-    out = _build(game, tmp_path)
-    for paper in ("letter", "a4"):
-        bad, _ = marked_edges(out / f"print-{paper}.pdf", _bleed(game))
-        assert bad == [], f"{game} {paper}: different backs share cut lines at (page, axis, mm, difference): {bad}"
+    for out in _build(game, tmp_path):
+        for paper in ("letter", "a4"):
+            bad, _ = marked_edges(out / f"print-{paper}.pdf", _bleed(game))
+            assert bad == [], f"{out} {paper}: different backs share cut lines at (page, axis, mm, difference): {bad}"
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_mix_backs_keeps_the_old_order_and_the_check_finds_its_marked_cards(game, tmp_path):
-    out = _build(game, tmp_path, mix_backs=True)
-    bad, _ = marked_edges(out / "print-letter.pdf", _bleed(game))
-    assert bad, "with --mix-backs different backs should touch somewhere in every bundled game"
+    for out in _build(game, tmp_path, mix_backs=True):
+        bad, _ = marked_edges(out / "print-letter.pdf", _bleed(game))
+        assert bad, "with --mix-backs different backs should touch somewhere in every bundled game"
 
 
 def _two_backs(tiny_game, n_red, n_blue):

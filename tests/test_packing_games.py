@@ -14,12 +14,14 @@ from cardgen.pipeline.build import BuildOptions, build_game
 from cardgen.render.pdf import one_sided
 
 # game: {layout: (sheets before, sheets after)}, duplex (print-) and fold-over sheets; Vigilantes' include
-# its map's 4 sheets (A3 across Letter or A4) and its dice's sticker sheet
+# its map's 4 sheets (A3 across Letter or A4) and its dice's sticker sheet; Game 601 is built in English and
+# German (`languages:`), each language's sheets in its own folder ("de/letter": build/game-601/de/print-letter.pdf)
 SHEETS = {
     "alien-conspiracy": {"letter": (5, 3), "a4": (4, 3), "letter-foldover": (6, 5), "a4-foldover": (6, 5)},
     "alter-ego": {"letter": (25, 24), "a4": (24, 23), "letter-foldover": (48, 46), "a4-foldover": (48, 44)},
     "face-off": {"letter": (25, 24), "a4": (25, 24), "letter-foldover": (57, 54), "a4-foldover": (56, 53)},
-    "game-601": {"letter": (8, 8), "a4": (8, 7), "letter-foldover": (16, 16), "a4-foldover": (15, 15)},
+    "game-601": {f"{lang}/{name}": sheets for lang in ("en", "de") for name, sheets in
+                 {"letter": (8, 8), "a4": (8, 7), "letter-foldover": (16, 16), "a4-foldover": (15, 15)}.items()},
     "sheet-demo": {"letter": (4, 3), "a4": (4, 3), "letter-foldover": (6, 6), "a4-foldover": (6, 6)},
     "vigilantes": {"letter": (11, 8), "a4": (11, 8), "letter-foldover": (17, 11), "a4-foldover": (16, 10)},
 }
@@ -38,6 +40,8 @@ def test_bundled_games_need_fewer_sheets(game, tmp_path, monkeypatch):
 
     def recording_plan(job, layout, name, o):
         so, copies, pages, how = plan(job, layout, name, o)
+        if job.out_dir != out / game:        # a language's folder
+            name = f"{job.out_dir.name}/{name}"
         seen[name] = (before.pop(), len(pages))
         tails[name] = len(pages) - next((i + 1 for i in reversed(range(len(pages))) if not one_sided(*pages[i])), 0)
         saved = seen[name][0] - seen[name][1]
@@ -51,5 +55,6 @@ def test_bundled_games_need_fewer_sheets(game, tmp_path, monkeypatch):
     build_game(REPO / "cards" / game, REPO, BuildOptions(out=out, only=("print", "foldover")), Report())
     assert seen == SHEETS[game]
     for name, (_, after) in SHEETS[game].items():
-        pages = len(PdfReader(out / game / f"print-{name}.pdf").pages)
+        lang, _, paper = name.rpartition("/")
+        pages = len(PdfReader(out / game / lang / f"print-{paper}.pdf").pages)
         assert pages == (after if name.endswith("foldover") else 2 * after - tails[name]), name

@@ -25,15 +25,16 @@ def test_every_pdf_names_designer_creator_and_source_date(tmp_path, monkeypatch)
     out = tmp_path / "out"
     build_game(REPO / "cards" / "game-601", REPO, BuildOptions(out=out, papers=("letter",)), Report())
     pdfs = _pdfs(out / "game-601")
-    names = {p.name for p in pdfs}
-    assert {"print-letter.pdf", "cards.pdf", "calibration-letter.pdf", "rules.pdf", "rules-booklet-letter.pdf",
-            "player-aid.pdf"} <= names
+    for lang in ("en", "de"):           # (Game 601 is made in English and German)
+        names = {p.name for p in pdfs if p.parent.name == lang}
+        assert {"print-letter.pdf", "cards.pdf", "calibration-letter.pdf", "rules.pdf", "rules-booklet-letter.pdf",
+                "player-aid.pdf"} <= names
     for pdf in pdfs:
         meta = PdfReader(pdf).metadata
         assert meta["/Author"] == "Jiachen Tang", pdf.name
         assert meta["/Creator"] == CREATOR and meta["/Producer"] == CREATOR, pdf.name
         assert meta["/CreationDate"] == meta["/ModDate"] == "D:20240501120000+00'00'", pdf.name
-        assert meta["/Title"].startswith("Game 601"), pdf.name
+        assert meta["/Title"].startswith("Spiel 601" if "de" in pdf.parts else "Game 601"), pdf.name
         assert "anonymous" not in repr(dict(meta)).lower(), pdf.name
 
 

@@ -241,7 +241,7 @@ def test_every_font_is_embedded_and_subset(tmp_path):
     out = tmp_path / "out"
     build_game(REPO / "cards" / "game-601", REPO, BuildOptions(out=out, only=("print", "cards"),
                                                                papers=("letter",)), Report())
-    for name in ("print-letter.pdf", "cards.pdf"):
+    for name in ("en/print-letter.pdf", "en/cards.pdf", "de/print-letter.pdf", "de/cards.pdf"):
         reader = PdfReader(out / "game-601" / name)
         fonts = {}
 

@@ -95,7 +95,8 @@ class CardView:
 
     @property
     def name(self) -> str:
-        return self.card.name
+        """The card's name as printed in the language built (`Card.title`)."""
+        return self.card.title
 
     @property
     def count(self) -> int:
@@ -115,8 +116,10 @@ class CardView:
         return "error" if any(p.severity == "error" for p in self.problems) else "warning"
 
     def search_text(self) -> str:
-        """What the filter box matches: name, deck and problems."""
-        return " ".join([self.name, self.deck.name, *(p.text() for p in self.problems)]).lower()
+        """What the filter box matches: name, deck and problems (and the source names, which
+        messages use, in a translated build)."""
+        names = dict.fromkeys([self.name, self.card.name, self.deck.title, self.deck.name])
+        return " ".join([*names, *(p.text() for p in self.problems)]).lower()
 
 
 @dataclass
@@ -130,7 +133,8 @@ class DeckView:
 
     @property
     def name(self) -> str:
-        return self.deck.name
+        """The deck's name as the language built shows it (`Deck.title`)."""
+        return self.deck.title
 
     @property
     def slug(self) -> str:
@@ -387,7 +391,7 @@ def card_detail(view: CardView, game: Game, back: Side | None) -> dict:
     return {
         "key": view.key,
         "name": clean(view.name),
-        "deck": clean(view.deck.name),
+        "deck": clean(view.deck.title),
         "count": view.count,
         "where": clean(view.where),
         "sides": [{"what": s.what, "src": s.src, "full": s.full, "width_mm": s.width_mm}

@@ -85,10 +85,12 @@ def player_aid_pages(r: Rendered, book: Rulebook, accent: tuple) -> list[Page]:
         return p
 
     Part = tuple[str | None, list[str], bool]
+    lang = r.game.text_language
+    remember = say(lang, "Remember")
     parts: list[tuple[list[Part], list[Part]]] = [
-        ([(None, aid.turn, True)], [(None, aid.end, False), ("Remember", aid.notes, False)])]
+        ([(None, aid.turn, True)], [(None, aid.end, False), (remember, aid.notes, False)])]
     if aid.notes and aid.end:
-        parts.append(([(None, aid.turn, True), ("Remember", aid.notes, False)], [(None, aid.end, False)]))
+        parts.append(([(None, aid.turn, True), (remember, aid.notes, False)], [(None, aid.end, False)]))
     options = [(compose(f), compose(b)) for f, b in parts]
     # the larger of the two sides' smaller text sizes; then the closer sizes
     best = max(range(len(options)), key=lambda i: (min(options[i][0][0], options[i][1][0]),
@@ -100,7 +102,6 @@ def player_aid_pages(r: Rendered, book: Rulebook, accent: tuple) -> list[Page]:
         back = compose(back_parts, round(front[0] * AID_BALANCE * 4) / 4)
     elif front[0] > back[0] * AID_BALANCE:
         front = compose(front_parts, round(back[0] * AID_BALANCE * 4) / 4)
-    lang = r.game.text_language
     fh, bh = say(lang, "Your turn"), say(lang, "End of the game")
     return [side(fh, *front), side(bh, *back)]
 

@@ -169,15 +169,17 @@ def _first_missing(out_dir: Path) -> Path | None:
 
 def _forget_caches(out_dir: Path, made: Path) -> None:
     """The output folder a refused first build made, when all it holds is caches, and the
-    folders above it the build made (`made`: the outermost), when they are empty."""
+    folders above it the build made (`made`: the outermost), when they are empty or hold only
+    caches."""
     import shutil
 
     try:
         if out_dir.is_dir() and not out_dir.is_symlink() and {p.name for p in out_dir.iterdir()} <= {".cache"}:
             shutil.rmtree(out_dir)
         here = out_dir.parent
-        while made in (here, *here.parents) and here.is_dir() and not any(here.iterdir()):
-            here.rmdir()
+        # (empty, or holding only the caches a game's languages share: build/<game>/.cache)
+        while made in (here, *here.parents) and here.is_dir() and {p.name for p in here.iterdir()} <= {".cache"}:
+            shutil.rmtree(here)
             here = here.parent
     except OSError:
         pass                        # (a cache left behind costs nothing)

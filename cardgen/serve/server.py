@@ -311,7 +311,7 @@ def state(snap) -> dict:
     cards = []
     for key, view in snap.cards.items():
         back = snap.backs.get(key)
-        cards.append({"key": key, "deck": A.clean(view.deck.name), "name": A.clean(view.name), "count": view.count,
+        cards.append({"key": key, "deck": A.clean(view.deck.title), "name": A.clean(view.name), "count": view.count,
                       "face": view.face.src, "back": back.src if back is not None else "",
                       "problems": [p.text() for p in view.problems]})
     return {"version": snap.version, "title": A.clean(snap.title), "stale": snap.stale,
