@@ -146,13 +146,13 @@ def test_german_booklet_and_player_aid_have_no_english_of_cardgens_own():
                      ("Spieler", "1")]
     assert "11 verschiedene · poker (63.5x88.9 mm)" in lines
     text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
-    for german in ("nicht angegeben (2–4 angenommen)", "Autor: Jiachen Tang", "Spiel 601 · Spielregeln in Kürze",
+    for german in ("Spieler: nicht angegeben (2–4 angenommen)", "Autor: Jiachen Tang", "Version 2021-10-18 (Zw", "Spiel 601 · Spielregeln in Kürze",
                    "Auf einen Blick", "Dein Zug", "Obdachloser 1 VP 2"):
         assert german in text, german
     aid_text = [" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(aid)).pages]
     assert "SPIEL 601 Dein Zug" in aid_text[0] and "Spielende" in aid_text[1] and "Nicht vergessen" in aid_text[1]
     english = re.compile(r"\b(Components|Contents|cards?|different|Designed|midterm|rules summary|Your turn|End of the "
-                         r"game|Remember|At a glance|In the box|AP|HP|Identity|Action|Event|Homeless)\b")
+                         r"game|Remember|At a glance|In the box|Players|AP|HP|Identity|Action|Event|Homeless)\b")
     for page_text in [text, *aid_text]:
         assert not english.search(page_text), english.search(page_text)
 

@@ -238,16 +238,16 @@ class BookletMaker:
         """"2-4 players · 30 min · ages 10+" from the rulebook (or game.yaml)."""
         players = str(self.book.players or "")
         if players and re.fullmatch(r"[\d\s+\-–]+", players):
-            players = f"{players} players"          # "2-4" -> "2-4 players"
+            players = f"{players} {self.say('players')}"          # "2-4" -> "2-4 players"
         elif players:
-            players = f"Players: {players}"        # "set by the scenario"
+            players = f"{self.say('Players:')} {players}"        # "set by the scenario"
         return "  ·  ".join(x for x in (players, self.book.play_time,
                                         f"ages {self.book.ages}" if self.book.ages else "") if x)
 
     def credits(self) -> str:
         gd, version = self.r.game.data, self.r.game.version     # game.yaml's, else git's
         return " · ".join(x for x in (f"{self.say('Designed by')} {gd['designer']}" if gd.get("designer") else "",
-                                      f"Version {version}" if version else "") if x)
+                                      f"{self.say('Version')} {version}" if version else "") if x)
 
     def components(self, c: Composer) -> list[Strip]:
         out = [c.heading(self.say("Components"), 1)]

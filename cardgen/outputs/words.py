@@ -9,28 +9,30 @@ from __future__ import annotations
 
 _TEXTS = ("Rules summary", "Designed by", "Components", "different", "faces", "Also needed",
           "Bought or from another game", "Contents", "In the box", "Notes", "Your turn", "End of the game", "Remember",
-          "Quick reference", "At a glance", "the player aid, printed with the cards", "rules summary")
+          "Quick reference", "At a glance", "the player aid, printed with the cards", "rules summary", "Players:",
+          "players", "Version")
 _WORDS: dict[str, tuple[str, ...]] = {
     "de": ("Spielregeln in Kürze", "Autor:", "Spielmaterial", "verschiedene", "Seiten", "Außerdem nötig",
            "Gekauft oder aus einem anderen Spiel", "Inhalt", "In der Schachtel", "Notizen", "Dein Zug",
            "Spielende", "Nicht vergessen", "Kurzübersicht", "Auf einen Blick",
-           "die Spielhilfe, mit den Karten gedruckt", "Spielregeln in Kürze"),
+           "die Spielhilfe, mit den Karten gedruckt", "Spielregeln in Kürze", "Spieler:", "Spieler", "Version"),
     "fr": ("Résumé des règles", "Conçu par", "Matériel", "différentes", "faces", "Il faut aussi",
            "Acheté ou pris dans un autre jeu", "Sommaire", "Dans la boîte", "Notes", "Votre tour",
            "Fin de la partie", "À retenir", "Aide-mémoire", "En un coup d’œil",
-           "l’aide de jeu, imprimée avec les cartes", "résumé des règles"),
+           "l’aide de jeu, imprimée avec les cartes", "résumé des règles", "Joueurs :", "joueurs", "Version"),
     "es": ("Resumen de las reglas", "Diseñado por", "Componentes", "distintas", "caras", "También hace falta",
            "Comprado o de otro juego", "Índice", "En la caja", "Notas", "Tu turno", "Fin de la partida",
            "Recuerda", "Referencia rápida", "De un vistazo", "la ayuda de juego, impresa con las cartas",
-           "resumen de las reglas"),
+           "resumen de las reglas", "Jugadores:", "jugadores", "Versión"),
     "it": ("Riassunto delle regole", "Ideato da", "Componenti", "diverse", "facce", "Serve anche",
            "Acquistato o da un altro gioco", "Indice", "Nella scatola", "Note", "Il tuo turno",
            "Fine della partita", "Ricorda", "Riferimento rapido", "In breve",
-           "l’aiuto di gioco, stampato con le carte", "riassunto delle regole"),
+           "l’aiuto di gioco, stampato con le carte", "riassunto delle regole", "Giocatori:", "giocatori",
+           "Versione"),
     "nl": ("Spelregels in het kort", "Ontworpen door", "Spelmateriaal", "verschillende", "zijden", "Ook nodig",
            "Gekocht of uit een ander spel", "Inhoud", "In de doos", "Notities", "Jouw beurt", "Einde van het spel",
            "Onthoud", "Beknopt overzicht", "In één oogopslag", "de spelhulp, gedrukt met de kaarten",
-           "spelregels in het kort"),
+           "spelregels in het kort", "Spelers:", "spelers", "Versie"),
 }
 # piece kinds: (singular, plural) by language
 _KINDS: dict[str, dict[str, tuple[str, str]]] = {
