@@ -7,6 +7,7 @@ others and by the next build (`cardgen.render.formcache`).
 """
 from __future__ import annotations
 
+import bisect
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -22,7 +23,7 @@ from cardgen.model import ops
 from cardgen.model.ops import Colour
 from cardgen.render import art, docinfo, effects
 from cardgen.render.formcache import FormCache
-from cardgen.render.glyphs import register, shaped_out
+from cardgen.render.glyphs import glyph_codes, register, shaped_out
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files, use_in_reportlab
 from cardgen.resources.icons import SVG_FONT, load_svg, svg_font_face
@@ -262,7 +263,7 @@ class Drawer:
         c = self.c
         found = reuse = None
         if self.cache is not None and self._tokens is not None and isinstance(c, CardCanvas) \
-                and not shaped_side(layout, self.fonts):
+                and (not shaped_side(layout, self.fonts) or self._name_glyphs(layout)):
             reuse = self._reuse_key(layout, self._tokens)
             found = self.cache.get(reuse)
         rasters = self._rasters(layout) if found is not None and ops.needs(layout).rasters else ()
@@ -284,11 +285,28 @@ class Drawer:
         self.forms[key] = (name, layout)  # keep layout alive so id() stays unique
         return name
 
+    def _name_glyphs(self, layout: ops.CardLayout) -> bool:
+        """A side that draws shaped glyphs, made ready to be reused from another document's
+        form: what each glyph stands for (its ToUnicode text) said to its font as drawing the
+        side's runs would say it, in the same order; False (draw it) if some glyph code of the
+        side is not reached so (a glyph drawn by anything but a text element's runs)."""
+        from reportlab.pdfbase.pdfmetrics import getFont
+
+        named: set[str] = set()
+        for op in layout.ops:
+            if isinstance(op, ops.Text):
+                for r, text, _, shaped in self._stretches(op.runs):
+                    if shaped is not None:
+                        named.update(glyph_codes(getFont(r.font), text, shaped))
+        return all(ch in named for chars in side_chars(layout, self.fonts).values() for ch in chars
+                   if ord(ch) >= PSEUDO)
+
     def _reuse_key(self, layout: ops.CardLayout, tokens: dict[str, str]) -> str:
         """What a card form's operators depend on: the side's drawing (`ops.layout_digest`), how
         this document names and codes the fonts it uses, and the drawer's `variant`."""
-        used = sorted(side_chars(layout, self.fonts))
-        return digest(ops.layout_digest(layout, font_files()), [tokens[f] for f in used], self.variant,
+        chars = side_chars(layout, self.fonts)
+        return digest(ops.layout_digest(layout, font_files()), [_coding(tokens[f], chars[f]) for f in sorted(chars)],
+                      self.variant,
                       self._dpi() if ops.needs(layout).rasters else 0)   # (needs: kept in the layout cache)
 
     def _dpi(self) -> float:
@@ -657,9 +675,18 @@ def text_chars(layouts: Iterable[ops.CardLayout], fonts: FontBook) -> dict[str, 
     return chars
 
 
+def _coding(token: str, chars: str) -> str:
+    """What of a font's coding in a document (`CardCanvas.fix_resources`: its name, then every
+    character it sets there, sorted, each coded by its place) a side setting `chars` depends
+    on: the characters up to its own last one.  A character the document adds after them (a
+    ligature's glyph code, past every character) leaves the side's form reusable."""
+    name, _, text = token.partition(":")
+    return f"{name}:{text[:bisect.bisect_right(text, max(chars))]}" if chars else token
+
+
 def shaped_side(layout: ops.CardLayout, fonts: FontBook) -> bool:
-    """Whether a card side draws shaped glyphs (`Run.glyphs`): its form is drawn in each
-    document, not reused from another (the ToUnicode text of its glyphs is known by drawing them)."""
+    """Whether a card side draws shaped glyphs (`Run.glyphs`): its form is reused from another
+    document only once what its glyphs stand for is said to their fonts (`_name_glyphs`)."""
     return any(ord(ch) >= PSEUDO for text in side_chars(layout, fonts).values() for ch in text)
 
 
