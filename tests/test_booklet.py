@@ -298,7 +298,8 @@ sections:
     text = " ".join(" ".join(pages[i].extract_text().split()) for i in (1, 2))   # the list may run over
     assert "Also needed" in text
     assert "15 CIV tokens" in text
-    assert "Money tokens (count still to be decided)" in text
+    # (spaces left out: the oldest pypdf allowed joins a wrapped line's last word to the next one's)
+    assert "Moneytokens(countstilltobedecided)" in text.replace(" ", "")
 
 
 # -- pagination, outline, links, punctuation, contrast, bleed (issue 14) --------------------

@@ -732,6 +732,11 @@ class Decl:
                 required.append(key)
         out: dict[str, Any] = {"type": "object", "properties": props,
                                "additionalProperties": cls.__extra__ != "error"}
+        if props and cls.__extra__ == "error":       # a translation beside its key (`text@de`: docs/languages.md)
+            from cardgen.schema.languages import CODE
+
+            names = "|".join(re.escape(k) for k in props)
+            out["patternProperties"] = {f"^(?:{names})@{CODE.pattern}$": {}}
         if cls.__doc_title__:
             out["title"] = cls.__doc_title__
         if required:
