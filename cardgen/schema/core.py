@@ -733,15 +733,18 @@ class Decl:
         out: dict[str, Any] = {"type": "object", "properties": props,
                                "additionalProperties": cls.__extra__ != "error"}
         if props and cls.__extra__ == "error":       # a translation beside its key (`text@de`: docs/languages.md)
-            from cardgen.schema.languages import CODE
-
             names = "|".join(re.escape(k) for k in props)
-            out["patternProperties"] = {f"^(?:{names})@{CODE.pattern}$": {}}
+            out["patternProperties"] = {f"^(?:{names})@{LANGUAGE_CODE}$": {}}
         if cls.__doc_title__:
             out["title"] = cls.__doc_title__
         if required:
             out["required"] = required
         return out
+
+
+# a language code as `FIELD@LANG` and `languages:` take it (an ISO 639 language, then a region
+# or script: `de`, `pt-BR`, `zh-Hant`; cardgen.schema.languages)
+LANGUAGE_CODE = r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*"
 
 
 def _json_plain(v: Any) -> bool:

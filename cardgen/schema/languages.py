@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from cardgen.schema.core import Env, Invalid, Kind, show, suggest
+from cardgen.schema.core import LANGUAGE_CODE, Env, Invalid, Kind, show, suggest
 
 PSEUDO = "qps"
-CODE = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*")
+CODE = re.compile(LANGUAGE_CODE)
 
 # ISO 639-1 languages by code, in English (messages: "German text of 'Digging' ...")
 NAMES = {
