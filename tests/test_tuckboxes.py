@@ -162,10 +162,10 @@ def test_the_faces_come_from_the_bundled_template_or_the_games_own(tmp_path):
         """))
     write(root / "game.yaml", "title: Boxes\ntuckboxes: {template: t/box}\n")
     out, _ = build(root, tmp_path)
-    text = " ".join(PdfReader(out / "tuckboxes-letter.pdf").pages[0].extract_text().split())
+    # spaces left out: the oldest pypdf allowed joins a word drawn upside down (the bottom) to the next
+    text = "".join(PdfReader(out / "tuckboxes-letter.pdf").pages[0].extract_text().split())
     d = round(30 * 0.33 + 2, 1)
-    for face in ("MY front 65.5x90.9", "MY back 65.5x90.9", f"MY side 90.9x{d}", f"MY lid 65.5x{d}",
-                 f"MY bottom 65.5x{d}"):
+    for face in ("MYfront65.5x90.9", "MYback65.5x90.9", f"MYside90.9x{d}", f"MYlid65.5x{d}", f"MYbottom65.5x{d}"):
         assert face in text
 
 
