@@ -229,7 +229,9 @@ def test_a_translation_is_stale_after_its_source_changes_and_not_before(tmp_path
     build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
     history = json.loads((root / "cardgen-history.json").read_text())
     assert {(r["card"], r["field"]) for r in history["translations"]["Action"]} == {
-        (f"name:{n}", f) for n in ("Digging", "Bribe", "Theft") for f in ("name", "text")}
+        (f"name:{n}", f) for n in ("Digging", "Bribe", "Theft") for f in ("name", "text")} | {("deck", "description")}
+    assert [(r["card"], r["field"]) for r in history["translations"]["game.yaml"]] == [("", "title")]
+    assert [(r["card"], r["field"]) for r in history["translations"]["template g/face"]] == [("", "elements[1].text")]
     assert _stale(root, tmp_path) == []
     deck = root / "actions.yaml"
     deck.write_text(deck.read_text().replace("text: Dig a hole.", "text: Dig a deep hole."))
@@ -243,7 +245,7 @@ def test_a_translation_is_stale_after_its_source_changes_and_not_before(tmp_path
     assert _stale(root, tmp_path) == []             # edited since: made from the current source
     deck.write_text(deck.read_text().replace("text: Pay someone.", "text: Pay anyone."))
     assert len(_stale(root, tmp_path)) == 1
-    assert mark_translations(root, tmp_path, "de", Report()) == 6
+    assert mark_translations(root, tmp_path, "de", Report()) == 9     # 6 card texts, the deck's, game.yaml's, the template's
     assert _stale(root, tmp_path) == []
 
 

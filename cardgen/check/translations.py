@@ -6,7 +6,9 @@ field and no translation into the language being built prints the source's, with
 its line and (game.yaml `mark_untranslated`, on by default) a magenta corner on the card.
 
 **Stale**: the game's history file (`cardgen-history.json`, `load.history`: a file beside the
-game, committed with it) keeps, per deck, one record per translated card field:
+game, committed with it) keeps one record per translated text of the game (`check.texts`: a
+card's, its deck file's own, game.yaml's, rules.yaml's, a template's; a translated list text by
+text), grouped by deck (then `game.yaml`, `rules.yaml`, `template REF`):
 `{"card": ident, "field": "text", "lang": "de", "source": H, "text": H}`, H the first 12 hex
 digits of the SHA-256 of the source value and of the translation (as JSON).  A translation
 whose own text is what the record says but whose source is not was written for an older
@@ -17,8 +19,10 @@ until it is edited or accepted with `cardgen i18n mark GAME --lang de`).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
+from cardgen.check.texts import Place, Step, get, leaves, path_name, places
 from cardgen.core.errors import Loc, Report
 from cardgen.load.history import History, bad_record
 from cardgen.load.translations import split
@@ -75,7 +79,7 @@ def check_missing(game: Game, report: Report) -> None:
 
 
 def _recorded(history: History | None, report: Report) -> dict[tuple[str, str, str, str], dict]:
-    """The records of the history file by (deck, card, field, language)."""
+    """The records of the history file by (group, card, field, language)."""
     section = history.section(SECTION) if history is not None else None
     out: dict[tuple[str, str, str, str], dict] = {}
     if section is None or history is None:
@@ -91,49 +95,82 @@ def _recorded(history: History | None, report: Report) -> dict[tuple[str, str, s
     return out
 
 
-def stale(game: Game, history: History | None, report: Report, lang: str
-          ) -> Iterator[tuple[Card, str, str, Loc]]:
-    """(card, field, language as written, the translation's place) of each translation into
-    `lang` whose source changed since it was recorded while it did not."""
+@dataclass
+class Unit:
+    """One translated text (a whole value, or one text of a list or mapping) and its source."""
+
+    place: Place
+    key: str                    # the translated key (`body@de`)
+    lang: str                   # its language, as written
+    at: tuple[Step, ...]        # the text's path inside the value (() for the value itself)
+    source: Any
+    text: Any
+    loc: Loc
+
+    @property
+    def field(self) -> str:
+        """The text's path from its card (or file): what its record names (`text`, `sections[1].body[2]`)."""
+        return path_name((*self.place.at, self.place.field, *self.at))
+
+    @property
+    def record(self) -> tuple[str, str, str, str]:
+        return self.place.group, self.place.ident, self.field, norm(self.lang)
+
+
+def units(game: Game, languages: tuple[str, ...]) -> Iterator[Unit]:
+    """Every translated text of the game into one of `languages` (`check.texts.places`), text
+    by text: a translated list or mapping pairs each of its texts with the source's at the same
+    path."""
+    for place in places(game):
+        for key, code, value in place.translations(languages):
+            for at, text, loc in leaves(value):
+                yield Unit(place, key, code, at, get(place.source, at), text, loc or place.key_loc(key))
+
+
+def stale(game: Game, history: History | None, report: Report, lang: str) -> Iterator[Unit]:
+    """Each translated text into `lang` whose source changed since it was recorded while it did not."""
     recorded = _recorded(history, report)
-    for deck in game.decks:
-        for card in deck.cards:
-            for field, code, source, text, loc in _translations(game, card):
-                rec = recorded.get((deck.name, card.ident, field, norm(code)))
-                if norm(code) == norm(lang) and rec is not None and rec["text"] == hashed(text) \
-                        and rec["source"] != hashed(source):
-                    yield card, field, code, loc
+    for unit in units(game, (lang,)):
+        rec = recorded.get(unit.record)
+        if rec is not None and rec["text"] == hashed(unit.text) and rec["source"] != hashed(unit.source):
+            yield unit
 
 
 def check_stale(game: Game, history: History | None, report: Report) -> None:
-    """A warning at each translation into the game's language whose source changed since it
+    """A warning at each translated text into the game's language whose source changed since it
     was recorded while it did not."""
     lang = game.translation
     if lang is None:
         return
-    for card, field, code, loc in stale(game, history, report, lang):
-        report.warn(loc, f"{name_of(lang)} text of '{card.name}' (`{field}@{code}`) was written for an older "
-                         f"{name_of(game.source_language)} text: the `{field}:` it translates changed since; "
-                         f"update it, or accept it as it is with `cardgen i18n mark {game.slug} --lang {lang}`",
+    for unit in stale(game, history, report, lang):
+        place = unit.place
+        shown = path_name((*place.at, unit.key, *unit.at))
+        source = f"`{place.field}:`" if not unit.at else f"`{path_name((place.field, *unit.at))}`"
+        report.warn(unit.loc, f"{name_of(lang)} text of {place.what()} (`{shown}`) was written for an older "
+                              f"{name_of(game.source_language)} text: the {source} it translates changed since; "
+                              f"update it, or accept it as it is with `cardgen i18n mark {game.slug} --lang {lang}`",
                     "stale-translation")
 
 
 def records(game: Game, history: History | None, accept: tuple[str, ...] = ()) -> dict[str, list[dict[str, str]]]:
-    """The section as the history file keeps it after a build: every translation of every card,
-    each recorded from the current source unless it is stale (its old record kept); the
-    languages in `accept` recorded from the current source whatever they were."""
+    """The section as the history file keeps it after a build: every translated text of the
+    game, each recorded from the current source unless it is stale (its old record kept); the
+    languages in `accept` recorded from the current source whatever they were.  A group's
+    records: its deck file's own text (`deck`) and each card's, in build order, each one's by
+    text and language."""
     recorded = _recorded(history, Report())
     accepted = {norm(a) for a in accept}
+    blocks: dict[str, dict[str, list[tuple[tuple[str, str], dict[str, str]]]]] = {}
+    for unit in units(game, game.languages[1:]):
+        now = {"card": unit.place.ident, "field": unit.field, "lang": unit.lang, "source": hashed(unit.source),
+               "text": hashed(unit.text)}
+        rec = recorded.get(unit.record)
+        if rec is not None and rec["text"] == now["text"] and norm(unit.lang) not in accepted:
+            now["source"] = rec["source"]
+        block = blocks.setdefault(unit.place.group, {}).setdefault(unit.place.ident, [])
+        block.append(((unit.field, norm(unit.lang)), now))
     out: dict[str, list[dict[str, str]]] = {}
-    for deck in game.decks:
-        group = out.setdefault(deck.name, [])
-        for card in deck.cards:
-            for field, code, source, text, _ in sorted(_translations(game, card), key=lambda t: (t[0], norm(t[1]))):
-                now = {"card": card.ident, "field": field, "lang": code, "source": hashed(source), "text": hashed(text)}
-                rec = recorded.get((deck.name, card.ident, field, norm(code)))
-                if rec is not None and rec["text"] == now["text"] and norm(code) not in accepted:
-                    now["source"] = rec["source"]
-                group.append(now)
-        if not group:
-            del out[deck.name]
+    for group, idents in blocks.items():
+        for ident in sorted(idents, key=lambda i: i != "deck"):
+            out.setdefault(group, []).extend(rec for _, rec in sorted(idents[ident], key=lambda t: t[0]))
     return out

@@ -189,7 +189,9 @@ def check_field_names(game: Game, res, report: Report) -> None:
 
 # -- templates -----------------------------------------------------------------------------
 
-def _template_refs(game: Game) -> list[tuple[str, Loc]]:
+def template_refs(game: Game) -> list[tuple[str, Loc]]:
+    """The templates the game's decks name, and every template file in its own folders (each
+    with the place that names it)."""
     refs: list[tuple[str, Loc]] = []
     for deck in game.decks:
         refs.append((deck.template, deck.template_loc))
@@ -227,7 +229,7 @@ def check_templates(game: Game, res, report: Report) -> set[Loc]:
     template names).  Returns the locations reported, so layout does not report them again."""
     done: set[str] = set()
     static_locs: set[Loc] = set()
-    for ref, loc in _template_refs(game):
+    for ref, loc in template_refs(game):
         ref = str(ref).strip().removesuffix(".yaml")
         if ref in done:
             continue

@@ -134,7 +134,7 @@ def load_deck(path: Path, game_size: CardSize, game_bleed: float, report: Report
         back=opts.back or None, backs=opts.backs or None,
         back_loc=data.value_loc(back_key) if back_key else None,
         size=size, bleed=opts.bleed if opts.bleed is not None else game_bleed, cards=cards,
-        data=data, slug=slugify(name), opts=opts, shown=_shown_name(raw, lang),
+        data=data, slug=slugify(name), opts=opts, shown=_shown_name(raw, lang), raw=raw,
     )
 
 
@@ -480,6 +480,8 @@ def _load_rules(game: Game, report: Report, problems: list[Diagnostic]) -> None:
             data = load_file(rules)
             report.extend(scan(data, game.opts.languages, "rules.yaml"))
             game.rules = rules_from(localize(data, game.translation), rules, report)
+            if game.rules is not None and isinstance(data, YDict):
+                game.rules.raw = data
         except PathRefused as exc:
             problems.append(Diagnostic(Loc(str(rules)), str(exc), "error", "path"))
             game.broken.append(rules)
@@ -518,7 +520,7 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
     report.extend(unknown)
     opts = GameFile.load_unchecked(data)
     game = Game(slug=root.resolve().name, root=root, project=project, data=data, opts=opts, roots=roots,
-                files=[game_ref], lang=lang, sets=set_values)
+                files=[game_ref], lang=lang, sets=set_values, raw=raw)
     # game.yaml's `version:` (even empty), else what git says of the folder (`git describe`)
     game.version = (opts.version or "") if "version" in data else (gitinfo.describe(root) or "")
     _icon_aliases(game, problems)

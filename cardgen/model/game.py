@@ -123,6 +123,7 @@ class Deck:
     slug: str = ""
     opts: DeckFile | None = None    # the deck file's declared options, converted
     shown: str = ""             # `deck@LANG` of the language loaded in (docs/languages.md), else ""
+    raw: YDict | None = None    # the deck file's mapping with every language's values (their places)
 
     @property
     def title(self) -> str:
@@ -195,6 +196,7 @@ class Game:
     # or the pseudo-locale; None for a game that declares no `languages:`
     lang: str | None = None
     sets: dict[str, str] = field(default_factory=dict)     # the build's `--set KEY=VALUE` (`load.overrides`)
+    raw: YDict | None = None    # game.yaml's mapping with every language's values (their places), as written
 
     @property
     def languages(self) -> tuple[str, ...]:

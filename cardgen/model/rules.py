@@ -78,6 +78,7 @@ class Rules:
     data: YDict                     # the mapping as read (with locations): the rulebook is rendered from it
     opts: RulesFile                 # its declared values, converted
     components: list[Entry] | None = None   # None when there is no `components:` list
+    raw: YDict | None = None        # the mapping with every language's values (their places: docs/languages.md)
     components_loc: Loc | None = None       # where `components:` is
     rendered: Any = field(default=None, repr=False, compare=False)   # the rulebook, once rendered (layout.rulebook)
 

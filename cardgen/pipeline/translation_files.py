@@ -80,14 +80,14 @@ def export(game: Game, lang: str, report: Report) -> str:
     """The PO file of the game's card texts and their translations into `lang`."""
     lang = _language(game, lang)
     history = read_history(game.root, report)
-    stale = {(id(card), field) for card, field, _, _ in translations.stale(game, history, report, lang)}
+    stale = {unit.record for unit in translations.stale(game, history, report, lang)}
     entries = []
     for ctx, t in targets(game).items():
         _, text = t.current(lang)
         loc = t.raw.key_loc(t.field)
         where = os.path.relpath(loc.file, game.root).replace(os.sep, "/")
         entries.append(Entry(t.source, text or "", ctx, [f"{where}:{loc.line}"],
-                             ["fuzzy"] if (id(t.card), t.field) in stale and text else []))
+                             ["fuzzy"] if (t.deck.name, t.card.ident, t.field, norm(lang)) in stale and text else []))
     header = {"Project-Id-Version": game.slug, "Language": lang, "MIME-Version": "1.0",
               "Content-Type": "text/plain; charset=UTF-8", "Content-Transfer-Encoding": "8bit",
               "X-Generator": "cardgen", "X-Source-Language": game.source_language}
