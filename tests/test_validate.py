@@ -308,7 +308,7 @@ def test_broken_deck_file(tmp_path, change, expected):
      "or 50%, got '5 mmm'"),
     (("    height: 10mm\n", "    height: 10mm\n    align: centre\n"),
      "templates/g/face.yaml:10:12: error: element 'title' (text): `align` must be one of left, center, right, "
-     "justify, got 'centre'; did you mean 'center'?"),
+     "justify, start, end, got 'centre'; did you mean 'center'?"),
     (("type: rect", "type: rectangle"),
      "templates/g/face.yaml:3:11: error: element 'bg': unknown type 'rectangle'; did you mean 'rect'? (types: "
      "rect, ellipse, line, polygon, text, image, icon, stack)"),

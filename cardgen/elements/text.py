@@ -35,7 +35,12 @@ class TextElement(Box, Rotate, Shadow):
     min_size: float | None = opt(Number(min=0, max=500, min_open=True, unit="pt"), "smallest size `fit: shrink` "
                                  "may use", None, dynamic=True, default_doc="half the size, at least 6")
     color: tuple | None = opt(Colour(), "text colour", (0.0, 0.0, 0.0, 1.0), dynamic=True, default_doc="black")
-    align: str = opt(Choice(("left", "center", "right", "justify")), "horizontal alignment", "left", dynamic=True)
+    align: str = opt(Choice(("left", "center", "right", "justify", "start", "end")), "horizontal alignment; "
+                     "`start` and `end` by the text's direction: `start` is left in English, right in Hebrew "
+                     "and Arabic", "left", dynamic=True)
+    direction: str = opt(Choice(("auto", "ltr", "rtl")), "the direction each paragraph is read in: `auto` by its "
+                         "first letter (Hebrew and Arabic: right to left), `ltr` left to right, `rtl` right to left",
+                         "auto", dynamic=True)
     valign: str = opt(Choice(("top", "middle", "bottom")), "vertical alignment in the box", "top", dynamic=True)
     leading: float = opt(Number(min=0.5, max=5), "line height in font sizes", 1.2, dynamic=True)
     fit: str = opt(Choice(("none", "shrink")), "none (overflow is a warning) or shrink (shrink to fit, down to "
@@ -64,7 +69,8 @@ class TextElement(Box, Rotate, Shadow):
         x, y, w, h = self.rect(lc)
         st = TextStyle(family=self.font, style=self.style, size=self.size, leading=self.leading,
                        color=self.color, align=self.align, valign=self.valign, icon_scale=self.icon_scale,
-                       paragraph_gap=self.paragraph_gap, features=effective(self.features))
+                       paragraph_gap=self.paragraph_gap, features=effective(self.features),
+                       direction=self.direction)
         try:
             problems: list[str] = []
             paragraphs = parse(text, lc.res.typesetter.styles, problems)

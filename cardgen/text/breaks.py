@@ -1,7 +1,17 @@
 """Where a word may break across lines: after a hyphen or a dash between letters
-("Insta-slaughter" after the hyphen), and at the hyphenation points of the text's language
+("Insta-slaughter" after the hyphen), at the hyphenation points of the text's language
 (pyphen's dictionaries, the ones LibreOffice uses: "hy-phen-ation"), where the line then ends
-with a hyphen.
+with a hyphen, and between the characters of Chinese and Japanese text (`cjk_breaks`).
+
+Chinese and Japanese are written without spaces: a line may break before or after any
+ideograph, kana or CJK punctuation mark (Unicode's line breaking, UAX #14, classes ID and CJ:
+`_WIDE`), except by the Japanese rules of kinsoku shori, which Chinese follows too (UAX #14's
+CL, CP, EX, IS, NS and OP classes, CJ taken as NS, its strict setting): no line starts with
+closing punctuation, a small kana or the prolonged sound mark (`、。」』ーっゃ`: `NO_START`),
+no line ends with an opening bracket or quote (`「『【`: `NO_END`), and `——` and `……` stay
+whole. A Latin word or number inside such text is not broken or hyphenated (a line may break
+before and after it). Korean is written with spaces between words and breaks at them, as
+Latin does: Hangul is not in `_WIDE`.
 
 `parts` cuts a word (its spans, `cardgen.text.markup`) into parts, each joined to the one
 before it: `HARD` (after a hyphen or dash: breaks as it is) or `SOFT` (a hyphenation point:
@@ -11,6 +21,8 @@ and breaks inside a word only where it must or where the line would otherwise be
 from __future__ import annotations
 
 import contextlib
+import re
+import unicodedata
 from dataclasses import replace
 from typing import Any
 
@@ -20,6 +32,18 @@ HARD, SOFT = 1, 2
 DASHES = "-\u2010\u2013\u2014"
 MIN_WORD = 6                 # letters: shorter words are not hyphenated
 _dictionaries: dict[str, Hyphenator | None] = {}
+# ideographs, kana, bopomofo, CJK punctuation and symbols, fullwidth and halfwidth forms (not
+# Hangul: Korean breaks at its spaces)
+_WIDE = re.compile("[\u2e80-\u2fff\u3000-\u312f\u3190-\u31ff\u3200-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+                   "\ufe30-\ufe4f\uff01-\uff9f\uffe0-\uffe6\U00020000-\U0003ffff]")
+# a line never starts with these (closing brackets and quotes, CJK and Latin stops and commas,
+# small kana, the prolonged sound mark, iteration marks, ellipses)
+NO_START = frozenset("、。，．・：；？！‼⁇⁈⁉ー〜～…‥々〻ゝゞヽヾ゠〆゛゜\u3000"
+                     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿｧｨｩｪｫｬｭｮｯｰ"
+                     "）」』】〕〉》〙〗｝］〟’”｣､｡･)]},.:;?!%‰℃°′″")
+# ... and never ends with these (opening brackets and quotes)
+NO_END = frozenset("（「『【〔〈《〘〖｛［〝‘“｢([{")
+_PAIRED = frozenset("—―…‥")        # two of one never part (`——`, `……`)
 
 
 class Hyphenator:
@@ -126,16 +150,50 @@ def _soft(value: str, start: int, end: int, hyphenator: Any) -> list[tuple[int, 
     return [(start + p, SOFT) for p in hyphenator.positions(letters)]
 
 
+def may_break(before: str, after: str) -> bool:
+    """Whether a line may break between two characters of Chinese or Japanese text (one of
+    them in `_WIDE`), by the kinsoku rules; never before a combining mark or a joiner."""
+    if before in NO_END or after in NO_START or (before == after and before in _PAIRED):
+        return False
+    if not (_WIDE.match(before) or _WIDE.match(after)):
+        return False
+    return unicodedata.category(after)[0] != "M" and unicodedata.category(after) != "Cf" \
+        and unicodedata.category(before) != "Cf"
+
+
+def cjk_breaks(value: str, before: str = "") -> list[int]:
+    """The places `value` may break as Chinese or Japanese text (`may_break`), `before` being
+    the character before it in its word ("" at the word's start): 0 for a break before it."""
+    out = []
+    prev = before
+    for i, ch in enumerate(value):
+        if prev and may_break(prev, ch):
+            out.append(i)
+        prev = ch
+    return out
+
+
 def parts(word: list[Frag], hyphenator: Any) -> list[tuple[list[Frag], int]]:
     """A word as parts between the places it may break: [(spans, join)], the first part's
-    join 0 (a space before it), the others' HARD or SOFT."""
+    join 0 (a space before it), the others' HARD or SOFT. A word holding Chinese or Japanese
+    breaks between its characters (`cjk_breaks`), and is not hyphenated."""
     out: list[tuple[list[Frag], int]] = [([], 0)]
+    wide = any(f.kind == "text" and not f.value.isascii() and _WIDE.search(f.value) for f in word)
+    prev = ""              # the last character of the text before, in this word ("" after an icon)
     for f in word:
-        cuts = _cuts(f.value, hyphenator) if f.kind == "text" and len(f.value) > 2 else []
+        if f.kind != "text":
+            cuts: list[tuple[int, int]] = []
+        elif wide:           # (its dashes' breaks and its characters')
+            cuts = sorted({**dict(_cuts(f.value, None)), **dict.fromkeys(cjk_breaks(f.value, prev), HARD)}.items())
+        else:
+            cuts = _cuts(f.value, hyphenator) if len(f.value) > 2 else []
         at = 0
         for pos, join in cuts:
-            out[-1][0].append(replace(f, value=f.value[at:pos]))
-            out.append(([], join))
+            if pos:
+                out[-1][0].append(replace(f, value=f.value[at:pos]))
+            if pos or out[-1][0]:             # (0: a break before this span)
+                out.append(([], join))
             at = pos
         out[-1][0].append(replace(f, value=f.value[at:]) if at else f)
+        prev = f.value[-1:] if f.kind == "text" else ""
     return out

@@ -30,7 +30,7 @@ Parts = list[tuple[Measured, int]]              # a word measured, in the parts 
 _SLACK = 0.01                                   # points: what counts as fitting exactly
 # a line this full (of its measure) is not hyphenated: the next word goes to the next line whole;
 # centred and right-aligned text only where a word is wider than the measure
-_HYPHENATE_BELOW = {"justify": 0.92, "center": 0.0, "right": 0.0}
+_HYPHENATE_BELOW = {"justify": 0.92, "center": 0.0, "right": 0.0, "end": 0.0}
 _HYPHENATE_BELOW_DEFAULT = 0.8
 # `start` and `end` by the paragraph's direction (0: left to right, 1: right to left)
 _ALIGN = {("start", 0): "left", ("start", 1): "right", ("end", 0): "right", ("end", 1): "left"}

@@ -1,0 +1,182 @@
+"""Scripts on a card, read back from the PDF: Chinese and Japanese break between characters
+by the kinsoku rules (no line starts with 。 or 」, none ends with 「), Korean at its spaces,
+a Latin word inside Japanese whole; `align: start` and `end` follow the text's direction
+(`start` is flush right in Hebrew), `direction:` sets it. The CJK font is made for the test
+(`cjkfont.py`): none is bundled, and CI has none."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pypdfium2 as pdfium
+import pytest
+from cjkfont import make_font
+from conftest import BACK_TEMPLATE, REPO, write
+
+from cardgen.core.errors import Report
+from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.text import breaks
+from cardgen.text.markup import parse
+
+JA = "あいうえおか。きくけこさしすせそ「たちつてと」なにぬねのはひふへほ"
+# 6 ideographs a line (60 pt at 10 pt): broken anywhere, line 1 would be `あいうえおか` and line 2
+# would start with 。; line 3 would end with 「 and line 5 start with 」
+JA_LINES = ["あいうえお", "か。きくけこ", "さしすせそ", "「たちつて", "と」なにぬね", "のはひふへほ"]
+ZH = "我们的游戏（卡牌）很好玩，大家一起来玩吧。请阅读规则！"
+KO = "한국어 문장은 띄어쓰기 단위로 나뉩니다"
+MIX = "これはCardgenのテストです"
+HEBREW = "שלום עולם"
+CARDS = f'cards:\n  - {{name: One, ja: "{JA}", zh: "{ZH}", ko: "{KO}", mix: "{MIX}", he: "{HEBREW}"}}\n'
+COLUMN = "x: 4mm, width: 21.3mm, size: 10"      # 60.4 pt: six ideographs at 10 pt
+BOX = "x: 4mm, width: 55mm, height: 5mm, size: 10"
+TEMPLATE = f"""
+elements:
+  - {{name: bg, type: rect, box: bleed, fill: "#ffffff"}}
+  - {{name: ja, type: text, {COLUMN}, y: 4mm, height: 25mm, text: "{{{{ card.ja }}}}"}}
+  - {{name: zh, type: text, x: 30mm, y: 4mm, width: 21.3mm, height: 25mm, size: 10, text: "{{{{ card.zh }}}}"}}
+  - {{name: ko, type: text, {COLUMN}, y: 30mm, height: 21mm, text: "{{{{ card.ko }}}}"}}
+  - {{name: mix, type: text, x: 30mm, y: 30mm, width: 21.3mm, height: 21mm, size: 10, text: "{{{{ card.mix }}}}"}}
+  - {{name: left, type: text, {BOX}, y: 52mm, text: "Left", align: left}}
+  - {{name: right, type: text, {BOX}, y: 57mm, text: "Right", align: right}}
+  - {{name: hestart, type: text, {BOX}, y: 62mm, text: "{{{{ card.he }}}}", align: start}}
+  - {{name: heend, type: text, {BOX}, y: 67mm, text: "{{{{ card.he }}}}", align: end}}
+  - {{name: enstart, type: text, {BOX}, y: 72mm, text: "Start", align: start}}
+  - {{name: enrtl, type: text, {BOX}, y: 77mm, text: "Rtl", align: start, direction: rtl}}
+"""
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory):
+    """The card built once (its PDF), in a game whose fonts/ has the CJK test font, named in
+    `fallback_fonts:`."""
+    root = tmp_path_factory.mktemp("cjk") / "tiny"
+    make_font(root / "fonts" / "TestCJK-Regular.ttf", JA + ZH + KO + MIX)
+    write(root / "game.yaml", "title: Tiny\nfallback_fonts: [TestCJK]\n")
+    write(root / "templates" / "tiny" / "face.yaml", TEMPLATE)
+    write(root / "templates" / "tiny" / "back.yaml", BACK_TEMPLATE)
+    write(root / "deck.yaml", "deck: Things\ntemplate: tiny/face\nback: tiny/back\n" + CARDS)
+    report = Report()
+    out = root.parent / "out"
+    build_game(root, REPO, BuildOptions(out=out, only=("cards",)), report)
+    assert not report.items, "\n".join(d.message for d in report.items)      # (every character has a font)
+    return out / "tiny" / "cards.pdf"
+
+
+def _chars(pdf) -> list[tuple[str, float, float, float]]:
+    """Each printed character with its box's left and right and its origin's y (points)."""
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    text = pdfium.PdfDocument(str(pdf))[0].get_textpage()
+    out = []
+    for i in range(text.count_chars()):
+        ch = text.get_text_range(i, 1)
+        if ch.strip():
+            left, _, right, _ = text.get_charbox(i)
+            x, y = ctypes.c_double(), ctypes.c_double()
+            raw.FPDFText_GetCharOrigin(text.raw, i, ctypes.byref(x), ctypes.byref(y))
+            out.append((ch, left, right, round(y.value, 1)))
+    return out
+
+
+def _lines(pdf, text: str) -> list[str]:
+    """The printed lines of a text (its characters in order, spaces aside), top to bottom."""
+    chars = _chars(pdf)
+    joined = "".join(ch for ch, *_ in chars)
+    want = text.replace(" ", "")
+    at = joined.index(want)
+    rows: dict[float, str] = defaultdict(str)
+    for ch, _, _, y in chars[at:at + len(want)]:
+        rows[y] += ch
+    return [rows[y] for y in sorted(rows, reverse=True)]
+
+
+def test_japanese_breaks_between_characters_by_the_kinsoku_rules(printed):
+    lines = _lines(printed, JA)
+    assert lines == JA_LINES
+    assert all(ln[0] not in breaks.NO_START and ln[-1] not in breaks.NO_END for ln in lines)
+
+
+def test_chinese_breaks_between_characters_never_before_its_closing_punctuation(printed):
+    lines = _lines(printed, ZH)
+    assert len(lines) >= 4 and "".join(lines) == ZH
+    assert all(len(ln) <= 6 for ln in lines)         # no line wider than its box
+    assert all(ln[0] not in "，。！）" and ln[-1] != "（" for ln in lines), lines
+
+
+def test_korean_breaks_at_its_spaces_only(printed):
+    lines = _lines(printed, KO)
+    words = KO.split()
+    assert len(lines) >= 3
+    assert all(any(ln == "".join(words[a:b]) for a in range(len(words)) for b in range(a + 1, len(words) + 1))
+               for ln in lines), lines
+
+
+def test_a_latin_word_inside_japanese_stays_whole(printed):
+    lines = _lines(printed, MIX)
+    assert "".join(lines) == MIX and len(lines) >= 2
+    assert any("Cardgen" in ln for ln in lines), lines
+    assert lines[0] == "これは"          # (the line breaks before the word: it does not fit after これは)
+
+
+def _edges(pdf, text: str) -> tuple[float, float]:
+    """The left of the first character and the right of the last of a text printed once."""
+    chars = _chars(pdf)
+    joined = "".join(ch for ch, *_ in chars)
+    want = text.replace(" ", "")
+    at = joined.index(want)
+    mine = chars[at:at + len(want)]
+    return min(c[1] for c in mine), max(c[2] for c in mine)
+
+
+def test_align_start_is_flush_right_in_hebrew_and_end_flush_left(printed):
+    left, _ = _edges(printed, "Left")
+    _, right = _edges(printed, "Right")
+    assert right - left > 140              # (the box is 156 pt wide)
+    he_start, he_end = _all_edges(printed, HEBREW.replace(" ", ""))    # (PDFium reads it as typed)
+    assert he_start[1] == pytest.approx(right, abs=1.0) and he_start[0] > left + 80
+    assert he_end[0] == pytest.approx(left, abs=1.0) and he_end[1] < right - 80
+    assert _edges(printed, "Start")[0] == pytest.approx(left, abs=1.0)     # English: start is the left
+    assert _edges(printed, "Rtl")[1] == pytest.approx(right, abs=1.0)      # `direction: rtl`: the right
+
+
+def _all_edges(pdf, text: str) -> list[tuple[float, float]]:
+    chars = _chars(pdf)
+    joined = "".join(ch for ch, *_ in chars)
+    out = []
+    at = joined.find(text)
+    while at >= 0:
+        mine = chars[at:at + len(text)]
+        out.append((min(c[1] for c in mine), max(c[2] for c in mine)))
+        at = joined.find(text, at + 1)
+    return out
+
+
+def _cut(text: str) -> list[str]:
+    """A word's parts, where a line may break."""
+    (word,) = parse(text)[0]
+    return ["".join(f.value for f in fs) for fs, _ in breaks.parts(word, breaks.dictionary("en"))]
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ("ちょっと待って", ["ちょっ", "と", "待っ", "て"]),            # no line starts with a small kana
+    ("ゲームです", ["ゲー", "ム", "で", "す"]),                     # ... nor with the prolonged sound mark
+    ("「はい」と言った。", ["「は", "い」", "と", "言っ", "た。"]),   # nor a closing bracket or stop; no opening one ends it
+    ("中文——测试……好", ["中", "文", "——", "测", "试……", "好"]),   # dashes and ellipses in pairs stay whole
+    ("人々", ["人々"]),                                             # an iteration mark goes with its character
+    ("遊ぶCardgenで", ["遊", "ぶ", "Cardgen", "で"]),               # a Latin word whole, not hyphenated
+    ("カード(3枚)", ["カー", "ド", "(3", "枚)"]),                   # ASCII brackets too
+    ("한국어문장", ["한국어문장"]),                                  # Hangul: at spaces only
+    ("hyphenation", ["hy", "phen", "a", "tion"]),                       # Latin as before
+])
+def test_where_a_word_may_break(text, parts):
+    assert _cut(text) == parts
+
+
+def test_a_break_between_spans_of_one_word():
+    (word,) = parse("漢字**重要**です")[0]
+    got = [("".join(f.value for f in fs), join) for fs, join in breaks.parts(word, None)]
+    assert got == [("漢", 0), ("字", breaks.HARD), ("重", breaks.HARD), ("要", breaks.HARD), ("で", breaks.HARD),
+                   ("す", breaks.HARD)]
+    (word,) = parse("**「**重要")[0]            # an opening bracket in a span of its own stays with what follows
+    assert ["".join(f.value for f in fs) for fs, _ in breaks.parts(word, None)] == ["「重", "要"]
