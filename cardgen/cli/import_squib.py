@@ -1,20 +1,24 @@
 """`cardgen import squib LAYOUT.yml [DATA]`: a cardgen template from a Squib layout file.
 
 Squib (andymeneely/squib) keeps a deck's boxes in a layout YAML file: one entry per box, with
-`x`, `y`, `width`, `height` in pixels at 300 dpi (or `in`, `mm`, `cm`, `pt`, `c` cell strings)
-measured from the bleed's corner, and `extends` (another entry, or a list of them) with
-relative values (`+= 10`, `-= 0.1in`, `*= 2`, `/= 2`).  Each entry becomes one element with the
-same box, in a template with `origin: bleed`; what has no cardgen counterpart is said, one line
-each, and left out."""
+`x`, `y`, `width`, `height` in pixels at 300 dpi (or `in`, `mm`, `cm`, `pt`, `c` cell strings, or
+the `middle` and `deck` shorthands) measured from the bleed's corner, and `extends` (another
+entry, or a list of them) with relative values (`+= 10`, `-= 0.1in`, `*= 2`, `/= 2`).  Each entry
+becomes one element with the same box (turned as `angle` turns it), in a template with
+`origin: bleed`; what has no cardgen counterpart is said, one line each at the line that wrote
+it, and left out.  The value forms are read by `squib_values`."""
 from __future__ import annotations
 
+import math
 import re
 import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from cardgen.cli import squib_values as sv
 from cardgen.core.atomic import write_text
 from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.located import YDict, loc_of
@@ -23,31 +27,39 @@ from cardgen.load import yamlsrc
 from cardgen.schema.files import SHEET_SUFFIXES
 
 MAX_ENTRIES = 500
-CELL_PX = 37.5                       # Squib's default cell size
-DPI = 300.0
-# Squib's unit suffixes, as pixels per unit at 300 dpi (lib/squib/args/unit_conversion.rb).
-UNITS = {"in": DPI, "pt": DPI / 72.0, "cm": DPI / 2.54, "mm": DPI / 25.4,
-         "cells": CELL_PX, "cell": CELL_PX, "c": CELL_PX}
-_NUMBER = re.compile(r"\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(in|pt|cm|mm|cells|cell|c)?\s*")
 _OPS = ("+=", "-=", "*=", "/=")
 BOX = ("x", "y", "width", "height")
 SHAPE_KEYS = ("radius", "fill_color", "stroke_color", "stroke_width", "dash")
-SHAPE_NAMES = ("cut", "safe", "frame", "border", "background", "bg", "bleed")
-CARRIED = {"x", "y", "width", "height", "extends", "align", "valign", "font_size", "color",
-           "radius", "fill_color", "stroke_color", "stroke_width"}
+TEXT_KEYS = ("font", "font_size", "align", "valign", "ellipsize", "justify", "color")
+SHAPE_NAMES = ("cut", "safe", "frame", "border", "background", "bg", "bleed", "outline", "line", "rect")
+IMAGE_NAMES = ("art", "icon", "image", "img", "picture", "portrait", "logo", "illustration")
+CARRIED = {"x", "y", "width", "height", "extends", "angle", "file", "alpha", *SHAPE_KEYS, *TEXT_KEYS}
 
 
-def _px(value: Any, loc: Loc) -> float:
-    """A Squib length as pixels at 300 dpi."""
-    if isinstance(value, bool):
-        raise CardgenError(loc, f"'{value}' is not a length")
-    if isinstance(value, (int, float)):
-        return float(value)
-    m = _NUMBER.fullmatch(str(value))
-    if m is None:
-        raise CardgenError(loc, f"'{value}' is not a length the importer reads (a number of pixels, or with in, "
-                                f"mm, cm, pt or c); Squib's `middle` and `deck` forms are not carried over")
-    return float(m.group(1)) * UNITS.get(m.group(2) or "", 1.0)
+@dataclass
+class _Said:
+    """What the import says, one line per place and remark, naming every entry it is about (an
+    entry written once and extended by many is said once, at the line that wrote it)."""
+
+    lines: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+
+    def add(self, loc: Loc, name: str, text: str) -> None:
+        names = self.lines.setdefault((str(loc), text), [])
+        if name not in names:
+            names.append(name)
+
+    def out(self) -> list[str]:
+        return [f"{loc}: " + text.replace("{names}", ", ".join(f"'{n}'" for n in names))
+                for (loc, text), names in self.lines.items()]
+
+
+@dataclass
+class _Ctx:
+    fields: dict[str, str]
+    deck: tuple[float, float]
+    said: _Said
+    printed: list[str] = field(default_factory=list)
+    shorthands: bool = False
 
 
 def _relative(parent: Any, child: Any, loc: Loc) -> Any:
@@ -56,89 +68,172 @@ def _relative(parent: Any, child: Any, loc: Loc) -> Any:
     op = next((o for o in _OPS if text.startswith(o)), None)
     if op is None:
         return child
-    base, rest = _px(parent, loc), text[2:]
+    if sv.is_shorthand(parent):
+        raise CardgenError(loc, f"'{text}' over '{parent}': Squib reads its `middle` and `deck` forms as 0 "
+                                f"under `{op}`; write the number")
+    base, rest = sv.length(parent, loc), text[2:]
     if op in ("*=", "/="):
-        m = _NUMBER.fullmatch(rest)
-        if m is None or m.group(2) or (op == "/=" and float(m.group(1)) == 0):
+        m = re.fullmatch(r"\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*", rest)
+        if m is None or (op == "/=" and float(m.group(1)) == 0):
             raise CardgenError(loc, f"'{text}' is not a usable factor")
         return base * float(m.group(1)) if op == "*=" else base / float(m.group(1))
-    return base + _px(rest, loc) if op == "+=" else base - _px(rest, loc)
+    return base + sv.length(rest, loc) if op == "+=" else base - sv.length(rest, loc)
 
 
-def _resolve(layout: dict, key: str, seen: tuple[str, ...], done: dict[str, dict]) -> dict:
-    """An entry with its `extends` merged in, as Squib's LayoutParser does (`done`: the entries
-    resolved so far, so that parents shared many times over are worked out once)."""
+Resolved = tuple[dict, dict[str, Loc]]
+
+
+def _resolve(layout: dict, key: str, seen: tuple[str, ...], done: dict[str, Resolved]) -> Resolved:
+    """An entry with its `extends` merged in, as Squib's LayoutParser does, and where each of its
+    values was written (`done`: the entries resolved so far, so that parents shared many times
+    over are worked out once)."""
     if key in done:
         return done[key]
     entry = layout[key]
     loc = loc_of(layout, key)
     if key in seen:
         raise CardgenError(loc, f"'{key}' extends itself (through {' -> '.join((*seen, key))})")
+    own_locs = {k: loc_of(entry, k) for k in entry}
     parents = entry.get("extends")
     if parents is None:
-        done[key] = dict(entry)
+        done[key] = (dict(entry), own_locs)
         return done[key]
     merged: dict = {}
+    locs: dict[str, Loc] = {}
     for parent in parents if isinstance(parents, list) else [parents]:
         if str(parent) not in layout:
             raise CardgenError(loc_of(entry, "extends"),
                                f"'{key}' extends '{parent}', which this file does not have")
-        base = _resolve(layout, str(parent), (*seen, key), done)
-        own = {k: (_relative(base[k], v, loc_of(entry, k)) if k in base else v)
-               for k, v in entry.items()}
+        base, base_locs = _resolve(layout, str(parent), (*seen, key), done)
+        own = {k: (_relative(base[k], v, own_locs[k]) if k in base else v) for k, v in entry.items()}
         for k, v in {**base, **own}.items():
             if k in merged and str(entry.get(k, "")).strip().startswith(_OPS):
                 continue                     # a relative value already applied to the first parent
             merged[k] = v
-    done[key] = merged
-    return merged
+            locs[k] = own_locs[k] if k in own else base_locs[k]
+    done[key] = (merged, locs)
+    return done[key]
 
 
-def _colour(value: Any) -> str | None:
-    text = str(value).strip()
-    return text if re.fullmatch(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|[a-zA-Z]+", text) else None
+def _box(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx) -> dict:
+    """x, y, width and height in pixels (Squib's defaults where not given: 0, 0 and the deck's
+    size), turned as `angle` turns the box (about its top-left corner, in Squib)."""
+    values = [0.0, 0.0, *ctx.deck]
+    for i, k in enumerate(BOX):
+        if k in entry:
+            ctx.shorthands |= sv.is_shorthand(entry[k])
+            values[i] = sv.length(entry[k], locs[k], i % 2, ctx.deck)
+    out: dict = {}
+    a = sv.angle(entry["angle"], locs["angle"]) if "angle" in entry else 0.0
+    if round(math.degrees(a), 6) % 360:
+        values[0], values[1], turn = sv.about_centre(values[0], values[1], values[2], values[3], a)
+        out["rotate"] = round((turn + 180) % 360 - 180, 3)
+    return {**{k: f"{round(v, 2):g}px" for k, v in zip(BOX, values, strict=True)}, **out}
 
 
-def _element(key: str, entry: dict, fields: dict[str, str], loc: Loc, said: list[str],
-             printed: list[str], raw: YDict) -> dict | None:
-    """One cardgen element for a resolved layout entry; None (said why) if it has no box.  A text
-    prints the field named as the entry (the data's column in any case); `printed` gets it."""
-    if not any(k in entry for k in BOX):
-        said.append(f"{loc}: '{key}' has no x, y, width or height; not carried over")
-        return None
-    box = {k: f"{round(_px(entry[k], loc_of(raw, k) if k in raw else loc), 2):g}px" for k in BOX if k in entry}
-    shape = any(k in entry for k in SHAPE_KEYS) or key.lower() in SHAPE_NAMES
-    element: dict = {"name": key, "type": "rect" if shape else "text", **box}
-    if shape:
-        if "radius" in entry:
-            element["radius"] = f"{round(_px(entry['radius'], loc), 2):g}px"
-        fill, stroke = _colour(entry.get("fill_color", "")), _colour(entry.get("stroke_color", ""))
-        element["fill"] = fill or "none"
-        if stroke or not fill:
-            element["stroke"] = stroke or "#000000"
+def _kind(key: str, entry: dict, own: set[str]) -> str:
+    """What a layout entry draws, guessed (a layout does not say: its script's `text`, `rect`,
+    `svg` or `png` calls do): an image for `file`, or a name ending in art, icon, image, ... with
+    no text keys of its own; else by its own keys, then by those it inherits (a rect's: radius, fill_color, ...)."""
+    last = re.split(r"[_\W]+", key.lower().strip("_ "))[-1]
+    if "file" in entry or (last in IMAGE_NAMES and not any(k in own for k in TEXT_KEYS)):
+        return "image"
+    for keys in (own, set(entry)):
+        shape, text = any(k in keys for k in SHAPE_KEYS), any(k in keys for k in TEXT_KEYS if k != "color")
+        if shape != text:
+            return "rect" if shape else "text"
+    return "rect" if key.lower() in SHAPE_NAMES or last in SHAPE_NAMES else "text"
+
+
+def _rect(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx) -> dict:
+    """A Squib rect: its fill (none unless given), its stroke (black, 2 px, unless a width of 0)."""
+    element: dict = {}
+    if "radius" in entry:
+        element["radius"] = f"{round(sv.length(entry['radius'], locs['radius']), 2):g}px"
+    element["fill"] = sv.colour(entry.get("fill_color", "")) or "none"
+    width = sv.length(entry["stroke_width"], locs["stroke_width"]) if "stroke_width" in entry else 2.0
+    if width > 0:
+        element["stroke"] = sv.colour(entry.get("stroke_color", "")) or "#000000"
         if "stroke_width" in entry:
-            element["stroke_width"] = f"{round(_px(entry['stroke_width'], loc), 2):g}px"
-        why = ", ".join(k for k in SHAPE_KEYS if k in entry) or "its name"
-        said.append(f"{loc}: '{key}' made a rect (from {why}); change its type if it holds text or art")
-    else:
-        field = fields.get(key.lower(), key)
-        if re.fullmatch(r"[^\W\d][\w -]*", field):       # (a name a template line can hold)
-            printed.append(field)
-            element["text"] = "{{ card[" + repr(field) + "] }}"
-        else:
-            said.append(f"{loc}: '{key}' is not a field name a template can print; its text is left empty")
-            element["text"] = ""
-        for k in ("align", "valign"):
-            if k in entry and str(entry[k]) in ("left", "center", "right", "justify", "top", "middle", "bottom"):
-                element[k] = str(entry[k])
-        if "font_size" in entry:
-            element["size"] = float(entry["font_size"])
-        if _colour(entry.get("color", "")):
-            element["color"] = _colour(entry["color"])
-    for k in entry:
-        if k not in CARRIED or (shape and k in ("align", "valign", "font_size", "color")):
-            said.append(f"{loc_of(raw, k) if k in raw else loc}: '{key}': {k} not carried over")
+            element["stroke_width"] = f"{round(width, 2):g}px"
+        if "dash" in entry:
+            element["dash"] = sv.dash(entry["dash"], locs["dash"])
+    why = ", ".join(k for k in SHAPE_KEYS if k in entry) or "its name"
+    ctx.said.add(locs.get("_entry", Loc("?")), key, f"{{names}} made a rect (from {why}); change its type if it "
+                                                     f"holds text or art")
     return element
+
+
+def _text(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx) -> dict:
+    """A Squib text printing the card's field of the entry's name (the data's column in any
+    case): its size (Squib's `Arial 12` unless said), style, alignment and colour."""
+    element: dict = {}
+    name = ctx.fields.get(key.lower(), key)
+    if re.fullmatch(r"[^\W\d][\w -]*", name):       # (a name a template line can hold)
+        ctx.printed.append(name)
+        element["text"] = "{{ card[" + repr(name) + "] }}"
+    else:
+        ctx.said.add(locs["_entry"], key, "{names} is not a field name a template can print; its text is left empty")
+        element["text"] = ""
+    families, style, size = sv.font(entry["font"]) if "font" in entry else ([], None, None)
+    if families:
+        ctx.said.add(locs["font"], key, f"{{names}}: font family {', '.join(families)} not carried over (put its "
+                                        f"files in fonts/ and set `font:`); its size and style are")
+    element["size"] = float(entry["font_size"]) if "font_size" in entry else size or 12.0
+    if style:
+        element["style"] = style
+    for k in ("align", "valign"):
+        if k in entry and str(entry[k]) in ("left", "center", "right", "top", "middle", "bottom"):
+            element[k] = str(entry[k])
+    if str(entry.get("justify", "")).lower() == "true":
+        element["align"] = "justify"
+    if sv.colour(entry.get("color", "")):
+        element["color"] = sv.colour(entry["color"])
+    if "ellipsize" in entry:
+        if str(entry["ellipsize"]) == "autoscale":
+            element["fit"] = "shrink"
+        elif str(entry["ellipsize"]).lower() not in ("none", "false"):
+            ctx.said.add(locs["ellipsize"], key, f"{{names}}: ellipsize {entry['ellipsize']} not carried over "
+                                                 f"(a text too long is a warning, or `fit: shrink`)")
+    return element
+
+
+def _image(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx) -> dict:
+    """A Squib svg or png: its `file`, else the card's field of the entry's name (a file in art/),
+    stretched to the box as Squib does when the box has a width and a height."""
+    if "file" in entry:
+        ctx.said.add(locs["file"], key, f"{{names}}: image {entry['file']}: put it in art/ (Squib reads it from its "
+                                        f"img_dir)")
+        element: dict = {"src": str(entry["file"])}
+    else:
+        name = ctx.fields.get(key.lower(), key)
+        ctx.said.add(locs["_entry"], key, f"{{names}} made an image (from its name) showing the file that the card's "
+                                          f"'{name}' names in art/; Squib's script says which file")
+        ctx.printed.append(name)
+        element = {"src": "{{ card[" + repr(name) + "] }}"}
+    if "width" in entry and "height" in entry:
+        element["fit"] = "stretch"
+    if "alpha" in entry and isinstance(entry["alpha"], (int, float)) and 0 <= entry["alpha"] <= 1:
+        element["opacity"] = float(entry["alpha"])
+    return element
+
+
+def _elements(key: str, entry: dict, locs: dict[str, Loc], own: set[str], ctx: _Ctx) -> list[dict]:
+    """The cardgen elements for a resolved layout entry: one (an image, a rect or a text), or
+    for an image entry that sets text keys of its own, the image (`KEY_image`) and the text."""
+    kind = _kind(key, entry, own)
+    box = _box(key, entry, locs, ctx)
+    made = {"rect": _rect, "text": _text, "image": _image}
+    out = [{"name": key, "type": kind, **box, **made[kind](key, entry, locs, ctx)}]
+    if kind == "image" and "file" in entry and any(k in own for k in TEXT_KEYS):
+        out[0]["name"] = f"{key}_image"
+        out.append({"name": key, "type": "text", **box, **_text(key, entry, locs, ctx)})
+    kinds = {e["type"] for e in out}
+    for k in entry:             # what Squib would draw with that this cannot (a key of another kind only if own)
+        used = not ((k in TEXT_KEYS and "text" not in kinds) or (k in SHAPE_KEYS and "rect" not in kinds))
+        if k not in CARRIED or (not used and k in own):
+            ctx.said.add(locs[k], key, f"{{names}}: {k} not carried over")
+    return out
 
 
 def _load(path: Path) -> YDict:
@@ -160,6 +255,10 @@ def _load(path: Path) -> YDict:
         raise CardgenError(where, "a Squib layout is a mapping of names to mappings (x, y, width, height, ...)")
     if len(data) > MAX_ENTRIES:
         raise CardgenError(Loc(str(path), 1, 1), f"more than {MAX_ENTRIES} layout entries")
+    for entry in data.values():           # `:middle`, as Ruby's YAML reads it, is the symbol `middle`
+        for k, v in entry.items():
+            if isinstance(v, str) and re.fullmatch(r":[A-Za-z_]\w*", v):
+                entry[k] = v[1:]
     return data
 
 
@@ -175,7 +274,20 @@ def _columns(data: Path | None) -> tuple[dict[str, str], dict[str, str]]:
     return {f.lower(): f for f, _ in fields}, mapping
 
 
-def import_squib(layout: Path, data: Path | None, out: Path, force: bool, said: list[str]) -> list[Path]:
+def deck_size(text: str) -> tuple[float, float]:
+    """`--deck 825x1125` (or `2.5in x 3.5in`): the deck's width and height in pixels."""
+    parts = str(text).lower().split("x")
+    loc = Loc("--deck")
+    if len(parts) != 2:
+        raise CardgenError(loc, f"'{text}' is not a width x height (825x1125, 2.75in x 3.75in)")
+    w, h = (sv.length(p, loc) for p in parts)
+    if not (0 < w <= 30000 and 0 < h <= 30000):
+        raise CardgenError(loc, f"'{text}': a deck's width and height are more than 0 and at most 30000 px")
+    return w, h
+
+
+def import_squib(layout: Path, data: Path | None, out: Path, force: bool, said: list[str],
+                 deck: tuple[float, float] = sv.DECK) -> list[Path]:
     """Write out/templates/<layout>.yaml (and with data, out/<data>.yaml and the data file) from
     a Squib layout file; returns the files written.  Refuses to overwrite unless `force`."""
     entries = _load(layout)
@@ -184,14 +296,21 @@ def import_squib(layout: Path, data: Path | None, out: Path, force: bool, said: 
     if data is not None and not data.is_file():
         raise CardgenError(Loc(str(data)), "file not found")
     fields, mapping = _columns(data)
+    ctx = _Ctx(fields, deck, _Said())
     elements: list[dict] = []
-    printed: list[str] = []
-    done: dict[str, dict] = {}
+    done: dict[str, Resolved] = {}
     for key in entries:
-        element = _element(str(key), _resolve(entries, key, (), done), fields, loc_of(entries, key), said,
-                           printed, entries[key])
-        if element is not None:
-            elements.append(element)
+        entry, locs = _resolve(entries, key, (), done)
+        locs = {**locs, "_entry": loc_of(entries, key)}
+        if not any(k in entry for k in BOX):
+            ctx.said.add(locs["_entry"], str(key), "{names} has no x, y, width or height; not carried over")
+            continue
+        elements += _elements(str(key), entry, locs, set(entries[key]), ctx)
+    said += ctx.said.out()
+    if ctx.shorthands:
+        said.append(f"{layout}: `middle` and `deck` read for a {deck[0]:g} x {deck[1]:g} px deck (pass --deck if "
+                    f"the script's Deck.new says another width and height)")
+    printed = ctx.printed
     stem = re.sub(r"[^a-z0-9-]+", "-", layout.stem.lower()).strip("-") or "squib"
     head = (f"# Imported from the Squib layout {layout.name} by `cardgen import squib`: each entry one element\n"
             f"# with its box, measured from the bleed's corner as Squib does (docs/templates.md).\n")
@@ -200,8 +319,8 @@ def import_squib(layout: Path, data: Path | None, out: Path, force: bool, said: 
                                    sort_keys=False, width=100, allow_unicode=True)}
     if data is not None:
         cards: Any = {"file": data.name, "columns": mapping} if mapping else data.name
-        deck = {"deck": data.stem, "template": stem, "cards": cards}
-        files[out / f"{stem}-deck.yaml"] = yaml.safe_dump(deck, sort_keys=False)
+        deck_file = {"deck": data.stem, "template": stem, "cards": cards}
+        files[out / f"{stem}-deck.yaml"] = yaml.safe_dump(deck_file, sort_keys=False)
     for path in list(files) + ([out / data.name] if data is not None and data.parent.resolve() != out.resolve()
                                 else []):
         if path.exists() and not force:

@@ -524,14 +524,18 @@ def import_():
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
               help="The game folder to write into: templates/LAYOUT.yaml there (and with DATA, a deck file).")
 @click.option("--force", is_flag=True, help="Overwrite files that exist.")
-def import_squib_cmd(layout, data, out, force):
+@click.option("--deck", "deck_size", default="825x1125", show_default=True,
+              help="The deck's width x height as the script's Squib::Deck.new gives them (pixels, or with in, mm, "
+                   "cm, pt): what `middle` and `deck` in the layout are half of and all of.")
+def import_squib_cmd(layout, data, out, force, deck_size):
     """A cardgen template from the Squib layout file LAYOUT (.yml), each entry an element with its box
     (`origin: bleed`); with DATA (.xlsx, .csv, ...), a deck reading it. Says what it could not carry over."""
+    from cardgen.cli.import_squib import deck_size as read_deck_size
     from cardgen.cli.import_squib import import_squib
 
     said: list[str] = []
     try:
-        written = import_squib(layout, data, out, force, said)
+        written = import_squib(layout, data, out, force, said, read_deck_size(deck_size))
     except CardgenError as exc:
         _print_diags(exc.diagnostics)
         sys.exit(1)
