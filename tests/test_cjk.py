@@ -6,6 +6,7 @@ a Latin word inside Japanese whole; `align: start` and `end` follow the text's d
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
@@ -180,3 +181,25 @@ def test_a_break_between_spans_of_one_word():
                    ("す", breaks.HARD)]
     (word,) = parse("**「**重要")[0]            # an opening bracket in a span of its own stays with what follows
     assert ["".join(f.value for f in fs) for fs, _ in breaks.parts(word, None)] == ["「重", "要"]
+
+
+def test_a_font_in_fonts_is_found_unnamed_and_what_no_font_has_is_warned_at_the_cards_line(tmp_path):
+    from pdffonts import pdf_fonts
+
+    root = tmp_path / "tiny"
+    make_font(root / "fonts" / "TestCJK-Regular.ttf", "漢字")          # (not named in fallback_fonts)
+    write(root / "game.yaml", "title: Tiny\n")
+    write(root / "templates" / "tiny" / "face.yaml",
+          "elements:\n  - {name: body, type: text, x: 5mm, y: 5mm, width: 50mm, height: 20mm, text: \"{{ card.text }}\"}\n")
+    write(root / "templates" / "tiny" / "back.yaml", BACK_TEMPLATE)
+    write(root / "deck.yaml", "deck: Things\ntemplate: tiny/face\nback: tiny/back\ncards:\n  - name: One\n"
+                              "    text: 漢字と中\n")
+    report = Report()
+    build_game(root, REPO, BuildOptions(out=tmp_path / "out", only=("cards",)), report)
+    assert [(Path(d.loc.file).name, d.loc.line, d.loc.col, d.code, d.message) for d in report.items] == [
+        ("deck.yaml", 6, 11, "missing-glyph",
+         "card 'One' (deck.yaml:5), element 'body' (field `text`): font Lato-Regular and the fallback fonts "
+         "DejaVuSans, TestCJK have no glyph for U+3068 HIRAGANA LETTER TO, U+4E2D CJK UNIFIED IDEOGRAPH-4E2D; they "
+         "print blank or as a box (add a font that has them to fonts/ and name it in game.yaml `fallback_fonts:`, "
+         "or leave them out)")]
+    assert any("TestCJK" in name for name in pdf_fonts(tmp_path / "out" / "tiny" / "cards.pdf"))

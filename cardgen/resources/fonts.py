@@ -6,7 +6,9 @@ or a variable font instanced at each weight (`cardgen.resources.weights`); missi
 fall back to the nearest one present.
 
 Fallback fonts: a character the text's font has no glyph for is drawn in the first
-fallback family that has one (game.yaml `fallback_fonts:`, then the bundled DejaVu Sans);
+fallback family that has one (game.yaml `fallback_fonts:`, then the bundled DejaVu Sans, then
+every other family of the game's and the project's `fonts/`, by name: a font for a script
+added there is found without being named);
 `FontBook.split` cuts text into runs by font, and measuring and drawing both use its runs.
 Characters that no font has are what `FontBook.missing` reports.
 
@@ -40,6 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardgen.core import limits
+from cardgen.core.data import DATA
 from cardgen.core.digest import file_digest, library_stamp, read_sealed, seal, user_cache
 from cardgen.core.memo import Bounded
 from cardgen.core.paths import PathRefused, read_problem, read_regular
@@ -446,14 +449,18 @@ class FontBook:
     """Font families in `dirs`.  With `roots` (`cardgen.core.paths`), a font file that resolves
     outside the allowed folders (a symbolic link pointing out) is not used; `refused` says why.
     `fallbacks`: families that draw the characters a text's font lacks, in order; the bundled
-    DejaVu Sans comes last when it is in `dirs`."""
+    DejaVu Sans comes after them when it is in `dirs`, then the other families of `dirs` that
+    are not cardgen's own (the game's and the project's `fonts/`), by name."""
 
     def __init__(self, dirs: list[Path], roots: Sequence[Path] | None = None, fallbacks: Sequence[str] = ()):
         self.families: dict[str, dict[str, Path]] = {}
         self.refused: dict[str, str] = {}
+        own: set[str] = set()          # the families of the folders that are not cardgen's
+        bundled = (DATA / "fonts").resolve()
         for d in reversed(dirs):  # earlier dirs win
             if not d.is_dir():
                 continue
+            mine = d.resolve() != bundled
             for f in sorted(d.glob("*.ttf")):
                 family, key = weights.file_key(f.stem)
                 if key is None:
@@ -469,12 +476,14 @@ class FontBook:
                         self.refused[family] = str(exc)
                         continue
                 self.families.setdefault(family, {})[key] = f
+                if mine:
+                    own.add(family)
         self._faces: dict[tuple[str, str, tuple[str, ...]], Face] = {}
         self.features = features.effective(None)     # what a style that names none gets
         self._family: dict[str, str] = {}     # ReportLab font name -> family
         self._widths: dict[tuple[str, str], float] = {}
         self._kerns: dict[tuple[str, str], tuple[tuple[int, float], ...]] = {}
-        chain = [f for f in dict.fromkeys([*fallbacks, DEFAULT_FALLBACK]) if f in self.families]
+        chain = [f for f in dict.fromkeys([*fallbacks, DEFAULT_FALLBACK, *sorted(own)]) if f in self.families]
         self.fallbacks: tuple[str, ...] = tuple(chain)
         self._cmaps: dict[str, Collection[int]] = {}
         self._paths: dict[str, Path | None] = {}        # ReportLab font name -> the file drawn (None: not ours)

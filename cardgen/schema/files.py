@@ -351,8 +351,9 @@ class GameFile(Decl):
                       "icon aliases: name -> icon file name in art/icons (without .svg)", None, default_doc="none")
     fallback_fonts: tuple[str, ...] = opt(ListOf(Text(nonempty=True), max_items=16),
                                           "font families (in fonts/) that draw the characters a text's font has "
-                                          "no glyph for, tried in order; the bundled DejaVuSans (symbols, Greek, "
-                                          "Cyrillic, Hebrew, Arabic) is always tried last", (),
+                                          "no glyph for, tried in order; then the bundled DejaVuSans (symbols, "
+                                          "Greek, Cyrillic, Hebrew, Arabic), then every other family in the game's "
+                                          "and the project's fonts/, by name", (),
                                           default_doc="DejaVuSans only")
     language: str = opt(Language(), "the language of the game's text, as a code (en, en-GB, de, fr, ...): words are "
                         "hyphenated by its rules (with `languages:`, each build's language instead)", "en")
