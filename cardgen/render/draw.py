@@ -289,17 +289,28 @@ class Drawer:
         """A side that draws shaped glyphs, made ready to be reused from another document's
         form: what each glyph stands for (its ToUnicode text) said to its font as drawing the
         side's runs would say it, in the same order; False (draw it) if some glyph code of the
-        side is not reached so (a glyph drawn by anything but a text element's runs)."""
+        side is not reached so (a glyph drawn by anything but a text element's runs).  Only the
+        runs with such glyphs (`Run.glyphs`, kept with the layout) are shaped again: a run
+        whose glyphs are all its characters' names none (`glyph_codes` names only codes past
+        `PSEUDO`), and shaping every word of every reused side was a tenth of a rebuild."""
         from reportlab.pdfbase.pdfmetrics import getFont
 
+        done = layout.__dict__.get("_glyphs_named")     # (what glyphs stand for is said to the font, process-wide)
+        if done is not None:
+            return bool(done)
         named: set[str] = set()
         for op in layout.ops:
             if isinstance(op, ops.Text):
-                for r, text, _, shaped in self._stretches(op.runs):
+                for r in op.runs:
+                    if r.kind != "text" or not r.glyphs:
+                        continue
+                    text = str(r.content)
+                    shaped = self.fonts.shaped(text, r.font)
                     if shaped is not None:
                         named.update(glyph_codes(getFont(r.font), text, shaped))
-        return all(ch in named for chars in side_chars(layout, self.fonts).values() for ch in chars
-                   if ord(ch) >= PSEUDO)
+        done = layout.__dict__["_glyphs_named"] = all(ch in named for chars in side_chars(layout, self.fonts).values()
+                                                       for ch in chars if ord(ch) >= PSEUDO)
+        return done
 
     def _reuse_key(self, layout: ops.CardLayout, tokens: dict[str, str]) -> str:
         """What a card form's operators depend on: the side's drawing (`ops.layout_digest`), how

@@ -1,0 +1,144 @@
+"""A one-card edit rewrites one card: every other card's objects in the print sheets keep their
+bytes (read back object by object), the sheets are byte for byte those of a clean build, and a
+reused card side is not shaped again beyond what its PDF needs (issue 30)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import write
+from pypdf import PdfReader
+
+from cardgen.core.errors import Report
+from cardgen.pipeline.build import BuildOptions, build_game
+
+FACE = """
+elements:
+  - {name: bg, type: rect, box: bleed, fill: "#f4efe0"}
+  - {name: title, type: text, x: 5mm, y: 5mm, width: 53.5mm, height: 10mm, text: "{{ card.name }}", size: 12}
+  - {name: text, type: text, x: 5mm, y: 20mm, width: 53.5mm, height: 40mm, text: "{{ card.text }}",
+     font: Vollkorn, size: 11}
+"""
+BACK = """
+elements:
+  - {name: bg, type: rect, box: bleed, fill: "#224488"}
+"""
+CARDS = 12
+EDITED = 7
+
+
+def make_game(root: Path) -> Path:
+    game = root / "dozen"
+    write(game / "game.yaml", "title: Dozen\n")
+    write(game / "templates" / "face.yaml", FACE)
+    write(game / "templates" / "back.yaml", BACK)
+    lines = [f"  - {{name: Card {i:02d}, text: 'The office of card {i} opens at dawn.'}}" for i in range(1, CARDS + 1)]
+    write(game / "deck.yaml", "deck: Things\ntemplate: face\nback: back\ncards:\n" + "\n".join(lines) + "\n")
+    return game
+
+
+def build(game: Path, out: Path) -> None:
+    report = Report()
+    build_game(game, game, BuildOptions(out=out, only=("print", "cards")), report)
+    assert not [d for d in report.items if d.severity == "error"], [d.message for d in report.items]
+
+
+def edit(game: Path) -> None:
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace(f"card {EDITED} opens at dawn", f"card {EDITED} closes at dusk"))
+
+
+def raw_objects(pdf: Path) -> dict[int, bytes]:
+    """Object number -> the bytes of that object as the file holds them (`N 0 obj` to
+    `endobj`), found through pypdf's reading of the cross-reference table."""
+    data = pdf.read_bytes()
+    reader = PdfReader(pdf)
+    out = {}
+    for num, offset in reader.xref[0].items():
+        end = data.index(b"endobj", offset)
+        out[num] = data[offset:end]
+    return out
+
+
+def card_forms(pdf: Path) -> dict[int, str]:
+    """Object number -> the text of each card form (the forms the pages place), as its
+    content stream sets it (ASCII text keeps its own codes)."""
+    reader = PdfReader(pdf)
+    forms = {}
+    for page in reader.pages:
+        for ref in page["/Resources"]["/XObject"].values():
+            form = ref.get_object()
+            if form["/Subtype"] == "/Form":
+                forms[ref.idnum] = "".join(m.decode("latin-1") for m in re.findall(rb"\((.*?)\)", form.get_data()))
+    return forms
+
+
+@pytest.fixture
+def edited(tmp_path):
+    """(the print sheets before the edit, after it, a clean build's after it, the game)."""
+    game = make_game(tmp_path)
+    out = tmp_path / "out"
+    build(game, out)
+    before = {name: (out / "dozen" / name).read_bytes() for name in ("print-letter.pdf", "cards.pdf")}
+    kept = tmp_path / "before"
+    kept.mkdir()
+    for name, data in before.items():
+        (kept / name).write_bytes(data)
+    edit(game)
+    build(game, out)
+    fresh = tmp_path / "fresh"
+    build(game, fresh)
+    return kept, out / "dozen", fresh / "dozen", game
+
+
+@pytest.mark.parametrize("name", ["print-letter.pdf", "cards.pdf"])
+def test_a_one_card_edit_leaves_every_other_object_byte_identical(edited, name):
+    before, after, fresh, _ = edited
+    old, new = raw_objects(before / name), raw_objects(after / name)
+    assert old.keys() == new.keys()
+    changed = {num for num in old if old[num] != new[num]}
+    forms = card_forms(after / name)
+    edited_forms = {num for num, text in forms.items() if "closesatdusk" in text.replace(" ", "")}
+    assert edited_forms, forms          # (the edited card's form, found by its new words)
+    assert changed == edited_forms      # nothing else: no other card, page, font or resource
+    assert (after / name).read_bytes() == (fresh / name).read_bytes()      # as a clean build makes it
+
+
+def test_a_reused_side_is_shaped_again_only_where_its_pdf_needs_glyphs(tmp_path, monkeypatch):
+    """A card side taken from the form cache says to its font what each ligature glyph stands
+    for (its ToUnicode text): only its runs drawn with such glyphs are shaped for it, once a
+    process for both papers, not every word of it (a tenth of a rebuild's time)."""
+    from cardgen.render import draw
+    from cardgen.resources.fonts import FontBook
+
+    game = make_game(tmp_path)
+    out = tmp_path / "out"
+    build(game, out)
+    edit(game)
+    shaped: list[str] = []
+    naming = []
+    real_shaped, real_name = FontBook.shaped, draw.Drawer._name_glyphs
+
+    def spy_shaped(self, text, font_name):
+        if naming:
+            shaped.append(text)
+        return real_shaped(self, text, font_name)
+
+    def spy_name(self, layout):
+        naming.append(1)
+        try:
+            return real_name(self, layout)
+        finally:
+            naming.pop()
+
+    monkeypatch.setattr(FontBook, "shaped", spy_shaped)
+    monkeypatch.setattr(draw.Drawer, "_name_glyphs", spy_name)
+    build(game, out)
+    # the 12 faces (the edited one too: it is looked up before it is drawn), each with one run
+    # drawn with a ligature (Vollkorn's ffi), named once for the two papers and cards.pdf
+    assert shaped == ["office"] * CARDS
+    fresh = tmp_path / "fresh"
+    build(game, fresh)
+    for name in ("print-letter.pdf", "print-a4.pdf", "cards.pdf"):
+        assert (out / "dozen" / name).read_bytes() == (fresh / "dozen" / name).read_bytes(), name
