@@ -216,15 +216,40 @@ def test_middle_and_deck_shorthands_angles_and_dashes_land_where_squib_draws_the
     assert all(abs(g - 30) <= 3 for g in gaps), green
 
 
+PARTY = """\
+# a party-game face: the title up the left side, as Squib's own party.yml lays it out
+title:
+  x: 75
+  y: 1050
+  angle: 4.71238898 # 3 pi / 2
+  width: 850
+  height: 125
+  align: right
+  valign: middle
+  font: Sans 22
+rules:
+  x: 225
+  y: 200
+  width: 525
+  height: 300
+  font: Times New Roman, Serif Italic 10
+plain:
+  x: 225
+  y: 600
+"""
+
+
 def test_pango_fonts_give_size_and_style_and_say_the_family_once_at_its_line(tmp_path):
     root = tmp_path / "g"
-    code, out = _import(root, str(FIXTURES / "party.yml"))
+    (tmp_path / "party.yml").write_text(PARTY)
+    code, out = _import(root, str(tmp_path / "party.yml"))
     assert code == 0, out
-    assert ("party.yml:37:9: 'rule_top': font family Times New Roman, Serif not carried over (put its files in "
+    assert ("party.yml:16:9: 'rules': font family Times New Roman, Serif not carried over (put its files in "
             "fonts/ and set `font:`); its size and style are\n") in out
     template = yaml.safe_load((root / "templates" / "party.yaml").read_text())
     els = {e["name"]: e for e in template["elements"]}
-    assert els["type"]["size"] == 30 and els["rule_top"]["size"] == 10 and els["title_box"]["size"] == 12
+    assert (els["title"]["size"], els["rules"]["size"], els["rules"]["style"]) == (22, 10, "italic")
+    assert els["plain"]["size"] == 12 and "style" not in els["plain"]          # Squib's default font, Arial 12
     # title: x 75, y 1050, 850 x 125, turned 3 pi / 2 about its corner: upright from y 200 to 1050
     title = els["title"]
     assert title["rotate"] == pytest.approx(90, abs=1e-3)

@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from cardgen.cli import squib_values as sv
+from cardgen.cli.squib_script import Script, Use
 from cardgen.core.atomic import write_text
 from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.located import YDict, loc_of
@@ -58,6 +59,8 @@ class _Ctx:
     fields: dict[str, str]
     deck: tuple[float, float]
     said: _Said
+    script: Script | None = None
+    mapping: dict[str, str] = field(default_factory=dict)      # the deck's `columns:` (name, count)
     printed: list[str] = field(default_factory=list)
     shorthands: bool = False
 
@@ -145,7 +148,7 @@ def _kind(key: str, entry: dict, own: set[str]) -> str:
     return "rect" if key.lower() in SHAPE_NAMES or last in SHAPE_NAMES else "text"
 
 
-def _rect(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx) -> dict:
+def _rect(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use | None) -> dict:
     """A Squib rect: its fill (none unless given), its stroke (black, 2 px, unless a width of 0)."""
     element: dict = {}
     if "radius" in entry:
@@ -158,17 +161,26 @@ def _rect(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx) -> dict:
             element["stroke_width"] = f"{round(width, 2):g}px"
         if "dash" in entry:
             element["dash"] = sv.dash(entry["dash"], locs["dash"])
-    why = ", ".join(k for k in SHAPE_KEYS if k in entry) or "its name"
-    ctx.said.add(locs.get("_entry", Loc("?")), key, f"{{names}} made a rect (from {why}); change its type if it "
-                                                     f"holds text or art")
+    if use is None:
+        why = ", ".join(k for k in SHAPE_KEYS if k in entry) or "its name"
+        ctx.said.add(locs["_entry"], key, f"{{names}} made a rect (from {why}); change its type if it holds text "
+                                          f"or art")
     return element
 
 
-def _text(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx) -> dict:
-    """A Squib text printing the card's field of the entry's name (the data's column in any
-    case): its size (Squib's `Arial 12` unless said), style, alignment and colour."""
+def _text(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use | None) -> dict:
+    """A Squib text printing the column the script's call names (`str: data['Col']`), else the
+    card's field of the entry's name (the data's column in any case): its size (Squib's
+    `Arial 12` unless said), style, alignment and colour."""
     element: dict = {}
-    name = ctx.fields.get(key.lower(), key)
+    column = use.column if use and use.column else key
+    name = _field(ctx, column)
+    if use is not None and use.pattern is not None and use.column and ctx.fields and column.lower() not in ctx.fields:
+        ctx.said.add(_at(ctx, use), key, "{names}: the text drawn here is the data's column that the loop's name "
+                                         "gives; no such column, each prints the card's field of that name")
+    elif use is not None and use.column is None:
+        ctx.said.add(_at(ctx, use), key, "{names}: the text drawn here is what the script works out; each prints the "
+                                         "card's field of its name")
     if re.fullmatch(r"[^\W\d][\w -]*", name):       # (a name a template line can hold)
         ctx.printed.append(name)
         element["text"] = "{{ card[" + repr(name) + "] }}"
@@ -198,7 +210,7 @@ def _text(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx) -> dict:
     return element
 
 
-def _image(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx) -> dict:
+def _image(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use | None) -> dict:
     """A Squib svg or png: its `file`, else the card's field of the entry's name (a file in art/),
     stretched to the box as Squib does when the box has a width and a height."""
     if "file" in entry:
@@ -206,11 +218,12 @@ def _image(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx) -> dict:
                                         f"img_dir)")
         element: dict = {"src": str(entry["file"])}
     else:
-        name = ctx.fields.get(key.lower(), key)
-        ctx.said.add(locs["_entry"], key, f"{{names}} made an image (from its name) showing the file that the card's "
-                                          f"'{name}' names in art/; Squib's script says which file")
+        name = _field(ctx, key)
+        where, why = (_at(ctx, use), "the script says which file") if use else (locs["_entry"], "from its name")
+        ctx.said.add(where, key, f"{{names}}: an image of the file in art/ that the card's field of its name gives "
+                                 f"({why})")
         ctx.printed.append(name)
-        element = {"src": "{{ card[" + repr(name) + "] }}"}
+        element = {"src": "{{ card[" + repr(name) + "] }}", "placeholder": True}      # (a name, not a file: said)
     if "width" in entry and "height" in entry:
         element["fit"] = "stretch"
     if "alpha" in entry and isinstance(entry["alpha"], (int, float)) and 0 <= entry["alpha"] <= 1:
@@ -218,20 +231,65 @@ def _image(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx) -> dict:
     return element
 
 
-def _elements(key: str, entry: dict, locs: dict[str, Loc], own: set[str], ctx: _Ctx) -> list[dict]:
-    """The cardgen elements for a resolved layout entry: one (an image, a rect or a text), or
-    for an image entry that sets text keys of its own, the image (`KEY_image`) and the text."""
-    kind = _kind(key, entry, own)
+def _field(ctx: _Ctx, column: str) -> str:
+    """The card field a data column (or a layout entry's name) is read as: `name` and `count` for
+    the deck's name and count columns (`columns:`), else the data's header as written."""
+    low = column.lower()
+    for k, v in {"name": "name", **ctx.mapping}.items():
+        if low == str(v).lower():
+            return k
+    return ctx.fields.get(low, column)
+
+
+def _at(ctx: _Ctx, use: Use) -> Loc:
+    return Loc(str(ctx.script.path if ctx.script else "?"), use.line)
+
+
+def _plan(key: str, entry: dict, own: set[str], ctx: _Ctx, loc: Loc) -> list[Use | tuple[str, None]]:
+    """What to make of an entry: the script's calls that draw it (one element per kind, said
+    when it draws it more often), or without a script the guessed kind (an image entry that sets
+    text keys of its own: the image and a text)."""
+    if ctx.script is None:
+        kind = _kind(key, entry, own)
+        extra = kind == "image" and "file" in entry and any(k in own for k in TEXT_KEYS)
+        return [(kind, None), ("text", None)] if extra else [(kind, None)]
+    plan: list[Use | tuple[str, None]] = []
+    for use in ctx.script.uses(key):
+        if use.kind not in ("text", "rect", "image"):
+            ctx.said.add(_at(ctx, use), key, f"{{names}}: a {use.kind} Squib draws here is not carried over "
+                                             f"(add it by hand)")
+        elif any(not isinstance(u, tuple) and u.kind == use.kind for u in plan):
+            ctx.said.add(_at(ctx, use), key, f"{{names}}: drawn again here (a `build` variant, or other arguments); "
+                                             f"one {use.kind} made")
+        else:
+            plan.append(use)
+        if use.pattern is not None:
+            ctx.said.add(_at(ctx, use), key, f"{{names}}: taken as drawn here (the name fits the layout name the "
+                                             f"script works out here, \"{use.written}\")")
+    return plan
+
+
+def _elements(key: str, entry: dict, locs: dict[str, Loc], own: set[str], ctx: _Ctx) -> list[tuple[int, dict]]:
+    """The cardgen elements for a resolved layout entry, each with the script's line that draws
+    it (0 without a script): one per kind of drawing (an image, a rect, a text), the text named as
+    the entry and the others `KEY_image`, `KEY_rect` when there are more."""
+    plan = _plan(key, entry, own, ctx, locs["_entry"])
+    if not plan:
+        ctx.said.add(locs["_entry"], key, f"{{names}}: no call of {ctx.script.path.name if ctx.script else '?'} "
+                                          f"draws it; left out")
+        return []
     box = _box(key, entry, locs, ctx)
     made = {"rect": _rect, "text": _text, "image": _image}
-    out = [{"name": key, "type": kind, **box, **made[kind](key, entry, locs, ctx)}]
-    if kind == "image" and "file" in entry and any(k in own for k in TEXT_KEYS):
-        out[0]["name"] = f"{key}_image"
-        out.append({"name": key, "type": "text", **box, **_text(key, entry, locs, ctx)})
-    kinds = {e["type"] for e in out}
+    out = []
+    for item in plan:
+        kind, use = (item[0], None) if isinstance(item, tuple) else (item.kind, item)
+        name = key if len(plan) == 1 or kind == "text" else f"{key}_{kind}"
+        element = {"name": name, "type": kind, **box, **made[kind](key, entry, locs, ctx, use)}
+        out.append((use.line if use else 0, element))
+    kinds = {e["type"] for _, e in out}
     for k in entry:             # what Squib would draw with that this cannot (a key of another kind only if own)
         used = not ((k in TEXT_KEYS and "text" not in kinds) or (k in SHAPE_KEYS and "rect" not in kinds))
-        if k not in CARRIED or (not used and k in own):
+        if k not in CARRIED or (not used and k in own and ctx.script is None):
             ctx.said.add(locs[k], key, f"{{names}}: {k} not carried over")
     return out
 
@@ -286,18 +344,17 @@ def deck_size(text: str) -> tuple[float, float]:
     return w, h
 
 
-def import_squib(layout: Path, data: Path | None, out: Path, force: bool, said: list[str],
-                 deck: tuple[float, float] = sv.DECK) -> list[Path]:
-    """Write out/templates/<layout>.yaml (and with data, out/<data>.yaml and the data file) from
-    a Squib layout file; returns the files written.  Refuses to overwrite unless `force`."""
-    entries = _load(layout)
-    if data is not None and data.suffix.lower() not in SHEET_SUFFIXES:
-        raise CardgenError(Loc(str(data)), f"not a spreadsheet cardgen reads ({', '.join(SHEET_SUFFIXES)})")
-    if data is not None and not data.is_file():
-        raise CardgenError(Loc(str(data)), "file not found")
-    fields, mapping = _columns(data)
-    ctx = _Ctx(fields, deck, _Said())
-    elements: list[dict] = []
+def _template(entries: YDict, layout: Path, ctx: _Ctx) -> dict:
+    """The cardgen template: an element per layout entry and drawing (in the script's order, with
+    a script), measured from the bleed."""
+    made: list[tuple[int, dict]] = []
+    if ctx.script is not None and ctx.script.background_line:
+        at = Loc(str(ctx.script.path), ctx.script.background_line)
+        fill = sv.colour(ctx.script.background or "")
+        if fill is not None:
+            made.append((at.line, {"name": "background", "type": "rect", "box": "bleed", "fill": fill}))
+        else:
+            ctx.said.add(at, "background", "{names}: a colour the script works out; not carried over")
     done: dict[str, Resolved] = {}
     for key in entries:
         entry, locs = _resolve(entries, key, (), done)
@@ -305,30 +362,67 @@ def import_squib(layout: Path, data: Path | None, out: Path, force: bool, said: 
         if not any(k in entry for k in BOX):
             ctx.said.add(locs["_entry"], str(key), "{names} has no x, y, width or height; not carried over")
             continue
-        elements += _elements(str(key), entry, locs, set(entries[key]), ctx)
+        made += _elements(str(key), entry, locs, set(entries[key]), ctx)
+    elements = [e for _, e in sorted(made, key=lambda item: item[0])]       # (stable: layout order within a line)
+    defaults = dict.fromkeys((f for f in ctx.printed if f not in ("name", "count")), "")
+    return {"origin": "bleed", "defaults": defaults, "elements": elements}
+
+
+def _reading(out: Path, data: Path) -> Path | None:
+    """A deck file in `out` that reads `data` already (as `cardgen new --from` writes one)."""
+    for path in sorted(out.glob("*.yaml"))[:200] if out.is_dir() else []:
+        try:
+            doc = yaml.safe_load(read_regular(path))
+        except (OSError, TooLarge, yaml.YAMLError, UnicodeDecodeError):
+            continue
+        cards = doc.get("cards") if isinstance(doc, dict) else None
+        if cards == data.name or (isinstance(cards, dict) and cards.get("file") == data.name):
+            return path
+    return None
+
+
+def import_squib(layout: Path, data: Path | None, out: Path, force: bool, said: list[str],
+                 deck: tuple[float, float] = sv.DECK, script: Path | None = None) -> list[Path]:
+    """Write out/templates/<layout>.yaml (and with data, out/<layout>-deck.yaml and the data
+    file, unless a deck file there reads it already) from a Squib layout file, and with `script`
+    the Squib script that draws with it; returns the files written.  Refuses to overwrite unless
+    `force`."""
+    from cardgen.cli import squib_script
+
+    entries = _load(layout)
+    if data is not None and data.suffix.lower() not in SHEET_SUFFIXES:
+        raise CardgenError(Loc(str(data)), f"not a spreadsheet cardgen reads ({', '.join(SHEET_SUFFIXES)})")
+    if data is not None and not data.is_file():
+        raise CardgenError(Loc(str(data)), "file not found")
+    fields, mapping = _columns(data)
+    ctx = _Ctx(fields, deck, _Said(), squib_script.read(script) if script is not None else None, mapping)
+    template = _template(entries, layout, ctx)
     said += ctx.said.out()
     if ctx.shorthands:
         said.append(f"{layout}: `middle` and `deck` read for a {deck[0]:g} x {deck[1]:g} px deck (pass --deck if "
                     f"the script's Deck.new says another width and height)")
-    printed = ctx.printed
     stem = re.sub(r"[^a-z0-9-]+", "-", layout.stem.lower()).strip("-") or "squib"
-    head = (f"# Imported from the Squib layout {layout.name} by `cardgen import squib`: each entry one element\n"
-            f"# with its box, measured from the bleed's corner as Squib does (docs/templates.md).\n")
+    head = (f"# Imported from the Squib layout {layout.name}{f' and the script {script.name}' if script else ''} by "
+            f"`cardgen import squib`: each\n# entry an element with its box, measured from the bleed's corner as Squib "
+            f"does (docs/templates.md).\n")
     files = {out / "templates" / f"{stem}.yaml":
-             head + yaml.safe_dump({"origin": "bleed", "defaults": dict.fromkeys(printed, ""), "elements": elements},
-                                   sort_keys=False, width=100, allow_unicode=True)}
-    if data is not None:
+             head + yaml.safe_dump(template, sort_keys=False, width=100, allow_unicode=True)}
+    reading = _reading(out, data) if data is not None else None
+    if data is not None and reading is not None:
+        said.append(f"{reading}: reads {data.name} already: set its `template: {stem}` (or `backs: {stem}` for the "
+                     f"cards' backs) to use the imported template")
+    elif data is not None:
         cards: Any = {"file": data.name, "columns": mapping} if mapping else data.name
         deck_file = {"deck": data.stem, "template": stem, "cards": cards}
         files[out / f"{stem}-deck.yaml"] = yaml.safe_dump(deck_file, sort_keys=False)
-    for path in list(files) + ([out / data.name] if data is not None and data.parent.resolve() != out.resolve()
-                                else []):
+    copy = data is not None and reading is None and data.parent.resolve() != out.resolve()
+    for path in list(files) + ([out / data.name] if data is not None and copy else []):
         if path.exists() and not force:
             raise CardgenError(Loc(str(path)), "already exists; pass --force to overwrite it")
     for path, text in files.items():
         write_text(path, text)
     written = list(files)
-    if data is not None and data.parent.resolve() != out.resolve():
+    if data is not None and copy:
         shutil.copyfile(data, out / data.name)
         written.append(out / data.name)
     return written

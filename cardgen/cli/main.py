@@ -527,7 +527,10 @@ def import_():
 @click.option("--deck", "deck_size", default="825x1125", show_default=True,
               help="The deck's width x height as the script's Squib::Deck.new gives them (pixels, or with in, mm, "
                    "cm, pt): what `middle` and `deck` in the layout are half of and all of.")
-def import_squib_cmd(layout, data, out, force, deck_size):
+@click.option("--script", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The Squib script (.rb) that draws with LAYOUT: read (never run) for which call draws each entry "
+                   "(text, rect, svg, png), in what order, and the column a `text str: data['Col']` prints.")
+def import_squib_cmd(layout, data, out, force, deck_size, script):
     """A cardgen template from the Squib layout file LAYOUT (.yml), each entry an element with its box
     (`origin: bleed`); with DATA (.xlsx, .csv, ...), a deck reading it. Says what it could not carry over."""
     from cardgen.cli.import_squib import deck_size as read_deck_size
@@ -535,7 +538,7 @@ def import_squib_cmd(layout, data, out, force, deck_size):
 
     said: list[str] = []
     try:
-        written = import_squib(layout, data, out, force, said, read_deck_size(deck_size))
+        written = import_squib(layout, data, out, force, said, read_deck_size(deck_size), script)
     except CardgenError as exc:
         _print_diags(exc.diagnostics)
         sys.exit(1)

@@ -1,0 +1,239 @@
+"""`cardgen import squib --script`: a Squib game ported as its author has it (a workbook, a layout
+file and the Ruby script that draws with them), as docs/templates.md "Porting from Squib" walks
+through it: the script says what each layout entry draws, in what order, and which column a text
+prints; the game starts with `cardgen new --from`, builds, its boxes where Squib draws them (read
+back from the PDF) and its counts those of the workbook's Qty column.
+
+The game here is written for these tests in the shape of a real one (Rebuild, from
+andymeneely/project-spider-monkey, the port docs/templates.md describes): resource pills made by
+a loop whose layout names the script works out, a rect and a text over it, an entry the script
+never draws, a `build` variant, `middle` and `deck` on the back."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+import yaml
+from click.testing import CliRunner
+from test_import_squib import PX
+from test_placement import _rows
+from vgame import make_project
+
+from cardgen.cli.main import main
+from cardgen.core.errors import Report
+from cardgen.pipeline.build import BuildOptions, build_game
+
+LAYOUT = """\
+title:
+  x: 75
+  y: 75
+  width: 675
+  align: center
+  font: Archistico,Sans Bold 18
+cost_amt:
+  x: 60
+  y: 185
+  width: 75
+  height: 100
+  align: center
+  font: Sans Bold 17
+cost_rect:
+  extends: cost_amt
+  x: -= 175
+  width: += 325
+  radius: 50
+  stroke_color: '#0000ff'
+power_amt:
+  extends: cost_amt
+  y: += 125
+power_rect:
+  extends: cost_rect
+  y: += 125
+frame:
+  x: 300
+  y: 215
+  width: 700
+  height: 450
+  radius: 25
+art:
+  x: 315
+  y: 230
+  width: 425
+  height: 425
+text_box:
+  x: 190
+  y: 725
+  width: 550
+  height: 250
+  radius: 20
+  stroke_width: 5
+  stroke_color: '#00ff00'
+rules:
+  extends: text_box
+  x: += 10
+  width: -= 15
+  font: Serif 10
+  align: center
+  valign: middle
+"""
+
+SCRIPT = """\
+require 'squib'
+
+data = Squib.csv file: 'cards.csv'
+
+Squib::Deck.new(cards: data.nrows) do
+  use_layout file: 'layouts/game.yml'
+  background color: :white
+
+  build :bw do
+    svg layout: 'art', file: data['Art'].map { |a| "bw/#{a}.svg" }
+  end
+  build :color do
+    svg layout: 'art', file: data['Art'].map { |a| "color/#{a}.svg" }
+  end
+
+  text str: data['Title'], layout: :title
+  %w(Cost Power).each do |stat|
+    rect layout: "#{stat.downcase}_rect", fill_color: :black
+    text str: data[stat], layout: "#{stat.downcase}_amt", color: :white
+  end
+  # text layout: :frame
+  rect layout: :text_box
+  text(str: data.rules, layout: 'rules') do |embed|
+    embed.svg key: 'Power', file: 'power.svg'
+  end
+  save_pdf trim: 37.5
+end
+"""
+
+BACK_LAYOUT = """\
+title:
+  x: 2c
+  y: middle - 4c
+  width: deck - 4c
+  height: 4c
+  align: center
+  font: Sans Bold 22
+  ellipsize: autoscale
+"""
+
+BACK_SCRIPT = """\
+Squib::Deck.new(cards: data.nrows) do
+  use_layout file: 'layouts/backs.yml'
+  text str: data.title, layout: :title
+end
+"""
+
+CSV = "Title,Qty,Cost,Power,Art,Rules\nDragon,2,5,7,dragon,Fly away.\nSquire,3,1,1,squire,Draw 1.\n"
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+@pytest.fixture
+def ported(tmp_path, monkeypatch) -> tuple[Path, str, str]:
+    """The game started from its workbook, then the face and back imported with their scripts."""
+    project = make_project(tmp_path)
+    src = tmp_path / "squib"
+    (src / "layouts").mkdir(parents=True)
+    (src / "layouts" / "game.yml").write_text(LAYOUT)
+    (src / "layouts" / "backs.yml").write_text(BACK_LAYOUT)
+    (src / "game.rb").write_text(SCRIPT)
+    (src / "backs.rb").write_text(BACK_SCRIPT)
+    (src / "cards.csv").write_text(CSV)
+    monkeypatch.chdir(project / "cards")
+    code, out = _run("new", "port", "--from", str(src / "cards.csv"))
+    assert code == 0, out
+    code, face = _run("import", "squib", str(src / "layouts" / "game.yml"), "port/cards.csv",
+                      "--script", str(src / "game.rb"), "--out", "port")
+    assert code == 0, face
+    code, back = _run("import", "squib", str(src / "layouts" / "backs.yml"), "port/cards.csv",
+                      "--script", str(src / "backs.rb"), "--out", "port")
+    assert code == 0, back
+    deck = project / "cards" / "port" / "cards.yaml"
+    text = deck.read_text()
+    deck.write_text("\n".join("template: game" if line.startswith("template:") else
+                              "backs: backs" if line.startswith("back:") else line for line in text.splitlines()))
+    return project / "cards" / "port", face, back
+
+
+def test_the_script_says_what_each_entry_draws_and_the_rest_is_said_at_its_line(ported):
+    root, face, back = ported
+    lines = face.splitlines()
+    src = "squib/"
+    assert any(line.endswith("layouts/game.yml:27:3: 'frame': no call of game.rb draws it; left out")
+               for line in lines), face
+    assert any(line.endswith("game.rb:18: 'cost_rect', 'power_rect': taken as drawn here (the name fits the "
+                             "layout name the script works out here, \"#{stat.downcase}_rect\")") for line in lines), face
+    assert any(line.endswith("game.rb:19: 'cost_amt', 'power_amt': taken as drawn here (the name fits the "
+                             "layout name the script works out here, \"#{stat.downcase}_amt\")") for line in lines), face
+    assert any(line.endswith("game.rb:13: 'art': drawn again here (a `build` variant, or other arguments); one "
+                             "image made") for line in lines), face
+    assert any(line.endswith("game.yml:6:9: 'title': font family Archistico, Sans not carried over (put its files "
+                             "in fonts/ and set `font:`); its size and style are") for line in lines), face
+    assert "port/cards.yaml: reads cards.csv already: set its `template: game`" in face and src in face
+    assert "wrote port/templates/game.yaml" in face and "port/game-deck.yaml" not in face
+    assert "backs.yml: `middle` and `deck` read for a 825 x 1125 px deck" in back
+    template = yaml.safe_load((root / "templates" / "game.yaml").read_text())
+    els = template["elements"]
+    # the script's order (the background first), one element per drawing, `frame` left out
+    assert [e["name"] for e in els] == ["background", "art", "title", "cost_rect", "power_rect", "cost_amt",
+                                       "power_amt", "text_box", "rules"]
+    by = {e["name"]: e for e in els}
+    assert by["background"] == {"name": "background", "type": "rect", "box": "bleed", "fill": "white"}
+    assert [by[n]["type"] for n in ("art", "title", "cost_rect", "cost_amt", "text_box", "rules")] == \
+        ["image", "text", "rect", "text", "rect", "text"]
+    # `str: data['Title']` is the deck's name column; `data.rules` the column Rules
+    assert by["title"]["text"] == "{{ card['name'] }}" and by["rules"]["text"] == "{{ card['Rules'] }}"
+    # `text str: data[stat], layout: "#{stat.downcase}_amt"` in the loop: cost_amt prints the column Cost
+    assert by["cost_amt"]["text"] == "{{ card['Cost'] }}" and by["power_amt"]["text"] == "{{ card['Power'] }}"
+    assert (by["power_rect"]["x"], by["power_rect"]["y"], by["power_rect"]["width"]) == ("-115px", "310px", "400px")
+
+
+def test_the_ported_game_builds_with_its_boxes_where_squib_draws_them_and_its_counts(ported, tmp_path):
+    root, _, _ = ported
+    report = Report()
+    build_game(root, root.parent.parent, BuildOptions(out=tmp_path / "out", only=("cards",)), report)
+    assert not [d for d in report.items if d.severity == "error"], [str(d) for d in report.items]
+    manifest = json.loads((tmp_path / "out" / "port" / "manifest.json").read_text())
+    assert {c["name"]: c["copies"] for c in manifest["cards"]} == {"Dragon": 2, "Squire": 3}
+    pdf = (tmp_path / "out" / "port" / "cards.pdf").read_bytes()
+    # the rules box (Squib's rect: the layout's 5 px outline) and the cost pill (its default 2 px one)
+    assert _rows(pdf, 0, (0, 255, 0)) == pytest.approx((187.5 * PX, 722.5 * PX, 742.5 * PX, 977.5 * PX), abs=0.5)
+    pill = _rows(pdf, 0, (0, 0, 255))       # from x -115: the page (the bleed's corner) clips it at 0
+    assert pill == pytest.approx((0, 184 * PX, 286 * PX, 411 * PX), abs=0.5)
+    doc = pdfium.PdfDocument(pdf)
+    # title: centred in x 75..750; rules: centred in x 200..735 and in y 725..975
+    left, _, right, _ = _span(doc[0], "Dragon")
+    assert (left + right) / 2 == pytest.approx((75 + 675 / 2) * PX, abs=0.5)
+    left, top, right, bottom = _span(doc[0], "Fly away.")
+    assert (left + right) / 2 == pytest.approx((200 + 535 / 2) * PX, abs=0.5)
+    assert (top + bottom) / 2 == pytest.approx(850 * PX, abs=0.5)
+    left, top, right, _ = _span(doc[0], "7")          # power: the pill's amount, centred in x 60..135, at y 310
+    assert (left + right) / 2 == pytest.approx(97.5 * PX, abs=0.5)
+    assert 310 * PX <= top <= 310 * PX + 1.5               # below the top by the font's ascent gap
+    # the backs, after the faces: `x: 2c`, `width: deck - 4c` (825 - 150), `y: middle - 4c`, 150 px tall, centred
+    assert len(doc) == 4
+    left, top, right, bottom = _span(doc[2], "Dragon")
+    assert (left + right) / 2 == pytest.approx(412.5 * PX, abs=0.5)
+    assert top >= 412.5 * PX - 0.5 and bottom <= (412.5 + 150) * PX + 0.5
+
+
+def _span(page, word: str) -> tuple[float, float, float, float]:
+    """Where `word` is printed first on `page` (letters and spaces as pdfium reads them): (left,
+    top, right, bottom) in mm from the page's top-left corner."""
+    text = page.get_textpage()
+    chars = [text.get_text_range(i, 1) for i in range(text.count_chars())]
+    at = "".join(chars).find(word)
+    assert at >= 0, "".join(chars)
+    h = page.get_size()[1]
+    boxes = [text.get_charbox(i) for i in range(at, at + len(word)) if chars[i].strip()]
+    mm = 25.4 / 72
+    return (min(b[0] for b in boxes) * mm, (h - max(b[3] for b in boxes)) * mm,
+            max(b[2] for b in boxes) * mm, (h - min(b[1] for b in boxes)) * mm)
