@@ -405,7 +405,7 @@ def test_a_po_file_of_another_language_or_an_unknown_card_is_said(tmp_path):
     po.write_text('msgid ""\nmsgstr "Language: de\\n"\n\nmsgctxt "Action|name:Gone|text"\nmsgid "x"\nmsgstr "y"\n')
     report = Report()
     assert _import(root, tmp_path, po, None, report) == []
-    assert [str(d) for d in report.items] == [f"{po}:4:1: warning: no card field 'Action|name:Gone|text' in the "
+    assert [str(d) for d in report.items] == [f"{po}:4:1: warning: no text 'Action|name:Gone|text' in the "
                                               f"game (renamed or removed since the export?); not imported"]
 
 

@@ -30,6 +30,12 @@ from cardgen.schema.languages import norm
 
 Step = str | int                 # a key of a mapping or an index of a list
 NOT_TEXT = ("count", "id", "back")      # a card's keys that are not texts to translate
+# the keys exported to translate in each kind of file, translated or not yet (beside those a file
+# translates somewhere): a deck file's and game.yaml's at their top, rules.yaml's rulebook texts
+# at any depth
+DECK_TEXTS = ("deck", "description")
+GAME_TEXTS = ("title", "subtitle")
+RULES_TEXTS = ("title", "subtitle", "players", "play_time", "ages", "intro", "body", "turn", "end", "notes")
 
 
 def path_name(steps: tuple[Step, ...]) -> str:
@@ -145,6 +151,7 @@ class _Walk:
     card: Card | None = None
     deck: Deck | None = None
     wanted: frozenset[str] = frozenset()    # keys that are places without a translation here (`export`)
+    top: frozenset[str] = frozenset()       # ... at the top of the mapping walked
     prose: bool = False                     # ... and, at the top, every text with a space in it (a card's)
 
 
@@ -159,7 +166,7 @@ def _places(walk: _Walk, value: Any, at: tuple[Step, ...], skip: tuple[str, ...]
     for key, v in value.items():
         if not isinstance(key, str) or split(key) is not None or key in skip:
             continue
-        if key in translated or key in walk.wanted or (walk.prose and not at and _prose(key, v)):
+        if key in translated or key in walk.wanted or (not at and (key in walk.top or (walk.prose and _prose(key, v)))):
             yield Place(walk.group, walk.ident, at, value, key, walk.root, walk.file, walk.card, walk.deck)
         else:
             yield from _places(walk, v, (*at, key))
@@ -214,7 +221,9 @@ def places(game: Game, export: frozenset[str] | None = None) -> Iterator[Place]:
     each deck file's own text; game.yaml, rules.yaml, the templates).  With `export` (a card's
     fields to translate: those some card translates, and its name), also the places a
     translator should see that have none yet: on a card, those fields and its other texts with
-    a space in them; elsewhere, a key of a file translated somewhere in that file."""
+    a space in them; in a deck file's own text, its `deck` and `description`; in game.yaml,
+    rules.yaml and the templates, a key the file translates somewhere, and the file's texts
+    (`GAME_TEXTS`, `RULES_TEXTS`)."""
     cards_wanted = export or frozenset()
     for deck in game.decks:
         raw = deck.raw if deck.raw is not None else deck.data
@@ -223,16 +232,20 @@ def places(game: Game, export: frozenset[str] | None = None) -> Iterator[Place]:
             own = card.raw if card.raw is not None else card.data
             root = ("cards", card.index) if isinstance(rows, list) else None
             walk = _Walk(deck.name, card.ident, root, _file_of(own, str(deck.file)), card, deck, cards_wanted,
-                         export is not None)
+                         prose=export is not None)
             yield from _places(walk, own, ())
-        own_text = {k: v for k, v in raw.items() if k != "cards"}
-        wanted = frozenset(_translated_keys(own_text)) if export is not None else frozenset()
-        yield from _places(_Walk(deck.name, "deck", (), str(deck.file), None, deck, wanted), raw, (), ("cards",))
-    files: list[tuple[str, Any, str]] = [("game.yaml", game.raw, str(game.file))]
+        deck_top = frozenset(DECK_TEXTS) if export is not None else frozenset()
+        yield from _places(_Walk(deck.name, "deck", (), str(deck.file), None, deck, top=deck_top), raw, (),
+                           ("cards",))
+    files: list[tuple[str, Any, str, tuple[str, ...], tuple[str, ...]]] = [
+        ("game.yaml", game.raw, str(game.file), (), GAME_TEXTS)]
     if game.rules is not None:
-        files.append(("rules.yaml", game.rules.raw, str(game.rules.file)))
-    files += [(f"template {ref}", data, str(path)) for ref, path, data in _template_files(game)]
-    for group, data, file in files:
-        if isinstance(data, dict):
-            wanted = frozenset(_translated_keys(data)) if export is not None else frozenset()
-            yield from _places(_Walk(group, "", (), file, wanted=wanted), data, ())
+        files.append(("rules.yaml", game.rules.raw, str(game.rules.file), RULES_TEXTS, ()))
+    files += [(f"template {ref}", data, str(path), (), ()) for ref, path, data in _template_files(game)]
+    for group, data, file, texts, top in files:
+        if isinstance(data, dict) and export is not None:
+            walk = _Walk(group, "", (), file, wanted=frozenset(_translated_keys(data) | set(texts)),
+                         top=frozenset(top))
+            yield from _places(walk, data, ())
+        elif isinstance(data, dict):
+            yield from _places(_Walk(group, "", (), file), data, ())

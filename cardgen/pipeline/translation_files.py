@@ -1,52 +1,62 @@
-"""`cardgen i18n export` and `cardgen i18n import`: a game's card texts as a gettext PO file for
-translators who work in their own tools, and their translations read back into the deck files
-as `FIELD@LANG` (docs/languages.md).
+"""`cardgen i18n export` and `cardgen i18n import`: a game's texts as a gettext PO file for
+translators who work in their own tools, and their translations read back into the game's
+files as `FIELD@LANG` (docs/languages.md).
 
-One entry per card field to translate: `msgctxt` `DECK|CARD|FIELD` (the card's identity, as
-its revisions know it), `msgid` the source text, `msgstr` the translation (empty: none yet), a
-`#:` reference to the source's line, and `#, fuzzy` on a stale translation.  Exported: each
-card's own fields that some card of the game translates, its name, and its other texts with a
-space in them (prose, not a file name or a keyword).  Import writes only what changed, each
-value where its key is (a new `FIELD@LANG:` on the line after its source's value), as a
-double-quoted YAML string, and records the source each translation was made from (the file's
-`msgid`), so a translation made for an older source is stale.  Exporting, then importing the
-file unchanged, changes no byte; exporting again gives the same file.
+One entry per text to translate, as `check.texts` walks them (a card's fields and its `back:`'s,
+a deck file's own text, game.yaml, rules.yaml, the templates; a list or a mapping text by
+text): `msgctxt` `GROUP|IDENT|PATH` (what names the text's translation record,
+`check.translations`), `msgid` the source text, `msgstr` the translation (empty: none yet), a
+`#:` reference to the source's line, and `#, fuzzy` on a stale translation.  Import writes
+only what changed, each text where it is (a new `FIELD@LANG:` after its source's value) as a
+double-quoted YAML string (`load.yamledit`: the rest of each file byte for byte as it was),
+and records the source each translation was made from (the file's `msgid`), so a translation
+made for an older source is stale.  Exporting, then importing the file unchanged, changes no
+byte; exporting again gives the same file.
 """
 from __future__ import annotations
 
-import json
 import os
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cardgen.check import translations
+from cardgen.check.texts import Place, Step, get, leaves, path_name, places
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
-from cardgen.core.located import YDict, YList
 from cardgen.load.history import read_history, update
 from cardgen.load.po import Entry, dumps, loads
-from cardgen.load.translations import split
-from cardgen.model.game import Card, Deck, Game
+from cardgen.load.yamledit import Change, apply
+from cardgen.model.game import Game
 from cardgen.schema.languages import PSEUDO, name_of, norm
 
 
 @dataclass
 class Target:
-    """A card field a PO entry translates."""
+    """A text a PO entry translates: the text at `at` inside `place`'s source value."""
 
-    deck: Deck
-    card: Card
-    field: str
-    raw: YDict          # the card's own mapping as written, every language's keys in it
+    place: Place
+    at: tuple[Step, ...]
     source: str
-    lang: str = ""      # the language imported into, as game.yaml spells it
+    loc: Loc                    # the source text's place
 
-    def current(self, lang: str) -> tuple[str | None, str | None]:
-        """(the key the translation into `lang` is written under, its value), or (None, None)."""
-        for key, value in self.raw.items():
-            parts = split(key)
-            if parts is not None and parts[0] == self.field and norm(parts[1]) == norm(lang):
-                return str(key), None if value is None else str(value)
-        return None, None
+    @property
+    def name(self) -> str:
+        return path_name((*self.place.at, self.place.field, *self.at))
+
+    @property
+    def ctx(self) -> str:
+        return f"{self.place.group}|{self.place.ident}|{self.name}"
+
+    @property
+    def positional(self) -> bool:
+        """Is the text named by its position in a list (it may be another text after an edit)?"""
+        return any(isinstance(s, int) for s in (*self.place.at, *self.at))
+
+    def current(self, lang: str) -> tuple[str | None, Any]:
+        """(the key the translation into `lang` is written under, its text at `at`), or (None, None)."""
+        key, value = self.place.translation(lang)
+        return key, get(value, self.at) if key is not None else None
 
 
 def _language(game: Game, lang: str) -> str:
@@ -61,93 +71,137 @@ def _language(game: Game, lang: str) -> str:
                        code="language")
 
 
+_MARKUP = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|:[A-Za-z0-9_-]+:", re.S)
+
+
+def _words(text: str) -> bool:
+    """Has `text` a word of its own outside its `{{ ... }}` expressions, `{% ... %}` statements
+    and `:icon:`s (a template's `{{ card.text }}` has none)?"""
+    return any(ch.isalpha() for ch in _MARKUP.sub("", text))
+
+
+def _wanted(place: Place, at: tuple[Step, ...], text: str, languages: tuple[str, ...]) -> bool:
+    """Is the source text `text` at `at` in `place` one to translate?  A value as the walk found
+    it (on a card, every one; elsewhere, one not translated yet only when it has words of its
+    own); a text inside a list or a mapping when some language translates it differently, or
+    when it is prose (a space in it) with words of its own (a callout's `kind: tip` is neither)."""
+    there = [get(v, at) for _, _, v in place.translations(languages)]
+    if not at:
+        return place.card is not None or any(isinstance(t, str) for t in there) or _words(text)
+    return any(isinstance(t, str) and t != text for t in there) or (" " in text.strip() and _words(text))
+
+
 def targets(game: Game) -> dict[str, Target]:
-    """Every card field to translate, by its `msgctxt`, in build order."""
-    wanted = translations.translatable(game) | {"name"}
+    """Every text to translate, by its `msgctxt`, in build order."""
+    languages = game.languages[1:]
     out: dict[str, Target] = {}
-    for deck in game.decks:
-        for card in deck.cards:
-            raw = card.raw if card.raw is not None else card.data
-            for key, value in raw.items():
-                if not isinstance(key, str) or split(key) is not None or not isinstance(value, str) or not value:
-                    continue
-                if key in wanted or (" " in value.strip() and key not in ("count", "id", "back")):
-                    out[f"{deck.name}|{card.ident}|{key}"] = Target(deck, card, key, raw, value)
+    for place in places(game, export=frozenset(translations.translatable(game) | {"name"})):
+        for at, text, loc in leaves(place.source):
+            if isinstance(text, str) and text.strip() and _wanted(place, at, text, languages):
+                t = Target(place, at, text, loc or place.key_loc(place.field))
+                out.setdefault(t.ctx, t)
     return out
 
 
 def export(game: Game, lang: str, report: Report) -> str:
-    """The PO file of the game's card texts and their translations into `lang`."""
+    """The PO file of the game's texts and their translations into `lang`."""
     lang = _language(game, lang)
     history = read_history(game.root, report)
     stale = {unit.record for unit in translations.stale(game, history, report, lang)}
     entries = []
     for ctx, t in targets(game).items():
         _, text = t.current(lang)
-        loc = t.raw.key_loc(t.field)
-        where = os.path.relpath(loc.file, game.root).replace(os.sep, "/")
-        entries.append(Entry(t.source, text or "", ctx, [f"{where}:{loc.line}"],
-                             ["fuzzy"] if (t.deck.name, t.card.ident, t.field, norm(lang)) in stale and text else []))
+        text = text if isinstance(text, str) else ""
+        where = os.path.relpath(t.loc.file, game.root).replace(os.sep, "/")
+        record = (t.place.group, t.place.ident, t.name, norm(lang))
+        entries.append(Entry(t.source, text, ctx, [f"{where}:{t.loc.line}"], ["fuzzy"] if record in stale and text
+                             else []))
     header = {"Project-Id-Version": game.slug, "Language": lang, "MIME-Version": "1.0",
               "Content-Type": "text/plain; charset=UTF-8", "Content-Transfer-Encoding": "8bit",
               "X-Generator": "cardgen", "X-Source-Language": game.source_language}
-    return dumps(header, entries, f"{game.title}: {name_of(lang)} translation of the cards (cardgen i18n export)")
+    return dumps(header, entries, f"{game.title}: {name_of(lang)} translation (cardgen i18n export)")
 
 
-def _value_end(lines: list[str], raw: YDict, key: str, stop: int) -> int:
-    """The last line (1-based) of `key`'s value in its block mapping: before the next key of
-    the mapping, else before `stop` (the next card's or the deck's next key's line), blank and
-    comment lines at its end left out."""
-    start = raw.key_loc(key).line
-    later = [raw.key_loc(k).line for k in raw if raw.key_loc(k).line > start]
-    end = (min(later) if later else stop) - 1
-    while end > start and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
-        end -= 1
-    return end
+@dataclass
+class _Import:
+    """What a PO file's entries make: each file's changes, the texts so translated (their
+    `msgid`, by record), the problems (errors: nothing written) and the translations of lists
+    and mappings not yet written (by place, text by text)."""
+
+    path: str
+    lang: str
+    changes: dict[str, list[Change]] = field(default_factory=dict)
+    made: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    problems: list[Diagnostic] = field(default_factory=list)
+    whole: dict[int, tuple[Place, dict[tuple[Step, ...], tuple[Entry, Target]]]] = field(default_factory=dict)
+
+    def change(self, t: Target, e: Entry, change: Change) -> None:
+        self.changes.setdefault(t.place.file, []).append(change)
+        self.made[(t.place.group, t.place.ident, t.name)] = e.msgid
+
+    def say(self, e: Entry, message: str, severity: str = "warning") -> None:
+        self.problems.append(Diagnostic(Loc(self.path, e.line, 1), message, severity, "po-import"))
 
 
-def _card_stop(deck: Deck, card: Card, count: int) -> int:
-    """The line after a card's mapping: the next card's, else the deck file's next key's, else past the end."""
-    cards = deck.data.get("cards")
-    if isinstance(cards, YList) and card.index + 1 < len(cards):
-        return cards.item_loc(card.index + 1).line
-    below = deck.data.key_loc("cards").line
-    after = [deck.data.key_loc(k).line for k in deck.data if deck.data.key_loc(k).line > below]
-    return min(after) if after else count + 1
+def _entry(job: _Import, t: Target, e: Entry) -> None:
+    """What entry `e` (a changed translation of `t`) changes, or why it cannot."""
+    place, code = t.place, job.lang
+    key, _ = t.current(code)
+    if place.path is None:
+        deck = place.deck.name if place.deck is not None else place.group
+        job.say(e, f"deck '{deck}' reads its cards from a spreadsheet: add a column `{place.field}@{code}` there "
+                   f"(not imported)", "error")
+    elif t.positional and e.msgid != t.source:
+        job.say(e, f"'{e.msgctxt}' is now another text (`{t.source[:40]}`): the lists it is in changed since the "
+                   f"export; export again (not imported)")
+    elif key is not None and (not t.at or isinstance(get(place.translation(code)[1], t.at), (str, int, float))):
+        job.change(t, e, Change(place.path, key, e.msgstr, inside=t.at))
+    elif key is not None:
+        job.say(e, f"the {name_of(code)} `{key}` has no text at `{path_name(t.at)}` (it is not laid out as "
+                   f"`{place.field}` is): write it there in the YAML (not imported)")
+    elif not t.at:
+        job.change(t, e, Change(place.path, f"{place.field}@{code}", e.msgstr, after=place.field))
+    else:
+        job.whole.setdefault(id(place), (place, {}))[1][t.at] = (e, t)
 
 
-def _edit(lines: list[str], t: Target, key: str | None, value: str) -> tuple[int, int, str]:
-    """Where `value` goes as `t.field@lang` in the deck file's `lines` (as read): (first line,
-    last line, the line in their place), lines 1-based; an empty range (last = first - 1) is a
-    new line.  `key`: the key the translation is written under now, or None: a new key after
-    the source's value."""
-    scalar = json.dumps(value, ensure_ascii=False)
-    stop = _card_stop(t.deck, t.card, len(lines))
-    if key is not None:
-        vloc, end = t.raw.value_loc(key), _value_end(lines, t.raw, key, stop)
-        return vloc.line, end, lines[vloc.line - 1][:vloc.col - 1] + scalar
-    kloc = t.raw.key_loc(t.field)
-    end = _value_end(lines, t.raw, t.field, stop)
-    return end + 1, end, " " * (kloc.col - 1) + f"{t.field}@{t.lang}: {scalar}"
+def _wholes(job: _Import, known: dict[str, Target]) -> None:
+    """A list or mapping translated for the first time: written whole (the source's, each of its
+    texts to translate in the file's translation) once every one of them is translated."""
+    for place, done in job.whole.values():
+        assert place.path is not None
+        needed = [t.at for t in known.values() if t.place is place]
+        first = min((e for e, _ in done.values()), key=lambda e: e.line)
+        if len(done) < len(needed):
+            job.say(first, f"`{place.field}@{job.lang}` is written once all {len(needed)} texts of `{place.name}` "
+                           f"are translated (the file translates {len(done)}): not imported")
+            continue
+        value = _copy(place.source)
+        for at, (e, t) in done.items():
+            value = _put(value, at, e.msgstr)
+            job.made[(place.group, place.ident, t.name)] = e.msgid
+        job.changes.setdefault(place.file, []).append(Change(place.path, f"{place.field}@{job.lang}", value,
+                                                             after=place.field))
 
 
-def _writable(t: Target, entry: Entry, path: str) -> Diagnostic | None:
-    """Why a translation cannot be written into the card's file, or None."""
-    if not isinstance(t.deck.data.get("cards"), list):
-        return Diagnostic(Loc(path, entry.line, 1), f"deck '{t.deck.name}' reads its cards from a spreadsheet: add a "
-                                                     f"column `{t.field}@{t.lang}` there (not imported)", "error",
-                          "po-import")
-    loc = t.raw.loc
-    text = Path(loc.file).read_text(encoding="utf-8").splitlines()
-    if loc.line and text[loc.line - 1][loc.col - 1:loc.col] == "{":
-        return Diagnostic(Loc(path, entry.line, 1), f"card '{t.card.name}' is written as a flow mapping "
-                                                     f"({{...}}, {loc.short}); write it as a block mapping to import "
-                                                     f"into it (not imported)", "error", "po-import")
-    return None
+def _copy(value: Any) -> Any:
+    """Plain lists and dicts (what is written), translated keys left out."""
+    if isinstance(value, dict):
+        return {str(k): _copy(v) for k, v in value.items() if "@" not in str(k)}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _put(value: Any, at: tuple[Step, ...], text: str) -> Any:
+    if not at:
+        return text
+    value[at[0]] = _put(value[at[0]], at[1:], text)
+    return value
 
 
 def import_file(game: Game, path: Path, lang: str | None, report: Report) -> list[Path]:
-    """Read the PO file at `path` into the game's deck files; the files changed.  A broken file
+    """Read the PO file at `path` into the game's files; the files changed.  A broken file
     raises (nothing written)."""
     from cardgen.core.paths import read_regular
 
@@ -166,55 +220,44 @@ def import_file(game: Game, path: Path, lang: str | None, report: Report) -> lis
     if lang is not None and said and norm(said) != norm(lang):
         raise CardgenError(Loc(shown, 1), f"the PO file is a {name_of(said)} ({said}) translation, not --lang "
                                           f"{lang}", code="po")
-    code = _language(game, lang or said)
+    job = _Import(shown, _language(game, lang or said))
     known = targets(game)
-    edits: dict[str, list[tuple[Target, str | None, str]]] = {}
-    made: dict[tuple[str, str, str], str] = {}
-    problems: list[Diagnostic] = []
     for e in entries:
         t = known.get(e.msgctxt or "")
         if t is None:
-            report.warn(Loc(shown, e.line, 1), f"no card field '{e.msgctxt}' in the game (renamed or removed since "
-                                               f"the export?); not imported", "po-import")
+            job.say(e, f"no text '{e.msgctxt}' in the game (renamed or removed since the export?); not imported")
             continue
-        t.lang = code
-        key, current = t.current(code)
-        if not e.msgstr or e.msgstr == current or (e.fuzzy and current is not None):
-            continue
-        why = _writable(t, e, shown)
-        if why is not None:
-            problems.append(why)
-            continue
-        edits.setdefault(t.raw.loc.file, []).append((t, key, e.msgstr))
-        made[(t.deck.name, t.card.ident, t.field)] = e.msgid
-    if problems:
-        raise CardgenError(None, diagnostics=problems)
-    return _apply(game, edits, made, code, report)
+        _, current = t.current(job.lang)
+        if e.msgstr and e.msgstr != current and not (e.fuzzy and current is not None):
+            _entry(job, t, e)
+    _wholes(job, known)
+    errors = [d for d in job.problems if d.severity == "error"]
+    if errors:
+        raise CardgenError(None, diagnostics=errors)
+    report.extend(job.problems)
+    return _apply(game, job)
 
 
-def _apply(game: Game, edits: dict[str, list[tuple[Target, str | None, str]]],
-           made: dict[tuple[str, str, str], str], code: str, report: Report) -> list[Path]:
-    """Each deck file's edits, from its last line up (the lines above stay where they are),
-    written atomically; then the translations' records, from the source the translator saw."""
+def _apply(game: Game, job: _Import) -> list[Path]:
+    """Each file's changes (`load.yamledit`), written atomically once every file's are worked
+    out; then the translations' records, from the source the translator saw."""
     from cardgen.core import atomic
     from cardgen.pipeline.check import load_game
 
-    changed = []
-    for file, todo in sorted(edits.items()):
+    written = {}
+    for file, changes in sorted(job.changes.items()):
         original = Path(file).read_text(encoding="utf-8")
-        lines = original.splitlines()
-        for first, last, line in sorted((_edit(lines, t, key, value) for t, key, value in todo), reverse=True):
-            lines[first - 1:last] = [line]      # (from the last line up: the lines above stay where they are)
-        atomic.write_text(Path(file), "\n".join(lines) + ("\n" if original.endswith("\n") else ""))
-        changed.append(Path(file))
-    if changed:
+        written[file] = apply(original, changes, file)
+    for file, text in written.items():
+        atomic.write_text(Path(file), text)
+    if written:
         again = load_game(game.root, game.project, Report())
-        history = read_history(again.root, report)
+        history = read_history(again.root, Report())
         recorded = translations.records(again, history)
-        for deck, group in recorded.items():
-            for rec in group:
-                seen = made.get((deck, rec["card"], rec["field"]))
-                if seen is not None and norm(rec["lang"]) == norm(code):
+        for group, records in recorded.items():
+            for rec in records:
+                seen = job.made.get((group, rec["card"], rec["field"]))
+                if seen is not None and norm(rec["lang"]) == norm(job.lang):
                     rec["source"] = translations.hashed(seen)
         update(history, translations.SECTION, recorded)
-    return changed
+    return [Path(f) for f in written]
