@@ -95,13 +95,13 @@ Squib::Deck.new(cards: data.nrows) do
     svg layout: 'art', file: data['Art'].map { |a| "color/#{a}.svg" }
   end
 
-  text str: data['Title'], layout: :title
+  text str: data['Title'], layout: :title, font_size: 20
   %w(Cost Power).each do |stat|
     rect layout: "#{stat.downcase}_rect", fill_color: :black
     text str: data[stat], layout: "#{stat.downcase}_amt", color: :white
   end
   # text layout: :frame
-  rect layout: :text_box
+  rect layout: :text_box, range: data.rules.each_index.select { |i| data.rules[i] }
   text(str: data.rules, layout: 'rules') do |embed|
     embed.svg key: 'Power', file: 'power.svg'
   end
@@ -194,6 +194,12 @@ def test_the_script_says_what_each_entry_draws_and_the_rest_is_said_at_its_line(
     # `text str: data[stat], layout: "#{stat.downcase}_amt"` in the loop: cost_amt prints the column Cost
     assert by["cost_amt"]["text"] == "{{ card['Cost'] }}" and by["power_amt"]["text"] == "{{ card['Power'] }}"
     assert (by["power_rect"]["x"], by["power_rect"]["y"], by["power_rect"]["width"]) == ("-115px", "310px", "400px")
+    # the call's literal arguments over the layout's: a black pill, white amounts, a 20 pt title; the
+    # art's file made per card from the column Art, as the script's `.map { |a| "bw/#{a}.svg" }` does
+    assert (by["cost_rect"]["fill"], by["cost_amt"]["color"], by["title"]["size"]) == ("black", "white", 20)
+    assert by["art"]["src"] == "bw/{{ card['Art'] }}.svg"
+    assert any(line.endswith("game.rb:22: 'text_box': drawn on some cards only (range:); add a `when:`")
+               for line in lines), face
 
 
 def test_the_ported_game_builds_with_its_boxes_where_squib_draws_them_and_its_counts(ported, tmp_path):
@@ -237,3 +243,27 @@ def _span(page, word: str) -> tuple[float, float, float, float]:
     mm = 25.4 / 72
     return (min(b[0] for b in boxes) * mm, (h - max(b[3] for b in boxes)) * mm,
             max(b[2] for b in boxes) * mm, (h - min(b[1] for b in boxes)) * mm)
+
+
+@pytest.mark.parametrize(("call", "kind", "column", "file", "args", "worked_out"), [
+    ("text str: data['Name'], layout: 'name', color: fg", "text", "Name", None, {}, ["color"]),
+    ("text(str: data.snark, layout: :snark) do |embed|\n  embed.svg key: 'Wood', width: 52\nend",
+     "text", "snark", None, {}, []),
+    ("svg layout: :bonus_type,\n    file: data['TypeDesc'].map { |t| \"#{t}.svg\" unless t.nil? }",
+     "image", None, ("\0.svg", "TypeDesc", True), {}, []),
+    ("png file: 'vp.png', layout: :vp, alpha: 0.5", "image", None, ("vp.png", None, False), {"alpha": 0.5}, []),
+    ("rect layout: :bonus, stroke_width: 5, stroke_color: :black,\n     radius: 20, range: picked",
+     "rect", None, None, {"stroke_width": 5, "stroke_color": "black", "radius": 20}, ["range"]),
+    ("svg layout: :art, file: data['Icon'].map { |a| \"#{mode}/#{a}.svg\" }", "image", None, (None, None, False),
+     {}, []),
+])
+def test_script_calls_are_read_without_running_them(tmp_path, call, kind, column, file, args, worked_out):
+    from cardgen.cli import squib_script
+
+    (tmp_path / "deck.rb").write_text(f"Squib::Deck.new do\n  text = 'not a call'\n  {call}\nend\n")
+    script = squib_script.read(tmp_path / "deck.rb")
+    assert len(script.calls) == 1, script.calls
+    _, use = script.calls[0]
+    assert (use.kind, use.column, use.line, use.args, use.worked_out) == (kind, column, 3, args, worked_out)
+    if file is not None:
+        assert (use.file, use.file_column, use.only_with_file) == file

@@ -211,15 +211,27 @@ def _text(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use | Non
 
 
 def _image(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use | None) -> dict:
-    """A Squib svg or png: its `file`, else the card's field of the entry's name (a file in art/),
-    stretched to the box as Squib does when the box has a width and a height."""
-    if "file" in entry:
+    """A Squib svg or png: its `file` (the layout's, or the script's: a name, or one made from a
+    column per card), else the card's field of the entry's name (a file in art/), stretched to
+    the box as Squib does when the box has a width and a height."""
+    element: dict = {}
+    if use is not None and use.file is not None and use.file_column is not None:
+        name = _field(ctx, use.file_column)
+        ctx.printed.append(name)
+        element = {"src": use.file.replace("\0", "{{ card[" + repr(name) + "] }}"), "placeholder": True}
+        if use.only_with_file:
+            element["when"] = f"card[{name!r}] != ''"
+    elif use is not None and use.file is not None:
+        ctx.said.add(_at(ctx, use), key, f"{{names}}: image {use.file}: put it in art/ (Squib reads it from its "
+                                         f"img_dir)")
+        element = {"src": use.file}
+    elif "file" in entry:
         ctx.said.add(locs["file"], key, f"{{names}}: image {entry['file']}: put it in art/ (Squib reads it from its "
                                         f"img_dir)")
-        element: dict = {"src": str(entry["file"])}
+        element = {"src": str(entry["file"])}
     else:
         name = _field(ctx, key)
-        where, why = (_at(ctx, use), "the script says which file") if use else (locs["_entry"], "from its name")
+        where, why = (_at(ctx, use), "the script works out which file") if use else (locs["_entry"], "from its name")
         ctx.said.add(where, key, f"{{names}}: an image of the file in art/ that the card's field of its name gives "
                                  f"({why})")
         ctx.printed.append(name)
@@ -269,6 +281,21 @@ def _plan(key: str, entry: dict, own: set[str], ctx: _Ctx, loc: Loc) -> list[Use
     return plan
 
 
+def _with_args(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use | None) -> tuple[dict, dict]:
+    """The entry as the script's call draws it: the call's literal arguments over the layout's
+    (as in Squib), the others said."""
+    if use is None:
+        return entry, locs
+    at = _at(ctx, use)
+    if "range" in use.args or "range" in use.worked_out:
+        ctx.said.add(at, key, "{names}: drawn on some cards only (range:); add a `when:`")
+    others = [k for k in use.worked_out if k != "range"]
+    if others:
+        ctx.said.add(at, key, f"{{names}}: {', '.join(others)} worked out by the script here; not carried over")
+    args = {k: v for k, v in use.args.items() if k != "range"}
+    return {**entry, **args}, {**locs, **dict.fromkeys(args, at)}
+
+
 def _elements(key: str, entry: dict, locs: dict[str, Loc], own: set[str], ctx: _Ctx) -> list[tuple[int, dict]]:
     """The cardgen elements for a resolved layout entry, each with the script's line that draws
     it (0 without a script): one per kind of drawing (an image, a rect, a text), the text named as
@@ -278,13 +305,13 @@ def _elements(key: str, entry: dict, locs: dict[str, Loc], own: set[str], ctx: _
         ctx.said.add(locs["_entry"], key, f"{{names}}: no call of {ctx.script.path.name if ctx.script else '?'} "
                                           f"draws it; left out")
         return []
-    box = _box(key, entry, locs, ctx)
     made = {"rect": _rect, "text": _text, "image": _image}
     out = []
     for item in plan:
         kind, use = (item[0], None) if isinstance(item, tuple) else (item.kind, item)
         name = key if len(plan) == 1 or kind == "text" else f"{key}_{kind}"
-        element = {"name": name, "type": kind, **box, **made[kind](key, entry, locs, ctx, use)}
+        e, ls = _with_args(key, entry, locs, ctx, use)
+        element = {"name": name, "type": kind, **_box(key, e, ls, ctx), **made[kind](key, e, ls, ctx, use)}
         out.append((use.line if use else 0, element))
     kinds = {e["type"] for _, e in out}
     for k in entry:             # what Squib would draw with that this cannot (a key of another kind only if own)

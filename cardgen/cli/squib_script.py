@@ -23,6 +23,10 @@ _DYNAMIC = re.compile(r"\blayout:\s*\"([^\"\n]*#\{[^\"\n]*)\"")
 _STR = re.compile(r"\bstr:\s*\w+(?:\[\s*['\"]([^'\"]+)['\"]\s*\]|\.([A-Za-z_]\w*))\s*(?:[,)\n]|$)")
 _LOOP_STR = re.compile(r"\bstr:\s*\w+\[\s*(\w+)\s*\]\s*(?:[,)\n]|$)")
 LOOP = "\0loop"          # a Use's column: the part of the entry's name the loop's variable gives
+# arguments a call may give over its layout entry (range: is said apart: it picks cards)
+ARG_KEYS = ("x", "y", "width", "height", "angle", "color", "fill_color", "stroke_color", "stroke_width", "radius",
+            "dash", "font", "font_size", "align", "valign", "ellipsize", "justify", "alpha", "range")
+_ARG = re.compile(r"(?<![\w.])(" + "|".join(ARG_KEYS) + r"):\s*([^,\n)]+(?:\([^)\n]*\))?[^,\n)]*)")
 _COLOUR = re.compile(r"\bcolor:\s*(?:'([^']+)'|\"([^\"]+)\"|:(\w+))")
 
 
@@ -37,6 +41,11 @@ class Use:
     line: int
     pattern: re.Pattern | None = None
     written: str = ""           # the computed layout name as the script writes it
+    args: dict[str, object] = field(default_factory=dict)      # literal arguments, over the layout's
+    worked_out: list[str] = field(default_factory=list)        # arguments the script works out (not read)
+    file: str | None = None     # an image's file: literal, or with "\0" where the column's value goes
+    file_column: str | None = None
+    only_with_file: bool = False    # `... unless x.nil?`: drawn only on cards that have the column
 
 
 @dataclass
@@ -55,8 +64,56 @@ class Script:
             m = u.pattern.fullmatch(key) if u.pattern is not None else None
             if k == key or m is not None:
                 column = m.group(1) if m is not None and u.column == LOOP else u.column
-                out.append(Use(u.kind, column, u.line, u.pattern, u.written))
+                out.append(Use(u.kind, column, u.line, u.pattern, u.written, u.args, u.worked_out, u.file,
+                               u.file_column, u.only_with_file))
         return out
+
+
+def _statement(text: str, start: int) -> str:
+    """The call starting at `start`: its line and the lines that continue it (after a trailing
+    comma, or inside open parentheses), cut where a `do |...|` block starts."""
+    out, depth = "", 0
+    for line in text[start:].split("\n"):
+        out += line + "\n"
+        depth += line.count("(") - line.count(")")
+        if depth <= 0 and not line.rstrip().endswith((",", "\\")):
+            break
+    block = re.search(r"\bdo\b\s*(\|[^|]*\|)?\s*$", out, re.M)
+    return out[:block.start()] if block else out
+
+
+def _args(call: str, use: Use) -> None:
+    """The call's arguments that a layout entry also gives: literal ones (numbers, strings
+    without #{}, :symbols) go over the layout's; others are what the script works out."""
+    for m in _ARG.finditer(call):
+        key, value = m.group(1), m.group(2).strip()
+        lit = re.fullmatch(r"'([^'#]*)'|\"([^\"#]*)\"|:(\w+)|(-?\d+(?:\.\d+)?)", value)
+        if lit is None:
+            use.worked_out.append(key)
+        elif lit.group(4) is not None:
+            use.args[key] = float(lit.group(4)) if "." in lit.group(4) else int(lit.group(4))
+        else:
+            use.args[key] = next(g for g in lit.groups() if g is not None)
+
+
+def _file(call: str, use: Use) -> None:
+    """An image call's `file:`: a literal, `data['Col']`, or `data['Col'].map { |a| "art_#{a}.svg" }`."""
+    lit = re.search(r"\bfile:\s*(?:'([^'#]+)'|\"([^\"#]+)\")", call)
+    if lit is not None:
+        use.file = next(g for g in lit.groups() if g)
+        return
+    col = r"\w+(?:\[\s*['\"]([^'\"]+)['\"]\s*\]|\.([A-Za-z_]\w*))"
+    m = re.search(r"\bfile:\s*" + col + r"(?:\.map\s*\{\s*\|(\w+)\|\s*\"([^\"]*)\"\s*(unless\s+\3\.nil\?)?\s*\})?"
+                  r"\s*(?:[,)\n]|$)", call)
+    if m is None:
+        return
+    form = "\0"
+    if m.group(4) is not None:
+        holes = re.findall(r"#\{([^}]*)\}", m.group(4))
+        if any(h.strip() != m.group(3) for h in holes):
+            return                                  # something else worked out: not read
+        form = re.sub(r"#\{[^}]*\}", "\0", m.group(4))
+    use.file, use.file_column, use.only_with_file = form, m.group(1) or m.group(2), m.group(5) is not None
 
 
 def read(path: Path) -> Script:
@@ -69,9 +126,8 @@ def read(path: Path) -> Script:
     text = raw.decode("utf-8", errors="replace")
     text = re.sub(r"(?m)^[ \t]*#.*$", "", text)           # comment lines (the same number of lines)
     script = Script(path)
-    starts = list(_CALL.finditer(text))
-    for i, m in enumerate(starts):
-        call = text[m.end():starts[i + 1].start() if i + 1 < len(starts) else len(text)]
+    for m in _CALL.finditer(text):
+        call = _statement(text, m.end())
         line = text.count("\n", 0, m.start()) + 1
         method = m.group(1)
         if method == "background":
@@ -81,16 +137,19 @@ def read(path: Path) -> Script:
                 script.background = next(g for g in c.groups() if g) if c is not None else None
             continue
         s = _STR.search(call) if method == "text" else None
-        column = next((g for g in s.groups() if g), None) if s is not None else None
+        use = Use(DRAWS[method], next((g for g in s.groups() if g), None) if s is not None else None, line)
+        _args(call, use)
+        if use.kind == "image":
+            _file(call, use)
         lay, dyn = _LAYOUT.search(call), _DYNAMIC.search(call)
         if lay is not None:
-            script.calls.append((next(g for g in lay.groups() if g), Use(DRAWS[method], column, line)))
+            script.calls.append((next(g for g in lay.groups() if g), use))
         elif dyn is not None:
             holes = re.findall(r"#\{\s*(\w+)[^}]*\}", dyn.group(1))
             parts = re.split(r"#\{[^}]*\}", dyn.group(1))
             loop = _LOOP_STR.search(call) if method == "text" else None
             by_var = len(holes) == 1 and loop is not None and loop.group(1) == holes[0]
-            pattern = re.compile(r"(\w+)".join(re.escape(p) for p in parts))
-            use = Use(DRAWS[method], LOOP if by_var else None, line, pattern, dyn.group(1))
+            use.pattern = re.compile(r"(\w+)".join(re.escape(p) for p in parts))
+            use.written, use.column = dyn.group(1), LOOP if by_var else use.column
             script.calls.append(("", use))
     return script
