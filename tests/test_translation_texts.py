@@ -311,3 +311,30 @@ def test_game_601s_german_exports_and_imports_with_no_change(tmp_path):
     assert _import(root, project, po) == []
     assert {str(p): p.read_bytes() for p in sorted(project.rglob("*")) if p.is_file()} == before
     assert _export(root, project) == text
+
+
+def test_a_spreadsheet_card_is_stale_at_its_cell_and_not_written_into(tmp_path):
+    import pytest
+
+    from cardgen.core.errors import CardgenError
+
+    deck = "deck: Action\ntemplate: g/face\ncards: actions.csv\n"
+    root = make_game(tmp_path, game=GAME, decks={"actions.yaml": deck}, templates={"face": FACE}, rules=None)
+    sheet = root / "actions.csv"
+    sheet.write_text("name,name@de,text,text@de,count\nDigging,Graben,Dig.,Grab.,6\nBribe,Bestechung,Pay.,,2\n")
+    _build(root, tmp_path)
+    sheet.write_text(sheet.read_text().replace("Dig.,", "Dig deep.,"))
+    said = _stale(root, tmp_path)
+    assert len(said) == 1 and said[0].startswith(f"{sheet}:2:4: warning: German text of 'Digging'") and "(`text@de`)" in said[0], said
+    text = _export(root, tmp_path)
+    entry = _entry(text, "Action|name:Bribe|text")
+    po = tmp_path / "de.po"
+    po.write_text(text.replace(entry, entry.replace('msgstr ""', 'msgstr "Bezahle."')), encoding="utf-8")
+    line = text[:text.index(entry)].count("\n") + 1
+    before = _files(root, tmp_path)
+    with pytest.raises(CardgenError) as exc:
+        _import(root, tmp_path, po)
+    assert [str(d) for d in exc.value.diagnostics] == [
+        f"{po}:{line}:1: error: deck 'Action' reads its cards from a spreadsheet: add a column `text@de` there (not "
+        f"imported)"]
+    assert _files(root, tmp_path) == before

@@ -91,8 +91,9 @@ class Place:
                 yield str(key), parts[1], value
 
     def key_loc(self, key: str) -> Loc:
+        """Where `key` is said: at the key in a YAML file, at its cell in a spreadsheet's row."""
         if isinstance(self.mapping, YDict) and key in self.mapping:
-            return self.mapping.key_loc(key)
+            return self.mapping.key_loc(key) if self.root is not None else self.mapping.value_loc(key)
         return self.card.loc if self.card is not None else Loc(self.file)
 
     def what(self) -> str:
