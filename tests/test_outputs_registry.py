@@ -43,7 +43,7 @@ def test_every_output_flag_is_in_build_help():
 def test_names_and_classes_agree():
     for name, out in OUTPUTS.items():
         assert out.name == name and out.summary and out.summary.endswith(".")
-    assert [n for n, o in OUTPUTS.items() if not o.default] == ["changes", "ttp", "tabletopia", "screentop", "png"]
+    assert [n for n, o in OUTPUTS.items() if not o.default] == ["changes", "ttp", "tabletopia", "screentop", "png", "images"]
     sections = [o.section for o in OUTPUTS.values() if o.section]
     assert len(sections) == len(set(sections))
 

@@ -238,6 +238,76 @@ main.add_command(serve)
 main.add_command(upload)
 
 
+# `cardgen render GAME [CARD]...`: card images for rules, shops and web pages, the `images`
+# output (`cardgen.outputs.images`) made alone: `cardgen build GAME --only images --card CARD ...`
+# in fewer words.  Its flags are the output's declared options, named without their `--image-`
+# prefix (`--width`, `--dpi`, `--format`, `--backs`), made when the command is used (as
+# `cardgen build`'s: `cardgen --help` imports no output).
+
+PREFIX = "--image-"
+
+
+def _render(game, cards, out, quiet, **values):
+    """Write card images of GAME (a game folder or a game's name) into <out>/<game>/images/:
+    each CARD named (a deck's name: all its cards; none: every card and piece) as PNG and SVG,
+    transparent outside its rounded corners, and fanned hands (--fan)."""
+    from cardgen.pipeline.options import BuildOptions
+
+    ctx = click.get_current_context()
+    given = {attr: values[param.name] for attr, param in _render_flags()
+             if ctx.get_parameter_source(param.name) == ParameterSource.COMMANDLINE}
+    if cards:
+        given["cards"] = tuple(cards)
+    try:
+        paths = resolve_games([game], find_project())
+    except CardgenError as exc:
+        _print_diags(exc.diagnostics)
+        sys.exit(1)
+    opts = BuildOptions(only=("images",), out=out, quiet=quiet, outputs={"images": given})
+    sys.exit(1 if _build_all(paths, opts) else 0)
+
+
+def _render_flags() -> list[tuple[str, click.Option]]:
+    """(attribute, flag) for each option of the `images` output but `cards` (the arguments)."""
+    from cardgen.outputs.images import ImagesOptions
+
+    out = []
+    for attr, o in ImagesOptions.options().values():
+        if o.cli and attr != "cards":
+            flag = "--" + o.cli[len(PREFIX):] if o.cli.startswith(PREFIX) else o.cli
+            dest = "opt_" + flag.lstrip("-").replace("-", "_")
+            param = _click_option(o, dest)
+            param.opts = [flag]
+            out.append((attr, param))
+    return out
+
+
+class _Render(click.Command):
+    def __init__(self) -> None:
+        self._params: list[click.Parameter] | None = None
+        super().__init__("render", callback=_render, help=_render.__doc__)
+
+    @property
+    def params(self) -> list[click.Parameter]:
+        if self._params is None:
+            self._params = [click.Argument(["game"], metavar="GAME_OR_PATH"),
+                            click.Argument(["cards"], nargs=-1, metavar="[CARD]..."),
+                            *(p for _, p in _render_flags()),
+                            click.Option(["--out"], type=click.Path(file_okay=False, path_type=Path), default=None,
+                                         metavar="DIR", help="Output folder; the game's goes in <out>/<game>/ "
+                                                             "(default: the project's build/)."),
+                            click.Option(["--quiet"], is_flag=True, help="Show no progress bars.")]
+        return self._params
+
+    @params.setter
+    def params(self, value: list[click.Parameter]) -> None:
+        self._params = list(value) or None
+
+
+render = _Render()
+main.add_command(render)
+
+
 def _internal_error(name: str, exc: Exception, after: str) -> None:
     """A bug in cardgen, not in the game: say so in one line (CARDGEN_DEBUG=1: the traceback).
     A problem of the computer (disk full, permission denied, ...): one line naming the path."""

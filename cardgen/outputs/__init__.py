@@ -27,6 +27,7 @@ from cardgen.outputs.changes import ChangesPdf
 from cardgen.outputs.dice import Dice
 from cardgen.outputs.foldover import Foldover
 from cardgen.outputs.gallery import Gallery
+from cardgen.outputs.images import Images
 from cardgen.outputs.player_aid import PlayerAid
 from cardgen.outputs.png import Png
 from cardgen.outputs.print_service import PrintService
@@ -52,6 +53,7 @@ OUTPUTS: dict[str, type[Output]] = {o.name: o for o in (
     Png,
     PrintService,
     Gallery,
+    Images,
     Tuckboxes,
     Dice,
 )}

@@ -102,10 +102,14 @@ class Job(Generic[Opts]):
             got = output.resolve(self.game.data, self.build.outputs.get(output.name))
         return cast(P, got)
 
-    def option_loc(self, key: str) -> Loc:
-        """Where game.yaml sets this output's option `key` (game.yaml itself if it does not)."""
+    def option_loc(self, key: str, index: int | None = None) -> Loc:
+        """Where game.yaml sets this output's option `key` (its item `index`, for a list)
+        (game.yaml itself if it does not)."""
         section = self.game.data.get(self.section) if self.section and self.game.data is not None else None
         if isinstance(section, Mapping) and key in section and hasattr(section, "value_loc"):
+            items = section[key]
+            if index is not None and isinstance(items, list) and hasattr(items, "item_loc") and index < len(items):
+                return items.item_loc(index)
             return section.value_loc(key)
         return Loc(str(self.game.file))
 
