@@ -17,7 +17,9 @@ from cardgen.resources.icons import IconBook
 from cardgen.schema.core import STATIC_ENV, Invalid, suggest
 from cardgen.schema.files import (
     CALLOUT_KINDS,
+    FIGURE_KINDS,
     RulebookCallout,
+    RulebookFigure,
     RulebookSection,
     RulebookTable,
 )
@@ -33,7 +35,7 @@ if TYPE_CHECKING:      # (Jinja and the game loader are imported on first use: s
 SECTION_KEYS = {k: o.doc for k, (_, o) in RulebookSection.options().items()}
 TABLE_KEYS = {k: o.doc for k, (_, o) in RulebookTable.options().items()}
 CALLOUT_KEYS = {k: o.doc for k, (_, o) in RulebookCallout.options().items()}
-BLOCK_KINDS = ("steps", "bullets", "table", "callout", "designer_note", "open", "section")
+BLOCK_KINDS = ("steps", "bullets", "table", "callout", "figure", "designer_note", "open", "section")
 AID_KEYS = {k: o.doc for k, (_, o) in PlayerAidDecl.options().items()}
 MAX_DEPTH = 3
 
@@ -63,6 +65,21 @@ class Callout:
     kind: str
     title: str
     text: str
+    loc: Loc
+
+
+@dataclass
+class Figure:
+    """Cards drawn in the booklet (`figure:`): a `card`, a `hand` of them fanned out, or a
+    `component`'s (a deck's) cards or pieces side by side; `names` as written (checked: each
+    names a card, or for a component a deck, of the game), `width` each card's, mm."""
+
+    kind: str                 # card, hand or component
+    names: list[str]
+    deck: str | None
+    back: bool
+    width: float | None
+    caption: str
     loc: Loc
 
 
@@ -255,6 +272,8 @@ class _Parser:
             return self.table(value, vloc, where)
         if kind == "callout":
             return self.callout(value, vloc)
+        if kind == "figure":
+            return self.figure(value, vloc, where)
         if level >= MAX_DEPTH:
             self.err(vloc, f"sections nest at most {MAX_DEPTH} levels deep")
             return None
@@ -296,6 +315,57 @@ class _Parser:
             ckind = "note"
         title = self.text(value_d.get("title", ckind.capitalize()), value_loc("title"), "callout title")
         return Callout(ckind, title, self.text(value_d.get("text", ""), value_loc("text"), "callout text"), vloc)
+
+    def figure(self, value, vloc: Loc, where: str) -> Figure | None:
+        what = f"section '{where}': figure"
+        if not isinstance(value, YDict):
+            self.err(vloc, f"{what}: a figure is a mapping with one of `card:`, `hand:` or `component:`, "
+                           f"e.g. {{card: Digging, caption: \"...\"}}")
+            return None
+        diags = RulebookFigure.diagnostics(value, what, vloc)
+        for d in diags:
+            self.err(d.loc, d.message, d.code or "rulebook")
+        kinds = [k for k in FIGURE_KINDS if value.get(k) is not None]
+        if len(kinds) != 1:
+            self.err(vloc, f"{what}: give one of `card:`, `hand:` or `component:`"
+                           + (f", not {' and '.join(kinds)}" if kinds else ""))
+            return None
+        if diags:
+            return None
+        opts = RulebookFigure.load_unchecked(value)
+        kind = kinds[0]
+        names = [str(n) for n in opts.hand or ()] if kind == "hand" else [str(getattr(opts, kind))]
+        where_names = value.value_loc(kind)
+        self._check_names(kind, names, opts.deck, value, where_names)
+        caption = self.text(value.get("caption"), value.value_loc("caption"), "figure caption")
+        return Figure(kind, names, opts.deck, opts.back, opts.width, caption, vloc)
+
+    def _check_names(self, kind: str, names: list[str], deck: str | None, value: YDict, loc: Loc) -> None:
+        """Each name a card of the game (of `deck`), or for a component a deck: else an error
+        at the name, with the nearest."""
+        if self.game.broken:
+            return          # (a deck file did not load: said there)
+        decks = {d.name: d for d in self.game.decks}
+        if deck is not None and deck not in decks:
+            self.err(value.value_loc("deck"), f"figure: no deck '{deck}'{suggest(deck, decks)} "
+                                              f"(decks: {', '.join(decks)})", "rules-reference")
+            return
+        if kind == "component":
+            choices: list[str] = list(decks)
+        else:
+            choices = [c.name for d in ([decks[deck]] if deck else self.game.decks) for c in d.cards]
+        items = value.get(kind)
+        backless = {c.name for d in self.game.decks if not (d.back or d.backs) for c in d.cards}
+        for i, name in enumerate(names):
+            at = loc_of(items, i) if isinstance(items, list) else loc
+            if name in choices:
+                if value.get("back") is True and name in backless:
+                    self.err(at, f"figure: card '{name}' has no back (its deck names no `back:` or `backs:`)",
+                             "rules-reference")
+                continue
+            thing = "deck or component" if kind == "component" else "card"
+            self.err(at, f"figure: no {thing} '{name}'" + (f" in deck '{deck}'" if deck else "")
+                         + f"{suggest(name, choices)}", "rules-reference")
 
     def rulebook(self) -> Rulebook:
         assert self.game.rules is not None  # _parse() only runs when has_rulebook()

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM, color
-from cardgen.layout.rulebook import Rulebook, has_rulebook, load_rulebook
+from cardgen.layout.rulebook import Figure, Rulebook, Section, has_rulebook, load_rulebook
 from cardgen.model import ops
 from cardgen.model.rules import most_players
 from cardgen.outputs.base import Job, Output, glyph_warning, where_chars
@@ -153,6 +153,42 @@ def pictured(r: Rendered) -> list[ops.CardLayout]:
     return [*fan_cards(r), *(v[0][1] for v in faces_by_deck(r).values() if v), *box_faces(r).values()]
 
 
+def figure_sides(r: Rendered, fig: Figure) -> list[ops.CardLayout]:
+    """The card sides a `figure:` shows, in order: each card named (the first of that name, in
+    `fig.deck` if given), its back with `back:`; a component's first KINDS_SHOWN faces.  (The
+    names were checked with the rulebook: `cardgen.layout.rulebook`.)"""
+    if fig.kind == "component":
+        return [lay for deck, _, lay in r.faces if deck.name == fig.names[0]][:KINDS_SHOWN]
+    out = []
+    for name in fig.names:
+        hit = next(((d, c, lay) for d, c, lay in r.faces if c.name == name and fig.deck in (None, d.name)), None)
+        if hit is not None:
+            deck, card, lay = hit
+            back = r.back_of(deck, card) if fig.back else None
+            out.append(back if back is not None else lay)
+    return out
+
+
+def figures(blocks: list) -> list[Figure]:
+    """The `figure:` blocks among `blocks`, in their sections too."""
+    out: list[Figure] = []
+    for b in blocks:
+        if isinstance(b, Figure):
+            out.append(b)
+        elif isinstance(b, Section):
+            out += figures(b.body)
+    return out
+
+
+def figured(r: Rendered) -> list[ops.CardLayout]:
+    """Every card side the rulebook's figures show (none while the rulebook has errors)."""
+    try:
+        book = load_rulebook(r.game)
+    except CardgenError:
+        return []
+    return [lay for fig in figures(book.sections if book else []) for lay in figure_sides(r, fig)]
+
+
 class BookletMaker:
     def __init__(self, r: Rendered, book: Rulebook, page: str, accent: tuple | None, designer_notes: bool = False):
         self.r, self.book = r, book
@@ -177,7 +213,8 @@ class BookletMaker:
         return say(self.lang, text)
 
     def composer(self, base: float) -> Composer:
-        return Composer(self.ts, self.fonts, Styles(self.fonts, self.accent, base), self.cw, self.designer_notes)
+        return Composer(self.ts, self.fonts, Styles(self.fonts, self.accent, base), self.cw, self.designer_notes,
+                        lambda fig: figure_sides(self.r, fig))
 
     # faces of each deck, in deck order
     def _faces(self):
@@ -659,7 +696,7 @@ def rulebook_inputs(job: Job, shows_cards: bool) -> tuple:
               {k: v for k, v in d.data.items() if k != "cards"}) for d in game.decks]
     refers = game.rules is not None and _REFERS_TO_CARDS.search(repr(game.rules.data))
     cards = [[c.fields for c in d.cards] for d in game.decks] if refers else None
-    shown = pictured(r) if shows_cards else []
+    shown = [*pictured(r), *figured(r)] if shows_cards else []
     icons = [(str(p), file_digest(p)) for d in r.res.icons.dirs if d.is_dir() for p in sorted(d.iterdir())
              if p.suffix.lower() in (".svg", ".png")]
     return (file_digest(game.file), file_digest(game.root / "rules.yaml"), getattr(game, "version", ""), decks,

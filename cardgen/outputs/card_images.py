@@ -119,6 +119,17 @@ def extent(shape: str, w: float, h: float, radius: float, angle: float) -> tuple
     return iw * c + ih * s + r, iw * s + ih * c + r
 
 
+def bounds(placed: list[Placed], shapes: list[str], w: float, h: float,
+           radius: float) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) round cards of these shapes, w x h, placed and turned as
+    `placed` says: exactly their outlines' (`extent`)."""
+    boxes = []
+    for p, shape in zip(placed, shapes, strict=True):
+        ex, ey = extent(shape, w, h, radius, p.angle)
+        boxes.append((p.cx - ex, p.cy - ey, p.cx + ex, p.cy + ey))
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
 def fan_angles(n: int) -> list[float]:
     """The turn of each of `n` cards, left to right: FAN_STEP apart, FAN_SPREAD at most in all."""
     if n <= 1:
@@ -135,12 +146,7 @@ def fan_layout(shapes: list[str], w: float, h: float, radius: float,
     pivot = FAN_PIVOT * h
     raw = [Placed(pivot * math.sin(math.radians(a)), -pivot * math.cos(math.radians(a)), a)
            for a in fan_angles(len(shapes))]
-    boxes = []
-    for p, shape in zip(raw, shapes, strict=True):
-        ex, ey = extent(shape, w, h, radius, p.angle)
-        boxes.append((p.cx - ex, p.cy - ey, p.cx + ex, p.cy + ey))
-    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
-    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    x0, y0, x1, y1 = bounds(raw, shapes, w, h, radius)
     size = (math.ceil(x1 - x0 - 1e-6) + 2 * margin, math.ceil(y1 - y0 - 1e-6) + 2 * margin)
     ox, oy = (size[0] - (x1 - x0)) / 2 - x0, (size[1] - (y1 - y0)) / 2 - y0
     return [Placed(c.cx + ox, c.cy + oy, c.angle) for c in raw], size

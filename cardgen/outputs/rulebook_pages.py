@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from cardgen.core.units import MM, color
-from cardgen.layout.rulebook import Callout, DesignerNote, ListBlock, Para, Section, Table
+from cardgen.layout.rulebook import Callout, DesignerNote, Figure, ListBlock, Para, Section, Table
 from cardgen.model import ops
 from cardgen.resources.fonts import FontBook
 from cardgen.text.flow import Strip, inset, keep_lines, merge, shift, strips
@@ -35,6 +36,9 @@ CALLOUT_BAR = {"example": None, "tip": (0.25, 0.55, 0.30, 1), "note": (0.80, 0.5
 MIN_CONTRAST = 4.5          # text against what is behind it (WCAG AA for body text)
 
 BODY_SIZE = 9.5             # the body text size the booklet prefers (points)
+FIGURE_W = {"card": 38 * MM, "hand": 30 * MM, "component": 25 * MM}   # a figure's cards' width by default
+FIGURE_MAX_H = 110 * MM     # a figure is made smaller to be at most this high (it fits a page)
+FIGURE_GAP = 3 * MM         # between a component's pieces
 
 _TAG = re.compile(r"'(\[[^'\]]*\]|</?span[^'>]*>)'")      # the tag a span problem is about
 
@@ -140,10 +144,12 @@ class Composer:
     """Turns rulebook blocks into strips of a given width (`cardgen.text.flow`), their text set
     by the text engine."""
 
-    def __init__(self, ts: Typesetter, fonts: FontBook, st: Styles, width: float, designer_notes: bool = False):
+    def __init__(self, ts: Typesetter, fonts: FontBook, st: Styles, width: float, designer_notes: bool = False,
+                 pictures: Callable[[Figure], list[ops.CardLayout]] | None = None):
         self.ts, self.fonts, self.st, self.w = ts, fonts, st, width
         self.smart = True       # rulebook text: curly quotes and dashes (off for card data)
         self.designer_notes = designer_notes   # print the designer's notes (`booklet: designer_notes`)
+        self.pictures = pictures    # a figure's card sides, in order (the booklet's: `booklet.figure_sides`)
 
     def lines(self, text: str, style: TextStyle, w: float, x: float = 0.0) -> list[Strip]:
         """Text set in a column `w` wide from `x`, one strip per line."""
@@ -309,7 +315,48 @@ class Composer:
             return self.callout(Callout("designer", "Designer\u2019s note", b.text, b.loc))
         if isinstance(b, Section):
             return self.section(b)
+        if isinstance(b, Figure):
+            return self.figure(b)
         return []
+
+    def figure(self, fig: Figure) -> list[Strip]:
+        """A figure: its cards drawn as they print (`Thumb`), centred in the column, each
+        `fig.width` wide (smaller where the figure would be wider than the column or higher than
+        FIGURE_MAX_H), with their shadow, then its caption, kept with it."""
+        sides = self.pictures(fig) if self.pictures is not None else []
+        if not sides:
+            return []
+        w = fig.width * MM if fig.width else FIGURE_W[fig.kind]
+        if fig.kind == "component":
+            w = min(w, (self.w - FIGURE_GAP * (len(sides) - 1)) / len(sides))
+        thumbs, fw, fh = self._figure_thumbs(fig.kind, sides, w)
+        k = min(1.0, self.w / fw, FIGURE_MAX_H / fh)
+        if k < 1.0:
+            thumbs, fw, fh = self._figure_thumbs(fig.kind, sides, w * k)
+        pad = 1.5 * MM          # (room for the shadow)
+        strip = Strip(fh + 2 * pad, [t.shifted((self.w - fw) / 2, pad) for t in thumbs], space=self.st.gap * 1.5)
+        caption = self.lines(fig.caption, replace(self.st.small, style="italic", align="center"), self.w)
+        if caption:
+            strip.keep = True
+            caption = [merge(caption)]
+            caption[0].space = self.st.base * 0.2
+        return [strip, *caption]
+
+    def _figure_thumbs(self, kind: str, sides: list[ops.CardLayout], w: float) -> tuple[list[Thumb], float, float]:
+        """The figure's cards w wide, from (0, 0), and the width and height they take."""
+        if kind == "hand":
+            from cardgen.outputs.card_images import bounds, fan_layout
+
+            h = w * sides[0].height / sides[0].width
+            shapes = [s.shape for s in sides]
+            placed, _ = fan_layout(shapes, w, h, min(w, h) * 0.05, 0)
+            box = bounds(placed, shapes, w, h, min(w, h) * 0.05)
+            return ([Thumb(s, p.cx - box[0], p.cy - box[1], w, p.angle, True) for s, p in zip(sides, placed)],
+                    box[2] - box[0], box[3] - box[1])
+        heights = [w * s.height / s.width for s in sides]
+        fh = max(heights)
+        thumbs = [Thumb(s, i * (w + FIGURE_GAP) + w / 2, fh / 2, w, 0.0, True) for i, s in enumerate(sides)]
+        return thumbs, len(sides) * w + (len(sides) - 1) * FIGURE_GAP, fh
 
     def section(self, sec: Section) -> list[Strip]:
         out = [self.heading(sec.title, sec.level, sec.title if sec.level == 1 else None)]

@@ -171,6 +171,7 @@ BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "sheet-source": ("docs/spreadsheets.md", _files("SheetSource")),
     "rules-file": ("docs/rules-format.md", _files("RulesFile")),
     "component-entry": ("docs/rules-format.md", _files("ComponentEntry")),
+    "rulebook-figure": ("docs/rules-format.md", _files("RulebookFigure")),
     "template-file": ("docs/templates.md", _template_file),
     "element-common": ("docs/templates.md", _element_common),
     "element-types": ("docs/templates.md", _element_types),

@@ -573,7 +573,7 @@ class RulebookSection(Decl):
 
     title: str = opt(_TEXT, "the section's heading")
     body: list | None = opt(FreeList("blocks"), "a list of blocks: paragraphs (text), `steps:`, `bullets:`, "
-                                                "`table:`, `callout:` or a nested `section:`", None)
+                                                "`table:`, `callout:`, `figure:` or a nested `section:`", None)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -596,6 +596,28 @@ class RulebookCallout(Decl):
     kind: str = opt(Choice(CALLOUT_KINDS), "example, tip or note", "note")
     title: str | None = opt(_TEXT, "a heading for the box", None, default_doc="the kind, capitalised")
     text: str = opt(_TEXT, "the box's text", "", default_doc="none")
+
+
+FIGURE_KINDS = ("card", "hand", "component")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RulebookFigure(Decl):
+    __what__ = "a figure"
+    __doc_title__ = "rulebook figure"
+
+    card: str | None = opt(_TEXT, "a card's (or a piece's) name: that card, drawn as it prints", None)
+    hand: tuple | None = opt(ListOf(_TEXT, min_items=1, max_items=20), "cards' names: the cards fanned out as a "
+                             "hand holds them, the first on the left", None)
+    component: str | None = opt(_TEXT, "a deck's or component file's name (`deck:`): its cards or pieces side by "
+                                "side (8 at most)", None)
+    deck: str | None = opt(_TEXT, "the deck the names are looked up in (where two decks have a card of the same "
+                           "name)", None, default_doc="the first card of that name, in deck order")
+    back: bool = opt(Bool(), "draw the card's back instead of its face (`card:` and `hand:`)", False)
+    width: float | None = opt(Length(min=5, max=200, to="mm"), "each card's width in the booklet", None,
+                              default_doc="38 mm for a card, 30 mm in a hand, up to 25 mm in a component's row; "
+                                          "smaller if it does not fit the column")
+    caption: str | None = opt(_TEXT, "a line under the figure (markup and `{{ }}` as in any rules text)", None)
 
 
 @dataclass(frozen=True, kw_only=True)
