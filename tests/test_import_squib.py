@@ -196,7 +196,7 @@ def test_middle_and_deck_shorthands_angles_and_dashes_land_where_squib_draws_the
     deck = "deck: D\ntemplate: shapes\ncards:\n  - {name: A}\n"
     root = make_game(tmp_path, decks={"d.yaml": deck}, templates={}, rules=None)
     (tmp_path / "shapes.yml").write_text(SHORTHANDS)
-    code, out = _import(root, str(tmp_path / "shapes.yml"), "--deck", "2.75in x 3.75in")
+    code, out = _import(root, str(tmp_path / "shapes.yml"))
     assert code == 0, out
     assert "shapes.yml:24:8: 'dashed': cap not carried over\n" in out
     assert "shapes.yml: `middle` and `deck` read for a 825 x 1125 px deck" in out

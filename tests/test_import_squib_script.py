@@ -267,3 +267,31 @@ def test_script_calls_are_read_without_running_them(tmp_path, call, kind, column
     assert (use.kind, use.column, use.line, use.args, use.worked_out) == (kind, column, 3, args, worked_out)
     if file is not None:
         assert (use.file, use.file_column, use.only_with_file) == file
+
+
+def test_the_scripts_deck_size_is_what_middle_and_deck_are_of(tmp_path):
+    (tmp_path / "wide.yml").write_text("title:\n  x: middle - 1in\n  y: deck - 1in\n  width: 2in\n  height: 1in\n")
+    (tmp_path / "wide.rb").write_text("Squib::Deck.new(cards: data.nrows, width: 1125,\n"
+                                      "                height: '2.75in') do\n  text str: 'A', layout: :title\nend\n")
+    code, out = _run("import", "squib", str(tmp_path / "wide.yml"), "--script", str(tmp_path / "wide.rb"),
+                     "--out", str(tmp_path / "g"))
+    assert code == 0, out
+    assert ("wide.rb:1: `middle` and `deck` read for Deck.new's 1125 x 825 px; with Squib's usual 1/8 in bleed the "
+            "trim is 1050 x 750 px: set game.yaml's card_size to it ({width: ..., height: ...})") in out
+    title = yaml.safe_load((tmp_path / "g" / "templates" / "wide.yaml").read_text())["elements"][0]
+    assert (title["x"], title["y"]) == ("262.5px", "525px")
+    code, out = _run("import", "squib", str(tmp_path / "wide.yml"), "--script", str(tmp_path / "wide.rb"),
+                     "--deck", "2.75in x 3.75in", "--out", str(tmp_path / "g"), "--force")
+    title = yaml.safe_load((tmp_path / "g" / "templates" / "wide.yaml").read_text())["elements"][0]
+    assert code == 0 and (title["x"], title["y"]) == ("112.5px", "825px") and "Deck.new" not in out
+
+
+@pytest.mark.parametrize(("deck", "expected"), [
+    ("5", "--deck: error: '5' is not a width x height (825x1125, 2.75in x 3.75in)"),
+    ("0x100", "--deck: error: '0x100': a deck's width and height are more than 0 and at most 30000 px"),
+    ("axb", "--deck: error: 'a' is not a length the importer reads (a number of pixels, or with in, mm, cm, pt or c)"),
+])
+def test_a_bad_deck_size_is_one_line(tmp_path, deck, expected):
+    (tmp_path / "l.yml").write_text("a:\n  x: middle\n")
+    code, out = _run("import", "squib", str(tmp_path / "l.yml"), "--deck", deck, "--out", str(tmp_path / "g"))
+    assert (code, out.strip()) == (1, expected)

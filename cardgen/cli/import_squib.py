@@ -409,7 +409,7 @@ def _reading(out: Path, data: Path) -> Path | None:
 
 
 def import_squib(layout: Path, data: Path | None, out: Path, force: bool, said: list[str],
-                 deck: tuple[float, float] = sv.DECK, script: Path | None = None) -> list[Path]:
+                 deck: tuple[float, float] | None = None, script: Path | None = None) -> list[Path]:
     """Write out/templates/<layout>.yaml (and with data, out/<layout>-deck.yaml and the data
     file, unless a deck file there reads it already) from a Squib layout file, and with `script`
     the Squib script that draws with it; returns the files written.  Refuses to overwrite unless
@@ -422,10 +422,20 @@ def import_squib(layout: Path, data: Path | None, out: Path, force: bool, said: 
     if data is not None and not data.is_file():
         raise CardgenError(Loc(str(data)), "file not found")
     fields, mapping = _columns(data)
-    ctx = _Ctx(fields, deck, _Said(), squib_script.read(script) if script is not None else None, mapping)
+    read = squib_script.read(script) if script is not None else None
+    if deck is None and read is not None and read.deck is not None:
+        w, h, line = read.deck
+        deck = deck_size(f"{w}x{h}")
+        if deck != sv.DECK:
+            said.append(f"{Loc(str(read.path), line)}: `middle` and `deck` read for Deck.new's {deck[0]:g} x "
+                        f"{deck[1]:g} px; with Squib's usual 1/8 in bleed the trim is {deck[0] - 75:g} x "
+                        f"{deck[1] - 75:g} px: set game.yaml's card_size to it ({{width: ..., height: ...}})")
+    told = deck is not None
+    deck = deck or sv.DECK
+    ctx = _Ctx(fields, deck, _Said(), read, mapping)
     template = _template(entries, layout, ctx)
     said += ctx.said.out()
-    if ctx.shorthands:
+    if ctx.shorthands and not told:
         said.append(f"{layout}: `middle` and `deck` read for a {deck[0]:g} x {deck[1]:g} px deck (pass --deck if "
                     f"the script's Deck.new says another width and height)")
     stem = re.sub(r"[^a-z0-9-]+", "-", layout.stem.lower()).strip("-") or "squib"

@@ -594,9 +594,10 @@ def import_():
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
               help="The game folder to write into: templates/LAYOUT.yaml there (and with DATA, a deck file).")
 @click.option("--force", is_flag=True, help="Overwrite files that exist.")
-@click.option("--deck", "deck_size", default="825x1125", show_default=True,
+@click.option("--deck", "deck_size", default=None,
               help="The deck's width x height as the script's Squib::Deck.new gives them (pixels, or with in, mm, "
-                   "cm, pt): what `middle` and `deck` in the layout are half of and all of.")
+                   "cm, pt): what `middle` and `deck` in the layout are half of and all of.  [default: the "
+                   "--script's Deck.new width and height, else Squib's 825x1125]")
 @click.option("--script", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The Squib script (.rb) that draws with LAYOUT: read (never run) for which call draws each entry "
                    "(text, rect, svg, png), in what order, and the column a `text str: data['Col']` prints.")
@@ -608,7 +609,8 @@ def import_squib_cmd(layout, data, out, force, deck_size, script):
 
     said: list[str] = []
     try:
-        written = import_squib(layout, data, out, force, said, read_deck_size(deck_size), script)
+        written = import_squib(layout, data, out, force, said,
+                               read_deck_size(deck_size) if deck_size else None, script)
     except CardgenError as exc:
         _print_diags(exc.diagnostics)
         sys.exit(1)

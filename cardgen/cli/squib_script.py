@@ -54,6 +54,7 @@ class Script:
     calls: list[tuple[str, Use]] = field(default_factory=list)     # (entry name, or "" for a pattern)
     background: str | None = None           # a literal `background color:`
     background_line: int = 0                # a `background` call (its colour literal or not)
+    deck: tuple[str, str, int] | None = None    # Squib::Deck.new's literal width and height, and its line
 
     def uses(self, key: str) -> list[Use]:
         """The calls that draw entry `key`, in the script's order: those naming it, and those
@@ -126,6 +127,14 @@ def read(path: Path) -> Script:
     text = raw.decode("utf-8", errors="replace")
     text = re.sub(r"(?m)^[ \t]*#.*$", "", text)           # comment lines (the same number of lines)
     script = Script(path)
+    new = re.search(r"Squib::Deck\.new\b", text)
+    if new is not None:
+        head = _statement(text, new.end())
+        w, h = (re.search(rf"\b{k}:\s*(?:'([^'#]+)'|\"([^\"#]+)\"|(\d+(?:\.\d+)?)\b)", head)
+                for k in ("width", "height"))
+        if w is not None and h is not None:
+            script.deck = (next(g for g in w.groups() if g), next(g for g in h.groups() if g),
+                           text.count("\n", 0, new.start()) + 1)
     for m in _CALL.finditer(text):
         call = _statement(text, m.end())
         line = text.count("\n", 0, m.start()) + 1
