@@ -123,7 +123,7 @@ def test_svg_has_the_size_the_outline_and_the_cards_full_pixels(tiny_game):
     with Image.open(io.BytesIO(base64.b64decode(href.split(",", 1)[1]))) as pic:
         assert pic.size == (300, 420)
         assert pic.convert("RGB").getpixel((150, 300)) == pytest.approx((255, 0, 0), abs=3)
-    assert "embedded" in root.find(f"{SVG}desc").text
+    assert "embedded" in root.find(f"{SVG}desc").text and root.find(f"{SVG}title").text == "Alpha"
     fan = ET.parse(out / "fan-1.svg").getroot()
     with Image.open(out / "fan-1.png") as im:
         assert (fan.get("width"), fan.get("height")) == tuple(str(v) for v in im.size)
@@ -169,3 +169,31 @@ def test_round_pieces_keep_their_shape():
     mask = ci.outline_mask(layout, (100, 100), 20)
     assert mask.getpixel((50, 50)) == 255 and mask.getpixel((50, 1)) > 128
     assert mask.getpixel((8, 8)) == 0           # outside the disc, inside any rounded square
+
+
+def test_a_round_token_is_transparent_outside_its_disc_in_png_and_svg(tiny_game):
+    game = tiny_game(deck_extra="kind: token\nsize: 22mm\n")
+    out = render(game, "Alpha", "--width", "200")
+    img = png(out / "things" / "alpha.png")
+    assert img.size == (200, 200)
+    alpha = img.getchannel("A")
+    assert alpha.getpixel((100, 100)) == 255 and alpha.getpixel((100, 2)) == 255
+    assert alpha.getpixel((20, 20)) == 0             # inside a rounded square, outside the disc
+    root = ET.parse(out / "things" / "alpha.svg").getroot()
+    ellipse = root.find(f"{SVG}defs/{SVG}clipPath/{SVG}ellipse")
+    assert [ellipse.get(k) for k in ("cx", "cy", "rx", "ry")] == ["100", "100", "100", "100"]
+
+
+def test_a_second_build_keeps_the_images_of_unchanged_cards(tiny_game):
+    game = tiny_game()
+    out = render(game, "Alpha", "--format", "png")
+    before = (out / "things" / "alpha.png").stat().st_mtime_ns
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace('"#00ff00"', '"#00ee00"'))      # Beta changes, Alpha does not
+    code, stdout, err = in_dir(game.parent, "render", game.name, "Alpha", "--format", "png")
+    assert code == 0, err
+    assert "images/" in stdout and "unchanged" in stdout
+    assert (out / "things" / "alpha.png").stat().st_mtime_ns == before
+    deck.write_text(deck.read_text().replace('"#ff0000"', '"#0000ff"'))      # Alpha changes
+    img = png(render(game, "Alpha", "--format", "png") / "things" / "alpha.png")
+    assert img.getpixel((187, 300))[:3] == pytest.approx((0, 0, 255), abs=3)

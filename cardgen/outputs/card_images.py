@@ -209,7 +209,7 @@ def _outline_svg(layout: ops.CardLayout, w: int, h: int, radius: float) -> str:
         from cardgen.model import svgpath
 
         _, _, bw, bh = svgpath.bounds(layout.outline)
-        return (f'<path transform="scale({_num(w / bw)} {_num(h / bh)})" fill-rule="evenodd" '
+        return (f'<path transform="scale({_num(w / bw)} {_num(h / bh)})" clip-rule="evenodd" fill-rule="evenodd" '
                 f'd="{svgpath.to_d(layout.outline)}"/>')
     if shape != "rect":
         from cardgen.model.components import outline

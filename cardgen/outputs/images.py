@@ -67,7 +67,7 @@ class Images(Output[ImagesOptions]):
         fans = [_fan(job, i, entry) for i, entry in enumerate(o.fans)]
         root = job.out_dir / "images"
         job.staging.own_dir(root)
-        requests = [(lay, _spec(lay, o)) for _, lay in wanted]
+        requests = [(lay, _spec(lay, o)) for _, lay, _ in wanted]
         for i, fan in enumerate(fans):
             spec = _spec(fan[0], o)
             if any(abs(lay.height / lay.width - fan[0].height / fan[0].width) > 0.01 for lay in fan):
@@ -81,16 +81,17 @@ class Images(Output[ImagesOptions]):
         cache = raster.Cache.of(job.out_dir)
         with part, raster.Pool() as pool:
             paths = iter(raster.rasterize(requests, cache, raster.font_dirs_of(r), pool))
-            for name, lay in wanted:
-                self._write(job, root / name, [(lay, next(paths))], single=True)
+            for name, lay, title in wanted:
+                self._write(job, root / name, [(lay, next(paths))], title, single=True)
             for i, fan in enumerate(fans):
-                self._write(job, root / f"fan-{i + 1}", [(lay, next(paths)) for lay in fan], single=False)
+                sides = [(lay, next(paths)) for lay in fan]
+                self._write(job, root / f"fan-{i + 1}", sides, f"{r.game.title}: hand {i + 1}", single=False)
             job.report.note(f"images: {len(wanted)} card image{'s' if len(wanted) != 1 else ''}"
                             + (f", {len(fans)} fan{'s' if len(fans) != 1 else ''}" if fans else "")
                             + f" in {', '.join(o.formats).upper()}")
         cache.prune()
 
-    def _write(self, job: Job[ImagesOptions], stem, sides: list, single: bool) -> None:
+    def _write(self, job: Job[ImagesOptions], stem, sides: list, title: str, single: bool) -> None:
         from cardgen.outputs import card_images as ci
         from cardgen.render import raster
 
@@ -101,7 +102,6 @@ class Images(Output[ImagesOptions]):
         lk = ci.look(w, h, o.radius, first.width / 72 * 25.4, o.shadow)
         placed, size = ci.single_layout(w, h, lk.margin) if single else ci.fan_layout(
             [lay.shape for lay, _ in sides], w, h, lk.radius, lk.margin)
-        title = stem.name
         if "png" in o.formats:
             cards = [ci.cut(raster.open_image(path), lay, lk.radius) for lay, path in sides]
             img = ci.compose(cards, placed, size, lk)
@@ -148,8 +148,8 @@ def _unknown(job: Job, attr: str, index: int, name: str, by_card: dict, by_deck:
                              f"{suggest(name, [*by_card, *by_deck])}", code="images-name")
 
 
-def _singles(job: Job[ImagesOptions]) -> list[tuple[str, ops.CardLayout]]:
-    """The single images to draw: (file stem under images/, card side), in deck order."""
+def _singles(job: Job[ImagesOptions]) -> list[tuple[str, ops.CardLayout, str]]:
+    """The single images to draw: (file stem under images/, card side, its title), in deck order."""
     from cardgen.core.names import NAME_LIMIT, bounded, slugify
 
     r = job.rendered
@@ -163,27 +163,27 @@ def _singles(job: Job[ImagesOptions]) -> list[tuple[str, ops.CardLayout]]:
             chosen += [f for f in found if all(f[2] is not c[2] for c in chosen)]
     else:
         chosen = list(r.faces)
-    out: list[tuple[str, ops.CardLayout]] = []
+    out: list[tuple[str, ops.CardLayout, str]] = []
     taken: set[str] = set()
 
-    def add(stem: str, layout: ops.CardLayout) -> None:
+    def add(stem: str, layout: ops.CardLayout, title: str) -> None:
         stem = bounded(stem, NAME_LIMIT - len("-back.png"))
         name, k = stem, 1
         while name in taken:
             k += 1
             name = f"{stem}-{k}"
         taken.add(name)
-        out.append((name, layout))
+        out.append((name, layout, title))
 
     shared: set[str] = set()
     for deck, card, face in sorted(chosen, key=lambda f: r.faces.index(f)):
-        add(f"{deck.slug}/{slugify(card.name)}", face)
+        add(f"{deck.slug}/{slugify(card.name)}", face, card.name)
         back = r.back_of(deck, card) if job.options.backs else None
         if back is not None and deck.backs:
-            add(f"{deck.slug}/{slugify(card.name)}-back", back)
+            add(f"{deck.slug}/{slugify(card.name)}-back", back, f"{card.name} (back)")
         elif back is not None and deck.slug not in shared:
             shared.add(deck.slug)
-            add(f"{deck.slug}/back", back)
+            add(f"{deck.slug}/back", back, f"{deck.name} (back)")
     return out
 
 
