@@ -97,7 +97,8 @@ Squib::Deck.new(cards: data.nrows) do
 
   text str: data['Title'], layout: :title, font_size: 20
   %w(Cost Power).each do |stat|
-    rect layout: "#{stat.downcase}_rect", fill_color: :black
+    rect layout: "#{stat.downcase}_rect", fill_color: :black,
+         range: data[stat].each.with_index.map { |x, i| x.nil? ? nil : i }.compact
     text str: data[stat], layout: "#{stat.downcase}_amt", color: :white
   end
   # text layout: :frame
@@ -127,7 +128,7 @@ Squib::Deck.new(cards: data.nrows) do
 end
 """
 
-CSV = "Title,Qty,Cost,Power,Art,Rules\nDragon,2,5,7,dragon,Fly away.\nSquire,3,1,1,squire,Draw 1.\n"
+CSV = "Title,Qty,Cost,Power,Art,Rules\nDragon,2,5,7,dragon,Fly away.\nSquire,3,1,,squire,Draw 1.\n"
 
 
 def _run(*args: str) -> tuple[int, str]:
@@ -171,7 +172,7 @@ def test_the_script_says_what_each_entry_draws_and_the_rest_is_said_at_its_line(
                for line in lines), face
     assert any(line.endswith("game.rb:18: 'cost_rect', 'power_rect': taken as drawn here (the name fits the "
                              "layout name the script works out here, \"#{stat.downcase}_rect\")") for line in lines), face
-    assert any(line.endswith("game.rb:19: 'cost_amt', 'power_amt': taken as drawn here (the name fits the "
+    assert any(line.endswith("game.rb:20: 'cost_amt', 'power_amt': taken as drawn here (the name fits the "
                              "layout name the script works out here, \"#{stat.downcase}_amt\")") for line in lines), face
     assert any(line.endswith("game.rb:13: 'art': drawn again here (a `build` variant, or other arguments); one "
                              "image made") for line in lines), face
@@ -197,8 +198,11 @@ def test_the_script_says_what_each_entry_draws_and_the_rest_is_said_at_its_line(
     # the call's literal arguments over the layout's: a black pill, white amounts, a 20 pt title; the
     # art's file made per card from the column Art, as the script's `.map { |a| "bw/#{a}.svg" }` does
     assert (by["cost_rect"]["fill"], by["cost_amt"]["color"], by["title"]["size"]) == ("black", "white", 20)
+    assert (by["cost_rect"]["when"], by["power_rect"]["when"]) == ("card['Cost'] != ''", "card['Power'] != ''")
+    assert any(line.endswith("game.rb:18: 'cost_rect', 'power_rect': range: read as the cards that have the column "
+                             "(a `when:`)") for line in lines), face
     assert by["art"]["src"] == "bw/{{ card['Art'] }}.svg"
-    assert any(line.endswith("game.rb:22: 'text_box': drawn on some cards only (range:); add a `when:`")
+    assert any(line.endswith("game.rb:23: 'text_box': drawn on some cards only (range:); add a `when:`")
                for line in lines), face
 
 
@@ -214,6 +218,8 @@ def test_the_ported_game_builds_with_its_boxes_where_squib_draws_them_and_its_co
     assert _rows(pdf, 0, (0, 255, 0)) == pytest.approx((187.5 * PX, 722.5 * PX, 742.5 * PX, 977.5 * PX), abs=0.5)
     pill = _rows(pdf, 0, (0, 0, 255))       # from x -115: the page (the bleed's corner) clips it at 0
     assert pill == pytest.approx((0, 184 * PX, 286 * PX, 411 * PX), abs=0.5)
+    # `range:` of the cards that have a Power: the Squire (no Power) has its cost pill only
+    assert _rows(pdf, 1, (0, 0, 255)) == pytest.approx((0, 184 * PX, 286 * PX, 286 * PX), abs=0.5)
     doc = pdfium.PdfDocument(pdf)
     # title: centred in x 75..750; rules: centred in x 200..735 and in y 725..975
     left, _, right, _ = _span(doc[0], "Dragon")
@@ -254,6 +260,8 @@ def _span(page, word: str) -> tuple[float, float, float, float]:
     ("png file: 'vp.png', layout: :vp, alpha: 0.5", "image", None, ("vp.png", None, False), {"alpha": 0.5}, []),
     ("rect layout: :bonus, stroke_width: 5, stroke_color: :black,\n     radius: 20, range: picked",
      "rect", None, None, {"stroke_width": 5, "stroke_color": "black", "radius": 20}, ["range"]),
+    ("rect layout: :bonus, range: (0..n-1).reject { |i| data.description[i].to_s.empty? }",
+     "rect", None, None, {}, ["range"]),
     ("svg layout: :art, file: data['Icon'].map { |a| \"#{mode}/#{a}.svg\" }", "image", None, (None, None, False),
      {}, []),
 ])
@@ -267,6 +275,7 @@ def test_script_calls_are_read_without_running_them(tmp_path, call, kind, column
     assert (use.kind, use.column, use.line, use.args, use.worked_out) == (kind, column, 3, args, worked_out)
     if file is not None:
         assert (use.file, use.file_column, use.only_with_file) == file
+    assert use.having == ("description" if "reject" in call else None)
 
 
 def test_the_scripts_deck_size_is_what_middle_and_deck_are_of(tmp_path):

@@ -287,7 +287,9 @@ def _with_args(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use 
     if use is None:
         return entry, locs
     at = _at(ctx, use)
-    if "range" in use.args or "range" in use.worked_out:
+    if use.having is not None:
+        ctx.said.add(at, key, "{names}: range: read as the cards that have the column (a `when:`)")
+    elif "range" in use.args or "range" in use.worked_out:
         ctx.said.add(at, key, "{names}: drawn on some cards only (range:); add a `when:`")
     others = [k for k in use.worked_out if k != "range"]
     if others:
@@ -312,6 +314,10 @@ def _elements(key: str, entry: dict, locs: dict[str, Loc], own: set[str], ctx: _
         name = key if len(plan) == 1 or kind == "text" else f"{key}_{kind}"
         e, ls = _with_args(key, entry, locs, ctx, use)
         element = {"name": name, "type": kind, **_box(key, e, ls, ctx), **made[kind](key, e, ls, ctx, use)}
+        if use is not None and use.having is not None:
+            having = _field(ctx, use.having)
+            ctx.printed.append(having)
+            element["when"] = f"card[{having!r}] != ''"
         out.append((use.line if use else 0, element))
     kinds = {e["type"] for _, e in out}
     for k in entry:             # what Squib would draw with that this cannot (a key of another kind only if own)

@@ -46,6 +46,7 @@ class Use:
     file: str | None = None     # an image's file: literal, or with "\0" where the column's value goes
     file_column: str | None = None
     only_with_file: bool = False    # `... unless x.nil?`: drawn only on cards that have the column
+    having: str | None = None   # `range:` read as the cards whose column this is not empty (or LOOP)
 
 
 @dataclass
@@ -64,9 +65,11 @@ class Script:
         for k, u in self.calls:
             m = u.pattern.fullmatch(key) if u.pattern is not None else None
             if k == key or m is not None:
-                column = m.group(1) if m is not None and u.column == LOOP else u.column
+                part = m.group(1) if m is not None else None
+                column = part if u.column == LOOP else u.column
+                having = part if u.having == LOOP else u.having
                 out.append(Use(u.kind, column, u.line, u.pattern, u.written, u.args, u.worked_out, u.file,
-                               u.file_column, u.only_with_file))
+                               u.file_column, u.only_with_file, having))
         return out
 
 
@@ -117,6 +120,29 @@ def _file(call: str, use: Use) -> None:
     use.file, use.file_column, use.only_with_file = form, m.group(1) or m.group(2), m.group(5) is not None
 
 
+_COL = r"data(?:\[\s*['\"]([^'\"]+)['\"]\s*\]|\[\s*(\w+)\s*\]|\.([A-Za-z_]\w*))"
+# the two ways Squib scripts pick the cards that have a column: its indexes where it is not nil,
+# and the card numbers less those where it is empty
+_HAVING = (re.compile(r"\brange:\s*" + _COL + r"\.each\.with_index\.map\s*\{\s*\|(\w+),\s*(\w+)\|\s*\4\.nil\?\s*"
+                      r"\?\s*nil\s*:\s*\5\s*\}\.compact\s*(?:[,)\n]|$)"),
+           re.compile(r"\brange:\s*\(\s*0\s*\.\.\.?[^)\n]*\)\.reject\s*\{\s*\|(\w+)\|\s*"
+                      + _COL + r"\[\s*\1\s*\]"
+                      r"(?:\.to_s)?\.(?:empty|nil)\?\s*\}\s*(?:[,)\n]|$)"))
+
+
+def _having(call: str, loop_var: str | None) -> str | None:
+    """The column a call's `range:` picks the cards by, for the two idioms `_HAVING` reads (LOOP
+    when it is the loop's variable of a computed layout name); None for any other range."""
+    for rx in _HAVING:
+        m = rx.search(call)
+        if m is not None:
+            named, var, attr = (m.group(1), m.group(2), m.group(3)) if rx is _HAVING[0] else m.group(2, 3, 4)
+            if var is not None:
+                return LOOP if var == loop_var else None
+            return named or attr
+    return None
+
+
 def read(path: Path) -> Script:
     try:
         raw = read_regular(path, MAX_SCRIPT_BYTES)
@@ -152,6 +178,7 @@ def read(path: Path) -> Script:
             _file(call, use)
         lay, dyn = _LAYOUT.search(call), _DYNAMIC.search(call)
         if lay is not None:
+            use.having = _having(call, None)
             script.calls.append((next(g for g in lay.groups() if g), use))
         elif dyn is not None:
             holes = re.findall(r"#\{\s*(\w+)[^}]*\}", dyn.group(1))
@@ -160,5 +187,6 @@ def read(path: Path) -> Script:
             by_var = len(holes) == 1 and loop is not None and loop.group(1) == holes[0]
             use.pattern = re.compile(r"(\w+)".join(re.escape(p) for p in parts))
             use.written, use.column = dyn.group(1), LOOP if by_var else use.column
+            use.having = _having(call, holes[0] if len(holes) == 1 else None)
             script.calls.append(("", use))
     return script
