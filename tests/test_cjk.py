@@ -6,6 +6,7 @@ a Latin word inside Japanese whole; `align: start` and `end` follow the text's d
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import pairwise
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -62,13 +63,13 @@ def printed(tmp_path_factory):
     return out / "tiny" / "cards.pdf"
 
 
-def _chars(pdf) -> list[tuple[str, float, float, float]]:
-    """Each printed character with its box's left and right and its origin's y (points)."""
+def _chars(pdf, index: int = 0) -> list[tuple[str, float, float, float]]:
+    """Each printed character of a page with its box's left and right and its origin's y (points)."""
     import ctypes
 
     import pypdfium2.raw as raw
 
-    text = pdfium.PdfDocument(str(pdf))[0].get_textpage()
+    text = pdfium.PdfDocument(str(pdf))[index].get_textpage()
     out = []
     for i in range(text.count_chars()):
         ch = text.get_text_range(i, 1)
@@ -82,7 +83,11 @@ def _chars(pdf) -> list[tuple[str, float, float, float]]:
 
 def _lines(pdf, text: str) -> list[str]:
     """The printed lines of a text (its characters in order, spaces aside), top to bottom."""
-    chars = _chars(pdf)
+    return _lines_on(pdf, 0, text)
+
+
+def _lines_on(pdf, index: int, text: str) -> list[str]:
+    chars = _chars(pdf, index)
     joined = "".join(ch for ch, *_ in chars)
     want = text.replace(" ", "")
     at = joined.index(want)
@@ -203,3 +208,71 @@ def test_a_font_in_fonts_is_found_unnamed_and_what_no_font_has_is_warned_at_the_
          "print blank or as a box (add a font that has them to fonts/ and name it in game.yaml `fallback_fonts:`, "
          "or leave them out)")]
     assert any("TestCJK" in name for name in pdf_fonts(tmp_path / "out" / "tiny" / "cards.pdf"))
+
+
+def test_a_justified_line_of_japanese_is_spread_between_its_characters(tmp_path):
+    from cardgen.core.data import DATA
+    from cardgen.resources.fonts import FontBook
+    from cardgen.text.typeset import TextStyle, Typesetter
+
+    make_font(tmp_path / "fonts" / "TestCJK-Regular.ttf", JA)
+    ts = Typesetter(FontBook([tmp_path / "fonts", DATA / "fonts"]), lambda name: Path(name))
+    runs, _, overflow = ts.set(parse(JA), TextStyle("TestCJK", size=10, align="justify"), 0, 0, 60.4, 200)
+    lines: dict[float, list] = defaultdict(list)
+    for r in runs:
+        lines[r.baseline].append(r)
+    set_lines = [lines[b] for b in sorted(lines)]
+    assert not overflow and ["".join(str(r.content) for r in ln) for ln in set_lines] == JA_LINES
+    for ln in set_lines[:-1]:            # each full line from edge to edge, its characters evenly apart
+        assert ln[0].x == 0 and ln[-1].x + ln[-1].width == pytest.approx(60.4)
+        steps = {round(b.x - a.x - a.width, 6) for a, b in pairwise(ln)}
+        assert len(steps) == 1 and steps.pop() > 0, [(r.content, r.x) for r in ln]
+    last = set_lines[-1]                 # the paragraph's last line as it is
+    assert [r.x for r in last] == [0] and last[0].width == pytest.approx(60)
+
+
+RULES_JA = ("「探検」カードを使うと、山札から２枚引く。そのうち１枚を手札に加え、残りは山札の下に置く（順番は自由）。"
+            "ちょっと待って！ゲームのルールをよく読んでください。") * 3
+
+
+def test_a_booklet_breaks_japanese_by_the_same_rules(tmp_path):
+    root = tmp_path / "tiny"
+    make_font(root / "fonts" / "TestCJK-Regular.ttf", RULES_JA + "規則")
+    write(root / "game.yaml", "title: Tiny\nfallback_fonts: [TestCJK]\n")
+    write(root / "templates" / "tiny" / "face.yaml", "elements:\n  - {name: bg, type: rect, box: bleed, fill: \"#ffffff\"}\n")
+    write(root / "templates" / "tiny" / "back.yaml", BACK_TEMPLATE)
+    write(root / "deck.yaml", "deck: Things\ntemplate: tiny/face\nback: tiny/back\ncards:\n  - name: One\n")
+    write(root / "rules.yaml", f"sections:\n  - title: 規則\n    body:\n      - \"{RULES_JA}\"\n")
+    report = Report()
+    build_game(root, REPO, BuildOptions(out=tmp_path / "out", only=("booklet",)), report)
+    assert not [d for d in report.items if d.code == "missing-glyph"], [d.message for d in report.items]
+    pdf = next((tmp_path / "out" / "tiny").glob("rules*.pdf"))
+    pages = pdfium.PdfDocument(str(pdf))
+    for index in range(len(pages)):
+        try:
+            lines = _lines_on(pdf, index, RULES_JA)
+        except ValueError:
+            continue
+        assert len(lines) >= 3 and "".join(lines) == RULES_JA
+        assert all(ln[0] not in breaks.NO_START and ln[-1] not in breaks.NO_END for ln in lines), lines
+        break
+    else:
+        pytest.fail("the paragraph is not on one page")
+
+
+def test_two_games_fonts_of_one_name_each_print_their_own_glyphs(tmp_path):
+    """Two font files with the same face name (TestCJK-Regular) in one process, one per game:
+    ReportLab would take the second for the first (and print its characters blank)."""
+    for n, chars in enumerate(("あいう", "漢字")):
+        root = tmp_path / f"g{n}" / "tiny"
+        make_font(root / "fonts" / "TestCJK-Regular.ttf", chars)
+        write(root / "game.yaml", "title: Tiny\n")
+        write(root / "templates" / "tiny" / "face.yaml", "elements:\n  - {name: body, type: text, x: 5mm, y: 5mm, "
+                                                         "width: 50mm, height: 20mm, text: \"{{ card.text }}\"}\n")
+        write(root / "templates" / "tiny" / "back.yaml", BACK_TEMPLATE)
+        write(root / "deck.yaml", f"deck: Things\ntemplate: tiny/face\nback: tiny/back\ncards:\n  - name: One\n"
+                                  f"    text: {chars}\n")
+        report = Report()
+        build_game(root, REPO, BuildOptions(out=root.parent / "out", only=("cards",)), report)
+        assert not report.items
+        assert "".join(ch for ch, *_ in _chars(root.parent / "out" / "tiny" / "cards.pdf")) == chars

@@ -372,7 +372,15 @@ def _to_reportlab(name: str, path: Path) -> None:
         font = _parsed.pop(name, None)
         if font is None:
             font = _parse(name, path)
-        pdfmetrics.registerFont(font)
+        other = pdfmetrics._dynFaceNames.get(font.face.name)
+        if other is not None and other is not font:
+            # ReportLab takes a font whose face name it has seen (another game's font file of the
+            # same name, in this process) for that first font, and would draw this one with its
+            # glyphs: it is registered on its own
+            pdfmetrics._fonts[name] = font
+            pdfmetrics.registerFontFamily(name)
+        else:
+            pdfmetrics.registerFont(font)
     _in_reportlab.add(name)
 
 

@@ -150,12 +150,17 @@ def _soft(value: str, start: int, end: int, hyphenator: Any) -> list[tuple[int, 
     return [(start + p, SOFT) for p in hyphenator.positions(letters)]
 
 
+def wide(ch: str) -> bool:
+    """Whether `ch` is an ideograph, a kana or CJK punctuation: a line breaks before or after it."""
+    return bool(ch) and _WIDE.match(ch) is not None
+
+
 def may_break(before: str, after: str) -> bool:
     """Whether a line may break between two characters of Chinese or Japanese text (one of
     them in `_WIDE`), by the kinsoku rules; never before a combining mark or a joiner."""
     if before in NO_END or after in NO_START or (before == after and before in _PAIRED):
         return False
-    if not (_WIDE.match(before) or _WIDE.match(after)):
+    if not (wide(before) or wide(after)):
         return False
     return unicodedata.category(after)[0] != "M" and unicodedata.category(after) != "Cf" \
         and unicodedata.category(before) != "Cf"

@@ -95,6 +95,20 @@ def _para(st: TextStyle, k: int) -> Para:
     return st.paras[k] if k < len(st.paras) else _PLAIN
 
 
+def _between_wide(items: list[LineItem]) -> frozenset[int]:
+    """The parts of a line that join the part before them between two characters of Chinese or
+    Japanese (`breaks.wide`): where a justified line is spread, as between its words."""
+    out = []
+    for k in range(1, len(items)):
+        if items[k][2] != breaks.HARD:
+            continue
+        before, after = items[k - 1][0][-1][0], items[k][0][0][0]
+        if before.kind == "text" and after.kind == "text" and (breaks.wide(before.value[-1:])
+                                                               or breaks.wide(after.value[:1])):
+            out.append(k)
+    return frozenset(out)
+
+
 @dataclass(slots=True)
 class SetLine:
     """One line as set: its runs (page positions), its baseline, its width and whether it ends
@@ -377,21 +391,24 @@ class Typesetter:
             gaps = sum(1 for p in items[1:] if p[2] == 0)
             align = para.align or st.align
             align = _ALIGN.get((align, bases[n]), align)
+            visual = bases[n] or any(bidi.kind(str(p[0].value)) == "R" for pieces, *_ in items for p in pieces
+                                     if p[2])
+            loose = frozenset() if visual or align != "justify" or para_end else _between_wide(items)
             if align == "center":
                 cx = x + (w - line_w) / 2
             elif align == "right" or (align == "justify" and bases[n] and (para_end or not gaps)):
                 cx = x + w - line_w
             else:
                 cx = x
-                if align == "justify" and not para_end and gaps:
-                    extra = (w - line_w) / gaps
+                if align == "justify" and not para_end and (gaps or loose):
+                    extra = (w - line_w) / (gaps + len(loose))
             if starts and not bases[n]:          # (a right-to-left line's indent is at its right)
                 cx += para.indent * size
             starts = para_end
-            if bases[n] or any(bidi.kind(str(p[0].value)) == "R" for pieces, *_ in items for p in pieces if p[2]):
+            if visual:
                 self._visual(items, st, size, space + extra, bases[n], cx, baseline, runs)
             else:
-                self._forward(items, st, size, space + extra, cx, baseline, runs)
+                self._forward(items, st, size, space + extra, cx, baseline, runs, loose, extra)
         return out
 
     def _run(self, frag: Frag, pw: float, font_name: str, fsize: float, cx: float, baseline: float,
@@ -410,16 +427,20 @@ class Typesetter:
         return shaped.extra if shaped is not None else ""
 
     def _forward(self, items: list[LineItem], st: TextStyle, size: float, gap: float, cx: float,
-                 baseline: float, runs: list[Run]) -> None:
-        """A left-to-right line's runs placed from `cx`, in order (`gap`: between words)."""
+                 baseline: float, runs: list[Run], loose: frozenset[int] = frozenset(), spread: float = 0.0) -> None:
+        """A left-to-right line's runs placed from `cx`, in order (`gap`: between words; `spread`
+        more before each part in `loose`: a justified line of Chinese or Japanese)."""
         line_start = len(runs)
         for wi, (pieces, _ww, join) in enumerate(items):
             if wi and join == 0:
                 cx += gap
+            elif wi in loose:
+                cx += spread
             for pi, (frag, pw, font_name, fsize) in enumerate(pieces):
                 run = self._run(frag, pw, font_name, fsize, cx, baseline, st, size)
                 last = runs[-1] if len(runs) > line_start else None
-                if wi and join and not pi and last is not None and last.kind == "text" and run.kind == "text" \
+                if wi and join and wi not in loose and not pi and last is not None and last.kind == "text" \
+                        and run.kind == "text" \
                         and (last.font, last.size, last.color, last.tracking) == (run.font, run.size, run.color,
                                                                                  run.tracking):
                     # a word's parts on one line are one run, as the word measured whole
