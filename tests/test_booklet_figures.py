@@ -118,3 +118,24 @@ def test_a_figure_that_names_no_card_says_where_and_what_was_meant(tiny_game):
         "9:17: section 'Play': figure: give one of `card:`, `hand:` or `component:`, not card and hand",
         "10:31: section 'Play': figure: unknown key 'size'",
     ], said
+
+
+def test_a_figures_caption_is_translated_and_its_card_names_are_not(tiny_game):
+    """Card names are the cards' identity in every language (a German booklet's figure names
+    the cards as the deck files do): `cardgen i18n export` offers the caption alone."""
+    from cardgen.pipeline.translation_files import targets
+
+    root = tiny_game("""
+        cards:
+          - {name: Red Card, color: "#ff0000"}
+          - {name: Green Card, color: "#00ff00"}
+    """, game_extra="languages: [en, de]\n")
+    rules(root, """
+        - figure: {hand: [Red Card, Green Card], caption: "Two cards in a hand."}
+        - figure: {card: Red Card, deck: Things, caption: "One card."}
+    """)
+    texts = {t.source for t in targets(load_game(root, root.parent, Report())).values()}
+    assert {"Two cards in a hand.", "One card."} <= texts
+    assert "Red Card" in texts                      # (as the card's own name, in its deck file)
+    figure_texts = {t.name for t in targets(load_game(root, root.parent, Report())).values() if "figure" in t.name}
+    assert figure_texts == {"sections[0].body[1].figure.caption", "sections[0].body[2].figure.caption"}

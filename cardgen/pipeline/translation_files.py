@@ -85,6 +85,8 @@ def _wanted(place: Place, at: tuple[Step, ...], text: str, languages: tuple[str,
     it (on a card, every one; elsewhere, one not translated yet only when it has words of its
     own); a text inside a list or a mapping when some language translates it differently, or
     when it is prose (a space in it) with words of its own (a callout's `kind: tip` is neither)."""
+    if any(step == "figure" and at[i + 1:i + 2] != ("caption",) for i, step in enumerate(at)):
+        return False        # a rulebook figure's card names are the cards' (source) names: not translated
     there = [get(v, at) for _, _, v in place.translations(languages)]
     if not at:
         return place.card is not None or any(isinstance(t, str) for t in there) or _words(text)
