@@ -106,6 +106,7 @@ Squib::Deck.new(cards: data.nrows) do
   text(str: data.rules, layout: 'rules') do |embed|
     embed.svg key: 'Power', file: 'power.svg'
   end
+  text str: 'Rules on the back', layout: :rules, y: 1000, font_size: 6
   save_pdf trim: 37.5
 end
 """
@@ -174,8 +175,10 @@ def test_the_script_says_what_each_entry_draws_and_the_rest_is_said_at_its_line(
                              "layout name the script works out here, \"#{stat.downcase}_rect\")") for line in lines), face
     assert any(line.endswith("game.rb:20: 'cost_amt', 'power_amt': taken as drawn here (the name fits the "
                              "layout name the script works out here, \"#{stat.downcase}_amt\")") for line in lines), face
-    assert any(line.endswith("game.rb:13: 'art': drawn again here (a `build` variant, or other arguments); one "
-                             "image made") for line in lines), face
+    assert any(line.endswith("game.rb:10: 'art': drawn in `build :bw` (a variant), made for every build")
+               for line in lines), face
+    assert any(line.endswith("game.rb:13: 'art': drawn again here, in `build :color` (a variant); the image drawn "
+                             "first made") for line in lines), face
     assert any(line.endswith("game.yml:6:9: 'title': font family Archistico, Sans not carried over (put its files "
                              "in fonts/ and set `font:`); its size and style are") for line in lines), face
     assert "port/cards.yaml: reads cards.csv already: set its `template: game`" in face and src in face
@@ -185,13 +188,15 @@ def test_the_script_says_what_each_entry_draws_and_the_rest_is_said_at_its_line(
     els = template["elements"]
     # the script's order (the background first), one element per drawing, `frame` left out
     assert [e["name"] for e in els] == ["background", "art", "title", "cost_rect", "power_rect", "cost_amt",
-                                       "power_amt", "text_box", "rules"]
+                                       "power_amt", "text_box", "rules", "rules_2"]
     by = {e["name"]: e for e in els}
     assert by["background"] == {"name": "background", "type": "rect", "box": "bleed", "fill": "white"}
     assert [by[n]["type"] for n in ("art", "title", "cost_rect", "cost_amt", "text_box", "rules")] == \
         ["image", "text", "rect", "text", "rect", "text"]
     # `str: data['Title']` is the deck's name column; `data.rules` the column Rules
     assert by["title"]["text"] == "{{ card['name'] }}" and by["rules"]["text"] == "{{ card['Rules'] }}"
+    # drawn again, with its words and other arguments: a second element
+    assert (by["rules_2"]["text"], by["rules_2"]["y"], by["rules_2"]["size"]) == ("Rules on the back", "1000px", 6)
     # `text str: data[stat], layout: "#{stat.downcase}_amt"` in the loop: cost_amt prints the column Cost
     assert by["cost_amt"]["text"] == "{{ card['Cost'] }}" and by["power_amt"]["text"] == "{{ card['Power'] }}"
     assert (by["power_rect"]["x"], by["power_rect"]["y"], by["power_rect"]["width"]) == ("-115px", "310px", "400px")
@@ -253,6 +258,7 @@ def _span(page, word: str) -> tuple[float, float, float, float]:
 
 @pytest.mark.parametrize(("call", "kind", "column", "file", "args", "worked_out"), [
     ("text str: data['Name'], layout: 'name', color: fg", "text", "Name", None, {}, ["color"]),
+    ("text str: 'Credits: A. Meneely', layout: :credits", "text", None, None, {}, []),
     ("text(str: data.snark, layout: :snark) do |embed|\n  embed.svg key: 'Wood', width: 52\nend",
      "text", "snark", None, {}, []),
     ("svg layout: :bonus_type,\n    file: data['TypeDesc'].map { |t| \"#{t}.svg\" unless t.nil? }",
@@ -276,6 +282,7 @@ def test_script_calls_are_read_without_running_them(tmp_path, call, kind, column
     if file is not None:
         assert (use.file, use.file_column, use.only_with_file) == file
     assert use.having == ("description" if "reject" in call else None)
+    assert use.literal == ("Credits: A. Meneely" if "Credits" in call else None)
 
 
 def test_the_scripts_deck_size_is_what_middle_and_deck_are_of(tmp_path):

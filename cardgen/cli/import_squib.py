@@ -169,22 +169,24 @@ def _rect(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use | Non
 
 
 def _text(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use | None) -> dict:
-    """A Squib text printing the column the script's call names (`str: data['Col']`), else the
-    card's field of the entry's name (the data's column in any case): its size (Squib's
+    """A Squib text printing the column the script's call names (`str: data['Col']`) or its words
+    (`str: 'Credits'`), else the card's field of the entry's name (the data's column in any case): its size (Squib's
     `Arial 12` unless said), style, alignment and colour."""
     element: dict = {}
     column = use.column if use and use.column else key
     name = _field(ctx, column)
-    if use is not None and use.pattern is not None and use.column and ctx.fields and column.lower() not in ctx.fields:
+    if use is not None and use.literal is not None and not re.search(r"[{}%#]", use.literal):
+        element["text"] = use.literal
+    elif use is not None and use.pattern is not None and use.column and ctx.fields and column.lower() not in ctx.fields:
         ctx.said.add(_at(ctx, use), key, "{names}: the text drawn here is the data's column that the loop's name "
                                          "gives; no such column, each prints the card's field of that name")
     elif use is not None and use.column is None:
         ctx.said.add(_at(ctx, use), key, "{names}: the text drawn here is what the script works out; each prints the "
                                          "card's field of its name")
-    if re.fullmatch(r"[^\W\d][\w -]*", name):       # (a name a template line can hold)
+    if "text" not in element and re.fullmatch(r"[^\W\d][\w -]*", name):       # (a name a template line can hold)
         ctx.printed.append(name)
         element["text"] = "{{ card[" + repr(name) + "] }}"
-    else:
+    elif "text" not in element:
         ctx.said.add(locs["_entry"], key, "{names} is not a field name a template can print; its text is left empty")
         element["text"] = ""
     families, style, size = sv.font(entry["font"]) if "font" in entry else ([], None, None)
@@ -270,11 +272,16 @@ def _plan(key: str, entry: dict, own: set[str], ctx: _Ctx, loc: Loc) -> list[Use
         if use.kind not in ("text", "rect", "image"):
             ctx.said.add(_at(ctx, use), key, f"{{names}}: a {use.kind} Squib draws here is not carried over "
                                              f"(add it by hand)")
-        elif any(not isinstance(u, tuple) and u.kind == use.kind for u in plan):
-            ctx.said.add(_at(ctx, use), key, f"{{names}}: drawn again here (a `build` variant, or other arguments); "
-                                             f"one {use.kind} made")
+        elif any(not isinstance(u, tuple) and u.kind == use.kind and (u.build or use.build) for u in plan):
+            ctx.said.add(_at(ctx, use), key, f"{{names}}: drawn again here, in `build :{use.build}` (a variant); the "
+                                             f"{use.kind} drawn first made" if use.build else
+                                             f"{{names}}: drawn again here, after one in a `build` variant; the "
+                                             f"{use.kind} drawn first made")
         else:
             plan.append(use)
+            if use.build:
+                ctx.said.add(_at(ctx, use), key, f"{{names}}: drawn in `build :{use.build}` (a variant), made for "
+                                                 f"every build")
         if use.pattern is not None:
             ctx.said.add(_at(ctx, use), key, f"{{names}}: taken as drawn here (the name fits the layout name the "
                                              f"script works out here, \"{use.written}\")")
@@ -309,9 +316,12 @@ def _elements(key: str, entry: dict, locs: dict[str, Loc], own: set[str], ctx: _
         return []
     made = {"rect": _rect, "text": _text, "image": _image}
     out = []
+    seen: dict[str, int] = {}
     for item in plan:
         kind, use = (item[0], None) if isinstance(item, tuple) else (item.kind, item)
+        seen[kind] = seen.get(kind, 0) + 1
         name = key if len(plan) == 1 or kind == "text" else f"{key}_{kind}"
+        name += f"_{seen[kind]}" if seen[kind] > 1 else ""
         e, ls = _with_args(key, entry, locs, ctx, use)
         element = {"name": name, "type": kind, **_box(key, e, ls, ctx), **made[kind](key, e, ls, ctx, use)}
         if use is not None and use.having is not None:

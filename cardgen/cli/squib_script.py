@@ -21,6 +21,7 @@ _CALL = re.compile(r"^[ \t]*(" + "|".join(DRAWS) + r"|background)\b(?![ \t]*(?:=
 _LAYOUT = re.compile(r"\blayout:\s*(?:'([\w -]+)'|\"([\w -]+)\"|:(\w+))")
 _DYNAMIC = re.compile(r"\blayout:\s*\"([^\"\n]*#\{[^\"\n]*)\"")
 _STR = re.compile(r"\bstr:\s*\w+(?:\[\s*['\"]([^'\"]+)['\"]\s*\]|\.([A-Za-z_]\w*))\s*(?:[,)\n]|$)")
+_STR_LITERAL = re.compile(r"\bstr:\s*(?:'([^'\\\n]*)'|\"([^\"\\#\n]*)\")\s*(?:[,)\n]|$)")
 _LOOP_STR = re.compile(r"\bstr:\s*\w+\[\s*(\w+)\s*\]\s*(?:[,)\n]|$)")
 LOOP = "\0loop"          # a Use's column: the part of the entry's name the loop's variable gives
 # arguments a call may give over its layout entry (range: is said apart: it picks cards)
@@ -47,6 +48,8 @@ class Use:
     file_column: str | None = None
     only_with_file: bool = False    # `... unless x.nil?`: drawn only on cards that have the column
     having: str | None = None   # `range:` read as the cards whose column this is not empty (or LOOP)
+    literal: str | None = None  # a text's `str: 'words'`, the same on every card
+    build: str | None = None    # the `build :name do ... end` block the call is in (a variant)
 
 
 @dataclass
@@ -69,7 +72,7 @@ class Script:
                 column = part if u.column == LOOP else u.column
                 having = part if u.having == LOOP else u.having
                 out.append(Use(u.kind, column, u.line, u.pattern, u.written, u.args, u.worked_out, u.file,
-                               u.file_column, u.only_with_file, having))
+                               u.file_column, u.only_with_file, having, u.literal, u.build))
         return out
 
 
@@ -143,6 +146,23 @@ def _having(call: str, loop_var: str | None) -> str | None:
     return None
 
 
+def _builds(text: str) -> dict[int, str]:
+    """Line -> the `build :name do` block it is in (the block ends at the first `end` indented no
+    deeper than its `build`)."""
+    out: dict[int, str] = {}
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        m = re.match(r"([ \t]*)build\s*\(?\s*:(\w+)\s*\)?\s*do\b", line)
+        if m is None:
+            continue
+        for j in range(i + 1, len(lines)):
+            indent = len(lines[j]) - len(lines[j].lstrip())
+            if lines[j].strip().startswith("end") and indent <= len(m.group(1)):
+                break
+            out.setdefault(j + 1, m.group(2))
+    return out
+
+
 def read(path: Path) -> Script:
     try:
         raw = read_regular(path, MAX_SCRIPT_BYTES)
@@ -161,6 +181,7 @@ def read(path: Path) -> Script:
         if w is not None and h is not None:
             script.deck = (next(g for g in w.groups() if g), next(g for g in h.groups() if g),
                            text.count("\n", 0, new.start()) + 1)
+    builds = _builds(text)
     for m in _CALL.finditer(text):
         call = _statement(text, m.end())
         line = text.count("\n", 0, m.start()) + 1
@@ -173,6 +194,10 @@ def read(path: Path) -> Script:
             continue
         s = _STR.search(call) if method == "text" else None
         use = Use(DRAWS[method], next((g for g in s.groups() if g), None) if s is not None else None, line)
+        use.build = builds.get(line)
+        lit = _STR_LITERAL.search(call) if method == "text" else None
+        if lit is not None:
+            use.literal = next(g for g in lit.groups() if g is not None)
         _args(call, use)
         if use.kind == "image":
             _file(call, use)
