@@ -142,3 +142,56 @@ def test_a_reused_side_is_shaped_again_only_where_its_pdf_needs_glyphs(tmp_path,
     build(game, fresh)
     for name in ("print-letter.pdf", "print-a4.pdf", "cards.pdf"):
         assert (out / "dozen" / name).read_bytes() == (fresh / "dozen" / name).read_bytes(), name
+
+
+DRAW = """
+import sys
+from pathlib import Path
+from reportlab.pdfbase import ttfonts
+parsed = []
+real = ttfonts.TTFontFace.__init__
+def spy(self, *args, **kwargs):
+    parsed.append(1)
+    return real(self, *args, **kwargs)
+ttfonts.TTFontFace.__init__ = spy
+from cardgen.core.errors import Report
+from cardgen.pipeline.build import BuildOptions, build_game
+game, out = Path(sys.argv[1]), Path(sys.argv[2])
+build_game(game, game, BuildOptions(out=out, only=("cards",)), Report())
+print(len(parsed))
+"""
+
+
+def test_fonts_are_parsed_once_per_file_version_and_draw_the_same_bytes(tmp_path):
+    """The fonts a PDF draws with are parsed by ReportLab once per font file version and
+    machine (`fonts._for_drawing`, kept in the user's cache): a second process parses none,
+    and its PDF is byte for byte the first one's (ligatures' widths scaled from the font's
+    units as the parser scales them: Lato has 2,000 a size, Vollkorn 1,000)."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    game = make_game(tmp_path)
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("name: Card", "name: Official"))     # (Lato's ffi)
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "user-cache"), PYTHONPATH=str(REPO))
+
+    def draw(out: str) -> int:
+        done = subprocess.run([sys.executable, "-c", DRAW, str(game), str(tmp_path / out)], env=env, check=True,
+                              capture_output=True, text=True)
+        return int(done.stdout.split()[-1])
+
+    assert draw("first") >= 2                   # Lato and Vollkorn, measured and drawn
+    faces = list((tmp_path / "user-cache" / "cardgen" / "font-faces").iterdir())
+    assert len(faces) >= 2
+    assert draw("second") == 0
+    first, second = ((tmp_path / out / "dozen" / "cards.pdf").read_bytes() for out in ("first", "second"))
+    assert first == second and b"/ToUnicode" in first
+    damaged = bytearray(faces[0].read_bytes())
+    damaged[-3] ^= 0x01
+    faces[0].write_bytes(bytes(damaged))
+    assert draw("third") == 1                   # that one parsed again (and kept again)
+    assert (tmp_path / "third" / "dozen" / "cards.pdf").read_bytes() == first
+    assert draw("fourth") == 0

@@ -363,15 +363,102 @@ def _register(path: Path, base: str | None = None) -> str:
     return name
 
 
+FACE_FORMAT = 1                       # of the parsed fonts kept for drawing: raise it when `_face_state` changes
+
+
+def _face_head() -> bytes:
+    return f"cardgen font face {FACE_FORMAT}\n{sys.version}\n{library_stamp('reportlab')}\n".encode()
+
+
+def _face_state(font: TTFont) -> bytes | None:
+    """What ReportLab's parser made of a font file, as plain data (marshal), less the file's
+    bytes; None if it holds anything else (another ReportLab may keep other things)."""
+    from reportlab.pdfbase.ttfonts import TTFNameBytes
+
+    face, names = {}, {}
+    for key, value in font.face.__dict__.items():
+        if key in ("_ttf_data", "_pdfScale"):
+            continue
+        if type(value) is TTFNameBytes:
+            names[key] = bytes(value)
+        else:
+            face[key] = value
+    top = {k: v for k, v in font.__dict__.items() if k not in ("fontName", "face", "encoding", "state")}
+    try:
+        return marshal.dumps((face, names, top))
+    except ValueError:
+        return None
+
+
+def _face_of(name: str, path: Path, data: bytes, state: bytes) -> TTFont | None:
+    """The font `_face_state` kept, for the file `path` whose bytes are `data`, named `name`."""
+    from weakref import WeakKeyDictionary
+
+    from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
+
+    try:
+        face, names, top = marshal.loads(state)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if not (isinstance(face, dict) and isinstance(names, dict) and isinstance(top, dict)
+            and isinstance(face.get("unitsPerEm"), int) and face["unitsPerEm"] > 0):
+        return None
+    parsed = TTFontFace.__new__(TTFontFace)
+    parsed.__dict__.update(face)
+    parsed.__dict__.update({k: TTFNameBytes(v) for k, v in names.items()})
+    parsed._ttf_data, parsed.filename = data, str(path)
+    upem = face["unitsPerEm"]
+    if upem == 1000:            # (as ReportLab's parser scales the font's units to 1/1000 of the size)
+        parsed._pdfScale = lambda x: x
+    else:
+        mult = 1000 / upem
+        parsed._pdfScale = lambda x: x * mult
+    font = TTFont.__new__(TTFont)
+    font.__dict__.update(top)
+    font.fontName, font.face, font.encoding, font.state = name, parsed, TTEncoding(), WeakKeyDictionary()
+    return font
+
+
+def _for_drawing(name: str, path: Path, parsed: TTFont | None = None) -> TTFont:
+    """The font file parsed for ReportLab to draw with (`parsed`: already parsed, when it was
+    measured in this process): once per file version and machine.  What the parser made is
+    kept in the user's cache (`font-faces/<sha256 of the file>.bin`, sealed, stamped with the
+    installed ReportLab), less the file's bytes, and put together again with them, unchecked:
+    only a file that passed `_parse`'s checks is kept."""
+    folder = user_cache("font-faces")
+    if folder is None:
+        return parsed or _parse(name, path)
+    data = parsed.face._ttf_data if parsed is not None else _read(path)
+    key = hashlib.sha256(data).hexdigest()
+    entry = folder / f"{key}.bin"
+    head = _face_head()
+    if parsed is None:
+        body = read_sealed(entry)
+        if body is not None and body.startswith(head):
+            font = _face_of(name, path, data, body[len(head):])
+            if font is not None:
+                return font
+        parsed = _parse(name, path)
+        if hashlib.sha256(parsed.face._ttf_data).digest() != bytes.fromhex(key):
+            return parsed           # (the file changed since it was read)
+    elif entry.exists():
+        return parsed
+    state = _face_state(parsed)
+    if state is not None:
+        from cardgen.core.atomic import write_bytes
+
+        with contextlib.suppress(OSError):     # a read-only home: parsed again next time
+            write_bytes(entry, seal(head + state))
+    return parsed
+
+
 def _to_reportlab(name: str, path: Path) -> None:
     from reportlab.pdfbase import pdfmetrics
 
     if name not in pdfmetrics._fonts:
         if name not in _metrics:        # measured in another process: as it measured it (kerning and all)
             _metrics[name] = _measure(name, path)
-        font = _parsed.pop(name, None)
-        if font is None:
-            font = _parse(name, path)
+        font = _for_drawing(name, path, _parsed.pop(name, None))
         other = pdfmetrics._dynFaceNames.get(font.face.name)
         if other is not None and other is not font:
             # ReportLab takes a font whose face name it has seen (another game's font file of the
