@@ -269,25 +269,28 @@ class Needs:
     # each raster's box (w, h in pt) where it is a picture drawn at the output's resolution
     # (`render.art`), (0, 0) for an icon drawn from its file as it is
     boxes: tuple[tuple[float, float], ...] = ()
+    # (font, text) of each text run drawn with glyphs no character of it draws (`Run.glyphs`: a
+    # ligature), in order: what a reused form says to its fonts (`render.draw.Drawer._name_glyphs`)
+    shaped: tuple[tuple[str, str], ...] = ()
 
     def plain(self) -> tuple:
-        return self.chars, self.svgs, self.rasters, self.boxes
+        return self.chars, self.svgs, self.rasters, self.boxes, self.shaped
 
     @classmethod
     def from_plain(cls, value: object) -> Needs | None:
         """`plain` undone; None for anything `plain` does not make."""
-        if not (isinstance(value, tuple) and len(value) == 4 and all(isinstance(v, tuple) for v in value)):
+        if not (isinstance(value, tuple) and len(value) == 5 and all(isinstance(v, tuple) for v in value)):
             return None
-        chars, svgs, rasters, boxes = value
+        chars, svgs, rasters, boxes, shaped = value
         if not (all(isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str) and isinstance(c[1], str)
-                    for c in chars)
+                    for c in (*chars, *shaped))
                 and all(isinstance(s, tuple) and len(s) == 2 and isinstance(s[0], str) and type(s[1]) is bool
                         for s in svgs)
                 and all(isinstance(r, str) for r in rasters)
                 and len(boxes) == len(rasters)
                 and all(isinstance(b, tuple) and len(b) == 2 and all(type(v) is float for v in b) for b in boxes)):
             return None
-        return cls(chars, svgs, rasters, boxes)
+        return cls(chars, svgs, rasters, boxes, shaped)
 
 
 PLACEHOLDER_FONT = ""
@@ -302,6 +305,7 @@ def needs(layout: CardLayout) -> Needs:
     svgs: list[tuple[str, bool]] = []
     rasters: list[str] = []
     boxes: list[tuple[float, float]] = []
+    shaped: list[tuple[str, str]] = []
 
     def file(path: object, themed: bool, box: tuple[float, float] = (0.0, 0.0)) -> None:
         if is_svg(path):
@@ -319,11 +323,13 @@ def needs(layout: CardLayout) -> Needs:
             for r in op.runs:
                 if r.kind == "text":
                     chars.setdefault(r.font, set()).update(str(r.content), r.glyphs)
+                    if r.glyphs:
+                        shaped.append((r.font, str(r.content)))
                 elif r.kind == "icon":
                     file(r.content, r.color is not None)
         elif isinstance(op, Placeholder):
             chars.setdefault(PLACEHOLDER_FONT, set()).update(op.label)
     done = Needs(tuple(sorted((font, "".join(sorted(cs))) for font, cs in chars.items())), tuple(svgs),
-                 tuple(rasters), tuple(boxes))
+                 tuple(rasters), tuple(boxes), tuple(shaped))
     layout.__dict__["_needs"] = done
     return done

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -27,7 +28,7 @@ from cardgen.render.glyphs import glyph_codes, register, shaped_out
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files, use_in_reportlab
 from cardgen.resources.icons import SVG_FONT, load_svg, svg_font_face
-from cardgen.resources.shaping import PSEUDO, Shaped, segments
+from cardgen.resources.shaping import PSEUDO, Shaped, segments, strong
 from cardgen.text import bidi
 
 if TYPE_CHECKING:    # (ReportLab's graphics and svglib are imported when an SVG is drawn, not reused)
@@ -290,26 +291,23 @@ class Drawer:
         form: what each glyph stands for (its ToUnicode text) said to its font as drawing the
         side's runs would say it, in the same order; False (draw it) if some glyph code of the
         side is not reached so (a glyph drawn by anything but a text element's runs).  Only the
-        runs with such glyphs (`Run.glyphs`, kept with the layout) are shaped again: a run
-        whose glyphs are all its characters' names none (`glyph_codes` names only codes past
-        `PSEUDO`), and shaping every word of every reused side was a tenth of a rebuild."""
+        runs with such glyphs are shaped again, from what the layout cache keeps of the side
+        (`ops.needs(layout).shaped`), not decoding its operations: a run whose glyphs are all
+        its characters' names none (`glyph_codes` names only codes past `PSEUDO`), and decoding
+        and shaping every word of every reused side was a tenth of a rebuild."""
         from reportlab.pdfbase.pdfmetrics import getFont
 
         done = layout.__dict__.get("_glyphs_named")     # (what glyphs stand for is said to the font, process-wide)
         if done is not None:
             return bool(done)
         named: set[str] = set()
-        for op in layout.ops:
-            if isinstance(op, ops.Text):
-                for r in op.runs:
-                    if r.kind != "text" or not r.glyphs:
-                        continue
-                    text = str(r.content)
-                    shaped = self.fonts.shaped(text, r.font)
-                    if shaped is not None:
-                        named.update(glyph_codes(getFont(r.font), text, shaped))
-        done = layout.__dict__["_glyphs_named"] = all(ch in named for chars in side_chars(layout, self.fonts).values()
-                                                       for ch in chars if ord(ch) >= PSEUDO)
+        for font, text in ops.needs(layout).shaped:
+            shaped = self.fonts.shaped(text, font)
+            if shaped is not None:
+                named.update(glyph_codes(getFont(font), text, shaped))
+        first = chr(PSEUDO)         # (each font's characters are sorted: the glyph codes come last)
+        done = layout.__dict__["_glyphs_named"] = all(named.issuperset(chars[bisect.bisect_left(chars, first):])
+                                                       for chars in side_chars(layout, self.fonts).values())
         return done
 
     def _reuse_key(self, layout: ops.CardLayout, tokens: dict[str, str]) -> str:
@@ -650,6 +648,9 @@ def draw_line(c: Canvas, fonts: FontBook, text: str, size: float, x: float, y: f
     (What no font has is said by the check, `cardgen.check.glyphs`.)"""
     family = family or (DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None)
     runs = [(seg, font) for part, font in fonts.split(text, family, style) for seg in segments(part)]
+    if not any(strong(t) == "R" for t, _ in runs):
+        _words_out(c, fonts, runs, size, x, y, centred)
+        return
     if any(fonts.shaped(t, f) is not None for t, f in runs):     # shaped, in visual order (a Hebrew title)
         base = bidi.paragraph_level(t for t, _ in runs)
         runs = [runs[k] for k in bidi.visual_order(bidi.levels([bidi.kind(t) for t, _ in runs], base))]
@@ -665,6 +666,34 @@ def draw_line(c: Canvas, fonts: FontBook, text: str, size: float, x: float, y: f
             shaped_out(t, font, size, part, shaped)
             c.drawText(t)
         at += fonts.run_width(part, font, size)
+
+
+def _words_out(c: Canvas, fonts: FontBook, runs: list[tuple[str, str]], size: float, x: float, y: float,
+               centred: bool) -> None:
+    """A left-to-right line (`draw_line`) word by word, each word with the spaces after it, in
+    one text object: each word is shaped once a process (a sheet's margin note differs from the
+    last one in its sheet number alone, and shaping each whole note, drawn glyph by glyph for
+    the one ligature in it, was a tenth of a rebuild's print sheets); a word that shaping
+    leaves as it is, most of them, is written as it is."""
+    words = [(w, font) for part, font in runs for w in _WORDS.findall(part)]
+    at = x - sum(fonts.run_width(w, f, size) for w, f in words) / 2 if centred else x
+    t = c.beginText(at, y)
+    current = None
+    for word, font in words:
+        if font != current:
+            t.setFont(font, size)
+            current = font
+        t.setTextOrigin(at, y)
+        shaped = fonts.shaped(word, font)
+        if shaped is None:
+            t.textOut(word)
+        else:
+            shaped_out(t, font, size, word, shaped)
+        at += fonts.run_width(word, font, size)
+    c.drawText(t)
+
+
+_WORDS = re.compile(r"\S+\s*|\s+")
 
 
 def _placeholder_font(fonts: FontBook) -> str:
