@@ -250,7 +250,7 @@ def test_translations_are_written_into_every_file_where_they_belong(tmp_path):
     assert _import(root, tmp_path, po) == [] and _files(root, tmp_path) == before
 
 
-def test_a_rules_text_translated_in_part_is_not_written_and_said(tmp_path):
+def test_a_rules_text_translated_in_part_or_an_entry_given_twice_is_not_written_and_said(tmp_path):
     root = _game(tmp_path)
     _edit(root / "rules.yaml", GERMAN_BODY, "")
     text = _export(root, tmp_path)
@@ -259,9 +259,13 @@ def test_a_rules_text_translated_in_part_is_not_written_and_said(tmp_path):
     po.write_text(text.replace(entry, entry[:entry.rindex("msgstr ")] + 'msgstr "Mische."'), encoding="utf-8")
     report = Report()
     before = _files(root, tmp_path)
+    twice = _entry(text, "game.yaml||title").replace("Testspiel", "Spiel")
+    po.write_text(po.read_text(encoding="utf-8") + "\n" + twice + "\n", encoding="utf-8")
     assert _import(root, tmp_path, po, report) == [] and _files(root, tmp_path) == before
     line = text[:text.index(entry)].count("\n") + 1
     assert [str(d) for d in report.items if d.code == "po-import"] == [
+        f"{po}:{text.count(chr(10)) + 2}:1: warning: 'game.yaml||title' is in the file twice: the first is imported, "
+        f"not this one",
         f"{po}:{line}:1: warning: `body@de` is written once all 4 texts of `sections[0].body` are translated "
         f"(the file translates 1): not imported"]
 

@@ -23,7 +23,7 @@ from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.located import YDict, YList
 from cardgen.core.paths import PathRefused
 from cardgen.layout.templates import find_template
-from cardgen.load.translations import split
+from cardgen.load.translations import split, translated
 from cardgen.load.yamlsrc import load_file
 from cardgen.model.game import BUNDLED, Card, Deck, Game
 from cardgen.schema.languages import norm
@@ -184,8 +184,6 @@ def _file_of(mapping: Any, default: str) -> str:
 
 def _translated_keys(value: Any) -> set[str]:
     """The fields translated anywhere in `value`."""
-    from cardgen.load.translations import translated
-
     return {field for _, _, field, _ in translated(value)}
 
 

@@ -224,11 +224,16 @@ def import_file(game: Game, path: Path, lang: str | None, report: Report) -> lis
                                           f"{lang}", code="po")
     job = _Import(shown, _language(game, lang or said))
     known = targets(game)
+    seen: set[str] = set()
     for e in entries:
         t = known.get(e.msgctxt or "")
         if t is None:
             job.say(e, f"no text '{e.msgctxt}' in the game (renamed or removed since the export?); not imported")
             continue
+        if t.ctx in seen:
+            job.say(e, f"'{t.ctx}' is in the file twice: the first is imported, not this one")
+            continue
+        seen.add(t.ctx)
         _, current = t.current(job.lang)
         if e.msgstr and e.msgstr != current and not (e.fuzzy and current is not None):
             _entry(job, t, e)
