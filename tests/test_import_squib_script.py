@@ -311,3 +311,16 @@ def test_a_bad_deck_size_is_one_line(tmp_path, deck, expected):
     (tmp_path / "l.yml").write_text("a:\n  x: middle\n")
     code, out = _run("import", "squib", str(tmp_path / "l.yml"), "--deck", deck, "--out", str(tmp_path / "g"))
     assert (code, out.strip()) == (1, expected)
+
+
+def test_a_script_of_too_many_calls_is_one_line_at_the_first_call_past_the_limit(tmp_path):
+    from cardgen.cli import squib_script
+
+    (tmp_path / "l.yml").write_text("a:\n  x: 1\n")
+    calls = "".join(f"  text str: 'x', layout: :a{i}, color: (\n" for i in range(squib_script.MAX_CALLS + 1))
+    (tmp_path / "many.rb").write_text("Squib::Deck.new do\n" + calls + "end\n")
+    code, out = _run("import", "squib", str(tmp_path / "l.yml"), "--script", str(tmp_path / "many.rb"),
+                     "--out", str(tmp_path / "g"))
+    assert code == 1 and len(out.strip().splitlines()) == 1, out
+    assert out.strip().endswith(f"many.rb:{squib_script.MAX_CALLS + 2}: error: more than {squib_script.MAX_CALLS} "
+                                f"drawing calls; not a script to read"), out

@@ -14,6 +14,8 @@ from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.paths import TooLarge, read_regular
 
 MAX_SCRIPT_BYTES = 1_000_000
+MAX_CALL_LINES = 50              # a call's arguments, over lines
+MAX_CALLS = 5000
 # Squib's drawing methods that take a layout, and the cardgen element each makes.
 DRAWS = {"text": "text", "rect": "rect", "svg": "image", "png": "image", "circle": "ellipse",
          "ellipse": "ellipse", "line": "line", "triangle": "polygon", "star": "polygon", "polygon": "polygon"}
@@ -78,13 +80,18 @@ class Script:
 
 def _statement(text: str, start: int) -> str:
     """The call starting at `start`: its line and the lines that continue it (after a trailing
-    comma, or inside open parentheses), cut where a `do |...|` block starts."""
-    out, depth = "", 0
-    for line in text[start:].split("\n"):
-        out += line + "\n"
+    comma, or inside open parentheses; at most MAX_CALL_LINES), cut where a `do |...|` block
+    starts."""
+    lines, depth, pos = [], 0, start
+    for _ in range(MAX_CALL_LINES):
+        end = text.find("\n", pos)
+        line = text[pos:] if end < 0 else text[pos:end]
+        lines.append(line)
         depth += line.count("(") - line.count(")")
-        if depth <= 0 and not line.rstrip().endswith((",", "\\")):
+        if end < 0 or (depth <= 0 and not line.rstrip().endswith((",", "\\"))):
             break
+        pos = end + 1
+    out = "\n".join(lines) + "\n"
     block = re.search(r"\bdo\b\s*(\|[^|]*\|)?\s*$", out, re.M)
     return out[:block.start()] if block else out
 
@@ -147,19 +154,20 @@ def _having(call: str, loop_var: str | None) -> str | None:
 
 
 def _builds(text: str) -> dict[int, str]:
-    """Line -> the `build :name do` block it is in (the block ends at the first `end` indented no
-    deeper than its `build`)."""
+    """Line -> the `build :name do` block it is in (a block ends at the first `end` indented no
+    deeper than its `build`), in one pass."""
     out: dict[int, str] = {}
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        m = re.match(r"([ \t]*)build\s*\(?\s*:(\w+)\s*\)?\s*do\b", line)
-        if m is None:
+    stack: list[tuple[int, str]] = []
+    for i, line in enumerate(text.split("\n"), 1):
+        indent = len(line) - len(line.lstrip())
+        if stack and line.strip().startswith("end") and indent <= stack[-1][0]:
+            stack.pop()
             continue
-        for j in range(i + 1, len(lines)):
-            indent = len(lines[j]) - len(lines[j].lstrip())
-            if lines[j].strip().startswith("end") and indent <= len(m.group(1)):
-                break
-            out.setdefault(j + 1, m.group(2))
+        if stack:
+            out[i] = stack[-1][1]
+        m = re.match(r"([ \t]*)build\s*\(?\s*:(\w+)\s*\)?\s*do\b", line)
+        if m is not None:
+            stack.append((len(m.group(1)), m.group(2)))
     return out
 
 
@@ -182,10 +190,13 @@ def read(path: Path) -> Script:
             script.deck = (next(g for g in w.groups() if g), next(g for g in h.groups() if g),
                            text.count("\n", 0, new.start()) + 1)
     builds = _builds(text)
+    line, counted = 1, 0
     for m in _CALL.finditer(text):
         call = _statement(text, m.end())
-        line = text.count("\n", 0, m.start()) + 1
+        line, counted = line + text.count("\n", counted, m.start()), m.start()
         method = m.group(1)
+        if len(script.calls) >= MAX_CALLS:
+            raise CardgenError(Loc(str(path), line), f"more than {MAX_CALLS} drawing calls; not a script to read")
         if method == "background":
             c = _COLOUR.search(call)
             if not script.background_line:
