@@ -197,3 +197,32 @@ def test_a_second_build_keeps_the_images_of_unchanged_cards(tiny_game):
     deck.write_text(deck.read_text().replace('"#ff0000"', '"#0000ff"'))      # Alpha changes
     img = png(render(game, "Alpha", "--format", "png") / "things" / "alpha.png")
     assert img.getpixel((187, 300))[:3] == pytest.approx((0, 0, 255), abs=3)
+
+
+def test_screen_sizes_come_from_the_shared_render_larger_ones_are_rendered_at_their_size(tiny_game):
+    """Up to the screen class (170 dpi) a card's pixels are scaled from the one render the gallery
+    and TTS use; sharper ones are rasterized at their own size (`cardgen.render.raster`)."""
+    from cardgen.render import raster
+
+    game = tiny_game()
+    raster.reset_stats()
+    render(game, "Alpha", "--width", "300", "--format", "png")        # 120 dpi
+    assert (raster.STATS["rasterized"], raster.STATS["scaled"]) == (1, 1)
+    raster.reset_stats()
+    render(game, "Alpha", "--dpi", "150", "--format", "png")          # the gallery's size: the same render
+    assert (raster.STATS["rasterized"], raster.STATS["scaled"]) == (0, 1)
+    raster.reset_stats()
+    img = png(render(game, "Alpha", "--width", "900", "--format", "png") / "things" / "alpha.png")   # 360 dpi
+    assert (raster.STATS["rasterized"], raster.STATS["scaled"]) == (1, 0)
+    assert img.size == (900, 1260)
+
+
+def test_images_of_one_render_stay_beside_the_next_ones(tiny_game):
+    game = tiny_game()
+    render(game, "Alpha", "--format", "png")
+    out = render(game, "Beta", "--format", "png")
+    assert sorted(p.name for p in (out / "things").iterdir()) == ["alpha.png", "beta.png"]
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("Alpha", "Gamma"))         # the game changes: Alpha is gone
+    out = render(game, "Beta", "--format", "png")
+    assert sorted(p.name for p in (out / "things").iterdir()) == ["beta.png"]

@@ -60,35 +60,43 @@ class Images(Output[ImagesOptions]):
     rasterizes = True
 
     def make(self, job: Job[ImagesOptions]) -> None:
+        """Each image is a part of its own (`Job.part`): one whose card and options did not
+        change is kept, and those of an earlier render stay beside this one's while the game
+        they were made from is the same (removed once it changed: docs/outputs.md)."""
         from cardgen.render import raster
 
         o, r = job.options, job.rendered
-        wanted = _singles(job)
-        fans = [_fan(job, i, entry) for i, entry in enumerate(o.fans)]
-        root = job.out_dir / "images"
-        job.staging.own_dir(root)
-        requests = [(lay, _spec(lay, o)) for _, lay, _ in wanted]
-        for i, fan in enumerate(fans):
-            spec = _spec(fan[0], o)
+        images = [(name, [lay], title, True) for name, lay, title in _singles(job)]
+        singles = len(images)
+        for i, entry in enumerate(o.fans):
+            fan = _fan(job, i, entry)
             if any(abs(lay.height / lay.width - fan[0].height / fan[0].width) > 0.01 for lay in fan):
+                spec = _spec(fan[0], o)
                 loc, how = _where(job, "fans", i)
                 job.report.warn(loc, f"images: fan {i + 1}{how} mixes cards of different proportions; each is "
                                      f"drawn at the first card's size ({spec.px_w} x {spec.px_h} px)", "images-fan")
-            requests += [(lay, raster.Spec(spec.px_w, spec.px_h, 0.0, spec.dpi, "png")) for lay in fan]
-        part = job.part("", wanted, fans)
-        if part.keep():
+            images.append((f"fan-{i + 1}", fan, f"{r.game.title}: hand {i + 1}", False))
+        todo = []
+        for name, sides, title, single in images:
+            part = job.part(name, sides, title)
+            if not part.keep():
+                todo.append((part, name, sides, title, single))
+        job.report.note(f"images: {singles} card image{'s' if singles != 1 else ''}"
+                        + (f", {len(o.fans)} fan{'s' if len(o.fans) != 1 else ''}" if o.fans else "")
+                        + f" in {', '.join(o.formats).upper()}")
+        if not todo:
             return
+        requests = []
+        for _, _, sides, _, _ in todo:
+            spec = _spec(sides[0], o)        # (a fan's cards all at its first card's size)
+            requests += [(lay, spec) for lay in sides]
         cache = raster.Cache.of(job.out_dir)
-        with part, raster.Pool() as pool:
+        with raster.Pool() as pool:
             paths = iter(raster.rasterize(requests, cache, raster.font_dirs_of(r), pool))
-            for name, lay, title in wanted:
-                self._write(job, root / name, [(lay, next(paths))], title, single=True)
-            for i, fan in enumerate(fans):
-                sides = [(lay, next(paths)) for lay in fan]
-                self._write(job, root / f"fan-{i + 1}", sides, f"{r.game.title}: hand {i + 1}", single=False)
-            job.report.note(f"images: {len(wanted)} card image{'s' if len(wanted) != 1 else ''}"
-                            + (f", {len(fans)} fan{'s' if len(fans) != 1 else ''}" if fans else "")
-                            + f" in {', '.join(o.formats).upper()}")
+        for part, name, sides, title, single in todo:
+            with part:
+                self._write(job, job.out_dir / "images" / name, [(lay, next(paths)) for lay in sides], title,
+                            single)
         cache.prune()
 
     def _write(self, job: Job[ImagesOptions], stem, sides: list, title: str, single: bool) -> None:
