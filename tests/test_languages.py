@@ -231,7 +231,7 @@ def test_a_translation_is_stale_after_its_source_changes_and_not_before(tmp_path
     assert {(r["card"], r["field"]) for r in history["translations"]["Action"]} == {
         (f"name:{n}", f) for n in ("Digging", "Bribe", "Theft") for f in ("name", "text")} | {("deck", "description")}
     assert [(r["card"], r["field"]) for r in history["translations"]["game.yaml"]] == [("", "title")]
-    assert [(r["card"], r["field"]) for r in history["translations"]["template g/face"]] == [("", "elements[1].text")]
+    assert [(r["card"], r["field"]) for r in history["translations"]["template g/face"]] == [("", "elements[label].text")]
     assert _stale(root, tmp_path) == []
     deck = root / "actions.yaml"
     deck.write_text(deck.read_text().replace("text: Dig a hole.", "text: Dig a deep hole."))

@@ -128,7 +128,7 @@ def test_every_translated_text_is_recorded_text_by_text(tmp_path):
                        ("", "sections[0].body[1].steps[1]"), ("", "sections[0].body[2].callout.kind"),
                        ("", "sections[0].body[2].callout.text"), ("", "sections[0].body[2].callout.title"),
                        ("", "sections[0].title"), ("", "title")],
-        "template g/face": [("", "elements[1].text")]}
+        "template g/face": [("", "elements[label].text")]}
     assert _stale(root, tmp_path) == []
 
 
@@ -140,13 +140,15 @@ def test_a_rules_paragraph_and_a_template_text_are_stale_after_their_source_chan
     _edit(rules, "Read the cards\n            aloud.", "Read the cards\n            aloud, slowly.")
     _edit(rules, "          - \"Play one.\"", "          - \"Play one card.\"")
     _edit(face, "text: ACTION\n", "text: ACTIONS\n")
+    # an element inserted above: the label is named by its name, not its place
+    _edit(face, "elements:\n", "elements:\n  - name: frame\n    type: rect\n    box: trim\n    fill: \"#eeeeee\"\n")
     mark = "update it, or accept it as it is with `cardgen i18n mark g --lang de`"
     assert _stale(root, tmp_path) == [
         f"{rules}:21:13: warning: German text of rules.yaml (`sections[0].body@de[1].steps[1]`) was written for an "
         f"older English text: the `body[1].steps[1]` it translates changed since; {mark}",
         f"{rules}:25:17: warning: German text of rules.yaml (`sections[0].body@de[2].callout.text`) was written for "
         f"an older English text: the `body[2].callout.text` it translates changed since; {mark}",
-        f"{face}:12:5: warning: German text of template g/face (`elements[1].text@de`) was written for an older "
+        f"{face}:16:5: warning: German text of template g/face (`elements[label].text@de`) was written for an older "
         f"English text: the `text:` it translates changed since; {mark}"]
     _build(root, tmp_path)
     assert len(_stale(root, tmp_path)) == 3          # a build keeps the records of stale translations
@@ -201,7 +203,7 @@ def test_every_text_is_exported_and_an_unchanged_file_imports_byte_for_byte(tmp_
                                                           "Lies die Karten laut vor."),
         "rules.yaml||player_aid.turn[0]": ("rules.yaml:29", "Draw a card.", "Ziehe eine Karte."),
         "rules.yaml||components[0].item": ("rules.yaml:32", "Pawn", "Spielfigur"),
-        "template g/face||elements[1].text": ("../../templates/g/face.yaml:11", "ACTION", "AKTION")}
+        "template g/face||elements[label].text": ("../../templates/g/face.yaml:11", "ACTION", "AKTION")}
     for ctx, (where, msgid, msgstr) in expected.items():
         assert _entry(text, ctx).endswith(f'#: {where}\nmsgctxt "{ctx}"\nmsgid "{msgid}"\nmsgstr "{msgstr}"'), ctx
     assert "callout.kind" not in text and "{{ card.text }}" not in text     # a keyword, a bare expression
@@ -222,7 +224,7 @@ def test_translations_are_written_into_every_file_where_they_belong(tmp_path):
            "rules.yaml||sections[0].body[1].steps[0]": "Ziehe fünf.",
            "rules.yaml||sections[0].body[1].steps[1]": "Spiele eine.",
            "rules.yaml||sections[0].body[2].callout.text": "Lies vor.",
-           "rules.yaml||player_aid.turn[1]": "Spiele eine Karte aus.", "template g/face||elements[1].text": "TUN"}
+           "rules.yaml||player_aid.turn[1]": "Spiele eine Karte aus.", "template g/face||elements[label].text": "TUN"}
     for ctx, msgstr in new.items():
         entry = _entry(text, ctx)
         text = text.replace(entry, entry[:entry.rindex("msgstr ")] + f'msgstr "{msgstr}"')

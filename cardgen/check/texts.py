@@ -8,9 +8,11 @@ at any depth (a section's `title`, its whole `body`), and a template's (an eleme
 Each is named, the same from one build to the next, by a *group* (the deck's name for a deck
 file; `game.yaml`, `rules.yaml`, `template REF`), an *ident* in it (a card's `name:NAME` or
 `id:ID`, `deck` for the deck file's own text, "" elsewhere) and its *path* from there
-(`text`, `back.text`, `sections[2].body`).  A value that is a list or a mapping (a section's
-`body`, a card's `abilities`) is tracked and translated text by text (`leaves`): `body[1]`,
-`body[2].steps[0]`, each translated text paired with the source text at the same path.
+(`text`, `back.text`, `sections[2].body`, a template's `elements[label].text`: an item of a
+list whose items each have a `name:` of their own is named by it, not by its place).  A value
+that is a list or a mapping (a section's `body`, a card's `abilities`) is tracked and
+translated text by text (`leaves`): `body[1]`, `body[2].steps[0]`, each translated text paired
+with the source text at the same path.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from cardgen.core.located import YDict, YList
 from cardgen.core.paths import PathRefused
 from cardgen.layout.templates import find_template
 from cardgen.load.translations import split, translated
+from cardgen.load.yamledit import Named, named_steps
 from cardgen.load.yamlsrc import load_file
 from cardgen.model.game import BUNDLED, Card, Deck, Game
 from cardgen.schema.languages import norm
@@ -42,7 +45,7 @@ def path_name(steps: tuple[Step, ...]) -> str:
     """`sections[2].body`: the path of a value, as records and PO entries name it."""
     out = ""
     for s in steps:
-        out += f"[{s}]" if isinstance(s, int) else (f".{s}" if out else str(s))
+        out += f"[{s}]" if isinstance(s, (int, Named)) else (f".{s}" if out else str(s))
     return out
 
 
@@ -132,7 +135,9 @@ def _leaves(value: Any, at: tuple[Step, ...], container: Any, key: Any) -> Itera
 def get(value: Any, at: tuple[Step, ...]) -> Any:
     """The value at path `at` inside `value`, or None."""
     for step in at:
-        if isinstance(value, dict) and not isinstance(step, int):
+        if isinstance(value, list) and isinstance(step, Named):
+            value = next((v for v in value if isinstance(v, dict) and v.get("name") == step), None)
+        elif isinstance(value, dict) and not isinstance(step, int):
             value = value.get(step)
         elif isinstance(value, list) and isinstance(step, int) and step < len(value):
             value = value[step]
@@ -158,8 +163,8 @@ class _Walk:
 
 def _places(walk: _Walk, value: Any, at: tuple[Step, ...], skip: tuple[str, ...] = ()) -> Iterator[Place]:
     if isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _places(walk, v, (*at, i))
+        for step, v in zip(named_steps(value), value):
+            yield from _places(walk, v, (*at, step))
         return
     if not isinstance(value, dict):
         return

@@ -20,6 +20,30 @@ from cardgen.core.errors import CardgenError, Loc
 Step = str | int
 
 
+class Named(str):
+    """A path's step to the item of a list whose `name:` it is (a template's element), rather
+    than to a position that an item inserted above would change."""
+
+
+def named_steps(items: list) -> list[Step]:
+    """The steps to each item of `items`: its `Named` name when every item is a mapping with a
+    `name:` text of its own (unique in the list), else its position."""
+    names = [v.get("name") if isinstance(v, dict) else None for v in items]
+    if names and all(isinstance(n, str) and n for n in names) and len(set(names)) == len(names):
+        return [Named(n) for n in names]
+    return list(range(len(items)))
+
+
+def _named(node: yaml.Node, name: str) -> yaml.Node | None:
+    for item in node.value:
+        if isinstance(item, yaml.MappingNode) and any(
+                isinstance(k, yaml.ScalarNode) and k.value == "name" and isinstance(v, yaml.ScalarNode)
+                and v.value == name for k, v in item.value):
+            found: yaml.Node = item
+            return found
+    return None
+
+
 @dataclass(frozen=True)
 class Change:
     """`key` of the mapping at `path` set to `value`: when the mapping has `key`, its value (or
@@ -33,6 +57,8 @@ class Change:
 
 
 def _child(node: yaml.Node, step: Step) -> yaml.Node | None:
+    if isinstance(node, yaml.SequenceNode) and isinstance(step, Named):
+        return _named(node, step)
     if isinstance(node, yaml.MappingNode) and not isinstance(step, int):
         return next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == step), None)
     if isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
