@@ -305,7 +305,7 @@ def _with_args(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use 
     return {**entry, **args}, {**locs, **dict.fromkeys(args, at)}
 
 
-def _elements(key: str, entry: dict, locs: dict[str, Loc], own: set[str], ctx: _Ctx) -> list[tuple[int, dict]]:
+def _elements(key: str, entry: dict, locs: dict[str, Loc], own: set[str], ctx: _Ctx) -> list[tuple[tuple, dict]]:
     """The cardgen elements for a resolved layout entry, each with the script's line that draws
     it (0 without a script): one per kind of drawing (an image, a rect, a text), the text named as
     the entry and the others `KEY_image`, `KEY_rect` when there are more."""
@@ -328,7 +328,7 @@ def _elements(key: str, entry: dict, locs: dict[str, Loc], own: set[str], ctx: _
             having = _field(ctx, use.having)
             ctx.printed.append(having)
             element["when"] = f"card[{having!r}] != ''"
-        out.append((use.line if use else 0, element))
+        out.append((use.order if use else (0, 0, 0), element))
     kinds = {e["type"] for _, e in out}
     for k in entry:             # what Squib would draw with that this cannot (a key of another kind only if own)
         used = not ((k in TEXT_KEYS and "text" not in kinds) or (k in SHAPE_KEYS and "rect" not in kinds))
@@ -390,12 +390,12 @@ def deck_size(text: str) -> tuple[float, float]:
 def _template(entries: YDict, layout: Path, ctx: _Ctx) -> dict:
     """The cardgen template: an element per layout entry and drawing (in the script's order, with
     a script), measured from the bleed."""
-    made: list[tuple[int, dict]] = []
+    made: list[tuple[tuple, dict]] = []
     if ctx.script is not None and ctx.script.background_line:
         at = Loc(str(ctx.script.path), ctx.script.background_line)
         fill = sv.colour(ctx.script.background or "")
         if fill is not None:
-            made.append((at.line, {"name": "background", "type": "rect", "box": "bleed", "fill": fill}))
+            made.append(((at.line, 0, 0), {"name": "background", "type": "rect", "box": "bleed", "fill": fill}))
         else:
             ctx.said.add(at, "background", "{names}: a colour the script works out; not carried over")
     done: dict[str, Resolved] = {}

@@ -52,6 +52,7 @@ class Use:
     having: str | None = None   # `range:` read as the cards whose column this is not empty (or LOOP)
     literal: str | None = None  # a text's `str: 'words'`, the same on every card
     build: str | None = None    # the `build :name do ... end` block the call is in (a variant)
+    order: tuple[int, int, int] = (0, 0, 0)     # when Squib draws it: (line, or a loop's line, its turn, line)
 
 
 @dataclass
@@ -74,7 +75,7 @@ class Script:
                 column = part if u.column == LOOP else u.column
                 having = part if u.having == LOOP else u.having
                 out.append(Use(u.kind, column, u.line, u.pattern, u.written, u.args, u.worked_out, u.file,
-                               u.file_column, u.only_with_file, having, u.literal, u.build))
+                               u.file_column, u.only_with_file, having, u.literal, u.build, u.order))
         return out
 
 
@@ -189,7 +190,7 @@ def read(path: Path) -> Script:
         if w is not None and h is not None:
             script.deck = (next(g for g in w.groups() if g), next(g for g in h.groups() if g),
                            text.count("\n", 0, new.start()) + 1)
-    builds = _builds(text)
+    builds, loops = _builds(text), _loops(text)
     line, counted = 1, 0
     for m in _CALL.finditer(text):
         call = _statement(text, m.end())
@@ -203,26 +204,73 @@ def read(path: Path) -> Script:
                 script.background_line = line
                 script.background = next(g for g in c.groups() if g) if c is not None else None
             continue
-        s = _STR.search(call) if method == "text" else None
-        use = Use(DRAWS[method], next((g for g in s.groups() if g), None) if s is not None else None, line)
-        use.build = builds.get(line)
-        lit = _STR_LITERAL.search(call) if method == "text" else None
-        if lit is not None:
-            use.literal = next(g for g in lit.groups() if g is not None)
-        _args(call, use)
-        if use.kind == "image":
-            _file(call, use)
-        lay, dyn = _LAYOUT.search(call), _DYNAMIC.search(call)
-        if lay is not None:
-            use.having = _having(call, None)
-            script.calls.append((next(g for g in lay.groups() if g), use))
-        elif dyn is not None:
-            holes = re.findall(r"#\{\s*(\w+)[^}]*\}", dyn.group(1))
-            parts = re.split(r"#\{[^}]*\}", dyn.group(1))
-            loop = _LOOP_STR.search(call) if method == "text" else None
-            by_var = len(holes) == 1 and loop is not None and loop.group(1) == holes[0]
-            use.pattern = re.compile(r"(\w+)".join(re.escape(p) for p in parts))
-            use.written, use.column = dyn.group(1), LOOP if by_var else use.column
-            use.having = _having(call, holes[0] if len(holes) == 1 else None)
-            script.calls.append(("", use))
+        loop = loops.get(line)
+        turns = [_subst(call, loop[1], v) for v in loop[2]] if loop and re.search(rf"\b{loop[1]}\b", call) else []
+        if loop is not None and turns and all(t is not None for t in turns):      # the loop's turns, one call each
+            for i, turn in enumerate(turns):
+                _call(script, str(turn), method, line, builds.get(line), (loop[0], i, line))
+        else:
+            _call(script, call, method, line, builds.get(line), (line, 0, 0))
     return script
+
+
+def _call(script: Script, call: str, method: str, line: int, build: str | None, order: tuple[int, int, int]) -> None:
+    """One drawing call, read: the entry it draws (or the entries a computed name can be)."""
+    s = _STR.search(call) if method == "text" else None
+    use = Use(DRAWS[method], next((g for g in s.groups() if g), None) if s is not None else None, line)
+    use.build, use.order = build, order
+    lit = _STR_LITERAL.search(call) if method == "text" else None
+    if lit is not None:
+        use.literal = next(g for g in lit.groups() if g is not None)
+    _args(call, use)
+    if use.kind == "image":
+        _file(call, use)
+    lay, dyn = _LAYOUT.search(call), _DYNAMIC.search(call)
+    if lay is not None:
+        use.having = _having(call, None)
+        script.calls.append((next(g for g in lay.groups() if g), use))
+    elif dyn is not None:
+        holes = re.findall(r"#\{\s*(\w+)[^}]*\}", dyn.group(1))
+        parts = re.split(r"#\{[^}]*\}", dyn.group(1))
+        loop = _LOOP_STR.search(call) if method == "text" else None
+        by_var = len(holes) == 1 and loop is not None and loop.group(1) == holes[0]
+        use.pattern = re.compile(r"(\w+)".join(re.escape(p) for p in parts))
+        use.written, use.column = dyn.group(1), LOOP if by_var else use.column
+        use.having = _having(call, holes[0] if len(holes) == 1 else None)
+        script.calls.append(("", use))
+
+
+_LOOP = re.compile(r"([ \t]*)(?:%w[(\[]([^)\]\n]*)[)\]]|\[((?:\s*'[\w -]*'\s*,?)+)\])\.each\s+do\s*\|\s*(\w+)\s*\|")
+MAX_TURNS = 20
+
+
+def _loops(text: str) -> dict[int, tuple[int, str, list[str]]]:
+    """Line -> the loop over a literal list it is in (`%w(Wood Steel).each do |res|`, `['a',
+    'b'].each do |x|`): the loop's line, its variable and its values (at most MAX_TURNS), in one
+    pass."""
+    out: dict[int, tuple[int, str, list[str]]] = {}
+    stack: list[tuple[int, tuple[int, str, list[str]]]] = []
+    for i, line in enumerate(text.split("\n"), 1):
+        indent = len(line) - len(line.lstrip())
+        if stack and line.strip().startswith("end") and indent <= stack[-1][0]:
+            stack.pop()
+            continue
+        if stack:
+            out[i] = stack[-1][1]
+        m = _LOOP.match(line)
+        if m is not None:
+            values = m.group(2).split() if m.group(2) is not None else re.findall(r"'([\w -]*)'", m.group(3))
+            if 0 < len(values) <= MAX_TURNS:
+                stack.append((len(m.group(1)), (i, m.group(4), values)))
+    return out
+
+
+def _subst(call: str, var: str, value: str) -> str | None:
+    """The call as one turn of the loop draws it: `#{res.downcase}` and `data[res]` with the turn's
+    value; None where the variable is used in a way this does not read."""
+    forms = {".downcase": value.lower(), ".upcase": value.upper(), ".capitalize": value.capitalize(), "": value}
+    call = re.sub(r"#\{\s*" + re.escape(var) + r"(\.downcase|\.upcase|\.capitalize)?\s*\}",
+                  lambda m: forms[m.group(1) or ""], call)
+    if re.search(r"#\{[^}]*\b" + re.escape(var) + r"\b", call):
+        return None
+    return re.sub(r"(?<![\w.:@$'\"])" + re.escape(var) + r"\b(?![(:])", f"'{value}'", call)
