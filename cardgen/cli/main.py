@@ -199,25 +199,39 @@ def _build(games, **values):
         click.echo("stopped watching")
 
 
-class _Build(click.Command):
-    """`cardgen build`, whose flags and epilog come from the declarations of every output: made
-    when the command is used, so `cardgen --help` and `cardgen validate` (which list or check
-    but never build) do not import the outputs' modules."""
+class _Lazy(click.Command):
+    """A command whose parameters come from declarations and are made when it is used
+    (`make_params`), so `cardgen --help` and `cardgen validate` do not import the outputs'
+    modules."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str, callback) -> None:
         self._params: list[click.Parameter] | None = None
-        super().__init__("build", callback=_build, help=_build.__doc__)
+        super().__init__(name, callback=callback, help=callback.__doc__)
+
+    def make_params(self) -> list[click.Parameter]:
+        raise NotImplementedError
 
     @property
     def params(self) -> list[click.Parameter]:
         if self._params is None:
-            self._params = [click.Argument(["games"], nargs=-1, metavar="[GAME_OR_PATH]..."),
-                            *(f[3] for f in _flags())]
+            self._params = self.make_params()
         return self._params
 
     @params.setter
     def params(self, value: list[click.Parameter]) -> None:
         self._params = list(value) or None
+
+
+class _Build(_Lazy):
+    """`cardgen build`, whose flags and epilog come from the declarations of every output: made
+    when the command is used, so `cardgen --help` and `cardgen validate` (which list or check
+    but never build) do not import the outputs' modules."""
+
+    def __init__(self) -> None:
+        super().__init__("build", _build)
+
+    def make_params(self) -> list[click.Parameter]:
+        return [click.Argument(["games"], nargs=-1, metavar="[GAME_OR_PATH]..."), *(f[3] for f in _flags())]
 
     @property
     def epilog(self) -> str:
@@ -238,13 +252,7 @@ main.add_command(serve)
 main.add_command(upload)
 
 
-# `cardgen render GAME [CARD]...`: card images for rules, shops and web pages, the `images`
-# output (`cardgen.outputs.images`) made alone: `cardgen build GAME --only images --card CARD ...`
-# in fewer words.  Its flags are the output's declared options, named without their `--image-`
-# prefix (`--width`, `--dpi`, `--format`, `--backs`), made when the command is used (as
-# `cardgen build`'s: `cardgen --help` imports no output).
-
-PREFIX = "--image-"
+PREFIX = "--image-"         # (`cardgen render`'s flags are the `images` options' without it)
 
 
 def _render(game, cards, out, quiet, **values):
@@ -282,26 +290,22 @@ def _render_flags() -> list[tuple[str, click.Option]]:
     return out
 
 
-class _Render(click.Command):
+class _Render(_Lazy):
+    """`cardgen render GAME [CARD]...`: card images for rules, shops and web pages, the `images`
+    output (`cardgen.outputs.images`) made alone: `cardgen build GAME --only images --card CARD
+    ...` in fewer words.  Its flags are the output's declared options, named without their
+    `--image-` prefix (`--width`, `--dpi`, `--format`, `--backs`)."""
+
     def __init__(self) -> None:
-        self._params: list[click.Parameter] | None = None
-        super().__init__("render", callback=_render, help=_render.__doc__)
+        super().__init__("render", _render)
 
-    @property
-    def params(self) -> list[click.Parameter]:
-        if self._params is None:
-            self._params = [click.Argument(["game"], metavar="GAME_OR_PATH"),
-                            click.Argument(["cards"], nargs=-1, metavar="[CARD]..."),
-                            *(p for _, p in _render_flags()),
-                            click.Option(["--out"], type=click.Path(file_okay=False, path_type=Path), default=None,
-                                         metavar="DIR", help="Output folder; the game's goes in <out>/<game>/ "
-                                                             "(default: the project's build/)."),
-                            click.Option(["--quiet"], is_flag=True, help="Show no progress bars.")]
-        return self._params
-
-    @params.setter
-    def params(self, value: list[click.Parameter]) -> None:
-        self._params = list(value) or None
+    def make_params(self) -> list[click.Parameter]:
+        return [click.Argument(["game"], metavar="GAME_OR_PATH"),
+                click.Argument(["cards"], nargs=-1, metavar="[CARD]..."),
+                *(p for _, p in _render_flags()),
+                click.Option(["--out"], type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
+                             help="Output folder; the game's goes in <out>/<game>/ (default: the project's build/)."),
+                click.Option(["--quiet"], is_flag=True, help="Show no progress bars.")]
 
 
 render = _Render()
