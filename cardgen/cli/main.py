@@ -512,8 +512,9 @@ def i18n_mark(games, lang):
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
               help="Where to write the PO file (default: GAME-LANG.po in the current folder).")
 def i18n_export(game, lang, output):
-    """Write the card texts of GAME and their LANG translations as a gettext PO file, for
-    translators' tools (Poedit, Weblate, Crowdin, ...); `cardgen i18n import` reads it back."""
+    """Write the texts of GAME (cards, decks, game.yaml, rules.yaml, templates) and their LANG
+    translations as a gettext PO file, for translators' tools (Poedit, Weblate, Crowdin, ...);
+    `cardgen i18n import` reads it back."""
     from cardgen.core import atomic
     from cardgen.pipeline.check import load_game
     from cardgen.pipeline.translation_files import export
@@ -535,8 +536,9 @@ def i18n_export(game, lang, output):
 @click.argument("po_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), metavar="FILE")
 @click.option("--lang", default=None, metavar="LANG", help="The language of the file (default: its header's).")
 def i18n_import(game, po_file, lang):
-    """Read the translations of a PO FILE (as `cardgen i18n export` wrote it) into GAME's deck
-    files, as FIELD@LANG beside each source; only what changed is written."""
+    """Read the translations of a PO FILE (as `cardgen i18n export` wrote it) into GAME's files
+    (deck files, game.yaml, rules.yaml, templates), as FIELD@LANG beside each source; only what
+    changed is written."""
     from cardgen.pipeline.check import load_game
     from cardgen.pipeline.translation_files import import_file
 
