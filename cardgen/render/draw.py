@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -28,7 +27,7 @@ from cardgen.render.glyphs import glyph_codes, register, shaped_out
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files, use_in_reportlab
 from cardgen.resources.icons import SVG_FONT, load_svg, svg_font_face
-from cardgen.resources.shaping import PSEUDO, Shaped, segments, strong
+from cardgen.resources.shaping import PSEUDO, Shaped, segments
 from cardgen.text import bidi
 
 if TYPE_CHECKING:    # (ReportLab's graphics and svglib are imported when an SVG is drawn, not reused)
@@ -648,9 +647,6 @@ def draw_line(c: Canvas, fonts: FontBook, text: str, size: float, x: float, y: f
     (What no font has is said by the check, `cardgen.check.glyphs`.)"""
     family = family or (DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None)
     runs = [(seg, font) for part, font in fonts.split(text, family, style) for seg in segments(part)]
-    if not any(strong(t) == "R" for t, _ in runs):
-        _words_out(c, fonts, runs, size, x, y, centred)
-        return
     if any(fonts.shaped(t, f) is not None for t, f in runs):     # shaped, in visual order (a Hebrew title)
         base = bidi.paragraph_level(t for t, _ in runs)
         runs = [runs[k] for k in bidi.visual_order(bidi.levels([bidi.kind(t) for t, _ in runs], base))]
@@ -666,34 +662,6 @@ def draw_line(c: Canvas, fonts: FontBook, text: str, size: float, x: float, y: f
             shaped_out(t, font, size, part, shaped)
             c.drawText(t)
         at += fonts.run_width(part, font, size)
-
-
-def _words_out(c: Canvas, fonts: FontBook, runs: list[tuple[str, str]], size: float, x: float, y: float,
-               centred: bool) -> None:
-    """A left-to-right line (`draw_line`) word by word, each word with the spaces after it, in
-    one text object: each word is shaped once a process (a sheet's margin note differs from the
-    last one in its sheet number alone, and shaping each whole note, drawn glyph by glyph for
-    the one ligature in it, was a tenth of a rebuild's print sheets); a word that shaping
-    leaves as it is, most of them, is written as it is."""
-    words = [(w, font) for part, font in runs for w in _WORDS.findall(part)]
-    at = x - sum(fonts.run_width(w, f, size) for w, f in words) / 2 if centred else x
-    t = c.beginText(at, y)
-    current = None
-    for word, font in words:
-        if font != current:
-            t.setFont(font, size)
-            current = font
-        t.setTextOrigin(at, y)
-        shaped = fonts.shaped(word, font)
-        if shaped is None:
-            t.textOut(word)
-        else:
-            shaped_out(t, font, size, word, shaped)
-        at += fonts.run_width(word, font, size)
-    c.drawText(t)
-
-
-_WORDS = re.compile(r"\S+\s*|\s+")
 
 
 def _placeholder_font(fonts: FontBook) -> str:
