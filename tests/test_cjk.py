@@ -147,7 +147,12 @@ def test_align_start_is_flush_right_in_hebrew_and_end_flush_left(printed):
 
 
 def _all_edges(pdf, text: str) -> list[tuple[float, float]]:
-    chars = _chars(pdf)
+    return _all_edges_on(pdf, 0, text)
+
+
+def _all_edges_on(pdf, index: int, text: str) -> list[tuple[float, float]]:
+    """The left of the first character and the right of the last of each place `text` is printed."""
+    chars = _chars(pdf, index)
     joined = "".join(ch for ch, *_ in chars)
     out = []
     at = joined.find(text)
@@ -276,3 +281,27 @@ def test_two_games_fonts_of_one_name_each_print_their_own_glyphs(tmp_path):
         build_game(root, REPO, BuildOptions(out=root.parent / "out", only=("cards",)), report)
         assert not report.items
         assert "".join(ch for ch, *_ in _chars(root.parent / "out" / "tiny" / "cards.pdf")) == chars
+
+
+def test_a_hebrew_paragraph_of_a_booklet_is_flush_right(tmp_path):
+    root = tmp_path / "tiny"
+    write(root / "game.yaml", "title: Tiny\n")
+    write(root / "templates" / "tiny" / "face.yaml", "elements:\n  - {name: bg, type: rect, box: bleed, fill: \"#ffffff\"}\n")
+    write(root / "templates" / "tiny" / "back.yaml", BACK_TEMPLATE)
+    write(root / "deck.yaml", "deck: Things\ntemplate: tiny/face\nback: tiny/back\ncards:\n  - name: One\n")
+    long, short = "שלום עולם גדול ויפה", "שלום"
+    write(root / "rules.yaml", f"sections:\n  - title: Rules\n    body:\n      - \"{long}\"\n      - \"{short}\"\n"
+                               "      - Play well.\n      - Play the game well.\n")
+    build_game(root, REPO, BuildOptions(out=tmp_path / "out", only=("booklet",)), Report())
+    pdf = next((tmp_path / "out" / "tiny").glob("rules*.pdf"))
+    for index in range(len(pdfium.PdfDocument(str(pdf)))):
+        chars = "".join(ch for ch, *_ in _chars(pdf, index))
+        if "Playwell" in chars:
+            break
+    edges = {}
+    for text in (long, short, "Play well.", "Play the game well."):
+        edges[text] = _all_edges_on(pdf, index, text.replace(" ", ""))[0]
+    assert edges[long][1] == pytest.approx(edges[short][1], abs=0.5)            # Hebrew: flush right
+    assert edges[short][0] > edges[long][0] + 20
+    assert edges["Play well."][0] == pytest.approx(edges["Play the game well."][0], abs=0.5)   # English: left
+    assert edges[long][1] > edges["Play the game well."][1] + 20

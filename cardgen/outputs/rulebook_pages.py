@@ -129,14 +129,15 @@ class Styles:
         self.accent = accent
         self.accent_text = readable(accent)          # the accent as a text colour on white
         self._keys = 0
-        self.body = TextStyle(sans, "regular", base, 1.32, INK)
-        self.lead = TextStyle(serif, "italic", base * 1.12, 1.3, INK)
-        self.bold = TextStyle(sans, "bold", base, 1.32, INK)
-        self.small = TextStyle(sans, "regular", base * 0.84, 1.25, GREY)
+        # (`start`: flush left, and flush right in a paragraph of Hebrew or Arabic)
+        self.body = TextStyle(sans, "regular", base, 1.32, INK, align="start")
+        self.lead = TextStyle(serif, "italic", base * 1.12, 1.3, INK, align="start")
+        self.bold = TextStyle(sans, "bold", base, 1.32, INK, align="start")
+        self.small = TextStyle(sans, "regular", base * 0.84, 1.25, GREY, align="start")
         self.marker = TextStyle(sans, "bold", base, 1.32, self.accent_text, align="right")
-        self.h = {1: TextStyle(serif, "bold", base * 1.65, 1.1, self.accent_text),
-                  2: TextStyle(serif, "bold", base * 1.3, 1.15, INK),
-                  3: TextStyle(sans, "bold", base * 1.08, 1.2, self.accent_text)}
+        self.h = {1: TextStyle(serif, "bold", base * 1.65, 1.1, self.accent_text, align="start"),
+                  2: TextStyle(serif, "bold", base * 1.3, 1.15, INK, align="start"),
+                  3: TextStyle(sans, "bold", base * 1.08, 1.2, self.accent_text, align="start")}
         self.gap = base * 0.55           # between blocks
 
 
