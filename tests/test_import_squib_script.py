@@ -104,7 +104,9 @@ Squib::Deck.new(cards: data.nrows) do
   # text layout: :frame
   rect layout: :text_box, range: data.rules.each_index.select { |i| data.rules[i] }
   text(str: data.rules, layout: 'rules') do |embed|
-    embed.svg key: 'Power', file: 'power.svg'
+    %w(Cost Power).each do |key|
+      embed.svg key: key, file: "img/#{key.downcase}.svg", width: 40
+    end
   end
   text str: 'Rules on the back', layout: :rules, y: 1000, font_size: 6
   save_pdf trim: 37.5
@@ -192,7 +194,11 @@ def test_the_script_says_what_each_entry_draws_and_the_rest_is_said_at_its_line(
     assert [by[n]["type"] for n in ("art", "title", "cost_rect", "cost_amt", "text_box", "rules")] == \
         ["image", "text", "rect", "text", "rect", "text"]
     # `str: data['Title']` is the deck's name column; `data.rules` the column Rules
-    assert by["title"]["text"] == "{{ card['name'] }}" and by["rules"]["text"] == "{{ card['Rules'] }}"
+    assert by["title"]["text"] == "{{ card['name'] }}"
+    # Squib's embedded icons, from a loop in the text's block: each word printed as its icon
+    assert by["rules"]["text"] == "{{ card['Rules'] | replace('Cost', ':cost:') | replace('Power', ':power:') }}"
+    assert any(line.endswith("game.rb:24: 'rules': 'Power' printed as the icon :power: (put img/power.svg in "
+                             "art/icons/power.svg)") for line in lines), face
     # drawn again, with its words and other arguments: a second element
     assert (by["rules_2"]["text"], by["rules_2"]["y"], by["rules_2"]["size"]) == ("Rules on the back", "1000px", 6)
     # `text str: data[stat], layout: "#{stat.downcase}_amt"` in the loop over %w(Cost Power): cost_amt prints

@@ -185,7 +185,7 @@ def _text(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use | Non
                                          "card's field of its name")
     if "text" not in element and re.fullmatch(r"[^\W\d][\w -]*", name):       # (a name a template line can hold)
         ctx.printed.append(name)
-        element["text"] = "{{ card[" + repr(name) + "] }}"
+        element["text"] = "{{ card[" + repr(name) + "]" + _embedded(key, ctx, use) + " }}"
     elif "text" not in element:
         ctx.said.add(locs["_entry"], key, "{names} is not a field name a template can print; its text is left empty")
         element["text"] = ""
@@ -210,6 +210,23 @@ def _text(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use | Non
             ctx.said.add(locs["ellipsize"], key, f"{{names}}: ellipsize {entry['ellipsize']} not carried over "
                                                  f"(a text too long is a warning, or `fit: shrink`)")
     return element
+
+
+def _embedded(key: str, ctx: _Ctx, use: Use | None) -> str:
+    """Squib's embedded icons (`embed.svg key: 'Wood', file: ...`) as cardgen's `:wood:` in the
+    text: the filters that put each icon for its word, said with where its file goes."""
+    out = ""
+    if use is None:
+        return out
+    for word, file in use.embeds:
+        icon = re.sub(r"[^a-z0-9_-]+", "", word.lower())
+        if not icon:
+            ctx.said.add(_at(ctx, use), key, f"{{names}}: the icon embedded for {word!r} not carried over")
+            continue
+        out += f" | replace({word!r}, ':{icon}:')"
+        ctx.said.add(_at(ctx, use), key, f"{{names}}: {word!r} printed as the icon :{icon}: (put {file} in "
+                                         f"art/icons/{icon}.svg)")
+    return out
 
 
 def _image(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use | None) -> dict:

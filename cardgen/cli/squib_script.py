@@ -53,6 +53,7 @@ class Use:
     literal: str | None = None  # a text's `str: 'words'`, the same on every card
     build: str | None = None    # the `build :name do ... end` block the call is in (a variant)
     order: tuple[int, int, int] = (0, 0, 0)     # when Squib draws it: (line, or a loop's line, its turn, line)
+    embeds: list[tuple[str, str]] = field(default_factory=list)     # a text's `embed.svg key:, file:` (literal)
 
 
 @dataclass
@@ -75,11 +76,11 @@ class Script:
                 column = part if u.column == LOOP else u.column
                 having = part if u.having == LOOP else u.having
                 out.append(Use(u.kind, column, u.line, u.pattern, u.written, u.args, u.worked_out, u.file,
-                               u.file_column, u.only_with_file, having, u.literal, u.build, u.order))
+                               u.file_column, u.only_with_file, having, u.literal, u.build, u.order, u.embeds))
         return out
 
 
-def _statement(text: str, start: int) -> str:
+def _statement(text: str, start: int, cut: bool = True) -> str:
     """The call starting at `start`: its line and the lines that continue it (after a trailing
     comma, or inside open parentheses; at most MAX_CALL_LINES), cut where a `do |...|` block
     starts."""
@@ -93,7 +94,7 @@ def _statement(text: str, start: int) -> str:
             break
         pos = end + 1
     out = "\n".join(lines) + "\n"
-    block = re.search(r"\bdo\b\s*(\|[^|]*\|)?\s*$", out, re.M)
+    block = re.search(r"\bdo\b\s*(\|[^|]*\|)?\s*$", out, re.M) if cut else None
     return out[:block.start()] if block else out
 
 
@@ -191,6 +192,7 @@ def read(path: Path) -> Script:
             script.deck = (next(g for g in w.groups() if g), next(g for g in h.groups() if g),
                            text.count("\n", 0, new.start()) + 1)
     builds, loops = _builds(text), _loops(text)
+    lines = text.split("\n")
     line, counted = 1, 0
     for m in _CALL.finditer(text):
         call = _statement(text, m.end())
@@ -206,11 +208,16 @@ def read(path: Path) -> Script:
             continue
         loop = loops.get(line)
         turns = [_subst(call, loop[1], v) for v in loop[2]] if loop and re.search(rf"\b{loop[1]}\b", call) else []
+        before = len(script.calls)
         if loop is not None and turns and all(t is not None for t in turns):      # the loop's turns, one call each
             for i, turn in enumerate(turns):
                 _call(script, str(turn), method, line, builds.get(line), (loop[0], i, line))
         else:
             _call(script, call, method, line, builds.get(line), (line, 0, 0))
+        if method == "text":
+            embeds = _embeds(text, m.end(), lines, line, loops)
+            for _, use in script.calls[before:]:
+                use.embeds = embeds
     return script
 
 
@@ -274,3 +281,29 @@ def _subst(call: str, var: str, value: str) -> str | None:
     if re.search(r"#\{[^}]*\b" + re.escape(var) + r"\b", call):
         return None
     return re.sub(r"(?<![\w.:@$'\"])" + re.escape(var) + r"\b(?![(:])", f"'{value}'", call)
+
+
+def _embeds(text: str, start: int, lines: list[str], line: int,
+            loops: dict[int, tuple[int, str, list[str]]]) -> list[tuple[str, str]]:
+    """A text call's `do |embed| ... end` block: its `embed.svg key: 'Wood', file: '...'` (or
+    png) lines, a loop over a literal list inside read once per turn; (key, file as written)."""
+    whole = _statement(text, start, cut=False).rstrip("\n")
+    block = re.search(r"\bdo\s*\|\s*(\w+)\s*\|\s*$", whole)
+    if block is None:
+        return []
+    indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+    out: list[tuple[str, str]] = []
+    for n in range(line + whole.count("\n"), min(len(lines), line + 200)):       # (n: the next line's index)
+        body = lines[n]
+        if body.strip().startswith("end") and len(body) - len(body.lstrip()) <= indent:
+            break
+        if not re.match(rf"\s*{block.group(1)}\.(svg|png)\b", body):
+            continue
+        loop = loops.get(n + 1)
+        turns = [_subst(body, loop[1], v) for v in loop[2]] if loop and re.search(rf"\b{loop[1]}\b", body) else [body]
+        for turn in turns:
+            key = re.search(r"\bkey:\s*(?:'([^'\n]+)'|\"([^\"#\n]+)\")", turn or "")
+            file = re.search(r"\bfile:\s*(?:'([^'\n]+)'|\"([^\"\n]+)\")", turn or "")
+            if key is not None and file is not None:
+                out.append((next(g for g in key.groups() if g), next(g for g in file.groups() if g)))
+    return out
