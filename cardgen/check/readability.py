@@ -243,10 +243,13 @@ def colour_coding(game: Game, res, report: Report) -> None:
             continue
         found: list[tuple[tuple, tuple, list[str]]] = []
         tells = _Tells(res)
-        if tells.every_pair_apart(list(by_colour.values())):
+        colours = sorted(by_colour)
+        pairs = tells.unsettled([by_colour[c] for c in colours])
+        if pairs is not None and not pairs:
             continue            # (each card's own title, say: no pair need be looked at)
         seen = {c: _seen(c) for c in by_colour}
-        for a, b in itertools.combinations(sorted(by_colour), 2):
+        for i, j in itertools.combinations(range(len(colours)), 2) if pairs is None else pairs:
+            a, b = colours[i], colours[j]
             ways = _collapses(a, b, seen)
             if ways and not tells.apart(by_colour[a], by_colour[b]):
                 found.append((a, b, ways))
@@ -336,17 +339,25 @@ class _Tells:
         return False
 
     def every_pair_apart(self, groups: list[list]) -> bool:
-        """Would `apart` say yes for every pair of `groups` (each colour's cards), by one element
-        that tells them all apart?  Worked out in time linear in the cards, where every group's
-        cards share one list of elements (their decks' templates give the same elements): no
-        value of the element shown by two groups, and no pair of groups fails the count rule
-        (two groups whose cards all show values of their own, one of them of several cards)."""
+        """Would `apart` say yes for every pair of `groups` (each colour's cards)?"""
+        return self.unsettled(groups) == []
+
+    def unsettled(self, groups: list[list]) -> list[tuple[int, int]] | None:
+        """The pairs of `groups` (each colour's cards; by index, in order) that one element
+        does not tell apart, worked out in time linear in the cards where every group's cards
+        share one list of elements (their decks' templates give the same elements): an element
+        no value of which two groups show tells every pair apart, but for pairs of groups
+        whose cards all show values of their own, one of them of several cards (the count
+        rule of `apart`).  [] (every pair told apart), or a list of the pairs `apart` has to
+        look at (a 10,000-card deck in random colours, where a few colours are two cards',
+        has about 10,000 such pairs in 50 million), or None: every pair."""
         everyone = [m for g in groups for m in g]
         elements = self._elements(everyone, [])
         if elements is None:
-            return True
+            return []
         if any(self._elements(g, []) is not elements and self._elements(g, []) != elements for g in groups):
-            return False
+            return None
+        best: list[tuple[int, int]] | None = None
         for other in elements:
             for key in _TELL_KEYS:
                 if key not in other:
@@ -355,11 +366,16 @@ class _Tells:
                 if sum(len(v) for v in sets) != len(frozenset().union(*sets)):
                     continue            # (a value two groups share)
                 if _names_kind(other, key):
-                    return True
-                own = [g for g, v in zip(groups, sets, strict=True) if len(v) == len(g)]
-                if len(own) <= 1 or all(len(g) == 1 for g in own):
-                    return True
-        return False
+                    return []
+                own = [i for i, (g, v) in enumerate(zip(groups, sets, strict=True)) if len(v) == len(g)]
+                several = [i for i in own if len(groups[i]) > 1]
+                if len(own) <= 1 or not several:
+                    return []
+                if best is None or len(several) * len(own) < len(best):
+                    mine = set(several)
+                    best = sorted({(min(i, j), max(i, j)) for i in several for j in own if j != i
+                                   and (j not in mine or i < j)})
+        return best
 
 
 def _names_kind(el: Mapping, key: str) -> bool:
