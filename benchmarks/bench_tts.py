@@ -1,28 +1,38 @@
-"""Benchmark: 500 distinct poker cards to Tabletop Simulator atlases.
+"""Benchmark: distinct poker cards to Tabletop Simulator deck sheets, against the floor.
 
-Each card has a title, a type line, a coloured frame, about 25 words of text with an
-inline icon, and the deck shares one back.  Prints the cold build time (empty cache),
-the rebuild time (nothing changed), and the peak memory of this process plus its
-largest worker.  Target on the 2-core dev machine: < 5 s and < 400 MB.
+    python benchmarks/bench_tts.py [--cards 500 ...] [--repeat 2]
 
-    PYTHONPATH=$PWD python benchmarks/bench_tts.py [--cards 500]
+For each size (default 500 cards: a title, a type line, a coloured frame, about 25 words of
+text with an inline icon, one shared back) it prints, best of `--repeat` runs, build and
+floor taking turns:
+
+- build: `cardgen build --only tts` in a fresh process, into an empty output folder (so
+  every card side is rasterized), measured with `measure.py`: wall time, CPU time (user +
+  system) of the build and of every process it started (the raster workers and their fork
+  server, orphans included), and the peak of their summed memory (RSS, sampled);
+- rebuild: the same command again, nothing changed;
+- floor: what making the deck sheets needs at the least, with the same libraries: the same
+  card sides drawn into one PDF beforehand (not timed), then, in a fresh process with one
+  worker process per core, each deck sheet's card sides rendered once by PDFium at the
+  sheet's cell size, pasted into the sheet and encoded as cardgen's are (JPEG, quality 92,
+  no chroma subsampling), written to a file; nothing else (no cache, no saved object);
+- the ratios build / floor of the wall and CPU times (target, issue 30: at most 1.2).  On
+  a machine other work shares, CPU time is the steadier comparison.
 """
 from __future__ import annotations
 
 import argparse
 import os
-import resource
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
 
-from cardgen.render import raster  # noqa: E402
-from cardgen.pipeline.build import BuildOptions, build_game  # noqa: E402
-from cardgen.core.errors import Report  # noqa: E402
+from measure import Measured, machine, measure  # noqa: E402
 
 FACE = """\
 elements:
@@ -54,6 +64,7 @@ WORDS = ("gain lose draw discard each player partner abyss city treasure card ro
          "your team may instead when another until end of turn take give one two three").split()
 ICONS = ["coins", "shield", "trophy", "cog", "treasure", "crystal-ball", "heart-plus", "puzzle"]
 COLORS = ["#1d6a72", "#5a3a86", "#2e6e34", "#9a6a12", "#b5542c", "#243b6b", "#8a1c3b", "#3f5f1f"]
+QUALITY = 92                    # cardgen's default `tts.jpeg_quality`
 
 
 def make_game(folder: Path, n: int) -> Path:
@@ -77,49 +88,101 @@ def make_game(folder: Path, n: int) -> Path:
     return game
 
 
-def peak_mb() -> tuple[float, float]:
-    """Peak RSS of this process and of its largest child, in MB (Linux reports KiB)."""
-    unit = 1024 * 1024 if sys.platform == "darwin" else 1024
-    me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit / 1e6
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * unit / 1e6
-    return me, kids
+# -- the floor --------------------------------------------------------------------------------
+
+FLOOR = r"""
+import json, os, sys, multiprocessing as mp
+import pypdfium2 as pdfium
+from PIL import Image
+pdf, out, plan = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+cw, ch, bleed, quality = plan["cw"], plan["ch"], plan["bleed"], plan["quality"]
+
+def sheet(args):
+    k, first, cols, rows, count = args
+    doc = pdfium.PdfDocument(pdf)
+    atlas = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
+    for i in range(count):
+        page = doc[first + i]
+        w = page.get_width() - 2 * bleed
+        img = page.render(scale=cw / w, crop=(bleed, bleed, bleed, bleed), rev_byteorder=True).to_pil()
+        page.close()
+        if img.size != (cw, ch):
+            img = img.crop((0, 0, cw, ch))
+        atlas.paste(img, ((i % cols) * cw, (i // cols) * ch))
+    doc.close()
+    atlas.save(os.path.join(out, f"{k}.jpg"), "JPEG", quality=quality, subsampling=0, optimize=False)
+
+with mp.get_context("fork").Pool(os.cpu_count()) as pool:
+    pool.map(sheet, [tuple(s) for s in plan["sheets"]], chunksize=1)
+"""
 
 
-def cpu_seconds() -> float:
-    """User + system CPU time of this process and its finished workers."""
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+def floor_pdf(game: Path, path: Path) -> dict:
+    """The faces of `game` drawn into one PDF (a page each, with bleed) at `path`; returns the
+    floor's plan: the deck sheets as cardgen plans them (TTS's defaults: 70 cards a sheet),
+    their cell size and the cards' bleed in pt."""
+    from cardgen.core.errors import Report
+    from cardgen.layout.engine import layout_game
+    from cardgen.outputs.tts_atlas import plan_sheets
+    from cardgen.pipeline.check import load_game
+    from cardgen.render import raster
+
+    r = layout_game(load_game(game, game, Report()), Report())
+    layouts = [face for _, _, face in r.faces]
+    deck = r.faces[0][0]
+    sheets = plan_sheets(layouts, deck.size.width, deck.size.height, True)
+    path.write_bytes(raster.jobs_pdf(layouts, r.res.fonts))
+    firsts = [0]
+    for s in sheets:
+        firsts.append(firsts[-1] + len(s.entries))
+    return {"cw": sheets[0].cell_w, "ch": sheets[0].cell_h, "bleed": layouts[0].bleed, "quality": QUALITY,
+            "sheets": [(k, firsts[k], s.cols, s.rows, len(s.entries)) for k, s in enumerate(sheets)]}
+
+
+def run_floor(pdf: Path, out: Path, plan: dict) -> Measured:
+    import json
+
+    out.mkdir()
+    m = measure([sys.executable, "-c", FLOOR, str(pdf), str(out), json.dumps(plan)])
+    if m.returncode:
+        raise SystemExit(f"floor failed:\n{m.stderr}")
+    return m
+
+
+def run_build(game: Path, out: Path) -> Measured:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    m = measure([sys.executable, "-m", "cardgen", "build", str(game), "--only", "tts", "--out", str(out),
+                 "--quiet"], env=env)
+    if m.returncode:
+        raise SystemExit(f"build failed:\n{m.stderr}")
+    return m
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--cards", type=int, default=500)
-    args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
-        game = make_game(tmp, args.cards)
-        opts = BuildOptions(only=("tts",), out=tmp / "build")
-        raster.reset_stats()
-        c0 = cpu_seconds()
-        t0 = time.perf_counter()
-        written = build_game(game, ROOT, opts, Report())
-        cold = time.perf_counter() - t0
-        cold_cpu = cpu_seconds() - c0
-        n_rast = raster.STATS["rasterized"]
-        raster.reset_stats()
-        t0 = time.perf_counter()
-        build_game(game, ROOT, BuildOptions(only=("tts",), out=tmp / "build"), Report())
-        warm = time.perf_counter() - t0
-        atlases = [p for p in written if "-faces-" in p.name]
-        me, kids = peak_mb()
-        print(f"{args.cards} distinct poker cards -> {len(atlases)} TTS face atlases")
-        print(f"cold build:  {cold:.2f} s  ({n_rast} card sides rasterized; {cold_cpu:.2f} s CPU in all "
-              f"processes; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
-        print(f"rebuild:     {warm:.2f} s  ({raster.STATS['rasterized']} rasterized)")
-        print(f"peak memory: {me + kids:.0f} MB  (main process {me:.0f} MB + largest worker {kids:.0f} MB)")
-        ok = cold < 5 and me + kids < 400
-        print("target (< 5 s, < 400 MB):", "met" if ok else "NOT met")
+    ap.add_argument("--cards", type=int, nargs="*", default=[500])
+    ap.add_argument("--repeat", type=int, default=2)
+    a = ap.parse_args()
+    print(f"# {machine()}; best of {a.repeat}, build and floor taking turns; target: build / floor at most 1.2")
+    print(f"{'cards':>6} {'sheets':>6} {'build s':>8} {'floor s':>8} {'ratio':>6} {'build CPU':>10} "
+          f"{'floor CPU':>10} {'ratio':>6} {'build MB':>9} {'floor MB':>9} {'rebuild s':>10}")
+    for n in a.cards:
+        with tempfile.TemporaryDirectory() as tmp:
+            t = Path(tmp)
+            game = make_game(t, n)
+            plan = floor_pdf(game, t / "floor.pdf")
+            builds, floors, rebuilds = [], [], []
+            for k in range(a.repeat):
+                builds.append(run_build(game, t / f"out{k}"))
+                rebuilds.append(run_build(game, t / f"out{k}"))
+                floors.append(run_floor(t / "floor.pdf", t / f"floor{k}", plan))
+        bw, bc = min(m.wall for m in builds), min(m.cpu for m in builds)
+        fw, fc = min(m.wall for m in floors), min(m.cpu for m in floors)
+        sheets = len(plan["sheets"])
+        print(f"{n:>6} {sheets:>6} {bw:>8.2f} {fw:>8.2f} {bw / fw:>6.2f} {bc:>10.2f} {fc:>10.2f} {bc / fc:>6.2f} "
+              f"{max(m.rss_mb for m in builds):>9.0f} {max(m.rss_mb for m in floors):>9.0f} "
+              f"{min(m.wall for m in rebuilds):>10.2f}", flush=True)
+    print(f"# {machine()}")
 
 
 if __name__ == "__main__":
