@@ -390,6 +390,39 @@ def test_layout_makes_each_deck_context_once(tiny_game, monkeypatch):
     assert len(calls) <= 2          # game.context() once, the engine's cache once
 
 
+def test_large_staged_outputs_wait_on_the_disk_not_in_memory(tmp_path):
+    """An output of a megabyte or more (a print PDF of thousands of cards) is written to the
+    output folder's `.cache/staged/` when it is staged, not held while the other outputs are
+    made, and moved into place by the commit, which leaves nothing there; a smaller one stays
+    in memory until the commit.  A failed build's staged files go with the next build's."""
+    import hashlib
+
+    from cardgen.core import atomic
+
+    out = tmp_path / "out"
+    big = bytes(range(256)) * (atomic.SPOOL_BYTES // 256 + 1)
+    staging = atomic.Staging(out)
+    staging.add(out / "print-a4.pdf", big)
+    staging.add(out / "small.txt", b"small")
+    spooled = staging.files[out / "print-a4.pdf"]
+    assert isinstance(spooled, atomic.Ready) and spooled.path.read_bytes() == big
+    assert spooled.path.parent == out / ".cache" / "staged"
+    assert spooled.sha256 == hashlib.sha256(big).hexdigest()
+    assert staging.files[out / "small.txt"] == b"small"
+    staging.commit(None)
+    assert (out / "print-a4.pdf").read_bytes() == big and (out / "small.txt").read_bytes() == b"small"
+    assert not (out / ".cache" / "staged").exists()
+    failed = atomic.Staging(out)
+    failed.add(out / "print-a4.pdf", big + b"x")
+    assert len(list((out / ".cache" / "staged").iterdir())) == 1       # (the build fails: not committed)
+    again = atomic.Staging(out)
+    again.add(out / "print-a4.pdf", big + b"y")
+    again.add(out / "print-letter.pdf", big + b"z")
+    assert len(list((out / ".cache" / "staged").iterdir())) == 2
+    again.commit(None)
+    assert (out / "print-a4.pdf").read_bytes() == big + b"y" and (out / "print-letter.pdf").read_bytes() == big + b"z"
+
+
 def test_a_commit_lets_go_of_the_bytes_it_wrote_and_cache_files_are_written_in_parts(tmp_path):
     """After the commit the staging holds no output's bytes (a large build does not carry its
     PDFs in memory while it saves its caches), and a cache file written in parts is the

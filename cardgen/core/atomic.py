@@ -149,6 +149,8 @@ def is_debris(name: str) -> bool:
 # -- the all-or-nothing move of a game's outputs ---------------------------------------------
 
 CACHE_DIR = Path(".cache")      # an output folder's caches (card forms, rendered cards, ...)
+SPOOL_DIR = "staged"            # in it: large staged outputs waiting for the commit (`Staging.add`)
+SPOOL_BYTES = 1 << 20
 
 
 class Kept:
@@ -363,9 +365,35 @@ class Staging:
         self.digests: dict[Path, str] = {}     # after commit: sha256 of each file written
         self.kept: list[Path] = []             # after commit: the previous output's files kept
         self.removed: list[Path] = []          # after commit: the retired files that were there
+        self._spooled: list[Path] = []         # files of `.cache/staged/` (`add`)
 
     def add(self, path: Path, data: bytes) -> None:
+        """Stage `data` for `path`.  Large data (`SPOOL_BYTES`: a print PDF, a saved object of
+        10,000 cards) waits on the disk, in the output folder's `.cache/staged/`, not in memory
+        while the other outputs are made; the commit moves it into place (`add_ready`)."""
+        if len(data) >= SPOOL_BYTES and self.out_dir is not None:
+            ready = self._spool(data)
+            if ready is not None:
+                self.files[Path(path)] = ready
+                return
         self.files[Path(path)] = data
+
+    def _spool(self, data: bytes) -> Ready | None:
+        """`data` written to a file of `.cache/staged/` (None: it could not be; then it stays
+        in memory and the commit writes it, or says what is wrong)."""
+        assert self.out_dir is not None
+        folder = self.out_dir / CACHE_DIR / SPOOL_DIR
+        try:
+            if not self._spooled:
+                shutil.rmtree(folder, ignore_errors=True)       # (left by a build that failed)
+                folder.mkdir(parents=True, exist_ok=True)
+            path = folder / str(len(self._spooled))
+            with open(path, "xb") as f:
+                f.write(data)
+        except OSError:
+            return None
+        self._spooled.append(path)
+        return Ready(path, hashlib.sha256(data).hexdigest())
 
     def add_file(self, path: Path, src: Path, read: Callable[[Path], bytes] | None = None) -> None:
         """Stage a copy of the file `src` (kept on disk until commit, not in memory); `read`:
@@ -461,6 +489,8 @@ class Staging:
         self.kept = [out / rel for rel, src in new.items() if isinstance(src, Kept)]
         self.removed = [out / rel for rel in sorted(plan.retired)]
         self.files = dict.fromkeys(self.files, KEPT)      # written: the bytes it held are let go
+        if self._spooled and self.out_dir is not None:     # (what is left: data staged twice for a path)
+            shutil.rmtree(self.out_dir / CACHE_DIR / SPOOL_DIR, ignore_errors=True)
         return [out / rel for rel, src in new.items() if not isinstance(src, Kept)]
 
 
