@@ -195,3 +195,39 @@ def test_fonts_are_parsed_once_per_file_version_and_draw_the_same_bytes(tmp_path
     assert draw("third") == 1                   # that one parsed again (and kept again)
     assert (tmp_path / "third" / "dozen" / "cards.pdf").read_bytes() == first
     assert draw("fourth") == 0
+
+
+def test_the_pdfx_font_preflight_reads_font_objects_straight_from_the_bytes(tmp_path):
+    """`pdfx.unembedded_fonts` finds a ReportLab file's fonts in its bytes, through its
+    cross-reference table (a one-card rebuild need not read the whole PDF/X back with pypdf),
+    with the answer pypdf's walk from the pages gives; a file it cannot read so is walked."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardgen.render import pdfx
+
+    buf = io.BytesIO()
+    c = Canvas(buf)
+    c.setFont("Times-Italic", 10)
+    c.drawString(10, 10, "x")
+    c.beginForm("f")
+    c.setFont("Courier", 10)
+    c.drawString(10, 10, "y")
+    c.endForm()
+    c.doForm("f")
+    c.save()
+    plain = buf.getvalue()
+    assert pdfx._font_objects(plain) == pdfx._unembedded_walked(plain) == ["Courier", "Helvetica", "Times-Italic"]
+    game = make_game(tmp_path)
+    report = Report()
+    build_game(game, game, BuildOptions(out=tmp_path / "out", only=("pdfx",)), report)
+    made = (tmp_path / "out" / "dozen" / "print-service" / "things-pdfx.pdf").read_bytes()
+    assert b"/FontFile2" in made and pdfx._font_objects(made) == pdfx._unembedded_walked(made) == []
+    # an embedded font's descriptor without its file: read as not embedded
+    bare = made.replace(b"/FontFile2", b"/FontFileX", 1)
+    assert len(pdfx._font_objects(bare) or []) == 1 and pdfx._font_objects(bare) == pdfx._unembedded_walked(bare)
+    # no cross-reference table where the file says: not read from the bytes, walked
+    moved = plain.replace(b"startxref\n", b"startxref\n1", 1)
+    assert pdfx._font_objects(moved) is None
+    assert pdfx.unembedded_fonts(moved) == ["Courier", "Helvetica", "Times-Italic"]

@@ -18,6 +18,7 @@ flattened differently by some. Flattening here, where we can check the result, i
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -256,10 +257,74 @@ def ink_peaks(sides: list[ops.CardLayout], fonts: FontBook, sep: Separation, fol
 
 
 def unembedded_fonts(data: bytes) -> list[str]:
-    """The fonts a PDF (its bytes) uses without embedding them, read back from the file: on
-    its pages and in the forms they draw, however nested.  A PDF/X-1a file must embed every
-    font; the print-service preflight says so if one is not (it never should be: cardgen
-    draws only its own fonts, SVG text included)."""
+    """The fonts a PDF (its bytes) uses without embedding them, read back from the file.  A
+    PDF/X-1a file must embed every font; the print-service preflight says so if one is not (it
+    never should be: cardgen draws only its own fonts, SVG text included).  Every font object
+    of a file written as ReportLab writes one (a cross-reference table, no object streams) is
+    read straight from its bytes (`_font_objects`); any other file is walked with pypdf, from
+    its pages through the forms they draw."""
+    found = _font_objects(data)
+    return found if found is not None else _unembedded_walked(data)
+
+
+_XREF_ROW = re.compile(rb"(\d{10}) \d{5} ([nf])")
+_REF = rb"\s*(\d+) 0 R"
+
+
+def _font_objects(data: bytes) -> list[str] | None:
+    """`unembedded_fonts` of a file with one cross-reference table and no object streams,
+    from each object's dictionary (its bytes up to its stream or `endobj`): every font but a
+    Type 3 font (drawn by its own procedures) whose descriptor (a Type 0 font's: its
+    descendant's) names no font file.  None for any other file, or a font not found so.  (pypdf
+    reading the whole PDF/X back was 7 % of a one-card rebuild of every output.)"""
+    at = data.rfind(b"startxref")
+    head = re.match(rb"startxref\s+(\d+)", data[at:at + 40]) if at >= 0 else None
+    if head is None or b"/ObjStm" in data:
+        return None
+    start = int(head.group(1))
+    table = re.match(rb"xref\s+0 (\d+)\s+", data[start:start + 40])
+    if table is None:
+        return None
+    count = int(table.group(1))
+    body = data[start + table.end():start + table.end() + 20 * count]
+    rows = _XREF_ROW.findall(body)
+    if len(rows) != count:
+        return None
+    objects: dict[int, bytes] = {}
+    for num, (offset, kind) in enumerate(rows):
+        if kind == b"n":
+            at = int(offset)
+            if not data.startswith(b"%d 0 obj" % num, at):
+                return None
+            ends = [e for e in (data.find(b"stream", at), data.find(b"endobj", at)) if e >= 0]
+            objects[num] = data[at:min(ends)] if ends else b""
+
+    def ref(obj: bytes, key: bytes) -> bytes | None:
+        m = re.search(key + _REF, obj)
+        return objects.get(int(m.group(1))) if m else None
+
+    missing = set()
+    for obj in objects.values():
+        if not re.search(rb"/Type\s*/Font\b", obj):
+            continue
+        kind = re.search(rb"/Subtype\s*/(\w+)", obj)
+        if kind is None:
+            return None
+        if kind.group(1) in (b"Type3", b"CIDFontType0", b"CIDFontType2"):     # (descendants: through their Type 0)
+            continue
+        font = ref(obj, rb"/DescendantFonts\s*\[") if kind.group(1) == b"Type0" else obj
+        if font is None:
+            return None
+        desc = ref(font, rb"/FontDescriptor")
+        if desc is None or not re.search(rb"/FontFile[23]?\b", desc):
+            name = re.search(rb"/BaseFont\s*/([^\s/\[\]<>()]+)", obj)
+            missing.add(name.group(1).decode("latin-1") if name else "?")
+    return sorted(missing)
+
+
+def _unembedded_walked(data: bytes) -> list[str]:
+    """`unembedded_fonts` read with pypdf: the fonts on the pages and in the forms they draw,
+    however nested."""
     from pypdf import PdfReader
     from pypdf.generic import IndirectObject
 
