@@ -309,9 +309,9 @@ BUNDLED = [*sorted(p.name for p in (ROOT / "cards").iterdir() if (p / "rules.yam
 
 def _words(name: str):
     """cardgen's own words in the booklet `name` (its headings: "Components", "Inhalt")."""
-    from cardgen.outputs.words import say
+    from cardgen.core.words import Words
 
-    return lambda text: say(name.partition("/")[2] or None, text)
+    return Words(name.partition("/")[2] or None)
 
 
 def _bundled(name: str, report: Report | None = None):

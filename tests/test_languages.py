@@ -465,7 +465,7 @@ def test_words_are_hyphenated_by_the_language_being_built(tmp_path):
 
 
 def test_the_booklets_own_words_are_in_the_language_built(tmp_path):
-    from cardgen.outputs.words import count, say
+    from cardgen.core.words import Words
 
     root = _game(tmp_path, rules=RULES_BOOK)
     out = tmp_path / "out"
@@ -473,5 +473,6 @@ def test_the_booklets_own_words_are_in_the_language_built(tmp_path):
     de, en = _words(out / "g" / "de" / "rules.pdf"), _words(out / "g" / "en" / "rules.pdf")
     assert "Spielmaterial" in de and "12 Karten" in de and "Components" not in de
     assert "Components" in en and "12 cards" in en and "Spielmaterial" not in en
-    assert (say("ja", "Notes"), say("pt-BR", "Notes"), say("fr-CA", "Notes")) == ("Notes", "Notes", "Notes")
-    assert (count("de", 1, "die"), count("en", 2, "die"), count("ja", 2, "card")) == ("1 Würfel", "2 dice", "2 cards")
+    assert (Words("ja")("Notes"), Words("pt-BR")("Notes"), Words("fr-CA")("Notes")) == ("Notes", "Notes", "Notes")
+    assert (Words("de").count(1, "die"), Words("en").count(2, "die"), Words("ja").count(2, "card")) \
+        == ("1 Würfel", "2 dice", "2 cards")

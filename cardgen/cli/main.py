@@ -554,6 +554,21 @@ def i18n_import(game, po_file, lang):
                                               else "nothing to update"))
 
 
+@i18n.command("words")
+@click.option("--lang", default="en", metavar="LANG", help="The language (default: en).")
+def i18n_words(lang):
+    """Print cardgen's own words (the booklet's headings, the print sheets' and tuck boxes' notes,
+    the gallery's labels) in LANG, as a `words@LANG:` block to copy into game.yaml and edit: for
+    a language cardgen has no words for, or to change some (docs/languages.md)."""
+    import json
+
+    from cardgen.core.words import Words
+
+    click.echo(f"words@{lang}:" if lang.lower() != "en" else "words:")
+    for text, said in Words(lang).table().items():
+        click.echo(f"  {json.dumps(text, ensure_ascii=False)}: {json.dumps(said, ensure_ascii=False)}")
+
+
 @main.command()
 @click.argument("kind", type=click.Choice(list(SCHEMAS)))
 def schema(kind):

@@ -313,7 +313,8 @@ class _Parser:
             self.err(value_loc("kind"), f"callout kind '{ckind}' is not one of {', '.join(CALLOUT_KINDS)}"
                                         f"{suggest(ckind, CALLOUT_KINDS)}")
             ckind = "note"
-        title = self.text(value_d.get("title", ckind.capitalize()), value_loc("title"), "callout title")
+        title = self.text(value_d.get("title", self.game.words(ckind.capitalize())), value_loc("title"),
+                          "callout title")
         return Callout(ckind, title, self.text(value_d.get("text", ""), value_loc("text"), "callout text"), vloc)
 
     def figure(self, value, vloc: Loc, where: str) -> Figure | None:

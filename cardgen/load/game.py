@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from cardgen.core import gitinfo, limits
+from cardgen.core import gitinfo, limits, words
 from cardgen.core.confusables import bidi_controls, describe, without_bidi
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.core.names import slugify, unique_slugs
@@ -521,6 +521,7 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
     opts = GameFile.load_unchecked(data)
     game = Game(slug=root.resolve().name, root=root, project=project, data=data, opts=opts, roots=roots,
                 files=[game_ref], lang=lang, sets=set_values, raw=raw)
+    _words_warning(game, raw, report)
     # game.yaml's `version:` (even empty), else what git says of the folder (`git describe`)
     game.version = (opts.version or "") if "version" in data else (gitinfo.describe(root) or "")
     _icon_aliases(game, problems)
@@ -537,6 +538,26 @@ def load_game(root: Path, project: Path, report: Report | None = None, tolerant:
             raise CardgenError(None, diagnostics=sorted(problems, key=Diagnostic.sort_key))
         report.extend(problems)
     return game
+
+
+def _words_warning(game: Game, raw: YDict, report: Report) -> None:
+    """Said once per language built: cardgen has no words of its own in the language (the
+    booklet's headings, the sheets' notes: `cardgen.core.words`) and game.yaml gives not all of
+    them, so those are printed in English."""
+    lang = game.text_language
+    if words.bundled(lang):
+        return
+    missing = [t for t in words.texts() if t not in (game.opts.words or {})]
+    if not missing:
+        return
+    key = "languages" if game.languages else "language"
+    where = raw.value_loc(key) if key in raw else raw.loc
+    own = "words" if not game.languages or norm(lang) == norm(game.languages[0]) else f"words@{lang}"
+    some = "what" if len(missing) == len(words.texts()) else f"{len(missing)} of the {len(words.texts())} texts"
+    report.warn(where, f"cardgen has no {name_of(lang)} words of its own: {some} it prints itself in the "
+                       f"{name_of(lang)} build (the booklet's headings, the print sheets' and tuck boxes' notes, the "
+                       f"gallery's labels) will be in English; give them in game.yaml as `{own}:` (`cardgen i18n "
+                       f"words --lang {lang}` lists them, docs/languages.md#cardgens-own-words)", "words")
 
 
 def declared_languages(data: Any) -> tuple[str, ...] | None:

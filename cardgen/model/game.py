@@ -17,6 +17,7 @@ from cardgen.core.data import DATA
 from cardgen.core.errors import Loc
 from cardgen.core.located import YDict
 from cardgen.core.sizes import CardSize
+from cardgen.core.words import Words
 from cardgen.model.refs import FileRef
 from cardgen.model.rules import Rules
 from cardgen.schema.files import DeckFile, GameFile
@@ -222,6 +223,12 @@ class Game:
         if self.lang is None or self.lang.lower() == "qps":
             return self.source_language
         return self.lang
+
+    @property
+    def words(self) -> Words:
+        """cardgen's own words in the language built (`cardgen.core.words`), game.yaml's `words:`
+        over the bundled ones."""
+        return Words(self.text_language, self.opts.words)
 
     @property
     def title(self) -> str:

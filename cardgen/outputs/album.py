@@ -26,6 +26,7 @@ from cardgen.core.data import DATA
 from cardgen.core.errors import Diagnostic, Loc, escape_controls, plural
 from cardgen.core.located import YDict, YList
 from cardgen.core.paths import read_regular
+from cardgen.core.words import ENGLISH, Words
 from cardgen.layout.engine import Rendered
 from cardgen.load.game import Card, Deck, Game
 from cardgen.model import ops
@@ -174,10 +175,11 @@ class Album:
     def cards(self) -> list[CardView]:
         return [c for d in self.decks for c in d.cards]
 
-    def summary(self) -> str:
+    def summary(self, words: Words = ENGLISH) -> str:
         copies = sum(d.copies for d in self.decks)
         distinct = sum(len(d.cards) for d in self.decks)
-        return f"{plural(copies, 'card')} · {distinct} distinct · {plural(len(self.decks), 'deck')}"
+        return f"{words.count(copies, 'card')} · {words('{n} distinct', n=distinct)} · " \
+               f"{words.count(len(self.decks), 'deck')}"
 
 
 # -- where a file is, as the page shows it -------------------------------------------------------
@@ -458,11 +460,12 @@ class Page:
     stale: bool = False                       # the cards are the last ones that laid out
     version: int = 0
     inline: Callable[[str], str] = asset      # gallery: CSS and script inlined
+    words: Words = ENGLISH                    # the page's own words: the language of the game shown
 
 
 def cards_html(al: Album | None, page: Page) -> str:
     """The part of the page that changes: errors, the game's problems and every deck."""
-    return _env().get_template("cards.html").render(album=al, page=page)
+    return _env().get_template("cards.html").render(album=al, page=page, w=page.words)
 
 
 def page_html(al: Album | None, page: Page, title: str, body: str | None = None) -> str:
@@ -470,5 +473,5 @@ def page_html(al: Album | None, page: Page, title: str, body: str | None = None)
     `cards_html`, if made already)."""
     from markupsafe import Markup
 
-    return _env().get_template("page.html").render(album=al, page=page, title=title,
+    return _env().get_template("page.html").render(album=al, page=page, title=title, w=page.words,
                                                    body=Markup(cards_html(al, page) if body is None else body))

@@ -91,7 +91,10 @@ class Job(Generic[Opts]):
         if ledger is not None:
             from cardgen.render.docinfo import current  # what every PDF says of the game
 
-            fingerprint = digest(ledger.code, name, self.options, str(self.out_dir), current(), ledger.value(inputs))
+            # (cardgen's own words, which any output may print: their language, and game.yaml's `words:`)
+            words = self.game.words
+            fingerprint = digest(ledger.code, name, self.options, str(self.out_dir), current(), ledger.value(inputs),
+                                 words.lang, sorted(words.own.items()) if words.own else None)
         return Part(ledger, name, fingerprint, self.staging, self.report)
 
     def options_of(self, output: type[Output[P]]) -> P:

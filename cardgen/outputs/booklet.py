@@ -43,7 +43,6 @@ from cardgen.outputs.rulebook_pages import (
     render_pages,
     tint,
 )
-from cardgen.outputs.words import count, say
 from cardgen.schema.core import Bool, Choice, Colour, Decl, opt
 from cardgen.text.flow import Strip, fill, flow, merge, shift
 
@@ -204,17 +203,12 @@ class BookletMaker:
         self.st = Styles(self.fonts, self.accent)
         self.comp = self.composer(BODY_SIZE)
 
-    @property
-    def lang(self) -> str:
-        """The language the booklet's own words are in: the game's (docs/languages.md)."""
-        return self.r.game.text_language
-
-    def say(self, text: str) -> str:
-        return say(self.lang, text)
+    def say(self, text: str, **values: object) -> str:
+        return self.r.game.words(text, **values)
 
     def composer(self, base: float) -> Composer:
         return Composer(self.ts, self.fonts, Styles(self.fonts, self.accent, base), self.cw, self.designer_notes,
-                        lambda fig: figure_sides(self.r, fig))
+                        lambda fig: figure_sides(self.r, fig), self.r.game.words)
 
     # faces of each deck, in deck order
     def _faces(self):
@@ -311,7 +305,7 @@ class BookletMaker:
             elif n.value is not None and not n.at_least:
                 items.append(f"**{n.value}** {name}")
             else:
-                items.append(f"{name} (count still to be decided)")
+                items.append(self.say("{name} (count still to be decided)", name=name))
         return items
 
     def _component_strips(self, c: Composer) -> list[Strip]:
@@ -325,10 +319,11 @@ class BookletMaker:
             th = thumb_w * (deck.size.height / deck.size.width) if lay else 8 * MM
             tx = thumb_w + 5 * MM
             kinds = len(deck.cards)
-            lines = c.lines(f"**{deck.title}** — {count(self.lang, deck.pieces, deck.kind)}",
+            lines = c.lines(f"**{deck.title}** — {self.r.game.words.count(deck.pieces, deck.kind)}",
                             replace(st.body, size=st.base * 1.08), self.cw - tx, tx)
             detail = f"{kinds} {self.say('different')} · {deck.size.label}" if deck.kind != "die" else \
-                f"{kinds} {self.say('faces')} · {deck.die_edge:g} mm dice, {deck.size.width:g} mm stickers"
+                f"{kinds} {self.say('faces')} · " + self.say("{edge} mm dice, {size} mm stickers",
+                                                             edge=f"{deck.die_edge:g}", size=f"{deck.size.width:g}")
             lines += c.lines(detail, st.small, self.cw - tx, tx)
             desc = deck.data.get("description")
             if desc:
@@ -336,8 +331,8 @@ class BookletMaker:
                 lines += c.lines(c.smarten(str(desc)), replace(st.small, color=INK), self.cw - tx, tx)
             note = deck.data.get("designer_note")
             if note and self.designer_notes:
-                lines += c.lines(f"*Designer\u2019s note: {c.smarten(str(note))}*", replace(st.small, color=GREY),
-                                 self.cw - tx, tx)
+                lines += c.lines(f"*{self.say('Designer’s note')}: {c.smarten(str(note))}*",
+                                 replace(st.small, color=GREY), self.cw - tx, tx)
             text = merge(lines)
             # a token or tile file of several kinds shows each kind, small, under its text
             row = faces[:KINDS_SHOWN] if deck.kind in ("token", "tile") and len(faces) > 1 else []
@@ -355,7 +350,8 @@ class BookletMaker:
         if aid is not None:
             pa = self.book.player_aid
             n = pa.count if pa is not None and pa.count is not None else most_players(self.r.game.opts.players)
-            lines = c.lines(f"**{aid}** — {count(self.lang, n, 'card')}", replace(st.body, size=st.base * 1.08),
+            lines = c.lines(f"**{aid}** — {self.r.game.words.count(n, 'card')}",
+                            replace(st.body, size=st.base * 1.08),
                             self.cw)
             lines += c.lines(self.say("the player aid, printed with the cards"), st.small, self.cw)
             text = merge(lines)
@@ -654,7 +650,7 @@ def rules_pdf(r: Rendered, book: Rulebook, page: str, accent: tuple | None, desi
     (the cover band runs to the edge), TrimBox and BleedBox set."""
     maker = BookletMaker(r, book, page, accent, designer_notes)
     size = (maker.pw + 2 * BLEED, maker.ph + 2 * BLEED)
-    return render_pages(maker.pages(), size, r.res.fonts, f"{book.title}: rules summary",
+    return render_pages(maker.pages(), size, r.res.fonts, f"{book.title}: {r.game.words('rules summary')}",
                         trim=(BLEED, BLEED, BLEED + maker.pw, BLEED + maker.ph))
 
 
@@ -766,4 +762,4 @@ class Booklet(Output[BookletOptions]):
             job.staging.add(job.out_dir / "rules.pdf", rules)
             for paper in job.build.papers:
                 job.staging.add(job.out_dir / f"rules-booklet-{paper}.pdf",
-                                impose_booklet.impose(rules, paper, r.game.title))
+                                impose_booklet.impose(rules, paper, r.game.title, r.game.words))

@@ -16,6 +16,7 @@ from typing import Any
 
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
+from cardgen.core.words import ENGLISH, Words
 from cardgen.outputs.base import Job, NoOptions, Output
 from cardgen.outputs.print_sheets import PrintSheets
 
@@ -69,14 +70,15 @@ def _ticks(c: Any, along_x: bool, x0: float, y0: float, paper_h: float, labels: 
                 c.drawString((x0 + length + 0.8) * MM, (paper_h - y - 0.6) * MM, f"{v:+g}" if k else "0")
 
 
-def calibration_pdf(paper: str, flip: str, offset: tuple[float, float], fonts: Any, title: str) -> bytes:
+def calibration_pdf(paper: str, flip: str, offset: tuple[float, float], fonts: Any, title: str,
+                    words: Words = ENGLISH) -> bytes:
     from cardgen.render.draw import draw_line, new_canvas
     from cardgen.resources.fonts import DEFAULT_FAMILY
 
     pw, ph = PAPER_SIZES_MM[paper]
     buf = io.BytesIO()
     c = new_canvas(buf, fonts, pagesize=(pw * MM, ph * MM))
-    c.setTitle(f"{title}: duplex calibration ({paper})")
+    c.setTitle(f"{title}: {words('duplex calibration ({paper})', paper=paper)}")
     font = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "regular").name
     c.setFont(font, 5)
     c.setStrokeColorRGB(0, 0, 0)
@@ -87,11 +89,12 @@ def calibration_pdf(paper: str, flip: str, offset: tuple[float, float], fonts: A
         _ticks(c, True, s.x, s.y + ARM - 4, ph, False, font)
         _ticks(c, False, s.x - ARM, s.y, ph, False, font)
     c.setFont(font, 8)
-    draw_line(c, fonts, f"{title}: duplex calibration, {paper}. Print at 100 % (Actual size), double-sided, flip "
-                        f"on the {flip} edge.", 8, pw / 2 * MM, (ph - 12) * MM, centred=True)
+    head = words("duplex calibration, {paper}. Print at 100 % (Actual size), double-sided, {flip}.", paper=paper,
+                 flip=words(f"flip on the {flip} edge"))
+    draw_line(c, fonts, f"{title}: {head}", 8, pw / 2 * MM, (ph - 12) * MM, centred=True)
     c.setFont(font, 8)
-    c.drawCentredString(pw / 2 * MM, (ph - 17) * MM, "Hold to the light; read the back's scales where this "
-                                                     "side's lines fall (see docs/printing.md).")
+    draw_line(c, fonts, words("Hold to the light; read the back's scales where this side's lines fall "
+                              "(see docs/printing.md)."), 8, pw / 2 * MM, (ph - 17) * MM, centred=True)
     c.showPage()
     c.setFont(font, 5)
     c.setStrokeColorRGB(0, 0, 0)
@@ -102,8 +105,9 @@ def calibration_pdf(paper: str, flip: str, offset: tuple[float, float], fonts: A
         c.drawString((b.x + 9) * MM, (ph - b.y + ARM - 6) * MM, "X")
         c.drawString((b.x + 9) * MM, (ph - b.y - 8) * MM, "Y")
     c.setFont(font, 8)
-    c.drawCentredString(pw / 2 * MM, 12 * MM, f"back page, built with --back-offset {offset[0]:g},{offset[1]:g}: "
-                                              f"add the centre's X,Y readings to it and build again")
+    draw_line(c, fonts, words("back page, built with --back-offset {offset}: add the centre's X,Y readings to it "
+                              "and build again", offset=f"{offset[0]:g},{offset[1]:g}"), 8, pw / 2 * MM, 12 * MM,
+              centred=True)
     c.showPage()
     c.save()
     return buf.getvalue()
@@ -126,4 +130,5 @@ class Calibration(Output[NoOptions]):
                 continue
             with part:
                 job.staging.add(job.out_dir / f"calibration-{paper}.pdf",
-                                calibration_pdf(paper, o.flip, tuple(o.back_offset), r.res.fonts, r.game.title))
+                                calibration_pdf(paper, o.flip, tuple(o.back_offset), r.res.fonts, r.game.title,
+                                                r.game.words))

@@ -189,7 +189,7 @@ class ChangesPdf(Output[NoOptions]):
         o = job.options_of(PrintSheets)
         copies = changed_copies(job, changes)
         for paper in job.build.papers:
-            so = SheetOptions(paper, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs)
+            so = SheetOptions(paper, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs, words=r.game.words)
             try:
                 pages, _ = plan_sheets(copies, so)
 

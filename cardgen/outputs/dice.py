@@ -29,7 +29,8 @@ class Dice(Output[NoOptions]):
             if part.keep():
                 continue
             with part:
-                data, pages = dice_pdf(r.res.fonts, FormCache.of(job.out_dir), r.game.title, dice, paper)
+                data, pages = dice_pdf(r.res.fonts, FormCache.of(job.out_dir), r.game.title, dice, paper,
+                                       r.game.words)
                 job.staging.add(job.out_dir / f"dice-{paper}.pdf", data)
                 n = sum(d.count for d in dice)
                 job.report.note(f"dice-{paper}.pdf: {plural(n, 'die', 'dice')} on {plural(pages, 'sheet')} "

@@ -70,7 +70,7 @@ def extras(job: Job) -> list[Extra]:
         return []
     front, back = player_aid_pages(r, book, accent_or_default(job.options_of(Booklet).accent))
     w, h, b = AID_SIZE[0] * MM, AID_SIZE[1] * MM, AID_BLEED * MM
-    return [Extra(PLAYER_AID, "player-aid", _side(front.ops, w, h, b, "player-aid:face"),
+    return [Extra(game.words(PLAYER_AID), "player-aid", _side(front.ops, w, h, b, "player-aid:face"),
                   _side(back.ops, w, h, b, "player-aid:back"), count, AID_SIZE[0], AID_SIZE[1], AID_BLEED)]
 
 

@@ -65,5 +65,5 @@ class Gallery(Output[GalleryOptions]):
         for (part, name, _, _), path in zip(todo, paths):
             with part:
                 job.staging.add_file(root / name, path, raster.read_payload)
-        html = A.page_html(al, A.Page(), al.title)
+        html = A.page_html(al, A.Page(words=r.game.words), al.title)
         job.staging.add(job.out_dir / "index.html", html.encode("utf-8"))

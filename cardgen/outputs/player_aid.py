@@ -14,7 +14,6 @@ from cardgen.model import ops
 from cardgen.outputs.base import Job, NoOptions, Output
 from cardgen.outputs.booklet import Booklet, rulebook_part, the_rulebook
 from cardgen.outputs.rulebook_pages import WHITE, Composer, Page, Styles, accent_or_default, on_colour, render_pages
-from cardgen.outputs.words import say
 from cardgen.text.flow import Strip, shift
 
 if TYPE_CHECKING:    # (the layout engine is imported when used: start-up time)
@@ -85,8 +84,8 @@ def player_aid_pages(r: Rendered, book: Rulebook, accent: tuple) -> list[Page]:
         return p
 
     Part = tuple[str | None, list[str], bool]
-    lang = r.game.text_language
-    remember = say(lang, "Remember")
+    words = r.game.words
+    remember = words("Remember")
     parts: list[tuple[list[Part], list[Part]]] = [
         ([(None, aid.turn, True)], [(None, aid.end, False), (remember, aid.notes, False)])]
     if aid.notes and aid.end:
@@ -102,7 +101,7 @@ def player_aid_pages(r: Rendered, book: Rulebook, accent: tuple) -> list[Page]:
         back = compose(back_parts, round(front[0] * AID_BALANCE * 4) / 4)
     elif front[0] > back[0] * AID_BALANCE:
         front = compose(front_parts, round(back[0] * AID_BALANCE * 4) / 4)
-    fh, bh = say(lang, "Your turn"), say(lang, "End of the game")
+    fh, bh = words("Your turn"), words("End of the game")
     return [side(fh, *front), side(bh, *back)]
 
 
@@ -113,7 +112,7 @@ def player_aid_pdf(r: Rendered, book: Rulebook, accent: tuple | None) -> bytes |
     B = AID_BLEED * MM
     w, h = AID_SIZE[0] * MM, AID_SIZE[1] * MM
     return render_pages(player_aid_pages(r, book, accent_or_default(accent)), (w + 2 * B, h + 2 * B),
-                        r.res.fonts, f"{book.title}: player aid", trim=(B, B, B + w, B + h))
+                        r.res.fonts, f"{book.title}: {r.game.words('player aid')}", trim=(B, B, B + w, B + h))
 
 
 def make_player_aid(r: Rendered, accent: tuple | None = None) -> bytes | None:

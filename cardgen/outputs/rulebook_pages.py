@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from cardgen.core.units import MM, color
+from cardgen.core.words import ENGLISH, Words
 from cardgen.layout.rulebook import Callout, DesignerNote, Figure, ListBlock, Para, Section, Table
 from cardgen.model import ops
 from cardgen.resources.fonts import FontBook
@@ -146,8 +147,9 @@ class Composer:
     by the text engine."""
 
     def __init__(self, ts: Typesetter, fonts: FontBook, st: Styles, width: float, designer_notes: bool = False,
-                 pictures: Callable[[Figure], list[ops.CardLayout]] | None = None):
+                 pictures: Callable[[Figure], list[ops.CardLayout]] | None = None, words: Words = ENGLISH):
         self.ts, self.fonts, self.st, self.w = ts, fonts, st, width
+        self.words = words      # cardgen's own words, in the language built
         self.smart = True       # rulebook text: curly quotes and dashes (off for card data)
         self.designer_notes = designer_notes   # print the designer's notes (`booklet: designer_notes`)
         self.pictures = pictures    # a figure's card sides, in order (the booklet's: `booklet.figure_sides`)
@@ -313,7 +315,7 @@ class Composer:
         if isinstance(b, DesignerNote):
             if not self.designer_notes:
                 return []
-            return self.callout(Callout("designer", "Designer\u2019s note", b.text, b.loc))
+            return self.callout(Callout("designer", self.words("Designer’s note"), b.text, b.loc))
         if isinstance(b, Section):
             return self.section(b)
         if isinstance(b, Figure):

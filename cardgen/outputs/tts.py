@@ -236,7 +236,7 @@ def _out_tts(job: Job) -> None:
                   in zip(rows, imgs)] if deck.kind != "die" else [(_die_piece(deck, dopts, rows, imgs[0][0], url),
                                                                     deck.pieces)]
         objects += objs.component_objects(game.slug, deck.slug, deck.name, str(deck.data.get("description") or ""),
-                                          pieces, dopts.supply, objs.tint(_deck_vars(deck).get("color")))
+                                          pieces, dopts.supply, objs.tint(_deck_vars(deck).get("color")), game.words)
     table_layout(objects)
     save = {
         "SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
@@ -652,7 +652,8 @@ def _rules_object(job: Job, base_url: str | None) -> dict | None:
         "GUID": _guid(game.slug, "rules.pdf"),
         "Name": "Custom_PDF",
         "Transform": _transform(1.0, face_down=False),
-        "Nickname": f"{game.title} rules" if getattr(game, "title", None) else "Rules",
+        "Nickname": game.words("{title} rules", title=game.title) if getattr(game, "title", None)
+        else game.words("Rules"),
         "Description": "", "GMNotes": "",
         **COMMON,
         "Tags": ["Rules"],

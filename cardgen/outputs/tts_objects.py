@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from cardgen.core.words import ENGLISH, Words
+
 if TYPE_CHECKING:
     from PIL import Image
 
@@ -250,7 +252,8 @@ def bag(name: str, description: str, ident: str, tags: list[str], contents: list
 
 
 def component_objects(game_slug: str, deck_slug: str, deck_name: str, description: str,
-                      pieces: list[tuple[Piece, int]], supply: bool, colour: dict | None = None) -> list[dict]:
+                      pieces: list[tuple[Piece, int]], supply: bool, colour: dict | None = None,
+                      words: Words = ENGLISH) -> list[dict]:
     """A component file's objects on the table: its pieces (each with its copies) in bags, a
     single piece by itself, boards each by itself; each carries `_size_mm` (its footprint) and
     `_group` for the table's layout."""
@@ -261,7 +264,7 @@ def component_objects(game_slug: str, deck_slug: str, deck_name: str, descriptio
     make = OBJECTS[kind]
     tags = [deck_name]
     if supply and kind != "board":
-        text = "\n".join(t for t in (f"{deck_name}: take as many as you need", description) if t)
+        text = "\n".join(t for t in (words("{deck}: take as many as you need", deck=deck_name), description) if t)
         return [{**bag(deck_name if len(pieces) == 1 else p.name, text,
                        guid(game_slug, deck_slug, i, "supply"), tags, [make(p, guid(game_slug, deck_slug, i, 0))],
                        infinite=True, colour=p.tint or colour), "_size_mm": BAG_SIZE_MM, "_group": "piece"}

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardgen.core.errors import plural
+from cardgen.core.words import ENGLISH, Words
 from cardgen.outputs.base import Job, Output
 from cardgen.schema.core import Bool, Decl, Length, Text, opt
 
@@ -32,6 +33,9 @@ TEMPLATE = "basic/tuckbox"
 # box's height across, turned a quarter on the net)
 FACES = {"front": "front", "back": "back", "side": "side", "side2": "side", "lid": "lid", "bottom": "bottom"}
 LYING = ("side", "side2")
+# what to do with each piece of a box in two pieces (`cardgen.core.words` has them in other languages)
+PIECE_1 = "piece 1 of 2: glue its right tab inside the front's left edge (piece 2)"
+PIECE_2 = "piece 2 of 2: the front; glue piece 1's left tab inside this side's free edge"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -166,7 +170,7 @@ class Net:
                     (x2, yt, x3, yt), (x3, yt, x3, y2),
                     (x3, y2, x4, y2 + tp), (x4, y2 + tp, x4, y3 - tp), (x4, y3 - tp, x3, y3),
                     (x3, y3, x3, yb), (x3, yb, x2, yb), (x2, yb, x2, y3), (x1, y3, x2, y3)],
-                   "piece 1 of 2: glue its right tab inside the front's left edge (piece 2)")
+                   PIECE_1)
         v1, v2, v3, v4 = f, f + h, f + h + d, f + h + d + t     # piece 2's rows: flap, front, bottom lid, tuck
         two = Part(w + d, v4, {"front": (0.0, v1, w, h), "side2": (w, v1, d, h), "bottom": (0.0, v2, w, d),
                                "bottom-tuck": (0.0, v3, w, t)},
@@ -174,7 +178,7 @@ class Net:
                    [(0.0, v1, 0.0, v4), *self._front_top(0.0, v1),
                     (w, v1, w, 0.0), (w, 0.0, w + d, 0.0), (w + d, 0.0, w + d, v2 + f),
                     (w + d, v2 + f, w, v2 + f), (w, v2, w, v4), (w, v4, 0.0, v4)],
-                   "piece 2 of 2: the front; glue piece 1's left tab inside this side's free edge")
+                   PIECE_2)
         return one, two
 
 
@@ -196,9 +200,6 @@ def boxed(decks: list, o: TuckboxOptions) -> list:
     """The decks that get a box: every deck of cards; with `tokens`, every token and tile file."""
     kinds = ("card", "token", "tile") if o.tokens else ("card",)
     return [d for d in decks if d.kind in kinds and d.count > 0]
-
-
-UNITS = {"card": "cards", "token": "tokens", "tile": "tiles"}
 
 
 @dataclass
@@ -292,7 +293,7 @@ def panel_faces(job: Job[TuckboxOptions], decks: list) -> list[dict[str, Any]]:
         faces = {}
         for i, (panel, (w, h)) in enumerate(sizes.items()):
             fields = {"name": f"{deck.name} box {panel}", "panel": panel, "copies": deck.count, "art": art,
-                      "unit": UNITS[deck.kind]}
+                      "unit": r.game.words.noun(deck.count, deck.kind)}
             card = Card(fields["name"], deck.count, fields, deck.loc, i, deck.data)
             pdeck = replace(deck, size=CardSize(w, h), template=o.template, template_loc=loc, back=None, backs=None,
                             back_loc=None, bleed=0.0, cards=[card], slug=f"{deck.slug}-box-{panel}")
@@ -315,7 +316,8 @@ def tuckboxes_pdf(job: Job[TuckboxOptions], decks: list, faces: list[dict[str, A
     fonts = r.res.fonts
     pw, ph = PAPER_SIZES_MM[paper]
     c = new_canvas(None, fonts, pagesize=(pw * MM, ph * MM))
-    c.setTitle(f"{r.game.title}: tuck boxes ({paper})")
+    words = r.game.words
+    c.setTitle(f"{r.game.title}: {words('tuck boxes')} ({paper})")
     drawer = Drawer(c, fonts, FormCache.of(job.out_dir))
     sides = [s for s in (r.backs.get((d.slug, None)) for d in decks) if s is not None]
     drawer.prepare(sides + [f for box in faces for f in box.values()])
@@ -331,10 +333,11 @@ def tuckboxes_pdf(job: Job[TuckboxOptions], decks: list, faces: list[dict[str, A
         for sheet in pages:
             c.setPageSize((sheet.width * MM, sheet.height * MM))
             for part, ox, oy in sheet.parts:
-                _draw_part(c, drawer, part, ox, oy, sheet.height, r.backs.get((deck.slug, None)), box)
-            _note(c, fonts, sheet, f"{r.game.title} · {deck.name}: a box for {deck.count} {UNITS[deck.kind]}, inside "
-                                   f"{net.w:g} x {net.h:g} x {net.d:.1f} mm · cut the solid lines, fold the dashed "
-                                   f"ones · print at 100 %")
+                _draw_part(c, drawer, part, ox, oy, sheet.height, r.backs.get((deck.slug, None)), box, words)
+            box_for = words("a box for {count}, inside {w} x {h} x {d} mm", count=words.count(deck.count, deck.kind),
+                            w=f"{net.w:g}", h=f"{net.h:g}", d=f"{net.d:.1f}")
+            _note(c, fonts, sheet, f"{r.game.title} · {deck.title}: {box_for} · "
+                                   f"{words('cut the solid lines, fold the dashed ones')} · {words('print at 100 %')}")
             c.showPage()
         made += 1
     if not made:
@@ -343,7 +346,7 @@ def tuckboxes_pdf(job: Job[TuckboxOptions], decks: list, faces: list[dict[str, A
 
 
 def _draw_part(c: Any, drawer: Any, part: Part, ox: float, oy: float, page_h: float, back: Any,
-               faces: dict[str, Any]) -> None:
+               faces: dict[str, Any], words: Words = ENGLISH) -> None:
     """One piece of a net at (ox, oy) mm from the page's top-left: the deck's back design on
     the front and back, the template's faces, then the folds (dashed) and the cuts."""
     from reportlab.lib.colors import white
@@ -387,11 +390,11 @@ def _draw_part(c: Any, drawer: Any, part: Part, ox: float, oy: float, page_h: fl
             c.saveState()
             c.translate(*at(gx + gw / 2, gy + gh / 2))
             c.rotate(90)
-            draw_line(c, drawer.fonts, "glue: " + ("inside the side's edge" if tab == "glue" else "inside the front"),
-                      5, 0, -1.75, centred=True)
+            draw_line(c, drawer.fonts, words("glue: inside the side's edge" if tab == "glue" else
+                                             "glue: inside the front"), 5, 0, -1.75, centred=True)
             c.restoreState()
     if part.label:
-        draw_line(c, drawer.fonts, part.label, 5, *at(0, part.height + 3))
+        draw_line(c, drawer.fonts, words(part.label), 5, *at(0, part.height + 3))
     c.setStrokeColor(white)
     c.setLineWidth(0.9)
     for seg in part.folds:          # a white line under each fold so the dashes show on the art

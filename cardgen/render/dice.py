@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
+from cardgen.core.words import ENGLISH, Words
 from cardgen.model.dice import DieNet
 from cardgen.model.ops import CardLayout
 from cardgen.render import impose
@@ -43,19 +44,20 @@ class Die:
 
 
 def dice_pdf(fonts: FontBook, cache: FormCache | None, title: str, dice: Sequence[Die],
-             paper: str) -> tuple[bytes, int]:
+             paper: str, words: Words = ENGLISH) -> tuple[bytes, int]:
     """(the PDF, its pages) of one net per die on `paper`."""
     pw, ph = PAPER_SIZES_MM[paper]
     c = new_canvas(None, fonts, pagesize=(pw * MM, ph * MM))
-    c.setTitle(f"{title}: dice ({paper})")
+    c.setTitle(f"{title}: {words('dice')} ({paper})")
     drawer = Drawer(c, fonts, cache)
     drawer.prepare([f for d in dice for f in d.faces])
     nets = [(d, DieNet.for_edge(d.edge)) for d in dice for _ in range(d.count)]
     pieces = [(net.width, net.height, NET_GAP / 2) for _, net in nets]
     pages = impose.pack_shelves(pw, ph - FOOT, pieces, PAGE_MARGIN) if nets else []
     k = 0
-    note = (f"{title} · {', '.join(f'{d.name} ({d.count})' for d in dice)}: cut the solid lines, fold the dashed "
-            f"ones away from you, glue each grey tab under the face it meets · print at 100 %")
+    note = (f"{title} · {', '.join(f'{d.name} ({d.count})' for d in dice)}: "
+            + words("cut the solid lines, fold the dashed ones away from you, glue each grey tab under the face it "
+                    "meets · print at 100 %"))
     for page in pages:
         for x, y, _, _, _ in page.places:
             die, net = nets[k]

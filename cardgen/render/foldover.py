@@ -36,7 +36,8 @@ def foldover_sheets(fonts: FontBook, opts: SheetOptions, title: str,
     style = layout.spec.crop_marks
     buf = io.BytesIO()
     c = new_canvas(buf, fonts, pagesize=(pw * MM, ph * MM))
-    c.setTitle(f"{title}: fold-over sheets ({opts.paper})")
+    w = opts.words
+    c.setTitle(f"{title}: {w('fold-over sheets')} ({opts.paper})")
     drawer = Drawer(c, fonts, cache)
     drawer.prepare(_sides([cp for _, page in pages for cp in page]))
     font = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "regular").name
@@ -44,7 +45,7 @@ def foldover_sheets(fonts: FontBook, opts: SheetOptions, title: str,
     for n, (grid, page) in enumerate(pages, 1):
         if isinstance(grid, impose.Poster):     # a board larger than the half: the whole page, no fold
             _place(c, drawer, page[0].face, grid.slot(), ph)
-            poster_marks(c, fonts, grid, page[0].deck, title)
+            poster_marks(c, fonts, grid, opts.shown(page[0].deck), title, w)
             c.showPage()
             continue
         fronts, backs = page_slots(grid, page, layout.fold_flip)
@@ -64,13 +65,14 @@ def foldover_sheets(fonts: FontBook, opts: SheetOptions, title: str,
             page_ticks(c, grid, page, [list(fronts), behind], ph, cross_bleed=False)
         stickers = all(cp.sticker for cp in page)      # dice's stickers: nothing to fold
         if not stickers:
-            draw_fold(c, layout, fronts + shown, grid.bleed, font)
+            draw_fold(c, layout, fronts + shown, grid.bleed, font, w("fold"))
         draw_registration(c, layout)
         if layout.spec.notes:
-            decks = ", ".join(dict.fromkeys(cp.deck for cp in page))
-            how = "stickers: print this page on sticker paper, 100 %, and cut; no fold" if stickers else \
-                f"single-sided, 100 %: fronts {side}, fold on the dashed line, glue, cut"
-            _note(c, fonts, grid, fronts + shown, f"{title} · {decks} · sheet {n} of {len(pages)} · {how}")
+            decks = ", ".join(dict.fromkeys(opts.shown(cp.deck) for cp in page))
+            how = w("stickers: print this page on sticker paper, 100 %, and cut; no fold") if stickers else \
+                w(f"single-sided, 100 %: fronts {side}, fold on the dashed line, glue, cut")
+            sheet = w("sheet {n} of {total}", n=n, total=len(pages))
+            _note(c, fonts, grid, fronts + shown, f"{title} · {decks} · {sheet} · {how}")
         c.showPage()
     c.save()
     return buf.getvalue()

@@ -23,6 +23,7 @@ from pypdf.generic import (
 
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
+from cardgen.core.words import ENGLISH, Words
 from cardgen.render import docinfo
 
 
@@ -79,7 +80,7 @@ def _resources(page: PageObject) -> PdfObject:
     return resources
 
 
-def impose(pdf: bytes, paper: str, title: str = "") -> bytes:
+def impose(pdf: bytes, paper: str, title: str = "", words: Words = ENGLISH) -> bytes:
     """The booklet `pdf` imposed on landscape `paper` sheets (letter or a4), front and back."""
     reader = PdfReader(io.BytesIO(pdf))
     pages = list(reader.pages)
@@ -111,7 +112,9 @@ def impose(pdf: bytes, paper: str, title: str = "") -> bytes:
         side[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
         side[NameObject("/Contents")] = writer._add_object(content.flate_encode())
         writer.add_page(side)
-    writer.add_metadata(docinfo.pypdf_metadata(f"{title}: rules booklet ({paper}, duplex, flip on short edge)"))
+    writer.add_metadata(docinfo.pypdf_metadata(f"{title}: "
+                                               + words("rules booklet ({paper}, duplex, flip on short edge)",
+                                                       paper=paper)))
     buf = io.BytesIO()
     writer.write(buf)
     return buf.getvalue()

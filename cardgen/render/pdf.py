@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from reportlab.lib.colors import white
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
+from cardgen.core.words import ENGLISH, Words
 from cardgen.model.components import HEXES
 from cardgen.model.ops import CardLayout, Copy
 from cardgen.render import docinfo, impose
@@ -32,6 +33,12 @@ class SheetOptions:
     mix_backs: bool = False            # True: copies in deck order, different backs may touch
     layout: SheetLayout | None = None  # a sheet layout (`render/sheetlayout.py`); None: the plain grid on `paper`
     overlap: float = 10.0              # mm: sheets of a piece larger than the paper overlap by this much
+    words: Words = ENGLISH             # the margin notes' words: the language built's (`cardgen.core.words`)
+    titles: Mapping[str, str] = field(default_factory=dict)   # deck name -> as the notes show it (`deck@de:`)
+
+    def shown(self, deck: str) -> str:
+        """A deck as the margin notes name it: its translated name (`deck@LANG`), else its name."""
+        return self.titles.get(deck, deck)
 
     @property
     def paper_size(self) -> tuple[float, float]:
@@ -297,7 +304,8 @@ def page_ticks(c: Canvas, grid: impose.Frame, page: Sequence[Copy], sides: list[
 CROSS = 3.0             # mm: the arm of an alignment cross on a board's sheets
 
 
-def poster_marks(c: Canvas, fonts: FontBook, tile: impose.Poster, name: str, title: str) -> None:
+def poster_marks(c: Canvas, fonts: FontBook, tile: impose.Poster, name: str, title: str,
+                 words: Words = ENGLISH) -> None:
     """On one sheet of a piece larger than the paper: the edge of the printed area where a
     neighbour overlaps it (dashed), alignment crosses in each overlap (a neighbour's meet them),
     and at the foot a label (the row and column) with a small assembly map, this sheet filled."""
@@ -336,7 +344,8 @@ def poster_marks(c: Canvas, fonts: FontBook, tile: impose.Poster, name: str, tit
     c.setFillColorRGB(0.2, 0.2, 0.2)
     foot = ph - impose.POSTER_FOOT + 2.5
     if tile.rows * tile.cols == 1:
-        draw_line(c, fonts, f"{title} · {name} · cut along the grey line · print at 100 % (Actual size)", 7,
+        draw_line(c, fonts, f"{title} · {name} · {words('cut along the grey line')} · "
+                            f"{words('print at 100 % (Actual size)')}", 7,
                   impose.POSTER_SIDE * MM, (ph - foot - 3) * MM)
         c.restoreState()
         return
@@ -352,11 +361,12 @@ def poster_marks(c: Canvas, fonts: FontBook, tile: impose.Poster, name: str, tit
                    stroke=1, fill=1)
     c.setFillColorRGB(0.2, 0.2, 0.2)
     n = tile.row * tile.cols + tile.col + 1
-    draw_line(c, fonts, f"{title} · {name}: sheet {n} of {tile.rows * tile.cols} (row {tile.row + 1}, column "
-                        f"{tile.col + 1}) · print at 100 % (Actual size)", 7,
+    where = words("{deck}: sheet {n} of {total} (row {row}, column {column})", deck=name, n=n,
+                  total=tile.rows * tile.cols, row=tile.row + 1, column=tile.col + 1)
+    draw_line(c, fonts, f"{title} · {where} · {words('print at 100 % (Actual size)')}", 7,
               impose.POSTER_SIDE * MM, (ph - foot - 3) * MM)
-    draw_line(c, fonts, f"Trim each sheet along the dashed line, lay it {tile.overlap:g} mm over its neighbour so "
-                        f"the crosses meet, and glue; then cut along the grey line.", 7,
+    draw_line(c, fonts, words("Trim each sheet along the dashed line, lay it {overlap} mm over its neighbour so the "
+                              "crosses meet, and glue; then cut along the grey line.", overlap=f"{tile.overlap:g}"), 7,
               impose.POSTER_SIDE * MM, (ph - foot - 7) * MM)
     c.restoreState()
 
@@ -380,7 +390,7 @@ class SheetWriter:
         self.opts, self.fonts, self.title, self.cover = opts, fonts, title, cover
         pw, ph = opts.paper_size
         c = self.c = new_canvas(None, fonts, pagesize=(pw * MM, ph * MM))
-        c.setTitle(f"{title}: print sheets ({opts.paper})")
+        c.setTitle(f"{title}: {opts.words('print sheets')} ({opts.paper})")
         drawer = self.drawer = Drawer(c, fonts, cache)
         drawer.prepare(_sides(copies))
         self.pages = pages if pages is not None else plan_sheets(copies, opts)[0]
@@ -412,26 +422,28 @@ class SheetWriter:
         for n, (grid, page) in enumerate(pages, 1):
             if isinstance(grid, impose.Poster):
                 _place(c, self.drawer, page[0].face, grid.slot(), ph)
-                poster_marks(c, fonts, grid, page[0].deck, title)
+                poster_marks(c, fonts, grid, opts.shown(page[0].deck), title, opts.words)
                 c.showPage()        # one-sided: no back page
                 continue
             face_slots = impose.slots(grid, len(page))
             self._side(grid, page, face_slots, [cp.face for cp in page])
             if layout is not None:
                 draw_registration(c, layout)
-            decks = ", ".join(dict.fromkeys(cp.deck for cp in page))
-            sides = f"fronts, duplex: flip on {opts.flip} edge" if any_backs else "fronts"
+            decks = ", ".join(dict.fromkeys(opts.shown(cp.deck) for cp in page))
+            w = opts.words
+            sides = w(f"fronts, duplex: flip on {opts.flip} edge") if any_backs else w("fronts")
             if n > tail and any_backs:
-                sides = "one-sided: print this page alone, on sticker paper"
+                sides = w("one-sided: print this page alone, on sticker paper")
+            sheet = w("sheet {n} of {total}", n=n, total=len(pages))
             if notes:
                 _note(c, fonts, grid, face_slots,
-                      f"{title} · {decks} · sheet {n} of {len(pages)} · {sides} · print at 100 % (Actual size)")
+                      f"{title} · {decks} · {sheet} · {sides} · {w('print at 100 % (Actual size)')}")
             c.showPage()
             if any_backs and n <= tail:
                 b_slots = impose.back_slots(grid, face_slots, opts.flip, opts.back_offset)
                 self._side(grid, page, b_slots, [cp.back for cp in page])     # cut from either side
                 if notes:
-                    _note(c, fonts, grid, b_slots, f"{title} · {decks} · sheet {n} of {len(pages)} · backs")
+                    _note(c, fonts, grid, b_slots, f"{title} · {decks} · {sheet} · {w('backs')}")
                 c.showPage()
         return c.getpdfdata()       # (the bytes as made: no copy into and out of a file object)
 

@@ -428,12 +428,13 @@ def fold_segments(layout: SheetLayout, page_slots: list[impose.Slot], bleed: flo
     return out
 
 
-def draw_fold(c: Canvas, layout: SheetLayout, page_slots: list[impose.Slot], bleed: float, font: str) -> None:
-    """The fold line, dashed, and the word `fold` on it in the margins at both ends."""
+def draw_fold(c: Canvas, layout: SheetLayout, page_slots: list[impose.Slot], bleed: float, font: str,
+              label: str = FOLD_LABEL) -> None:
+    """The fold line, dashed, and the word `fold` (`label`) on it in the margins at both ends."""
     vertical, f = layout.spec.fold == "vertical", layout.fold_at
     w, h = layout.paper_w, layout.paper_h
     size = 6.0
-    half_label = c.stringWidth(FOLD_LABEL, font, size) / MM / 2 + 1.0
+    half_label = c.stringWidth(label, font, size) / MM / 2 + 1.0
     label_at = [impose.UNPRINTABLE + 2.5, (h if vertical else w) - impose.UNPRINTABLE - 2.5]
     c.saveState()
     c.setStrokeColorRGB(0.35, 0.35, 0.35)
@@ -458,7 +459,7 @@ def draw_fold(c: Canvas, layout: SheetLayout, page_slots: list[impose.Slot], ble
         else:
             c.translate(at * MM, (h - f) * MM)
             c.rotate(90)
-        c.drawCentredString(0, -size * 0.35, FOLD_LABEL)
+        c.drawCentredString(0, -size * 0.35, label)
         c.restoreState()
     c.restoreState()
 

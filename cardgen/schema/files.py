@@ -323,6 +323,32 @@ class SpanStyleKind(Kind):
 
 # -- game.yaml ------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class WordsMap(Kind):
+    """game.yaml's `words:`: cardgen's English texts (`cardgen.core.words`) -> the game's words,
+    each with the same placeholders (`{n}`)."""
+
+    def convert(self, value: Any, env: Env) -> Any:
+        from cardgen.core import words as W
+
+        out = MapOf(Text()).convert(value, env)
+        known = W.texts()
+        for k, v in out.items():
+            if k not in known:
+                raise Invalid(f"'{k}' is not one of cardgen's own texts{suggest(k, known)} "
+                              f"(`cardgen i18n words` lists them)", (k,))
+            if W.fields(v) != W.fields(k):
+                want = ", ".join(f"{{{f}}}" for f in sorted(W.fields(k))) or "none"
+                raise Invalid(f"'{k}': the words must have the same placeholders as the English text ({want})", (k,))
+        return out
+
+    def describe(self) -> str:
+        return "mapping of cardgen's English text: the game's words"
+
+    def json_schema(self) -> dict:
+        return {"type": "object", "additionalProperties": {"type": "string"}}
+
+
 @dataclass(frozen=True, kw_only=True)
 class GameFile(Decl):
     __what__ = "game.yaml"
@@ -362,6 +388,10 @@ class GameFile(Decl):
                                             "`FIELD@LANG` (`text@de:`), and `cardgen build` makes every output "
                                             "for each language in build/<game>/<lang>/ (docs/languages.md)", None,
                                             default_doc="one language, `language:`; outputs in build/<game>/")
+    words: dict = opt(WordsMap(), "cardgen's own words (the booklet's headings, the tuck boxes' and print sheets' "
+                                  "notes, the gallery's labels) as this game wants them, by their English text: "
+                                  "`words@LANG:` for a language cardgen has no words for (docs/languages.md"
+                                  "#cardgens-own-words)", None, default_doc="cardgen's, in the language built")
     mark_untranslated: bool = opt(Bool(), "with `languages:`, a magenta corner on each card printed with "
                                           "source-language text for want of a translation (docs/languages.md); "
                                           "false for a print run", True)

@@ -29,7 +29,8 @@
       section.hidden = !deckOk || (!any && (words.length > 0 || only.checked));
     }
     const filtering = words.length > 0 || deck.value || only.checked;
-    shown.textContent = filtering ? visible + " of " + total + " shown" : "";
+    const said = shown.dataset.words || "{visible} of {total} shown";
+    shown.textContent = filtering ? said.replace("{visible}", visible).replace("{total}", total) : "";
   }
 
   // The deck list follows the page (the preview replaces the cards when the game changes).
