@@ -405,6 +405,71 @@ def test_serve_set_previews_a_build_variant(tmp_path):
             running.close()
 
 
+def _two_language_game(root: Path) -> Path:
+    """A game in English and German: one card, `One` / `Eins`, with a `text:` field and no back."""
+    (root / "templates" / "g").mkdir(parents=True)
+    (root / "game.yaml").write_text("title: Words\ntitle@de: Wörter\nlanguages: [en, de]\n")
+    (root / "templates" / "g" / "face.yaml").write_text(
+        'elements:\n  - {name: t, type: text, box: safe, text: "{{ card.name }}"}\n')
+    (root / "d.yaml").write_text("deck: D\ndeck@de: Stapel D\ntemplate: g/face\n"
+                                 "cards:\n  - {name: One, name@de: Eins, count: 2}\n")
+    return root
+
+
+def test_serve_lang_previews_a_language_with_its_texts_and_words(tmp_path):
+    """`cardgen serve --lang de`: the German card texts, and the page's own words in German."""
+    root = _two_language_game(tmp_path / "g")
+    seen = {}
+    for lang in (None, "de", "fr"):
+        running = Running(root, root, port=0, out=tmp_path / "out", lang=lang)
+        try:
+            got = wait_for(lambda running=running: (s := state(running.url))["cards"] or s["errors"])
+            _, _, page = get(running.url, "/")
+            seen[lang] = (got, state(running.url), page.decode())
+        finally:
+            running.close()
+    _, en, en_page = seen[None]
+    _, de, de_page = seen["de"]
+    assert [(c["name"], c["deck"]) for c in en["cards"]] == [("One", "D")] and en["title"] == "Words"
+    assert [(c["name"], c["deck"]) for c in de["cards"]] == [("Eins", "Stapel D")] and de["title"] == "Wörter"
+    assert '<html lang="en">' in en_page and "2 cards · 1 distinct · 1 deck" in en_page and "All decks" in en_page
+    for said in ('<html lang="de">', "<title>Wörter · Vorschau</title>", "2 Karten · 1 verschiedene · 1 Stapel",
+                 "Alle Stapel", "Mit Problemen", "Eins (Vorderseite)"):
+        assert said in de_page, said
+    assert "All decks" not in de_page
+    fr = seen["fr"][1]
+    assert fr["cards"] == [] and any("--lang fr: not one of game.yaml's `languages:` (en, de)" in e
+                                     for e in fr["errors"]), fr["errors"]
+
+
+def test_in_a_browser_the_german_preview_speaks_german(tmp_path):
+    """The live page's own script (its status line, the card panel) says its words in the
+    language previewed, as the page does."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    root = _two_language_game(tmp_path / "g")
+    running = Running(root, root, port=0, out=tmp_path / "out", lang="de")
+    browser = _browser()
+    try:
+        wait_for(lambda: state(running.url)["cards"])
+        browser.get(running.url)
+        wait = WebDriverWait(browser, WAIT)
+        assert wait.until(lambda b: b.execute_script(ALL_LOADED)) == 1
+        wait.until(lambda b: b.find_element("id", "status").text == "live · keine Probleme")
+        assert browser.find_element("css selector", "a.to-table").text == "Tisch"
+        browser.find_element("css selector", ".tile[data-key] img.side").click()
+        wait.until(lambda b: "Eins" in b.find_element("id", "panel").text)
+        panel = browser.find_element("id", "panel")
+        assert [h.get_attribute("textContent") for h in panel.find_elements("css selector", "h3")] == ["Daten", "Quelle"]
+        img = panel.find_element("css selector", ".pics img")
+        assert (img.get_attribute("title"), img.get_attribute("alt")) == ("In voller Größe zeigen", "Eins (Vorderseite)")
+        browser.find_element("id", "q").send_keys("eins")
+        assert browser.find_element("id", "shown").text == "1 von 1 gezeigt"
+    finally:
+        browser.quit()
+        running.close()
+
+
 # -- the table (/table) ----------------------------------------------------------------------------
 
 SPELLS = {"Fire": ("Attack", 3, "#dd4422"), "Ice": ("Attack", 2, "#55aadd"), "Heal": ("Support", 4, "#55bb66"),

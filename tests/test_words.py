@@ -72,7 +72,7 @@ def test_a_german_build_prints_cardgens_own_words_in_german(built):
     assert "Beispiel" in _text(de / "rules.pdf") and "Example" in _text(en / "rules.pdf")
     html = (de / "index.html").read_text(encoding="utf-8")
     for said in ('<html lang="de">', "<title>Testspiel · Karten</title>", "12 Karten · 3 verschiedene · 1 Stapel",
-                 'placeholder="Filter: Name, Stapel oder Problem"', "Alle Stapel", "Normales Farbsehen",
+                 'placeholder="Filter: Name, Stapel, Problem"', "Alle Stapel", "Normales Farbsehen",
                  "Protanopie (keine Rotzapfen)", 'data-words="{visible} von {total} gezeigt"',
                  "Mit cardgen gemacht.", "Graben (Vorderseite)", "schließen"):
         assert said in html, said

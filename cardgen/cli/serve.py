@@ -21,7 +21,10 @@ from cardgen.load.project import find_project, game_project, resolve_games
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the web browser.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
               help="Preview the game with this game.yaml value set, as `cardgen build --set` builds it; repeatable.")
-def serve(game, port, open_browser, sets):
+@click.option("--lang", default=None, metavar="LANG",
+              help="Preview the game in this language, one of game.yaml's `languages:` (its texts and cardgen's own "
+                   "words), or `qps`, the pseudo-locale (docs/languages.md); default: the source language.")
+def serve(game, port, open_browser, sets, lang):
     """Preview GAME in the web browser while you edit it (default: the game the current folder
     is in, or the project's only game).  The page shows every card, faces and backs, by deck,
     with copies and the validator's problems beside each card (file:line); it updates by itself
@@ -39,7 +42,7 @@ def serve(game, port, open_browser, sets):
         sys.exit(2)
     path = paths[0]
     try:
-        running = Running(path, game_project(path), port, sets=sets)
+        running = Running(path, game_project(path), port, sets=sets, lang=lang)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             click.echo(f"port {port} is in use; choose another with --port N, or leave --port out for a free one",
@@ -48,7 +51,7 @@ def serve(game, port, open_browser, sets):
             click.echo(escape_controls(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}"), err=True)
         sys.exit(1)
     click.echo(running.url)
-    click.echo(escape_controls(f"previewing {display_path(path)} (Ctrl-C to stop)"))
+    click.echo(escape_controls(f"previewing {display_path(path)}{f' in {lang}' if lang else ''} (Ctrl-C to stop)"))
     running.preview.on_refresh = _report
     if open_browser:
         import webbrowser

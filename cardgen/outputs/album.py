@@ -426,6 +426,7 @@ def _env():
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     env.globals["plural"] = plural
     env.globals["visions"] = visions
+    env.globals["live_words"] = live_words
     return env
 
 
@@ -461,6 +462,17 @@ class Page:
     version: int = 0
     inline: Callable[[str], str] = asset      # gallery: CSS and script inlined
     words: Words = ENGLISH                    # the page's own words: the language of the game shown
+
+
+LIVE_WORDS = ("live", "no problems", "errors: showing the last good cards", "reconnecting…", "Zoom to full size",
+              "Problems", "Data", "Source", "face", "back", "{n} error", "{n} errors", "{n} warning", "{n} warnings")
+
+
+def live_words(words: Words) -> dict[str, str]:
+    """What the preview's script says itself (its status line, the card panel), in the page's
+    language: English text -> words, for `live.js`."""
+    table = words.table()
+    return {t: table[t] for t in LIVE_WORDS}
 
 
 def cards_html(al: Album | None, page: Page) -> str:

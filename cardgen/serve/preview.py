@@ -18,6 +18,7 @@ from pathlib import Path
 
 from cardgen.core.errors import Diagnostic, Loc, Report
 from cardgen.core.paths import drop_links
+from cardgen.core.words import ENGLISH, Words
 from cardgen.load.game import Game
 from cardgen.load.project import output_dir
 from cardgen.model import ops
@@ -44,6 +45,11 @@ class Snapshot:
     checked_in: float = 0.0                                     # seconds the last check took
     counts: tuple[int, int] = (0, 0)                            # errors, warnings
 
+    @property
+    def words(self) -> Words:
+        """The page's own words: in the language previewed (`cardgen.core.words`)."""
+        return self.game.words if self.game is not None else ENGLISH
+
     def event(self) -> dict:
         """What the page is told on every change."""
         return {"version": self.version, "ok": not self.errors, "stale": self.stale, "errors": self.counts[0],
@@ -59,9 +65,11 @@ class Preview:
     """One game, kept checked.  `refresh()` checks it again and publishes a new snapshot;
     `watch()` does so after every saved change until `close()`."""
 
-    def __init__(self, game: Path, project: Path, out: Path | None = None, sets: Sequence[str] = ()):
+    def __init__(self, game: Path, project: Path, out: Path | None = None, sets: Sequence[str] = (),
+                 lang: str | None = None):
         self.game_dir = Path(game)
         self.sets = tuple(sets)                 # `cardgen serve --set KEY=VALUE`: a build variant previewed
+        self.lang = lang                        # `cardgen serve --lang de`: the language previewed (None: the source)
         self.project = Path(project)
         self.out_dir = output_dir(self.game_dir, self.project, out)
         drop_links(self.out_dir)
@@ -99,7 +107,7 @@ class Preview:
         return snap
 
     def _checked(self, report: Report) -> Snapshot:
-        checked = check_game(self.game_dir, self.project, report, sets=self.sets)
+        checked = check_game(self.game_dir, self.project, report, lang=self.lang, sets=self.sets)
         game, rendered = checked.game, checked.rendered
         items = report.items
         if game is None:                           # game.yaml itself could not be read
@@ -162,7 +170,7 @@ class Preview:
                     back = c.back or d.back
                     if back is not None:
                         snap.backs[c.key] = back
-        snap.body = A.cards_html(snap.album, A.Page(live=True, errors=snap.errors, stale=snap.stale))
+        snap.body = A.cards_html(snap.album, A.Page(live=True, errors=snap.errors, stale=snap.stale, words=snap.words))
         return snap
 
     def _publish(self, snap: Snapshot) -> None:

@@ -203,7 +203,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         if path in ("/", "/index.html"):
             html = A.page_html(snap.album, A.Page(live=True, errors=snap.errors, stale=snap.stale,
-                                                  version=snap.version), snap.title, snap.body)
+                                                  version=snap.version, words=snap.words), snap.title, snap.body)
             self._send(HTTPStatus.OK, html.encode(), "text/html; charset=utf-8", head, version=snap.version)
             return
         if path == "/fragment":
@@ -323,8 +323,8 @@ class Running:
     """A preview being served: the server in one thread, the watcher in another."""
 
     def __init__(self, game: Path, project: Path, port: int = 0, out: Path | None = None, watch: bool = True,
-                 sets: Sequence[str] = ()):
-        self.preview = Preview(game, project, out, sets)
+                 sets: Sequence[str] = (), lang: str | None = None):
+        self.preview = Preview(game, project, out, sets, lang)
         self.server = PreviewServer(self.preview, port)
         self.url = self.server.url
         self._threads = [threading.Thread(target=self.server.serve_forever, name="cardgen-serve", daemon=True)]

@@ -27,11 +27,16 @@
     status.textContent = text;
   }
 
+  // The page's own words in the game's language (page.html's #words: English text -> words).
+  const words = JSON.parse((document.getElementById("words") || {}).textContent || "{}");
+  const t = (text) => words[text] || text;
+  const count = (n, kind) => t("{n} " + kind + (n === 1 ? "" : "s")).replace("{n}", n);
+
   function describe(d) {
     const parts = [];
-    if (d.errors) parts.push(d.errors + (d.errors === 1 ? " error" : " errors"));
-    if (d.warnings) parts.push(d.warnings + (d.warnings === 1 ? " warning" : " warnings"));
-    return "live" + (parts.length ? " · " + parts.join(", ") : " · no problems");
+    if (d.errors) parts.push(count(d.errors, "error"));
+    if (d.warnings) parts.push(count(d.warnings, "warning"));
+    return t("live") + " · " + (parts.length ? parts.join(", ") : t("no problems"));
   }
 
   // -- updates ---------------------------------------------------------------------------------
@@ -76,10 +81,10 @@
     const events = new EventSource("/events");
     events.addEventListener("update", (e) => {
       const d = JSON.parse(e.data);
-      setStatus(d.stale || !d.ok ? "off" : d.warnings ? "busy" : "on", d.stale ? "errors: showing the last good cards" : describe(d));
+      setStatus(d.stale || !d.ok ? "off" : d.warnings ? "busy" : "on", d.stale ? t("errors: showing the last good cards") : describe(d));
       if (d.version !== version) refresh();
     });
-    events.onerror = () => setStatus("off", "reconnecting…");
+    events.onerror = () => setStatus("off", t("reconnecting…"));
   }
 
   // -- the card panel --------------------------------------------------------------------------
@@ -115,8 +120,8 @@
     for (const s of d.sides) {
       const img = el("img");
       img.src = s.src;
-      img.alt = d.name + " (" + s.what + ")";
-      img.title = "Zoom to full size";
+      img.alt = d.name + " (" + t(s.what) + ")";
+      img.title = t("Zoom to full size");
       img.dataset.full = s.full;
       img.dataset.mm = s.width_mm;
       img.addEventListener("click", () => openZoom(s.full, s.width_mm, img.alt));
@@ -124,7 +129,7 @@
     }
     box.appendChild(pics);
     if (d.problems.length) {
-      box.appendChild(el("h3", "", "Problems"));
+      box.appendChild(el("h3", "", t("Problems")));
       const ul = el("ul", "problems");
       for (const p of d.problems) {
         const li = el("li", p.severity);
@@ -134,7 +139,7 @@
       }
       box.appendChild(ul);
     }
-    box.appendChild(el("h3", "", "Data"));
+    box.appendChild(el("h3", "", t("Data")));
     const table = el("table");
     for (const [k, v] of d.fields) {
       const tr = el("tr");
@@ -144,7 +149,7 @@
     }
     box.appendChild(table);
     if (d.source.lines.length) {
-      box.appendChild(el("h3", "", "Source"));
+      box.appendChild(el("h3", "", t("Source")));
       box.appendChild(el("p", "srcfile", d.source.file + ":" + d.source.first));
       const pre = el("pre", "src");
       d.source.lines.forEach((line, i) => {
