@@ -183,6 +183,7 @@ def test_a_game_gives_its_own_words_for_a_language(tmp_path):
     tuck = _text(out / "pt" / "tuckboxes-a4.pdf")
     assert _flat("a box for 12 cartas") in tuck and _flat("imprimir a 100 %") in tuck and "12cartas·Testgame" in tuck
     assert _flat("Test game · Action · sheet 1 of 2 · faces ·") in _text(out / "en" / "print-a4.pdf")
+    assert "faces" not in _text(out / "pt" / "print-a4.pdf")      # (the source language's own words stay its own)
     warned = [d.message for d in report.items if d.code == "words"]
     assert len(warned) == 1 and f"{len(W.texts()) - 3} of the {len(W.texts())} texts it prints" in warned[0]
 
@@ -203,3 +204,18 @@ def test_the_games_words_are_checked_at_their_line(tmp_path):
     assert errors('  "sheet {n} of {total}": "folha {n}"\n', tmp_path / "b") == [
         "game.yaml:4:27: error: game.yaml: `words` 'sheet {n} of {total}': the words must have the same placeholders "
         "as the English text ({n}, {total})"]
+
+
+def test_i18n_words_prints_a_block_to_paste_into_game_yaml():
+    import yaml
+    from click.testing import CliRunner
+
+    from cardgen.cli.main import main
+
+    got = CliRunner().invoke(main, ["i18n", "words", "--lang", "de"])
+    assert got.exit_code == 0, got.output
+    block = yaml.safe_load(got.output)["words@de"]
+    assert block == W.Words("de").table() and set(block) == set(W.texts())
+    assert block["Components"] == "Spielmaterial" and block["{n} cards"] == "{n} Karten"
+    en = yaml.safe_load(CliRunner().invoke(main, ["i18n", "words"]).output)["words"]
+    assert all(en[t] == t for t in W.texts())

@@ -547,7 +547,7 @@ def _words_warning(game: Game, raw: YDict, report: Report) -> None:
     lang = game.text_language
     if words.bundled(lang):
         return
-    missing = [t for t in words.texts() if t not in (game.opts.words or {})]
+    missing = [t for t in words.texts() if t not in game.words.own]
     if not missing:
         return
     key = "languages" if game.languages else "language"

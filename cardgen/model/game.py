@@ -226,9 +226,14 @@ class Game:
 
     @property
     def words(self) -> Words:
-        """cardgen's own words in the language built (`cardgen.core.words`), game.yaml's `words:`
-        over the bundled ones."""
-        return Words(self.text_language, self.opts.words)
+        """cardgen's own words in the language built (`cardgen.core.words`), game.yaml's over the
+        bundled ones: `words@LANG:` in a translation (`words:` is the source language's own)."""
+        own: dict | None = self.opts.words
+        lang = self.translation
+        if own and lang is not None and isinstance(self.raw, dict) \
+                and not any(isinstance(k, str) and k.lower() == f"words@{lang}".lower() for k in self.raw):
+            own = None
+        return Words(self.text_language, own)
 
     @property
     def title(self) -> str:
