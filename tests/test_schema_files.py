@@ -70,6 +70,10 @@ CASES: dict[tuple[type, str], dict] = {
                         "as [en, de], got 'de'", None),
         "range": ("[en, xx]", "game.yaml: `languages` item 2 'xx' is not a language code cardgen knows (ISO 639-1: "
                               "en, de, fr, ...)", "xx")},
+    (G, "words"): {
+        "wrong": ("5", "game.yaml: `words` must be a mapping of cardgen's English text: text, got 5", None),
+        "range": ("{Componets: Teile}", "game.yaml: `words` 'Componets' is not one of cardgen's own texts; did you "
+                                        "mean 'Components'? (`cardgen i18n words` lists them)", "Teile")},
     (G, "mark_untranslated"): {
         "wrong": ("maybe", "game.yaml: `mark_untranslated` must be true or false, got 'maybe'", None), "range": None},
     (G, "hyphenate"): {

@@ -331,7 +331,7 @@ class WordsMap(Kind):
     def convert(self, value: Any, env: Env) -> Any:
         from cardgen.core import words as W
 
-        out = MapOf(Text()).convert(value, env)
+        out = MapOf(Text(), "cardgen's English text").convert(value, env)
         known = W.texts()
         for k, v in out.items():
             if k not in known:
