@@ -83,10 +83,13 @@ SCRIPT = """\
 require 'squib'
 
 data = Squib.csv file: 'cards.csv'
+ink = '#333333' # one colour: read
+paper = '#ffffff'
+paper = '#fff8e0' if ENV['cream']
 
 Squib::Deck.new(cards: data.nrows) do
   use_layout file: 'layouts/game.yml'
-  background color: :white
+  background color: paper
 
   build :bw do
     svg layout: 'art', file: data['Art'].map { |a| "bw/#{a}.svg" }
@@ -95,7 +98,7 @@ Squib::Deck.new(cards: data.nrows) do
     svg layout: 'art', file: data['Art'].map { |a| "color/#{a}.svg" }
   end
 
-  text str: data['Title'], layout: :title, font_size: 20
+  text str: data['Title'], layout: :title, font_size: 20, color: ink
   %w(Cost Power).each do |stat|
     rect layout: "#{stat.downcase}_rect", fill_color: :black,
          range: data[stat].each.with_index.map { |x, i| x.nil? ? nil : i }.compact
@@ -175,9 +178,9 @@ def test_the_script_says_what_each_entry_draws_and_the_rest_is_said_at_its_line(
                for line in lines), face
     # the loop over a literal list is read turn by turn: cost_rect, cost_amt, then power_rect, ...
     assert "taken as drawn" not in face
-    assert any(line.endswith("game.rb:10: 'art': drawn in `build :bw` (a variant), made for every build")
+    assert any(line.endswith("game.rb:13: 'art': drawn in `build :bw` (a variant), made for every build")
                for line in lines), face
-    assert any(line.endswith("game.rb:13: 'art': drawn again here, in `build :color` (a variant); the image drawn "
+    assert any(line.endswith("game.rb:16: 'art': drawn again here, in `build :color` (a variant); the image drawn "
                              "first made") for line in lines), face
     assert any(line.endswith("game.yml:6:9: 'title': font family Archistico, Sans not carried over (put its files "
                              "in fonts/ and set `font:`); its size and style are") for line in lines), face
@@ -186,18 +189,21 @@ def test_the_script_says_what_each_entry_draws_and_the_rest_is_said_at_its_line(
     assert "backs.yml: `middle` and `deck` read for a 825 x 1125 px deck" in back
     template = yaml.safe_load((root / "templates" / "game.yaml").read_text())
     els = template["elements"]
-    # the script's order (the background first), one element per drawing, `frame` left out
-    assert [e["name"] for e in els] == ["background", "art", "title", "cost_rect", "cost_amt", "power_rect",
+    # the script's order, one element per drawing, `frame` left out
+    assert [e["name"] for e in els] == ["art", "title", "cost_rect", "cost_amt", "power_rect",
                                        "power_amt", "text_box", "rules", "rules_2"]
     by = {e["name"]: e for e in els}
-    assert by["background"] == {"name": "background", "type": "rect", "box": "bleed", "fill": "white"}
+    assert "background" not in by and any(line.endswith(
+        "game.rb:10: 'background': a colour the script works out (paper is set 2 ways, on lines 5, 6); not carried "
+        "over") for line in lines), face
+    assert by["title"]["color"] == "#333333"            # `color: ink`, ink set once
     assert [by[n]["type"] for n in ("art", "title", "cost_rect", "cost_amt", "text_box", "rules")] == \
         ["image", "text", "rect", "text", "rect", "text"]
     # `str: data['Title']` is the deck's name column; `data.rules` the column Rules
     assert by["title"]["text"] == "{{ card['name'] }}"
     # Squib's embedded icons, from a loop in the text's block: each word printed as its icon
     assert by["rules"]["text"] == "{{ card['Rules'] | replace('Cost', ':cost:') | replace('Power', ':power:') }}"
-    assert any(line.endswith("game.rb:24: 'rules': 'Power' printed as the icon :power: (put img/power.svg in "
+    assert any(line.endswith("game.rb:27: 'rules': 'Power' printed as the icon :power: (put img/power.svg in "
                              "art/icons/power.svg)") for line in lines), face
     # drawn again, with its words and other arguments: a second element
     assert (by["rules_2"]["text"], by["rules_2"]["y"], by["rules_2"]["size"]) == ("Rules on the back", "1000px", 6)
@@ -209,10 +215,10 @@ def test_the_script_says_what_each_entry_draws_and_the_rest_is_said_at_its_line(
     # art's file made per card from the column Art, as the script's `.map { |a| "bw/#{a}.svg" }` does
     assert (by["cost_rect"]["fill"], by["cost_amt"]["color"], by["title"]["size"]) == ("black", "white", 20)
     assert (by["cost_rect"]["when"], by["power_rect"]["when"]) == ("card['Cost'] != ''", "card['Power'] != ''")
-    assert any(line.endswith("game.rb:18: 'cost_rect', 'power_rect': range: read as the cards that have the column "
+    assert any(line.endswith("game.rb:21: 'cost_rect', 'power_rect': range: read as the cards that have the column "
                              "(a `when:`)") for line in lines), face
     assert by["art"]["src"] == "bw/{{ card['Art'] }}.svg"
-    assert any(line.endswith("game.rb:23: 'text_box': drawn on some cards only (range:); add a `when:`")
+    assert any(line.endswith("game.rb:26: 'text_box': drawn on some cards only (range:); add a `when:`")
                for line in lines), face
 
 

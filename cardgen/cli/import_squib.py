@@ -315,7 +315,7 @@ def _with_args(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use 
         ctx.said.add(at, key, "{names}: range: read as the cards that have the column (a `when:`)")
     elif "range" in use.args or "range" in use.worked_out:
         ctx.said.add(at, key, "{names}: drawn on some cards only (range:); add a `when:`")
-    others = [k for k in use.worked_out if k != "range"]
+    others = [k + (f" ({use.why[k]})" if k in use.why else "") for k in use.worked_out if k != "range"]
     if others:
         ctx.said.add(at, key, f"{{names}}: {', '.join(others)} worked out by the script here; not carried over")
     args = {k: v for k, v in use.args.items() if k != "range"}
@@ -410,11 +410,12 @@ def _template(entries: YDict, layout: Path, ctx: _Ctx) -> dict:
     made: list[tuple[tuple, dict]] = []
     if ctx.script is not None and ctx.script.background_line:
         at = Loc(str(ctx.script.path), ctx.script.background_line)
-        fill = sv.colour(ctx.script.background or "")
+        fill = sv.colour(str(ctx.script.background or ""))
         if fill is not None:
             made.append(((at.line, 0, 0), {"name": "background", "type": "rect", "box": "bleed", "fill": fill}))
         else:
-            ctx.said.add(at, "background", "{names}: a colour the script works out; not carried over")
+            why = f" ({ctx.script.background_why})" if ctx.script.background_why else ""
+            ctx.said.add(at, "background", f"{{names}}: a colour the script works out{why}; not carried over")
     done: dict[str, Resolved] = {}
     for key in entries:
         entry, locs = _resolve(entries, key, (), done)

@@ -30,7 +30,6 @@ LOOP = "\0loop"          # a Use's column: the part of the entry's name the loop
 ARG_KEYS = ("x", "y", "width", "height", "angle", "color", "fill_color", "stroke_color", "stroke_width", "radius",
             "dash", "font", "font_size", "align", "valign", "ellipsize", "justify", "alpha", "range")
 _ARG = re.compile(r"(?<![\w.])(" + "|".join(ARG_KEYS) + r"):\s*([^,\n)]+(?:\([^)\n]*\))?[^,\n)]*)")
-_COLOUR = re.compile(r"\bcolor:\s*(?:'([^']+)'|\"([^\"]+)\"|:(\w+))")
 
 
 @dataclass
@@ -46,6 +45,7 @@ class Use:
     written: str = ""           # the computed layout name as the script writes it
     args: dict[str, object] = field(default_factory=dict)      # literal arguments, over the layout's
     worked_out: list[str] = field(default_factory=list)        # arguments the script works out (not read)
+    why: dict[str, str] = field(default_factory=dict)          # ... and why, where it can say
     file: str | None = None     # an image's file: literal, or with "\0" where the column's value goes
     file_column: str | None = None
     only_with_file: bool = False    # `... unless x.nil?`: drawn only on cards that have the column
@@ -60,8 +60,9 @@ class Use:
 class Script:
     path: Path
     calls: list[tuple[str, Use]] = field(default_factory=list)     # (entry name, or "" for a pattern)
-    background: str | None = None           # a literal `background color:`
+    background: object = None               # a literal `background color:`
     background_line: int = 0                # a `background` call (its colour literal or not)
+    background_why: str = ""
     deck: tuple[str, str, int] | None = None    # Squib::Deck.new's literal width and height, and its line
 
     def uses(self, key: str) -> list[Use]:
@@ -75,7 +76,7 @@ class Script:
                 part = m.group(1) if m is not None else None
                 column = part if u.column == LOOP else u.column
                 having = part if u.having == LOOP else u.having
-                out.append(Use(u.kind, column, u.line, u.pattern, u.written, u.args, u.worked_out, u.file,
+                out.append(Use(u.kind, column, u.line, u.pattern, u.written, u.args, u.worked_out, u.why, u.file,
                                u.file_column, u.only_with_file, having, u.literal, u.build, u.order, u.embeds))
         return out
 
@@ -98,18 +99,45 @@ def _statement(text: str, start: int, cut: bool = True) -> str:
     return out[:block.start()] if block else out
 
 
-def _args(call: str, use: Use) -> None:
+# a literal: 'text' (never interpolated in Ruby), "text" without #{...}, :symbol, a number
+_LITERAL = r"'([^'\n]*)'|\"((?:[^\"#\n]|#(?!\{))*)\"|:(\w+)|(-?\d+(?:\.\d+)?)"
+_ASSIGN = re.compile(r"(?m)^[ \t]*([a-z_]\w*)[ \t]*=[ \t]*(?:" + _LITERAL + r")[ \t]*(?:(?:if|unless)\b.*)?(?:#.*)?$")
+
+
+def _literal(m: re.Match, at: int = 1) -> object:
+    """The value of a `_LITERAL` match whose groups start at `at`."""
+    text, double, symbol, number = m.group(at, at + 1, at + 2, at + 3)
+    if number is not None:
+        return float(number) if "." in number else int(number)
+    return next(g for g in (text, double, symbol) if g is not None)
+
+
+def _variables(text: str) -> dict[str, list[tuple[object, int]]]:
+    """Each variable the script sets to a literal (`bg = '#fff'`): its values and their lines."""
+    out: dict[str, list[tuple[object, int]]] = {}
+    for m in _ASSIGN.finditer(text):
+        out.setdefault(m.group(1), []).append((_literal(m, 2), text.count("\n", 0, m.start()) + 1))
+    return out
+
+
+def _args(call: str, use: Use, variables: dict[str, list[tuple[object, int]]]) -> None:
     """The call's arguments that a layout entry also gives: literal ones (numbers, strings
-    without #{}, :symbols) go over the layout's; others are what the script works out."""
+    without #{}, :symbols, a variable set once to one) go over the layout's; others are what the
+    script works out (a variable set more ways than one: its lines said)."""
     for m in _ARG.finditer(call):
         key, value = m.group(1), m.group(2).strip()
-        lit = re.fullmatch(r"'([^'#]*)'|\"([^\"#]*)\"|:(\w+)|(-?\d+(?:\.\d+)?)", value)
-        if lit is None:
-            use.worked_out.append(key)
-        elif lit.group(4) is not None:
-            use.args[key] = float(lit.group(4)) if "." in lit.group(4) else int(lit.group(4))
-        else:
-            use.args[key] = next(g for g in lit.groups() if g is not None)
+        lit = re.fullmatch(_LITERAL, value)
+        if lit is not None:
+            use.args[key] = _literal(lit)
+            continue
+        ways = variables.get(value, [])
+        if len(ways) == 1:
+            use.args[key] = ways[0][0]
+            continue
+        use.worked_out.append(key)
+        if ways:
+            lines = ", ".join(str(line) for _, line in ways)
+            use.why[key] = f"{value} is set {len(ways)} ways, on lines {lines}"
 
 
 def _file(call: str, use: Use) -> None:
@@ -191,7 +219,7 @@ def read(path: Path) -> Script:
         if w is not None and h is not None:
             script.deck = (next(g for g in w.groups() if g), next(g for g in h.groups() if g),
                            text.count("\n", 0, new.start()) + 1)
-    builds, loops = _builds(text), _loops(text)
+    builds, loops, variables = _builds(text), _loops(text), _variables(text)
     lines = text.split("\n")
     line, counted = 1, 0
     for m in _CALL.finditer(text):
@@ -201,19 +229,20 @@ def read(path: Path) -> Script:
         if len(script.calls) >= MAX_CALLS:
             raise CardgenError(Loc(str(path), line), f"more than {MAX_CALLS} drawing calls; not a script to read")
         if method == "background":
-            c = _COLOUR.search(call)
             if not script.background_line:
-                script.background_line = line
-                script.background = next(g for g in c.groups() if g) if c is not None else None
+                probe = Use("rect", None, line)
+                _args(call, probe, variables)
+                script.background_line, script.background = line, probe.args.get("color")
+                script.background_why = probe.why.get("color", "")
             continue
         loop = loops.get(line)
         turns = [_subst(call, loop[1], v) for v in loop[2]] if loop and re.search(rf"\b{loop[1]}\b", call) else []
         before = len(script.calls)
         if loop is not None and turns and all(t is not None for t in turns):      # the loop's turns, one call each
             for i, turn in enumerate(turns):
-                _call(script, str(turn), method, line, builds.get(line), (loop[0], i, line))
+                _call(script, str(turn), method, line, builds.get(line), (loop[0], i, line), variables)
         else:
-            _call(script, call, method, line, builds.get(line), (line, 0, 0))
+            _call(script, call, method, line, builds.get(line), (line, 0, 0), variables)
         if method == "text":
             embeds = _embeds(text, m.end(), lines, line, loops)
             for _, use in script.calls[before:]:
@@ -221,7 +250,8 @@ def read(path: Path) -> Script:
     return script
 
 
-def _call(script: Script, call: str, method: str, line: int, build: str | None, order: tuple[int, int, int]) -> None:
+def _call(script: Script, call: str, method: str, line: int, build: str | None, order: tuple[int, int, int],
+          variables: dict[str, list[tuple[object, int]]]) -> None:
     """One drawing call, read: the entry it draws (or the entries a computed name can be)."""
     s = _STR.search(call) if method == "text" else None
     use = Use(DRAWS[method], next((g for g in s.groups() if g), None) if s is not None else None, line)
@@ -229,7 +259,7 @@ def _call(script: Script, call: str, method: str, line: int, build: str | None, 
     lit = _STR_LITERAL.search(call) if method == "text" else None
     if lit is not None:
         use.literal = next(g for g in lit.groups() if g is not None)
-    _args(call, use)
+    _args(call, use, variables)
     if use.kind == "image":
         _file(call, use)
     lay, dyn = _LAYOUT.search(call), _DYNAMIC.search(call)
