@@ -8,7 +8,7 @@ from pathlib import Path
 from conftest import write
 from pypdf import PdfReader
 
-from cardgen.core.errors import Report, grouped
+from cardgen.core.errors import CardgenError, Report, grouped
 from cardgen.pipeline.build import BuildOptions, build_game
 from cardgen.render import art
 
@@ -199,3 +199,77 @@ def test_each_copy_is_compressed_once_for_every_pdf_that_shows_it(tmp_path):
         again, _ = _build(root, tmp_path / "out", ("cards",) if name == "cards.pdf" else ("print",))
         assert art.STATS["made"] == 0 and kept[0].is_file()    # (the copy found, its object made again)
         assert next(p for p in again if p.name == name).read_bytes() == data, name
+
+
+def _decodes(monkeypatch) -> list[tuple[str, str, int]]:
+    """Every full decode of a picture (`icons.decode_checked`) from now on: (file name, the
+    thread's name, how many were being decoded at once as it started)."""
+    import threading
+
+    from cardgen.resources import icons
+
+    seen: list[tuple[str, str, int]] = []
+    busy = [0]
+    lock = threading.Lock()
+    real = icons.decode_checked
+
+    def counted(path, then=None):
+        with lock:
+            busy[0] += 1
+            seen.append((Path(path).name, threading.current_thread().name, busy[0]))
+        try:
+            return real(path, then)
+        finally:
+            with lock:
+                busy[0] -= 1
+
+    monkeypatch.setattr(icons, "decode_checked", counted)
+    return seen
+
+
+def test_pictures_are_decoded_ahead_of_the_layout_once_each_a_few_at_a_time(tmp_path, monkeypatch):
+    """Before the cards are laid out, their pictures are decoded by the threads of
+    `layout.ahead` (the layout's own thread decodes none), each once whatever the number of
+    cards and outputs that show it, at most `THREADS` at once; their print copies come from
+    those decodes.  A rebuild whose layouts come from the cache decodes nothing."""
+    from cardgen.layout import ahead
+
+    cards = "".join(f"  - {{name: C{i}, art: p{i % 4}.png}}\n" for i in range(8))
+    root = _game(tmp_path / "g", cards)
+    for i in range(4):
+        _photo(root / "art" / f"p{i}.png", 1500, 1000, seed=i)
+    decodes = _decodes(monkeypatch)
+    art.reset_stats()
+    made, report = _build(root, tmp_path / "out", ("print", "cards"))
+    assert not report.errors
+    assert sorted(name for name, _, _ in decodes) == ["p0.png", "p1.png", "p2.png", "p3.png"]
+    assert {thread.split("_")[0] for _, thread, _ in decodes} == {"cardgen-decode"}
+    assert max(busy for _, _, busy in decodes) <= ahead.THREADS
+    assert art.STATS["decoded"] == 4 and art.STATS["derived"] == 0
+    for pdf in (p for p in made if p.suffix == ".pdf"):
+        assert _image_sizes(pdf) == {(600, 400)}, pdf.name
+    decodes.clear()
+    (tmp_path / "out" / "g" / "print-a4.pdf").unlink()
+    _build(root, tmp_path / "out", ("print",))
+    assert decodes == []
+
+
+def test_a_damaged_picture_decoded_ahead_is_said_at_its_cards_line(tmp_path, monkeypatch):
+    """The error a picture's decode ahead of the layout meets is the layout's, at the card."""
+    root = _game(tmp_path / "g", "  - {name: A, art: good.png}\n  - {name: B, art: cut.png}\n")
+    _photo(root / "art" / "good.png", 1500, 1000)
+    whole = _photo(tmp_path / "whole.png", 1500, 1000, seed=2).read_bytes()
+    (root / "art" / "cut.png").write_bytes(whole[: len(whole) // 2])
+    decodes = _decodes(monkeypatch)
+    report = Report()
+    try:
+        build_game(root, root, BuildOptions(out=tmp_path / "out", only=("print",), papers=("a4",)), report)
+    except CardgenError as exc:
+        report.extend(exc.diagnostics)
+    assert {(name, thread.split("_")[0]) for name, thread, _ in decodes} == {
+        ("good.png", "cardgen-decode"), ("cut.png", "cardgen-decode")}
+    assert len(report.errors) == 1, [str(e) for e in report.errors]
+    said = str(report.errors[0])
+    assert said.startswith(f"{root}/templates/p/face.yaml:3:37: error: card 'B' (deck.yaml:5), element 'photo': "
+                           "cannot use image 'cut.png': cut.png is damaged or truncated ("), said
+    assert said.endswith("); export it again"), said

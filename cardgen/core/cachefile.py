@@ -98,6 +98,12 @@ class CacheFile:
             self.found += 1
         return hit
 
+    def has(self, key: Any) -> bool:
+        """Whether there is an entry for `key` (not counted as found or used)."""
+        if not self._loaded:
+            self.load()
+        return key in self.entries
+
     def put(self, key: Any, entry: Any) -> None:
         self.entries[key] = entry
         self.used.add(key)

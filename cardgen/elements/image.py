@@ -24,17 +24,22 @@ def image_size(path: Path, box: tuple[float, float, str] | None = None) -> tuple
     if path.suffix.lower() == ".svg":
         d = load_svg(path)
         return float(d.width), float(d.height)
-    drawn = None
-    if box is not None:
-        from cardgen.core.images import open_path
-
-        try:
-            with open_path(path) as im:     # (its header: the size it is drawn at, before the decode)
-                drawn = _drawn(float(im.size[0]), float(im.size[1]), *box)
-        except Exception:                   # (damaged, a bomb, ...: `check_raster` says what is wrong)
-            drawn = None
+    pixels = header_size(path) if box is not None else None
+    drawn = _drawn(float(pixels[0]), float(pixels[1]), *box) if pixels is not None and box is not None else None
     w, h = check_raster(path, drawn)
     return float(w), float(h)
+
+
+def header_size(path: Path) -> tuple[int, int] | None:
+    """A PNG's or JPEG's pixel size as its header says (not decoded); None if it cannot be
+    read (damaged, a bomb, ...: `check_raster` says what is wrong)."""
+    from cardgen.core.images import open_path
+
+    try:
+        with open_path(path) as im:
+            return int(im.size[0]), int(im.size[1])
+    except Exception:
+        return None
 
 
 def _drawn(iw: float, ih: float, w: float, h: float, fit: str) -> tuple[float, float]:
@@ -117,6 +122,18 @@ class ImageElement(Box, Rotate, Opacity):
         if path.suffix.lower() != ".svg":
             _soft(lc, iw, ih, dw, dh)
         lc.out.append(ops.Image(path, dx, dy, dw, dh, clip, self.rotate, (x, y, w, h), self.opacity))
+
+    def ahead(self, lc: LayoutContext) -> tuple[Path, tuple[int, int], tuple[float, float]] | None:
+        """The PNG or JPEG file `layout` will check (decode), its pixel size and the points it
+        is drawn at (`layout.ahead` decodes it before); None if none, or it cannot tell."""
+        path = lc.res.find_art(self.src) if self.src else None
+        if path is None or path.suffix.lower() not in (".png", ".jpg", ".jpeg"):
+            return None
+        pixels = header_size(path)
+        if pixels is None:
+            return None
+        _, _, w, h = self.rect(lc)
+        return path, pixels, _drawn(float(pixels[0]), float(pixels[1]), w, h, self.fit)
 
     @classmethod
     def static_problems(cls, el: Mapping, res: Resources) -> list[tuple[str, str, str]]:

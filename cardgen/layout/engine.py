@@ -21,7 +21,7 @@ from cardgen.core.paths import PathRefused
 from cardgen.core.units import MM
 from cardgen.elements import ELEMENTS
 from cardgen.elements.base import Element, ElementError, LayoutContext
-from cardgen.layout import expr, placement
+from cardgen.layout import ahead, expr, placement
 from cardgen.layout.templates import Template, TemplateBook, computed_for
 from cardgen.load import refs
 from cardgen.load.game import Card, Deck, Game
@@ -292,6 +292,20 @@ class Layouter:
             self.cache.put(key, entry)
             self.cache.fresh[key] = layout
         return layout
+
+    # -- what a side's layout will look at, worked out before it (`layout.ahead`) ----------
+    def source(self, deck: Deck, card: Card | None, side: str) -> tuple[Template, dict]:
+        return self._source(deck, card, side)
+
+    def element(self, tpl: Template, el: Mapping, ctx: dict, env: Env, bleed: float) -> Element:
+        return self._element(tpl, el, ctx, env, bleed)
+
+    def cached(self, deck: Deck, card: Card | None, side: str, tpl: Template, fields: dict) -> bool:
+        """Whether the cache has the side's layout (it will most likely be taken from it)."""
+        if self.cache is None or self._trace is None:
+            return False
+        key = self._key(deck, card, side, tpl, fields)
+        return key is not None and self.cache.has(key)
 
     def _source(self, deck: Deck, card: Card | None, side: str) -> tuple[Template, dict]:
         """The template of a side and the fields it is laid out with."""
@@ -717,7 +731,8 @@ def layout_game(game: Game, report: Report, res: Resources | None = None,
     res = res or Resources(game)
     lay = Layouter(res, report, cache, inspect)
     try:
-        faces, backs, copies, errors = _lay_all(game, lay)
+        with ahead.decoding(lay, game):     # (pictures decoded by other threads meanwhile)
+            faces, backs, copies, errors = _lay_all(game, lay)
     finally:
         lay.close()
     lay.finish()

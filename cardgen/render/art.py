@@ -27,6 +27,7 @@ import contextlib
 import os
 import shutil
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,7 @@ STATS = {"decoded": 0, "derived": 0, "made": 0, "found": 0, "reused": 0}
 _sizes: Bounded[tuple[str, str], tuple[int, int]] = Bounded(4096)     # (path, digest) -> pixel size
 _copies: Bounded[tuple[str, int, int], Path] = Bounded(4096)          # (digest, w, h) -> copy
 _settings: dict[str, object] = {"folder": None}
+_lock = threading.Lock()        # (copies are made by the threads decoding ahead of the layout too)
 _own_temp: list[Path] = []
 
 
@@ -75,9 +77,10 @@ def folder() -> Path:
     """The folder copies are kept in (made on first use)."""
     where = _settings["folder"]
     if where is None:
-        if not _own_temp:
-            _own_temp.append(Path(tempfile.mkdtemp(prefix="cardgen-art-")))
-            atexit.register(shutil.rmtree, _own_temp[0], True)
+        with _lock:
+            if not _own_temp:
+                _own_temp.append(Path(tempfile.mkdtemp(prefix="cardgen-art-")))
+                atexit.register(shutil.rmtree, _own_temp[0], True)
         return _own_temp[0]
     return Path(str(where))
 
@@ -137,10 +140,9 @@ def _copy(path: Path, size: tuple[int, int], master: Path | None, decoded: Any =
     hit = _copies.get(key)
     if hit is not None and hit.is_file():
         return hit
-    ext = ".jpg" if path.suffix.lower() in (".jpg", ".jpeg") else ".png"
-    target = folder() / f"{digest[:32]}-{size[0]}x{size[1]}{ext}"
+    target = _target(path, digest, size)
     if target.is_file():
-        STATS["found"] += 1
+        _count("found")
         with contextlib.suppress(OSError):
             os.utime(target)        # used now: kept from pruning
     elif decoded is not None:
@@ -152,6 +154,34 @@ def _copy(path: Path, size: tuple[int, int], master: Path | None, decoded: Any =
     return target
 
 
+def _target(path: Path, digest: str, size: tuple[int, int]) -> Path:
+    """Where the copy of `path` (of content `digest`) at `size` is kept."""
+    ext = ".jpg" if path.suffix.lower() in (".jpg", ".jpeg") else ".png"
+    return folder() / f"{digest[:32]}-{size[0]}x{size[1]}{ext}"
+
+
+def _count(what: str) -> None:
+    with _lock:
+        STATS[what] += 1
+
+
+def copy_ahead(path: Path, digest: str, im: Any, drawn: tuple[float, float]) -> None:
+    """From a thread decoding `path` (of content `digest`) ahead of the layout
+    (`layout.ahead`): its print copy for a box drawn at `drawn` points, made from that decode
+    `im` (unless it is there already); the first `fitted` of it finds the file.  Touches no
+    memo of this process; a copy it cannot write is made when first drawn."""
+    if path.suffix.lower() not in FITTED:
+        return
+    tw, th = pixels(drawn[0], drawn[1], print_dpi())
+    iw, ih = im.size
+    if iw > tw * SLACK or ih > th * SLACK:
+        _count("decoded")
+        target = _target(path, digest, (min(iw, tw), min(ih, th)))
+        if not target.is_file():
+            with contextlib.suppress(OSError):
+                _write(im, (min(iw, tw), min(ih, th)), target)
+
+
 def _from_check(path: Path, im: Any, drawn: tuple[float, float]) -> None:
     """The layout's check decoded `path` (drawn at `drawn` points): its print copy is made from
     that decode, not from another."""
@@ -160,7 +190,7 @@ def _from_check(path: Path, im: Any, drawn: tuple[float, float]) -> None:
     tw, th = pixels(drawn[0], drawn[1], print_dpi())
     iw, ih = im.size
     if iw > tw * SLACK or ih > th * SLACK:
-        STATS["decoded"] += 1
+        _count("decoded")
         _copy(path, (min(iw, tw), min(ih, th)), None, im)
 
 
@@ -174,7 +204,7 @@ def _make(path: Path, size: tuple[int, int], target: Path, original: bool = True
     from cardgen.core.images import open_path
 
     with open_path(path) as im:
-        STATS["decoded" if original else "derived"] += 1
+        _count("decoded" if original else "derived")
         if im.format == "JPEG" and im.mode in ("RGB", "L"):
             im.draft(im.mode, size)
         _write(im, size, target)
@@ -190,7 +220,7 @@ def _write(im: Any, size: tuple[int, int], target: Path) -> None:
                         or im.mode.endswith("A") else "RGB")
     small = im.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
     extra: dict[str, object] = {"icc_profile": icc} if icc else {}
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    tmp = target.with_name(f".{target.name}.{os.getpid()}-{threading.get_ident()}.tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         if target.suffix == ".jpg":
@@ -201,7 +231,7 @@ def _write(im: Any, size: tuple[int, int], target: Path) -> None:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-    STATS["made"] += 1
+    _count("made")
 
 
 KEPT = ".pdf-image"      # beside a copy: the image object PDFs hold of it (`kept_image`)
@@ -218,7 +248,7 @@ def kept_image(copy: Path) -> Any:
     body = read_sealed(side) if side.is_file() else None
     hit = KeptImage.loads(body) if body is not None else None
     if hit is not None:
-        STATS["reused"] += 1
+        _count("reused")
         with contextlib.suppress(OSError):
             os.utime(side)          # used now: kept from pruning
     return hit

@@ -6,8 +6,9 @@ Black in an icon is drawn in the colour asked for (the text colour inline).
 """
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,9 @@ from cardgen.core.paths import PathRefused, is_regular, read_regular
 from cardgen.load import refs
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from PIL import Image
     from reportlab.graphics.shapes import Drawing
 
 FileKey = tuple[Path, int, int]
@@ -337,47 +341,104 @@ def _not_finite(drawing: Drawing, large: bool = False) -> str | None:
 
 
 _raster_sizes: Bounded[FileKey, tuple[int, int]] = Bounded(4096)
+# pictures being decoded ahead of the layout (`layout.ahead`): file -> the outcome of its check
+# to come (its size, or the IconError it raises); set and taken by the layout's thread only
+_ahead: dict[FileKey, Future[tuple[int, int]]] = {}
 
 
 def check_raster(path: Path, drawn: tuple[float, float] | None = None) -> tuple[int, int]:
     """Pixel size of a PNG or JPEG after decoding all of it once (a truncated or corrupt file
     fails here, with a message, instead of deep inside a PDF writer). Images beyond Pillow's
     `Image.MAX_IMAGE_PIXELS` safety limit (decompression bombs) are refused.  `drawn`: the
-    points it is drawn at, for the copy made from this decode (`core.images.DECODED`)."""
+    points it is drawn at, for the copy made from this decode (`core.images.DECODED`).  A
+    picture being decoded ahead (`decoding_ahead`) is not decoded again: its outcome is
+    waited for."""
     import warnings
 
     from PIL import Image
 
-    from cardgen.core.images import DECODED, WrongKind, open_path
+    from cardgen.core.images import DECODED
 
     key = file_key(Path(path))
     size = _raster_sizes.get(key)
     if size is not None:
         return size
+    pending = _ahead.pop(key, None)
+    if pending is not None and not pending.cancelled():
+        size = pending.result()         # (the error its decode met raised here, as if met now)
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            size = decode_checked(path, (lambda im: [hook(Path(path), im, drawn) for hook in DECODED])
+                                  if drawn is not None else None)
+    _raster_sizes[key] = size
+    return size
+
+
+def decode_checked(path: Path, then: Callable[[Image.Image], object] | None = None) -> tuple[int, int]:
+    """Decode all of the PNG or JPEG `path` (IconError, said in one line, if it is not a regular
+    file, has more pixels than cardgen reads, is damaged or not the kind its name says), call
+    `then` with the decoded image, and let go of it; its pixel size."""
+    from PIL import Image
+
+    from cardgen.core.images import WrongKind, open_path
+
     name = Path(path).name
     if not is_regular(path):
         raise IconError(f"{name} is not a regular file (a pipe, device or socket); replace it with an image")
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with open_path(path) as im:
-                limit = limits.MAX_IMAGE_PIXELS
-                if im.size[0] * im.size[1] > limit:
-                    raise IconError(f"{name} is {im.size[0]} x {im.size[1]} pixels, more than the {limit:,} cardgen "
-                                    f"reads; scale it down (limit CARDGEN_MAX_IMAGE_PIXELS)")
-                im.load()
-                size = im.size
-                if drawn is not None:
-                    for hook in DECODED:
-                        hook(Path(path), im, drawn)
+        with open_path(path) as im:
+            limit = limits.MAX_IMAGE_PIXELS
+            if im.size[0] * im.size[1] > limit:
+                raise IconError(f"{name} is {im.size[0]} x {im.size[1]} pixels, more than the {limit:,} cardgen "
+                                f"reads; scale it down (limit CARDGEN_MAX_IMAGE_PIXELS)")
+            im.load()
+            size = im.size
+            if then is not None:
+                then(im)
     except Image.DecompressionBombError as exc:
         raise IconError(f"{name} is too large to read safely ({exc}); scale it down") from None
     except WrongKind as exc:
         raise IconError(str(exc)) from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise IconError(f"{name} is damaged or truncated ({exc}); export it again") from None
-    _raster_sizes[key] = size
-    return size
+    return int(size[0]), int(size[1])
+
+
+def wanted(path: Path) -> bool:
+    """Whether `path` is neither checked already nor being decoded ahead."""
+    try:
+        key = file_key(Path(path))
+    except OSError:
+        return False
+    return key not in _raster_sizes and key not in _ahead
+
+
+@contextlib.contextmanager
+def decoding_ahead(pictures: Iterable[tuple[Path, Callable[[], tuple[int, int]]]], threads: int) -> Iterator[None]:
+    """While in this block, `pictures` (each a file and the work that checks it, as
+    `decode_checked`: its size or an IconError) are worked through by `threads` threads, in
+    order, and `check_raster` of one of them waits for its outcome instead of decoding it.
+    Leaving the block drops what was not started and waits for what was (at most `threads`
+    pictures)."""
+    mine: list[FileKey] = []
+    pool = None
+    try:
+        for path, work in pictures:
+            key = file_key(Path(path))
+            if key not in _ahead and key not in _raster_sizes:
+                if pool is None:        # (on the first: a game with no pictures imports nothing more)
+                    from concurrent.futures import ThreadPoolExecutor
+
+                    pool = ThreadPoolExecutor(threads, thread_name_prefix="cardgen-decode")
+                _ahead[key] = pool.submit(work)
+                mine.append(key)
+        yield
+    finally:
+        for key in mine:
+            _ahead.pop(key, None)
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def check_art(path: Path) -> None:
