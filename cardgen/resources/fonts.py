@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from reportlab.pdfbase.ttfonts import TTFont
 
 DEFAULT_FAMILY = "Lato"
-DEFAULT_FALLBACK = "DejaVuSans"   # bundled, the last fallback of every game (symbols, Greek, Cyrillic, ...)
+DEFAULT_FALLBACK = "DejaVuSans"   # bundled, a fallback of every game (symbols, Greek, Cyrillic, ...)
 STYLES = ("regular", "bold", "italic", "bolditalic")
 _SUFFIX = {"regular": "Regular", "bold": "Bold", "italic": "Italic", "bolditalic": "BoldItalic"}
 _FALLBACK = {
