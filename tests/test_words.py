@@ -219,3 +219,27 @@ def test_i18n_words_prints_a_block_to_paste_into_game_yaml():
     assert block["Components"] == "Spielmaterial" and block["{n} cards"] == "{n} Karten"
     en = yaml.safe_load(CliRunner().invoke(main, ["i18n", "words"]).output)["words"]
     assert all(en[t] == t for t in W.texts())
+
+
+def test_the_changes_listing_is_in_the_language_built(tmp_path):
+    """changes-<paper>.pdf (`--changed-since`): its listing in German, its sheets' notes too."""
+    import shutil
+
+    root = make_game(tmp_path, game=GAME, decks={"actions.yaml": "deck@de: Aktionen\n" + DECK},
+                     templates={"face": LABELLED}, rules=None)
+    build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("print",), papers=("a4",), lang="de"),
+               Report())
+    shutil.copytree(tmp_path / "out", tmp_path / "kept")
+    deck = root / "actions.yaml"
+    deck.write_text(deck.read_text().replace("Grabe ein Loch.", "Grabe ein tiefes Loch.")
+                    .replace("count: 3\n  - name: Theft", "count: 5\n  - name: Theft"))
+    build_game(root, tmp_path, BuildOptions(out=tmp_path / "out", only=("changes",), papers=("a4",), lang="de",
+                                            changed_since=str(tmp_path / "kept" / "g" / "de")), Report())
+    text = _text(tmp_path / "out" / "g" / "de" / "changes-a4.pdf")
+    for said in ("Testspiel: was sich geändert hat", "1 geändert, 1 mit anderer Anzahl: 2 Karten drucken "
+                 "(8 Exemplare); 6 Exemplare herausnehmen", "Drucken und in die Schachtel legen (8 Exemplare)",
+                 "2 Exemplare mehr (3 → 5)", "Aus der Schachtel nehmen (6 Exemplare)", "die alte Fassung, Stempel r1",
+                 "Die Druckbögen mit nur diesen Karten: 1 Bogen folgt; mit 100 % drucken und wie gewohnt schneiden.",
+                 "Testspiel · Aktionen · Bogen 1 von 1 · Vorderseiten"):
+        assert _flat(said) in text, said
+    assert "copies" not in text and "changed" not in text

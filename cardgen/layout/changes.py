@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cardgen.core.errors import plural
+from cardgen.core.words import ENGLISH, Words
 from cardgen.layout.manifest import Entry, Manifest, pair
 from cardgen.model.game import REVISION_HASH_LENGTH
 
@@ -103,22 +103,24 @@ class Changes:
     def removed_from_box(self) -> list[Change]:
         return [c for c in self.items if c.to_remove]
 
-    def counts(self) -> str:
-        """`2 added, 1 changed` (kinds that occur, in KINDS order) or `no changes`."""
-        parts = [f"{len(self.of(k))} {k if k != 'copies' else 'with other copies'}" for k in KINDS if self.of(k)]
-        return ", ".join(parts) or "no changes"
+    def counts(self, words: Words = ENGLISH) -> str:
+        """`2 added, 1 changed` (kinds that occur, in KINDS order) or `no changes` (in `words`'
+        language: the changes listing's)."""
+        parts = [words(f"{{n}} {k if k != 'copies' else 'with other copies'}", n=len(self.of(k)))
+                 for k in KINDS if self.of(k)]
+        return ", ".join(parts) or words("no changes")
 
-    def summary(self) -> str:
+    def summary(self, words: Words = ENGLISH) -> str:
         """What to do: `print 3 cards (5 copies); take out 4 copies`."""
         printed, out = self.printed, self.removed_from_box
         if not printed and not out:
-            return "nothing to print, nothing to take out"
+            return words("nothing to print, nothing to take out")
         parts = []
         if printed:
-            copies = plural(sum(c.to_print for c in printed), "copy", "copies")
-            parts.append(f"print {plural(len(printed), 'card')} ({copies})")
+            copies = words.count(sum(c.to_print for c in printed), "copy")
+            parts.append(words("print {cards} ({copies})", cards=words.count(len(printed), "card"), copies=copies))
         if out:
-            parts.append(f"take out {plural(sum(c.to_remove for c in out), 'copy', 'copies')}")
+            parts.append(words("take out {copies}", copies=words.count(sum(c.to_remove for c in out), "copy")))
         return "; ".join(parts)
 
     def lines(self, game: str) -> list[str]:

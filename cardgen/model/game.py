@@ -236,6 +236,11 @@ class Game:
         return Words(self.text_language, own)
 
     @property
+    def deck_titles(self) -> dict[str, str]:
+        """Deck name -> the name the outputs show (its `deck@LANG`), for each deck that has one."""
+        return {d.name: d.title for d in self.decks if d.title != d.name}
+
+    @property
     def title(self) -> str:
         return self.opts.title or self.slug
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardgen.core.errors import CardgenError, Loc, plural
+from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
+from cardgen.core.words import ENGLISH, Words
 from cardgen.model.ops import Copy
 from cardgen.outputs.base import Job, NoOptions, Output, glyph_warning
 from cardgen.outputs.print_sheets import PrintSheets
@@ -25,6 +26,8 @@ _INK = (0.12, 0.11, 0.1)
 _GREY = (0.42, 0.42, 0.42)
 
 
+LAST = "the last build"          # what `--changed-since` compares with when it names no build (pipeline.changes)
+
 def changed_copies(job: Job, changes: Changes) -> list[Copy]:
     """The copies to print, in build order: every copy of an added or reprinted card, the extra
     copies of a card that has more."""
@@ -40,29 +43,33 @@ def changed_copies(job: Job, changes: Changes) -> list[Copy]:
     return out
 
 
-def _why_printed(c: Change) -> str:
+def _why_printed(c: Change, words: Words) -> str:
     if c.kind == "renamed" and c.old is not None:
-        return f"renamed from {c.old.name}"
+        return words("renamed from {name}", name=c.old.name)
     if c.kind == "copies" and c.old is not None and c.new is not None:
-        return f"{plural(c.to_print, 'more copy', 'more copies')} ({c.old.copies} → {c.new.copies})"
-    return c.kind
+        more = "{n} more copy ({old} → {new})" if c.to_print == 1 else "{n} more copies ({old} → {new})"
+        return words(more, n=c.to_print, old=c.old.copies, new=c.new.copies)
+    return words(c.kind)
 
 
-def _why_removed(c: Change, changes: Changes) -> str:
+def _why_removed(c: Change, changes: Changes, words: Words) -> str:
     assert c.old is not None
+    stamp = changes.printed_as(c.old)
     if c.kind == "removed":
-        return f"removed, stamped {changes.printed_as(c.old)}"
+        return words("removed, stamped {stamp}", stamp=stamp)
     if c.kind == "copies" and c.new is not None:
-        return f"{plural(c.to_remove, 'copy', 'copies')} fewer ({c.old.copies} → {c.new.copies})"
-    what = f"renamed to {c.new.name}" if c.kind == "renamed" and c.new is not None else "the old version"
-    return f"{what}, stamped {changes.printed_as(c.old)}"
+        fewer = "{n} copy fewer ({old} → {new})" if c.to_remove == 1 else "{n} copies fewer ({old} → {new})"
+        return words(fewer, n=c.to_remove, old=c.old.copies, new=c.new.copies)
+    if c.kind == "renamed" and c.new is not None:
+        return words("renamed to {name}, stamped {stamp}", name=c.new.name, stamp=stamp)
+    return words("the old version, stamped {stamp}", stamp=stamp)
 
 
 class _Listing:
     """The first page(s): what changed, what to print, what to take out."""
 
-    def __init__(self, c: Canvas, fonts: FontBook, paper: str, title: str):
-        self.c, self.fonts = c, fonts
+    def __init__(self, c: Canvas, fonts: FontBook, paper: str, title: str, words: Words = ENGLISH):
+        self.c, self.fonts, self.words = c, fonts, words
         self.w, self.h = PAPER_SIZES_MM[paper]
         self.title = title
         family = DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None
@@ -103,7 +110,7 @@ class _Listing:
             self.c.showPage()
             self.pages += 1
             self.y = MARGIN + 4
-            self.text(MARGIN, f"{self.title}: what changed (continued)", self.bold, 11)
+            self.text(MARGIN, f"{self.title}: {self.words('what changed (continued)')}", self.bold, 11)
             self.y += LINE * 1.5
 
     def heading(self, text: str) -> None:
@@ -124,48 +131,53 @@ class _Listing:
         self.y += LINE
 
     def draw(self, changes: Changes, sheets: int, duplex: bool) -> None:
+        w = self.words
         self.y = MARGIN + 6
-        self.text(MARGIN, f"{self.title}: what changed", self.bold, 17)
+        self.text(MARGIN, f"{self.title}: {w('what changed')}", self.bold, 17)
         self.y += LINE * 1.3
-        since = f"since {changes.since}"
+        since = w("since {since}", since=w(LAST) if changes.since == LAST else changes.since)
+        none = w("none")
         if changes.old_version != changes.new_version:
-            since += f" · version {changes.old_version or 'none'} → {changes.new_version or 'none'}"
+            since += " · " + w("version {old} → {new}", old=changes.old_version or none,
+                               new=changes.new_version or none)
         elif changes.new_version:
-            since += f" · version {changes.new_version}"
+            since += " · " + w("version {version}", version=changes.new_version)
         self.text(MARGIN, since, self.regular, 9.5, _GREY)
         self.y += LINE
-        self.text(MARGIN, f"{changes.counts()}: {changes.summary()}", self.regular, 9.5)
+        self.text(MARGIN, f"{changes.counts(w)}: {changes.summary(w)}", self.regular, 9.5)
         self.y += LINE * 0.6
         printed, removed = changes.printed, changes.removed_from_box
         if printed:
-            self.heading(f"Print and put in the box ({plural(sum(c.to_print for c in printed), 'copy', 'copies')})")
+            self.heading(w("Print and put in the box ({copies})",
+                           copies=w.count(sum(c.to_print for c in printed), "copy")))
             for c in printed:
                 assert c.new is not None
-                self.item(c.to_print, c.new.label, _why_printed(c))
+                self.item(c.to_print, c.new.label, _why_printed(c, w))
         if removed:
-            self.heading(f"Take out of the box ({plural(sum(c.to_remove for c in removed), 'copy', 'copies')})")
+            self.heading(w("Take out of the box ({copies})", copies=w.count(sum(c.to_remove for c in removed), "copy")))
             for c in removed:
                 assert c.old is not None
-                self.item(c.to_remove, c.old.label, _why_removed(c, changes))
+                self.item(c.to_remove, c.old.label, _why_removed(c, changes, w))
         same = [c for c in changes.items if not c.to_print and not c.to_remove]
         if same:
-            self.heading("Changed in the data only (nothing to do)")
+            self.heading(w("Changed in the data only (nothing to do)"))
             for c in same:
                 e = c.new or c.old
                 assert e is not None
-                self.item(e.copies, c.label, f"{c.kind}, no copies (count: 0)" if not e.copies
-                          else "renamed; prints the same")
+                self.item(e.copies, c.label, w("{kind}, no copies (count: 0)", kind=w(c.kind)) if not e.copies
+                          else w("renamed; prints the same"))
         self.y += LINE
         self.room(LINE)
         if sheets:
-            how = f"{plural(sheets, 'sheet follows', 'sheets follow')}" + (", printed double-sided" if duplex else "")
-            self.text(MARGIN, f"The print sheets with only these cards: {how}; print at 100 % and cut as usual.",
-                      self.regular, 9, _GREY)
+            how = w("{n} sheet follows" if sheets == 1 else "{n} sheets follow", n=sheets) \
+                + (w(", printed double-sided") if duplex else "")
+            self.text(MARGIN, w("The print sheets with only these cards: {how}; print at 100 % and cut as usual.",
+                                how=how), self.regular, 9, _GREY)
         else:
-            self.text(MARGIN, "Nothing to print.", self.regular, 9, _GREY)
+            self.text(MARGIN, w("Nothing to print."), self.regular, 9, _GREY)
         self.c.showPage()
         if duplex and self.pages % 2:
-            self.text(MARGIN, "(left blank: the print sheets that follow start on a sheet of their own)",
+            self.text(MARGIN, w("(left blank: the print sheets that follow start on a sheet of their own)"),
                       self.regular, 8, _GREY)
             self.c.showPage()
 
@@ -189,13 +201,14 @@ class ChangesPdf(Output[NoOptions]):
         o = job.options_of(PrintSheets)
         copies = changed_copies(job, changes)
         for paper in job.build.papers:
-            so = SheetOptions(paper, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs, words=r.game.words)
+            so = SheetOptions(paper, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs, words=r.game.words,
+                              titles=r.game.deck_titles)
             try:
                 pages, _ = plan_sheets(copies, so)
 
                 def cover(c: Canvas, duplex: bool, paper: str = paper, sheets: int = len(pages)) -> None:
-                    c.setTitle(f"{r.game.title}: what changed ({paper})")
-                    listing = _Listing(c, r.res.fonts, paper, r.game.title)
+                    c.setTitle(f"{r.game.title}: {r.game.words('what changed ({paper})', paper=paper)}")
+                    listing = _Listing(c, r.res.fonts, paper, r.game.title, r.game.words)
                     listing.draw(changes, sheets, duplex)
                     for font, chars in listing.lacking.items():
                         job.report.warn(*glyph_warning(r.game, chars, font, r.res.fonts,

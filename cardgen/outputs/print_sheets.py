@@ -203,7 +203,7 @@ def _plan(job: Job, layout: Any, name: str, o: Any) -> tuple[Any, list, list, st
 
     r = job.rendered
     so = SheetOptions(name, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs, layout, o.overlap, r.game.words,
-                      {d.name: d.title for d in r.game.decks if d.title != d.name})
+                      r.game.deck_titles)
     base, extra = r.copies, extra_copies(job)
     if getattr(o, "ink_saver", False):
         base, extra = ink_saved(base), ink_saved(extra)
