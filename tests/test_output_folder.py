@@ -171,3 +171,14 @@ def test_a_command_run_from_a_folder_that_no_longer_exists_says_so(tmp_path):
     assert done.returncode == 1
     assert done.stderr == ("cardgen: the current folder no longer exists (deleted or moved away); cd to a folder "
                            "that exists and run the command again\n")
+
+
+def test_only_takes_a_comma_separated_list_as_well_as_repeated_flags(tiny_game, tmp_path):
+    root = tiny_game()
+    code, _, err = run_cli("build", str(root), "--out", str(tmp_path / "a"), "--page", "a4",
+                             "--only", "cards,calibration", "--only", "tts", "--quiet")
+    assert code == 0, err
+    made = {p.name for p in (tmp_path / "a" / "tiny").iterdir()}
+    assert {"cards.pdf", "calibration-a4.pdf", "tts"} <= made and "print-a4.pdf" not in made
+    code, _, err = run_cli("build", str(root), "--out", str(tmp_path / "b"), "--only", "cards,tuckbox")
+    assert code == 2 and "'tuckbox' is not one of 'print'" in err

@@ -102,6 +102,15 @@ def run() -> None:
     sys.exit(code)
 
 
+class _CommaChoice(click.Choice):
+    """A choice given once or as a comma-separated list (`print,tts`): a tuple of choices."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        return tuple(super(_CommaChoice, self).convert(v.strip(), param, ctx) for v in str(value).split(","))
+
+
 def _click_option(o: Opt, dest: str) -> click.Option:
     """A declared option as a `cardgen build` flag."""
     from cardgen.pipeline.options import Folder, OutputName, metavar
@@ -118,8 +127,11 @@ def _click_option(o: Opt, dest: str) -> click.Option:
         return click.Option([o.cli, dest], is_flag=True, default=False, help=help_text + ".")
     default = o.default_text()
     help_text += f" (default: {default.strip('`')})."
+    if isinstance(kind, Choice) and multiple:      # `--only print --only tts` or `--only print,tts`
+        return click.Option([o.cli, dest], type=_CommaChoice(kind.choices), multiple=True, help=help_text,
+                            callback=lambda ctx, param, value: tuple(v for vs in value for v in vs))
     if isinstance(kind, Choice):
-        return click.Option([o.cli, dest], type=click.Choice(kind.choices), multiple=multiple, help=help_text)
+        return click.Option([o.cli, dest], type=click.Choice(kind.choices), help=help_text)
     if isinstance(kind, Folder):
         return click.Option([o.cli, dest], type=click.Path(file_okay=False, path_type=Path), help=help_text,
                             metavar=kind.metavar)

@@ -82,7 +82,7 @@ class BuildOptions(Decl):
                         default_doc="both", cli="--page", key="page")
     out: Path | None = opt(Folder(), "output folder; each game goes in <out>/<game>/", None,
                            default_doc="build/ in the project, or in a game folder outside any project", cli="--out")
-    only: tuple = opt(ListOf(OutputName()), "make only this output; repeatable", (),
+    only: tuple = opt(ListOf(OutputName()), "make only these outputs; repeatable or comma-separated (`print,tts`)", (),
                       default_doc="every output but " + ", ".join(n for n, o in OUTPUTS.items() if not o.default),
                       cli="--only")
     strict: bool = opt(Bool(), "refuse to build while the validator reports any problem", False, cli="--strict")
