@@ -184,6 +184,14 @@ def test_where_a_word_may_break(text, parts):
     assert _cut(text) == parts
 
 
+def test_an_icon_inside_japanese_breaks_as_an_ideograph_would():
+    (word,) = parse("カードを:coin:２枚。「:coin:」")[0]
+    got = [["".join(f.value if f.kind == "text" else f":{f.value}:" for f in fs)] for fs, _ in breaks.parts(word, None)]
+    assert got == [["カー"], ["ド"], ["を"], [":coin:"], ["２"], ["枚。"], ["「:coin:」"]]
+    (word,) = parse("go:coin:now")[0]             # (in Latin text, as before: the word whole)
+    assert len(breaks.parts(word, None)) == 1
+
+
 def test_a_break_between_spans_of_one_word():
     (word,) = parse("漢字**重要**です")[0]
     got = [("".join(f.value for f in fs), join) for fs, join in breaks.parts(word, None)]

@@ -44,6 +44,7 @@ NO_START = frozenset("、。，．・：；？！‼⁇⁈⁉ー〜～…‥々�
 # ... and never ends with these (opening brackets and quotes)
 NO_END = frozenset("（「『【〔〈《〘〖｛［〝‘“｢([{")
 _PAIRED = frozenset("—―…‥")        # two of one never part (`——`, `……`)
+_AN_IDEOGRAPH = "\u4e00"            # what an icon inside Chinese or Japanese breaks as
 
 
 class Hyphenator:
@@ -181,13 +182,14 @@ def cjk_breaks(value: str, before: str = "") -> list[int]:
 def parts(word: list[Frag], hyphenator: Any) -> list[tuple[list[Frag], int]]:
     """A word as parts between the places it may break: [(spans, join)], the first part's
     join 0 (a space before it), the others' HARD or SOFT. A word holding Chinese or Japanese
-    breaks between its characters (`cjk_breaks`), and is not hyphenated."""
+    breaks between its characters (`cjk_breaks`), and is not hyphenated; an inline icon in it
+    breaks as an ideograph would."""
     out: list[tuple[list[Frag], int]] = [([], 0)]
     wide = any(f.kind == "text" and not f.value.isascii() and _WIDE.search(f.value) for f in word)
-    prev = ""              # the last character of the text before, in this word ("" after an icon)
+    prev = ""              # the last character of the text before, in this word
     for f in word:
         if f.kind != "text":
-            cuts: list[tuple[int, int]] = []
+            cuts: list[tuple[int, int]] = [(0, HARD)] if wide and prev and may_break(prev, _AN_IDEOGRAPH) else []
         elif wide:           # (its dashes' breaks and its characters')
             cuts = sorted({**dict(_cuts(f.value, None)), **dict.fromkeys(cjk_breaks(f.value, prev), HARD)}.items())
         else:
@@ -200,5 +202,5 @@ def parts(word: list[Frag], hyphenator: Any) -> list[tuple[list[Frag], int]]:
                 out.append(([], join))
             at = pos
         out[-1][0].append(replace(f, value=f.value[at:]) if at else f)
-        prev = f.value[-1:] if f.kind == "text" else ""
+        prev = f.value[-1:] if f.kind == "text" else _AN_IDEOGRAPH if wide else ""
     return out
