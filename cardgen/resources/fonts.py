@@ -460,10 +460,12 @@ def _to_reportlab(name: str, path: Path) -> None:
             _metrics[name] = _measure(name, path)
         font = _for_drawing(name, path, _parsed.pop(name, None))
         other = pdfmetrics._dynFaceNames.get(font.face.name)
-        if other is not None and other is not font:
+        if other is not None and other is not font and other.face._ttf_data != font.face._ttf_data:
             # ReportLab takes a font whose face name it has seen (another game's font file of the
             # same name, in this process) for that first font, and would draw this one with its
-            # glyphs: it is registered on its own
+            # glyphs: it is registered on its own (a copy of the same file, as a game's font
+            # renamed from a bundled one, is drawn as that one: two fonts of one face name in one
+            # PDF would name their subsets' objects alike)
             pdfmetrics._fonts[name] = font
             pdfmetrics.registerFontFamily(name)
         else:
