@@ -276,7 +276,7 @@ def _at(ctx: _Ctx, use: Use) -> Loc:
     return Loc(str(ctx.script.path if ctx.script else "?"), use.line)
 
 
-def _plan(key: str, entry: dict, own: set[str], ctx: _Ctx, loc: Loc) -> list[Use | tuple[str, None]]:
+def _plan(key: str, entry: dict, own: set[str], ctx: _Ctx) -> list[Use | tuple[str, None]]:
     """What to make of an entry: the script's calls that draw it (one element per kind, said
     when it draws it more often), or without a script the guessed kind (an image entry that sets
     text keys of its own: the image and a text)."""
@@ -326,7 +326,7 @@ def _elements(key: str, entry: dict, locs: dict[str, Loc], own: set[str], ctx: _
     """The cardgen elements for a resolved layout entry, each with the script's line that draws
     it (0 without a script): one per kind of drawing (an image, a rect, a text), the text named as
     the entry and the others `KEY_image`, `KEY_rect` when there are more."""
-    plan = _plan(key, entry, own, ctx, locs["_entry"])
+    plan = _plan(key, entry, own, ctx)
     if not plan:
         ctx.said.add(locs["_entry"], key, f"{{names}}: no call of {ctx.script.path.name if ctx.script else '?'} "
                                           f"draws it; left out")
@@ -404,7 +404,7 @@ def deck_size(text: str) -> tuple[float, float]:
     return w, h
 
 
-def _template(entries: YDict, layout: Path, ctx: _Ctx) -> dict:
+def _template(entries: YDict, ctx: _Ctx) -> dict:
     """The cardgen template: an element per layout entry and drawing (in the script's order, with
     a script), measured from the bleed."""
     made: list[tuple[tuple, dict]] = []
@@ -467,7 +467,7 @@ def import_squib(layout: Path, data: Path | None, out: Path, force: bool, said: 
     told = deck is not None
     deck = deck or sv.DECK
     ctx = _Ctx(fields, deck, _Said(), read, mapping)
-    template = _template(entries, layout, ctx)
+    template = _template(entries, ctx)
     said += ctx.said.out()
     if ctx.shorthands and not told:
         said.append(f"{layout}: `middle` and `deck` read for a {deck[0]:g} x {deck[1]:g} px deck (pass --deck if "

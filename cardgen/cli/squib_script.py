@@ -1,13 +1,14 @@
 """What a Squib script (`deck.rb`) says of its layout entries, for `cardgen import squib --script`:
-which drawing call uses each entry (`text`, `rect`, `svg`, `png`), in what order, and the data
-column a `text str: data['Col']` prints.  Read, never run: a call is found by its method word at
-the start of a statement and its arguments up to the next such word, and only literal entry
-names (`layout: 'name'`, `layout: :name`) are matched; what the script computes (`layout:
-"#{res}_rect"` in a loop, `str: data['X'].map { ... }`) is not, and the import says so."""
+which drawing call uses each entry (`text`, `rect`, `svg`, `png`), in what order, the column or
+words a text prints, an image's file, the call's literal arguments, the cards a `range:` picks
+(its two usual forms), a text's embedded icons, `build` variants.  Read, never run: a call is
+found by its method word at the start of a line, its arguments over the lines that continue it;
+a loop over a literal list is read turn by turn, a variable set once to a literal is read as
+that literal, and what else the script works out is left for the import to say."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cardgen.core.errors import CardgenError, Loc
@@ -74,10 +75,8 @@ class Script:
             m = u.pattern.fullmatch(key) if u.pattern is not None else None
             if k == key or m is not None:
                 part = m.group(1) if m is not None else None
-                column = part if u.column == LOOP else u.column
-                having = part if u.having == LOOP else u.having
-                out.append(Use(u.kind, column, u.line, u.pattern, u.written, u.args, u.worked_out, u.why, u.file,
-                               u.file_column, u.only_with_file, having, u.literal, u.build, u.order, u.embeds))
+                out.append(replace(u, column=part if u.column == LOOP else u.column,
+                                   having=part if u.having == LOOP else u.having))
         return out
 
 
