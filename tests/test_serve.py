@@ -470,6 +470,63 @@ def test_in_a_browser_the_german_preview_speaks_german(tmp_path):
         running.close()
 
 
+def post(url: str, path: str, body: bytes, headers: dict | None = None) -> tuple[int, bytes]:
+    host, port = url.removeprefix("http://").rstrip("/").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    try:
+        conn.request("POST", path, body=body, headers=headers or {})
+        r = conn.getresponse()
+        return r.status, r.read()
+    finally:
+        conn.close()
+
+
+def test_the_language_list_switches_the_preview_from_its_own_page_only(tmp_path):
+    root = _two_language_game(tmp_path / "g")
+    running = Running(root, root, port=0, out=tmp_path / "out")
+    try:
+        wait_for(lambda: state(running.url)["cards"])
+        page = get(running.url, "/")[2].decode()
+        assert '<select id="lang"' in page and '<option value="en" selected>en</option>' in page
+        assert '<option value="de">de</option>' in page and '<option value="qps">qps</option>' in page
+        mine = {"Origin": running.url.rstrip("/")}
+        assert post(running.url, "/lang", b"de")[0] == 403                       # no Origin: not a page of it
+        assert post(running.url, "/lang", b"de", {"Origin": "http://evil.example"})[0] == 403
+        assert post(running.url, "/other", b"de", mine)[0] == 404
+        assert post(running.url, "/lang", b"fr", mine) == (400, b"'fr' is not one of the game's languages "
+                                                                b"(en, de, qps)\n")
+        assert post(running.url, "/lang", b"x" * 40, mine)[0] == 400
+        assert [c["name"] for c in state(running.url)["cards"]] == ["One"]         # none of these switched it
+        assert post(running.url, "/lang", b"DE", mine) == (204, b"")
+        assert [c["name"] for c in state(running.url)["cards"]] == ["Eins"]
+        page = get(running.url, "/")[2].decode()
+        assert '<html lang="de">' in page and '<option value="de" selected>de</option>' in page
+        assert get(running.url, "/lang")[0] == 404
+    finally:
+        running.close()
+
+
+def test_in_a_browser_the_language_list_reloads_the_page_in_german(tmp_path):
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    root = _two_language_game(tmp_path / "g")
+    running = Running(root, root, port=0, out=tmp_path / "out")
+    browser = _browser()
+    try:
+        wait_for(lambda: state(running.url)["cards"])
+        browser.get(running.url)
+        wait = WebDriverWait(browser, WAIT)
+        wait.until(lambda b: b.find_element("id", "status").text == "live · no problems")
+        Select(browser.find_element("id", "lang")).select_by_value("de")
+        wait.until(lambda b: b.find_element("id", "status").text == "live · keine Probleme")
+        assert browser.execute_script("return document.documentElement.lang") == "de"
+        assert browser.find_element("css selector", ".tile[data-key] .name").text == "Eins"
+        assert Select(browser.find_element("id", "lang")).first_selected_option.text == "de"
+    finally:
+        browser.quit()
+        running.close()
+
+
 # -- the table (/table) ----------------------------------------------------------------------------
 
 SPELLS = {"Fire": ("Attack", 3, "#dd4422"), "Ice": ("Attack", 2, "#55aadd"), "Heal": ("Support", 4, "#55bb66"),

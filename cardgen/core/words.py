@@ -393,6 +393,7 @@ _WORDS: dict[str, tuple[str, str, str, str, str]] = {
                                                "Si aggiorna da sola quando un file viene salvato",
                                                "Werkt zichzelf bij als een bestand wordt opgeslagen"),
     "Table": ("Tisch", "Table", "Mesa", "Tavolo", "Tafel"),
+    "Language": ("Sprache", "Langue", "Idioma", "Lingua", "Taal"),
     "Shuffle, draw and deal the decks; see the draw odds": (
         "Stapel mischen, ziehen und austeilen; die Ziehchancen sehen",
         "Mélanger, piocher et distribuer les paquets ; voir les chances de tirage",

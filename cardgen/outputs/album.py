@@ -462,6 +462,8 @@ class Page:
     version: int = 0
     inline: Callable[[str], str] = asset      # gallery: CSS and script inlined
     words: Words = ENGLISH                    # the page's own words: the language of the game shown
+    lang: str = ""                            # the preview: the language shown, and those it offers
+    languages: tuple[str, ...] = ()
 
 
 LIVE_WORDS = ("live", "no problems", "errors: showing the last good cards", "reconnecting…", "Zoom to full size",

@@ -26,6 +26,7 @@ from cardgen.outputs import album as A
 from cardgen.pipeline import watch as w
 from cardgen.pipeline.check import check_game
 from cardgen.render import raster
+from cardgen.schema.languages import PSEUDO, norm
 
 FULL_DPI = 300              # the zoomed view: print resolution
 
@@ -50,10 +51,21 @@ class Snapshot:
         """The page's own words: in the language previewed (`cardgen.core.words`)."""
         return self.game.words if self.game is not None else ENGLISH
 
+    @property
+    def lang(self) -> str:
+        """The language shown, as game.yaml spells it (`qps`: the pseudo-locale); "" for a game
+        without `languages:`."""
+        return (self.game.lang or "") if self.game is not None else ""
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """What the page's language list offers: game.yaml's `languages:`, and the pseudo-locale."""
+        return (*self.game.languages, PSEUDO) if self.game is not None and self.game.languages else ()
+
     def event(self) -> dict:
         """What the page is told on every change."""
         return {"version": self.version, "ok": not self.errors, "stale": self.stale, "errors": self.counts[0],
-                "warnings": self.counts[1], "cards": len(self.cards), "sides": len(self.sides)}
+                "warnings": self.counts[1], "cards": len(self.cards), "sides": len(self.sides), "lang": self.lang}
 
 
 def _internal(exc: Exception, where: Path) -> A.Problem:
@@ -221,6 +233,17 @@ class Preview:
 
     def _changed(self, paths: list[Path]) -> None:
         self.refresh(paths)
+
+    def switch(self, lang: str) -> str | None:
+        """Show the game in `lang` from now on (the page's language list), checked again at once;
+        None, or why not (a language game.yaml does not declare)."""
+        offered = self.snapshot.languages
+        code = next((c for c in offered if norm(c) == norm(lang)), None)
+        if code is None:
+            return f"'{lang[:20]}' is not one of the game's languages ({', '.join(offered) or 'none declared'})"
+        self.lang = code
+        self.refresh()
+        return None
 
     def close(self) -> None:
         self.closing.set()

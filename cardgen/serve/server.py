@@ -1,5 +1,5 @@
 """The preview's web server: the standard library's `ThreadingHTTPServer`, bound to
-127.0.0.1 only, answering GET and HEAD for a fixed set of addresses.
+127.0.0.1 only, answering GET and HEAD for a fixed set of addresses, and one POST.
 
     /                   the page (every card, the problems, the filter)
     /fragment           the page's changing part, for the page to swap in when told
@@ -10,6 +10,8 @@
     /static/<name>      the page's own style sheet and scripts
     /table              the table: shuffle, deal, draw, flip, move cards, draw odds (all in the page)
     /table.json         what the table needs of the game: each deck's cards, copies, pictures, kinds
+    POST /lang          the page's language list: show the game in the language the body names
+                        (one of game.yaml's `languages:`), from a page of this server only (`Origin`)
 
 Images are served by content hash, and only those of the newest check; any other address,
 a `..` included, is 404.  Requests naming another host than 127.0.0.1 or localhost are
@@ -54,6 +56,7 @@ CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self';
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 IMAGE = re.compile(r"/(img|full)/([0-9a-f]{16,64})\.png")
 CARD = re.compile(r"/card/([^/]+)\.json")
+MAX_LANG_BODY = 32           # bytes: POST /lang's body, a language code
 PING_EVERY = 15.0            # seconds between keep-alive comments on the event stream
 STREAM_LOOK_EVERY = 1.0      # seconds between looks at whether an event stream's page has gone
 
@@ -178,9 +181,12 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         self._answer(head=False)
 
-    def _answer(self, head: bool) -> None:
+    def do_POST(self):
+        self._answer(head=False, post=True)
+
+    def _answer(self, head: bool, post: bool = False) -> None:
         try:
-            self._route(head)
+            self._post() if post else self._route(head)
         except ConnectionError:
             pass                                 # the browser went away
         except Exception as exc:                 # a cardgen bug: one answer, one line, the server lives on
@@ -203,7 +209,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         if path in ("/", "/index.html"):
             html = A.page_html(snap.album, A.Page(live=True, errors=snap.errors, stale=snap.stale,
-                                                  version=snap.version, words=snap.words), snap.title, snap.body)
+                                                  version=snap.version, words=snap.words, lang=snap.lang,
+                                                  languages=snap.languages), snap.title, snap.body)
             self._send(HTTPStatus.OK, html.encode(), "text/html; charset=utf-8", head, version=snap.version)
             return
         if path == "/fragment":
@@ -236,6 +243,30 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, A.asset(name).encode(), STATIC[name], head)
             return
         self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8", head)
+
+    def _post(self) -> None:
+        """POST /lang, from a page of this server: the preview shows the language the body names
+        (every open page is told, and reloads in it)."""
+        plain = "text/plain; charset=utf-8"
+        origins = {f"http://{HOST}:{self.server.port}", f"http://localhost:{self.server.port}"}
+        if not self._host_ok() or self.headers.get("Origin") not in origins:
+            self._send(HTTPStatus.FORBIDDEN, b"not from this preview's page\n", plain, False)
+            return
+        if unquote(urlsplit(self.path).path) != "/lang":
+            self._send(HTTPStatus.NOT_FOUND, b"not found\n", plain, False)
+            return
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if not 0 < length <= MAX_LANG_BODY:
+            self._send(HTTPStatus.BAD_REQUEST, b"the body names a language code\n", plain, False)
+            return
+        why = self.server.preview.switch(self.rfile.read(length).decode("utf-8", "replace").strip())
+        if why is not None:
+            self._send(HTTPStatus.BAD_REQUEST, escape_controls(why).encode() + b"\n", plain, False)
+            return
+        self._send(HTTPStatus.NO_CONTENT, b"", plain, False)
 
     def _host_ok(self) -> bool:
         host = self.headers.get("Host")

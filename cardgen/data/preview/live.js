@@ -81,6 +81,10 @@
     const events = new EventSource("/events");
     events.addEventListener("update", (e) => {
       const d = JSON.parse(e.data);
+      if (d.lang && d.lang !== document.body.dataset.lang) {
+        location.reload();          // another language: the whole page, its own words too
+        return;
+      }
       setStatus(d.stale || !d.ok ? "off" : d.warnings ? "busy" : "on", d.stale ? t("errors: showing the last good cards") : describe(d));
       if (d.version !== version) refresh();
     });
@@ -206,6 +210,18 @@
       if (next) { e.preventDefault(); openCard(next.dataset.key, true); }
     }
   });
+
+  // The language list (a game with `languages:`): the server shows the game in the one chosen,
+  // and every page of it reloads in that language when told.
+  const lang = document.getElementById("lang");
+  if (lang) {
+    lang.addEventListener("change", () => {
+      lang.disabled = true;
+      fetch("/lang", { method: "POST", body: lang.value, headers: { "Content-Type": "text/plain" } })
+        .then((r) => { if (r.ok) location.reload(); else lang.disabled = false; })
+        .catch(() => { lang.disabled = false; });
+    });
+  }
 
   connect();
 })();
