@@ -1,6 +1,6 @@
 """`cardgen import squib`: a Squib layout file as a cardgen template, its boxes where Squib puts
 them (read back from the built PDF), what it cannot carry over said, bad input a located error.
-tests/fixtures/squib/ holds real layouts from andymeneely/squib (MIT; see its README.md)."""
+tests/fixtures/squib/ holds layouts written for the tests in Squib's format (its README.md)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -48,22 +48,23 @@ def _chars(pdf: bytes) -> dict[str, tuple[float, float, float, float]]:
     return out
 
 
-def test_a_real_squib_layout_imports_and_builds_with_its_boxes_where_squib_puts_them(tmp_path):
-    deck = "deck: D\ntemplate: fantasy\ncards:\n  - {name: A, title: W, upper_right: Q, copyright: Z}\n"
+def test_a_squib_layout_imports_and_builds_with_its_boxes_where_squib_puts_them(tmp_path):
+    deck = "deck: D\ntemplate: heist\ncards:\n  - {name: A, title: W, cost: Q, credit: Z}\n"
     root = make_game(tmp_path, decks={"d.yaml": deck}, templates={}, rules=None)
-    code, out = _import(root, str(FIXTURES / "fantasy.yml"))
+    code, out = _import(root, str(FIXTURES / "heist.yml"))
     assert code == 0, out
-    assert "fantasy.yml:89:3: 'cut' made a rect (from its name); change its type if it holds text or art\n" in out
-    text = (root / "templates" / "fantasy.yaml").read_text()
-    assert text.startswith("# Imported from the Squib layout fantasy.yml") and "origin: bleed" in text
+    assert "heist.yml:63:3: 'cut' made a rect (from radius, stroke_color, dash); change its type if it holds text or art\n" in out
+    assert "heist.yml:9:9: 'title': font family Serif not carried over (put its files in fonts/ and set `font:`); its size and style are kept\n" in out
+    text = (root / "templates" / "heist.yaml").read_text()
+    assert text.startswith("# Imported from the Squib layout heist.yml") and "origin: bleed" in text
     assert "  dash:\n  - 0.72\n  - 0.72\n" in text          # `dash: 3 3`: 3 px on, 3 off
     chars = _chars(_build(tmp_path, root))
     # title: x 90, y 90, left-aligned, top: its first letter starts at the box's left edge
     assert chars["W"][0] == pytest.approx(90 * PX, abs=0.5)
     assert chars["W"][1] == pytest.approx(90 * PX, abs=1.5)       # below the top by the font's ascent gap
-    # upper_right: x 595 + width 135, right-aligned: the letter ends at the box's right edge
+    # cost: x 595 + width 135, right-aligned: the letter ends at the box's right edge
     assert chars["Q"][2] == pytest.approx((595 + 135) * PX, abs=0.5)
-    # copyright: y 1025 + height 25, centred at the bottom: x centre 75 + 675 / 2
+    # credit: y 1025 + height 25, centred at the bottom: x centre 75 + 675 / 2
     z = chars["Z"]
     assert (z[0] + z[2]) / 2 == pytest.approx((75 + 675 / 2) * PX, abs=0.5)
     assert z[3] <= (1025 + 25) * PX + 0.5
@@ -125,21 +126,21 @@ def test_bad_layouts_are_one_line_errors_at_their_place(tmp_path, text, expected
 
 def test_it_does_not_overwrite_without_force_and_reads_squibs_ruby_symbols(tmp_path):
     root = tmp_path / "g"
-    layout = str(FIXTURES / "custom-layout.yml")      # writes `valign: !ruby/symbol middle`
+    layout = str(FIXTURES / "symbols.yml")      # writes `valign: !ruby/symbol middle`
     assert _import(root, layout)[0] == 0
-    assert "valign: middle" in (root / "templates" / "custom-layout.yaml").read_text()
+    assert "valign: middle" in (root / "templates" / "symbols.yaml").read_text()
     code, out = _import(root, layout)
-    assert code == 1 and "custom-layout.yaml: error: already exists; pass --force to overwrite it" in out
+    assert code == 1 and "symbols.yaml: error: already exists; pass --force to overwrite it" in out
     assert _import(root, layout, "--force")[0] == 0
 
 
 def test_with_data_it_writes_a_deck_reading_it(tmp_path):
     root = make_game(tmp_path, decks={}, templates={}, rules=None)
-    (tmp_path / "cards.csv").write_text("Title,Qty,Upper_Right\nDragon,2,7\n")
-    code, out = _import(root, str(FIXTURES / "fantasy.yml"), str(tmp_path / "cards.csv"))
+    (tmp_path / "cards.csv").write_text("Title,Qty,Cost\nDragon,2,7\n")
+    code, out = _import(root, str(FIXTURES / "heist.yml"), str(tmp_path / "cards.csv"))
     assert code == 0, out
-    deck = (root / "fantasy-deck.yaml").read_text()
-    assert "template: fantasy" in deck and "file: cards.csv" in deck and "name: Title" in deck
+    deck = (root / "heist-deck.yaml").read_text()
+    assert "template: heist" in deck and "file: cards.csv" in deck and "name: Title" in deck
     assert (root / "cards.csv").is_file()
     chars = _chars(_build(tmp_path, root))
     assert chars["7"][2] == pytest.approx((595 + 135) * PX, abs=0.5)
@@ -245,7 +246,7 @@ def test_pango_fonts_give_size_and_style_and_say_the_family_once_at_its_line(tmp
     code, out = _import(root, str(tmp_path / "party.yml"))
     assert code == 0, out
     assert ("party.yml:16:9: 'rules': font family Times New Roman, Serif not carried over (put its files in "
-            "fonts/ and set `font:`); its size and style are\n") in out
+            "fonts/ and set `font:`); its size and style are kept\n") in out
     template = yaml.safe_load((root / "templates" / "party.yaml").read_text())
     els = {e["name"]: e for e in template["elements"]}
     assert (els["title"]["size"], els["rules"]["size"], els["rules"]["style"]) == (22, 10, "italic")

@@ -183,7 +183,7 @@ def test_the_script_says_what_each_entry_draws_and_the_rest_is_said_at_its_line(
     assert any(line.endswith("game.rb:16: 'art': drawn again here, in `build :color` (a variant); the image drawn "
                              "first made") for line in lines), face
     assert any(line.endswith("game.yml:6:9: 'title': font family Archistico, Sans not carried over (put its files "
-                             "in fonts/ and set `font:`); its size and style are") for line in lines), face
+                             "in fonts/ and set `font:`); its size and style are kept") for line in lines), face
     assert "port/cards.yaml: reads cards.csv already: set its `template: game`" in face and src in face
     assert "wrote port/templates/game.yaml" in face and "port/game-deck.yaml" not in face
     assert "backs.yml: `middle` and `deck` read for a 825 x 1125 px deck" in back

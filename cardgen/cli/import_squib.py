@@ -192,7 +192,7 @@ def _text(key: str, entry: dict, locs: dict[str, Loc], ctx: _Ctx, use: Use | Non
     families, style, size = sv.font(entry["font"]) if "font" in entry else ([], None, None)
     if families:
         ctx.said.add(locs["font"], key, f"{{names}}: font family {', '.join(families)} not carried over (put its "
-                                        f"files in fonts/ and set `font:`); its size and style are")
+                                        f"files in fonts/ and set `font:`); its size and style are kept")
     element["size"] = float(entry["font_size"]) if "font_size" in entry else size or 12.0
     if style:
         element["style"] = style
