@@ -351,12 +351,12 @@ def test_description_from_a_list_field_is_one_line_per_item():
     assert _description(card, "abilities") == "Pay 2 coins.\nDraw a card."
 
 
-# -- compared with a real save, addresses, the table, the rules -------------------------------
+# -- compared with the save format, addresses, the table, the rules -------------------------------
 
-FIXTURE = REPO / "tests" / "fixtures" / "tts" / "agricola-stage-1-deck.json"   # saved by TTS in 2016 (MIT)
+FIXTURE = REPO / "tests" / "fixtures" / "tts" / "deck-format.json"   # the fields a TTS save writes (its README)
 
-# Fields TTS has written on every object since that save was made (the Knowledge Base's save file
-# format lists them); ours may carry these, and no field the real save does not explain.
+# Fields TTS has written on every object since the saves that fixture follows were made (the Knowledge Base's save file
+# format lists them); ours may carry these, and no field the save format does not explain.
 NEWER_FIELDS = {"AltLookAngle", "DragSelectable", "GMNotes", "GridProjection", "Hands", "HideWhenFaceDown",
                 "IgnoreFoW", "LayoutGroupSortIndex", "MeasureMovement", "Tags", "Value", "XmlUI"}
 
@@ -375,13 +375,13 @@ def _ids_tie_together(deck) -> None:
         assert 0 <= cid % 100 < entry["NumWidth"] * entry["NumHeight"]
 
 
-def test_deck_and_card_fields_match_a_real_tts_save(big):
+def test_deck_and_card_fields_match_a_tts_save(big):
     real = json.loads(FIXTURE.read_text(encoding="utf-8"))["ObjectStates"][0]
     ours = _deck(big["save"], "Big")
     assert real["Name"] == ours["Name"] == "Deck"
     real_card, our_card = real["ContainedObjects"][0], ours["ContainedObjects"][0]
     assert real_card["Name"] == our_card["Name"] == "Card"
-    # a card in a 2016 save carries an empty ContainedObjects; TTS now writes a card's own
+    # a card in an older save carries an empty ContainedObjects; TTS now writes a card's own
     # CustomDeck entry on it, so that a card taken from the deck keeps its picture
     for theirs, mine, old, new in ((real, ours, set(), set()),
                                    (real_card, our_card, {"ContainedObjects"}, {"CustomDeck"})):
