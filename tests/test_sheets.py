@@ -330,3 +330,38 @@ def test_card_forms_are_written_exactly_as_reportlab_writes_them(game, tmp_path,
     slow = made("slow")
     assert calls                      # the forms did go through ReportLab this time
     assert fast == slow
+
+
+def test_card_forms_are_held_compressed_until_the_document_is_written(tmp_path):
+    """A document holds every card form of its sheets until it is written: each form's
+    operators are kept compressed from when it is made (a 10,000-card game's sheets held about
+    90 MB of them uncompressed), written as they were kept, and given back whole to whoever
+    reads the stream (ReportLab's own formatting)."""
+    import io
+    import zlib
+
+    from pypdf import PdfReader
+    from reportlab.pdfbase import pdfdoc
+
+    from cardgen.core.data import DATA
+    from cardgen.render import rlcompat
+    from cardgen.render.draw import new_canvas
+    from cardgen.resources.fonts import FontBook
+
+    c = new_canvas(None, FontBook([DATA / "fonts"]), pagesize=(200, 200))
+    c.beginForm("card1", 0, 0, 100, 100)
+    for i in range(200):
+        c.rect(i % 90, i % 80, 5, 5, fill=1)
+    c.endForm()
+    c.add_form("card2", 100, 100, "0 0 1 rg 10 10 50 50 re f", [], [])
+    forms = [c._doc.idToObject[pdfdoc.xObjectName(n)] for n in ("card1", "card2")]
+    for form in forms:
+        assert type(form) is rlcompat._Form and "_stream" not in vars(form) and "stream" not in vars(form)
+        assert zlib.decompress(vars(form)["_packed"]) == form.stream
+    assert b"10 10 50 50 re f" in forms[1].stream and forms[0].stream.count(b" re") == 200
+    c.doForm("card1")
+    c.doForm("card2")
+    c.showPage()
+    page = PdfReader(io.BytesIO(c.getpdfdata())).pages[0]
+    streams = [x.get_object().get_data() for x in page["/Resources"]["/XObject"].values()]
+    assert sorted(streams) == sorted(f.stream for f in forms)

@@ -90,9 +90,35 @@ class _Form(pdfdoc.PDFFormXObject):
     document, and the same stream compressed once per process (the print sheets of both
     papers, cards.pdf and the fold-over sheets hold the same card forms)."""
 
+    # The stream is kept compressed from when the form is made (`pack`): a document holds
+    # every card form of its sheets until it is written, a 10,000-card game's print sheets
+    # about 90 MB of operators uncompressed; `stream` gives it back uncompressed to whoever
+    # asks (ReportLab's own `format`, for an encrypted document).
+
+    @property
+    def stream(self) -> bytes:
+        packed = self.__dict__.get("_packed")
+        return zlib.decompress(packed) if packed is not None else self.__dict__.get("_stream", b"")
+
+    @stream.setter
+    def stream(self, data: bytes) -> None:
+        self.__dict__.pop("_packed", None)
+        self.__dict__["_stream"] = data
+        self.pack()
+
+    def pack(self) -> None:
+        """Keep the stream compressed, as the document will write it (when it compresses; a
+        `CardCanvas` writes without ASCII85 whatever `rl_config.useA85` says now)."""
+        data = self.__dict__.pop("stream", None)            # (set before the class was _Form's)
+        if data is not None:
+            self.__dict__["_stream"] = data
+        if self.__dict__.get("compression") and self.__dict__.get("_stream"):
+            self.__dict__["_packed"] = _compressed(self.__dict__.pop("_stream"))
+
     def format(self, document: Any) -> bytes:
+        packed = self.__dict__.get("_packed")
         plain = (not self.Contents and not self.Annots and not self.BBox and not self.Matrix
-                 and self.stream and self.compression and not rl_config.useA85
+                 and (packed is not None or (self.stream and self.compression)) and not rl_config.useA85
                  and isinstance(document.encrypt, pdfdoc.NoEncryption))
         if not plain:
             return super().format(document)
@@ -105,7 +131,7 @@ class _Form(pdfdoc.PDFFormXObject):
             resources = memo.get(key)
             if resources is None:
                 resources = memo[key] = pdfdoc.format(_form_resources(self, extgstate=False), document)
-        data = _compressed(self.stream)
+        data = packed if packed is not None else _compressed(self.stream)
         box = pdfdoc.format(pdfdoc.PDFArray([self.lowerx, self.lowery, self.upperx, self.uppery]), document)
         return (b"<<\n/BBox " + box + b" /Filter [ /FlateDecode ] /FormType 1 /Length "
                 + str(len(data)).encode() + b" /Matrix [ 1 0 0 1 0 0 ] /Resources " + resources
@@ -137,6 +163,7 @@ class CardCanvas(Canvas):
         form = self._doc.idToObject[pdfdoc.xObjectName(name)]
         if type(form) is pdfdoc.PDFFormXObject:
             form.__class__ = _Form
+            form.pack()
         if (shading or getattr(form, "ExtGState", None)) and not form.Resources:
             form.Resources = _form_resources(form)
             if shading:         # an SVG's gradients (svglib draws them as shadings): without these, black
