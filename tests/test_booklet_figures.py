@@ -139,3 +139,24 @@ def test_a_figures_caption_is_translated_and_its_card_names_are_not(tiny_game):
     assert "Red Card" in texts                      # (as the card's own name, in its deck file)
     figure_texts = {t.name for t in targets(load_game(root, root.parent, Report())).values() if "figure" in t.name}
     assert figure_texts == {"sections[0].body[1].figure.caption", "sections[0].body[2].figure.caption"}
+
+
+def test_editing_a_card_only_a_figure_shows_remakes_the_booklet(tiny_game):
+    from conftest import in_dir
+
+    cards = "cards:\n" + "".join(f'  - {{name: C{i}, color: "#{i}0{i}0{i}0"}}\n' for i in range(1, 8))
+    root = tiny_game(cards)
+    rules(root, """
+        - figure: {card: C7, width: 40mm}
+    """)
+    code, _, err = in_dir(root.parent, "build", root.name, "--only", "booklet")
+    assert code == 0, err
+    pdf = root / "build" / "rules.pdf"
+    (index, p), = placements(pdf.read_bytes(), 40 / POKER_W)
+    assert pixel(pdf.read_bytes(), index, *p.center()) == pytest.approx((0x70, 0x70, 0x70), abs=6)
+    deck = root / "deck.yaml"
+    deck.write_text(deck.read_text().replace("#707070", "#0000ff"))     # C7, pictured nowhere else
+    code, _, err = in_dir(root.parent, "build", root.name, "--only", "booklet")
+    assert code == 0, err
+    (index, p), = placements(pdf.read_bytes(), 40 / POKER_W)
+    assert pixel(pdf.read_bytes(), index, *p.center()) == pytest.approx((0, 0, 255), abs=6)
