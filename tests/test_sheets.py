@@ -334,9 +334,9 @@ def test_card_forms_are_written_exactly_as_reportlab_writes_them(game, tmp_path,
 
 def test_card_forms_are_held_compressed_until_the_document_is_written(tmp_path):
     """A document holds every card form of its sheets until it is written: each form's
-    operators are kept compressed from when it is made (a 10,000-card game's sheets held about
-    90 MB of them uncompressed), written as they were kept, and given back whole to whoever
-    reads the stream (ReportLab's own formatting)."""
+    operators are kept compressed from when it is made (not uncompressed until the end), written
+    as they were kept, and given back whole to whoever reads the stream (ReportLab's own
+    formatting)."""
     import io
     import zlib
 
