@@ -37,6 +37,7 @@ from cardgen.schema.core import Bool, Choice, Decl, Int, Text, opt
 if TYPE_CHECKING:
     from PIL import Image
 
+PARALLEL_ATLASES = 3000     # card sides up to which deck sheets are made two at once
 HIDDEN_GREY = (64, 64, 64)
 PLAIN_BACK = (96, 96, 96)
 Cell = str | tuple[int, int, int] | None   # an atlas cell: a cached bitmap's path, a solid colour or empty
@@ -261,27 +262,27 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
     # (`raster.master_spec`), scaled to the cell as it is pasted (`assemble`)
     wanted = [(layout, raster.master_spec(layout, spec) or spec) for layout, spec in requests]
     with raster.Pool() as pool:
-        paths = iter(raster.rasterize(wanted, raster.Cache.of(job.out_dir), raster.font_dirs_of(job.rendered),
-                                      pool))
-        cell_of: dict[int, str] = {}
-        for layout, _ in requests:
-            cell_of[id(layout)] = str(next(paths))
-        images, more = plan_images(cell_of)
-        calls = _atlas_calls(images, atlas_dir, ext, fmt, quality)
-        # An atlas is up to 4096 x 4096 pixels (48 MB in memory).  The worker processes that
-        # rasterized the cards make them, one each at a time: both cores work, and this
-        # process, which holds every card, does not grow by two atlases.  Without workers (a
-        # small game, or every card side in the cache) two threads of this process make
-        # them (Pillow lets go of the interpreter while it scales, pastes and encodes).
-        if pool.running:
-            pool.map([("call", call) for call in calls])
-        elif len(calls) > 1:
-            from concurrent.futures import ThreadPoolExecutor
+        paths = iter(raster.rasterize(wanted, raster.Cache.of(job.out_dir), raster.font_dirs_of(job.rendered), pool))
+    cell_of: dict[int, str] = {}
+    for layout, _ in requests:
+        cell_of[id(layout)] = str(next(paths))
+    images, more = plan_images(cell_of)
+    calls = _atlas_calls(images, atlas_dir, ext, fmt, quality)
+    # An atlas is up to 4096 x 4096 pixels (48 MB in memory). For a game of up to
+    # `PARALLEL_ATLASES` card sides two are made at once, by two threads of this process
+    # (Pillow lets go of the interpreter while it scales, pastes and encodes, so both cores
+    # work); a larger game's are made one after the other, so its build stays small in memory
+    # (this process holds every card).  Made by the raster workers instead, two at once, a
+    # 10,000-card game's build and its processes peaked at 578 MB (RSS, all processes;
+    # 406 MB made here): each worker, grown by rasterizing, held a sheet too.
+    if len(requests) <= PARALLEL_ATLASES and len(calls) > 1:
+        from concurrent.futures import ThreadPoolExecutor
 
-            with ThreadPoolExecutor(2) as threads:
-                list(threads.map(lambda call: call[0](*call[1]), calls))
-        elif calls:
-            calls[0][0](*calls[0][1])
+        with ThreadPoolExecutor(2) as threads:
+            list(threads.map(lambda call: call[0](*call[1]), calls))
+    else:
+        for fn, args in calls:
+            fn(*args)
     return cell_of, images, more
 
 

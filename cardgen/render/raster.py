@@ -533,11 +533,6 @@ class Pool:
                 self._pool = _context().Pool(self.size)
         return self._pool
 
-    @property
-    def running(self) -> bool:
-        """Its worker processes have been started (and not ended)."""
-        return self._pool is not None
-
     def map(self, items: list[tuple]) -> list:
         """Run ("call", (fn, args)) or ("raster", ...) items, in workers when worth it."""
         procs = self.get(len(items) * SMALL_JOB) if len(items) > 1 else None
