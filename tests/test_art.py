@@ -273,3 +273,23 @@ def test_a_damaged_picture_decoded_ahead_is_said_at_its_cards_line(tmp_path, mon
     assert said.startswith(f"{root}/templates/p/face.yaml:3:37: error: card 'B' (deck.yaml:5), element 'photo': "
                            "cannot use image 'cut.png': cut.png is damaged or truncated ("), said
     assert said.endswith("); export it again"), said
+
+
+def test_each_picture_is_read_for_its_hash_once_per_build(tmp_path, monkeypatch):
+    """The build's hashes of a picture (the inputs of the incremental build, the layout cache's,
+    its copies' name, the manifest's) share one reading of it (`core.digest.hashed_file`)."""
+    import hashlib
+    import os
+
+    root = _game(tmp_path / "g", '  - {name: A, art: big.png}\n  - {name: B, art: big.png}\n')
+    picture = _photo(root / "art" / "big.png", 1500, 1000).stat().st_ino
+    read: list[int] = []
+    real = hashlib.file_digest
+
+    def counted(f, digest):
+        read.append(os.fstat(f.fileno()).st_ino)
+        return real(f, digest)
+
+    monkeypatch.setattr(hashlib, "file_digest", counted)
+    _build(root, tmp_path / "out", ("print", "cards"))
+    assert read.count(picture) == 1

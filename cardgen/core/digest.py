@@ -30,7 +30,7 @@ LIBRARIES = ("reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "jinja2", "yaml
 # modification time (coarse file system clocks): its remembered hash is not trusted.
 RACY_NS = 2_000_000_000
 
-_file_digests: Bounded[Path, tuple[int, int, str]] = Bounded(20_000)
+_file_digests: Bounded[Path, tuple[int, int, str, int]] = Bounded(20_000)    # mtime, size, sha256, when
 
 
 def _too_large(st: os.stat_result) -> str | None:
@@ -54,19 +54,29 @@ def file_digest(path: Path) -> str:
         return "missing:" + str(path)
     if not stat.S_ISREG(st.st_mode):
         return "missing:" + str(path)       # a pipe or device is never read
-    hit = _file_digests.get(path)
-    if hit and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
-        return hit[2]
     large = _too_large(st)
     if large:
         return large
+    hit = hashed_file(path, st)
+    return hit[0] if hit is not None else "missing:" + str(path)
+
+
+def hashed_file(path: Path, st: os.stat_result) -> tuple[str, int] | None:
+    """(sha256, when it was hashed) of the regular file `path` whose status is `st`: hashed
+    once in this process while its size and mtime stay the same, whichever of cardgen's
+    hashes asks (`file_digest`, `DigestCache`, the manifest's: a picture of 20 MB was read
+    four times); None if it cannot be read."""
+    hit = _file_digests.get(path)
+    if hit and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
+        return hit[2], hit[3]
     try:
         with open_regular(path) as f:
             digest = hashlib.file_digest(f, "sha256").hexdigest()
     except OSError:
-        return "missing:" + str(path)
-    _file_digests[path] = (st.st_mtime_ns, st.st_size, digest)
-    return digest
+        return None
+    at = time.time_ns()
+    _file_digests[path] = (st.st_mtime_ns, st.st_size, digest, at)
+    return digest, at
 
 
 def digest(*values: Any) -> str:
@@ -244,14 +254,12 @@ class DigestCache:
         large = _too_large(st)
         if large:
             return large            # (not read, nothing to remember)
-        try:
-            with open_regular(path) as f:
-                sha = hashlib.file_digest(f, "sha256").hexdigest()
-        except OSError:
+        done = hashed_file(Path(path), st)
+        if done is None:
             return None
         self.hashed += 1
-        self.entries[path] = [st.st_size, st.st_mtime_ns, sha, time.time_ns()]
-        return sha
+        self.entries[path] = [st.st_size, st.st_mtime_ns, done[0], done[1]]
+        return done[0]
 
 
 _JUNK = (".DS_Store", ".pyc", ".tmp", ".swp", ".swx", "~")

@@ -22,12 +22,14 @@ import dataclasses
 import hashlib
 import json
 import os
+import stat
 import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from cardgen.core.digest import hashed_file
 from cardgen.core.errors import Report
 from cardgen.layout.engine import Rendered
 from cardgen.load.game import Card, Game
@@ -262,24 +264,21 @@ def _record_problem(rec: Mapping[str, object]) -> str | None:
 
 # -- content hashes of laid-out sides ----------------------------------------------------------
 
-_FILES: dict[tuple[str, int, int], str] = {}
-
-
 def file_hash(path: Path) -> str:
-    """SHA-256 of a file's bytes (cached by path, size and modification time)."""
+    """SHA-256 of a file's bytes (hashed once in this process while its size and modification
+    time stay the same: `core.digest.hashed_file`)."""
     try:
         st = os.stat(path)
     except OSError:
         return "missing:" + Path(path).name
-    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
-    got = _FILES.get(key)
-    if got is None:
+    done = hashed_file(Path(path), st) if stat.S_ISREG(st.st_mode) else None
+    if done is None:
         h = hashlib.sha256()
         with open(path, "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):
                 h.update(block)
-        got = _FILES[key] = h.hexdigest()
-    return got
+        return h.hexdigest()
+    return done[0]
 
 
 class SideHasher:
