@@ -274,7 +274,7 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
     # work); a larger game's are made one after the other, so its build stays small in memory
     # (this process holds every card).  Made by the raster workers instead, two at once, a
     # 10,000-card game's build and its processes peaked at 578 MB (RSS, all processes;
-    # 406 MB made here): each worker, grown by rasterizing, held a sheet too.
+    # 441 MB made here): each worker, grown by rasterizing, held a sheet too.
     if len(requests) <= PARALLEL_ATLASES and len(calls) > 1:
         from concurrent.futures import ThreadPoolExecutor
 
