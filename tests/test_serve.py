@@ -507,6 +507,7 @@ def test_the_language_list_switches_the_preview_from_its_own_page_only(tmp_path)
 
 
 def test_in_a_browser_the_language_list_reloads_the_page_in_german(tmp_path):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
     root = _two_language_game(tmp_path / "g")
@@ -515,7 +516,8 @@ def test_in_a_browser_the_language_list_reloads_the_page_in_german(tmp_path):
     try:
         wait_for(lambda: state(running.url)["cards"])
         browser.get(running.url)
-        wait = WebDriverWait(browser, WAIT)
+        # the page reloads itself in the chosen language: an element found just before that is gone
+        wait = WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,))
         wait.until(lambda b: b.find_element("id", "status").text == "live · no problems")
         Select(browser.find_element("id", "lang")).select_by_value("de")
         wait.until(lambda b: b.find_element("id", "status").text == "live · keine Probleme")
