@@ -170,28 +170,33 @@ def copy_ahead(path: Path, digest: str, im: Any, drawn: tuple[float, float]) -> 
     (`layout.ahead`): its print copy for a box drawn at `drawn` points, made from that decode
     `im` (unless it is there already); the first `fitted` of it finds the file.  Touches no
     memo of this process; a copy it cannot write is made when first drawn."""
-    if path.suffix.lower() not in FITTED:
-        return
-    tw, th = pixels(drawn[0], drawn[1], print_dpi())
-    iw, ih = im.size
-    if iw > tw * SLACK or ih > th * SLACK:
-        _count("decoded")
-        target = _target(path, digest, (min(iw, tw), min(ih, th)))
+    size = _copy_size(path, im, drawn)
+    if size is not None:
+        target = _target(path, digest, size)
         if not target.is_file():
             with contextlib.suppress(OSError):
-                _write(im, (min(iw, tw), min(ih, th)), target)
+                _write(im, size, target)
 
 
 def _from_check(path: Path, im: Any, drawn: tuple[float, float]) -> None:
     """The layout's check decoded `path` (drawn at `drawn` points): its print copy is made from
     that decode, not from another."""
+    size = _copy_size(path, im, drawn)
+    if size is not None:
+        _copy(path, size, None, im)
+
+
+def _copy_size(path: Path, im: Any, drawn: tuple[float, float]) -> tuple[int, int] | None:
+    """The pixel size of the print copy of `path` (decoded as `im`) for a box drawn at `drawn`
+    points, counted as a decode made for it; None when the picture is printed as it is."""
     if path.suffix.lower() not in FITTED:
-        return
+        return None
     tw, th = pixels(drawn[0], drawn[1], print_dpi())
     iw, ih = im.size
-    if iw > tw * SLACK or ih > th * SLACK:
-        _count("decoded")
-        _copy(path, (min(iw, tw), min(ih, th)), None, im)
+    if iw <= tw * SLACK and ih <= th * SLACK:
+        return None
+    _count("decoded")
+    return min(iw, tw), min(ih, th)
 
 
 DECODED.append(_from_check)
