@@ -316,6 +316,19 @@ def test_the_summary_counts_pages_without_a_pdf_library(setup):
         assert pdf_pages(pdf) == len(PdfReader(pdf).pages), pdf.name
 
 
+def test_the_summary_finds_the_page_tree_among_image_streams(tmp_path):
+    """Among streams full of `<<` and `>>` (images), the page count is the largest `/Count`
+    of a `/Type /Pages` dictionary; one with a dictionary inside it is not a page tree."""
+    from cardgen.cli.terminal import pdf_pages
+
+    junk = bytes(range(256)) * 50 + b"<<>><</Type /Pages /Count 99 <</X 1>> >>" + b">><<" * 1000
+    pdf = tmp_path / "x.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n1 0 obj\nstream\n" + junk + b"\nendstream\n"
+                    b"<<\n/Count 3 /Kids [ 4 0 R ] /Parent 2 0 R /Type /Pages\n>>\n"
+                    b"<<\n/Count 7 /Kids [ 3 0 R 5 0 R ] /Type/Pages\n>>\n%%EOF\n")
+    assert pdf_pages(pdf) == 7
+
+
 def test_each_card_side_is_drawn_once_a_build_and_reused_after(setup, tmp_path):
     """print-letter.pdf, print-a4.pdf, the two fold-over sheets and cards.pdf show the same 8
     card sides (7 faces, a shared back; the sheets also the player aid's 2 sides): a clean
