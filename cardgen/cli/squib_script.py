@@ -8,8 +8,10 @@ that literal, and what else the script works out is left for the import to say."
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar
 
 from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.paths import TooLarge, read_regular
@@ -17,6 +19,7 @@ from cardgen.core.paths import TooLarge, read_regular
 MAX_SCRIPT_BYTES = 1_000_000
 MAX_CALL_LINES = 50              # a call's arguments, over lines
 MAX_CALLS = 5000
+T = TypeVar("T")
 # Squib's drawing methods that take a layout, and the cardgen element each makes.
 DRAWS = {"text": "text", "rect": "rect", "svg": "image", "png": "image", "circle": "ellipse",
          "ellipse": "ellipse", "line": "line", "triangle": "polygon", "star": "polygon", "polygon": "polygon"}
@@ -182,11 +185,12 @@ def _having(call: str, loop_var: str | None) -> str | None:
     return None
 
 
-def _builds(text: str) -> dict[int, str]:
-    """Line -> the `build :name do` block it is in (a block ends at the first `end` indented no
-    deeper than its `build`), in one pass."""
-    out: dict[int, str] = {}
-    stack: list[tuple[int, str]] = []
+def _blocks(text: str, opens: Callable[[str, int], tuple[int, T] | None]) -> dict[int, T]:
+    """Line -> what `opens` says of the innermost Ruby block the line is in, in one pass:
+    `opens(line, number)` gives (the block's indent, its value) for a line that opens one, else
+    None; a block ends at the first `end` indented no deeper than the line that opened it."""
+    out: dict[int, T] = {}
+    stack: list[tuple[int, T]] = []
     for i, line in enumerate(text.split("\n"), 1):
         indent = len(line) - len(line.lstrip())
         if stack and line.strip().startswith("end") and indent <= stack[-1][0]:
@@ -194,10 +198,19 @@ def _builds(text: str) -> dict[int, str]:
             continue
         if stack:
             out[i] = stack[-1][1]
-        m = re.match(r"([ \t]*)build\s*\(?\s*:(\w+)\s*\)?\s*do\b", line)
-        if m is not None:
-            stack.append((len(m.group(1)), m.group(2)))
+        opened = opens(line, i)
+        if opened is not None:
+            stack.append(opened)
     return out
+
+
+def _builds(text: str) -> dict[int, str]:
+    """Line -> the `build :name do` block it is in."""
+    def opens(line: str, _: int) -> tuple[int, str] | None:
+        m = re.match(r"([ \t]*)build\s*\(?\s*:(\w+)\s*\)?\s*do\b", line)
+        return (len(m.group(1)), m.group(2)) if m is not None else None
+
+    return _blocks(text, opens)
 
 
 def read(path: Path) -> Script:
@@ -282,23 +295,15 @@ MAX_TURNS = 20
 
 def _loops(text: str) -> dict[int, tuple[int, str, list[str]]]:
     """Line -> the loop over a literal list it is in (`%w(Wood Steel).each do |res|`, `['a',
-    'b'].each do |x|`): the loop's line, its variable and its values (at most MAX_TURNS), in one
-    pass."""
-    out: dict[int, tuple[int, str, list[str]]] = {}
-    stack: list[tuple[int, tuple[int, str, list[str]]]] = []
-    for i, line in enumerate(text.split("\n"), 1):
-        indent = len(line) - len(line.lstrip())
-        if stack and line.strip().startswith("end") and indent <= stack[-1][0]:
-            stack.pop()
-            continue
-        if stack:
-            out[i] = stack[-1][1]
+    'b'].each do |x|`): the loop's line, its variable and its values (at most MAX_TURNS)."""
+    def opens(line: str, i: int) -> tuple[int, tuple[int, str, list[str]]] | None:
         m = _LOOP.match(line)
-        if m is not None:
-            values = m.group(2).split() if m.group(2) is not None else re.findall(r"'([\w -]*)'", m.group(3))
-            if 0 < len(values) <= MAX_TURNS:
-                stack.append((len(m.group(1)), (i, m.group(4), values)))
-    return out
+        if m is None:
+            return None
+        values = m.group(2).split() if m.group(2) is not None else re.findall(r"'([\w -]*)'", m.group(3))
+        return (len(m.group(1)), (i, m.group(4), values)) if 0 < len(values) <= MAX_TURNS else None
+
+    return _blocks(text, opens)
 
 
 def _subst(call: str, var: str, value: str) -> str | None:
