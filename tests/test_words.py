@@ -221,6 +221,35 @@ def test_i18n_words_prints_a_block_to_paste_into_game_yaml():
     assert all(en[t] == t for t in W.texts())
 
 
+@pytest.mark.parametrize("command", [["build"], ["serve"], ["i18n", "mark"], ["i18n", "export", "g"],
+                                     ["i18n", "import", "g", "g-de.po"], ["i18n", "words"]])
+def test_every_lang_flag_is_the_one_build_declares(command, tmp_path, monkeypatch):
+    """`--lang` of `serve` and the i18n commands is BuildOptions.lang's flag (cardgen/cli/flags.py
+    `declared`): a value that is no language code is refused by the flag itself, in build's words,
+    before any game is looked for; each command keeps its own help for it. `serve --set` likewise."""
+    from click.testing import CliRunner
+
+    from cardgen.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g-de.po").write_text("")
+    got = CliRunner().invoke(main, [*command, "--lang", "../x"])
+    assert got.exit_code == 2, got.output
+    assert got.output.splitlines()[-1] == ("Error: Invalid value for '--lang': must be a language code such as en, "
+                                           "en-GB, de or fr, got '../x'")
+    helps = {"build": "Build only this language", "serve": "Preview the game in this language", "mark":
+             "The language whose translations to mark", "export": "The language to translate into.", "import":
+             "The language of the file (default: its header's).", "words": "The language (default: en)."}
+    name = command[1] if command[0] == "i18n" else command[0]
+    shown = " ".join(CliRunner().invoke(main, [*command[:2], "--help"]).output.split())
+    assert f"--lang LANG {helps[name]}" in shown
+    if command == ["serve"]:
+        assert "--set KEY=VALUE Preview the game with this game.yaml value set" in shown
+        got = CliRunner().invoke(main, ["serve", "--set", " "])
+        assert got.exit_code == 2 and got.output.splitlines()[-1] == \
+            "Error: Invalid value for '--set': item 1 must not be empty"
+
+
 def test_the_changes_listing_is_in_the_language_built(tmp_path):
     """changes-<paper>.pdf (`--changed-since`): its listing in German, its sheets' notes too."""
     import shutil

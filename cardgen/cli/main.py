@@ -5,12 +5,14 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 from click.core import ParameterSource
 
+from cardgen.cli.flags import Lazy, click_option, declared
 from cardgen.cli.serve import serve
 from cardgen.cli.upload import upload
 from cardgen.core.envfail import at_output, describe, is_environment
@@ -18,7 +20,7 @@ from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_p
 from cardgen.core.progress import listening
 from cardgen.load.project import find_project, game_project, output_dir, resolve_games
 from cardgen.pipeline.jsonschema import SCHEMAS, dumps
-from cardgen.schema.core import STATIC_ENV, Bool, Choice, Decl, Invalid, ListOf, Opt
+from cardgen.schema.core import Bool, Decl, Opt
 
 if TYPE_CHECKING:     # (imported when `cardgen build` is used: `cardgen --help` and `validate` start quicker)
     from cardgen.pipeline.options import BuildOptions
@@ -102,51 +104,6 @@ def run() -> None:
     sys.exit(code)
 
 
-class _CommaChoice(click.Choice):
-    """A choice given once or as a comma-separated list (`print,tts`): a tuple of choices."""
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, tuple):
-            return value
-        return tuple(super(_CommaChoice, self).convert(v.strip(), param, ctx) for v in str(value).split(","))
-
-
-def _click_option(o: Opt, dest: str) -> click.Option:
-    """A declared option as a `cardgen build` flag."""
-    from cardgen.pipeline.options import Folder, OutputName, metavar
-
-    kind, multiple = o.kind, False
-    if isinstance(kind, ListOf):
-        kind, multiple = kind.item, True
-    if isinstance(kind, OutputName):
-        kind = kind.choice
-    help_text = o.doc[0].upper() + o.doc[1:]
-    if isinstance(kind, Bool):
-        if o.cli.startswith("--no-"):
-            help_text = "Do not " + o.doc
-        return click.Option([o.cli, dest], is_flag=True, default=False, help=help_text + ".")
-    default = o.default_text()
-    help_text += f" (default: {default.strip('`')})."
-    if isinstance(kind, Choice) and multiple:      # `--only print --only tts` or `--only print,tts`
-        return click.Option([o.cli, dest], type=_CommaChoice(kind.choices), multiple=True, help=help_text,
-                            callback=lambda ctx, param, value: tuple(v for vs in value for v in vs))
-    if isinstance(kind, Choice):
-        return click.Option([o.cli, dest], type=click.Choice(kind.choices), help=help_text)
-    if isinstance(kind, Folder):
-        return click.Option([o.cli, dest], type=click.Path(file_okay=False, path_type=Path), help=help_text,
-                            metavar=kind.metavar)
-
-    def convert(ctx, param, value):
-        if value is None or value == ():
-            return value
-        try:
-            return o.kind.convert(list(value), STATIC_ENV) if multiple else kind.convert(value, STATIC_ENV)
-        except Invalid as exc:
-            raise click.BadParameter(exc.message) from None
-
-    return click.Option([o.cli, dest], callback=convert, multiple=multiple, metavar=metavar(kind), help=help_text)
-
-
 def _flags() -> list[tuple[str | None, str, Opt, click.Option]]:
     """Every flag of `cardgen build`: (output name or None for the build-wide options, attribute,
     option, click option), from the declarations."""
@@ -159,7 +116,7 @@ def _flags() -> list[tuple[str | None, str, Opt, click.Option]]:
     for group, decl in decls:
         for attr, o in decl.options().values():
             if o.cli:
-                out.append((group, attr, o, _click_option(o, o.cli.lstrip("-").replace("-", "_"))))
+                out.append((group, attr, o, click_option(o, o.cli.lstrip("-").replace("-", "_"))))
     return out
 
 
@@ -211,30 +168,7 @@ def _build(games, **values):
         click.echo("stopped watching")
 
 
-class _Lazy(click.Command):
-    """A command whose parameters come from declarations and are made when it is used
-    (`make_params`), so `cardgen --help` and `cardgen validate` do not import the outputs'
-    modules."""
-
-    def __init__(self, name: str, callback) -> None:
-        self._params: list[click.Parameter] | None = None
-        super().__init__(name, callback=callback, help=callback.__doc__)
-
-    def make_params(self) -> list[click.Parameter]:
-        raise NotImplementedError
-
-    @property
-    def params(self) -> list[click.Parameter]:
-        if self._params is None:
-            self._params = self.make_params()
-        return self._params
-
-    @params.setter
-    def params(self, value: list[click.Parameter]) -> None:
-        self._params = list(value) or None
-
-
-class _Build(_Lazy):
+class _Build(Lazy):
     """`cardgen build`, whose flags and epilog come from the declarations of every output: made
     when the command is used, so `cardgen --help` and `cardgen validate` (which list or check
     but never build) do not import the outputs' modules."""
@@ -296,13 +230,13 @@ def _render_flags() -> list[tuple[str, click.Option]]:
         if o.cli and attr != "cards":
             flag = "--" + o.cli[len(PREFIX):] if o.cli.startswith(PREFIX) else o.cli
             dest = "opt_" + flag.lstrip("-").replace("-", "_")
-            param = _click_option(o, dest)
+            param = click_option(o, dest)
             param.opts = [flag]
             out.append((attr, param))
     return out
 
 
-class _Render(_Lazy):
+class _Render(Lazy):
     """`cardgen render GAME [CARD]...`: card images for rules, shops and web pages, the `images`
     output (`cardgen.outputs.images`) made alone: `cardgen build GAME --only images --card CARD
     ...` in fewer words.  Its flags are the output's declared options, named without their
@@ -497,10 +431,20 @@ def i18n():
     """Translations of a game with `languages:` (docs/languages.md)."""
 
 
-@i18n.command("mark")
+def _lang(help: str, **attrs) -> Callable[[], list[click.Parameter]]:
+    """An i18n command's `--lang`: the one `cardgen build` declares (BuildOptions.lang, its value
+    checked as a language code), in the command's own words."""
+    def later() -> list[click.Parameter]:
+        from cardgen.pipeline.options import BuildOptions
+
+        return [declared(BuildOptions, "lang", help, **attrs)]
+
+    return later
+
+
+@i18n.command("mark", cls=Lazy,
+              later=_lang("The language whose translations to mark (default: every translated language)."))
 @click.argument("games", nargs=-1, metavar="[GAME_OR_PATH]...")
-@click.option("--lang", default=None, metavar="LANG",
-              help="The language whose translations to mark (default: every translated language).")
 def i18n_mark(games, lang):
     """Accept the translations of GAMES as they are: record each as made from the current source
     text (in cardgen-history.json), so `validate` no longer calls it stale."""
@@ -518,9 +462,8 @@ def i18n_mark(games, lang):
         sys.exit(1)
 
 
-@i18n.command("export")
+@i18n.command("export", cls=Lazy, later=_lang("The language to translate into.", required=True))
 @click.argument("game", metavar="GAME_OR_PATH")
-@click.option("--lang", required=True, metavar="LANG", help="The language to translate into.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
               help="Where to write the PO file (default: GAME-LANG.po in the current folder).")
 def i18n_export(game, lang, output):
@@ -543,10 +486,9 @@ def i18n_export(game, lang, output):
     click.echo(f"{display_path(target)}: {plural(text.count(chr(10) + 'msgctxt '), 'text')} to translate")
 
 
-@i18n.command("import")
+@i18n.command("import", cls=Lazy, later=_lang("The language of the file (default: its header's)."))
 @click.argument("game", metavar="GAME_OR_PATH")
 @click.argument("po_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), metavar="FILE")
-@click.option("--lang", default=None, metavar="LANG", help="The language of the file (default: its header's).")
 def i18n_import(game, po_file, lang):
     """Read the translations of a PO FILE (as `cardgen i18n export` wrote it) into GAME's files
     (deck files, game.yaml, rules.yaml, templates), as FIELD@LANG beside each source; only what
@@ -566,8 +508,7 @@ def i18n_import(game, po_file, lang):
                                               else "nothing to update"))
 
 
-@i18n.command("words")
-@click.option("--lang", default="en", metavar="LANG", help="The language (default: en).")
+@i18n.command("words", cls=Lazy, later=_lang("The language (default: en).", default="en"))
 def i18n_words(lang):
     """Print cardgen's own words (the booklet's headings, the print sheets' and tuck boxes' notes,
     the gallery's labels) in LANG, as a `words@LANG:` block to copy into game.yaml and edit: for

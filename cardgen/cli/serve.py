@@ -9,21 +9,29 @@ from pathlib import Path
 
 import click
 
+from cardgen.cli.flags import Lazy, declared
 from cardgen.core.errors import display_path, escape_controls, plural
 from cardgen.load.project import find_project, game_project, resolve_games
 
 
-@click.command()
+def _declared() -> list[click.Parameter]:
+    """`--set` and `--lang` as `cardgen build` declares them (BuildOptions: the same names,
+    values and checks), in the preview's words."""
+    from cardgen.pipeline.options import BuildOptions
+
+    return [declared(BuildOptions, "sets", "Preview the game with this game.yaml value set, as `cardgen build "
+                                           "--set` builds it; repeatable."),
+            declared(BuildOptions, "lang", "Preview the game in this language, one of game.yaml's `languages:` "
+                                           "(its texts and cardgen's own words), or `qps`, the pseudo-locale "
+                                           "(docs/languages.md); default: the source language.")]
+
+
+@click.command(cls=Lazy, later=_declared)
 @click.argument("game", required=False, metavar="[GAME]")
 @click.option("--port", type=int, default=0, metavar="N", callback=lambda ctx, param, value: _port(value),
               help="Port to listen on (default: a free one). Only this computer can connect: the server listens "
                    "on 127.0.0.1.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the web browser.")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
-              help="Preview the game with this game.yaml value set, as `cardgen build --set` builds it; repeatable.")
-@click.option("--lang", default=None, metavar="LANG",
-              help="Preview the game in this language, one of game.yaml's `languages:` (its texts and cardgen's own "
-                   "words), or `qps`, the pseudo-locale (docs/languages.md); default: the source language.")
 def serve(game, port, open_browser, sets, lang):
     """Preview GAME in the web browser while you edit it (default: the game the current folder
     is in, or the project's only game).  The page shows every card, faces and backs, by deck,

@@ -35,6 +35,14 @@ class Folder(Kind):
 
 
 @dataclass(frozen=True)
+class Setting(Text):
+    """A game.yaml value given on the command line (`--set KEY=VALUE`)."""
+
+    metavar: ClassVar[str] = "KEY=VALUE"
+    nonempty: bool = True
+
+
+@dataclass(frozen=True)
 class Since(Text):
     """A build folder or a git revision to compare with (docs/changes.md)."""
 
@@ -101,7 +109,7 @@ class BuildOptions(Decl):
                                            "and bracketed, to see what a translation will break "
                                            "(docs/languages.md)", None,
                            default_doc="every language game.yaml declares", cli="--lang")
-    sets: tuple = opt(ListOf(Text(nonempty=True), max_items=100), "set a game.yaml value for this build, KEY=VALUE: "
+    sets: tuple = opt(ListOf(Setting(), max_items=100), "set a game.yaml value for this build, KEY=VALUE: "
                       "a dotted KEY reaches into a mapping (`vars.art=art/bw`, `palette.accent=#336699`); checked "
                       "as game.yaml's own values, recorded in the manifest; repeatable", (), default_doc="none",
                       cli="--set", key="set")
