@@ -293,3 +293,66 @@ def test_each_picture_is_read_for_its_hash_once_per_build(tmp_path, monkeypatch)
     monkeypatch.setattr(hashlib, "file_digest", counted)
     _build(root, tmp_path / "out", ("print", "cards"))
     assert read.count(picture) == 1
+
+
+def test_every_copy_and_its_image_object_come_from_the_one_decode(tmp_path):
+    """The threads decoding ahead (`art.copy_ahead`) make, from each picture's one decode, its
+    print copy, the copy the raster outputs' screen class draws (a card side 2.5 inches wide
+    rendered at 170 dpi: `render.raster.SCREEN_DPI`) and the image objects the PDFs hold of
+    both (counted: `objects`).  A raster page then finds both, decoding and compressing
+    nothing; the screen copy is the very file the raster side makes from the print copy when
+    it has to (`fitted`), and its object ReportLab's."""
+    import io
+
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    from cardgen.core.data import DATA
+    from cardgen.core.digest import file_digest
+    from cardgen.model import ops
+    from cardgen.render.pdfxcache import KeptImage
+    from cardgen.render.raster import jobs_pdf
+    from cardgen.render.rlcompat import CardCanvas
+    from cardgen.resources.fonts import FontBook
+
+    photo = _photo(tmp_path / "big.png", 1500, 1000)
+    art.configure(tmp_path / "cache", 300, screen=True)
+    art.reset_stats()
+    with Image.open(photo) as im:
+        im.load()
+        art.copy_ahead(photo, file_digest(photo), im, (144.0, 96.0), 180.0)
+    assert art.STATS["made"] == 2 and art.STATS["objects"] == 2
+    layout = ops.CardLayout(180.0, 252.0, 9.0, [ops.Image(photo, 18.0, 18.0, 144.0, 96.0)])
+    data = jobs_pdf([layout], FontBook([DATA / "fonts"]), [170.0])
+    assert _image_sizes(io.BytesIO(data)) == {(340, 227)}
+    assert art.STATS["made"] == 2 and art.STATS["derived"] == 0 and art.STATS["reused"] == 1
+    screen = tmp_path / "cache" / f"{file_digest(photo)[:32]}-340x227.png"
+    art._make(tmp_path / "cache" / f"{file_digest(photo)[:32]}-600x400.png", (340, 227), tmp_path / "again.png",
+              original=False)
+    assert (tmp_path / "again.png").read_bytes() == screen.read_bytes()
+    c = CardCanvas(io.BytesIO())
+    c.drawImage(ImageReader(str(screen)), 0, 0, 10, 10, mask="auto")
+    assert art.kept_image(screen) == KeptImage.of(c._doc.idToObject[c._doc.getXObjectName(c._formsinuse[-1])])
+    art.configure(None)
+
+
+def test_an_image_object_made_without_reportlab_is_reportlabs(tmp_path):
+    """`art.image_object` of an RGB and a grey picture is the object ReportLab makes of its
+    PNG file (`CardCanvas.drawImage`), field for field; one with alpha is left to ReportLab."""
+    import io
+
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    from cardgen.render.pdfxcache import KeptImage
+    from cardgen.render.rlcompat import CardCanvas
+
+    rgb = Image.open(_photo(tmp_path / "a.png", 40, 30))
+    grey = Image.open(_photo(tmp_path / "b.png", 40, 30, seed=2)).convert("L")
+    grey.save(tmp_path / "b.png")
+    for im, path in ((rgb, tmp_path / "a.png"), (grey, tmp_path / "b.png")):
+        c = CardCanvas(io.BytesIO())
+        c.drawImage(ImageReader(str(path)), 0, 0, 10, 10, mask="auto")
+        made = KeptImage.of(c._doc.idToObject[c._doc.getXObjectName(c._formsinuse[-1])])
+        assert art.image_object(im) == made
+    assert art.image_object(rgb.convert("RGBA")) is None

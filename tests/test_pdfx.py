@@ -471,8 +471,9 @@ def test_the_preflight_says_the_same_of_kept_sides(kept):
 
 def test_a_rebuild_does_not_compress_the_art_again(kept, monkeypatch):
     """The converted images are kept as the PDF holds them: a rebuild after an edit to a card
-    without art reads and compresses no image (a clean build: the ink art, the glass picture
-    and the ink art's two plates)."""
+    without art reads and compresses no image (a clean build makes the objects of the ink art,
+    the glass picture and the ink art's two plates from their pixels: ReportLab reads none of
+    them from a file either)."""
     from reportlab.pdfbase import pdfdoc
 
     root, out, made, _, first = kept
@@ -481,7 +482,7 @@ def test_a_rebuild_does_not_compress_the_art_again(kept, monkeypatch):
     monkeypatch.setattr(pdfdoc.PDFImageXObject, "loadImageFromSRC",      # (the converted images: .tif files)
                         lambda self, im: compressed.append(str(im.fileName).endswith(".tif")) or load(self, im))
     build_pdfx(root, tmp := out.parent / "clean")
-    assert compressed.count(True) == 4 and (tmp / "tiny" / "print-service" / "things-pdfx.pdf").read_bytes() == first
+    assert True not in compressed and (tmp / "tiny" / "print-service" / "things-pdfx.pdf").read_bytes() == first
     compressed.clear()
     converted, _ = _rebuild(root, out)
     assert (converted, compressed) == (0, [])
@@ -546,3 +547,29 @@ def _fonts_of(obj):
     for _, xo in pdf_entry(res, "/XObject").items():
         if xo.get_object().get("/Subtype") == "/Form":
             yield from _fonts_of(xo.get_object())
+
+
+def test_converted_art_is_put_in_as_reportlab_would_without_a_file(kept, tmp_path, monkeypatch):
+    """Each converted image's object is made from its pixels (`art.image_object`), not written
+    to a TIFF file and read back by ReportLab: none is written, and the file is the same bytes
+    as one whose objects ReportLab made from those files."""
+    from PIL import Image
+
+    from cardgen.render import art
+
+    root, _, _, _, first = kept
+    formats: list[str] = []
+    real = Image.Image.save
+
+    def save(self, fp, format=None, **params):
+        formats.append(str(format))
+        return real(self, fp, format, **params)
+
+    monkeypatch.setattr(Image.Image, "save", save)
+    one, _ = build_pdfx(root, tmp_path / "one")
+    assert "TIFF" not in formats
+    assert (one / "print-service" / "things-pdfx.pdf").read_bytes() == first
+    monkeypatch.setattr(art, "image_object", lambda im: None)          # (as before: files, read back)
+    two, _ = build_pdfx(root, tmp_path / "two")
+    assert "TIFF" in formats
+    assert (two / "print-service" / "things-pdfx.pdf").read_bytes() == first

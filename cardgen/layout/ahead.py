@@ -52,6 +52,7 @@ class Layouter(Protocol):
 
 THREADS = min(2, os.cpu_count() or 1)       # pictures decoded at once, besides the layout's own thread
 Picture = tuple[Path, tuple[int, int], tuple[float, float]]     # file, its pixels, the points it is drawn at
+Ahead = tuple[Path, tuple[int, int], tuple[float, float], float]    # and the width of the card side, points
 
 
 @contextlib.contextmanager
@@ -61,9 +62,9 @@ def decoding(lay: Layouter, game: Game) -> Iterator[None]:
         yield
 
 
-def _work(found: Iterator[Picture]) -> Iterator[tuple[Path, Callable[[], tuple[int, int]]]]:
-    """Each picture's check and print copy, as one piece of work for a thread."""
-    for path, pixels, drawn in found:
+def _work(found: Iterator[Ahead]) -> Iterator[tuple[Path, Callable[[], tuple[int, int]]]]:
+    """Each picture's check and copies, as one piece of work for a thread."""
+    for path, pixels, drawn, width in found:
         from PIL import Image  # (here: a game with no pictures imports neither)
 
         from cardgen.render import art
@@ -73,15 +74,16 @@ def _work(found: Iterator[Picture]) -> Iterator[tuple[Path, Callable[[], tuple[i
             continue            # (too large: refused, or warned about, by the layout itself)
         digest = file_digest(path)      # (here: its memo is this thread's)
 
-        def work(path: Path = path, digest: str = digest, drawn: tuple[float, float] = drawn) -> tuple[int, int]:
-            return icons.decode_checked(path, lambda im: art.copy_ahead(path, digest, im, drawn))
+        def work(path: Path = path, digest: str = digest, drawn: tuple[float, float] = drawn,
+                 width: float = width) -> tuple[int, int]:
+            return icons.decode_checked(path, lambda im: art.copy_ahead(path, digest, im, drawn, width))
 
         yield path, work
 
 
-def pictures(lay: Layouter, game: Game) -> Iterator[Picture]:
+def pictures(lay: Layouter, game: Game) -> Iterator[Ahead]:
     """The pictures the layout of `game`'s card sides will decode, in the order it lays them
-    out (each file once, at the first size it is drawn at)."""
+    out (each file once, at the first size it is drawn at, with the width of its side)."""
     seen: set[Path] = set()
     fixed: set[tuple[int, str, int]] = set()        # (deck, side, template) whose pictures read no card
     for deck in game.decks:
@@ -102,7 +104,7 @@ def _sides(deck: Deck) -> Iterator[tuple[Card | None, str]]:
 
 
 def _of_side(lay: Layouter, deck: Deck, card: Card | None, side: str,
-             fixed: set[tuple[int, str, int]]) -> Iterator[Picture]:
+             fixed: set[tuple[int, str, int]]) -> Iterator[Ahead]:
     """The pictures one card side's layout will decode (none if it will come from the cache)."""
     try:
         tpl, fields = lay.source(deck, card, side)
@@ -129,4 +131,4 @@ def _of_side(lay: Layouter, deck: Deck, card: Card | None, side: str,
         except Exception:   # (what the layout reports)
             continue
         if found is not None:
-            yield found
+            yield (*found, w)

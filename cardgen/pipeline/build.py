@@ -229,7 +229,8 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
 
     # images at the size they print (checks draw too); a game's languages share them
     shared = out_dir.parent if opts.lang else out_dir
-    art.configure(shared / ".cache" / "art", owner=shared)
+    art.configure(shared / ".cache" / "art", owner=shared,
+                  screen=any(OUTPUTS[name].rasterizes for name in opts.wanted()))
     if opts.lang:
         from cardgen.render import raster
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import hashlib
 import os
 import shutil
 import tempfile
@@ -41,22 +42,26 @@ KEEP_DAYS = 14
 FITTED = (".png", ".jpg", ".jpeg")
 
 # counted in this process: originals decoded, copies decoded (to make a smaller one), copies
-# made, copies found (made before), image objects a PDF took as kept (not compressed again)
-STATS = {"decoded": 0, "derived": 0, "made": 0, "found": 0, "reused": 0}
+# made, copies found (made before), image objects a PDF took as kept (not compressed again),
+# image objects made by the threads decoding ahead (`copy_ahead`)
+STATS = {"decoded": 0, "derived": 0, "made": 0, "found": 0, "reused": 0, "objects": 0}
 _sizes: Bounded[tuple[str, str], tuple[int, int]] = Bounded(4096)     # (path, digest) -> pixel size
 _copies: Bounded[tuple[str, int, int], Path] = Bounded(4096)          # (digest, w, h) -> copy
-_settings: dict[str, object] = {"folder": None}
+_settings: dict[str, object] = {"folder": None, "screen": False}
 _lock = threading.Lock()        # (copies are made by the threads decoding ahead of the layout too)
 _own_temp: list[Path] = []
 
 
-def configure(folder: Path | None, dpi: float | None = None, owner: Path | None = None) -> None:
+def configure(folder: Path | None, dpi: float | None = None, owner: Path | None = None,
+              screen: bool = False) -> None:
     """Where this process keeps copies (an output folder's `.cache/art`; None: a temporary
     folder) and, if given, the print PDFs' resolution (else the game's, set when it is laid
     out: `core.images.set_print_dpi`).  Old copies there are pruned.  `owner`: the output
     folder whose cache it is, claimed as cardgen's own (`core.cachefile.claim_folder`: copies
     a game folder brings are deleted, never drawn); the build's raster workers, configured
-    after it, leave that to the build."""
+    after it, leave that to the build.  `screen`: the build rasterizes card sides (TTS, the
+    gallery), so the threads decoding ahead make the screen class's copies too
+    (`copy_ahead`)."""
     if folder is not None:
         from cardgen.core.cachefile import claim_folder
         from cardgen.core.paths import through_link
@@ -69,6 +74,7 @@ def configure(folder: Path | None, dpi: float | None = None, owner: Path | None 
                 claim_folder(folder, owner)
             prune(folder)
     _settings["folder"] = folder
+    _settings["screen"] = screen
     if dpi is not None:
         set_print_dpi(dpi)
 
@@ -165,17 +171,50 @@ def _count(what: str) -> None:
         STATS[what] += 1
 
 
-def copy_ahead(path: Path, digest: str, im: Any, drawn: tuple[float, float]) -> None:
+def copy_ahead(path: Path, digest: str, im: Any, drawn: tuple[float, float], width: float = 0.0) -> None:
     """From a thread decoding `path` (of content `digest`) ahead of the layout
-    (`layout.ahead`): its print copy for a box drawn at `drawn` points, made from that decode
-    `im` (unless it is there already); the first `fitted` of it finds the file.  Touches no
-    memo of this process; a copy it cannot write is made when first drawn."""
+    (`layout.ahead`), for a box drawn at `drawn` points on a card side `width` points wide,
+    everything the outputs will draw of it, made from that one decode `im` (what is there
+    already is not made again): its print copy and the image object the PDFs hold of it
+    (`kept_image`: compressed once, here), and, when the build rasterizes card sides
+    (`configure`), the screen class's copy (`render.raster.SCREEN_DPI`) made from the print
+    copy as `fitted` makes it, and its image object.  The first `fitted` of each finds the
+    file, and every PDF and raster worker its object.  Touches no memo of this process; what
+    it cannot write is made when first drawn.  zlib, Pillow's scaling and its encoders let
+    go of the interpreter: this runs on both cores while the layout goes on."""
     size = _copy_size(path, im, drawn)
-    if size is not None:
-        target = _target(path, digest, size)
-        if not target.is_file():
-            with contextlib.suppress(OSError):
-                _write(im, size, target)
+    if size is None:
+        return
+    target = _target(path, digest, size)
+    if target.is_file():
+        return
+    with contextlib.suppress(OSError):
+        small = _write(im, size, target)
+        if target.suffix != ".png":
+            return          # (a JPEG copy's pixels are those read back from it: drawn from the file)
+        _keep_made(target, small)
+        if _settings["screen"] and width > 0:
+            for screen in _screen_sizes(im.size, drawn, width):
+                copy = _target(path, digest, screen)
+                if not copy.is_file():
+                    _keep_made(copy, _write(small, screen, copy))
+
+
+def _screen_sizes(pixels_of: tuple[int, int], drawn: tuple[float, float], width: float) -> list[tuple[int, int]]:
+    """The sizes of the copies of a picture of `pixels_of` drawn at `drawn` points on a card
+    side `width` points wide that the screen class's render of the side (`render.raster`:
+    its trim at `SCREEN_DPI`) draws, made from the print copy (`fitted`); none when it draws
+    the original or the print copy."""
+    from cardgen.render.raster import PT_PER_IN, SCREEN_DPI
+
+    dpi = max(1, round(width / PT_PER_IN * SCREEN_DPI)) * PT_PER_IN / width        # (`raster.job_dpi`)
+    tw, th = pixels(drawn[0], drawn[1], dpi)
+    iw, ih = pixels_of
+    pw, ph = pixels(drawn[0], drawn[1], print_dpi())
+    if iw <= tw * SLACK and ih <= th * SLACK:
+        return []
+    size = (min(iw, tw), min(ih, th))
+    return [size] if size[0] < pw and size[1] < ph else []
 
 
 def _from_check(path: Path, im: Any, drawn: tuple[float, float]) -> None:
@@ -215,8 +254,8 @@ def _make(path: Path, size: tuple[int, int], target: Path, original: bool = True
         _write(im, size, target)
 
 
-def _write(im: Any, size: tuple[int, int], target: Path) -> None:
-    """`im` downsampled to `size`, written to `target` (atomically)."""
+def _write(im: Any, size: tuple[int, int], target: Path) -> Any:
+    """`im` downsampled to `size`, written to `target` (atomically); the downsampled image."""
     from PIL import Image
 
     icc = im.info.get("icc_profile")
@@ -237,6 +276,7 @@ def _write(im: Any, size: tuple[int, int], target: Path) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
     _count("made")
+    return small
 
 
 KEPT = ".pdf-image"      # beside a copy: the image object PDFs hold of it (`kept_image`)
@@ -262,15 +302,46 @@ def kept_image(copy: Path) -> Any:
 def keep_image(copy: Path, made: Any) -> None:
     """Keep the image object ReportLab `made` of the copy `copy` for the next PDF that draws it
     (not one with a soft mask: made again each time)."""
-    from cardgen.core import atomic
-    from cardgen.core.digest import seal
     from cardgen.render.pdfxcache import KeptImage
 
-    kept = KeptImage.of(made)
+    _keep_side(copy, KeptImage.of(made))
+
+
+def _keep_side(copy: Path, kept: Any) -> None:
+    from cardgen.core import atomic
+    from cardgen.core.digest import seal
+
     side = Path(copy).with_name(Path(copy).name + KEPT)
     if kept is not None and not side.is_file():
         with contextlib.suppress(OSError):
             atomic.write_bytes(side, seal(kept.dumps()))
+
+
+def image_object(im: Any) -> Any:
+    """The image object (`render.pdfxcache.KeptImage`) ReportLab makes of a PNG (or, CMYK, a
+    TIFF) file of the pixels `im` drawn with `mask="auto"` (`CardCanvas.drawImage`: no ASCII85): named by the MD5
+    of its pixels and the mask, its pixels deflated; None for what it makes otherwise (alpha,
+    a transparent colour, a mode it converts).  Made without ReportLab, whose settings are the
+    process's (`rlcompat._without_a85`), so any thread may make it."""
+    import zlib
+
+    from cardgen.render.pdfxcache import KeptImage
+
+    space = {"RGB": "DeviceRGB", "L": "DeviceGray", "CMYK": "DeviceCMYK"}.get(im.mode)
+    if space is None or "transparency" in im.info:
+        return None
+    raw = im.tobytes()
+    name = hashlib.md5(raw + b"auto", usedforsecurity=False).hexdigest()
+    return KeptImage(name, int(im.size[0]), int(im.size[1]), 8, space, ("FlateDecode",), None, None, 0,
+                     zlib.compress(raw))
+
+
+def _keep_made(copy: Path, im: Any) -> None:
+    """Keep the image object of the copy `copy`, just made as `im`."""
+    made = image_object(im)
+    if made is not None:
+        _keep_side(copy, made)
+        _count("objects")
 
 
 def reset_stats() -> None:

@@ -219,7 +219,10 @@ class Separation:
         out = self._plate_image(cmyk)
         name = hashlib.sha256(out.tobytes() + out.mode.encode() + repr(out.size).encode()).hexdigest()[:24]
         target = Path(folder) / f"{name}.tif"
-        if not target.exists():
+        made = art.image_object(out) if self.cache is not None else None
+        if made is not None and self.cache is not None:     # (the PDF's object, made here: no file read back)
+            self.cache.keep_image(name, made)
+        elif not target.exists():
             out.save(target, "TIFF", compression="tiff_deflate")
         if self.cache is not None:
             self.cache.put(self._art_key(path), (name, peak))
