@@ -12,6 +12,7 @@ from pypdf import PdfReader
 
 from cardgen.core.errors import Report
 from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.render import rlcompat
 
 FACE = """
 elements:
@@ -38,10 +39,13 @@ def make_game(root: Path) -> Path:
     return game
 
 
-def build(game: Path, out: Path) -> None:
+def build(game: Path, out: Path) -> tuple[int, int]:
+    """Build the print sheets and cards.pdf: (bytes of the PDFs taken as kept, bytes made)."""
     report = Report()
+    before = list(rlcompat.WRITTEN)
     build_game(game, game, BuildOptions(out=out, only=("print", "cards")), report)
     assert not [d for d in report.items if d.severity == "error"], [d.message for d in report.items]
+    return rlcompat.WRITTEN[0] - before[0], rlcompat.WRITTEN[1] - before[1]
 
 
 def edit(game: Path) -> None:
@@ -74,21 +78,25 @@ def card_forms(pdf: Path) -> dict[int, str]:
     return forms
 
 
+PDFS = ("print-letter.pdf", "print-a4.pdf", "cards.pdf")
+WRITTEN: dict[str, tuple[int, int]] = {}     # (kept, made) bytes of the edit's build and of the clean build
+
+
 @pytest.fixture
 def edited(tmp_path):
     """(the print sheets before the edit, after it, a clean build's after it, the game)."""
     game = make_game(tmp_path)
     out = tmp_path / "out"
     build(game, out)
-    before = {name: (out / "dozen" / name).read_bytes() for name in ("print-letter.pdf", "cards.pdf")}
+    before = {name: (out / "dozen" / name).read_bytes() for name in PDFS}
     kept = tmp_path / "before"
     kept.mkdir()
     for name, data in before.items():
         (kept / name).write_bytes(data)
     edit(game)
-    build(game, out)
+    WRITTEN["edit"] = build(game, out)
     fresh = tmp_path / "fresh"
-    build(game, fresh)
+    WRITTEN["clean"] = build(game, fresh)
     return kept, out / "dozen", fresh / "dozen", game
 
 
@@ -103,6 +111,56 @@ def test_a_one_card_edit_leaves_every_other_object_byte_identical(edited, name):
     assert edited_forms, forms          # (the edited card's form, found by its new words)
     assert changed == edited_forms      # nothing else: no other card, page, font or resource
     assert (after / name).read_bytes() == (fresh / name).read_bytes()      # as a clean build makes it
+
+
+def test_a_one_card_edit_makes_only_that_cards_objects_and_the_cross_reference(edited):
+    """The PDFs after the edit are assembled from the last build's files: the bytes made anew
+    (formatted, compressed) are the edited card's form objects and each file's cross-reference
+    and trailer, counted; every other byte is taken as it was.  A clean build makes them all
+    (but for card form streams it compressed for an earlier PDF of the same build)."""
+    _, after, fresh, _ = edited
+    expected = 0
+    for name in PDFS:
+        data = (after / name).read_bytes()
+        objects = raw_objects(after / name)
+        forms = card_forms(after / name)
+        expected += sum(len(objects[num]) + len(b"endobj\n") for num, text in forms.items()
+                        if "closesatdusk" in text.replace(" ", ""))
+        at = data.rindex(b"startxref\n") + len(b"startxref\n")
+        expected += len(data) - int(data[at:data.index(b"\n", at)])          # xref table, trailer
+        assert data == (fresh / name).read_bytes()
+    total = sum(len((after / name).read_bytes()) for name in PDFS)
+    (kept, made), (clean_kept, clean_made) = WRITTEN["edit"], WRITTEN["clean"]
+    assert kept + made == clean_kept + clean_made == total
+    assert made == expected
+    assert made * 20 < clean_made
+
+
+@pytest.mark.parametrize("change", ["new letter", "damaged file"])
+def test_the_last_files_are_not_taken_when_more_than_card_forms_changed(tmp_path, change):
+    """A character no card set before (not ASCII: ASCII keeps its own codes) renumbers the
+    font's codes (every form and the font change): nothing is taken from the last files.  A last file changed since it was written
+    (its SHA-256 is checked) is not read either.  Both give a clean build's bytes."""
+    game = make_game(tmp_path)
+    out = tmp_path / "out"
+    build(game, out)
+    if change == "damaged file":
+        path = out / "dozen" / "print-letter.pdf"
+        data = bytearray(path.read_bytes())
+        at = data.index(b"/Title (") + len(b"/Title (")
+        data[at] ^= 0x20
+        path.write_bytes(bytes(data))
+        edit(game)
+    else:
+        deck = game / "deck.yaml"
+        deck.write_text(deck.read_text().replace(f"card {EDITED} opens", f"card {EDITED} opens na\u00efvely"))
+    _, made = build(game, out)
+    fresh = tmp_path / "fresh"
+    build(game, fresh)
+    for name in PDFS:
+        assert (out / "dozen" / name).read_bytes() == (fresh / "dozen" / name).read_bytes()
+    letter = len((out / "dozen" / "print-letter.pdf").read_bytes())
+    assert made > letter        # (the letter sheets at least made anew: with a new letter, every file)
 
 
 def test_a_reused_side_is_shaped_again_only_where_its_pdf_needs_glyphs(tmp_path, monkeypatch):
@@ -156,6 +214,7 @@ def spy(self, *args, **kwargs):
 ttfonts.TTFontFace.__init__ = spy
 from cardgen.core.errors import Report
 from cardgen.pipeline.build import BuildOptions, build_game
+from cardgen.render import rlcompat
 game, out = Path(sys.argv[1]), Path(sys.argv[2])
 build_game(game, game, BuildOptions(out=out, only=("cards",)), Report())
 print(len(parsed))

@@ -11,6 +11,7 @@ class CardsPdf(Output[NoOptions]):
 
     def make(self, job: Job[NoOptions]) -> None:
         from cardgen.outputs.incremental import fonts_digest
+        from cardgen.outputs.print_sheets import assembly
         from cardgen.render.formcache import FormCache
         from cardgen.render.pdf import cards_pdf
 
@@ -20,4 +21,5 @@ class CardsPdf(Output[NoOptions]):
         if not part.keep():
             with part:
                 job.staging.add(job.out_dir / "cards.pdf", cards_pdf(faces, backs, r.res.fonts, r.game.title,
-                                                                     FormCache.of(job.out_dir)))
+                                                                     FormCache.of(job.out_dir),
+                                                                     assembly(job, "", "cards.pdf")))

@@ -111,7 +111,8 @@ class PrintSheets(SheetOutput[PrintOptions]):
             part = job.part(name, *sheet_inputs(job, layout))
             if not part.keep():
                 todo.append((name, layout, part))
-        with contextlib.closing(sheets_pdfs(job, [(name, layout) for name, layout, _ in todo], job.options)) as made:
+        with contextlib.closing(sheets_pdfs(job, [(name, layout) for name, layout, _ in todo], job.options,
+                                            assemble="print-{}.pdf")) as made:
             for name, layout, part in todo:
                 with part:
                     pages, how, data = next(made)
@@ -166,10 +167,12 @@ def sheets_pdf(job: Job, layout: Any, name: str, o: Any) -> tuple[list, str, byt
         return next(made)
 
 
-def sheets_pdfs(job: Job, wanted: list[tuple[str, Any]], o: Any) -> Generator[tuple[list, str, bytes], None, None]:
+def sheets_pdfs(job: Job, wanted: list[tuple[str, Any]], o: Any,
+                assemble: str = "") -> Generator[tuple[list, str, bytes], None, None]:
     """`sheets_pdf` of each (name, layout) in turn, every one planned before the first is made
     (a layout that does not fit is said before anything is drawn).  Card forms drawn for the
-    first are in the form cache for the next."""
+    first are in the form cache for the next.  `assemble`: the file name of each (`{}`: the
+    name), whose objects the next build takes where only card forms changed (`render.assemble`)."""
     from cardgen.render import impose
     from cardgen.render.formcache import FormCache
     from cardgen.render.pdf import SheetWriter
@@ -179,18 +182,35 @@ def sheets_pdfs(job: Job, wanted: list[tuple[str, Any]], o: Any) -> Generator[tu
     cache = FormCache.of(job.out_dir)
     try:
         plans = [_plan(job, layout, name, o) for name, layout in wanted]
-        for so, copies, pages, how in plans:
+        for (name, _), (so, copies, pages, how) in zip(wanted, plans):
             if so.layout is not None and so.layout.foldover:
                 from cardgen.render.foldover import foldover_sheets
 
                 data = foldover_sheets(r.res.fonts, so, r.game.title, pages, cache=cache)
             else:
-                data = SheetWriter(copies, r.res.fonts, so, r.game.title, pages, cache=cache).finish()
+                data = SheetWriter(copies, r.res.fonts, so, r.game.title, pages, cache=cache,
+                                   assembly=assembly(job, name, assemble.format(name)) if assemble else None).finish()
             yield pages, how, data
     except impose.DoesNotFit as exc:
         raise CardgenError(Loc(str(r.game.file), 1), f"{exc}; use a larger --page or a smaller card") from None
     except LayoutProblem as exc:
         raise exc.error() from None
+
+
+def assembly(job: Job, key: str, file: str) -> Any:
+    """What `render.assemble` needs to take `file` of the output folder from the last build
+    where only card forms changed (None: not an incremental build): the output's options,
+    fonts, code version and the words of the document information besides what the writer
+    knows."""
+    if job.ledger is None:
+        return None
+    from cardgen.core.digest import digest
+    from cardgen.outputs.incremental import fonts_digest
+    from cardgen.render.assemble import PdfCache
+    from cardgen.render.docinfo import current
+
+    base = digest(job.ledger.code, job.output, key, job.options, current(), fonts_digest(job.rendered.res.fonts))
+    return PdfCache.of(job.out_dir), base, job.out_dir / file
 
 
 def _plan(job: Job, layout: Any, name: str, o: Any) -> tuple[Any, list, list, str]:

@@ -182,6 +182,8 @@ class Drawer:
         self._n = 0
         self.cache = cache
         self._tokens: dict[str, str] | None = None
+        # card form name -> its reuse key in the form cache (None: not reusable): `render.assemble`
+        self.keys: dict[str, str | None] = {}
 
     def _name(self, prefix: str) -> str:
         self._n += 1
@@ -267,9 +269,10 @@ class Drawer:
             reuse = self._reuse_key(layout, self._tokens)
             found = self.cache.get(reuse)
         rasters = self._rasters(layout) if found is not None and ops.needs(layout).rasters else ()
-        if found is not None and not rasters:
-            c.add_form(name, w, h, found[0], found[1], found[3])        # (no drawing state to go through)
+        if found is not None and not rasters:       # (no drawing state to go through; its stream as kept)
+            c.add_form(name, w, h, found[0], found[1], found[3], found[4] if len(found) > 4 else None)
         else:
+            contents = None
             c.beginForm(name, 0, 0, w, h)
             if found is not None:
                 for path in rasters:
@@ -277,11 +280,15 @@ class Drawer:
                 c.replay(found[0], found[1], found[3])
             else:
                 self.draw_ops(layout, B, B + layout.height)
-                if reuse is not None and self.cache is not None:
+                if reuse is not None:
                     contents = c.form_contents()
-                    if contents is not None:
-                        self.cache.put(reuse, (contents[0], contents[1], (), contents[2]))
             c.endForm()
+            if contents is not None and self.cache is not None:    # kept with its stream compressed
+                kept = None if ops.needs(layout).rasters else c.kept_stream(name)     # (replayed: `_rasters`)
+                self.cache.put(reuse, (contents[0], contents[1], (), contents[2], kept))
+            elif found is None:
+                reuse = None
+        self.keys[name] = reuse
         self.forms[key] = (name, layout)  # keep layout alive so id() stays unique
         return name
 

@@ -13,7 +13,8 @@ from cardgen.core.units import MM
 from cardgen.core.words import ENGLISH, Words
 from cardgen.model.components import HEXES
 from cardgen.model.ops import CardLayout, Copy
-from cardgen.render import docinfo, impose
+from cardgen.render import assemble, docinfo, impose
+from cardgen.render.assemble import Assembly
 from cardgen.render.backs import BackPlan, back_groups, describe, plan_size_group
 from cardgen.render.draw import Drawer, draw_line, new_canvas
 from cardgen.render.formcache import FormCache
@@ -386,8 +387,10 @@ class SheetWriter:
 
     def __init__(self, copies: list[Copy], fonts: FontBook, opts: SheetOptions, title: str,
                  pages: list[tuple[impose.Frame, list[Copy]]] | None = None,
-                 cover: Callable[[Canvas, bool], None] | None = None, cache: FormCache | None = None) -> None:
+                 cover: Callable[[Canvas, bool], None] | None = None, cache: FormCache | None = None,
+                 assembly: Assembly | None = None) -> None:
         self.opts, self.fonts, self.title, self.cover = opts, fonts, title, cover
+        self.assembly = assembly if cover is None else None
         pw, ph = opts.paper_size
         c = self.c = new_canvas(None, fonts, pagesize=(pw * MM, ph * MM))
         c.setTitle(f"{title}: {opts.words('print sheets')} ({opts.paper})")
@@ -404,6 +407,29 @@ class SheetWriter:
                         drawer.card_form(cp.back)
 
     def finish(self) -> bytes:
+        """The PDF: with an `assembly`, from the last build's file when nothing but card forms
+        changed (`render.assemble`)."""
+        return assemble.assembled(self.assembly, self._structure() if self.assembly else None, self.drawer,
+                                  self._write)
+
+    def _structure(self) -> tuple:
+        """What the sheets' objects but the card forms depend on, of what this writer knows."""
+        o, words = self.opts, self.opts.words
+        files: dict[str, str | None] = {}
+        sides: dict[int, tuple | None] = {}         # (a side shown by many copies: worked out once)
+
+        def side(layout: CardLayout | None) -> tuple | None:
+            if id(layout) not in sides:
+                sides[id(layout)] = assemble.side(self.drawer, layout, files)
+            return sides[id(layout)]
+
+        return ("sheets", self.c._pagesize, self.title, o.paper, o.gutter, o.flip, o.back_offset, o.backs,
+                o.mix_backs, o.layout, o.overlap, words.lang, sorted(words.own.items()) if words.own else None,
+                sorted(o.titles.items()), self.any_backs,
+                [(grid, [(side(cp.face), side(cp.back) if self.any_backs else None, cp.deck, cp.width, cp.height,
+                          cp.bleed, cp.sticker) for cp in page]) for grid, page in self.pages])
+
+    def _write(self) -> bytes:
         c, opts, fonts, title = self.c, self.opts, self.fonts, self.title
         ph = opts.paper_size[1]
         layout = opts.layout
@@ -471,19 +497,29 @@ def print_sheets(copies: list[Copy], fonts: FontBook, opts: SheetOptions, title:
 
 
 def cards_pdf(faces: list[CardLayout], backs: list[CardLayout], fonts: FontBook, title: str,
-              cache: FormCache | None = None) -> bytes:
+              cache: FormCache | None = None, assembly: Assembly | None = None) -> bytes:
     """Each distinct face once, then each distinct back, at trim + bleed with TrimBox/BleedBox;
-    `cache`: card forms drawn before (`cardgen.render.formcache`)."""
+    `cache`: card forms drawn before (`cardgen.render.formcache`); `assembly`: the PDF taken
+    from the last build's where only card forms changed (`cardgen.render.assemble`).  Every
+    card form is made before the first page."""
     c = new_canvas(None, fonts)
     c.setTitle(f"{title}: cards")
     drawer = Drawer(c, fonts, cache)
-    drawer.prepare(_sides([*faces, *backs]))
-    for layout in [*faces, *backs]:
-        B = layout.bleed
-        w, h = layout.width + 2 * B, layout.height + 2 * B
-        c.setPageSize((w, h))
-        c.setBleedBox((0, 0, w, h))
-        c.setTrimBox((B, B, B + layout.width, B + layout.height))
-        c.doForm(drawer.card_form(layout))
-        c.showPage()
-    return c.getpdfdata()
+    sides = [*faces, *backs]
+    drawer.prepare(_sides(sides))
+    names = [drawer.card_form(layout) for layout in sides]
+
+    def write() -> bytes:
+        for layout, name in zip(sides, names):
+            B = layout.bleed
+            w, h = layout.width + 2 * B, layout.height + 2 * B
+            c.setPageSize((w, h))
+            c.setBleedBox((0, 0, w, h))
+            c.setTrimBox((B, B, B + layout.width, B + layout.height))
+            c.doForm(name)
+            c.showPage()
+        return c.getpdfdata()
+
+    files: dict[str, str | None] = {}
+    structure = ("cards", title, [assemble.side(drawer, layout, files) for layout in sides]) if assembly else None
+    return assemble.assembled(assembly, structure, drawer, write)

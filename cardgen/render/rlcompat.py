@@ -132,12 +132,17 @@ class _Form(pdfdoc.PDFFormXObject):
             if resources is None:
                 resources = memo[key] = pdfdoc.format(_form_resources(self, extgstate=False), document)
         data = packed if packed is not None else _compressed(self.stream)
+        if self.__dict__.get("_kept"):          # (bytes taken from the form cache, not made: `CardCanvas.written`)
+            document.__dict__["_cardgen_kept"] = document.__dict__.get("_cardgen_kept", 0) + len(data)
         box = pdfdoc.format(pdfdoc.PDFArray([self.lowerx, self.lowery, self.upperx, self.uppery]), document)
         return (b"<<\n/BBox " + box + b" /Filter [ /FlateDecode ] /FormType 1 /Length "
                 + str(len(data)).encode() + b" /Matrix [ 1 0 0 1 0 0 ] /Resources " + resources
                 + b" \n  /Subtype /Form /Type /XObject\n>>\nstream\n" + data + b"endstream\n")
 
 
+# bytes of the PDFs this process wrote: [taken as they were kept, made (formatted, compressed) here]:
+# kept card form streams (`CardCanvas.getpdfdata`), a last build's file (`render.assemble.splice`)
+WRITTEN = [0, 0]
 _zipped: Bounded[bytes, bytes] = Bounded(20_000, 64 << 20, len)   # at most 64 MB
 
 
@@ -225,7 +230,17 @@ class CardCanvas(Canvas):
         return kept.width, kept.height
 
     save = _no_a85(Canvas.save)
-    getpdfdata = _no_a85(Canvas.getpdfdata)
+
+    def getpdfdata(self) -> bytes:
+        """The PDF (without ASCII85), and `written`: how many of its bytes were taken as they
+        were kept (the compressed streams of card forms from the form cache) and how many made."""
+        with _without_a85():
+            data = Canvas.getpdfdata(self)
+        kept = self._doc.__dict__.pop("_cardgen_kept", 0)
+        self.written = (kept, len(data) - kept)
+        WRITTEN[0] += kept
+        WRITTEN[1] += len(data) - kept
+        return data
 
     # -- reusable form contents ----------------------------------------------------------
     def fix_resources(self, chars: Mapping[str, Iterable[str]]) -> dict[str, str]:
@@ -273,14 +288,20 @@ class CardCanvas(Canvas):
         self._formsinuse.extend(forms)
         self._extgstate._c.update((tuple(key), name) for key, name in states)
 
-    def add_form(self, name: str, width: float, height: float, code: str, forms: list[str], states: list) -> None:
+    def add_form(self, name: str, width: float, height: float, code: str, forms: list[str], states: list,
+                 kept: tuple[str, bytes] | None = None) -> None:
         """The form `name` that `beginForm(name, 0, 0, width, height)`, `replay(code, forms,
         states)` and `endForm()` make, made without going through the canvas's drawing state
         (a rebuild replays hundreds of card forms).  Not for a form that shows images
-        (`register_image` draws inside the form)."""
+        (`register_image` draws inside the form).  `kept`: what `kept_stream` gave for the
+        same form in another document: its stream is then taken as it was compressed there."""
         form = _Form(lowerx=0, lowery=0, upperx=width, uppery=height)
         form.compression = self._pageCompression
-        form.setStreamList([self._preamble, code] if code else [self._preamble])
+        if kept is not None and form.compression and kept[0] == self._preamble:
+            form.__dict__["_packed"] = kept[1]
+            form.__dict__["_kept"] = True
+        else:
+            form.setStreamList([self._preamble, code] if code else [self._preamble])
         form._colorsUsed = {}
         form.ExtGState = pdfdoc.PDFDictionary({gs: pdfdoc.PDFDictionary(dict((tuple(key),)))
                                                for key, gs in states}) if states else None
@@ -289,6 +310,13 @@ class CardCanvas(Canvas):
         self._doc.addForm(name, form)
         if form.ExtGState and not form.Resources:
             form.Resources = _form_resources(form)
+
+    def kept_stream(self, name: str) -> tuple[str, bytes] | None:
+        """The form `name`'s stream as this document will write it (compressed), with the
+        preamble it begins with, to keep with its operators in the form cache (`add_form`)."""
+        form = self._doc.idToObject.get(pdfdoc.xObjectName(name))
+        packed = form.__dict__.get("_packed") if isinstance(form, _Form) else None
+        return (self._preamble, packed) if packed is not None else None
 
     def place_form(self, name: str, clip: tuple[float, float, float, float], matrix: tuple[float, ...]) -> None:
         """Draw the form `name` through `matrix` (a b c d e f), clipped to the rectangle `clip`
