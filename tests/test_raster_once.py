@@ -73,10 +73,40 @@ def test_gallery_tts_and_png_rasterize_each_side_once_per_class(tmp_path):
 
 def test_master_spec_classes():
     from cardgen.model import ops
+    from cardgen.outputs.tts_atlas import cell_size
 
     poker = ops.CardLayout(width=180.0, height=252.0, bleed=9.0, ops=[])
-    assert raster.master_spec(poker, raster.trim_spec(poker, 150)) == raster.Spec(425, 595)
-    assert raster.master_spec(poker, raster.Spec(409, 573)) == raster.Spec(425, 595)     # a TTS cell
-    assert raster.master_spec(poker, raster.Spec(425, 595)) is None                      # the render itself
-    assert raster.master_spec(poker, raster.trim_spec(poker, 300)) is None               # sharper: its own
+    # a poker card's screen-class render is a full TTS sheet's cell (164 dpi)
+    assert raster.screen_spec(poker) == raster.Spec(*cell_size(10, 7, 63.5, 88.9)) == raster.Spec(409, 573)
+    assert raster.master_spec(poker, raster.trim_spec(poker, 150)) == raster.Spec(409, 573)
+    assert raster.master_spec(poker, raster.Spec(409, 573)) is None                      # the render itself
+    assert raster.master_spec(poker, raster.trim_spec(poker, 170)) is None               # sharper: its own
+    assert raster.master_spec(poker, raster.trim_spec(poker, 300)) is None
     assert raster.master_spec(poker, raster.Spec(822, 1122, 8.64, 300, "png")) is None   # with bleed
+    # a card whose full sheet's cells are coarser than the gallery's (tarot: 124 dpi) or
+    # sharper than the class (mini: 235 dpi): the trim at SCREEN_DPI
+    for w, h in ((70, 120), (41, 63)):
+        side = ops.CardLayout(width=w / 25.4 * 72, height=h / 25.4 * 72, bleed=9.0, ops=[])
+        assert raster.screen_spec(side) == raster.Spec(round(w / 25.4 * 170), round(h / 25.4 * 170))
+
+
+def test_a_poker_cell_is_the_render_the_gallery_is_scaled_from(tmp_path):
+    """A full TTS sheet's poker cell and the gallery's image of the same side: one render, at
+    the cell's size (kept as it is, not scaled), and the gallery's image scaled from it is the
+    same bytes when the cell is not asked for."""
+    from cardgen.core.data import DATA
+    from cardgen.model import ops
+
+    side = ops.CardLayout(width=180.0, height=252.0, bleed=9.0, ops=[
+        ops.Rect(x=-9.0, y=-9.0, w=198.0, h=270.0, fill=(0.75, 0.06, 0.06, 1.0)),
+        ops.Rect(x=20.0, y=20.0, w=60.0, h=30.0, fill=(0.06, 0.06, 0.75, 1.0))])
+    cell, shown = raster.Spec(409, 573), raster.trim_spec(side, 150)
+    raster.reset_stats()
+    both = raster.rasterize([(side, cell), (side, shown)], raster.Cache(tmp_path / "both"), [DATA / "fonts"])
+    assert (raster.STATS["rasterized"], raster.STATS["scaled"]) == (1, 1)
+    assert raster.open_image(both[0]).size == (409, 573)
+    assert raster.open_image(both[1]).size == (375, 525)
+    raster.reset_stats()
+    alone = raster.rasterize([(side, shown)], raster.Cache(tmp_path / "alone"), [DATA / "fonts"])
+    assert (raster.STATS["rasterized"], raster.STATS["scaled"]) == (1, 1)
+    assert raster.read_payload(alone[0]) == raster.read_payload(both[1])

@@ -13,8 +13,8 @@ import hashlib
 import math
 from dataclasses import dataclass, field
 
-MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
-MAX_CELL_DPI = 300               # no point in cells sharper than print
+from cardgen.core.atlascell import MAX_CELL_DPI, MAX_COLS, MAX_PX, MAX_ROWS, cell_size  # noqa: F401 (here too)
+
 KEY_MAX = (2**31 - 1) // 100 - 1  # key * 100 + 99 must fit a 32-bit int
 
 
@@ -33,18 +33,6 @@ def grid_for(cells: int, width_mm: float = 63.5, height_mm: float = 88.9) -> tup
             best = (rank, cols, rows)
     assert best is not None
     return best[1], best[2]
-
-
-def cell_size(cols: int, rows: int, width_mm: float, height_mm: float) -> tuple[int, int]:
-    """Largest cell in the card's proportions so the sheet stays within 4096 px a side,
-    and not sharper than 300 dpi."""
-    aspect = width_mm / height_mm
-    w = min(MAX_PX // cols, math.floor(MAX_PX // rows * aspect), round(width_mm / 25.4 * MAX_CELL_DPI))
-    while True:
-        h = max(1, round(w / aspect))
-        if h * rows <= MAX_PX and h <= round(height_mm / 25.4 * MAX_CELL_DPI) + 1:
-            return w, h
-        w -= 1
 
 
 @dataclass

@@ -14,11 +14,12 @@ cache files. Nothing but the layouts and file names travels between processes, a
 process holds more than one full-size bitmap at a time: PDFium renders each page straight
 into RGB, and Pillow copies the exact pixels wanted out of that bitmap and encodes them.
 
-A card side is rendered once per resolution class: bitmaps without bleed at up to
+A card side is rendered once per resolution class: bitmaps without bleed up to about
 `SCREEN_DPI` (the gallery's, TTS deck sheets' cells, `cardgen serve`'s grid, the contrast
-check's) are scaled from one render of the side at `SCREEN_DPI`, cached like the rest, whatever
-output asks first; anything else (print-service PNGs with their bleed, sharper cells) is
-rendered at its own size.
+check's) are scaled from one render of the side (`screen_spec`: a full TTS deck sheet's cell
+when that is between 150 dpi and `SCREEN_DPI`, so those cells need no scaling, else the trim
+at `SCREEN_DPI`), cached like the rest, whatever output asks first; anything else
+(print-service PNGs with their bleed, sharper cells) is rendered at its own size.
 
 The outputs that use it: `cardgen.outputs.tts` (deck sheets), `cardgen.outputs.gallery`,
 `cardgen.outputs.png` (print-service PNGs), and `cardgen.check.contrast`.
@@ -47,17 +48,19 @@ from cardgen.resources.fonts import font_files as registered_fonts
 restrict()      # (before any image is read, here and in the workers: cardgen.core.images)
 
 # Bump when the way bitmaps are made changes in a way the hashed inputs do not show.
-RASTER_VERSION = "4"     # 2: cache entries sealed with a checksum; 3: PNG level 1 with an sRGB profile;
-                          # 4: screen-size bitmaps scaled from one render (`master_spec`)
+RASTER_VERSION = "5"     # 2: cache entries sealed with a checksum; 3: PNG level 1 with an sRGB profile;
+                          # 4: screen-size bitmaps scaled from one render (`master_spec`);
+                          # 5: that render a full TTS sheet's cell where it can be (`screen_spec`)
 SMALL_JOB = 24            # fewer jobs than this: no worker processes (their startup costs more)
 CHUNK = 32                # card sides a worker rasterizes per task: memory stays flat on any deck size
 PNG_LEVEL = 1             # zlib level of print-service PNGs: ~11 % larger than level 6, half the encode time
 PT_PER_IN = 72.0
 # The screen class: a card side wanted at up to this many dpi without bleed (the gallery's 150,
-# a poker deck's TTS cells at 164, `cardgen serve`'s grid, the contrast check) is rendered once,
-# at this resolution, and each size wanted is scaled from that one render (`master_spec`).
-# Fixed, so a bitmap is the same whatever other outputs the build makes.
+# a poker deck's TTS cells at 164, `cardgen serve`'s grid, the contrast check) is rendered once
+# (`screen_spec`), and each size wanted is scaled from that one render (`master_spec`).  A
+# function of the side alone, so a bitmap is the same whatever other outputs the build makes.
 SCREEN_DPI = 170
+SCREEN_MIN_DPI = 150      # a full TTS sheet's cell at least this sharp is the screen class's render
 
 # Counters for tests and benchmarks: how many card sides were actually rasterized
 # (cache misses) and how many were found in the cache.
@@ -113,16 +116,34 @@ def trim_spec(layout: ops.CardLayout, dpi: int) -> Spec:
                 0.0, dpi, "png")
 
 
+def screen_spec(layout: ops.CardLayout) -> Spec:
+    """The screen class's one render of a side (raw, no bleed): the cell of a full TTS deck
+    sheet (10 x 7 cells within 4096 px, `core.atlascell`; a poker card's is 409 x 573 px,
+    164 dpi) when that is between `SCREEN_MIN_DPI` and `SCREEN_DPI`, so the cells of such
+    sheets are this render as it is (scaling a cell cost more than rendering it); else the
+    side's trim at `SCREEN_DPI`.  A function of the side's size alone."""
+    from cardgen.core.atlascell import MAX_COLS, MAX_ROWS, cell_size
+
+    mm = 25.4 / PT_PER_IN
+    if layout.width > 0 and layout.height > 0:
+        w, h = cell_size(MAX_COLS, MAX_ROWS, layout.width * mm, layout.height * mm)
+        if SCREEN_MIN_DPI <= w * PT_PER_IN / layout.width <= SCREEN_DPI:
+            return Spec(w, h)
+    return Spec(max(1, round(layout.width / PT_PER_IN * SCREEN_DPI)),
+                max(1, round(layout.height / PT_PER_IN * SCREEN_DPI)))
+
+
 def master_spec(layout: ops.CardLayout, spec: Spec) -> Spec | None:
-    """The one render a bitmap of the screen class is scaled from: the side's trim at
-    `SCREEN_DPI` (raw); None for a bitmap rendered as it is (with bleed, sharper than the
-    screen class, or the class's render itself).  It depends on the side and `spec` alone,
-    so the pixels of one output do not depend on which others the build makes."""
-    if spec.bleed or layout.width <= 0 or spec.px_w * PT_PER_IN / layout.width > SCREEN_DPI + 0.5:
+    """The one render a bitmap of the screen class is scaled from (`screen_spec`); None for
+    a bitmap rendered as it is (with bleed, larger than that render, or the render itself).
+    It depends on the side and `spec` alone, so the pixels of one output do not depend on
+    which others the build makes."""
+    if spec.bleed or layout.width <= 0:
         return None
-    master = Spec(max(1, round(layout.width / PT_PER_IN * SCREEN_DPI)),
-                  max(1, round(layout.height / PT_PER_IN * SCREEN_DPI)))
-    return None if master == spec else master
+    master = screen_spec(layout)
+    if spec.px_w > master.px_w or spec.px_h > master.px_h or master == spec:
+        return None
+    return master
 
 
 # -- content hashes -------------------------------------------------------------------------
