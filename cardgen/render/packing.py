@@ -195,6 +195,16 @@ def _spread(kind: str, copies: list[Copy], hosts: list[tuple[int, _Host]], paper
     return None
 
 
+def _may_fit(kind: str, copies: list[Copy], hosts: list[tuple[int, _Host]]) -> bool:
+    """False when `copies` laid out in a grid cannot fit into the hosts' rooms: each takes at
+    least its trim and no two overlap, so their trims' area is more than the rooms' (a full
+    sheet of a large deck: `_spread` would try every room of every sheet for nothing)."""
+    if kind != "grid":
+        return True
+    rooms = sum(w * h for _, host in hosts for _, _, w, h in host.rooms)
+    return sum(cp.width * cp.height for cp in copies) <= rooms + 1e-6
+
+
 def fill(pages: list[Page], margin: float, mix_backs: bool = False) -> tuple[list[Page], int]:
     """The pages with every page whose copies fit into the others' free room moved there (see
     the module's doc), and how many pages that saves.  `margin`: what pages of round pieces were
@@ -215,7 +225,7 @@ def fill(pages: list[Page], margin: float, mix_backs: bool = False) -> tuple[lis
         copies = pages[d][1]
         if kind == "round":         # the largest first: small ones fill the gaps the large leave
             copies = sorted(copies, key=lambda cp: -max(cp.width, cp.height) - 2 * cp.bleed)
-        spread = _spread(kind, copies, others, paper, mix_backs)
+        spread = _spread(kind, copies, others, paper, mix_backs) if _may_fit(kind, copies, others) else None
         if spread is None:
             continue
         gone[d] = True
