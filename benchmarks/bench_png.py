@@ -14,7 +14,11 @@ shared back) it prints, best of `--repeat` runs, build and floor taking turns:
   the pages at the same pixel size with pypdfium2 and writes each as a PNG (zlib level 1,
   as cardgen's), nothing else;
 - the ratios build / floor of the wall-clock and of the CPU times (target, issue 30: at
-  most 1.1): on a machine other work shares, the CPU times are the steadier comparison.
+  most 1.1): on a machine other work shares, the CPU times are the steadier comparison;
+- on a line of its own, the CPU time of what the build does before it rasterizes and the
+  floor leaves out (`cardgen validate` in a fresh process: imports, loading, checks, laying
+  out the cards; `measure.before_rasterizing`), its share of the build, and the rest of the
+  build against the floor.
 
     PYTHONPATH=$PWD python benchmarks/bench_png.py [--cards 500 2000] [--repeat 2]
 """
@@ -31,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from measure import machine, measure  # noqa: E402
+from measure import before_line, before_rasterizing, machine, measure  # noqa: E402
 from synthetic import make_game  # noqa: E402
 
 from cardgen.core.errors import Report  # noqa: E402
@@ -95,7 +99,7 @@ def run_floor(pdf: Path, pages: int, scale: float, out: Path) -> dict:
 
 
 def run(n: int, repeat: int) -> tuple[dict, dict]:
-    builds, floors = [], []
+    builds, floors, befores = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         game = make_game(Path(tmp) / "bench", n)
         # the floor's input: the same card sides, one PDF made beforehand
@@ -112,9 +116,10 @@ def run(n: int, repeat: int) -> tuple[dict, dict]:
             assert b["rasterized"] == len(layouts), (b, len(layouts))
             builds.append(b)
             floors.append(run_floor(pdf, len(layouts), scale, Path(tmp) / f"floor{k}"))
+            befores.append(before_rasterizing(game, ROOT).cpu)
     best = lambda runs: {"wall": min(x["wall"] for x in runs), "cpu": min(x["cpu"] for x in runs),  # noqa: E731
                          "rss_mb": max(x["rss_mb"] for x in runs)}
-    return best(builds), best(floors)
+    return {**best(builds), "before": min(befores)}, best(floors)
 
 
 def main() -> None:
@@ -129,6 +134,7 @@ def main() -> None:
         b, f = run(n, args.repeat)
         print(f"{n:>6} {b['wall']:>8.2f} {f['wall']:>8.2f} {b['wall'] / f['wall']:>6.2f} {b['cpu']:>12.2f} "
               f"{f['cpu']:>12.2f} {b['cpu'] / f['cpu']:>6.2f} {b['rss_mb']:>9.0f} {f['rss_mb']:>9.0f}", flush=True)
+        print(before_line(b["before"], b["cpu"], f["cpu"]), flush=True)
     print(f"# {machine()}")
 
 

@@ -17,7 +17,11 @@ floor taking turns:
   sheet's cell size, pasted into the sheet and encoded as cardgen's are (JPEG, quality 92,
   no chroma subsampling), written to a file; nothing else (no cache, no saved object);
 - the ratios build / floor of the wall and CPU times (target, issue 30: at most 1.2).  On
-  a machine other work shares, CPU time is the steadier comparison.
+  a machine other work shares, CPU time is the steadier comparison;
+- on a line of its own, the CPU time of what the build does before it rasterizes and the
+  floor leaves out (`cardgen validate` in a fresh process: imports, loading, checks, laying
+  out the cards; `measure.before_rasterizing`), its share of the build, and the rest of the
+  build against the floor.
 """
 from __future__ import annotations
 
@@ -32,7 +36,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from measure import Measured, machine, measure  # noqa: E402
+from measure import Measured, before_line, before_rasterizing, machine, measure  # noqa: E402
 
 FACE = """\
 elements:
@@ -171,17 +175,19 @@ def main() -> None:
             t = Path(tmp)
             game = make_game(t, n)
             plan = floor_pdf(game, t / "floor.pdf")
-            builds, floors, rebuilds = [], [], []
+            builds, floors, rebuilds, befores = [], [], [], []
             for k in range(a.repeat):
                 builds.append(run_build(game, t / f"out{k}"))
                 rebuilds.append(run_build(game, t / f"out{k}"))
                 floors.append(run_floor(t / "floor.pdf", t / f"floor{k}", plan))
+                befores.append(before_rasterizing(game, ROOT))
         bw, bc = min(m.wall for m in builds), min(m.cpu for m in builds)
         fw, fc = min(m.wall for m in floors), min(m.cpu for m in floors)
         sheets = len(plan["sheets"])
         print(f"{n:>6} {sheets:>6} {bw:>8.2f} {fw:>8.2f} {bw / fw:>6.2f} {bc:>10.2f} {fc:>10.2f} {bc / fc:>6.2f} "
               f"{max(m.rss_mb for m in builds):>9.0f} {max(m.rss_mb for m in floors):>9.0f} "
               f"{min(m.wall for m in rebuilds):>10.2f}", flush=True)
+        print(before_line(min(m.cpu for m in befores), bc, fc), flush=True)
     print(f"# {machine()}")
 
 

@@ -196,3 +196,23 @@ def machine() -> str:
     """The machine and its load, for the figures' caption."""
     load = os.getloadavg()
     return f"{os.cpu_count()} cores, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} (1 / 5 / 15 min)"
+
+
+def before_rasterizing(game, root) -> Measured:
+    """What a build of `game` does before it rasterizes anything, and what the benchmarks'
+    floors leave out: `cardgen validate` in a fresh process (imports, loading, the checks and
+    laying out every card, as `cardgen build` does them first), measured like the builds."""
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    m = measure([sys.executable, "-m", "cardgen", "validate", str(game)], env=env)
+    if m.returncode:
+        raise SystemExit(f"validate failed:\n{m.stdout}{m.stderr}")
+    return m
+
+
+def before_line(before: float, build: float, floor: float) -> str:
+    """The benchmarks' line under a size's figures: how much of the build's CPU comes before
+    rasterizing (`before_rasterizing`), and the rest of the build against the floor."""
+    return (f"{'':>6} of the build's CPU {before:.2f} s ({100 * before / build:.0f} %) is before rasterizing "
+            f"(load, check, lay out: `cardgen validate`); the rest / floor: {(build - before) / floor:.2f}")
