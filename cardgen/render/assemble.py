@@ -141,16 +141,23 @@ def _file(path: str, files: dict[str, str | None]) -> str | None:
 def side(drawer: Any, layout: Any, files: dict[str, str | None]) -> tuple | None:
     """What the objects of a document around a card side's form depend on: the form's name
     (None: not in the document), the side's size and outline, the SVGs and images it shows (by
-    content, at the drawer's resolution; `files`: the files' digests worked out so far)."""
+    content, at the drawer's resolution; `files`: the files' digests worked out so far).  The
+    part that does not depend on the document is worked out once a process for the side (the
+    papers' sheets and cards.pdf show the same sides)."""
     if layout is None:
         return None
-    from cardgen.model import ops
-
     made = drawer.forms.get(("card", id(layout), drawer.image_dpi))
-    need = ops.needs(layout)
-    return (made[0] if made else None, layout.width, layout.height, layout.bleed, layout.shape, layout.outline,
-            [(p, themed, _file(p, files)) for p, themed in need.svgs], [(p, _file(p, files)) for p in need.rasters],
-            need.boxes, drawer._dpi() if need.rasters else 0)
+    dpi = drawer._dpi()
+    own = layout.__dict__.get("_assembly")
+    if own is None or own[0] != dpi:
+        from cardgen.model import ops
+
+        need = ops.needs(layout)
+        shows = ([(p, themed, _file(p, files)) for p, themed in need.svgs],
+                 [(p, _file(p, files)) for p in need.rasters], need.boxes) if need.svgs or need.rasters else ()
+        own = layout.__dict__["_assembly"] = (dpi, (layout.width, layout.height, layout.bleed, layout.shape,
+                                                    layout.outline, shows, dpi if need.rasters else 0))
+    return made[0] if made else None, own[1]
 
 
 def assembled(assembly: Assembly | None, structure: Any, drawer: Any, write: Any) -> bytes:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from reportlab.lib.colors import white
 from reportlab.pdfgen.canvas import Canvas
@@ -413,21 +414,26 @@ class SheetWriter:
                                   self._write)
 
     def _structure(self) -> tuple:
-        """What the sheets' objects but the card forms depend on, of what this writer knows."""
+        """What the sheets' objects but the card forms depend on, of what this writer knows:
+        each side shown (once), and each page's arrangement by the sides' forms."""
         o, words = self.opts, self.opts.words
         files: dict[str, str | None] = {}
-        sides: dict[int, tuple | None] = {}         # (a side shown by many copies: worked out once)
+        sides: dict[int, Any] = {}
+        shown: list[tuple | None] = []
 
-        def side(layout: CardLayout | None) -> tuple | None:
+        def side(layout: CardLayout | None) -> Any:
+            if layout is None:
+                return None
             if id(layout) not in sides:
-                sides[id(layout)] = assemble.side(self.drawer, layout, files)
+                sides[id(layout)] = len(shown)
+                shown.append(assemble.side(self.drawer, layout, files))
             return sides[id(layout)]
 
+        pages = [(grid, [(side(cp.face), side(cp.back) if self.any_backs else None, cp.deck, cp.width, cp.height,
+                          cp.bleed, cp.sticker) for cp in page]) for grid, page in self.pages]
         return ("sheets", self.c._pagesize, self.title, o.paper, o.gutter, o.flip, o.back_offset, o.backs,
                 o.mix_backs, o.layout, o.overlap, words.lang, sorted(words.own.items()) if words.own else None,
-                sorted(o.titles.items()), self.any_backs,
-                [(grid, [(side(cp.face), side(cp.back) if self.any_backs else None, cp.deck, cp.width, cp.height,
-                          cp.bleed, cp.sticker) for cp in page]) for grid, page in self.pages])
+                sorted(o.titles.items()), self.any_backs, shown, pages)
 
     def _write(self) -> bytes:
         c, opts, fonts, title = self.c, self.opts, self.fonts, self.title
