@@ -552,22 +552,36 @@ def _fonts_of(obj):
 def test_converted_art_is_put_in_as_reportlab_would_without_a_file(kept, tmp_path, monkeypatch):
     """Each converted image's object is made from its pixels (`art.image_object`), not written
     to a TIFF file and read back by ReportLab: none is written, and the file is the same bytes
-    as one whose objects ReportLab made from those files."""
+    as one whose objects ReportLab made from those files.  The images are converted on two
+    threads before the sides are drawn (`Separation.convert_ahead`), each once."""
+    import threading
+    from pathlib import Path
+
     from PIL import Image
 
     from cardgen.render import art
+    from cardgen.render.cmyk import Separation
 
     root, _, _, _, first = kept
     formats: list[str] = []
     real = Image.Image.save
+    converted: list[tuple[str, str | None, str]] = []
+    convert = Separation._converted
 
     def save(self, fp, format=None, **params):
         formats.append(str(format))
         return real(self, fp, format, **params)
 
+    def counted(self, path):
+        converted.append((Path(path).name, self.plate, threading.current_thread().name.split("_")[0]))
+        return convert(self, path)
+
     monkeypatch.setattr(Image.Image, "save", save)
+    monkeypatch.setattr(Separation, "_converted", counted)
     one, _ = build_pdfx(root, tmp_path / "one")
     assert "TIFF" not in formats
+    inks = [(name, thread) for name, plate, thread in converted if plate is None]
+    assert len(inks) == 2 and len(set(inks)) == 2 and {thread for _, thread in inks} == {"cardgen-cmyk"}
     assert (one / "print-service" / "things-pdfx.pdf").read_bytes() == first
     monkeypatch.setattr(art, "image_object", lambda im: None)          # (as before: files, read back)
     two, _ = build_pdfx(root, tmp_path / "two")

@@ -211,16 +211,47 @@ class Separation:
             return None
         return Path(folder) / f"{found[0]}.tif", float(found[1])
 
+    def convert_ahead(self, layouts: list[ops.CardLayout], folder: Path, threads: int = 2) -> None:
+        """Convert the raster files `layouts` show (as `art_in` will) on `threads` threads at
+        once, before they are drawn one side after another: decoding, converting and
+        compressing let go of the interpreter, so every core works.  What a build before kept
+        is not converted; the outcomes are kept in the order the files are first shown."""
+        todo: list[Path] = []
+        for layout in layouts:
+            for p in _raster_files(layout):
+                if (p, self.plate) not in self._art:
+                    self._art[(p, self.plate)] = self._kept_art(p, folder)     # (None: to convert)
+                    if self._art[(p, self.plate)] is None:
+                        todo.append(p)
+        if len(todo) < 2:
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(threads, thread_name_prefix="cardgen-cmyk") as pool:
+            for p, done in zip(todo, pool.map(self._converted, todo)):
+                self._art[(p, self.plate)] = self._store(p, folder, *done)
+
     def _convert_art(self, path: Path, folder: Path) -> tuple[Path, float]:
+        return self._store(path, folder, *self._converted(path))
+
+    def _converted(self, path: Path) -> tuple[str, float, Image.Image, KeptImage | None]:
+        """The file `path` converted: its name (by its pixels), its highest total ink, its pixels
+        and, with a cache to keep it in, the object the PDF holds of it.  Touches nothing of
+        this separation (any thread may run it)."""
         with open_path(path) as im:
             im.load()
             cmyk = self.convert_image(im)
         peak = _image_peak(cmyk)
         out = self._plate_image(cmyk)
         name = hashlib.sha256(out.tobytes() + out.mode.encode() + repr(out.size).encode()).hexdigest()[:24]
+        return name, peak, out, art.image_object(out) if self.cache is not None else None
+
+    def _store(self, path: Path, folder: Path, name: str, peak: float, out: Image.Image,
+               made: KeptImage | None) -> tuple[Path, float]:
+        """Keep a conversion of `path` (`_converted`): its object in the cache (no file written
+        and read back), else its file in `folder`."""
         target = Path(folder) / f"{name}.tif"
-        made = art.image_object(out) if self.cache is not None else None
-        if made is not None and self.cache is not None:     # (the PDF's object, made here: no file read back)
+        if made is not None and self.cache is not None:
             self.cache.keep_image(name, made)
         elif not target.exists():
             out.save(target, "TIFF", compression="tiff_deflate")
@@ -288,6 +319,19 @@ class CmykCanvas(CardCanvas):
         if self.kept is not None and found is not None:
             self.kept.keep_image(name, found)
         return size
+
+
+def _raster_files(layout: ops.CardLayout) -> list[Path]:
+    """The raster files a layout shows that `Separation.art_in` converts, in order."""
+    out: list[Path] = []
+    for op in layout.ops:
+        if isinstance(op, ops.Image) and not ops.is_svg(op.path):
+            out.append(Path(art.fitted(op.path, op.w, op.h)))
+        elif isinstance(op, ops.Icon) and not ops.is_svg(op.path):
+            out.append(Path(op.path))
+        elif isinstance(op, ops.Text):
+            out += [Path(r.content) for r in op.runs if r.kind == "icon" and not ops.is_svg(r.content)]
+    return out
 
 
 def _extent(op: ops.Op) -> tuple[float, float]:

@@ -172,6 +172,7 @@ class DeckPdf:
         With `condition`, a PDF/X-1a file (boxes, output intent, PDF/X keys)."""
         c, cache = self.c, self.cache
         c.setTitle(title)
+        self.sep.convert_ahead([flat.get(id(side), (side, 0))[0] for side in self.missing()], self.drawer.folder)
         names: dict[int, str] = {}
         for side in self.sides:
             name = names.get(id(side))
