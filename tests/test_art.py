@@ -326,8 +326,8 @@ def test_every_copy_and_its_image_object_come_from_the_one_decode(tmp_path):
     data = jobs_pdf([layout], FontBook([DATA / "fonts"]), [170.0])
     assert _image_sizes(io.BytesIO(data)) == {(340, 227)}
     assert art.STATS["made"] == 2 and art.STATS["derived"] == 0 and art.STATS["reused"] == 1
-    screen = tmp_path / "cache" / f"{file_digest(photo)[:32]}-340x227.png"
-    art._make(tmp_path / "cache" / f"{file_digest(photo)[:32]}-600x400.png", (340, 227), tmp_path / "again.png",
+    screen = tmp_path / "cache" / f"{file_digest(photo)[:32]}-340x227-g2.png"
+    art._make(tmp_path / "cache" / f"{file_digest(photo)[:32]}-600x400-g2.png", (340, 227), tmp_path / "again.png",
               original=False)
     assert (tmp_path / "again.png").read_bytes() == screen.read_bytes()
     c = CardCanvas(io.BytesIO())
