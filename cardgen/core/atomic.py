@@ -516,8 +516,8 @@ class _Plan:
         ancestors = {a for rel in new for a in rel.parents if a != Path(".")}
         gone: set[Path] = set()
 
-        def below_gone(rel: Path) -> bool:
-            return any(g in rel.parents for g in gone)
+        def below_gone(rel: Path) -> bool:       # (a set look-up per parent: 500 retired files were 250,000 tests)
+            return not gone.isdisjoint(rel.parents)
 
         def drop(kind: str, rel: Path) -> None:
             self.remove.append((kind, rel.as_posix()))
