@@ -225,6 +225,7 @@ class Layouter:
         self._events: list[tuple] | None = None     # what the side being laid out reported (for the cache)
         self._trace: Trace | None = None
         self._keys: dict[tuple, tuple | None] = {}   # (deck, side, template) -> what their sides' keys share
+        self._hasher: Any = None            # the content hashes of the sides laid out (`manifest.SideHasher`)
         if cache is not None:
             from cardgen.layout.cache import Trace, settings_key
 
@@ -285,13 +286,35 @@ class Layouter:
         if key is not None and all(map(_plain_event, events)):
             try:
                 anchor = self._anchor(deck, card, side, tpl)
-                entry = (anchor, trace.deps(faces, looked_up), tuple(events), pack_ops(layout.ops),
-                         tuple(layout.stamp))
+                packed = pack_ops(layout.ops)
+                entry = (anchor, trace.deps(faces, looked_up), tuple(events), packed, tuple(layout.stamp))
             except ValueError:
                 return layout           # something marshal cannot keep: laid out every time
             self.cache.put(key, entry)
+            layout = self._packed(layout, packed)
             self.cache.fresh[key] = layout
         return layout
+
+    def _packed(self, layout: ops.CardLayout, packed: bytes) -> ops.CardLayout:
+        """A side just laid out, held packed from now on (`cache.PackedLayout`: a 10,000-card
+        game's decoded sides were about 100 MB), with what the build works out from its
+        operations (`cache.HASHES`, `ops.needs`) worked out now, while they are at hand, so
+        that only drawing it decodes it again."""
+        from cardgen.layout.cache import HASHES, PackedLayout
+        from cardgen.layout.manifest import SideHasher
+        from cardgen.resources.fonts import font_files
+
+        if self._hasher is None:
+            self._hasher = SideHasher()
+        ops.needs(layout)
+        ops.layout_digest(layout, font_files())
+        self._hasher.side(layout, shared=False)
+        held = PackedLayout(layout.width, layout.height, layout.bleed, None, layout.key, layout.shape, layout.stamp,
+                            encoded=packed, source=str(self.cache.path) if self.cache is not None else "",
+                            outline=layout.outline)
+        for name in (*HASHES, "_needs"):
+            held.__dict__[name] = layout.__dict__[name]
+        return held
 
     # -- what a side's layout will look at, worked out before it (`layout.ahead`) ----------
     def source(self, deck: Deck, card: Card | None, side: str) -> tuple[Template, dict]:

@@ -338,9 +338,10 @@ class SideHasher:
         for n in names:
             self._value(getattr(op, n), nums, words)
 
-    def side(self, layout: ops.CardLayout) -> str:
+    def side(self, layout: ops.CardLayout, shared: bool = True) -> str:
         """The content hash of one laid-out side: its size, shape and every op but its stamp
-        (the elements showing `game.version` or `card.revision`)."""
+        (the elements showing `game.version` or `card.revision`); kept on the side (and, with
+        `shared`, by the hasher, for a side shared by many cards that are not the same object)."""
         known = self._sides.get(id(layout))
         if known is not None and known[0] is layout:       # a shared back: hashed once
             return known[1]
@@ -356,7 +357,8 @@ class SideHasher:
         h = hashlib.sha256(struct.pack(f"<{len(nums)}d", *nums))       # the same bytes on every machine
         h.update("\0".join(words).encode("utf-8", "surrogatepass"))
         got = h.hexdigest()[:HASH_LENGTH]
-        self._sides[id(layout)] = (layout, got)
+        if shared:
+            self._sides[id(layout)] = (layout, got)
         layout.__dict__["_side_hash"] = got
         return got
 
