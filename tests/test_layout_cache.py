@@ -609,7 +609,8 @@ def test_a_cache_without_what_drawing_needs_gets_it_from_the_next_build(game, tm
     real_decode = cache.decode_ops
     decoded: list[str] = []
     monkeypatch.setattr(cache, "decode_ops", lambda e: decoded.append("x") or real_decode(e))
-    for n, expected in ((1, SIDES - 2), (2, 0)):
+    # (and each time the edited face, laid out anew, held packed, decoded to be drawn)
+    for n, expected in ((1, SIDES - 2 + 1), (2, 1)):
         replace_in(game / "stamped.yaml", "The first card", f"The first card ({n})")
         decoded.clear()
         cache._open.clear()
