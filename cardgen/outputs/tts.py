@@ -128,9 +128,8 @@ def assemble(out: str | Path, cells: list, cols: int, rows: int, cw: int, ch: in
             loaded.clear()          # copies are consecutive: keep just the last one
             loaded[cell] = img
         atlas.paste(img, (x, y))
-    from cardgen.core.atomic import write_parts
-    from cardgen.core.digest import seal_parts
-    write_parts(out, seal_parts(_encode(objs.finish(atlas, turn, mask), fmt, quality)))
+    from cardgen.core.atomic import write_bytes
+    write_bytes(out, raster.seal(_encode(objs.finish(atlas, turn, mask), fmt, quality)))
     return str(out)
 
 

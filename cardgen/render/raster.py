@@ -39,7 +39,7 @@ from pathlib import Path
 from PIL import Image
 
 from cardgen.core import atomic
-from cardgen.core.digest import CorruptCache, file_digest, read_payload, seal_parts
+from cardgen.core.digest import CorruptCache, file_digest, read_payload, seal, seal_parts  # noqa: F401 (raster.seal)
 from cardgen.core.images import open_own, restrict
 from cardgen.core.memo import Bounded
 from cardgen.model import ops
@@ -345,8 +345,8 @@ def _save(img: Image.Image, job: Job) -> tuple[str, str] | None:
         data = buf.getvalue()
     else:
         data = _RAW_MAGIC + struct.pack("<II", *img.size) + zlib.compress(img.tobytes(), 1)
-    sealed = seal_parts(data)         # (its checksum is the sha256 `ready` wants: hashed once, not copied)
-    atomic.write_parts(job.out, sealed)
+    sealed = seal_parts(data)         # (its checksum is the sha256 `ready` wants: hashed once)
+    atomic.write_bytes(job.out, b"".join(sealed))
     if job.ready is None:
         return None
     atomic.write_bytes(job.ready, data)
