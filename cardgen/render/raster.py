@@ -637,8 +637,8 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
     if work:
         STATS["rasterized"] += sum(u.render is not None for u in work)
         STATS["scaled"] += sum(len(u.scaled) for u in work)
-        used = {r.font for u in work if u.render is not None for op in u.layout.ops if isinstance(op, ops.Text)
-                for r in op.runs if r.kind == "text"}
+        # (the fonts of their text runs, from what drawing them needs: a side held packed is not decoded here)
+        used = {font for u in work if u.render is not None for font, _ in ops.needs(u.layout).chars}
         font_names = {n: str(p) for n, p in font_files.items() if n in used}
         procs = pool.get(len(work)) if pool else None
         from cardgen.render import art
