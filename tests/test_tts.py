@@ -511,3 +511,15 @@ def test_icon_names_in_descriptions():
     assert tts.words(":ap: AP +5") == "AP +5"
     assert tts.words("Roll the :health-die:.") == "Roll the health die."
     assert tts.words("Gain **2** :coins:\nthen *draw*.") == "Gain 2 coins\nthen draw."
+
+
+def test_the_saved_object_is_encoded_in_parts_as_json_dumps_writes_it():
+    """The saved object is encoded as it is made (`tts.json_bytes`, a few thousand pieces at a
+    time, across many such parts here): the bytes `json.dumps` with the same settings gives."""
+    import json
+
+    from cardgen.outputs.tts import json_bytes
+
+    save = {"SaveName": "", "ObjectStates": [{"Nickname": f"Kärte {i} \u2028 😀", "Value": i / 3, "On": i % 2 == 0,
+                                              "Tags": [], "Lua": None, "Deck": {"a": [1, 2]}} for i in range(3000)]}
+    assert json_bytes(save) == (json.dumps(save, indent=2, ensure_ascii=False) + "\n").encode()

@@ -244,10 +244,26 @@ def _out_tts(job: Job) -> None:
         "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
         "VersionNumber": "",
     }
-    staging.add(tts_dir / f"{game.slug}.json", (json.dumps(save, indent=2, ensure_ascii=False) + "\n").encode())
+    staging.add(tts_dir / f"{game.slug}.json", json_bytes(save))
     staging.add(tts_dir / f"{game.slug}.png", _thumbnail(game.title or game.slug, plans, pplans, cell_of))
     cache.prune()
     raster.Cache(atlas_dir).prune()
+
+
+def json_bytes(value: Any) -> bytes:
+    """`json.dumps(value, indent=2, ensure_ascii=False) + "\\n"` in UTF-8, encoded as it is
+    made, a few thousand pieces at a time: the pieces of a 10,000-card save (about a million
+    strings) are never all held at once, as `json.dumps` holds them before joining them."""
+    out = io.BytesIO()
+    parts: list[str] = []
+    for part in json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(value):
+        parts.append(part)
+        if len(parts) >= 4096:
+            out.write("".join(parts).encode())
+            parts.clear()
+    parts.append("\n")
+    out.write("".join(parts).encode())
+    return out.getvalue()
 
 
 def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str, fmt: str,
