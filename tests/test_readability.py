@@ -334,3 +334,17 @@ def test_cards_told_apart_by_their_own_titles_are_not_compared_pair_by_pair(tmp_
     monkeypatch.setattr(readability._Tells, "unsettled", lambda self, groups: None)      # every pair
     assert [(d.code, d.loc, d.message) for d in found(root)] == [(d.code, d.loc, d.message) for d in said]
     assert len(compared) == 60 * 59 // 2
+
+
+def test_the_colour_behind_text_is_the_commonest_one_not_the_inks():
+    """`behind` counts a line box's pixels (RGB bytes) at 32 levels a channel: the most common
+    colour not close to the ink's; of two as common, the one met first; the ink's own when it
+    fills most of the box."""
+    from cardgen.check.contrast import behind
+
+    red, blue, black = bytes((250, 0, 0)), bytes((0, 0, 250)), bytes((3, 4, 2))
+    level = tuple((v >> 3) * 8 / 255 + 4 / 255 for v in (250, 0, 0))
+    assert behind(black * 5 + red * 3 + bytes((252, 6, 1)) + blue * 4, (0.0, 0.0, 0.0, 1.0)) == level
+    assert behind(blue * 2 + red * 2 + black * 3, (0.0, 0.0, 0.0, 1.0)) == tuple(
+        (v >> 3) * 8 / 255 + 4 / 255 for v in (0, 0, 250))
+    assert behind(black * 9 + red, (0.0, 0.0, 0.0, 1.0)) == tuple((v >> 3) * 8 / 255 + 4 / 255 for v in (3, 4, 2))
