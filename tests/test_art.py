@@ -336,6 +336,35 @@ def test_every_copy_and_its_image_object_come_from_the_one_decode(tmp_path):
     art.configure(None)
 
 
+def test_the_screen_copy_is_the_one_a_poker_sides_screen_render_draws(tmp_path):
+    """A poker side's screen-class render is a full TTS sheet's cell (409 px wide, 164 dpi:
+    `render.raster.screen_size`), not its trim at 170 dpi: the copy the threads decoding ahead
+    make for the screen class is the one that render draws, nothing made again."""
+    import io
+
+    from PIL import Image
+
+    from cardgen.core.data import DATA
+    from cardgen.core.digest import file_digest
+    from cardgen.model import ops
+    from cardgen.render import raster
+    from cardgen.resources.fonts import FontBook
+
+    photo = _photo(tmp_path / "big.png", 1500, 1000)
+    art.configure(tmp_path / "cache", 300, screen=True)
+    art.reset_stats()
+    with Image.open(photo) as im:
+        im.load()
+        art.copy_ahead(photo, file_digest(photo), im, (144.0, 96.0), 180.0, 252.0)
+    layout = ops.CardLayout(180.0, 252.0, 9.0, [ops.Image(photo, 18.0, 18.0, 144.0, 96.0)])
+    job = raster.Job(layout, raster.screen_spec(layout), tmp_path / "side.rgbz")
+    assert job.spec == raster.Spec(409, 573)
+    data = raster.jobs_pdf([layout], FontBook([DATA / "fonts"]), [raster.job_dpi(job)])
+    assert _image_sizes(io.BytesIO(data)) == {(328, 219)}       # 144 x 96 pt at 409 px / 180 pt
+    assert art.STATS["made"] == 2 and art.STATS["derived"] == 0 and art.STATS["reused"] == 1
+    art.configure(None)
+
+
 def test_an_image_object_made_without_reportlab_is_reportlabs(tmp_path):
     """`art.image_object` of an RGB and a grey picture is the object ReportLab makes of its
     PNG file (`CardCanvas.drawImage`), field for field; one with alpha is left to ReportLab."""

@@ -52,7 +52,7 @@ class Layouter(Protocol):
 
 THREADS = min(2, os.cpu_count() or 1)       # pictures decoded at once, besides the layout's own thread
 Picture = tuple[Path, tuple[int, int], tuple[float, float]]     # file, its pixels, the points it is drawn at
-Ahead = tuple[Path, tuple[int, int], tuple[float, float], float]    # and the width of the card side, points
+Ahead = tuple[Path, tuple[int, int], tuple[float, float], float, float]    # and the card side's size, points
 
 
 @contextlib.contextmanager
@@ -64,7 +64,7 @@ def decoding(lay: Layouter, game: Game) -> Iterator[None]:
 
 def _work(found: Iterator[Ahead]) -> Iterator[tuple[Path, Callable[[], tuple[int, int]]]]:
     """Each picture's check and copies, as one piece of work for a thread."""
-    for path, pixels, drawn, width in found:
+    for path, pixels, drawn, width, height in found:
         from PIL import Image  # (here: a game with no pictures imports neither)
 
         from cardgen.render import art
@@ -75,15 +75,15 @@ def _work(found: Iterator[Ahead]) -> Iterator[tuple[Path, Callable[[], tuple[int
         digest = file_digest(path)      # (here: its memo is this thread's)
 
         def work(path: Path = path, digest: str = digest, drawn: tuple[float, float] = drawn,
-                 width: float = width) -> tuple[int, int]:
-            return icons.decode_checked(path, lambda im: art.copy_ahead(path, digest, im, drawn, width))
+                 width: float = width, height: float = height) -> tuple[int, int]:
+            return icons.decode_checked(path, lambda im: art.copy_ahead(path, digest, im, drawn, width, height))
 
         yield path, work
 
 
 def pictures(lay: Layouter, game: Game) -> Iterator[Ahead]:
     """The pictures the layout of `game`'s card sides will decode, in the order it lays them
-    out (each file once, at the first size it is drawn at, with the width of its side)."""
+    out (each file once, at the first size it is drawn at, with the size of its side)."""
     seen: set[Path] = set()
     fixed: set[tuple[int, str, int]] = set()        # (deck, side, template) whose pictures read no card
     for deck in game.decks:
@@ -131,4 +131,4 @@ def _of_side(lay: Layouter, deck: Deck, card: Card | None, side: str,
         except Exception:   # (what the layout reports)
             continue
         if found is not None:
-            yield (*found, w)
+            yield (*found, w, h)

@@ -176,13 +176,14 @@ def _count(what: str) -> None:
         STATS[what] += 1
 
 
-def copy_ahead(path: Path, digest: str, im: Any, drawn: tuple[float, float], width: float = 0.0) -> None:
+def copy_ahead(path: Path, digest: str, im: Any, drawn: tuple[float, float], width: float = 0.0,
+               height: float = 0.0) -> None:
     """From a thread decoding `path` (of content `digest`) ahead of the layout
-    (`layout.ahead`), for a box drawn at `drawn` points on a card side `width` points wide,
+    (`layout.ahead`), for a box drawn at `drawn` points on a card side `width` x `height` points,
     everything the outputs will draw of it, made from that one decode `im` (what is there
     already is not made again): its print copy and the image object the PDFs hold of it
     (`kept_image`: compressed once, here), and, when the build rasterizes card sides
-    (`configure`), the screen class's copy (`render.raster.SCREEN_DPI`) made from the print
+    (`configure`), the screen class's copy (`render.raster.screen_size`) made from the print
     copy as `fitted` makes it, and its image object.  The first `fitted` of each finds the
     file, and every PDF and raster worker its object.  Touches no memo of this process; what
     it cannot write is made when first drawn.  zlib, Pillow's scaling and its encoders let
@@ -199,20 +200,21 @@ def copy_ahead(path: Path, digest: str, im: Any, drawn: tuple[float, float], wid
             return          # (a JPEG copy's pixels are those read back from it: drawn from the file)
         _keep_made(target, small)
         if _settings["screen"] and width > 0:
-            for screen in _screen_sizes(im.size, drawn, width):
+            for screen in _screen_sizes(im.size, drawn, width, height):
                 copy = _target(path, digest, screen)
                 if not copy.is_file():
                     _keep_made(copy, _write(small, screen, copy))
 
 
-def _screen_sizes(pixels_of: tuple[int, int], drawn: tuple[float, float], width: float) -> list[tuple[int, int]]:
+def _screen_sizes(pixels_of: tuple[int, int], drawn: tuple[float, float], width: float,
+                  height: float = 0.0) -> list[tuple[int, int]]:
     """The sizes of the copies of a picture of `pixels_of` drawn at `drawn` points on a card
-    side `width` points wide that the screen class's render of the side (`render.raster`:
-    its trim at `SCREEN_DPI`) draws, made from the print copy (`fitted`); none when it draws
-    the original or the print copy."""
-    from cardgen.render.raster import PT_PER_IN, SCREEN_DPI
+    side of `width` x `height` points that the screen class's render of the side
+    (`render.raster.screen_size`: a full TTS sheet's cell, or its trim at `SCREEN_DPI`) draws,
+    made from the print copy (`fitted`); none when it draws the original or the print copy."""
+    from cardgen.render.raster import PT_PER_IN, screen_size
 
-    dpi = max(1, round(width / PT_PER_IN * SCREEN_DPI)) * PT_PER_IN / width        # (`raster.job_dpi`)
+    dpi = screen_size(width, height)[0] * PT_PER_IN / width        # (`raster.job_dpi`)
     tw, th = pixels(drawn[0], drawn[1], dpi)
     iw, ih = pixels_of
     pw, ph = pixels(drawn[0], drawn[1], print_dpi())

@@ -122,15 +122,20 @@ def screen_spec(layout: ops.CardLayout) -> Spec:
     164 dpi) when that is between `SCREEN_MIN_DPI` and `SCREEN_DPI`, so the cells of such
     sheets are this render as it is (scaling a cell cost more than rendering it); else the
     side's trim at `SCREEN_DPI`.  A function of the side's size alone."""
+    return Spec(*screen_size(layout.width, layout.height))
+
+
+def screen_size(width: float, height: float) -> tuple[int, int]:
+    """`screen_spec`'s pixels for a side of `width` x `height` points (a height of 0, not
+    known: the trim at `SCREEN_DPI`)."""
     from cardgen.core.atlascell import MAX_COLS, MAX_ROWS, cell_size
 
     mm = 25.4 / PT_PER_IN
-    if layout.width > 0 and layout.height > 0:
-        w, h = cell_size(MAX_COLS, MAX_ROWS, layout.width * mm, layout.height * mm)
-        if SCREEN_MIN_DPI <= w * PT_PER_IN / layout.width <= SCREEN_DPI:
-            return Spec(w, h)
-    return Spec(max(1, round(layout.width / PT_PER_IN * SCREEN_DPI)),
-                max(1, round(layout.height / PT_PER_IN * SCREEN_DPI)))
+    if width > 0 and height > 0:
+        w, h = cell_size(MAX_COLS, MAX_ROWS, width * mm, height * mm)
+        if SCREEN_MIN_DPI <= w * PT_PER_IN / width <= SCREEN_DPI:
+            return w, h
+    return max(1, round(width / PT_PER_IN * SCREEN_DPI)), max(1, round(height / PT_PER_IN * SCREEN_DPI))
 
 
 def master_spec(layout: ops.CardLayout, spec: Spec) -> Spec | None:
