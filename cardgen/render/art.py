@@ -183,7 +183,7 @@ def copy_ahead(path: Path, digest: str, im: Any, drawn: tuple[float, float], wid
     everything the outputs will draw of it, made from that one decode `im` (what is there
     already is not made again): its print copy and the image object the PDFs hold of it
     (`kept_image`: compressed once, here), and, when the build rasterizes card sides
-    (`configure`), the screen class's copy (`render.raster.screen_size`) made from the print
+    (`configure`), the screen class's copy (`core.atlascell.screen_size`) made from the print
     copy as `fitted` makes it, and its image object.  The first `fitted` of each finds the
     file, and every PDF and raster worker its object.  Touches no memo of this process; what
     it cannot write is made when first drawn.  zlib, Pillow's scaling and its encoders let
@@ -210,9 +210,9 @@ def _screen_sizes(pixels_of: tuple[int, int], drawn: tuple[float, float], width:
                   height: float = 0.0) -> list[tuple[int, int]]:
     """The sizes of the copies of a picture of `pixels_of` drawn at `drawn` points on a card
     side of `width` x `height` points that the screen class's render of the side
-    (`render.raster.screen_size`: a full TTS sheet's cell, or its trim at `SCREEN_DPI`) draws,
+    (`core.atlascell.screen_size`: a full TTS sheet's cell, or its trim at `SCREEN_DPI`) draws,
     made from the print copy (`fitted`); none when it draws the original or the print copy."""
-    from cardgen.render.raster import PT_PER_IN, screen_size
+    from cardgen.core.atlascell import PT_PER_IN, screen_size
 
     dpi = screen_size(width, height)[0] * PT_PER_IN / width        # (`raster.job_dpi`)
     tw, th = pixels(drawn[0], drawn[1], dpi)

@@ -39,6 +39,9 @@ from pathlib import Path
 from PIL import Image
 
 from cardgen.core import atomic
+
+# the screen class (`screen_spec`), in `core.atlascell`: `render.art` makes pictures' copies for it too
+from cardgen.core.atlascell import SCREEN_DPI, SCREEN_MIN_DPI, screen_size  # noqa: F401 (raster.<name>)
 from cardgen.core.digest import CorruptCache, file_digest, read_payload, seal, seal_parts  # noqa: F401 (raster.seal)
 from cardgen.core.images import open_own, restrict
 from cardgen.core.memo import Bounded
@@ -55,12 +58,10 @@ SMALL_JOB = 24            # fewer jobs than this: no worker processes (their sta
 CHUNK = 32                # card sides a worker rasterizes per task: memory stays flat on any deck size
 PNG_LEVEL = 1             # zlib level of print-service PNGs: ~11 % larger than level 6, half the encode time
 PT_PER_IN = 72.0
-# The screen class: a card side wanted at up to this many dpi without bleed (the gallery's 150,
-# a poker deck's TTS cells at 164, `cardgen serve`'s grid, the contrast check) is rendered once
-# (`screen_spec`), and each size wanted is scaled from that one render (`master_spec`).  A
-# function of the side alone, so a bitmap is the same whatever other outputs the build makes.
-SCREEN_DPI = 170
-SCREEN_MIN_DPI = 150      # a full TTS sheet's cell at least this sharp is the screen class's render
+# The screen class (SCREEN_DPI, `core.atlascell`): a card side wanted at up to that many dpi
+# without bleed is rendered once (`screen_spec`), and each size wanted is scaled from that one
+# render (`master_spec`).  A function of the side alone, so a bitmap is the same whatever other
+# outputs the build makes.
 
 # Counters for tests and benchmarks: how many card sides were actually rasterized
 # (cache misses) and how many were found in the cache.
@@ -123,19 +124,6 @@ def screen_spec(layout: ops.CardLayout) -> Spec:
     sheets are this render as it is (scaling a cell cost more than rendering it); else the
     side's trim at `SCREEN_DPI`.  A function of the side's size alone."""
     return Spec(*screen_size(layout.width, layout.height))
-
-
-def screen_size(width: float, height: float) -> tuple[int, int]:
-    """`screen_spec`'s pixels for a side of `width` x `height` points (a height of 0, not
-    known: the trim at `SCREEN_DPI`)."""
-    from cardgen.core.atlascell import MAX_COLS, MAX_ROWS, cell_size
-
-    mm = 25.4 / PT_PER_IN
-    if width > 0 and height > 0:
-        w, h = cell_size(MAX_COLS, MAX_ROWS, width * mm, height * mm)
-        if SCREEN_MIN_DPI <= w * PT_PER_IN / width <= SCREEN_DPI:
-            return w, h
-    return max(1, round(width / PT_PER_IN * SCREEN_DPI)), max(1, round(height / PT_PER_IN * SCREEN_DPI))
 
 
 def master_spec(layout: ops.CardLayout, spec: Spec) -> Spec | None:
