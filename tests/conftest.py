@@ -191,6 +191,33 @@ def _user_cache(tmp_path_factory):
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("user-cache"))
 
 
+@pytest.fixture(scope="session")
+def bundled_build(tmp_path_factory):
+    """`bundled_build(game)`: the output folder of one build of a bundled game with every output
+    made by default (both papers; no SOURCE_DATE_EPOCH), and the files the build said it wrote.
+    Made the first time a test asks for the game, then shared by every test that only reads it
+    (a whole build of a bundled game is 5 to 30 s of CPU); its files are made read-only, so a
+    test that would change them fails instead of spoiling the next test's."""
+    from cardgen.core.errors import Report
+    from cardgen.pipeline.build import BuildOptions, build_game
+
+    made: dict[str, tuple[Path, list[Path]]] = {}
+
+    def get(game: str) -> tuple[Path, list[Path]]:
+        if game not in made:
+            out = tmp_path_factory.mktemp(f"bundled-{game}")
+            with pytest.MonkeyPatch.context() as mp:
+                mp.delenv("SOURCE_DATE_EPOCH", raising=False)
+                written = build_game(REPO / "cards" / game, REPO, BuildOptions(out=out), Report())
+            for path in (out / game).rglob("*"):
+                if path.is_file():
+                    path.chmod(0o444)
+            made[game] = (out / game, list(written))
+        return made[game]
+
+    return get
+
+
 @pytest.fixture
 def tiny_game(tmp_path):
     """A game folder with its own templates: one deck of poker cards."""

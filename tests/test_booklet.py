@@ -321,15 +321,13 @@ def _bundled(name: str, report: Report | None = None):
 
 
 @pytest.fixture(scope="module")
-def bundled_pdfs(tmp_path_factory):
-    """rules.pdf and player-aid.pdf of every bundled game, as `cardgen build` writes them."""
-    out = tmp_path_factory.mktemp("booklets")
+def bundled_pdfs(bundled_build):
+    """rules.pdf and player-aid.pdf of every bundled game, as `cardgen build` writes them (the
+    session's one build of each game, tests/conftest.py `bundled_build`)."""
     pdfs = {}
     for name in BUNDLED:
         game, _, lang = name.partition("/")
-        if not lang:
-            build_game(ROOT / "cards" / name, ROOT, BuildOptions(only=("booklet", "player-aid"), out=out), Report())
-        folder = out / game / (lang or ("en" if name == "game-601" else ""))     # (Game 601: en/ and de/)
+        folder = bundled_build(game)[0] / (lang or ("en" if name == "game-601" else ""))     # (en/ and de/)
         pdfs[name] = ((folder / "rules.pdf").read_bytes(), (folder / "player-aid.pdf").read_bytes())
     return pdfs
 

@@ -8,7 +8,7 @@ from pypdf import PdfReader
 
 from cardgen.core.errors import Report
 from cardgen.model import ops
-from cardgen.pipeline.build import BuildOptions, build_game, layout_game
+from cardgen.pipeline.build import layout_game
 from cardgen.pipeline.check import load_game
 
 GAMES = sorted(p.name for p in (REPO / "cards").iterdir() if (p / "game.yaml").is_file())
@@ -19,11 +19,11 @@ def test_the_five_documents_are_bundled():
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_pdf_of_every_output_embeds_and_subsets_every_font(game, tmp_path):
+def test_every_pdf_of_every_output_embeds_and_subsets_every_font(game, bundled_build):
     """Every PDF of every output a build makes (the print-service PDF/X, fold-over sheets and
     calibration sheets included), read back: each font embedded (`tests/pdffonts.py`) and subset."""
-    written = build_game(REPO / "cards" / game, REPO, BuildOptions(out=tmp_path), Report())
-    pdfs = sorted(p for p in (tmp_path / game).rglob("*.pdf"))
+    folder, written = bundled_build(game)
+    pdfs = sorted(p for p in folder.rglob("*.pdf"))
     assert {p.name for p in written if p.suffix == ".pdf"} <= {p.name for p in pdfs}
     assert {p.name for p in pdfs} >= {"print-letter.pdf", "print-a4.pdf", "cards.pdf", "rules.pdf",
                                       "player-aid.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf",

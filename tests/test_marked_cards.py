@@ -20,12 +20,11 @@ DPI = 100
 BLOCKS = 8               # samples per side of a card
 
 
-def _build(game, tmp_path, **print_opts):
-    """The game's output folders: one, or one per language (Game 601: en/ and de/)."""
-    opts = BuildOptions(out=tmp_path, only=("print",), outputs={"print": print_opts})
-    build_game(REPO / "cards" / game, REPO, opts, Report())
+def _folders(game, folder):
+    """The game's output folders in its build folder: it, or one per language (Game 601: en/
+    and de/)."""
     langs = load_game(REPO / "cards" / game, REPO).languages
-    return [tmp_path / game / lang for lang in langs] or [tmp_path / game]
+    return [folder / lang for lang in langs] or [folder]
 
 
 def _placed_rect(p):
@@ -95,8 +94,8 @@ def _bleed(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_no_two_different_backs_share_a_cut_line(game, tmp_path):
-    for out in _build(game, tmp_path):
+def test_no_two_different_backs_share_a_cut_line(game, bundled_build):
+    for out in _folders(game, bundled_build(game)[0]):
         for paper in ("letter", "a4"):
             bad, _ = marked_edges(out / f"print-{paper}.pdf", _bleed(game))
             assert bad == [], f"{out} {paper}: different backs share cut lines at (page, axis, mm, difference): {bad}"
@@ -104,7 +103,9 @@ def test_no_two_different_backs_share_a_cut_line(game, tmp_path):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_mix_backs_keeps_the_old_order_and_the_check_finds_its_marked_cards(game, tmp_path):
-    for out in _build(game, tmp_path, mix_backs=True):
+    opts = BuildOptions(out=tmp_path, only=("print",), papers=("letter",), outputs={"print": {"mix_backs": True}})
+    build_game(REPO / "cards" / game, REPO, opts, Report())
+    for out in _folders(game, tmp_path / game):
         bad, _ = marked_edges(out / "print-letter.pdf", _bleed(game))
         assert bad, "with --mix-backs different backs should touch somewhere in every bundled game"
 

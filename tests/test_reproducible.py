@@ -58,67 +58,63 @@ def _outputs(folder) -> dict[str, bytes]:
             if not any(part.startswith(".") for part in rel.split("/"))}
 
 
-# every output that writes PDFs, each made on its own (first in its build) and in a build of them
-# all, where it comes after the others and reuses their card forms; one game's full build
-# (the print-service files, the TTS images and the gallery too)
+# every output that writes PDFs, each made on its own (first in its build), against one build of
+# every default output (both papers; tests/conftest.py `bundled_build`), where it comes after the
+# others and reuses their card forms; for one game, the print-service files and the gallery too
 ALONE = [("print", "tts"), ("cards",), ("foldover",), ("booklet", "player-aid", "calibration")]
-PDF_OUTPUTS = ("print", "foldover", "calibration", "cards", "booklet", "player-aid")
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_output_is_the_same_whatever_else_the_build_makes(game, tmp_path, monkeypatch):
+def test_every_output_is_the_same_whatever_else_the_build_makes(game, tmp_path, monkeypatch, bundled_build):
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     root = REPO / "cards" / game
-    full = tmp_path / "full"
-    whole = game == "alien-conspiracy"         # every default output, else those that write PDFs
-    build_game(root, REPO, BuildOptions(out=full, only=() if whole else PDF_OUTPUTS, papers=("letter",)), Report())
-    everything = _outputs(full / game)
+    full, _ = bundled_build(game)
+    everything = _outputs(full)
     made = {name: data for name, data in everything.items() if name.endswith(".pdf")}
     pre = "en/" if game == "game-601" else ""           # (made in English and German: en/ and de/)
-    assert f"{pre}print-letter.pdf" in made and f"{pre}cards.pdf" in made
+    assert f"{pre}print-letter.pdf" in made and f"{pre}print-a4.pdf" in made and f"{pre}cards.pdf" in made
     if pre:
         assert "de/print-letter.pdf" in made
     seen: set[str] = set()
+    whole = game == "alien-conspiracy"
     for n, only in enumerate([*ALONE, ("pdfx", "gallery")] if whole else ALONE):
         out = tmp_path / f"alone{n}"
         build_game(root, REPO, BuildOptions(out=out, only=only, papers=("letter",)), Report())
         alone = _outputs(out / game)
         assert alone, only
         for name, data in alone.items():
-            # (TTS: one game's full build makes it; a language's in its folder, de/tts/)
-            if name in everything or not name.split("/", 1 if pre else 0)[-1].startswith("tts/"):
-                assert data == everything.get(name), \
-                    f"{game}: {name} made with --only {','.join(only)} differs from a full build"
-                seen.add(name)
-    assert {f"{pre}print-letter-foldover.pdf", f"{pre}manifest.json"} <= seen
+            assert data == everything.get(name), \
+                f"{game}: {name} made with --only {','.join(only)} differs from a full build"
+            seen.add(name)
+    assert {f"{pre}print-letter-foldover.pdf", f"{pre}manifest.json", f"{pre}tts/{game}.json"} <= seen
     if game == "alien-conspiracy":
-        assert any(name.startswith("tts/") for name in seen)
         assert any(name.startswith("print-service/") for name in seen) and "index.html" in seen
     header = b"%PDF-1.4"
     assert header == docinfo.PDF_HEADER
     for name, data in made.items():
         assert data.startswith(header + b"\n"), f"{game}: {name} starts {data[:9]!r}"
-    uses = {name for name in made if _transparency(full / game / name)}
     if game == "face-off":          # translucent panels on every face: in each PDF that shows a face
-        assert {"print-letter.pdf", "cards.pdf", "print-letter-foldover.pdf"} <= uses
+        for name in ("print-letter.pdf", "cards.pdf", "print-letter-foldover.pdf"):
+            assert _transparency(full / name), name
 
 
-def test_the_version_does_not_depend_on_the_outputs_made_before_in_the_process(tmp_path, monkeypatch):
+def test_the_version_does_not_depend_on_the_outputs_made_before_in_the_process(tmp_path, monkeypatch,
+                                                                              bundled_build):
     """Both papers (the second is made by a forked copy of the build replaying card forms) and a
     build whose form cache already holds every form: the same bytes, version 1.4."""
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     root = REPO / "cards" / "face-off"
-    first = tmp_path / "one"
-    build_game(root, REPO, BuildOptions(out=first, only=("cards", "print")), Report())
+    first, _ = bundled_build("face-off")        # every output, both papers
     again = tmp_path / "two"
     build_game(root, REPO, BuildOptions(out=again, only=("print",), papers=("a4",)), Report())
     build_game(root, REPO, BuildOptions(out=again, only=("cards", "print")), Report())   # forms from the cache
-    one, two = _pdfs(first / "face-off"), _pdfs(again / "face-off")
-    assert set(one) == {"cards.pdf", "print-letter.pdf", "print-a4.pdf"}
-    for name in one:
+    two = _pdfs(again / "face-off")
+    assert set(two) == {"cards.pdf", "print-letter.pdf", "print-a4.pdf"}
+    one = _pdfs(first)
+    for name in two:
         assert one[name] == two[name], name
         assert one[name].startswith(b"%PDF-1.4\n"), name
-        assert _transparency(first / "face-off" / name), name
+        assert _transparency(first / name), name
 
 
 # -- dates -------------------------------------------------------------------------------------

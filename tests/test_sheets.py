@@ -237,12 +237,10 @@ def test_cards_pdf_has_trim_and_bleed_boxes(tiny_game, tmp_path):
         assert [float(v) for v in page.trimbox] == pytest.approx([b, b, media[2] - b, media[3] - b], abs=0.01)
 
 
-def test_every_font_is_embedded_and_subset(tmp_path):
-    out = tmp_path / "out"
-    build_game(REPO / "cards" / "game-601", REPO, BuildOptions(out=out, only=("print", "cards"),
-                                                               papers=("letter",)), Report())
+def test_every_font_is_embedded_and_subset(bundled_build):
+    folder, _ = bundled_build("game-601")
     for name in ("en/print-letter.pdf", "en/cards.pdf", "de/print-letter.pdf", "de/cards.pdf"):
-        reader = PdfReader(out / "game-601" / name)
+        reader = PdfReader(folder / name)
         fonts = {}
 
         def collect(res, fonts):
