@@ -625,7 +625,7 @@ def test_sides_laid_out_are_held_packed_and_decoded_a_few_at_a_time(game, tmp_pa
     operations decode to exactly the layout's, and a pass over every side holds at most
     `cache.KEEP` of them decoded at a time."""
     from cardgen.layout.engine import Layouter
-    from cardgen.layout.manifest import SideHasher
+    from cardgen.layout.sidehash import SideHasher
     from cardgen.resources.fonts import font_files
 
     packed = sides(check(game, tmp_path / "out"))

@@ -77,7 +77,7 @@ _open: dict[FilePath, LayoutCache] = {}
 
 # The content hashes a build works out for a laid-out side and keeps on it, by attribute:
 # `ops.layout_digest` (what its drawing depends on: card forms, output parts) and
-# `manifest.SideHasher.side` (what the manifest records).  Both are functions of the side's
+# `sidehash.SideHasher.side` (what the manifest records).  Both are functions of the side's
 # operations and of the files they use, which the entry is checked against before it is used.
 # With them, what drawing the side needs (`ops.needs`, a function of its operations alone).
 HASHES = ("_digest", "_side_hash")

@@ -225,7 +225,7 @@ class Layouter:
         self._events: list[tuple] | None = None     # what the side being laid out reported (for the cache)
         self._trace: Trace | None = None
         self._keys: dict[tuple, tuple | None] = {}   # (deck, side, template) -> what their sides' keys share
-        self._hasher: Any = None            # the content hashes of the sides laid out (`manifest.SideHasher`)
+        self._hasher: Any = None            # the content hashes of the sides laid out (`sidehash.SideHasher`)
         if cache is not None:
             from cardgen.layout.cache import Trace, settings_key
 
@@ -301,7 +301,7 @@ class Layouter:
         operations (`cache.HASHES`, `ops.needs`) worked out now, while they are at hand, so
         that only drawing it decodes it again."""
         from cardgen.layout.cache import HASHES, PackedLayout
-        from cardgen.layout.manifest import SideHasher
+        from cardgen.layout.sidehash import SideHasher
         from cardgen.resources.fonts import font_files
 
         if self._hasher is None:
