@@ -39,11 +39,11 @@ def make_game(root: Path) -> Path:
     return game
 
 
-def build(game: Path, out: Path) -> tuple[int, int]:
+def build(game: Path, out: Path, only: tuple[str, ...] = ("print", "cards")) -> tuple[int, int]:
     """Build the print sheets and cards.pdf: (bytes of the PDFs taken as kept, bytes made)."""
     report = Report()
     before = list(rlcompat.WRITTEN)
-    build_game(game, game, BuildOptions(out=out, only=("print", "cards")), report)
+    build_game(game, game, BuildOptions(out=out, only=only), report)
     assert not [d for d in report.items if d.severity == "error"], [d.message for d in report.items]
     return rlcompat.WRITTEN[0] - before[0], rlcompat.WRITTEN[1] - before[1]
 
@@ -133,6 +133,20 @@ def test_a_one_card_edit_makes_only_that_cards_objects_and_the_cross_reference(e
     (kept, made), (clean_kept, clean_made) = WRITTEN["edit"], WRITTEN["clean"]
     assert kept + made == clean_kept + clean_made == total
     assert made == expected
+    assert made * 20 < clean_made
+
+
+def test_fold_over_sheets_are_assembled_from_the_last_files_too(tmp_path):
+    game = make_game(tmp_path)
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    build(game, out, ("foldover",))
+    edit(game)
+    _, made = build(game, out, ("foldover",))
+    _, clean_made = build(game, fresh, ("foldover",))
+    names = sorted(p.name for p in (out / "dozen").glob("*-foldover.pdf"))
+    assert names == ["print-a4-foldover.pdf", "print-letter-foldover.pdf"]
+    for name in names:
+        assert (out / "dozen" / name).read_bytes() == (fresh / "dozen" / name).read_bytes()
     assert made * 20 < clean_made
 
 

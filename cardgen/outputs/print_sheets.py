@@ -159,11 +159,11 @@ def job_layout(job: Job, name: str, kind: str) -> Any:
     return layout
 
 
-def sheets_pdf(job: Job, layout: Any, name: str, o: Any) -> tuple[list, str, bytes]:
+def sheets_pdf(job: Job, layout: Any, name: str, o: Any, assemble: str = "") -> tuple[list, str, bytes]:
     """(pages, how the backs were kept apart, the PDF) of the game's decks and then its extra
     components (`outputs.extras`, each size on pages of its own) on `layout`: duplex print
-    sheets, or fold-over sheets for a layout with a fold."""
-    with contextlib.closing(sheets_pdfs(job, [(name, layout)], o)) as made:
+    sheets, or fold-over sheets for a layout with a fold.  `assemble`: as `sheets_pdfs`'."""
+    with contextlib.closing(sheets_pdfs(job, [(name, layout)], o, assemble)) as made:
         return next(made)
 
 
@@ -186,7 +186,8 @@ def sheets_pdfs(job: Job, wanted: list[tuple[str, Any]], o: Any,
             if so.layout is not None and so.layout.foldover:
                 from cardgen.render.foldover import foldover_sheets
 
-                data = foldover_sheets(r.res.fonts, so, r.game.title, pages, cache=cache)
+                data = foldover_sheets(r.res.fonts, so, r.game.title, pages, cache=cache,
+                                       assembly=assembly(job, name, assemble.format(name)) if assemble else None)
             else:
                 data = SheetWriter(copies, r.res.fonts, so, r.game.title, pages, cache=cache,
                                    assembly=assembly(job, name, assemble.format(name)) if assemble else None).finish()

@@ -10,11 +10,12 @@ front half, so different backs are kept apart exactly as on the duplex sheets.
 """
 from __future__ import annotations
 
-import io
+from typing import Any
 
 from cardgen.core.units import MM
 from cardgen.model.ops import Copy
-from cardgen.render import impose
+from cardgen.render import assemble, impose
+from cardgen.render.assemble import Assembly
 from cardgen.render.draw import Drawer, new_canvas
 from cardgen.render.formcache import FormCache
 from cardgen.render.pdf import SheetOptions, _note, _place, _sides, page_ticks, poster_marks, shape_cuts
@@ -29,17 +30,56 @@ def page_slots(grid: impose.Frame, page: list[Copy], fold_flip: str) -> tuple[li
 
 
 def foldover_sheets(fonts: FontBook, opts: SheetOptions, title: str,
-                    pages: list[tuple[impose.Frame, list[Copy]]], cache: FormCache | None = None) -> bytes:
+                    pages: list[tuple[impose.Frame, list[Copy]]], cache: FormCache | None = None,
+                    assembly: Assembly | None = None) -> bytes:
+    """The fold-over sheets of `pages`: every card form made first, in the order the pages
+    place them; then the pages, or with an `assembly` the PDF taken from the last build's where
+    only card forms changed (`render.assemble`)."""
     layout = opts.layout
     assert layout is not None and layout.foldover, "fold-over sheets need a layout with a fold"
-    pw, ph = layout.paper_w, layout.paper_h
-    style = layout.spec.crop_marks
-    buf = io.BytesIO()
-    c = new_canvas(buf, fonts, pagesize=(pw * MM, ph * MM))
-    w = opts.words
-    c.setTitle(f"{title}: {w('fold-over sheets')} ({opts.paper})")
+    c = new_canvas(None, fonts, pagesize=(layout.paper_w * MM, layout.paper_h * MM))
+    c.setTitle(f"{title}: {opts.words('fold-over sheets')} ({opts.paper})")
     drawer = Drawer(c, fonts, cache)
     drawer.prepare(_sides([cp for _, page in pages for cp in page]))
+    for grid, page in pages:
+        for cp in page[:1] if isinstance(grid, impose.Poster) else page:
+            drawer.card_form(cp.face)
+        for cp in () if isinstance(grid, impose.Poster) else page:
+            if cp.back is not None and opts.backs:
+                drawer.card_form(cp.back)
+    structure = _structure(drawer, opts, title, pages) if assembly else None
+    return assemble.assembled(assembly, structure, drawer, lambda: _write(c, drawer, fonts, opts, title, pages))
+
+
+def _structure(drawer: Drawer, opts: SheetOptions, title: str, pages: list[tuple[impose.Frame, list[Copy]]]) -> tuple:
+    """What the sheets' objects but the card forms depend on, of what the writer knows
+    (`render.assemble`): each side shown, once, and the pages by side."""
+    files: dict[str, str | None] = {}
+    index: dict[int, int] = {}
+    shown: list[tuple | None] = []
+
+    def side(layout: Any) -> int | None:
+        if layout is None:
+            return None
+        if id(layout) not in index:
+            index[id(layout)] = len(shown)
+            shown.append(assemble.side(drawer, layout, files))
+        return index[id(layout)]
+
+    words = opts.words
+    return ("foldover", drawer.c._pagesize, title, opts.paper, opts.backs, opts.layout, words.lang,
+            sorted(words.own.items()) if words.own else None, sorted(opts.titles.items()), shown,
+            [(grid, [(side(cp.face), side(cp.back) if opts.backs else None, cp.deck, cp.width, cp.height, cp.bleed,
+                      cp.sticker) for cp in page]) for grid, page in pages])
+
+
+def _write(c: Any, drawer: Drawer, fonts: FontBook, opts: SheetOptions, title: str,
+           pages: list[tuple[impose.Frame, list[Copy]]]) -> bytes:
+    layout = opts.layout
+    assert layout is not None
+    pw, ph = layout.paper_w, layout.paper_h
+    style = layout.spec.crop_marks
+    w = opts.words
     font = fonts.face(DEFAULT_FAMILY if fonts.has(DEFAULT_FAMILY) else None, "regular").name
     side = "left" if layout.spec.fold == "vertical" else "top"
     for n, (grid, page) in enumerate(pages, 1):
@@ -74,5 +114,4 @@ def foldover_sheets(fonts: FontBook, opts: SheetOptions, title: str,
             sheet = w("sheet {n} of {total}", n=n, total=len(pages))
             _note(c, fonts, grid, fronts + shown, f"{title} · {decks} · {sheet} · {how}")
         c.showPage()
-    c.save()
-    return buf.getvalue()
+    return bytes(c.getpdfdata())
