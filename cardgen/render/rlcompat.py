@@ -12,7 +12,10 @@
    in one document are valid in another (`replay`).
 5. (below) Card forms are written straight to bytes (`_Form.format`): ReportLab builds and
    formats a dictionary object tree for each of them, most of the time of saving a sheet
-   PDF of a few hundred cards.  The bytes are exactly ReportLab's (tests compare them).
+   PDF of a few hundred cards.  The bytes are exactly ReportLab's (tests compare them).  A
+   form's compressed stream is kept with its entry in the form cache (`kept_stream`) and
+   taken as it is by the next build (`add_form(kept=...)`); `WRITTEN` counts the bytes taken
+   as kept and the bytes made (`render.assemble` takes whole files from the last build).
 2. ASCII85 on binary streams makes PDFs ~25 % larger for nothing. ReportLab only has the
    process-wide `rl_config.useA85` switch for this (no canvas or document argument), and
    reads it when an image is loaded (`drawImage`) and when streams are written
