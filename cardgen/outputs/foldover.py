@@ -50,6 +50,7 @@ class Foldover(SheetOutput[FoldoverOptions]):
             if part.keep():
                 continue
             with part:
-                pages, how, data = sheets_pdf(job, layout, name, o, assemble=file_name(name).replace("{", "{{").replace("}", "}}"))
+                file = file_name(name).replace("{", "{{").replace("}", "}}")     # (a format: `sheets_pdfs`)
+                pages, how, data = sheets_pdf(job, layout, name, o, assemble=file)
                 job.staging.add(job.out_dir / file_name(name), data)
                 job.report.note(f"{file_name(name)}: {len(pages)} sheets, single-sided; {how}")
