@@ -45,6 +45,31 @@ _READ_HINTS = {
 }
 
 
+class WorkerLost(RuntimeError):
+    """A worker process (rasterizing card sides) ended in the middle of its work: killed (the
+    system ending it when memory runs out, a user's `kill`) or crashed.  Said in one line;
+    the build is not committed, so the previous output is unchanged.  Without this a pool
+    whose worker died waited for its lost work for ever."""
+
+    def __init__(self, pid: int | None, exitcode: int | None):
+        import signal
+
+        if exitcode is not None and exitcode < 0:
+            try:
+                name = signal.Signals(-exitcode).name
+            except ValueError:
+                name = f"signal {-exitcode}"
+            how = f"killed by {name}" + (": the computer may have run out of memory" if name == "SIGKILL" else "")
+        else:
+            how = f"exit status {exitcode}"
+        super().__init__(f"cardgen: a worker process (pid {pid}) ended in the middle of its work ({how}); "
+                         f"build again, with fewer other programs running if it happens again")
+        self.pid, self.exitcode = pid, exitcode
+
+    def __reduce__(self):
+        return WorkerLost, (self.pid, self.exitcode)
+
+
 class OutputProblem(OSError):
     """An OSError while writing outputs, carrying the path the user knows (not a staging path)."""
 
@@ -69,11 +94,13 @@ def at_output(exc: OSError, out_dir: os.PathLike | str) -> OSError:
     return OutputProblem(os.path.abspath(out_dir), exc)
 
 
-def describe(exc: OSError, action: str | None = None) -> str:
+def describe(exc: OSError | WorkerLost, action: str | None = None) -> str:
     """One line for an OSError: `path: cannot write: cause (what to do)`.  The action: the
     one an `OutputProblem` carries, else `action`, else "cannot write" for what only a write
     meets (a full disk, a read-only disk) and "cannot read" for the rest (a folder cardgen
     may not read is never said to be one it cannot write)."""
+    if isinstance(exc, WorkerLost):
+        return str(exc)
     if isinstance(exc, OutputProblem):
         path: str | os.PathLike | None = exc.path
         action = exc.action
@@ -89,6 +116,9 @@ def describe(exc: OSError, action: str | None = None) -> str:
 
 
 def is_environment(exc: BaseException) -> bool:
-    """An OSError that is about the computer (disk, permissions, names), not a cardgen bug."""
+    """An OSError that is about the computer (disk, permissions, names), or a worker process
+    lost (`WorkerLost`), not a cardgen bug."""
+    if isinstance(exc, WorkerLost):
+        return True
     return isinstance(exc, OSError) and (isinstance(exc, OutputProblem) or exc.errno in _HINTS
                                          or exc.filename is not None)

@@ -33,8 +33,10 @@ import math
 import os
 import struct
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -529,12 +531,18 @@ def start_early() -> bool:
     return True
 
 
+WATCH = 1.0         # seconds between looks at the workers while waiting for their work
+
+
 class Pool:
     """Worker processes, started on first need and shared by the steps of one output;
-    use as a context manager so they end with it."""
+    use as a context manager so they end with it.  While their work is waited for, a worker
+    that ended (killed, crashed) raises `WorkerLost` instead of leaving the wait for ever
+    (`multiprocessing.Pool` starts another worker but never gives the lost work back)."""
 
     def __init__(self):
         self._pool = None
+        self._procs: list = []      # every worker process this pool started
         self.size = 0
 
     def get(self, n_jobs: int):
@@ -546,6 +554,7 @@ class Pool:
             start_early()
             with _quiet_to_ctrl_c():
                 self._pool = _context().Pool(self.size)
+            self._known()           # (before any work: a worker that dies is replaced, and gone from the pool's list)
         return self._pool
 
     def map(self, items: list[tuple]) -> list:
@@ -553,7 +562,33 @@ class Pool:
         procs = self.get(len(items) * SMALL_JOB) if len(items) > 1 else None
         if procs is None:
             return [_worker(it) for it in items]
-        return procs.map(_worker, items, chunksize=1)
+        return list(self.watched(procs.imap(_worker, items, chunksize=1)))
+
+    def watched(self, results: Any) -> Iterator:
+        """The results of `imap`/`imap_unordered` on this pool, as they come; `WorkerLost` if
+        a worker ends while they are waited for."""
+        import multiprocessing
+
+        while True:
+            try:
+                yield results.next(timeout=WATCH)
+            except StopIteration:
+                return
+            except multiprocessing.TimeoutError:
+                self._look()
+
+    def _known(self) -> None:
+        workers = getattr(self._pool, "_pool", None)        # (the pool's worker processes)
+        if isinstance(workers, list):
+            self._procs.extend(p for p in workers if p not in self._procs)
+
+    def _look(self) -> None:
+        from cardgen.core.envfail import WorkerLost
+
+        self._known()
+        for p in self._procs:
+            if p.exitcode is not None:
+                raise WorkerLost(p.pid, p.exitcode)
 
     def __enter__(self):
         return self
@@ -642,8 +677,9 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
         else:
             parts = _chunks(work, _pool_size(len(work)))
             # a generator: a chunk's layouts are pickled only when a worker is ready for them
-            for done in procs.imap_unordered(_worker, (("raster", (part, font_dirs, font_names, art_at))
-                                                          for part in parts)):
+            assert pool is not None
+            for done in pool.watched(procs.imap_unordered(_worker, (("raster", (part, font_dirs, font_names, art_at))
+                                                                    for part in parts))):
                 made.extend(done)
     if ready:
         by_file = dict(made)
