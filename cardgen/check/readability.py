@@ -238,11 +238,15 @@ def colour_coding(game: Game, res, report: Report) -> None:
                     if c is not None:
                         by_colour.setdefault(c[:3], []).append((deck, name, ctx))
     said: set[str] = set()
+    # what each element shows on each card, worked out once for every colour-coded element (the
+    # contexts are the same objects in every group; a fresh memo per element evaluated face-off's
+    # 90 sides' conditions 23 times over: half of its `cardgen validate`)
+    values: dict = {}
     for el, key, by_colour in groups.values():
         if len(by_colour) < 2:
             continue
         found: list[tuple[tuple, tuple, list[str]]] = []
-        tells = _Tells(res)
+        tells = _Tells(res, values)
         colours = sorted(by_colour)
         pairs = tells.unsettled([by_colour[c] for c in colours])
         if pairs is not None and not pairs:
