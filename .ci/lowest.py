@@ -1,8 +1,10 @@
-"""Print a pip constraints file pinning every direct dependency of cardgen (the run-time ones
-and the `test` extra) at the lower bound its range in pyproject.toml allows.
+"""Print a pip constraints file pinning every direct dependency of cardgen (the run-time ones,
+the `test` extra and what building it requires, `[build-system] requires`) at the lower bound
+its range in pyproject.toml allows.
 
 CI installs with it into a second fresh virtual environment and runs the whole suite there,
-so the lower end of every range is a tested promise, not a guess.
+so the lower end of every range is a tested promise, not a guess. The same file is given to
+pip as `--build-constraint`, so that install builds cardgen with the oldest setuptools allowed.
 """
 
 import re
@@ -10,8 +12,10 @@ import sys
 import tomllib
 from pathlib import Path
 
-project = tomllib.loads(Path(sys.argv[1] if len(sys.argv) > 1 else "pyproject.toml").read_text())["project"]
-requirements = [*project["dependencies"], *project["optional-dependencies"]["test"]]
+pyproject = tomllib.loads(Path(sys.argv[1] if len(sys.argv) > 1 else "pyproject.toml").read_text())
+project = pyproject["project"]
+requirements = [*project["dependencies"], *project["optional-dependencies"]["test"],
+                *pyproject["build-system"]["requires"]]
 for requirement in requirements:
     match = re.fullmatch(r"([A-Za-z0-9_.\-]+)(\[[^\]]*\])?\s*(.*)", requirement.strip())
     if not match:
