@@ -77,8 +77,11 @@ def _measure(cache: Path) -> dict:
 
 
 def _entry(cache: Path, file: str) -> Path:
-    """The cache entry of the metrics of a font file (as drawn: `files` of `_measure`)."""
-    return cache / "cardgen" / "fonts" / f"{hashlib.sha256(Path(file).read_bytes()).hexdigest()}.bin"
+    """The cache entry of the metrics of a font file (as drawn: `files` of `_measure`), made by this
+    installation (its name: the file's sha256, then the hash of what the entry is stamped with)."""
+    key = hashlib.sha256(Path(file).read_bytes()).hexdigest()
+    (entry,) = (cache / "cardgen" / "fonts").glob(f"{key}-*.bin")
+    return entry
 
 
 def test_a_font_is_parsed_once_then_measured_from_the_cache_without_reportlab(tmp_path):
@@ -117,6 +120,31 @@ def test_a_damaged_or_foreign_cache_entry_is_not_used(tmp_path):
     assert again == dict(made, fontTools=False)     # parsed again, measured alike (the derived fonts kept)
     read_payload(damaged)                                     # both remade, sealed and current
     assert _measure(cache) == dict(made, reportlab=False, fontTools=False)
+
+
+def test_two_installations_keep_an_entry_each_and_neither_parses_again(tmp_path, monkeypatch):
+    # two virtual environments (another ReportLab, another Python) measuring the same font file
+    # used to overwrite one entry by turns, so each parsed the font again on every run
+    from cardgen.resources import fonts
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = (FONTS / "Lato-Regular.ttf").resolve()
+    key = hashlib.sha256(path.read_bytes()).hexdigest()
+    ours = fonts._cache_head()
+    monkeypatch.setattr(fonts, "_parse", _counted(fonts._parse, parses := []))
+    for head in (ours, ours.replace(b"reportlab:", b"reportlab:/elsewhere"), ours):
+        monkeypatch.setattr(fonts, "_cache_head", lambda head=head: head)
+        fonts._measure("cardgen-two-installs", path)
+        fonts._parsed.pop("cardgen-two-installs", None)
+    assert len(parses) == 2                       # each installation parsed it once; ours found its entry again
+    assert len(list((tmp_path / "cache" / "cardgen" / "fonts").glob(f"{key}-*.bin"))) == 2
+
+
+def _counted(function, calls: list):
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return function(*args, **kwargs)
+    return counted
 
 
 def test_a_damaged_font_file_is_refused_every_time_and_never_cached(tmp_path, monkeypatch):

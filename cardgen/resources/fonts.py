@@ -228,14 +228,22 @@ def _cache_head() -> bytes:
     return f"cardgen font metrics {METRICS_FORMAT}\n{sys.version}\n{library_stamp('reportlab')}\n".encode()
 
 
+def _entry(folder: Path, key: str, head: bytes) -> Path:
+    """A cache entry's file: by the font file's sha256 and by what the entry is stamped with
+    (format, Python, ReportLab), so two installs of cardgen on one machine (two virtual
+    environments, a test run's oldest versions) keep one entry each instead of overwriting
+    each other's on every run and parsing the font again every time."""
+    return folder / f"{key}-{hashlib.sha256(head).hexdigest()[:16]}.bin"
+
+
 def _cached(key: str) -> Metrics | None:
     folder = user_cache("fonts")
     if folder is None:
         return None
-    body = read_sealed(folder / f"{key}.bin")
+    head = _cache_head()
+    body = read_sealed(_entry(folder, key, head))
     if body is None:
         return None
-    head = _cache_head()
     return Metrics.unpacked(body[len(head):]) if body.startswith(head) else None
 
 
@@ -246,7 +254,8 @@ def _keep(key: str, metrics: Metrics) -> None:
     from cardgen.core.atomic import write_bytes
 
     with contextlib.suppress(OSError):     # a read-only home: measured again next time
-        write_bytes(folder / f"{key}.bin", seal(_cache_head() + metrics.packed()))
+        head = _cache_head()
+        write_bytes(_entry(folder, key, head), seal(head + metrics.packed()))
 
 
 def _read(path: Path) -> bytes:
@@ -422,7 +431,7 @@ def _face_of(name: str, path: Path, data: bytes, state: bytes) -> TTFont | None:
 def _for_drawing(name: str, path: Path, parsed: TTFont | None = None) -> TTFont:
     """The font file parsed for ReportLab to draw with (`parsed`: already parsed, when it was
     measured in this process): once per file version and machine.  What the parser made is
-    kept in the user's cache (`font-faces/<sha256 of the file>.bin`, sealed, stamped with the
+    kept in the user's cache (`font-faces/<sha256 of the file>-<of the stamp>.bin`, sealed, stamped with the
     installed ReportLab), less the file's bytes, and put together again with them, unchecked:
     only a file that passed `_parse`'s checks is kept."""
     folder = user_cache("font-faces")
@@ -430,8 +439,8 @@ def _for_drawing(name: str, path: Path, parsed: TTFont | None = None) -> TTFont:
         return parsed or _parse(name, path)
     data = parsed.face._ttf_data if parsed is not None else _read(path)
     key = hashlib.sha256(data).hexdigest()
-    entry = folder / f"{key}.bin"
     head = _face_head()
+    entry = _entry(folder, key, head)
     if parsed is None:
         body = read_sealed(entry)
         if body is not None and body.startswith(head):
