@@ -239,8 +239,9 @@ VALIDATE_KEEPS_OUT = ("fontTools", "pyphen", "reportlab", "PIL", "pypdfium2", "p
                       "watchfiles", "logging", "csv", "ctypes", "cardgen.render", "cardgen.load.sheets",
                       "cardgen.pipeline.build", "cardgen.core.atomic", "cardgen.serve", "cardgen.cli.terminal",
                       "cardgen.outputs.album")
-# `cardgen --help` lists the commands: nor templates, YAML, fonts, layout or the outputs either.
-HELP_KEEPS_OUT = (*VALIDATE_KEEPS_OUT, "jinja2", "yaml", "cardgen.outputs", "cardgen.pipeline.options",
+# `cardgen --help` lists the commands: nor templates, YAML, fonts, layout, the outputs or the
+# declarations (`cardgen.schema`: a flag made from one is made when its command is used) either.
+HELP_KEEPS_OUT = (*VALIDATE_KEEPS_OUT, "jinja2", "yaml", "cardgen.outputs", "cardgen.pipeline.options", "cardgen.schema",
                   "cardgen.load.game", "cardgen.model", "cardgen.resources", "cardgen.text", "cardgen.elements", "cardgen.layout",
                   "cardgen.check")
 

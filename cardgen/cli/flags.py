@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from cardgen.schema.core import STATIC_ENV, Bool, Choice, Decl, Invalid, Kind, ListOf, Opt
+if TYPE_CHECKING:   # (imported when a flag is made: `cardgen --help` makes none)
+    from cardgen.schema.core import Decl, Kind, Opt
 
 
 class _CommaChoice(click.Choice):
@@ -26,6 +27,8 @@ def click_option(o: Opt, dest: str, help: str | None = None, **attrs: Any) -> cl
     """A declared option as a flag: `cardgen build`'s, its help the declaration's words and
     default; `help`: another command's own words for it, `attrs`: click's (`required=True`,
     `default="en"`)."""
+    from cardgen.schema.core import Bool, ListOf
+
     kind, multiple = o.kind, False
     if isinstance(kind, ListOf):
         kind, multiple = kind.item, True
@@ -43,6 +46,7 @@ def click_option(o: Opt, dest: str, help: str | None = None, **attrs: Any) -> cl
 def _value(o: Opt, kind: Kind, multiple: bool) -> dict[str, Any]:
     """How a flag of `kind` (a list's item when `multiple`) takes its value: click's arguments."""
     from cardgen.pipeline.options import Folder, OutputName, metavar
+    from cardgen.schema.core import STATIC_ENV, Choice, Invalid
 
     if isinstance(kind, OutputName):
         kind = kind.choice

@@ -20,10 +20,10 @@ from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_p
 from cardgen.core.progress import listening
 from cardgen.load.project import find_project, game_project, output_dir, resolve_games
 from cardgen.pipeline.jsonschema import SCHEMAS, dumps
-from cardgen.schema.core import Bool, Decl, Opt
 
 if TYPE_CHECKING:     # (imported when `cardgen build` is used: `cardgen --help` and `validate` start quicker)
     from cardgen.pipeline.options import BuildOptions
+    from cardgen.schema.core import Decl, Opt
 
 
 def _print_diags(diags: list[Diagnostic]) -> None:
@@ -123,6 +123,7 @@ def _flags() -> list[tuple[str | None, str, Opt, click.Option]]:
 def _build_options(ctx: click.Context, values: dict) -> BuildOptions:
     """The flags given on the command line (only those) as BuildOptions."""
     from cardgen.pipeline.options import BuildOptions
+    from cardgen.schema.core import Bool
 
     wide: dict = {}
     outputs: dict = {}

@@ -19,7 +19,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardgen.core.errors import CardgenError, Loc
-from cardgen.schema.core import suggest
 
 MARKER = "cardgen.yaml"
 GAME_FILE = "game.yaml"
@@ -110,5 +109,7 @@ def resolve_games(names: list[str], project: Path | None, cwd: Path | None = Non
             known = [q.name for q in project_games(project)] if project is not None else []
             where = (f"games: {', '.join(known) or 'none'}; or give a path to a game folder" if project is not None
                      else "not in a project; give a path to a game folder")
+            from cardgen.schema.core import suggest
+
             raise CardgenError(Loc(name), f"no game called '{name}'{suggest(name, known)} ({where})")
     return out
