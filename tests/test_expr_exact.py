@@ -843,3 +843,31 @@ def test_a_range_printed_is_said_as_one_with_what_to_write(source):
     assert str(info.value) == ("the expression gives a range of numbers, not text or a number (print its numbers "
                                "with `| join(', ')`, or loop over it with {% for %})")
     assert expr.evaluate("{{ range(3) | join(', ') }}", ctx()) == "0, 1, 2"
+
+
+@pytest.mark.parametrize("source", ["{{ card.name }}", "{{card.cost}}", " {{ card.tags }}\n", "{{ card.sub }}",
+                                    "{{ card.long }}", "{{ deck.name }}", "{{ game.name }}", "{{ card.nope }}",
+                                    "{{ card._data }}", "{{ other.name }}", "{{ card.name  }} "])
+def test_one_field_read_as_jinja_reads_it(source, monkeypatch):
+    """`{{ card.NAME }}` is read without running Jinja (`expr._field`): the same value, the same
+    steps counted and the same error as Jinja's compiled expression gives."""
+    def outcome():
+        try:
+            return "value", expr.evaluate(source, ctx()), steps(source)
+        except (expr.ExprError, expr.MissingField) as exc:
+            return type(exc).__name__, str(exc), None
+
+    fast = outcome()
+    monkeypatch.setattr(expr, "_field", lambda source, ctx: expr._NOT_A_FIELD)
+    assert fast == outcome()
+
+
+def test_one_field_read_without_jinja(monkeypatch):
+    """The field is read by `expr._field`, not by the compiled expression (which is still made:
+    it says what is wrong with a missing field)."""
+    kind, compiled = expr._compile("{{ card.cost }}")
+    monkeypatch.setattr(expr, "_compile", lambda source: (kind, None))
+    assert expr.evaluate("{{ card.cost }}", ctx()) == 3
+    assert expr.evaluate("{{ card.sub }}", ctx()) == {"k": 1, "j": 2}
+    with pytest.raises(expr.ExprError, match="TypeError"):    # (no such field: the compiled expression is called)
+        expr.evaluate("{{ card.nope }}", ctx())
