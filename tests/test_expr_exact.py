@@ -865,7 +865,7 @@ def test_one_field_read_as_jinja_reads_it(source, monkeypatch):
 def test_one_field_read_without_jinja(monkeypatch):
     """The field is read by `expr._field`, not by the compiled expression (which is still made:
     it says what is wrong with a missing field)."""
-    kind, compiled = expr._compile("{{ card.cost }}")
+    kind = expr._compile("{{ card.cost }}")[0]
     monkeypatch.setattr(expr, "_compile", lambda source: (kind, None))
     assert expr.evaluate("{{ card.cost }}", ctx()) == 3
     assert expr.evaluate("{{ card.sub }}", ctx()) == {"k": 1, "j": 2}
