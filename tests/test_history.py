@@ -252,3 +252,47 @@ def test_the_bundled_games_history_files_are_current(game):
     assert (loaded.root / HISTORY).read_text(encoding="utf-8") == \
         dumps({REVISIONS: revisions_record(loaded), **({SECTION: translated} if translated else {})})
     assert {card.revision_number for deck in loaded.decks for card in deck.cards} == {1}
+
+
+def _places(node, out: list) -> list:
+    """Every mapping's and list's places, depth first."""
+    if isinstance(node, dict):
+        out.append((node.loc, node.key_locs, node.value_locs))
+        for v in node.values():
+            _places(v, out)
+    elif isinstance(node, list):
+        out.append((node.loc, node.item_locs))
+        for v in node:
+            _places(v, out)
+    return out
+
+
+@pytest.mark.parametrize("game", ["face-off", "game-601"])
+def test_a_file_as_cardgen_writes_it_is_read_with_json_and_its_places_as_yaml_gives_them(game):
+    """A history file that is what `dumps` writes is read by `json` (the YAML loader works out
+    its places only when one is asked for): the same data, in the same order, and the same
+    place for every key, value and item as the YAML loader gives; a file edited by hand (a
+    space added) is read by the YAML loader."""
+    from cardgen.load.history import _as_written, _ReadDict
+    from cardgen.load.yamlsrc import load_text
+
+    text = (REPO / "cards" / game / HISTORY).read_text(encoding="utf-8")
+    fast, slow = _as_written(json.loads(text), text, "h.json"), load_text(text, "h.json")
+    assert isinstance(fast, _ReadDict) and "_places" in fast.__dict__       # (no place worked out yet)
+    assert fast == slow and json.dumps(fast) == json.dumps(slow)
+    assert _places(fast, []) == _places(slow, [])
+    edited = text.replace('"format": 1', '"format":  1')
+    assert _as_written(json.loads(edited), edited, "h.json") is None
+
+
+def test_a_bad_record_in_a_file_as_cardgen_writes_it_is_said_at_its_place(tmp_path):
+    """A record no owner can use, in a file that is otherwise as cardgen writes it (read with
+    `json`): the warning names the record's line and column, as for a file the YAML loader read."""
+    from cardgen.load.history import dumps
+
+    root = make_game(tmp_path / "tiny")
+    text = dumps({"revisions": {"Things": [{"card": "name:Alpha", "revision": 1, "data": "ab", "body": "cd"},
+                                           {"card": "name:Bêta", "revision": "two", "data": "ab", "body": "cd"}]}})
+    (root / HISTORY).write_text(text, encoding="utf-8")
+    _, out, _ = run_cli("validate", str(root))
+    assert [line.split(": warning: ")[0] for line in warnings(out)] == [f"{root / HISTORY}:7:4"]
