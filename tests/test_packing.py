@@ -100,6 +100,21 @@ def test_a_page_moves_only_whole_and_a_full_sheet_takes_nothing():
         assert saved == 0 and out == pages
 
 
+def test_full_sheets_of_a_large_deck_are_not_tried_in_rooms_that_hold_no_card(monkeypatch):
+    """A full A4 sheet's free room (the strips beside and below its block) holds no card, so a
+    500-card deck's full sheets are not tried there, room by room (`packing._may_fit`: only
+    rooms that take a whole card count); its last page is not tried in them either."""
+    cps = copies("A", side("back"), 500)
+    pages = plan_size_group(cps, impose.plan_grid(210.0, 297.0, *POKER, BLEED), False).pages     # (A4)
+    assert [len(p[1]) for p in pages] == [9] * 55 + [5]
+    planned = []
+    plan_grid = impose.plan_grid
+    monkeypatch.setattr(impose, "plan_grid", lambda *a, **k: planned.append(k) or plan_grid(*a, **k))
+    out, saved = fill(pages, 0.0)
+    assert saved == 0 and out == pages
+    assert planned == []
+
+
 def test_tokens_fill_the_strip_under_cards_largest_first():
     """Three cards (one row) and round tokens of two sizes on a page of their own: the tokens go
     in the strip below the row, the 30 mm ones first so the 18 mm ones fill the gaps."""

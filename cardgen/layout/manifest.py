@@ -71,6 +71,9 @@ _TYPES = {"deck": _TEXT, "name": _TEXT, "id": _MAYBE, "copies": (int,), "revisio
           "body": _TEXT, "face": _TEXT, "back": _MAYBE}
 
 
+_ENTRY_FIELDS = tuple(f.name for f in dataclasses.fields(Entry))     # (plain values: `asdict` without copying)
+
+
 @dataclass
 class Manifest:
     game: str
@@ -81,7 +84,7 @@ class Manifest:
     def dumps(self) -> str:
         """The manifest as JSON: sorted keys, cards in build order; the same build, the same bytes."""
         data = {"format": FORMAT, "game": self.game, "version": self.version,
-                "cards": [dataclasses.asdict(e) for e in self.cards]}
+                "cards": [{k: getattr(e, k) for k in _ENTRY_FIELDS} for e in self.cards]}
         if self.sets:       # (a build without --set writes what it always did)
             data["set"] = dict(self.sets)
         return json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n"

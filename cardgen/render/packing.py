@@ -195,13 +195,24 @@ def _spread(kind: str, copies: list[Copy], hosts: list[tuple[int, _Host]], paper
     return None
 
 
+def _holds(w: float, h: float, sizes: set[tuple[float, float, float]]) -> bool:
+    """Whether a room `w` x `h` takes one piece of some size (width, height, bleed) in `sizes`,
+    as `impose.plan_grid` lays it out in an area (its trim and bleed inside, turned or not;
+    a little more lenient than it)."""
+    eps = 1e-3
+    return any((cw + 2 * b <= w + eps and ch + 2 * b <= h + eps) or (ch + 2 * b <= w + eps and cw + 2 * b <= h + eps)
+               for cw, ch, b in sizes)
+
+
 def _may_fit(kind: str, copies: list[Copy], hosts: list[tuple[int, _Host]]) -> bool:
     """False when `copies` laid out in a grid cannot fit into the hosts' rooms: each takes at
-    least its trim and no two overlap, so their trims' area is more than the rooms' (a full
-    sheet of a large deck: `_spread` would try every room of every sheet for nothing)."""
+    least its trim in a room that holds a whole piece, and no two overlap, so their trims' area
+    is more than those rooms' (a full sheet of a large deck: `_spread` would try every room of
+    every sheet for nothing; the strips beside and below a full sheet's block hold no card)."""
     if kind != "grid":
         return True
-    rooms = sum(w * h for _, host in hosts for _, _, w, h in host.rooms)
+    sizes = {(cp.width, cp.height, cp.bleed) for cp in copies}
+    rooms = sum(w * h for _, host in hosts for _, _, w, h in host.rooms if _holds(w, h, sizes))
     return sum(cp.width * cp.height for cp in copies) <= rooms + 1e-6
 
 
@@ -213,15 +224,15 @@ def fill(pages: list[Page], margin: float, mix_backs: bool = False) -> tuple[lis
         return pages, 0
     paper = (pages[0][0].paper_w, pages[0][0].paper_h)
     hosts = [_host(frame, copies, margin) for frame, copies in pages]
+    stock = [_stock(copies) for _, copies in pages]      # (a host's own copies: its page's)
     gone = [False] * len(pages)
     took = [False] * len(pages)
     for d in reversed(range(len(pages))):
         kind = _kind(*pages[d])
         if kind is None or took[d]:
             continue
-        paper_kind = _stock(pages[d][1])
         others = [(i, h) for i, h in enumerate(hosts)
-                  if h is not None and i != d and not gone[i] and _stock(h.copies) == paper_kind]
+                  if h is not None and i != d and not gone[i] and stock[i] == stock[d]]
         copies = pages[d][1]
         if kind == "round":         # the largest first: small ones fill the gaps the large leave
             copies = sorted(copies, key=lambda cp: -max(cp.width, cp.height) - 2 * cp.bleed)
