@@ -189,3 +189,24 @@ def test_natural_width_is_the_widest_line_set_unbroken():
     # set in a column exactly that wide, no line breaks but the forced ones
     text = TS.set_lines(paras, ST, 0.0, TS.natural_width(paras, ST))
     assert [_words(ln.runs) for ln in text.lines] == [["one", "two"], ["three", "four", "five"], ["six"]]
+
+
+def test_a_word_measured_before_asks_for_the_faces_it_asked_for_in_the_same_order():
+    """Words are measured once per typesetter (`Typesetter._word`); the faces a layout asks
+    for (`FontBook.uses`: what a cached side depends on, in order) are the same whether its
+    words were measured before or not, and so are the runs."""
+    text = "Fox **bold** 漢 Fox ★ *lean* fox"       # (漢 and ★ from fallback fonts)
+
+    def asked(ts: Typesetter) -> tuple[list, list]:
+        ts.fonts.uses = {}
+        try:
+            runs = ts.set(parse(text), ST, 0, 0, 60, 200)[0]
+            return list(ts.fonts.uses), [(r.content, r.font, r.x, r.baseline) for r in runs]
+        finally:
+            ts.fonts.uses = None
+
+    fresh = Typesetter(FontBook([DATA / "fonts"]), _no_icon)
+    first = asked(fresh)
+    assert len(first[0]) >= 4 and len(fresh._words) >= 5       # Lato regular, bold, italic and a fallback
+    assert asked(fresh) == first                                # every word from the memo
+    assert asked(Typesetter(FontBook([DATA / "fonts"]), _no_icon)) == first

@@ -226,6 +226,7 @@ class Layouter:
         self._trace: Trace | None = None
         self._keys: dict[tuple, tuple | None] = {}   # (deck, side, template) -> what their sides' keys share
         self._hasher: Any = None            # the content hashes of the sides laid out (`sidehash.SideHasher`)
+        self._file_digests: dict[str, str] = {}     # (`ops.layout_digest`: each file looked at once a pass)
         if cache is not None:
             from cardgen.layout.cache import Trace, settings_key
 
@@ -307,7 +308,7 @@ class Layouter:
         if self._hasher is None:
             self._hasher = SideHasher()
         ops.needs(layout)
-        ops.layout_digest(layout, font_files())
+        ops.layout_digest(layout, font_files(), self._file_digests)
         self._hasher.side(layout, shared=False)
         held = PackedLayout(layout.width, layout.height, layout.bleed, None, layout.key, layout.shape, layout.stamp,
                             encoded=packed, source=str(self.cache.path) if self.cache is not None else "",

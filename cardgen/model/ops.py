@@ -219,11 +219,14 @@ def extent(op: Op) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def layout_digest(layout: CardLayout, font_files: Mapping[str, FilePath]) -> str:
+def layout_digest(layout: CardLayout, font_files: Mapping[str, FilePath],
+                  files_seen: dict[str, str] | None = None) -> str:
     """Content hash of one laid-out card side: its size, shape and drawing operations, and
     the content of every font (`font_files`: ReportLab font name -> file), icon and image file
     they use.  Equal digests draw equal pictures.  Worked out once per layout (a finished
-    layout is not changed)."""
+    layout is not changed). `files_seen`: the files' digests as first found by this caller
+    (the layout engine's, for one pass over the cards: each file's status looked up once,
+    not once a side)."""
     done = layout.__dict__.get("_digest")
     if done is not None:
         return str(done)
@@ -239,12 +242,20 @@ def layout_digest(layout: CardLayout, font_files: Mapping[str, FilePath]) -> str
                     files.add(str(r.content))
                 else:
                     fonts.add(r.font)
+    seen = files_seen if files_seen is not None else {}
+
+    def of(path: str) -> str:
+        got = seen.get(path)
+        if got is None:
+            got = seen[path] = file_digest(FilePath(path))
+        return got
+
     font_digests = []
     for name in sorted(fonts):
         path = font_files.get(name)
-        font_digests.append((name, file_digest(path) if path else ""))
+        font_digests.append((name, of(str(path)) if path else ""))
     done = digest(layout.width, layout.height, layout.bleed, layout.shape, layout.ops,
-                  [(f, file_digest(FilePath(f))) for f in sorted(files)], font_digests)
+                  [(f, of(f)) for f in sorted(files)], font_digests)
     layout.__dict__["_digest"] = done
     return done
 

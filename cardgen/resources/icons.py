@@ -234,12 +234,21 @@ def svg_unsupported(path: Path) -> list[str]:
     return out
 
 
+def own_art(path: Path) -> bool:
+    """Is `path` one of cardgen's own icons? Told from the path itself where it is one as the
+    icon finder gives it (every card's icon asks: resolving took a system call a folder), else
+    from where it leads."""
+    if path.is_absolute() and ".." not in path.parts and path.is_relative_to(_OWN_ART):
+        return True
+    return path.resolve().is_relative_to(_OWN_ART)
+
+
 def svg_warnings(path: Path, fonts) -> list[tuple[str, str]]:
     """(message, code) for what of the SVG art at `path` prints otherwise than the file says:
     features cardgen does not draw (`svg_unsupported`) and text in fonts the game (`fonts`, a
     `FontBook`) does not have.  cardgen's own icons draw as they are: nothing to say."""
     path = Path(path)
-    if path.suffix.lower() != ".svg" or path.resolve().is_relative_to(_OWN_ART):
+    if path.suffix.lower() != ".svg" or own_art(path):
         return []
     out: list[tuple[str, str]] = []
     lacking = svg_unsupported(path)
@@ -445,7 +454,7 @@ def check_art(path: Path) -> None:
     """Raise IconError if the art file (SVG, PNG or JPEG) cannot be drawn.  cardgen's own
     icons are known to draw (tests/test_package.py loads every one): not loaded here, so a
     `cardgen validate` of a game that uses only them does not import the SVG reader."""
-    if Path(path).resolve().is_relative_to(_OWN_ART):
+    if own_art(Path(path)):
         return
     if Path(path).suffix.lower() == ".svg":
         load_svg(path)

@@ -112,6 +112,9 @@ def segments(text: str) -> list[str]:
     return out
 
 
+_UNSHAPED: Any = object()       # (what `Shaper._runs` answers for a run not shaped yet)
+
+
 class Shaper:
     """HarfBuzz fonts by font file, and the runs shaped in them (both kept, bounded); `read`
     gives a font file's bytes (`cardgen.resources.fonts` reads every font file)."""
@@ -137,10 +140,11 @@ class Shaper:
         drawn with); None where shaping changes nothing but kerning (`plain`). Right to left
         where its first strong character is. The answer depends on the text and the file
         alone, so a process that draws layouts made in another shapes them alike."""
-        rtl = strong(text) == "R"
         key = (text, path, version)
-        if key in self._runs:
-            return self._runs[key]
+        hit = self._runs.get(key, _UNSHAPED)
+        if hit is not _UNSHAPED:
+            return hit
+        rtl = strong(text) == "R"
         import uharfbuzz as hb
 
         hb_font = self.font(path, version)

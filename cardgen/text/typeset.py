@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from cardgen.core.memo import Bounded
 from cardgen.model.ops import Run
 from cardgen.resources.fonts import FontBook
 from cardgen.text import bidi, breaks
@@ -157,6 +158,9 @@ class Typesetter:
         self.lacking: dict[str, str] | None = None
         # the pseudo-locale (`--lang qps`): every text stretched and accented (`text.pseudo`)
         self.pseudo = False
+        # words measured (`_word`): (word, family, style, features, size) -> (parts, faces asked)
+        self._words: Bounded[tuple, tuple[Parts, tuple]] = Bounded(100_000)
+        self._words_of: tuple[FontBook, object | None] | None = None
 
     def _note_lacking(self, measured: Measured) -> None:
         """Remember the characters of a measured word that no font has (`lacking`)."""
@@ -180,14 +184,42 @@ class Typesetter:
                 if item is BREAK:
                     items.append(BREAK)
                     continue
-                word: Parts = [(measure_word(self.fonts, part, st.family, st.style, st.features, st.size), join)
-                               for part, join in breaks.parts(item, self.hyphenator)]
+                word = self._word(item, st)
                 if self.lacking is not None:
                     for measured, _ in word:
                         self._note_lacking(measured)
-                items.append(self._joined(word) if len(word) > 1 else word)
+                items.append(word)
             out.append(items)
         return out
+
+    def _word(self, item: list[Frag], st: TextStyle) -> Parts:
+        """One word measured in its parts (`_measure`), once per word, style and size while
+        the fonts and the hyphenation stay (most words of a game's cards recur: measuring one
+        split it by font, cut it by direction and looked up its shaping, about 10 µs). The
+        faces measuring it asked for are asked again (`FontBook.uses`, in order: what a
+        cached side depends on), the answer is shared and never changed."""
+        fonts = self.fonts
+        if self._words_of != (fonts, self.hyphenator):
+            self._words.clear()
+            self._words_of = (fonts, self.hyphenator)
+        key = (tuple(item), st.family, st.style, st.features, st.size)
+        hit = self._words.get(key)
+        if hit is not None:
+            if fonts.uses is not None:
+                fonts.uses.update(hit[1])
+            return hit[0]
+        uses, fonts.uses = fonts.uses, {}
+        try:
+            word: Parts = [(measure_word(fonts, part, st.family, st.style, st.features, st.size), join)
+                           for part, join in breaks.parts(item, self.hyphenator)]
+            if len(word) > 1:
+                word = self._joined(word)
+        finally:
+            asked, fonts.uses = fonts.uses, uses
+        if uses is not None:
+            uses.update(asked)
+        self._words[key] = (word, tuple(asked.items()))
+        return word
 
     def _joined(self, word: Parts) -> Parts:
         """A word's parts with the kerning between them (the pair at each place it may break)
