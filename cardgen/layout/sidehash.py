@@ -57,6 +57,13 @@ class SideHasher:
         return got
 
     def _value(self, v: object, nums: list[float], words: list[str]) -> None:
+        if type(v) is float:            # (most values, and colours: told apart before the chain below)
+            nums.append(v)
+            return
+        if type(v) is tuple and all(type(x) is float for x in v):
+            words.append(f"({len(v)}")
+            nums.extend(v)
+            return
         if v is None:
             words.append("\x01")
         elif isinstance(v, (int, float)):           # bool too

@@ -316,6 +316,7 @@ def _subsets(font: TTFont, path: Path) -> None:
                         f"{exc}); download or copy it again") from None
 
 
+_UNASKED: Any = object()            # (`FontBook.shaped`: not shaped in this book yet)
 _shaper = shaping.Shaper(_read)     # HarfBuzz's fonts and the runs shaped (process-wide)
 
 
@@ -594,6 +595,9 @@ class FontBook:
         self._cmaps: dict[str, Collection[int]] = {}
         self._paths: dict[str, Path | None] = {}        # ReportLab font name -> the file drawn (None: not ours)
         self._splits: dict[tuple[str, str, str], tuple[list[tuple[str, str]], bool]] = {}   # -> runs, fell back
+        # (text, font name) -> `shaped` (a font name's file is the same for the book's life: the
+        # text engine asks for each run's shaping two or three times)
+        self._shaped: Bounded[tuple[str, str], shaping.Shaped | None] = Bounded(200_000)
         # (family, style) of every face asked for while set, in order (`cardgen.layout.cache`)
         self.uses: dict[tuple[str, str], None] | None = None
 
@@ -689,10 +693,15 @@ class FontBook:
         shaping changes nothing but kerning, or for a font this book did not make."""
         if not text:
             return None
+        key = (text, font_name)
+        hit = self._shaped.get(key, _UNASKED)
+        if hit is not _UNASKED:
+            return hit
         if font_name not in self._paths:     # a font named by layouts made elsewhere (a worker, the layout cache)
             self._paths[font_name] = next((p for p, n in _registered.items() if n == font_name), None)
         path = self._paths[font_name]
-        return None if path is None else _shaper.shape(text, path, _digests.get(font_name, ""))
+        hit = self._shaped[key] = None if path is None else _shaper.shape(text, path, _digests.get(font_name, ""))
+        return hit
 
     def run_width(self, text: str, font_name: str, size: float) -> float:
         """The width of a run of text as it is drawn: shaped (`shaped`), else kerned."""
