@@ -423,8 +423,8 @@ class Typesetter:
             gaps = sum(1 for p in items[1:] if p[2] == 0)
             align = para.align or st.align
             align = _ALIGN.get((align, bases[n]), align)
-            visual = bases[n] or any(bidi.kind(str(p[0].value)) == "R" for pieces, *_ in items for p in pieces
-                                     if p[2])
+            visual = bases[n] or any(not p[0].value.isascii() and bidi.kind(p[0].value) == "R"
+                                     for pieces, *_ in items for p in pieces if p[2])
             loose = frozenset() if visual or align != "justify" or para_end else _between_wide(items)
             if align == "center":
                 cx = x + (w - line_w) / 2
