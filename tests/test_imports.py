@@ -234,9 +234,11 @@ def test_start_up_imports_no_heavy_library():
 # -- what start-up keeps out (docs/design.md, "Start-up") --------------------------------------
 # Libraries and cardgen modules that `cardgen validate` never needs for a game like the one
 # `cardgen new` makes: drawing, imaging, PDF reading, SVG, spreadsheets, watching, the
-# renderer, the build, atomic writes, the preview server, the progress bars.
+# renderer, the build, atomic writes, the preview server, the progress bars; git (subprocess: a
+# game that says its `version:`) and the bundled data found through importlib.resources (zipfile).
 VALIDATE_KEEPS_OUT = ("fontTools", "pyphen", "reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "lxml", "openpyxl", "python_calamine",
-                      "watchfiles", "logging", "csv", "ctypes", "cardgen.render", "cardgen.load.sheets",
+                      "watchfiles", "logging", "csv", "ctypes", "subprocess", "zipfile", "importlib.resources",
+                      "cardgen.render", "cardgen.load.sheets",
                       "cardgen.pipeline.build", "cardgen.core.atomic", "cardgen.serve", "cardgen.cli.terminal",
                       "cardgen.outputs.album")
 # `cardgen --help` lists the commands: nor templates, YAML, fonts, layout, the outputs or the

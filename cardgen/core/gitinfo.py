@@ -28,13 +28,16 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shutil
 import stat
-import subprocess
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+# (subprocess, shutil and tempfile are imported when git is run: a game that says its `version:`
+# never runs it, and `cardgen validate` starts quicker)
+if TYPE_CHECKING:
+    import subprocess
 
 DESCRIBE_TIMEOUT = 5.0      # seconds
 ARCHIVE_TIMEOUT = 120.0
@@ -197,6 +200,9 @@ def _format(common: Path) -> str:
 def _private(repo: Repo) -> Iterator[dict[str, str] | None]:
     """The environment for git calls on `repo`: a private GIT_DIR with cardgen's configuration
     (removed afterwards); None if it cannot be made."""
+    import shutil
+    import tempfile
+
     tmp = Path(tempfile.mkdtemp(prefix="cardgen-git-"))
     try:
         try:
@@ -233,9 +239,13 @@ def _private(repo: Repo) -> Iterator[dict[str, str] | None]:
 
 
 def _run(args: list[str], cwd: Path, timeout: float, env: dict[str, str] | None = None,
-         stdout=subprocess.PIPE) -> subprocess.CompletedProcess | None:
-    """`git ARGS` in `cwd` with `env` (from `_private`; None: only `git --version`); None when
-    git is missing, times out or cannot start."""
+         stdout: Any = None) -> subprocess.CompletedProcess | None:
+    """`git ARGS` in `cwd` with `env` (from `_private`; None: only `git --version`), its output
+    to `stdout` (None: a pipe); None when git is missing, times out or cannot start."""
+    import subprocess
+
+    if stdout is None:
+        stdout = subprocess.PIPE
     if env is None:         # (`git --version`: no repository, no configuration at all)
         env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
         env.update(GIT_DIR=os.devnull, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, LC_ALL="C")

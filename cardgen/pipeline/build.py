@@ -221,8 +221,9 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
         from cardgen.render import raster
 
         raster.start_early()        # the raster workers' fork server imports while the cards are laid out
+    # (`load.sheetfetch`, not `load.sheets`: only a deck of a spreadsheet reads one)
     from cardgen.layout.manifest import MANIFEST, manifest_of
-    from cardgen.load import sheets
+    from cardgen.load import sheetfetch
     from cardgen.pipeline.changes import changes_since
     from cardgen.pipeline.check import check_game, check_rendered, keep_history
     from cardgen.render import docinfo
@@ -235,7 +236,7 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
         from cardgen.render import raster
 
         raster.share(out_dir, shared)       # (card bitmaps too: a back the same in every language made once)
-    with sheets.settings(sheets.SheetSettings(out=opts.out, refresh=opts.refresh)):
+    with sheetfetch.settings(sheetfetch.SheetSettings(out=opts.out, refresh=opts.refresh)):
         checked = check_game(path, project, report, opts.out, lang=opts.lang, sets=opts.sets)
     game, rendered = _buildable(checked, opts, report)
     rendered.out_dir = out_dir
