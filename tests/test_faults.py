@@ -390,20 +390,32 @@ def test_layout_makes_each_deck_context_once(tiny_game, monkeypatch):
     assert len(calls) <= 2          # game.context() once, the engine's cache once
 
 
-def test_large_staged_outputs_wait_on_the_disk_not_in_memory(tmp_path):
+def test_large_staged_outputs_wait_on_the_disk_not_in_memory(tmp_path, monkeypatch):
     """An output of a megabyte or more (a print PDF of thousands of cards) is written to the
     output folder's `.cache/staged/` when it is staged, not held while the other outputs are
     made, and moved into place by the commit, which leaves nothing there; a smaller one stays
-    in memory until the commit.  A failed build's staged files go with the next build's."""
+    in memory until the commit.  It is written (and hashed) on the staging's own thread, while
+    the build goes on.  A failed build's staged files go with the next build's."""
     import hashlib
+    import threading
 
     from cardgen.core import atomic
 
     out = tmp_path / "out"
     big = bytes(range(256)) * (atomic.SPOOL_BYTES // 256 + 1)
     staging = atomic.Staging(out)
+    threads: list[str] = []
+    write = atomic._write_staged
+
+    def written(path, data):
+        threads.append(threading.current_thread().name.split("_")[0])
+        return write(path, data)
+
+    monkeypatch.setattr(atomic, "_write_staged", written)
     staging.add(out / "print-a4.pdf", big)
     staging.add(out / "small.txt", b"small")
+    staging.settle()
+    assert threads == ["cardgen-stage"]
     spooled = staging.files[out / "print-a4.pdf"]
     assert isinstance(spooled, atomic.Ready) and spooled.path.read_bytes() == big
     assert spooled.path.parent == out / ".cache" / "staged"
@@ -414,10 +426,12 @@ def test_large_staged_outputs_wait_on_the_disk_not_in_memory(tmp_path):
     assert not (out / ".cache" / "staged").exists()
     failed = atomic.Staging(out)
     failed.add(out / "print-a4.pdf", big + b"x")
+    failed.settle()
     assert len(list((out / ".cache" / "staged").iterdir())) == 1       # (the build fails: not committed)
     again = atomic.Staging(out)
     again.add(out / "print-a4.pdf", big + b"y")
     again.add(out / "print-letter.pdf", big + b"z")
+    again.settle()
     assert len(list((out / ".cache" / "staged").iterdir())) == 2
     again.commit(None)
     assert (out / "print-a4.pdf").read_bytes() == big + b"y" and (out / "print-letter.pdf").read_bytes() == big + b"z"

@@ -578,6 +578,7 @@ def test_converted_art_is_put_in_as_reportlab_would_without_a_file(kept, tmp_pat
 
     monkeypatch.setattr(Image.Image, "save", save)
     monkeypatch.setattr(Separation, "_converted", counted)
+    monkeypatch.setattr(Separation, "convert_early", lambda self, layouts: None)    # (below)
     one, _ = build_pdfx(root, tmp_path / "one")
     assert "TIFF" not in formats
     inks = [(name, thread) for name, plate, thread in converted if plate is None]
@@ -587,3 +588,69 @@ def test_converted_art_is_put_in_as_reportlab_would_without_a_file(kept, tmp_pat
     two, _ = build_pdfx(root, tmp_path / "two")
     assert "TIFF" in formats
     assert (two / "print-service" / "things-pdfx.pdf").read_bytes() == first
+
+
+def test_pictures_are_converted_early_in_the_background_each_once(tmp_path, monkeypatch):
+    """`Separation.convert_early` converts the opaque pictures layouts show on a thread of its
+    own; `convert_ahead` then takes what it made (converting none again, the same names and
+    inks as without it) and converts what it had not begun; a translucent picture is left to
+    the flattening."""
+    import threading
+
+    from PIL import Image
+
+    from cardgen.model import ops
+    from cardgen.render.cmyk import Separation
+    from cardgen.render.pdfxcache import PdfxCache
+
+    files = []
+    for i, mode in enumerate(["RGB", "RGB", "RGB", "RGBA"]):
+        files.append(tmp_path / f"p{i}.png")
+        Image.new(mode, (20, 16), (40 * i, 200, 90, 128)).save(files[-1])
+    sides = [ops.CardLayout(100, 100, 0, [ops.Image(f, 0, 0, 20, 16)], f"s{i}") for i, f in enumerate(files)]
+    converted: list[tuple[str, str]] = []
+    convert = Separation._converted
+
+    def counted(self, path):
+        converted.append((path.name, threading.current_thread().name.split("_")[0]))
+        return convert(self, path)
+
+    monkeypatch.setattr(Separation, "_converted", counted)
+    plain = Separation(cache=PdfxCache(tmp_path / "plain" / "pdfx.bin"))
+    plain.convert_ahead(sides, tmp_path)
+    wanted = [plain.convert_art(f, tmp_path) for f in files]
+    converted.clear()
+
+    early = Separation(cache=PdfxCache(tmp_path / "early" / "pdfx.bin"))
+    early.convert_early(sides[:2])
+    for future in list(early._early.values()):
+        future.result()
+    assert converted == [("p0.png", "cardgen-cmyk-early"), ("p1.png", "cardgen-cmyk-early")]
+    early.convert_early(sides[2:])          # p2 (RGBA p3 is not converted early)
+    early.convert_ahead(sides, tmp_path)    # (p2 taken back if not begun, else waited for)
+    assert [early.convert_art(f, tmp_path) for f in files] == wanted
+    assert sorted(name for name, _ in converted) == ["p0.png", "p1.png", "p2.png", "p3.png"]
+    assert dict(converted)["p3.png"] != "cardgen-cmyk-early" and not early._early
+
+
+def test_a_build_converts_early_only_what_it_makes_after_another_output(tmp_path, monkeypatch):
+    """The print-service output begins converting while the outputs before it are made
+    (`Output.ahead`), on a first build only: not when it is made first, nor when it was made
+    before (an edit converts the sides that changed, as it did)."""
+    from cardgen.render.cmyk import Separation
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714564800")
+    root = pdfx_game(tmp_path)
+    calls: list[int] = []
+    real = Separation.convert_early
+    monkeypatch.setattr(Separation, "convert_early", lambda self, layouts: calls.append(len(layouts)) or
+                        real(self, layouts))
+    build_game(root, REPO, BuildOptions(out=tmp_path / "alone", only=("pdfx",), papers=("a4",)), Report())
+    assert calls == []
+    made, _ = build_pdfx(root, tmp_path / "out")
+    assert calls == [8]             # (the back and face of each of the 4 cards printed)
+    (made / "print-service" / "things-pdfx.pdf").unlink()
+    build_pdfx(root, tmp_path / "out")
+    assert calls == [8]
+    assert (made / "print-service" / "things-pdfx.pdf").read_bytes() == \
+        (tmp_path / "alone" / root.name / "print-service" / "things-pdfx.pdf").read_bytes()

@@ -32,10 +32,14 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardgen.core.envfail import OutputProblem
 from cardgen.core.errors import Loc, Report, display_path
 from cardgen.core.names import bounded
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 STAGE_SUFFIX = ".cardgen-new"
 OLD_SUFFIX = ".cardgen-old"
@@ -170,7 +174,30 @@ class Ready:
         self.path, self.sha256 = Path(path), sha256
 
 
-Source = bytes | Path | tuple[Path, Callable[[Path], bytes]] | Kept | Ready
+class Spooling:
+    """Large data on its way to `.cache/staged/` (`Staging.add`): written and hashed on the
+    staging's own thread (file writes and sha256 let go of the interpreter) while the build
+    makes its next output; `Staging.settle` puts what it became in its place: `Ready`, or
+    the data itself when it could not be written."""
+
+    __slots__ = ("future",)
+
+    def __init__(self, future: Future[Ready | bytes]) -> None:
+        self.future = future
+
+
+def _write_staged(path: Path, data: bytes) -> Ready | bytes:
+    """`data` written to the new file `path` (a staged output waiting on the disk), or, if it
+    cannot be, `data` (then it stays in memory and the commit writes it, or says what is wrong)."""
+    try:
+        with open(path, "xb") as f:
+            f.write(data)
+    except OSError:
+        return data
+    return Ready(path, hashlib.sha256(data).hexdigest())
+
+
+Source = bytes | Path | tuple[Path, Callable[[Path], bytes]] | Kept | Ready | Spooling
 
 
 def side_paths(out: Path) -> tuple[Path, Path]:
@@ -311,8 +338,10 @@ def _write_file(path: Path, data: bytes) -> None:
         f.write(data)
 
 
-def _put(path: Path, src: bytes | Path | tuple[Path, Callable[[Path], bytes]] | Ready) -> str:
+def _put(path: Path, src: bytes | Path | tuple[Path, Callable[[Path], bytes]] | Ready | Spooling) -> str:
     """Write one staged file; returns the sha256 of what was written."""
+    if isinstance(src, Spooling):
+        src = src.future.result()
     if isinstance(src, Ready):
         try:
             os.rename(src.path, path)
@@ -366,34 +395,46 @@ class Staging:
         self.kept: list[Path] = []             # after commit: the previous output's files kept
         self.removed: list[Path] = []          # after commit: the retired files that were there
         self._spooled: list[Path] = []         # files of `.cache/staged/` (`add`)
+        self._writer: ThreadPoolExecutor | None = None     # writes them (`Spooling`)
 
     def add(self, path: Path, data: bytes) -> None:
         """Stage `data` for `path`.  Large data (`SPOOL_BYTES`: a print PDF, a saved object of
         10,000 cards) waits on the disk, in the output folder's `.cache/staged/`, not in memory
-        while the other outputs are made; the commit moves it into place (`add_ready`)."""
+        while the other outputs are made; the commit moves it into place (`add_ready`).  It is
+        written on a thread of the staging's own while the build goes on (`Spooling`), one at
+        a time: the data staged before is written by the time this returns."""
         if len(data) >= SPOOL_BYTES and self.out_dir is not None:
-            ready = self._spool(data)
-            if ready is not None:
-                self.files[Path(path)] = ready
+            spooling = self._spool(data)
+            if spooling is not None:
+                self.files[Path(path)] = spooling
                 return
         self.files[Path(path)] = data
 
-    def _spool(self, data: bytes) -> Ready | None:
-        """`data` written to a file of `.cache/staged/` (None: it could not be; then it stays
-        in memory and the commit writes it, or says what is wrong)."""
+    def _spool(self, data: bytes) -> Spooling | None:
+        """`data` being written to a file of `.cache/staged/` (None: there is no such folder;
+        then it stays in memory and the commit writes it, or says what is wrong)."""
         assert self.out_dir is not None
         folder = self.out_dir / CACHE_DIR / SPOOL_DIR
         try:
             if not self._spooled:
                 shutil.rmtree(folder, ignore_errors=True)       # (left by a build that failed)
                 folder.mkdir(parents=True, exist_ok=True)
-            path = folder / str(len(self._spooled))
-            with open(path, "xb") as f:
-                f.write(data)
         except OSError:
             return None
-        self._spooled.append(path)
-        return Ready(path, hashlib.sha256(data).hexdigest())
+        if self._writer is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._writer = ThreadPoolExecutor(1, thread_name_prefix="cardgen-stage")
+        self.settle()           # (one at a time: no more than one output's bytes wait in memory)
+        self._spooled.append(folder / str(len(self._spooled)))
+        return Spooling(self._writer.submit(_write_staged, self._spooled[-1], data))
+
+    def settle(self) -> None:
+        """Wait for the staged data being written (`add`): each file then `Ready` (or its
+        data, in memory, if it could not be written)."""
+        for path, src in self.files.items():
+            if isinstance(src, Spooling):
+                self.files[path] = src.future.result()
 
     def add_file(self, path: Path, src: Path, read: Callable[[Path], bytes] | None = None) -> None:
         """Stage a copy of the file `src` (kept on disk until commit, not in memory); `read`:
@@ -434,6 +475,10 @@ class Staging:
 
     def commit(self, report: Report | None = None) -> list[Path]:
         """Move everything into place; returns the files written (their final paths)."""
+        self.settle()
+        if self._writer is not None:
+            self._writer.shutdown()
+            self._writer = None
         out = self._root()
         real = out.resolve() if out.is_symlink() and out.is_dir() else out
         if os.path.lexists(real) and not real.is_dir():

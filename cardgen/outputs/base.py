@@ -197,6 +197,11 @@ class Output(Generic[Opts]):
             out.extend(decl.diagnostics(value, where, loc))
         return out
 
+    def ahead(self, job: Job[Opts]) -> None:
+        """Begin, in the background, work `make` will want (called on the same object with the
+        same job before any output of the build is made; nothing by default).  Never a
+        problem of its own: what it cannot do, `make` does, or says."""
+
     def make(self, job: Job[Opts]) -> None:
         raise NotImplementedError
 

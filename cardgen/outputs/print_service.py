@@ -60,6 +60,22 @@ class PrintService(Output[PdfxOptions]):
     default = True
     section = "pdfx"
 
+    _sep: Separation | None = None      # made by `ahead`, its pictures being converted
+
+    def ahead(self, job: Job[PdfxOptions]) -> None:
+        """On a first build (no print-service files made before: a rebuild converts only the
+        sides that changed), the pictures of the cards converted to the profile's inks on a
+        thread of their own while the other outputs are drawn (`Separation.convert_early`)."""
+        if job.ledger is not None and self.name in job.ledger.previous:
+            return
+        try:
+            self._sep = _separation(job)
+        except CardgenError:
+            return          # (said by `make`)
+        r = job.rendered
+        sides = [side for deck, card, face in r.faces if card.count > 0 for side in (r.back_of(deck, card), face)]
+        self._sep.convert_early([side for side in sides if side is not None])
+
     def make(self, job: Job[PdfxOptions]) -> None:
         from cardgen.core.digest import file_digest
         from cardgen.outputs.incremental import fonts_digest
@@ -77,7 +93,7 @@ class PrintService(Output[PdfxOptions]):
         if part.keep():
             return
         with part, tempfile.TemporaryDirectory(prefix="cardgen-pdfx-") as tmp, docinfo.using(info):
-            _make(job, Path(tmp))
+            _make(job, Path(tmp), self._sep or _separation(job))
 
 
 # The print-service files' date when nothing gives one (`_data_epoch`): 2000-01-01 00:00 UTC,
@@ -124,21 +140,30 @@ class _DeckFile:
     doc: DeckPdf
 
 
-def _make(job: Job, tmp: Path) -> None:
+def _separation(job: Job) -> Separation:
+    """The separation for the profile the options name, with the output folder's cache."""
     from PIL import ImageCms, UnidentifiedImageError
 
-    from cardgen.render import flatten, pdfx
     from cardgen.render.cmyk import Separation
-    from cardgen.render.pdfxcache import PdfxCache, Piece, side_key
+    from cardgen.render.pdfxcache import PdfxCache
 
-    r, o, report = job.rendered, job.options, job.report
-    path, cond, where = _profile(job)
+    path, _, where = _profile(job)
     cache = PdfxCache.of(job.out_dir)          # what builds before did to each card side
     try:
-        sep = Separation(path, o.rich_black, cache=cache)
+        return Separation(path, job.options.rich_black, cache=cache)
     except (OSError, ValueError, UnidentifiedImageError, ImageCms.PyCMSError) as exc:
-        raise CardgenError(where, f"pdfx: profile '{o.profile}' cannot be used: {exc}; give a "
+        raise CardgenError(where, f"pdfx: profile '{job.options.profile}' cannot be used: {exc}; give a "
                            f"CMYK output profile (.icc)", code="pdfx-profile") from None
+
+
+def _make(job: Job, tmp: Path, sep: Separation) -> None:
+    from cardgen.render import flatten, pdfx
+    from cardgen.render.pdfxcache import Piece, side_key
+
+    r, o, report = job.rendered, job.options, job.report
+    cond = _profile(job)[1]
+    cache = sep.cache
+    assert cache is not None
     if cond.identifier == "Custom":
         cond = replace(cond, info=sep.description)
     root = job.out_dir / "print-service"

@@ -17,7 +17,7 @@ from cardgen.core.paths import drop_links
 from cardgen.core.progress import stage
 from cardgen.load.project import output_dir
 from cardgen.outputs import OUTPUTS
-from cardgen.outputs.base import Job
+from cardgen.outputs.base import Job, Output
 from cardgen.outputs.incremental import Ledger
 from cardgen.pipeline import incremental
 from cardgen.pipeline.options import PAPERS, BuildOptions
@@ -206,6 +206,20 @@ def _buildable(checked: Any, opts: BuildOptions, report: Report) -> tuple[Any, A
     return game, rendered
 
 
+def _make_outputs(jobs: list[tuple[Output, Job]], staging: Staging, ledger: Ledger) -> None:
+    """Make each output, one after another, once each but the first has begun what it does
+    in the background (`Output.ahead`: while the outputs before it are made)."""
+    with stage("writing", len(jobs)) as advance:
+        for maker, job in jobs[1:]:
+            maker.ahead(job)
+        for maker, job in jobs:
+            advance(0, maker.name)
+            before = set(staging.files)
+            maker.make(job)
+            ledger.loose(maker.name, [p for p in staging.files if p not in before])
+            advance(1)
+
+
 def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, out_dir: Path) -> Built:
     if opts.out is None:
         _own_output(Path(path), project, out_dir)
@@ -266,15 +280,11 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     # every output's options, typed (command line > game.yaml > default): each output gets its
     # own as `job.options`, and another's through `job.options_of`
     resolved = {o.name: o.resolve(game.data, opts.outputs.get(o.name)) for o in OUTPUTS.values()}
-    with docinfo.using(game_docinfo(game)), stage("writing", len(wanted)) as advance:
-        for output in wanted:
-            advance(0, output.name)
-            before = set(staging.files)
-            output().make(Job(rendered, resolved[output.name], opts, staging, report, out_dir, output.DeckOptions,
-                              output.section, changes=changes, output=output.name, ledger=ledger,
-                              resolved=resolved))
-            ledger.loose(output.name, [p for p in staging.files if p not in before])
-            advance(1)
+    jobs = [(output(), Job(rendered, resolved[output.name], opts, staging, report, out_dir, output.DeckOptions,
+                           output.section, changes=changes, output=output.name, ledger=ledger, resolved=resolved))
+            for output in wanted]
+    with docinfo.using(game_docinfo(game)):
+        _make_outputs(jobs, staging, ledger)
     manifest_bytes = manifest.dumps().encode("utf-8")
     staging.add(out_dir / MANIFEST, manifest_bytes)
     if keep_history(checked, report):       # (cardgen-history.json beside the game: an input of the next build)

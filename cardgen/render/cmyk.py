@@ -89,6 +89,7 @@ class Separation:
     cache: PdfxCache | None = None
     _colours: dict = field(default_factory=dict)
     _art: dict = field(default_factory=dict)
+    _early: dict = field(default_factory=dict)     # (path, None) -> what `convert_early` is making of it
     peak: float = 0.0            # highest total ink of any colour given since `reset_peak`
 
     def __post_init__(self) -> None:
@@ -119,7 +120,7 @@ class Separation:
 
     def for_plate(self, plate: str) -> Separation:
         """The same separation, drawing the inks of `plate` ("cmy" or "k") as brightness."""
-        twin = replace(self, plate=plate, _colours=self._colours, _art={})
+        twin = replace(self, plate=plate, _colours=self._colours, _art={}, _early={})
         return twin
 
     # -- colours ------------------------------------------------------------------------------
@@ -193,6 +194,8 @@ class Separation:
         """`path` converted (or as a plate) into `folder`: (the new file, its highest total ink)."""
         key = (Path(path), self.plate)
         hit = self._art.get(key)
+        if hit is None and key in self._early:
+            hit = self._art[key] = self._early_done(key, folder)
         if hit is None:
             hit = self._art[key] = self._kept_art(Path(path), folder) or self._convert_art(Path(path), folder)
         self.peak = max(self.peak, hit[1])
@@ -217,8 +220,15 @@ class Separation:
         compressing let go of the interpreter, so every core works.  What a build before kept
         is not converted; the outcomes are kept in the order the files are first shown."""
         todo: list[Path] = []
+        for future in self._early.values():     # (what `convert_early` has not begun: made here, on every thread)
+            if future is not None:
+                future.cancel()
         for layout in layouts:
             for p in _raster_files(layout):
+                if (p, self.plate) in self._early:
+                    early = self._early_done((p, self.plate), folder)
+                    if early is not None:
+                        self._art[(p, self.plate)] = early
                 if (p, self.plate) not in self._art:
                     self._art[(p, self.plate)] = self._kept_art(p, folder)     # (None: to convert)
                     if self._art[(p, self.plate)] is None:
@@ -230,6 +240,51 @@ class Separation:
         with ThreadPoolExecutor(threads, thread_name_prefix="cardgen-cmyk") as pool:
             for p, done in zip(todo, pool.map(self._converted, todo)):
                 self._art[(p, self.plate)] = self._store(p, folder, *done)
+
+    def convert_early(self, layouts: list[ops.CardLayout]) -> None:
+        """Start converting the pictures `layouts` show (their copies at the size they print;
+        opaque ones: a translucent one is flattened first) on one thread in the background,
+        before the output that draws them is made: while the build draws its other outputs on
+        one core (ReportLab), Little CMS and zlib, which let go of the interpreter, use the
+        other.  What a build before kept is not converted;
+        each conversion is kept as `convert_ahead` keeps it (in the cache, its object on the
+        disk: no picture is held), and `convert_ahead` and `convert_art` wait for what is
+        under way, and take back what is not begun.  Without a cache, nothing is done."""
+        if self.cache is None or self.plate is not None:
+            return
+        todo: list[Path] = []
+        for layout in layouts:
+            for p in _opaque_pictures(layout):
+                if (p, None) not in self._early and (p, None) not in self._art:
+                    self._early[(p, None)] = None
+                    if self._kept_art(p, p.parent) is None:
+                        todo.append(p)
+        if not todo:
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = ThreadPoolExecutor(1, thread_name_prefix="cardgen-cmyk-early")
+        for p in todo:
+            self._early[(p, None)] = pool.submit(self._converted_kept, p)
+        pool.shutdown(wait=False)      # (its thread ends once the last is done, or taken back)
+
+    def _converted_kept(self, path: Path) -> tuple[str, float] | None:
+        """`path` converted and kept in the cache (`_store`, any thread): its name and highest
+        ink (None: its object could not be made, nor kept: converted when drawn)."""
+        name, peak, out, made = self._converted(path)
+        if made is None:
+            return None
+        self._store(path, path.parent, name, peak, out, made)
+        return name, peak
+
+    def _early_done(self, key: tuple[Path, str | None], folder: Path) -> tuple[Path, float] | None:
+        """What `convert_early` made of `key`'s file (waited for), as `convert_art` gives it;
+        None when it was not begun (then taken back) or the cache had it."""
+        future = self._early.pop(key)
+        if future is None:
+            return self._kept_art(key[0], folder)
+        done = None if future.cancel() else future.result()
+        return (Path(folder) / f"{done[0]}.tif", done[1]) if done is not None else None
 
     def _convert_art(self, path: Path, folder: Path) -> tuple[Path, float]:
         return self._store(path, folder, *self._converted(path))
@@ -332,6 +387,15 @@ def _raster_files(layout: ops.CardLayout) -> list[Path]:
         elif isinstance(op, ops.Text):
             out += [Path(r.content) for r in op.runs if r.kind == "icon" and not ops.is_svg(r.content)]
     return out
+
+
+def _opaque_pictures(layout: ops.CardLayout) -> list[Path]:
+    """The opaque raster pictures a layout's image elements show, as `_raster_files` gives
+    them: the flattening for PDF/X leaves them as they are."""
+    from cardgen.render.flatten import translucent
+
+    return [Path(art.fitted(op.path, op.w, op.h)) for op in layout.ops
+            if isinstance(op, ops.Image) and not ops.is_svg(op.path) and not translucent(op)]
 
 
 def _extent(op: ops.Op) -> tuple[float, float]:
