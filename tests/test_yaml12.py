@@ -73,3 +73,38 @@ def test_non_finite_counts_are_refused(tiny_game, count):
     lines = [ln for ln in (stdout + stderr).splitlines() if ": error: " in ln]
     assert lines == [f"{root}/deck.yaml:5:22: error: card 'A': count must be a whole number (0 to 10000), "
                      f"got {count.lstrip('.').replace('.', '')}"]
+
+
+def _shape(v):
+    """Data with every place (`loc`, `key_locs`, `value_locs`, `item_locs`), for comparing loads."""
+    if isinstance(v, dict):
+        return ("map", v.loc, [(_shape(k), v.key_locs[k], v.value_locs[k], _shape(x)) for k, x in v.items()])
+    if isinstance(v, list):
+        return ("seq", v.loc, v.item_locs, [_shape(x) for x in v])
+    return type(v).__name__, repr(v)
+
+
+@pytest.mark.parametrize("text", [
+    "a: 1\nb: [x, {c: d, e: null}]\nf:\n  - 1.5\n  - !!str 7\n  - true\n",
+    "- a\n- b: c\n  d: [1, 2]\n", "just text\n", "a: 1\nb: 2\na: 3\n", "a: {x: 1, x: 2}\n", "1: a\n1.0: b\n",
+    "a: !!int 1x\n", "a: !!float x\n", "a: !!bool yes\n", "a: !!map b\n", "a: !!seq b\n", "a: !!str {b: c}\n",
+    "? [a, b]\n: c\n", "? {a: b}\n: c\n", "a: !!null ''\n", "[!!int 0x1F, 0o17, 1_000, .NaN]\n",
+])
+def test_a_plain_tree_is_made_as_pyyaml_makes_it(text, monkeypatch):
+    """`yamlsrc._build` (a tree without anchors or merge keys, made straight from the nodes)
+    gives what PyYAML's constructor gives: the same data and places, or the same error."""
+    from cardgen.load import yamlsrc
+
+    def load():
+        try:
+            return _shape(load_text(text, "x.yaml"))
+        except CardgenError as exc:
+            return str(exc)
+
+    built = []
+    real = yamlsrc._build
+    monkeypatch.setattr(yamlsrc, "_build", lambda *a: built.append(1) or real(*a))
+    fast = load()
+    monkeypatch.setattr(yamlsrc, "_build", lambda *a: (_ for _ in ()).throw(yamlsrc._NotPlain()))
+    assert fast == load()
+    assert built        # (taken: a tree)
