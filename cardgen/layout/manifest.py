@@ -149,8 +149,9 @@ def pair(old: Sequence[Old], new: Sequence[New], old_key: Callable[[Old], tuple[
         if waiting:
             matched[j] = waiting.pop(0)
     left: dict[tuple[str, str], list[int]] = {}
+    first = set(matched.values())          # (a set: `in matched.values()` read them all for every card)
     for i, o in enumerate(old):
-        if i not in matched.values():
+        if i not in first:
             deck, _, body = old_key(o)
             left.setdefault((deck, body), []).append(i)
     for j, n in enumerate(new):

@@ -195,7 +195,7 @@ def _spread(kind: str, copies: list[Copy], hosts: list[tuple[int, _Host]], paper
     return None
 
 
-def _holds(w: float, h: float, sizes: set[tuple[float, float, float]]) -> bool:
+def _holds(w: float, h: float, sizes: tuple[tuple[float, float, float], ...]) -> bool:
     """Whether a room `w` x `h` takes one piece of some size (width, height, bleed) in `sizes`,
     as `impose.plan_grid` lays it out in an area (its trim and bleed inside, turned or not;
     a little more lenient than it)."""
@@ -204,15 +204,23 @@ def _holds(w: float, h: float, sizes: set[tuple[float, float, float]]) -> bool:
                for cw, ch, b in sizes)
 
 
-def _may_fit(kind: str, copies: list[Copy], hosts: list[tuple[int, _Host]]) -> bool:
+def _may_fit(kind: str, copies: list[Copy], hosts: list[tuple[int, _Host]],
+             usable: dict[tuple[int, tuple], float]) -> bool:
     """False when `copies` laid out in a grid cannot fit into the hosts' rooms: each takes at
     least its trim in a room that holds a whole piece, and no two overlap, so their trims' area
     is more than those rooms' (a full sheet of a large deck: `_spread` would try every room of
-    every sheet for nothing; the strips beside and below a full sheet's block hold no card)."""
+    every sheet for nothing; the strips beside and below a full sheet's block hold no card).
+    `usable`: each host's area of such rooms by the pieces' sizes, kept by the caller (and
+    dropped for a host whose rooms change): a page of a large deck asks every other page."""
     if kind != "grid":
         return True
-    sizes = {(cp.width, cp.height, cp.bleed) for cp in copies}
-    rooms = sum(w * h for _, host in hosts for _, _, w, h in host.rooms if _holds(w, h, sizes))
+    sizes = tuple(sorted({(cp.width, cp.height, cp.bleed) for cp in copies}))
+    rooms = 0.0
+    for i, host in hosts:
+        area = usable.get((i, sizes))
+        if area is None:
+            area = usable[(i, sizes)] = sum(w * h for _, _, w, h in host.rooms if _holds(w, h, sizes))
+        rooms += area
     return sum(cp.width * cp.height for cp in copies) <= rooms + 1e-6
 
 
@@ -227,6 +235,7 @@ def fill(pages: list[Page], margin: float, mix_backs: bool = False) -> tuple[lis
     stock = [_stock(copies) for _, copies in pages]      # (a host's own copies: its page's)
     gone = [False] * len(pages)
     took = [False] * len(pages)
+    usable: dict[tuple[int, tuple], float] = {}        # (`_may_fit`)
     for d in reversed(range(len(pages))):
         kind = _kind(*pages[d])
         if kind is None or took[d]:
@@ -236,7 +245,7 @@ def fill(pages: list[Page], margin: float, mix_backs: bool = False) -> tuple[lis
         copies = pages[d][1]
         if kind == "round":         # the largest first: small ones fill the gaps the large leave
             copies = sorted(copies, key=lambda cp: -max(cp.width, cp.height) - 2 * cp.bleed)
-        spread = _spread(kind, copies, others, paper, mix_backs) if _may_fit(kind, copies, others) else None
+        spread = _spread(kind, copies, others, paper, mix_backs) if _may_fit(kind, copies, others, usable) else None
         if spread is None:
             continue
         gone[d] = True
@@ -245,6 +254,8 @@ def fill(pages: list[Page], margin: float, mix_backs: bool = False) -> tuple[lis
             host = hosts[i]
             assert host is not None
             host.rooms = rooms
+            for key in [k for k in usable if k[0] == i]:
+                del usable[key]
             host.parts += parts
             took[i] = True
     out: list[Page] = []
