@@ -23,6 +23,7 @@ import itertools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from cardgen.check.colours import MACHADO, hex_of, lab
@@ -155,6 +156,17 @@ _TELL_KEYS = ("text", "icon", "src", "label")
 
 
 def _colour(value: Any) -> tuple[float, ...] | None:
+    return _colour_of(value) if isinstance(value, str) else _read_colour(value)
+
+
+@lru_cache(maxsize=4096)
+def _colour_of(value: str) -> tuple[float, ...] | None:
+    """`_read_colour` of a text, read once (a colour-coded deck repeats each card's colour in
+    several elements)."""
+    return _read_colour(value)
+
+
+def _read_colour(value: Any) -> tuple[float, ...] | None:
     try:
         c = Colour().convert(value, Env(100.0, 100.0)) if value not in (None, "") else None
     except Invalid:
@@ -190,7 +202,16 @@ def _sides(game: Game, res) -> Iterable[tuple[Any, list, Any]]:
         yield tpl, contexts, deck
 
 
-def _value(el: Mapping, key: str, ctx: dict) -> Any:
+def _value(el: Mapping, key: str, ctx: dict, same: dict | None = None) -> Any:
+    """What an element's `key` is on a card (its context `ctx`; None if it does not show or
+    cannot be worked out).  `same`: what values without a condition gave on the cards whose
+    contexts are alive, by their source and context (`{{ card.color }}` in three elements is
+    worked out once a card)."""
+    if same is not None and "when" not in el and isinstance(el.get(key), str):
+        k = (el[key], id(ctx))
+        if k not in same:
+            same[k] = _value(el, key, ctx)
+        return same[k]
     try:
         if "when" in el and not expr.condition(el["when"], ctx):
             return None
@@ -230,11 +251,12 @@ def colour_coding(game: Game, res, report: Report) -> None:
     greyscale."""
     groups: dict[tuple[int, str], tuple[Any, str, dict[tuple, list]]] = {}   # (a template element: a YDict)
     for tpl, contexts, deck in _sides(game, res):
+        same: dict = {}         # (this deck's contexts are alive while it is looked at)
         for el in tpl.elements:
             for key in _coded(el):
                 _, by_colour = groups.setdefault((id(el), key), (el, key, {}))[1:]
                 for name, ctx in contexts:
-                    c = _colour(_value(el, key, ctx))
+                    c = _colour(_value(el, key, ctx, same))
                     if c is not None:
                         by_colour.setdefault(c[:3], []).append((deck, name, ctx))
     said: set[str] = set()
