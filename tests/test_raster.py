@@ -397,3 +397,38 @@ def test_workers_get_bounded_chunks_of_cards_shrinking_towards_the_end():
     assert sizes[-2:] == [2, 1] or sizes[-2:] == [2, 2]          # the last tasks are tiny: workers end together
     small = [len(p) for p in raster._chunks(list(range(40)), 2)]
     assert small[0] == 10 and sum(small) == 40 and small[-1] == 2
+
+
+def test_raster_workers_take_the_builds_hashes_of_the_pictures(tmp_path, monkeypatch):
+    """A raster worker is given the hashes the build made of the pictures its sides show
+    (`_pictures_known`): it does not read and hash a photo again (each worker drew each of
+    the photo game's 20 MB pictures it showed), and one changed since is hashed again."""
+    import os
+
+    from PIL import Image
+
+    from cardgen.core import digest, memo
+    from cardgen.model import ops
+    from cardgen.render import raster
+
+    pic, icon = tmp_path / "photo.png", tmp_path / "icon.png"
+    Image.new("RGB", (8, 8), "red").save(pic)
+    Image.new("RGB", (4, 4), "blue").save(icon)
+    layout = ops.CardLayout(100, 100, 0, [ops.Image(pic, 0, 0, 10, 10), ops.Icon(icon, 0, 0, 5, 5)], "s")
+    units = [raster.Unit(layout, raster.Job(layout, raster.Spec(10, 10), tmp_path / "x"), []),
+             raster.Unit(layout, None, [], tmp_path / "y")]
+    monkeypatch.setattr(digest, "_file_digests", memo.Bounded(100))       # (the build's)
+    monkeypatch.chdir(tmp_path)
+    want = digest.file_digest(Path("photo.png")), digest.file_digest(icon)     # (a game folder given relative)
+    known = raster._pictures_known(units)
+    assert known == {pic: digest._file_digests[Path("photo.png")], icon: digest._file_digests[icon]}
+    assert {p: hit[2] for p, hit in known.items()} == {pic: want[0], icon: want[1]}
+    monkeypatch.setattr(digest, "_file_digests", memo.Bounded(100))       # (a worker's: nothing hashed yet)
+    digest.remember(known)
+    read: list[str] = []
+    real = digest.open_regular
+    monkeypatch.setattr(digest, "open_regular", lambda path, *a: read.append(path.name) or real(path, *a))
+    assert (digest.file_digest(pic), digest.file_digest(icon)) == want and read == []
+    Image.new("RGB", (8, 8), "green").save(pic)
+    os.utime(pic, ns=(1, 1))
+    assert digest.file_digest(pic) != want[0] and read == ["photo.png"]

@@ -79,6 +79,29 @@ def hashed_file(path: Path, st: os.stat_result) -> tuple[str, int] | None:
     return digest, at
 
 
+def remembered(paths: Iterable[Path]) -> dict[Path, tuple[int, int, str, int]]:
+    """What this process knows of the files `paths` (`hashed_file`; known by the path as
+    given, or, for an absolute one, relative to the working folder, as a game folder given so
+    names its files), for a process of its own to take (`remember`): a raster worker then
+    hashes none of the pictures again."""
+    out = {}
+    for p in paths:
+        hit = _file_digests.get(p)
+        if hit is None and p.is_absolute():
+            with contextlib.suppress(ValueError):
+                hit = _file_digests.get(Path(os.path.relpath(p)))
+        if hit is not None:
+            out[p] = hit
+    return out
+
+
+def remember(known: dict[Path, tuple[int, int, str, int]]) -> None:
+    """Take what `remembered` gave: each hash still checked against its file's size and
+    modification time whenever it is asked for, as every remembered hash is."""
+    for path, hit in known.items():
+        _file_digests.setdefault(path, hit)
+
+
 def digest(*values: Any) -> str:
     """A stable hash of plain data: strings, numbers, paths, tuples, lists, dicts and the
     frozen dataclasses of `cardgen.model` (by their `repr`, which lists every field)."""

@@ -414,17 +414,22 @@ def _scaled(img: Image.Image, spec: Spec) -> Image.Image:
 
 
 def _run_jobs(units: list[Unit], font_dirs: tuple, font_names: dict,
-              art_at: tuple[str, float] | None = None) -> list[tuple[str, str]]:
+              art_at: tuple[str, float] | None = None, known: dict | None = None) -> list[tuple[str, str]]:
     """Do units' work in this process: one PDF for the sides to render, one page each, and
     each scaled bitmap from its side's render.  Returns the files written for the jobs with
     `ready` and their sha256.  `art_at`: where the downsampled copies of images are kept and
-    the print resolution (`render.art.configure`)."""
+    the print resolution (`render.art.configure`); `known`: the hashes of the pictures the
+    sides show, as the build knows them (`core.digest.remembered`: a photo of 20 MB is not
+    read and hashed again by each worker that draws it)."""
     import pypdfium2 as pdfium
 
+    from cardgen.core.digest import remember
     from cardgen.render import art
 
     if art_at is not None:
         art.configure(Path(art_at[0]), art_at[1])
+    if known:
+        remember(known)
     renders = [u.render for u in units if u.render is not None]
     doc = None
     if renders:
@@ -678,13 +683,22 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
             parts = _chunks(work, _pool_size(len(work)))
             # a generator: a chunk's layouts are pickled only when a worker is ready for them
             assert pool is not None
-            for done in pool.watched(procs.imap_unordered(_worker, (("raster", (part, font_dirs, font_names, art_at))
+            for done in pool.watched(procs.imap_unordered(_worker, (("raster", (part, font_dirs, font_names, art_at,
+                                                                                _pictures_known(part)))
                                                                     for part in parts))):
                 made.extend(done)
     if ready:
         by_file = dict(made)
         ready[1].update((j.out, (j.ready, by_file[str(j.ready)])) for j in jobs if j.ready is not None)
     return paths
+
+
+def _pictures_known(units: list[Unit]) -> dict:
+    """The hashes this process knows of the raster files the sides `units` render show
+    (`core.digest.remembered`), for the worker that renders them."""
+    from cardgen.core.digest import remembered
+
+    return remembered({Path(f) for u in units if u.render is not None for f in ops.needs(u.layout).rasters})
 
 
 def _cached(path: Path) -> bool:
