@@ -432,3 +432,42 @@ def test_raster_workers_take_the_builds_hashes_of_the_pictures(tmp_path, monkeyp
     Image.new("RGB", (8, 8), "green").save(pic)
     os.utime(pic, ns=(1, 1))
     assert digest.file_digest(pic) != want[0] and read == ["photo.png"]
+
+
+def test_a_workers_next_chunks_replay_the_icons_it_drew_with_the_same_pixels(monkeypatch):
+    """A raster worker keeps the SVG forms it drew (`raster._svg_forms`): its next chunk's PDF
+    replays an icon's operators instead of reading and drawing the SVG again, and its pages
+    render to the same pixels as pages drawn afresh."""
+    import pypdfium2 as pdfium
+
+    from cardgen.model.ops import CardLayout, Icon, Rect, Run, Text
+    from cardgen.render import draw
+    from cardgen.resources.fonts import FontBook
+
+    fonts = FontBook([DATA / "fonts"])
+    art = DATA / "art" / "icons"
+    sides = [CardLayout(180.0, 252.0, 9.0, [
+        Rect(-9, -9, 198, 270, fill=(0.9, 0.8, 0.7, 1)),
+        Icon(art / "coins.svg", 40.0, 40.0, 100.0, 100.0, color=(0.5, 0.1, 0.2 + k / 10, 1)),
+        Text(10, 170, 160, 40, (Run(20.0, 190.0, "text", f"Card {k}", "Lato-Regular", 12.0, (0, 0, 0, 1), 50.0),
+                                Run(80.0, 182.0, "icon", art / "shield.svg", "", 10.0, (0.1, 0.3, 0.6, 1), 10.0)),
+             12.0)]) for k in range(3)]
+    fonts.face("Lato")
+    loaded: list[Path] = []
+    load = draw.load_svg
+    monkeypatch.setattr(draw, "load_svg", lambda path: loaded.append(path) or load(path))
+    monkeypatch.setattr(raster, "_svg_forms", raster._SvgForms(8))
+
+    def pixels(pdf: bytes) -> list[bytes]:
+        doc = pdfium.PdfDocument(pdf)
+        return [raster._render_page(doc[i], sides[i], raster.Spec(409, 573, 0)).tobytes() for i in range(len(doc))]
+
+    first = raster.jobs_pdf(sides, fonts)
+    assert sorted(p.name for p in loaded) == ["coins.svg", "shield.svg"]
+    again = raster.jobs_pdf(sides, fonts)
+    assert len(loaded) == 2                             # replayed: neither read nor drawn again
+    monkeypatch.setattr(raster, "_svg_forms", None)     # (as a worker's first chunk, every time)
+    fresh = raster.jobs_pdf(sides, fonts)
+    assert len(loaded) == 4
+    assert pixels(first) == pixels(again) == pixels(fresh)
+    assert len(set(pixels(fresh))) == 3

@@ -22,7 +22,7 @@ from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.model.ops import Colour
 from cardgen.render import art, docinfo, effects
-from cardgen.render.formcache import FormCache
+from cardgen.render.formcache import Forms
 from cardgen.render.glyphs import glyph_codes, register, shaped_out
 from cardgen.render.rlcompat import CardCanvas
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files, use_in_reportlab
@@ -174,7 +174,7 @@ class Drawer:
     # the resolution images are drawn at (`render.art`); None: the print PDFs' (`art.print_dpi`)
     image_dpi: float | None = None
 
-    def __init__(self, canvas: Canvas, fonts: FontBook, cache: FormCache | None = None) -> None:
+    def __init__(self, canvas: Canvas, fonts: FontBook, cache: Forms | None = None) -> None:
         self.c = canvas
         self.fonts = fonts
         # ("svg", path, themed) -> (name, width, height); ("card", id) -> (name, layout)

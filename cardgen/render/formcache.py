@@ -18,7 +18,7 @@ again) and ignored unless this installation of cardgen wrote it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from cardgen.core.cachefile import CacheFile, save_every
 
@@ -28,6 +28,14 @@ from cardgen.core.cachefile import CacheFile, save_every
 # (`CardCanvas.kept_stream`: a rebuild compresses no stream but the edited cards')
 Entry = tuple[str, list[str], tuple[float, ...], list] | tuple[str, list[str], tuple[float, ...], list, Any]
 _open: dict[Path, Any] = {}      # the form caches, and the print-service's (`render.pdfxcache`)
+
+
+class Forms(Protocol):
+    """What `Drawer` asks of a cache of forms: a `FormCache`, or a raster worker's SVG forms."""
+
+    def get(self, key: Any) -> Any | None: ...
+
+    def put(self, key: Any, entry: Any) -> None: ...
 
 
 class FormCache(CacheFile):

@@ -381,6 +381,20 @@ def _ensure_fonts(font_names: dict) -> None:
     use_in_reportlab(font_names)
 
 
+class _SvgForms(Bounded):
+    """The SVG forms a raster worker has drawn (`Drawer.vector_form`'s entries, by the file's
+    content): each chunk's PDF replays an icon's operators instead of drawing its outlines again
+    (a third of drawing a chunk of simple cards). Card forms are not kept: their entries hold
+    five parts."""
+
+    def put(self, key: str, entry: tuple) -> None:
+        if len(entry) == 4:
+            self[key] = entry
+
+
+_svg_forms = _SvgForms(256, 16 << 20, lambda entry: len(entry[0]))     # (at most 16 MB of operators)
+
+
 def jobs_pdf(layouts: list[ops.CardLayout], fonts, dpis: list[float] | None = None) -> bytes:
     """A PDF with one page per card side (trim + bleed), drawn by the same `Drawer` as the
     print sheets; uncompressed, since it is read back at once.  `dpis`: each side's pixels
@@ -390,7 +404,8 @@ def jobs_pdf(layouts: list[ops.CardLayout], fonts, dpis: list[float] | None = No
     buf = io.BytesIO()
     c = new_canvas(buf, fonts)
     c.setPageCompression(0)
-    drawer = Drawer(c, fonts)
+    drawer = Drawer(c, fonts, _svg_forms)       # (an SVG's form from this process's last chunks)
+    drawer.prepare(layouts)
     for i, layout in enumerate(layouts):
         B = layout.bleed
         c.setPageSize((layout.width + 2 * B, layout.height + 2 * B))
