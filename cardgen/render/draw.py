@@ -701,8 +701,13 @@ def _coding(token: str, chars: str) -> str:
 
 def shaped_side(layout: ops.CardLayout, fonts: FontBook) -> bool:
     """Whether a card side draws shaped glyphs (`Run.glyphs`): its form is reused from another
-    document only once what its glyphs stand for is said to their fonts (`_name_glyphs`)."""
-    return any(ord(ch) >= PSEUDO for text in side_chars(layout, fonts).values() for ch in text)
+    document only once what its glyphs stand for is said to their fonts (`_name_glyphs`).
+    Worked out once a side, as `side_chars` (each paper's sheets and cards.pdf ask)."""
+    done = layout.__dict__.get("_shaped")
+    if done is None:
+        done = layout.__dict__["_shaped"] = any(ord(ch) >= PSEUDO for text in side_chars(layout, fonts).values()
+                                                for ch in text)
+    return bool(done)
 
 
 def side_chars(layout: ops.CardLayout, fonts: FontBook) -> dict[str, str]:
