@@ -11,11 +11,12 @@ imports every output module, to check each output's section of game.yaml and of 
 files against its `Options`.  So an output module keeps at its top level only what the table
 needs, its `Output` class and its declarations, and imports the drawing, imaging and PDF code
 it uses inside `make()` (tests/test_imports.py holds `validate` to that).  Importing all of
-them costs `validate` about 12 ms of its 150 (2-core machine), half of it the `Options`
-dataclasses themselves, which any check of the sections needs.  Splitting each output into a
-declaration module and a module that makes it would save the other half at the price of two
-modules per output and a second place to look; it is not done, and a new output stays one
-module and one line here.
+them cost `validate` about 12 ms of its 150 when this was written; in session 6 about 46 ms
+on a loaded machine (the booklet's page composer, TTS and the tuck boxes the most), a tenth
+of a small game's `validate` (docs/performance.md, "Start-up").  Splitting each output into a
+declaration module and a module that makes it, or a table that imports an output only when a
+game has its section, would save about half of that at the price of a second place to look;
+neither is done, and a new output stays one module and one line here.
 """
 from __future__ import annotations
 
