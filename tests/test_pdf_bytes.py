@@ -304,3 +304,24 @@ def test_the_pdfx_font_preflight_reads_font_objects_straight_from_the_bytes(tmp_
     moved = plain.replace(b"startxref\n", b"startxref\n1", 1)
     assert pdfx._font_objects(moved) is None
     assert pdfx.unembedded_fonts(moved) == ["Courier", "Helvetica", "Times-Italic"]
+
+
+def test_a_one_card_edit_converts_one_side_of_the_pdfx_file_ligatures_and_all(tmp_path, monkeypatch):
+    """The print-service file keeps each card side's conversion (`pdfxcache.Piece`) for sides
+    drawn with ligature glyphs too (each face here shows Vollkorn's ffi): after a one-card
+    edit one side is converted, and the file is a clean build's, byte for byte."""
+    from cardgen.render import formcache
+    from cardgen.render.pdfxcache import PdfxCache
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714564800")
+    game = make_game(tmp_path)
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    build(game, out, ("pdfx",))
+    assert PdfxCache.of(out / "dozen").converted == CARDS + 1          # every face and the back
+    edit(game)
+    monkeypatch.setattr(formcache, "_open", {})                        # another process, as `cardgen build` is
+    build(game, out, ("pdfx",))
+    assert PdfxCache.of(out / "dozen").converted == 1
+    build(game, fresh, ("pdfx",))
+    name = "print-service/things-pdfx.pdf"
+    assert (out / "dozen" / name).read_bytes() == (fresh / "dozen" / name).read_bytes()

@@ -88,8 +88,9 @@ class _Drawer(Drawer):
             shown = [Path(p) for p in c.shown]
             piece = Piece(*(made or ("", [], [])), self.asked, [p.stem for p in shown],
                           max(art, sep.peak, self.asked_peak), pictures)
-            # (a side with shaped glyphs is drawn in each document: `shaped_side`)
-            reusable = made is not None and not shaped_side(side, self.fonts) and all(
+            # (a side with shaped glyphs, only if what its glyphs stand for is said by its runs:
+            # `Drawer._name_glyphs`)
+            reusable = made is not None and (not shaped_side(side, self.fonts) or self._name_glyphs(side)) and all(
                 p.parent == self.folder and c.kept is not None and c.kept.image(p.stem) is not None for p in shown)
         else:
             for image in piece.images:
@@ -159,7 +160,8 @@ class DeckPdf:
             used = sorted(text_chars([side], fonts))
             key = self.keys[id(side)] = side_key("side", side, sep.key, [tokens[f] for f in used])
             piece = cache.piece(key)
-            if piece is not None and cache.has_images(piece):
+            if piece is not None and cache.has_images(piece) and (
+                    not shaped_side(side, fonts) or self.drawer._name_glyphs(side)):
                 self.pieces[id(side)] = piece
 
     def missing(self) -> list[ops.CardLayout]:
