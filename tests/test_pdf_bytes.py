@@ -306,22 +306,40 @@ def test_the_pdfx_font_preflight_reads_font_objects_straight_from_the_bytes(tmp_
     assert pdfx.unembedded_fonts(moved) == ["Courier", "Helvetica", "Times-Italic"]
 
 
-def test_a_one_card_edit_converts_one_side_of_the_pdfx_file_ligatures_and_all(tmp_path, monkeypatch):
-    """The print-service file keeps each card side's conversion (`pdfxcache.Piece`) for sides
+
+def test_a_one_card_edit_converts_one_side_and_makes_only_its_objects_of_the_pdfx_file(tmp_path, monkeypatch):
+    """The print-service file keeps each card side's conversion (`pdfxcache.Piece`), for sides
     drawn with ligature glyphs too (each face here shows Vollkorn's ffi): after a one-card
-    edit one side is converted, and the file is a clean build's, byte for byte."""
+    edit one side is converted.  And the file is assembled from the last build's like the
+    print sheets: the bytes made anew are the edited face's form object and the
+    cross-reference; every other object (the output intent and its profile, the fonts, the
+    pages) is taken as it was, and the file is a clean build's, with its PDF/X keys and /ID."""
     from cardgen.render import formcache
     from cardgen.render.pdfxcache import PdfxCache
 
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714564800")
     game = make_game(tmp_path)
     out, fresh = tmp_path / "out", tmp_path / "fresh"
+    name = "print-service/things-pdfx.pdf"
     build(game, out, ("pdfx",))
     assert PdfxCache.of(out / "dozen").converted == CARDS + 1          # every face and the back
+    before = raw_objects(out / "dozen" / name)
     edit(game)
     monkeypatch.setattr(formcache, "_open", {})                        # another process, as `cardgen build` is
-    build(game, out, ("pdfx",))
+    kept, made = build(game, out, ("pdfx",))
     assert PdfxCache.of(out / "dozen").converted == 1
     build(game, fresh, ("pdfx",))
-    name = "print-service/things-pdfx.pdf"
-    assert (out / "dozen" / name).read_bytes() == (fresh / "dozen" / name).read_bytes()
+    path = out / "dozen" / name
+    data = path.read_bytes()
+    assert data == (fresh / "dozen" / name).read_bytes()
+    after = raw_objects(path)
+    changed = {num for num in after if before[num] != after[num]}
+    assert changed == {num for num, text in card_forms(path).items() if "closesatdusk" in text.replace(" ", "")}
+    assert len(changed) == 1
+    at = data.rindex(b"startxref\n") + len(b"startxref\n")
+    objects_made = sum(len(after[num]) + len(b"endobj\n") for num in changed)
+    assert made == objects_made + len(data) - int(data[at:data.index(b"\n", at)])
+    assert kept + made == len(data) and made * 20 < len(data)
+    reader = PdfReader(path)
+    assert reader.trailer["/Root"]["/OutputIntents"][0]["/S"] == "/GTS_PDFX"
+    assert reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1:2003" and "/ID" in reader.trailer

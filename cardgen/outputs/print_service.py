@@ -157,6 +157,7 @@ def _separation(job: Job) -> Separation:
 
 
 def _make(job: Job, tmp: Path, sep: Separation) -> None:
+    from cardgen.outputs.print_sheets import assembly
     from cardgen.render import flatten, pdfx
     from cardgen.render.pdfxcache import Piece, side_key
 
@@ -188,7 +189,8 @@ def _make(job: Job, tmp: Path, sep: Separation) -> None:
     todo.update({i: sides[i] for f in files for i, piece in f.doc.pieces.items() if unmeasured(i, piece)})
     done, pictures = flatten.flatten_all(list(todo.values()), r.res.fonts, tmp)
     flat = dict(zip(todo, zip(done, pictures)))
-    pdfs = [f.doc.write(flat, f"{r.game.title}: {f.deck.name} (PDF/X-1a, {cond.identifier})", cond) for f in files]
+    pdfs = [f.doc.write(flat, f"{r.game.title}: {f.deck.name} (PDF/X-1a, {cond.identifier})", cond,
+                        assembly(job, f.deck.slug, f"print-service/{f.deck.slug}-pdfx.pdf")) for f in files]
     measure = {i: flat[i][0] for f in files for i, piece in f.doc.pieces.items() if unmeasured(i, piece)}
     for (i, _), peak in zip(measure.items(), pdfx.ink_peaks(list(measure.values()), r.res.fonts, sep, tmp)):
         inks[i] = peak

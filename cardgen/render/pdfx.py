@@ -28,7 +28,8 @@ from reportlab.pdfbase import pdfdoc
 
 from cardgen.core.units import MM
 from cardgen.model import ops
-from cardgen.render import docinfo
+from cardgen.render import assemble, docinfo
+from cardgen.render.assemble import Assembly
 from cardgen.render.cmyk import CmykCanvas, Condition, Separation, spot
 from cardgen.render.draw import Drawer, new_canvas, shaped_side, text_chars
 from cardgen.render.outlines import outline_ops
@@ -148,7 +149,7 @@ class DeckPdf:
         self.c = new_canvas(self.buf, fonts, canvas=CmykCanvas, enforceColorSpace=sep.enforce)
         self.c.kept = sep.cache
         self.drawer = _Drawer(self.c, fonts, sep, folder)
-        tokens = self.c.fix_resources(text_chars(sides, fonts))       # the same names and codes in every build
+        tokens = self.tokens = self.c.fix_resources(text_chars(sides, fonts))   # the same names and codes in every build
         self.keys: dict[int, str] = {}
         self.pieces: dict[int, Piece | None] = {}     # (all known after `write`)
         for side in sides:
@@ -169,40 +170,60 @@ class DeckPdf:
         return [side for side in {id(s): s for s in self.sides}.values() if self.pieces[id(side)] is None]
 
     def write(self, flat: Mapping[int, tuple[ops.CardLayout, int]], title: str,
-              condition: Condition | None = None) -> bytes:
+              condition: Condition | None = None, assembly: Assembly | None = None) -> bytes:
         """The PDF; `flat`: each missing side (by id) flattened, and how many pictures that made.
-        With `condition`, a PDF/X-1a file (boxes, output intent, PDF/X keys)."""
-        c, cache = self.c, self.cache
+        With `condition`, a PDF/X-1a file (boxes, output intent, PDF/X keys).  Every card form
+        is made before the first page, so that with an `assembly` the file is taken from the
+        last build's where only card forms changed (`render.assemble`)."""
+        c = self.c
         c.setTitle(title)
         self.sep.convert_ahead([flat.get(id(side), (side, 0))[0] for side in self.missing()], self.drawer.folder)
         names: dict[int, str] = {}
         for side in self.sides:
-            name = names.get(id(side))
-            if name is None:
-                had = self.pieces[id(side)]
-                drawing, pictures = flat.get(id(side), (side, 0))
-                name, piece, reusable = self.drawer.side_form(side, had, drawing, pictures)
-                names[id(side)], self.pieces[id(side)] = name, piece
-                if had is None and cache is not None:
-                    cache.converted += 1
-                    if reusable:
-                        cache.keep_piece(self.keys[id(side)], piece)
-            B = side.bleed
-            w, h = side.width + 2 * B, side.height + 2 * B
-            c.setPageSize((w, h))
+            if id(side) not in names:
+                names[id(side)] = self._form(side, flat)
+
+        def pages() -> bytes:
+            for side in self.sides:
+                B = side.bleed
+                w, h = side.width + 2 * B, side.height + 2 * B
+                c.setPageSize((w, h))
+                if condition is not None:
+                    c.setBleedBox((0, 0, w, h))
+                    c.setTrimBox((B, B, B + side.width, B + side.height))
+                c.setFillColor((0.0, 0.0, 0.0))          # the inherited colour: black, in the separation's terms
+                c.setStrokeColor((0.0, 0.0, 0.0))
+                c.doForm(names[id(side)])
+                if condition is not None and self.die is not None and id(side) in self.die.sides:
+                    self.die.draw(c, side)
+                c.showPage()
             if condition is not None:
-                c.setBleedBox((0, 0, w, h))
-                c.setTrimBox((B, B, B + side.width, B + side.height))
-            c.setFillColor((0.0, 0.0, 0.0))          # the inherited colour: black, in the separation's terms
-            c.setStrokeColor((0.0, 0.0, 0.0))
-            c.doForm(name)
-            if condition is not None and self.die is not None and id(side) in self.die.sides:
-                self.die.draw(c, side)
-            c.showPage()
-        if condition is not None:
-            _pdfx(c, self.sep, condition)
-        c.save()
-        return self.buf.getvalue()
+                _pdfx(c, self.sep, condition)
+            c.save()
+            return self.buf.getvalue()
+
+        structure = None
+        if assembly is not None:
+            pieces = {id(side): self.pieces[id(side)] for side in self.sides}
+            structure = ("pdfx", title, condition, self.sep.key, self.die.name if self.die else None, self.tokens,
+                         [(names[i], p.svgs, p.images, p.forms, p.states) if p else (names[i],) for i, p in pieces.items()],
+                         [(id(side) in self.die.sides if self.die else False, side.width, side.height, side.bleed,
+                           side.shape, side.outline, names[id(side)]) for side in self.sides])
+        return assemble.assembled(assembly, structure, self.drawer, pages)
+
+    def _form(self, side: ops.CardLayout, flat: Mapping[int, tuple[ops.CardLayout, int]]) -> str:
+        """The form of `side` (made from its kept piece, else drawn from `flat`), its piece
+        kept, and its reuse key said to `render.assemble` (None: not kept)."""
+        had, cache = self.pieces[id(side)], self.cache
+        drawing, pictures = flat.get(id(side), (side, 0))
+        name, piece, reusable = self.drawer.side_form(side, had, drawing, pictures)
+        self.pieces[id(side)] = piece
+        if had is None and cache is not None:
+            cache.converted += 1
+            if reusable:
+                cache.keep_piece(self.keys[id(side)], piece)
+        self.drawer.keys[name] = self.keys.get(id(side)) if reusable else None
+        return name
 
 
 def _pdfx(c: object, sep: Separation, cond: Condition) -> None:
