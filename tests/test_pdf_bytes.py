@@ -319,6 +319,9 @@ def test_a_one_card_edit_converts_one_side_and_makes_only_its_objects_of_the_pdf
 
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714564800")
     game = make_game(tmp_path)
+    face = game / "templates" / "face.yaml"         # (an icon: each side's piece names the SVG forms it asks for)
+    face.write_text(face.read_text() + "  - {name: mark, type: icon, icon: coins, x: 50mm, y: 75mm, width: 8mm, "
+                                       "height: 8mm}\n")
     out, fresh = tmp_path / "out", tmp_path / "fresh"
     name = "print-service/things-pdfx.pdf"
     build(game, out, ("pdfx",))
@@ -342,4 +345,9 @@ def test_a_one_card_edit_converts_one_side_and_makes_only_its_objects_of_the_pdf
     assert kept + made == len(data) and made * 20 < len(data)
     reader = PdfReader(path)
     assert reader.trailer["/Root"]["/OutputIntents"][0]["/S"] == "/GTS_PDFX"
+    deck = game / "deck.yaml"                       # another card, in another process: assembled again
+    deck.write_text(deck.read_text().replace("card 3 opens at dawn", "card 3 opens at noon"))
+    monkeypatch.setattr(formcache, "_open", {})
+    _, again = build(game, out, ("pdfx",))
+    assert 0 < again * 20 < len(data)
     assert reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1:2003" and "/ID" in reader.trailer

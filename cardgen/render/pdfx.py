@@ -87,7 +87,7 @@ class _Drawer(Drawer):
             self.draw_ops(drawing, B, B + side.height)
             made = c.form_contents() if _font_state(c) == fonts else None
             shown = [Path(p) for p in c.shown]
-            piece = Piece(*(made or ("", [], [])), self.asked, [p.stem for p in shown],
+            piece = Piece(*(made or ("", [], [])), list(self.asked), [p.stem for p in shown],
                           max(art, sep.peak, self.asked_peak), pictures)
             # (a side with shaped glyphs, only if what its glyphs stand for is said by its runs:
             # `Drawer._name_glyphs`)
