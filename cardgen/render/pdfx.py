@@ -149,7 +149,8 @@ class DeckPdf:
         self.c = new_canvas(self.buf, fonts, canvas=CmykCanvas, enforceColorSpace=sep.enforce)
         self.c.kept = sep.cache
         self.drawer = _Drawer(self.c, fonts, sep, folder)
-        tokens = self.tokens = self.c.fix_resources(text_chars(sides, fonts))   # the same names and codes in every build
+        # the same names and codes in every build
+        tokens = self.tokens = self.c.fix_resources(text_chars(sides, fonts))
         self.keys: dict[int, str] = {}
         self.pieces: dict[int, Piece | None] = {}     # (all known after `write`)
         for side in sides:
@@ -204,11 +205,12 @@ class DeckPdf:
 
         structure = None
         if assembly is not None:
-            pieces = {id(side): self.pieces[id(side)] for side in self.sides}
+            # around the card forms: what each form asks for (SVG forms, images, states), in
+            # order, and each page (its form, its boxes, its die line)
+            forms = [(names[i], p.svgs, p.images, p.forms, p.states) for i, p in self.pieces.items() if p is not None]
             structure = ("pdfx", title, condition, self.sep.key, self.die.name if self.die else None, self.tokens,
-                         [(names[i], p.svgs, p.images, p.forms, p.states) if p else (names[i],) for i, p in pieces.items()],
-                         [(id(side) in self.die.sides if self.die else False, side.width, side.height, side.bleed,
-                           side.shape, side.outline, names[id(side)]) for side in self.sides])
+                         forms, [(id(side) in self.die.sides if self.die else False, side.width, side.height,
+                                  side.bleed, side.shape, side.outline, names[id(side)]) for side in self.sides])
         return assemble.assembled(assembly, structure, self.drawer, pages)
 
     def _form(self, side: ops.CardLayout, flat: Mapping[int, tuple[ops.CardLayout, int]]) -> str:
