@@ -18,7 +18,7 @@ import json
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -188,8 +188,15 @@ def shown_path(path: str | os.PathLike, game: Game) -> str:
     """A file as the page names it: relative to the game folder, else to the project, else
     one of cardgen's own (`cardgen:templates/basic/card.yaml`); never the computer's full path
     (the gallery is sent to other people)."""
+    return _shown(os.fspath(path), os.fspath(game.root), os.fspath(game.project), os.getcwd())
+
+
+@lru_cache(maxsize=4096)
+def _shown(path: str, root: str, project: str, cwd: str) -> str:
+    """`shown_path` (worked out once a process for each file: the gallery names every card's
+    deck file, and a problem's, at each card; `cwd`: what relative paths are relative to)."""
     p = Path(os.path.abspath(path))
-    for base, prefix in ((game.root, ""), (game.project, ""), (DATA, "cardgen:")):
+    for base, prefix in ((root, ""), (project, ""), (DATA, "cardgen:")):
         try:
             return prefix + p.relative_to(Path(os.path.abspath(base))).as_posix()
         except ValueError:
