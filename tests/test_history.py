@@ -2,6 +2,7 @@
 counters that outlive the build folder and travel with the game (docs/changes.md)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -296,3 +297,24 @@ def test_a_bad_record_in_a_file_as_cardgen_writes_it_is_said_at_its_place(tmp_pa
     (root / HISTORY).write_text(text, encoding="utf-8")
     _, out, _ = run_cli("validate", str(root))
     assert [line.split(": warning: ")[0] for line in warnings(out)] == [f"{root / HISTORY}:7:4"]
+
+
+@pytest.mark.parametrize("name, by_json", [("Bêta ✓ 😀", True), ("Beta\u00a0\u3000", True), ("Beta\x80", False),
+                                           ("Beta\x85", False), ("Beta\u2028", False), ("Beta\ufeff", False)])
+def test_what_yaml_reads_otherwise_is_left_to_the_yaml_loader(name, by_json):
+    """A file as cardgen writes it whose text YAML reads otherwise than JSON (a character the YAML
+    reader refuses, a line break YAML folds: NEL, LS) or a number JSON alone reads (NaN) is read
+    by the YAML loader, which says what it says of it; any other is read with `json`, the same data."""
+    from cardgen.core.errors import CardgenError
+    from cardgen.load.history import _as_written, dumps
+    from cardgen.load.yamlsrc import load_text
+
+    text = dumps({"revisions": {"Things": [{"card": f"name:{name}", "revision": 1, "data": "ab", "body": "cd"}]}})
+    fast = _as_written(json.loads(text), text, "h.json")
+    assert (fast is not None) == by_json
+    if by_json:
+        assert fast == load_text(text, "h.json") and _places(fast, []) == _places(load_text(text, "h.json"), [])
+    nan = text.replace('"revision": 1', '"revision": NaN')
+    assert _as_written(json.loads(nan), nan, "h.json") is None
+    with pytest.raises(CardgenError) if name.endswith("\x80") else contextlib.nullcontext():
+        load_text(text, "h.json")

@@ -21,6 +21,8 @@ merge conflict left in it, say, is for the designer to resolve), so nothing in i
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,6 +97,13 @@ def _parsed(raw: bytes, path: Path, report: Report, history: History) -> YDict |
     return data
 
 
+# what the YAML reader may not read as JSON does: anything but tab, CR, LF and the printable
+# characters of libyaml's reader, less the byte order mark and YAML's other line breaks (NEL,
+# LS, PS: a line break inside a quoted string is folded)
+_NOT_YAML = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+                       "\U00010000-\U0010ffff]")
+
+
 class _Places:
     """The places of the values of a history file that `_as_written` read with `json`: worked
     out by the YAML loader (JSON is YAML) the first time one is asked for, which a file with
@@ -153,8 +162,10 @@ def _as_written(data: Any, text: str, filename: str) -> YDict | None:
     the same records) and within the YAML loader's limits; None for any other file (edited by
     hand, merged, another version's), which the YAML loader reads as before.  Reading the
     file twice (JSON for its message, YAML for every value's place) was most of a 500-card
-    game's history (55 of 60 ms)."""
-    if not isinstance(data, dict) or "\\" in text:
+    game's history (55 of 60 ms).  Not a file with a backslash escape, a character the YAML
+    reader refuses (a C1 control character, a byte order mark) or a number JSON reads
+    otherwise than YAML (NaN, Infinity): the YAML loader says what it says of them."""
+    if not isinstance(data, dict) or "\\" in text or _NOT_YAML.search(text):
         return None
     sections = {k: v for k, v in data.items() if k not in ("about", "format")}
     if not all(isinstance(g, dict) and all(isinstance(r, list) and all(isinstance(x, dict) for x in r)
@@ -182,6 +193,8 @@ def _as_written(data: Any, text: str, filename: str) -> YDict | None:
         else:
             nodes += 1
             if isinstance(value, int) and not isinstance(value, bool) and len(str(abs(value))) > limits.MAX_INT_DIGITS:
+                return None
+            if isinstance(value, float) and not math.isfinite(value):
                 return None
             made = value
         if parent is None:
