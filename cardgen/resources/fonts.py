@@ -598,7 +598,7 @@ class FontBook:
         # (text, font name) -> `shaped` (a font name's file is the same for the book's life: the
         # text engine asks for each run's shaping two or three times)
         self._ascii: dict[str, bool] = {}       # font name -> `_has_ascii`
-        self._shaped: Bounded[tuple[str, str], shaping.Shaped | None] = Bounded(200_000)
+        self._shaped: Bounded[tuple[str, str], shaping.Shaped | None] = Bounded(16_384)
         # (family, style) of every face asked for while set, in order (`cardgen.layout.cache`)
         self.uses: dict[tuple[str, str], None] | None = None
 

@@ -158,8 +158,9 @@ class Typesetter:
         self.lacking: dict[str, str] | None = None
         # the pseudo-locale (`--lang qps`): every text stretched and accented (`text.pseudo`)
         self.pseudo = False
-        # words measured (`_word`): (word, family, style, features, size) -> (parts, faces asked)
-        self._words: Bounded[tuple, tuple[Parts, tuple]] = Bounded(100_000)
+        # words measured (`_word`): (word, family, style, features, size) -> (parts, faces asked);
+        # at most 4,096 (about 4 MB: a 10,000-card game's card names are words of their own)
+        self._words: Bounded[tuple, tuple[Parts, tuple]] = Bounded(4096)
         self._words_of: tuple[FontBook, object | None] | None = None
 
     def _note_lacking(self, measured: Measured) -> None:
