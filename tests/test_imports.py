@@ -235,10 +235,12 @@ def test_start_up_imports_no_heavy_library():
 # Libraries and cardgen modules that `cardgen validate` never needs for a game like the one
 # `cardgen new` makes: drawing, imaging, PDF reading, SVG, spreadsheets, watching, the
 # renderer, the build, atomic writes, the preview server, the progress bars; git (subprocess: a
-# game that says its `version:`) and the bundled data found through importlib.resources (zipfile).
+# game that says its `version:`) and the bundled data found through importlib.resources (zipfile);
+# the outputs whose section the game has not (the new game has a `booklet:` section).
 VALIDATE_KEEPS_OUT = ("fontTools", "pyphen", "reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "lxml", "openpyxl", "python_calamine",
                       "watchfiles", "logging", "csv", "ctypes", "subprocess", "zipfile", "importlib.resources",
-                      "cardgen.render", "cardgen.load.sheets",
+                      "cardgen.render", "cardgen.load.sheets", "cardgen.outputs.tts", "cardgen.outputs.tuckboxes",
+                      "cardgen.outputs.png", "cardgen.outputs.images",
                       "cardgen.pipeline.build", "cardgen.core.atomic", "cardgen.serve", "cardgen.cli.terminal",
                       "cardgen.outputs.album")
 # `cardgen --help` lists the commands: nor templates, YAML, fonts, layout, the outputs or the

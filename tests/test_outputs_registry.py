@@ -46,6 +46,9 @@ def test_names_and_classes_agree():
     assert [n for n, o in OUTPUTS.items() if not o.default] == ["changes", "ttp", "tabletopia", "screentop", "png", "images"]
     sections = [o.section for o in OUTPUTS.values() if o.section]
     assert len(sections) == len(set(sections))
+    # the table says each output's section without importing it (`cardgen validate` imports
+    # only the outputs whose section a game has)
+    assert OUTPUTS.sections() == {o.section: (n, o.DeckOptions is not None) for n, o in OUTPUTS.items() if o.section}
 
 
 def _given(monkeypatch, *args) -> BuildOptions:

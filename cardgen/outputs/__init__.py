@@ -7,54 +7,82 @@ The order is the order they are made in and listed in.
 
 Start-up.  `cardgen --help` imports none of this (the build command makes its flags and
 epilog from the table when it is used: `cardgen.cli.main._Build`).  `cardgen validate`
-imports every output module, to check each output's section of game.yaml and of the deck
-files against its `Options`.  So an output module keeps at its top level only what the table
-needs, its `Output` class and its declarations, and imports the drawing, imaging and PDF code
-it uses inside `make()` (tests/test_imports.py holds `validate` to that).  Importing all of
-them cost `validate` about 12 ms of its 150 when this was written; in session 6 about 46 ms
-on a loaded machine (the booklet's page composer, TTS and the tuck boxes the most), a tenth
-of a small game's `validate` (docs/performance.md, "Start-up").  Splitting each output into a
-declaration module and a module that makes it, or a table that imports an output only when a
-game has its section, would save about half of that at the price of a second place to look;
-neither is done, and a new output stays one module and one line here.
+imports the outputs whose section the game has (game.yaml's or a deck file's), to check it
+against their `Options`, and the print-service output (its safe margin is the readability
+check's); `build` imports them all (its flags).  So an output module keeps at its top level
+only what the table needs, its `Output` class and its declarations, and imports the drawing,
+imaging and PDF code it uses inside `make()` (tests/test_imports.py holds `validate` to that).
+Importing them all cost a small game's `validate` about 46 ms in session 6 (a loaded machine:
+a tenth of it); the table says each output's section, so that the others are not imported.
 """
 from __future__ import annotations
 
-from cardgen.outputs.base import Output
-from cardgen.outputs.booklet import Booklet
-from cardgen.outputs.calibration import Calibration
-from cardgen.outputs.cards_pdf import CardsPdf
-from cardgen.outputs.changes import ChangesPdf
-from cardgen.outputs.dice import Dice
-from cardgen.outputs.foldover import Foldover
-from cardgen.outputs.gallery import Gallery
-from cardgen.outputs.images import Images
-from cardgen.outputs.player_aid import PlayerAid
-from cardgen.outputs.png import Png
-from cardgen.outputs.print_service import PrintService
-from cardgen.outputs.print_sheets import PrintSheets
-from cardgen.outputs.screentop import Screentop
-from cardgen.outputs.tabletopia import Tabletopia
-from cardgen.outputs.ttp import Ttp
-from cardgen.outputs.tts import Tts
-from cardgen.outputs.tuckboxes import Tuckboxes
+from collections.abc import Iterator, MutableMapping
+from importlib import import_module
 
-OUTPUTS: dict[str, type[Output]] = {o.name: o for o in (
-    PrintSheets,
-    Foldover,
-    ChangesPdf,
-    Calibration,
-    CardsPdf,
-    Booklet,
-    PlayerAid,
-    Tts,
-    Ttp,
-    Tabletopia,
-    Screentop,
-    Png,
-    PrintService,
-    Gallery,
-    Images,
-    Tuckboxes,
-    Dice,
-)}
+from cardgen.outputs.base import Output
+
+# name: (module, class, its game.yaml section, whether a deck file may have the section too),
+# in the order the outputs are made in and listed in.  A module is imported when its class is
+# first asked for (`OUTPUTS[name]`), so `cardgen validate` imports only the outputs whose
+# section a game has (tests/test_outputs_registry.py holds this table to the classes).
+_TABLE: dict[str, tuple[str, str, str | None, bool]] = {
+    "print": ("print_sheets", "PrintSheets", "print", False),
+    "foldover": ("foldover", "Foldover", "foldover", False),
+    "changes": ("changes", "ChangesPdf", None, False),
+    "calibration": ("calibration", "Calibration", None, False),
+    "cards": ("cards_pdf", "CardsPdf", None, False),
+    "booklet": ("booklet", "Booklet", "booklet", False),
+    "player-aid": ("player_aid", "PlayerAid", None, False),
+    "tts": ("tts", "Tts", "tts", True),
+    "ttp": ("ttp", "Ttp", None, False),
+    "tabletopia": ("tabletopia", "Tabletopia", None, False),
+    "screentop": ("screentop", "Screentop", None, False),
+    "png": ("png", "Png", "png", False),
+    "pdfx": ("print_service", "PrintService", "pdfx", False),
+    "gallery": ("gallery", "Gallery", "gallery", False),
+    "images": ("images", "Images", "images", False),
+    "tuckboxes": ("tuckboxes", "Tuckboxes", "tuckboxes", False),
+    "dice": ("dice", "Dice", None, False),
+}
+
+
+class Registry(MutableMapping[str, type[Output]]):
+    """Output name -> its class, each output's module imported when it is first asked for."""
+
+    def __init__(self, table: dict[str, tuple[str, str, str | None, bool]]) -> None:
+        self._table = dict(table)
+        self._classes: dict[str, type[Output]] = {}
+
+    def __getitem__(self, name: str) -> type[Output]:
+        cls = self._classes.get(name)
+        if cls is None:
+            module, attr, _, _ = self._table[name]
+            cls = self._classes[name] = getattr(import_module(f"cardgen.outputs.{module}"), attr)
+        return cls
+
+    def __setitem__(self, name: str, cls: type[Output]) -> None:
+        """An output given as its class (a test's, say)."""
+        self._table[name] = (cls.__module__, cls.__name__, cls.section, cls.DeckOptions is not None)
+        self._classes[name] = cls
+
+    def __delitem__(self, name: str) -> None:
+        del self._table[name]
+        self._classes.pop(name, None)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._table
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table)
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def sections(self) -> dict[str, tuple[str, bool]]:
+        """game.yaml section -> (the output's name, whether a deck file may have it), without
+        importing any output."""
+        return {section: (name, deck) for name, (_, _, section, deck) in self._table.items() if section}
+
+
+OUTPUTS = Registry(_TABLE)

@@ -45,13 +45,24 @@ class Checked:
 
 
 def sections() -> dict[str, str]:
-    """game.yaml keys that hold output options -> what they are."""
-    return {o.section: o.summary for o in OUTPUTS.values() if o.section}
+    """game.yaml keys that hold output options -> the output's name (no output imported)."""
+    return {section: name for section, (name, _) in OUTPUTS.sections().items()}
 
 
 def deck_sections() -> dict[str, str]:
-    """Deck file keys that hold output options -> what they are."""
-    return {o.section: o.summary for o in OUTPUTS.values() if o.section and o.DeckOptions is not None}
+    """Deck file keys that hold output options -> the output's name."""
+    return {section: name for section, (name, deck) in OUTPUTS.sections().items() if deck}
+
+
+def used_sections(game: Game) -> list[str]:
+    """The outputs whose section game.yaml or a deck file has (a section another has not cannot
+    have a problem: `Output.section_problems`), in the registry's order."""
+    found = []
+    for section, (name, deck) in OUTPUTS.sections().items():
+        places = [game.data, *(d.data for d in game.decks)] if deck else [game.data]
+        if any(isinstance(data, dict) and data.get(section) is not None for data in places):
+            found.append(name)
+    return found
 
 
 def load_game(path: Path, project: Path, report: Report | None = None, tolerant: bool = False,
@@ -91,11 +102,8 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
         return Checked(None, None)
     recognise_header_case(game, report)     # (before anything reads the cards' fields)
     check_printed_names(game, report)
-    done: set[str] = set()
-    for output in OUTPUTS.values():
-        if output.section and output.section not in done:
-            done.add(output.section)
-            report.extend(output.section_problems(game))
+    for name in used_sections(game):        # (the others are not imported: start-up)
+        report.extend(OUTPUTS[name].section_problems(game))
     history = read_history(game.root, report)
     check_missing(game, report)             # (before laying out: a card printed untranslated is marked)
     check_stale(game, history, report)
