@@ -64,3 +64,19 @@ def test_cardgen_list_shows_decks_and_counts(tiny_game):
         "tiny: Tiny (3 cards)",
         "  Things: 3 cards, 2 distinct, poker (63.5x88.9 mm), template tiny/face",
     ]
+
+
+def test_the_operations_repr_lists_every_field_as_dataclasses_writes_it():
+    """`layout_digest` hashes the operations' `repr`; it is dataclasses' own, unwrapped from
+    its guard against a value holding itself (`ops._plain_reprs`): every field, in order."""
+    import dataclasses
+
+    from cardgen.model import ops
+
+    run = ops.Run(1.5, 2.0, "text", "Fox", "Lato-Regular", 9.0, (0.0, 0.5, 1.0, 1.0), 12.25, 0.1, "\ue000")
+    text = ops.Text(0.0, 1.0, 50.0, 20.0, (run, run), 9.0, False, 90.0, "title", None, (1.0, 1.0, 1.0, 1.0), 0.5)
+    for op in (run, text, ops.Rect(1.0, 2.0, 3.0, 4.0, fill=(1.0, 0.0, 0.0, 1.0)), ops.CardLayout(180.0, 252.0, 9.0, [text])):
+        fields = ", ".join(f"{f.name}={getattr(op, f.name)!r}" for f in dataclasses.fields(op) if f.repr)
+        assert repr(op) == f"{type(op).__qualname__}({fields})"
+        assert not hasattr(type(op).__repr__, "__wrapped__")
+    assert repr(text).count("Run(x=1.5, baseline=2.0, kind='text', content='Fox'") == 2
