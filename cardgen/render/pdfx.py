@@ -17,6 +17,7 @@ flattened differently by some. Flattening here, where we can check the result, i
 """
 from __future__ import annotations
 
+import bisect
 import io
 import re
 from collections.abc import Mapping
@@ -317,13 +318,14 @@ def _font_objects(data: bytes) -> list[str] | None:
     if len(rows) != count:
         return None
     objects: dict[int, bytes] = {}
-    for num, (offset, kind) in enumerate(rows):
-        if kind == b"n":
-            at = int(offset)
-            if not data.startswith(b"%d 0 obj" % num, at):
-                return None
-            ends = [e for e in (data.find(b"stream", at), data.find(b"endobj", at)) if e >= 0]
-            objects[num] = data[at:min(ends)] if ends else b""
+    used = {num: int(offset) for num, (offset, kind) in enumerate(rows) if kind == b"n"}
+    bounds = sorted([*used.values(), start])
+    for num, at in used.items():
+        if not data.startswith(b"%d 0 obj" % num, at):
+            return None
+        end = bounds[bisect.bisect_right(bounds, at)] if at < start else len(data)     # (where the next one begins)
+        ends = [e for e in (data.find(b"stream", at, end), data.find(b"endobj", at, end)) if e >= 0]
+        objects[num] = data[at:min(ends)] if ends else b""
 
     def ref(obj: bytes, key: bytes) -> bytes | None:
         m = re.search(key + _REF, obj)
