@@ -144,16 +144,19 @@ def test_problems_go_to_the_cards_named_else_the_lines_else_the_deck_else_the_ga
         Diagnostic(Loc(f, 1, 1), "something about the deck", "warning"),
         Diagnostic(Loc(str(game / "templates" / "face.yaml"), 3, 1), "card 'Moon' (tokens.yaml:5), element x",
                    "error"),
+        Diagnostic(Loc(str(game / "templates" / "face.yaml"), 4, 1), "card 'Moon' and card 'Gamma' differ",
+                   "warning"),
         Diagnostic(Loc(str(game / "rules.yaml"), 4, 1), "Tokens: the rules leave the total open", "warning"),
         Diagnostic(Loc(str(game / "rules.yaml"), 9, 1), "item 'VP tokens': count open", "warning"),
     ]
     placed = place_problems(g.decks, d)
     named = {(slug, g.decks[0 if slug == "things" else 1].cards[i].name): [x.message for x in v]
              for (slug, i), v in placed.cards.items()}
-    assert named == {("things", "Gamma"): ["something at Gamma's second line"],
+    assert named == {("things", "Gamma"): ["card 'Moon' and card 'Gamma' differ", "something at Gamma's second line"],
                      ("things", "Alpha"): ["Things: 2 cards have no text yet ('Alpha', 'Beta')"],
                      ("things", "Beta"): ["Things: 2 cards have no text yet ('Alpha', 'Beta')"],
-                     ("tokens", "Moon"): ["card 'Moon' (tokens.yaml:5), element x"]}
+                     ("tokens", "Moon"): ["card 'Moon' (tokens.yaml:5), element x",
+                                          "card 'Moon' and card 'Gamma' differ"]}
     assert {k: [x.message for x in v] for k, v in placed.decks.items()} == {
         "things": ["something about the deck"], "tokens": ["Tokens: the rules leave the total open"]}
     assert [x.message for x in placed.game] == ["item 'VP tokens': count open"]

@@ -253,6 +253,22 @@ def _names_card(message: str, name: str) -> bool:
             or f" '{name}')" in message or f"('{name}')" in message)
 
 
+def _named_in(message: str, names: Mapping[str, object]) -> set[str]:
+    """The names n of `names` for which `card 'n'` is in `message`: every quote after a
+    `card '` tried as the end of a name (a name may hold quotes), not every card tried."""
+    found = set()
+    start = message.find("card '")
+    while start >= 0:
+        at = start + len("card '")
+        end = message.find("'", at)
+        while end >= 0:
+            if message[at:end] in names:
+                found.add(message[at:end])
+            end = message.find("'", end + 1)
+        start = message.find("card '", start + 1)
+    return found
+
+
 @dataclass
 class Placed:
     cards: dict[tuple[str, int], list[Diagnostic]] = field(default_factory=dict)
@@ -268,6 +284,9 @@ def place_problems(decks: Iterable[Deck], diagnostics: Iterable[Diagnostic]) -> 
     decks = list(decks)
     by_file = {Path(os.path.abspath(d.file)): d for d in decks}
     spans = {d.slug: card_spans(d) for d in decks}
+    by_name: dict[str, list[tuple[int, Deck, Card]]] = {}     # (in the decks' order)
+    for at, (deck_of, card) in enumerate((d, c) for d in decks for c in d.cards):
+        by_name.setdefault(card.name, []).append((at, deck_of, card))
     placed = Placed()
     for diag in sorted(diagnostics, key=Diagnostic.sort_key):
         deck = by_file.get(Path(os.path.abspath(diag.loc.file))) if diag.loc.file else None
@@ -281,7 +300,7 @@ def place_problems(decks: Iterable[Deck], diagnostics: Iterable[Diagnostic]) -> 
             else:
                 placed.decks.setdefault(deck.slug, []).append(diag)
             continue
-        hits = [(d, c) for d in decks for c in d.cards if f"card '{c.name}'" in diag.message]
+        hits = [(d, c) for _, d, c in sorted(x for name in _named_in(diag.message, by_name) for x in by_name[name])]
         if hits:
             for d, c in hits:
                 placed.cards.setdefault((d.slug, c.index), []).append(diag)
