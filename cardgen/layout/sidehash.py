@@ -84,13 +84,15 @@ class SideHasher:
         content rather than by path (the same game unpacked elsewhere hashes the same)."""
         if type(op) is ops.Text:
             words.append("Text")
-            nums += (op.x, op.y, op.w, op.h, op.size, op.overflow, op.rotate, len(op.runs))
+            nums += (op.x, op.y, op.w, op.h, op.size, op.overflow, op.rotate, len(op.runs), op.outline_width)
+            self._value(op.shadow, nums, words)
+            self._value(op.outline, nums, words)
             for r in op.runs:
-                nums += (r.x, r.baseline, r.size, r.width)
+                nums += (r.x, r.baseline, r.size, r.width, r.tracking)
                 words += (r.kind, self.file(r.content) if isinstance(r.content, Path) else r.content,
-                          self.font(r.font) if r.font else "")
+                          self.font(r.font) if r.font else "", r.glyphs)
                 self._value(r.color, nums, words)
-            return
+            return      # (`element`, the template element's name for messages, draws nothing)
         names = _FIELDS.get(type(op))
         if names is None:
             names = _FIELDS[type(op)] = tuple(f.name for f in dataclasses.fields(op))
@@ -111,6 +113,7 @@ class SideHasher:
         stamp = set(layout.stamp)
         nums: list[float] = [layout.width, layout.height, layout.bleed]
         words: list[str] = [layout.shape]
+        self._value(layout.outline, nums, words)        # a `path` shape's outline
         for i, op in enumerate(layout.ops):
             if i not in stamp:
                 self._op(op, nums, words)
