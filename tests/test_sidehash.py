@@ -60,3 +60,17 @@ def test_the_outline_of_a_shaped_side_is_told() -> None:
     assert side_hash(TEXT, outline=(("M", 0.0, 0.0), ("L", 10.0, 0.0))) != side_hash(TEXT)
     assert (side_hash(TEXT, outline=(("M", 0.0, 0.0), ("L", 10.0, 0.0)))
             != side_hash(TEXT, outline=(("M", 0.0, 0.0), ("L", 11.0, 0.0))))
+
+
+def test_a_side_without_effects_hashes_as_before_they_were_told() -> None:
+    """The hash of a side that uses none of what was added (no outline, shadow, letter spacing,
+    shaped glyphs or path outline) is the one cardgen gave it before (worked out here the
+    earlier way), so an older manifest does not see every card as changed."""
+    import hashlib
+    import struct
+
+    nums = [180.0, 252.0, 9.0, 3.0, 4.0, 50.0, 20.0, 9.0, False, 0.0, 1, 1.0, 2.0, 9.0, 40.0, 0.1, 0.2, 0.3, 1.0]
+    words = ["rect", "Text", "text", "Gain 1 AP", "Helvetica", "(4"]
+    h = hashlib.sha256(struct.pack(f"<{len(nums)}d", *nums))
+    h.update("\0".join(words).encode())
+    assert side_hash(TEXT) == h.hexdigest()[:16]

@@ -84,14 +84,23 @@ class SideHasher:
         content rather than by path (the same game unpacked elsewhere hashes the same)."""
         if type(op) is ops.Text:
             words.append("Text")
-            nums += (op.x, op.y, op.w, op.h, op.size, op.overflow, op.rotate, len(op.runs), op.outline_width)
-            self._value(op.shadow, nums, words)
-            self._value(op.outline, nums, words)
+            nums += (op.x, op.y, op.w, op.h, op.size, op.overflow, op.rotate, len(op.runs))
+            # what most texts leave at its default is told only where it is not, so a side that
+            # uses none of it hashes as it did before it was told at all (`cardgen changes`
+            # against an older manifest lists no card as changed for that alone)
+            if op.shadow is not None or op.outline is not None or op.outline_width:
+                words.append("\x02effects")
+                nums.append(op.outline_width)
+                self._value(op.shadow, nums, words)
+                self._value(op.outline, nums, words)
             for r in op.runs:
-                nums += (r.x, r.baseline, r.size, r.width, r.tracking)
+                nums += (r.x, r.baseline, r.size, r.width)
                 words += (r.kind, self.file(r.content) if isinstance(r.content, Path) else r.content,
-                          self.font(r.font) if r.font else "", r.glyphs)
+                          self.font(r.font) if r.font else "")
                 self._value(r.color, nums, words)
+                if r.tracking or r.glyphs:
+                    words += ("\x02spacing", r.glyphs)
+                    nums.append(r.tracking)
             return      # (`element`, the template element's name for messages, draws nothing)
         names = _FIELDS.get(type(op))
         if names is None:
@@ -113,7 +122,9 @@ class SideHasher:
         stamp = set(layout.stamp)
         nums: list[float] = [layout.width, layout.height, layout.bleed]
         words: list[str] = [layout.shape]
-        self._value(layout.outline, nums, words)        # a `path` shape's outline
+        if layout.outline:                                 # a `path` shape's outline
+            words.append("\x02outline")
+            self._value(layout.outline, nums, words)
         for i, op in enumerate(layout.ops):
             if i not in stamp:
                 self._op(op, nums, words)
