@@ -32,14 +32,10 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from cardgen.core.envfail import OutputProblem
 from cardgen.core.errors import Loc, Report, display_path
 from cardgen.core.names import bounded
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future, ThreadPoolExecutor
 
 STAGE_SUFFIX = ".cardgen-new"
 OLD_SUFFIX = ".cardgen-old"
@@ -175,15 +171,33 @@ class Ready:
 
 
 class Spooling:
-    """Large data on its way to `.cache/staged/` (`Staging.add`): written and hashed on the
-    staging's own thread (file writes and sha256 let go of the interpreter) while the build
-    makes its next output; `Staging.settle` puts what it became in its place: `Ready`, or
-    the data itself when it could not be written."""
+    """Large data on its way to `.cache/staged/` (`Staging.add`): written and hashed on a
+    thread of its own (file writes and sha256 let go of the interpreter) while the build
+    makes its next output; `result` waits for it: `Ready`, or the data itself when it could
+    not be written.  (A plain thread, not an executor: a build that makes only its print PDFs
+    does not import `concurrent.futures`, and its logging, for it.)"""
 
-    __slots__ = ("future",)
+    __slots__ = ("_done", "_thread")
 
-    def __init__(self, future: Future[Ready | bytes]) -> None:
-        self.future = future
+    def __init__(self, path: Path, data: bytes) -> None:
+        import threading
+
+        self._done: list[Ready | bytes | BaseException] = []
+        self._thread = threading.Thread(target=self._write, args=(path, data), name="cardgen-stage")
+        self._thread.start()
+
+    def _write(self, path: Path, data: bytes) -> None:
+        try:
+            self._done.append(_write_staged(path, data))
+        except BaseException as exc:        # (said where it is waited for)
+            self._done.append(exc)
+
+    def result(self) -> Ready | bytes:
+        self._thread.join()
+        done = self._done[0]
+        if isinstance(done, BaseException):
+            raise done
+        return done
 
 
 def _write_staged(path: Path, data: bytes) -> Ready | bytes:
@@ -341,7 +355,7 @@ def _write_file(path: Path, data: bytes) -> None:
 def _put(path: Path, src: bytes | Path | tuple[Path, Callable[[Path], bytes]] | Ready | Spooling) -> str:
     """Write one staged file; returns the sha256 of what was written."""
     if isinstance(src, Spooling):
-        src = src.future.result()
+        src = src.result()
     if isinstance(src, Ready):
         try:
             os.rename(src.path, path)
@@ -395,7 +409,6 @@ class Staging:
         self.kept: list[Path] = []             # after commit: the previous output's files kept
         self.removed: list[Path] = []          # after commit: the retired files that were there
         self._spooled: list[Path] = []         # files of `.cache/staged/` (`add`)
-        self._writer: ThreadPoolExecutor | None = None     # writes them (`Spooling`)
 
     def add(self, path: Path, data: bytes) -> None:
         """Stage `data` for `path`.  Large data (`SPOOL_BYTES`: a print PDF, a saved object of
@@ -421,20 +434,16 @@ class Staging:
                 folder.mkdir(parents=True, exist_ok=True)
         except OSError:
             return None
-        if self._writer is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._writer = ThreadPoolExecutor(1, thread_name_prefix="cardgen-stage")
         self.settle()           # (one at a time: no more than one output's bytes wait in memory)
         self._spooled.append(folder / str(len(self._spooled)))
-        return Spooling(self._writer.submit(_write_staged, self._spooled[-1], data))
+        return Spooling(self._spooled[-1], data)
 
     def settle(self) -> None:
         """Wait for the staged data being written (`add`): each file then `Ready` (or its
         data, in memory, if it could not be written)."""
         for path, src in self.files.items():
             if isinstance(src, Spooling):
-                self.files[path] = src.future.result()
+                self.files[path] = src.result()
 
     def add_file(self, path: Path, src: Path, read: Callable[[Path], bytes] | None = None) -> None:
         """Stage a copy of the file `src` (kept on disk until commit, not in memory); `read`:
@@ -476,9 +485,6 @@ class Staging:
     def commit(self, report: Report | None = None) -> list[Path]:
         """Move everything into place; returns the files written (their final paths)."""
         self.settle()
-        if self._writer is not None:
-            self._writer.shutdown()
-            self._writer = None
         out = self._root()
         real = out.resolve() if out.is_symlink() and out.is_dir() else out
         if os.path.lexists(real) and not real.is_dir():
