@@ -351,3 +351,27 @@ def test_a_one_card_edit_converts_one_side_and_makes_only_its_objects_of_the_pdf
     _, again = build(game, out, ("pdfx",))
     assert 0 < again * 20 < len(data)
     assert reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1:2003" and "/ID" in reader.trailer
+
+
+def test_the_form_cache_keeps_operators_compressed_beside_a_kept_stream(tmp_path):
+    """A card form kept with its compressed stream keeps its operators compressed too (memory
+    at 10,000 cards): they decompress to exactly the operators that stream holds after its
+    preamble, and a form without a kept stream keeps them as text."""
+    import zlib
+
+    from cardgen.render import formcache
+
+    game = make_game(tmp_path)
+    build(game, tmp_path / "out")
+    cache = formcache.FormCache.of(tmp_path / "out" / "dozen")
+    cards = [e for e in cache.entries.values() if len(e) > 4]
+    assert len(cards) >= CARDS and sum(e[4] is not None for e in cards) >= CARDS
+    for code, _forms, _size, _states, kept in cards:
+        if kept is None:
+            assert isinstance(code, str)
+            continue
+        preamble, packed = kept
+        assert isinstance(code, bytes) and len(code) < len(rlcompat.operators(code))
+        stream = zlib.decompress(packed).decode("latin-1")
+        assert stream.startswith(preamble) and stream[len(preamble):].strip() == rlcompat.operators(code).strip()
+    assert rlcompat.operators(rlcompat.squeezed("BT (caf\u00e9 \udcff) Tj ET")) == "BT (caf\u00e9 \udcff) Tj ET"

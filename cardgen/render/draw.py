@@ -24,7 +24,7 @@ from cardgen.model.ops import Colour
 from cardgen.render import art, docinfo, effects
 from cardgen.render.formcache import Forms
 from cardgen.render.glyphs import glyph_codes, register, shaped_out
-from cardgen.render.rlcompat import CardCanvas
+from cardgen.render.rlcompat import CardCanvas, operators, squeezed
 from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook, font_files, use_in_reportlab
 from cardgen.resources.icons import SVG_FONT, load_svg, svg_font_face
 from cardgen.resources.shaping import PSEUDO, Shaped, segments
@@ -277,7 +277,7 @@ class Drawer:
             if found is not None:
                 for path in rasters:
                     c.register_image(path)
-                c.replay(found[0], found[1], found[3])
+                c.replay(operators(found[0]), found[1], found[3])
             else:
                 self.draw_ops(layout, B, B + layout.height)
                 if reuse is not None:
@@ -285,7 +285,8 @@ class Drawer:
             c.endForm()
             if contents is not None and self.cache is not None:    # kept with its stream compressed
                 kept = None if ops.needs(layout).rasters else c.kept_stream(name)     # (replayed: `_rasters`)
-                self.cache.put(reuse, (contents[0], contents[1], (), contents[2], kept))
+                self.cache.put(reuse, (contents[0] if kept is None else squeezed(contents[0]), contents[1], (),
+                                       contents[2], kept))
             elif found is None:
                 reuse = None
         self.keys[name] = reuse

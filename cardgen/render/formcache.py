@@ -22,11 +22,13 @@ from typing import Any, Protocol
 
 from cardgen.core.cachefile import CacheFile, save_every
 
-# a form's operators, the forms and images it uses, its size (an SVG's; () for a card), the
-# transparency states it named ([((key, value), name)]) and, for a card form without images,
-# its stream as the PDF holds it: (the preamble it begins with, the compressed bytes), or None
-# (`CardCanvas.kept_stream`: a rebuild compresses no stream but the edited cards')
-Entry = tuple[str, list[str], tuple[float, ...], list] | tuple[str, list[str], tuple[float, ...], list, Any]
+# a form's operators (`rlcompat.squeezed` where the stream is kept too), the forms and images
+# it uses, its size (an SVG's; () for a card), the transparency states it named
+# ([((key, value), name)]) and, for a card form without images, its stream as the PDF holds
+# it: (the preamble it begins with, the compressed bytes), or None (`CardCanvas.kept_stream`:
+# a rebuild compresses no stream but the edited cards')
+Entry = (tuple[str | bytes, list[str], tuple[float, ...], list]
+         | tuple[str | bytes, list[str], tuple[float, ...], list, Any])
 _open: dict[Path, Any] = {}      # the form caches, and the print-service's (`render.pdfxcache`)
 
 
