@@ -29,7 +29,7 @@ def _look(out):
     pdf = pdfium.PdfDocument(str(out / "g" / "cards.pdf"))
     page = pdf[0]
     pixel = page.render(scale=0.5).to_pil().convert("RGB").getpixel((2, 2))
-    text = page.get_textpage().get_text_range()
+    text = page.get_textpage().get_text_bounded()
     return pixel, text, json.loads((out / "g" / "manifest.json").read_text()).get("set")
 
 

@@ -202,8 +202,8 @@ def test_the_pdfx_flattens_every_effect_and_keeps_text_as_text(tmp_path):
             shadings.append(o)
     assert sorted((s["/ShadingType"], s["/ColorSpace"]) for s in shadings) == [(2, "/DeviceCMYK"), (3, "/DeviceCMYK")]
     doc = pdfium.PdfDocument(pdf.read_bytes())
-    face = next(i for i in range(len(doc)) if "Glow" in doc[i].get_textpage().get_text_range())
-    assert doc[face].get_textpage().get_text_range().strip() == "Glow"      # the title is still text
+    face = next(i for i in range(len(doc)) if "Glow" in doc[i].get_textpage().get_text_bounded())
+    assert doc[face].get_textpage().get_text_bounded().strip() == "Glow"      # the title is still text
     flat = doc[face].render(scale=DPI / 72).to_pil().convert("RGB")
     cards = pdfium.PdfDocument((out / "cards.pdf").read_bytes())
     live = cards[0].render(scale=DPI / 72).to_pil().convert("RGB")

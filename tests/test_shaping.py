@@ -241,7 +241,7 @@ def test_devanagari_and_thai_are_shaped_in_a_games_own_font(tiny_game, tmp_path)
     fonts = layout_game(load_game(root, REPO, Report()), Report()).res.fonts
     thai = fonts.shaped("กำ", fonts.face("Synth").name)
     assert thai is not None and len(thai.glyphs) == 3
-    texts = [pdf[k].get_textpage().get_text_range().replace("\u200b", "") for k in range(2)]   # (a card a page)
+    texts = [pdf[k].get_textpage().get_text_bounded().replace("\u200b", "") for k in range(2)]   # (a card a page)
     assert texts == ["कि", "กำ"]
 
 

@@ -268,7 +268,7 @@ def test_the_lid_reads_upright_from_the_front_of_the_closed_box(tmp_path):
 
     page = pdfium.PdfDocument(str(out / "tuckboxes-letter.pdf"))[0]
     textpage = page.get_textpage()
-    text = textpage.get_text_range()
+    text = textpage.get_text_bounded()
     turns = {}
     for word in ("P-front", "P-back", "P-bottom", "P-lid", "P-side"):
         at = text.index(word)                                     # the first character's turn, as drawn

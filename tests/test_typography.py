@@ -187,7 +187,7 @@ def _pdf_lines(pdf: Path) -> list[str]:
     """The text lines of a card's page, as PDFium reads them (it joins a word hyphenated at a
     line's end, marking the hyphen U+FFFE, or U+0002 in the PDFium of pypdfium2 4.30: split again)."""
     page = pdfium.PdfDocument(str(pdf))[0]
-    text = page.get_textpage().get_text_range().replace("\r", "").replace("\ufffe", "-\n").replace("\x02", "-\n")
+    text = page.get_textpage().get_text_bounded().replace("\r", "").replace("\ufffe", "-\n").replace("\x02", "-\n")
     return [ln.strip() for ln in text.split("\n") if ln.strip()]
 
 
