@@ -9,7 +9,7 @@ from __future__ import annotations
 import errno
 import re
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import yaml
 
@@ -85,6 +85,11 @@ def _core_bool(loader, node) -> bool:
                                                      f"yes, no, on and off are text); write true or false",
                            code="yaml")
     return value == "true"
+
+
+def _duplicate(at: Loc, key: Any, first: Loc) -> CardgenError:
+    """A mapping's key given twice (at `at`; `first`: where it was given before)."""
+    return CardgenError(at, f"duplicate key '{key}' (first at line {first.line}); remove one of them")
 
 
 def _mark(filename: str, node) -> Loc:
@@ -296,8 +301,7 @@ def _make_loader(filename: str):
             elif key in from_merge:
                 from_merge.discard(key)     # an own key overrides a merged one
             elif key in d:
-                raise CardgenError(mark(k_node), f"duplicate key '{key}' (first at line {d.key_locs[key].line}); "
-                                                 f"remove one of them")
+                raise _duplicate(mark(k_node), key, d.key_locs[key])
             d[key] = loader.construct_object(v_node, deep=True)
             d.key_locs[key] = mark(k_node)
             d.value_locs[key] = mark(v_node)
@@ -354,8 +358,7 @@ def _build(loader, node, filename: str):
                 raise _NotPlain
             key = _build(loader, k_node, filename)
             if key in d:
-                raise CardgenError(_mark(filename, k_node), f"duplicate key '{key}' (first at line "
-                                                            f"{d.key_locs[key].line}); remove one of them")
+                raise _duplicate(_mark(filename, k_node), key, d.key_locs[key])
             d[key] = _build(loader, v_node, filename)
             d.key_locs[key] = _mark(filename, k_node)
             d.value_locs[key] = _mark(filename, v_node)
