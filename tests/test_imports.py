@@ -300,3 +300,30 @@ def test_help_imports_no_library_and_no_output(tmp_path):
     found = _imported(tmp_path, "--help", cache=tmp_path / "cache")
     assert "click" in found
     assert _kept_out(found, HELP_KEEPS_OUT) == []
+
+
+# A rebuild with nothing changed reads the last build's record and hashes the inputs: it loads
+# no game, checks nothing, draws nothing, and imports no output's module (the build-wide flags
+# alone are made when the command line names no output's flag), nor YAML or templates.
+NOOP_KEEPS_OUT = ("yaml", "jinja2", "reportlab", "PIL", "uharfbuzz", "pypdfium2", "pypdf", "cardgen.load.game",
+                  "cardgen.load.yamlsrc", "cardgen.check", "cardgen.pipeline.check", "cardgen.pipeline.validate",
+                  "cardgen.layout", "cardgen.elements", "cardgen.text", "cardgen.model.ops", "cardgen.render.raster",
+                  "cardgen.layout.manifest")
+
+
+def test_rebuild_with_nothing_changed_imports_no_output_and_no_check(tmp_path, tiny_game):
+    import os
+
+    from cardgen.core.errors import Report
+    from cardgen.load.project import game_project
+    from cardgen.outputs import _TABLE
+    from cardgen.pipeline.build import BuildOptions, build_game
+
+    game, out, elsewhere = tiny_game(), tmp_path / "out", tmp_path / "elsewhere"
+    assert build_game(game, game_project(game), BuildOptions(out=out, only=("print",), papers=("a4",)), Report())
+    elsewhere.mkdir()
+    found = _imported(elsewhere, "build", str(game), "--only", "print", "--out", str(out), "--page=a4", "--",
+                      cache=Path(os.environ["XDG_CACHE_HOME"]))     # (the build's: the same fonts' metrics)
+    assert "cardgen.pipeline.build" in found and "cardgen.outputs" in found
+    assert _kept_out(found, NOOP_KEEPS_OUT) == []
+    assert _kept_out(found, tuple(f"cardgen.outputs.{module}" for module, *_ in _TABLE.values())) == []

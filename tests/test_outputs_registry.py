@@ -2,6 +2,7 @@
 check path that `cardgen validate` and `cardgen build` share."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 
@@ -348,3 +349,31 @@ def test_a_new_output_is_one_module_and_one_registry_line(tmp_path, monkeypatch)
     code, _, err = in_dir(tmp_path, "build", "g", "--only", "stamp", "--stamp-size", "7.5", "--quiet")
     assert code == 0, err
     assert (tmp_path / "build" / "g" / "stamp.txt").read_text() == "7.5\n"
+
+
+def test_the_table_says_which_outputs_are_made_by_default():
+    """`BuildOptions.wanted()` and the `--only` flag's help read which outputs a build makes from
+    the table, not from the classes (`cardgen build --only print` imports no other output)."""
+    assert OUTPUTS.defaults() == [n for n, o in OUTPUTS.items() if o.default]
+
+
+@pytest.mark.parametrize("args, wide", [
+    (["game", "--only", "print", "--out", "x", "--page=a4", "--strict"], True),
+    (["--only", "print", "--", "--tts-format"], True),            # (after `--`: a game's name)
+    (["game", "--tts-format", "png"], False),
+    (["--only", "print", "--booklet-page=a5"], False),
+    (["--out", "-x"], False),                                    # (unsure: parsed with every flag)
+    (["--help"], False), (["-h"], False), (["--bogus"], False)])
+def test_build_wide_flags_alone_are_parsed_without_the_outputs(args, wide):
+    assert cli._all_wide(args) is wide
+
+
+def test_build_wide_flags_alone_read_the_same(monkeypatch):
+    args = ("--only", "print,tts", "--page", "a4", "--out", "elsewhere", "--set", "version=2", "--strict")
+    opts = _given(monkeypatch, *args)
+    assert cli.build.wide_only
+    full = _given(monkeypatch, *args, "--tts-format", "png")
+    assert not cli.build.wide_only
+    assert opts == dataclasses.replace(full, outputs={})
+    assert full.outputs == {"tts": {"format": "png"}}
+    assert _given(monkeypatch, *args) == opts and cli.build.wide_only

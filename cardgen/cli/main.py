@@ -104,15 +104,17 @@ def run() -> None:
     sys.exit(code)
 
 
-def _flags() -> list[tuple[str | None, str, Opt, click.Option]]:
-    """Every flag of `cardgen build`: (output name or None for the build-wide options, attribute,
-    option, click option), from the declarations."""
-    from cardgen.outputs import OUTPUTS
+def _flags(wide_only: bool = False) -> list[tuple[str | None, str, Opt, click.Option]]:
+    """Every flag of `cardgen build` (`wide_only`: the build-wide ones alone): (output name or
+    None for the build-wide options, attribute, option, click option), from the declarations."""
     from cardgen.pipeline.options import BuildOptions
 
     out = []
-    decls: list[tuple[str | None, type[Decl]]] = [(None, BuildOptions),
-                                                   *((o.name, o.Options) for o in OUTPUTS.values())]
+    decls: list[tuple[str | None, type[Decl]]] = [(None, BuildOptions)]
+    if not wide_only:
+        from cardgen.outputs import OUTPUTS
+
+        decls += [(o.name, o.Options) for o in OUTPUTS.values()]
     for group, decl in decls:
         for attr, o in decl.options().values():
             if o.cli:
@@ -127,7 +129,7 @@ def _build_options(ctx: click.Context, values: dict) -> BuildOptions:
 
     wide: dict = {}
     outputs: dict = {}
-    for group, attr, o, param in _flags():
+    for group, attr, o, param in _flags(getattr(ctx.command, "wide_only", False)):
         if ctx.get_parameter_source(param.name) != ParameterSource.COMMANDLINE:
             continue
         value = values[param.name]
@@ -176,9 +178,21 @@ class _Build(Lazy):
 
     def __init__(self) -> None:
         super().__init__("build", _build)
+        self.wide_only = False
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """The outputs' flags are made (every output module imported: 0.1 to 0.2 s) only when
+        the command line may name one: a build whose flags are all build-wide ones (`cardgen
+        build --only print`) is parsed with those alone, which reads it the same way.  Anything
+        else (an output's flag, an unknown one, `--help`, shell completion) is parsed with them all."""
+        wide_only = not ctx.resilient_parsing and _all_wide(args)
+        if wide_only != self.wide_only:
+            self.wide_only, self._params = wide_only, None
+        return super().parse_args(ctx, args)
 
     def make_params(self) -> list[click.Parameter]:
-        return [click.Argument(["games"], nargs=-1, metavar="[GAME_OR_PATH]..."), *(f[3] for f in _flags())]
+        return [click.Argument(["games"], nargs=-1, metavar="[GAME_OR_PATH]..."),
+                *(f[3] for f in _flags(self.wide_only))]
 
     @property
     def epilog(self) -> str:
@@ -191,6 +205,20 @@ class _Build(Lazy):
     @epilog.setter
     def epilog(self, value: str | None) -> None:
         pass
+
+
+def _all_wide(args: list[str]) -> bool:
+    """Whether every flag in `args` (before a `--`) is a build-wide one (`--out DIR`, `--page=a4`):
+    a value that starts with `-` counts as a flag, so that anything unsure is parsed with every flag."""
+    from cardgen.pipeline.options import BuildOptions
+
+    wide = {o.cli for _, o in BuildOptions.options().values() if o.cli}
+    for arg in args:
+        if arg == "--":
+            break
+        if arg.startswith("-") and arg.split("=", 1)[0] not in wide:
+            return False
+    return True
 
 
 build = _Build()
@@ -273,11 +301,16 @@ def _internal_error(name: str, exc: Exception, after: str) -> None:
                f"report it with CARDGEN_DEBUG=1 output", err=True)
 
 
+def _count_errors(report: Report) -> list[Diagnostic]:
+    from cardgen.pipeline.validate import count_errors  # (not for a rebuild with nothing changed: it checks nothing)
+
+    return count_errors(report)
+
+
 def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
     """Build each game, printing its problems and a summary; True if any failed."""
     from cardgen.cli.terminal import bar_factory, game_summary
     from cardgen.pipeline.build import build_game  # (here, not at start-up: `cardgen --help` is quick)
-    from cardgen.pipeline.validate import count_errors
 
     failed = False
     for path in paths:
@@ -310,7 +343,7 @@ def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
             for line in game_summary(name, built.cards, built, built.out_dir, took, built.duplex, built.kept,
                                      built.unchanged, built.earlier, built.removed):
                 click.echo(line)
-        soft = count_errors(report)
+        soft = _count_errors(report) if report.errors else []
         if soft:
             n = len(soft)
             click.echo(f"{path.name}: built despite {n} count error{'s' if n != 1 else ''} (designers print "

@@ -16,7 +16,6 @@ import click
 
 from cardgen.core.errors import display_path, plural
 from cardgen.core.progress import Bar
-from cardgen.layout.manifest import MANIFEST
 
 DELAY = 1.0     # seconds a stage runs before its bar appears
 
@@ -148,6 +147,8 @@ def _summary(name: str, cards: int, written: list[Path], out_dir: Path, seconds:
                 f"{display_path(out_dir)}/, checked in {seconds:.2f}s)"]
     if not written and not kept:
         return [f"{name}: nothing written"]
+    from cardgen.layout.manifest import MANIFEST  # (here: a rebuild with nothing changed loads no game)
+
     root = out_dir.resolve()
     lines = [f"{name}: built in {seconds:.2f}s: {plural(cards, 'card')} into {display_path(out_dir)}/"]
     folders: dict[str, list[int]] = {}          # folder -> [files written, files kept]

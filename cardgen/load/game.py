@@ -30,7 +30,7 @@ from cardgen.model.game import BUNDLED, Card, Deck, Game
 from cardgen.model.refs import FileRef
 from cardgen.schema.core import STATIC_ENV, Invalid
 from cardgen.schema.files import CardKeys, CardSizeKind, DeckFile, GameFile
-from cardgen.schema.languages import PSEUDO, LanguageList, name_of, norm
+from cardgen.schema.languages import PSEUDO, declared_languages, name_of, norm
 
 __all__ = ["BUNDLED", "Card", "Deck", "Game", "deck_files", "find_project", "game_project", "load_deck", "load_game",
            "parse_size", "resolve_games", "slugify"]
@@ -558,18 +558,6 @@ def _words_warning(game: Game, raw: YDict, report: Report) -> None:
                        f"{name_of(lang)} build (the booklet's headings, the print sheets' and tuck boxes' notes, the "
                        f"gallery's labels) will be in English; give them in game.yaml as `{own}:` (`cardgen i18n "
                        f"words --lang {lang}` lists them, docs/languages.md#cardgens-own-words)", "words")
-
-
-def declared_languages(data: Any) -> tuple[str, ...] | None:
-    """game.yaml's `languages:` as read (`data`: its mapping), or None: none, or not valid (said
-    where game.yaml is checked)."""
-    value = data.get("languages") if isinstance(data, dict) else None
-    if value is None:
-        return None
-    try:
-        return tuple(LanguageList().convert(value, STATIC_ENV))
-    except Invalid:
-        return None
 
 
 def _language(lang: str | None, languages: tuple[str, ...] | None, data: YDict) -> str | None:

@@ -22,48 +22,50 @@ from importlib import import_module
 
 from cardgen.outputs.base import Output
 
-# name: (module, class, its game.yaml section, whether a deck file may have the section too),
-# in the order the outputs are made in and listed in.  A module is imported when its class is
-# first asked for (`OUTPUTS[name]`), so `cardgen validate` imports only the outputs whose
-# section a game has (tests/test_outputs_registry.py holds this table to the classes).
-_TABLE: dict[str, tuple[str, str, str | None, bool]] = {
-    "print": ("print_sheets", "PrintSheets", "print", False),
-    "foldover": ("foldover", "Foldover", "foldover", False),
-    "changes": ("changes", "ChangesPdf", None, False),
-    "calibration": ("calibration", "Calibration", None, False),
-    "cards": ("cards_pdf", "CardsPdf", None, False),
-    "booklet": ("booklet", "Booklet", "booklet", False),
-    "player-aid": ("player_aid", "PlayerAid", None, False),
-    "tts": ("tts", "Tts", "tts", True),
-    "ttp": ("ttp", "Ttp", None, False),
-    "tabletopia": ("tabletopia", "Tabletopia", None, False),
-    "screentop": ("screentop", "Screentop", None, False),
-    "png": ("png", "Png", "png", False),
-    "pdfx": ("print_service", "PrintService", "pdfx", False),
-    "gallery": ("gallery", "Gallery", "gallery", False),
-    "images": ("images", "Images", "images", False),
-    "tuckboxes": ("tuckboxes", "Tuckboxes", "tuckboxes", False),
-    "dice": ("dice", "Dice", None, False),
+# name: (module, class, its game.yaml section, whether a deck file may have the section too,
+# whether a build makes it when `--only` is not given), in the order the outputs are made in
+# and listed in.  A module is imported when its class is first asked for (`OUTPUTS[name]`):
+# `cardgen validate` imports only the outputs whose section a game has, and `cardgen build
+# --only print` only the print sheets' (`BuildOptions` reads the last column)
+# (tests/test_outputs_registry.py holds this table to the classes).
+_TABLE: dict[str, tuple[str, str, str | None, bool, bool]] = {
+    "print": ("print_sheets", "PrintSheets", "print", False, True),
+    "foldover": ("foldover", "Foldover", "foldover", False, True),
+    "changes": ("changes", "ChangesPdf", None, False, False),
+    "calibration": ("calibration", "Calibration", None, False, True),
+    "cards": ("cards_pdf", "CardsPdf", None, False, True),
+    "booklet": ("booklet", "Booklet", "booklet", False, True),
+    "player-aid": ("player_aid", "PlayerAid", None, False, True),
+    "tts": ("tts", "Tts", "tts", True, True),
+    "ttp": ("ttp", "Ttp", None, False, False),
+    "tabletopia": ("tabletopia", "Tabletopia", None, False, False),
+    "screentop": ("screentop", "Screentop", None, False, False),
+    "png": ("png", "Png", "png", False, False),
+    "pdfx": ("print_service", "PrintService", "pdfx", False, True),
+    "gallery": ("gallery", "Gallery", "gallery", False, True),
+    "images": ("images", "Images", "images", False, False),
+    "tuckboxes": ("tuckboxes", "Tuckboxes", "tuckboxes", False, True),
+    "dice": ("dice", "Dice", None, False, True),
 }
 
 
 class Registry(MutableMapping[str, type[Output]]):
     """Output name -> its class, each output's module imported when it is first asked for."""
 
-    def __init__(self, table: dict[str, tuple[str, str, str | None, bool]]) -> None:
+    def __init__(self, table: dict[str, tuple[str, str, str | None, bool, bool]]) -> None:
         self._table = dict(table)
         self._classes: dict[str, type[Output]] = {}
 
     def __getitem__(self, name: str) -> type[Output]:
         cls = self._classes.get(name)
         if cls is None:
-            module, attr, _, _ = self._table[name]
+            module, attr, _, _, _ = self._table[name]
             cls = self._classes[name] = getattr(import_module(f"cardgen.outputs.{module}"), attr)
         return cls
 
     def __setitem__(self, name: str, cls: type[Output]) -> None:
         """An output given as its class (a test's, say)."""
-        self._table[name] = (cls.__module__, cls.__name__, cls.section, cls.DeckOptions is not None)
+        self._table[name] = (cls.__module__, cls.__name__, cls.section, cls.DeckOptions is not None, cls.default)
         self._classes[name] = cls
 
     def __delitem__(self, name: str) -> None:
@@ -82,7 +84,12 @@ class Registry(MutableMapping[str, type[Output]]):
     def sections(self) -> dict[str, tuple[str, bool]]:
         """game.yaml section -> (the output's name, whether a deck file may have it), without
         importing any output."""
-        return {section: (name, deck) for name, (_, _, section, deck) in self._table.items() if section}
+        return {section: (name, deck) for name, (_, _, section, deck, _) in self._table.items() if section}
+
+    def defaults(self) -> list[str]:
+        """The outputs a build makes unless `--only` says which (`Output.default`), in order,
+        without importing any output."""
+        return [name for name, row in self._table.items() if row[4]]
 
 
 OUTPUTS = Registry(_TABLE)

@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.core.digest import file_digest
 from cardgen.core.errors import Diagnostic, Loc, Report
-from cardgen.model import ops
 
 if TYPE_CHECKING:
     from cardgen.core.atomic import Staging
+    from cardgen.model import ops
     from cardgen.resources.fonts import FontBook
 
 
@@ -63,10 +63,14 @@ class Ledger:
     kept: list[str] = field(default_factory=list)    # part names kept from the previous build
 
     def layout(self, layout: ops.CardLayout) -> str:
+        from cardgen.model import ops  # (here: a rebuild with nothing changed draws nothing)
+
         return ops.layout_digest(layout, self.font_files())
 
     def value(self, v: Any) -> Any:
         """`v` with every card side replaced by its digest (for the fingerprint)."""
+        from cardgen.model import ops
+
         if isinstance(v, ops.CardLayout):
             return ("side", self.layout(v))
         if isinstance(v, ops.Copy):

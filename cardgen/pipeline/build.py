@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from cardgen.core.atomic import Staging, exclusive, recover
 from cardgen.core.envfail import OutputProblem
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_path
-from cardgen.core.paths import drop_links
+from cardgen.core.paths import drop_links, read_regular
 from cardgen.core.progress import stage
 from cardgen.load.project import output_dir
 from cardgen.outputs import OUTPUTS
@@ -100,18 +100,33 @@ def build_languages(path: Path, opts: BuildOptions) -> list[str] | None:
     """The languages a build makes, as game.yaml spells them (docs/languages.md): `--lang`'s,
     else every one game.yaml's `languages:` declares; None for a game that declares none built
     without `--lang` (its outputs stay in build/<game>/)."""
-    from cardgen.load.game import declared_languages
-    from cardgen.load.yamlsrc import load_file
-    from cardgen.schema.languages import norm
+    from cardgen.schema.languages import declared_languages, norm
 
-    try:
-        data = load_file(Path(path) / "game.yaml")
-    except (CardgenError, OSError):
-        data = None                 # (said by the build itself)
+    data = None if _says_no_languages(Path(path) / "game.yaml") else _read_game_yaml(Path(path) / "game.yaml")
     declared = declared_languages(data) or ()
     if opts.lang is None:
         return list(declared) or None
     return [next((code for code in declared if norm(code) == norm(opts.lang)), opts.lang)]
+
+
+def _read_game_yaml(file: Path) -> Any:
+    from cardgen.load.yamlsrc import load_file
+
+    try:
+        return load_file(file)
+    except (CardgenError, OSError):
+        return None                 # (said by the build itself)
+
+
+def _says_no_languages(file: Path) -> bool:
+    """Whether game.yaml cannot have a `languages:` key, seen in its bytes without loading YAML
+    (a rebuild with nothing changed does not import it): the word is not there, and nor is a
+    backslash (a double-quoted key's escapes) or a NUL (UTF-16 or UTF-32 text)."""
+    try:
+        raw = read_regular(file)
+    except OSError:                 # (TooLarge, NotRegular: OSErrors too; loaded, they are said)
+        return False
+    return not any(b in raw for b in (b"languages", b"\\", b"\0"))
 
 
 def build_game(path: Path, project: Path, opts: BuildOptions, report: Report) -> Built:
@@ -277,9 +292,10 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
         if any(o.name == "changes" for o in wanted) else None
     staging = Staging(out_dir)
     ledger = Ledger(out_dir, inputs.code, state.parts, fonts.font_files)
-    # every output's options, typed (command line > game.yaml > default): each output gets its
-    # own as `job.options`, and another's through `job.options_of`
-    resolved = {o.name: o.resolve(game.data, opts.outputs.get(o.name)) for o in OUTPUTS.values()}
+    # the outputs' options, typed (command line > game.yaml > default): each output gets its
+    # own as `job.options`, and another's through `job.options_of` (resolved when asked for, so
+    # that `--only print` imports no other output's module)
+    resolved = {o.name: o.resolve(game.data, opts.outputs.get(o.name)) for o in wanted}
     jobs = [(output(), Job(rendered, resolved[output.name], opts, staging, report, out_dir, output.DeckOptions,
                            output.section, changes=changes, output=output.name, ledger=ledger, resolved=resolved))
             for output in wanted]

@@ -91,7 +91,7 @@ class BuildOptions(Decl):
     out: Path | None = opt(Folder(), "output folder; each game goes in <out>/<game>/", None,
                            default_doc="build/ in the project, or in a game folder outside any project", cli="--out")
     only: tuple = opt(ListOf(OutputName()), "make only these outputs; repeatable or comma-separated (`print,tts`)", (),
-                      default_doc="every output but " + ", ".join(n for n, o in OUTPUTS.items() if not o.default),
+                      default_doc="every output but " + ", ".join(n for n in OUTPUTS if n not in OUTPUTS.defaults()),
                       cli="--only")
     strict: bool = opt(Bool(), "refuse to build while the validator reports any problem", False, cli="--strict")
     watch: bool = opt(Bool(), "keep running: rebuild whenever a game file, template, font or art file changes "
@@ -120,4 +120,5 @@ class BuildOptions(Decl):
         extra = {"changes"} if self.changed_since is not None else set()
         if self.only:
             return [n for n in OUTPUTS if n in self.only or n in extra]
-        return [n for n, o in OUTPUTS.items() if o.default or n in extra]
+        made = OUTPUTS.defaults()
+        return [n for n in OUTPUTS if n in made or n in extra]

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from cardgen.schema.core import LANGUAGE_CODE, Env, Invalid, Kind, show, suggest
+from cardgen.schema.core import LANGUAGE_CODE, STATIC_ENV, Env, Invalid, Kind, show, suggest
 
 PSEUDO = "qps"
 CODE = re.compile(LANGUAGE_CODE)
@@ -108,3 +108,15 @@ class LanguageCode(Kind):
 
     def json_schema(self) -> dict:
         return {"type": "string", "pattern": "^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$"}
+
+
+def declared_languages(data: Any) -> tuple[str, ...] | None:
+    """game.yaml's `languages:` as read (`data`: its mapping), or None: none, or not valid (said
+    where game.yaml is checked)."""
+    value = data.get("languages") if isinstance(data, dict) else None
+    if value is None:
+        return None
+    try:
+        return tuple(LanguageList().convert(value, STATIC_ENV))
+    except Invalid:
+        return None
