@@ -160,3 +160,49 @@ def stroked_paths(reader: PdfReader, index: int) -> list[StrokedPath]:
         elif op in ("n", "f", "f*", "B", "b"):      # a path filled or ended unpainted (a clip)
             subpaths = []
     return out
+
+
+@dataclass
+class ImagePlacement:
+    """An image drawn on a page (inside the forms that place it too): its pixels, where its
+    unit square lands and the rectangle it is clipped to, in mm from the page's bottom-left
+    (axis-aligned drawings: no rotation)."""
+
+    width: int          # its pixels (/Width, /Height)
+    height: int
+    rect: tuple         # (x, y, w, h) mm
+    clip: tuple | None  # (x, y, w, h) mm, the last rectangle clipped to
+
+
+def image_placements(reader: PdfReader, index: int) -> list[ImagePlacement]:
+    """Every image page `index` draws, through the forms it places (their /Matrix applied)."""
+    out: list[ImagePlacement] = []
+
+    def walk(content, resources, ctm, clip) -> None:
+        xobjects = pdf_entry(resources or {}, "/XObject")
+        stack, pending = [], None
+        for operands, op in ContentStream(content, reader).operations:
+            op = op.decode() if isinstance(op, bytes) else op
+            if op == "q":
+                stack.append((ctm, clip))
+            elif op == "Q":
+                ctm, clip = stack.pop()
+            elif op == "cm":
+                ctm = _mul(tuple(float(v) for v in operands), ctm)
+            elif op == "re":
+                x, y, w, h = (float(v) for v in operands)
+                pending = ((x * ctm[0] + ctm[4]) / MM, (y * ctm[3] + ctm[5]) / MM, w * ctm[0] / MM, h * ctm[3] / MM)
+            elif op in ("W", "W*") and pending is not None:
+                clip = pending
+            elif op == "Do":
+                xo = xobjects[str(operands[0])].get_object()
+                if xo.get("/Subtype") == "/Image":
+                    out.append(ImagePlacement(int(xo["/Width"]), int(xo["/Height"]),
+                                              (ctm[4] / MM, ctm[5] / MM, ctm[0] / MM, ctm[3] / MM), clip))
+                elif xo.get("/Subtype") == "/Form":
+                    matrix = tuple(float(v) for v in xo.get("/Matrix", (1, 0, 0, 1, 0, 0)))
+                    walk(xo, xo.get("/Resources"), _mul(matrix, ctm), clip)
+
+    page = reader.pages[index]
+    walk(page.get_contents(), page.get("/Resources"), (1, 0, 0, 1, 0, 0), None)
+    return out

@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from conftest import write
+from pdfgeom import image_placements
 from pypdf import PdfReader
 
 from cardgen.core.errors import CardgenError, Report, grouped
@@ -67,9 +69,11 @@ def _build(root: Path, out: Path, only: tuple[str, ...]) -> tuple[list[Path], Re
 
 
 def test_a_large_image_is_embedded_at_its_box_resolution_and_decoded_once(tmp_path):
-    """A 1500 x 1000 px picture in a 2 x 1 inch box, cover: the box shows 600 x 300 px at
-    300 dpi, and the picture drawn at 2 x 1.33 inches (cover keeps its shape) needs 600 x 400.
-    Two cards show it, in two outputs: it is decoded once, and the PDFs hold it at 600 x 400."""
+    """A 1500 x 1000 px picture in a 2 x 1 inch box, cover: drawn at 2 x 1.33 inches (cover
+    keeps its shape), 600 x 400 px at 300 dpi, of which the box shows 2 x 1 inches, rows 50 to
+    350.  The PDFs hold that part and `art.MARGIN` (8) rows more each side: 600 x 316 px, drawn
+    where those rows were (read back in mm), clipped to the box.  Two cards show it, in two
+    outputs: it is decoded once."""
     root = _game(tmp_path / "g", '  - {name: A, art: big.png}\n  - {name: B, art: big.png}\n')
     _photo(root / "art" / "big.png", 1500, 1000)
     art.reset_stats()
@@ -77,8 +81,18 @@ def test_a_large_image_is_embedded_at_its_box_resolution_and_decoded_once(tmp_pa
     assert art.STATS["decoded"] == 1
     pdfs = [p for p in made if p.suffix == ".pdf"]
     assert {p.name for p in pdfs} >= {"print-a4.pdf", "cards.pdf"}
+    row = 2 * 25.4 / 600            # mm a row of the 600 x 400 px picture is drawn at
     for pdf in pdfs:
-        assert _image_sizes(pdf) == {(600, 400)}, pdf.name
+        assert _image_sizes(pdf) == {(600, 316)}, pdf.name
+        shown = image_placements(PdfReader(pdf), 0)
+        assert len(shown) == (2 if pdf.name == "print-a4.pdf" else 1), pdf.name
+        for image in shown:
+            x, y, w, h = image.rect
+            cx, cy, cw, ch = image.clip
+            assert (cw, ch) == pytest.approx((50.8, 25.4), abs=1e-6)
+            assert (x, w) == pytest.approx((cx, 50.8), abs=1e-6)
+            assert h == pytest.approx(316 * row, abs=1e-6)
+            assert y + h == pytest.approx(cy + ch + 8 * row, abs=1e-6)      # row 42, 8 rows above the box's top
     assert not [w for w in report.warnings if w.code == "soft-image"]
     # a rebuild reads the copy the first build kept: nothing decoded, same bytes
     first = {p.name: p.read_bytes() for p in pdfs}
@@ -90,10 +104,12 @@ def test_a_large_image_is_embedded_at_its_box_resolution_and_decoded_once(tmp_pa
 
 
 def test_the_print_resolution_is_settable(tmp_path):
+    """At 150 dpi the box shows 300 x 150 px of the picture (300 x 200 px): with 8 rows more
+    each side, 300 x 166."""
     root = _game(tmp_path / "g", '  - {name: A, art: big.png}\n', "image_dpi: 150\n")
     _photo(root / "art" / "big.png", 1500, 1000)
     made, _ = _build(root, tmp_path / "out", ("print",))
-    assert _image_sizes(next(p for p in made if p.name == "print-a4.pdf")) == {(300, 200)}
+    assert _image_sizes(next(p for p in made if p.name == "print-a4.pdf")) == {(300, 166)}
 
 
 def test_a_small_image_is_embedded_as_it_is_and_warned_about_at_the_cards_line(tmp_path):
@@ -247,7 +263,7 @@ def test_pictures_are_decoded_ahead_of_the_layout_once_each_a_few_at_a_time(tmp_
     assert max(busy for _, _, busy in decodes) <= ahead.THREADS
     assert art.STATS["decoded"] == 4 and art.STATS["derived"] == 0
     for pdf in (p for p in made if p.suffix == ".pdf"):
-        assert _image_sizes(pdf) == {(600, 400)}, pdf.name
+        assert _image_sizes(pdf) == {(600, 316)}, pdf.name
     decodes.clear()
     (tmp_path / "out" / "g" / "print-a4.pdf").unlink()
     _build(root, tmp_path / "out", ("print",))
@@ -327,8 +343,8 @@ def test_every_copy_and_its_image_object_come_from_the_one_decode(tmp_path):
     assert _image_sizes(io.BytesIO(data)) == {(340, 227)}
     assert art.STATS["made"] == 2 and art.STATS["derived"] == 0 and art.STATS["reused"] == 1
     screen = tmp_path / "cache" / f"{file_digest(photo)[:32]}-340x227-g2.png"
-    art._make(tmp_path / "cache" / f"{file_digest(photo)[:32]}-600x400-g2.png", (340, 227), tmp_path / "again.png",
-              original=False)
+    art._make(tmp_path / "cache" / f"{file_digest(photo)[:32]}-600x400-g2.png", ((340, 227), None),
+              tmp_path / "again.png", held=((600, 400), None))
     assert (tmp_path / "again.png").read_bytes() == screen.read_bytes()
     c = CardCanvas(io.BytesIO())
     c.drawImage(ImageReader(str(screen)), 0, 0, 10, 10, mask="auto")
@@ -385,3 +401,31 @@ def test_an_image_object_made_without_reportlab_is_reportlabs(tmp_path):
         made = KeptImage.of(c._doc.idToObject[c._doc.getXObjectName(c._formsinuse[-1])])
         assert art.image_object(im) == made
     assert art.image_object(rgb.convert("RGBA")) is None
+
+
+def test_a_cover_pictures_copies_hold_the_pixels_of_the_whole_copies_where_its_box_shows(tmp_path):
+    """A picture drawn 2 x 1.33 inches in a 2 x 0.89 inch `cover` box: each copy (print, and
+    those made from it for raster outputs) holds the rows its box shows and a few more, and
+    those are the very pixels (rounding aside: at most 1 of 255) the copy of the whole picture
+    has there."""
+    from PIL import Image, ImageChops
+
+    from cardgen.core.images import shown
+
+    photo = _photo(tmp_path / "big.png", 1500, 1000)
+    art.configure(tmp_path / "cache", 300)
+    drawn = shown(0.0, -16.0, 144.0, 96.0, (0.0, 0.0, 144.0, 64.0))
+    assert drawn == (144.0, 96.0, 0.0, 16 / 96, 1.0, 80 / 96)
+    for dpi in (300, 164, 130):
+        whole = Image.open(art.fitted(photo, 144.0, 96.0, dpi))
+        path, plan = art.copy_of(photo, drawn, dpi)
+        (fw, fh), win = plan
+        part = Image.open(path)
+        assert whole.size == (fw, fh) and part.size == (fw, win[3] - win[1]) and win[0] == 0
+        top, bottom = fh * 16 // 96, -(-fh * 80 // 96)          # the rows the box shows, in part or whole
+        margin = art.MARGIN if dpi == 300 else art.EDGE
+        assert (win[1], win[3]) == (top - margin, bottom + margin), dpi
+        shows = ImageChops.difference(part.crop((0, margin, fw, margin + bottom - top)),
+                                      whole.crop((0, top, fw, bottom)))
+        assert max(hi for _, hi in shows.getextrema()) <= 1, dpi
+    art.configure(None)

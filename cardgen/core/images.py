@@ -150,9 +150,10 @@ def open_own(path: Path | str | io.BytesIO) -> Image.Image:
 # -- resolution: what a box shows (`render.art` draws images at it) -------------------------
 DEFAULT_DPI = 300       # the print PDFs' images, unless game.yaml `image_dpi` says otherwise
 _print_dpi: list[float] = [DEFAULT_DPI]
-# called with (file, its decoded image, the points it is drawn at) when the layout's check
-# has decoded a picture: `render.art` makes its print copy from that decode
-DECODED: list[Callable[[Path, Image.Image, tuple[float, float]], None]] = []
+# called with (file, its decoded image, the points it is drawn at and the part of it shown:
+# `shown`) when the layout's check has decoded a picture: `render.art` makes its print copy
+# from that decode
+DECODED: list[Callable[[Path, Image.Image, tuple[float, ...]], None]] = []
 
 
 def set_print_dpi(dpi: float) -> None:
@@ -169,6 +170,23 @@ SOFT = 0.8              # below this share of the resolution asked, an image pri
 def pixels(w_pt: float, h_pt: float, dpi: float) -> tuple[int, int]:
     """The pixels a box of `w_pt` x `h_pt` points shows at `dpi`."""
     return max(1, math.ceil(abs(w_pt) * dpi / 72 - 1e-6)), max(1, math.ceil(abs(h_pt) * dpi / 72 - 1e-6))
+
+
+def shown(x: float, y: float, w: float, h: float, clip: tuple[float, float, float, float] | None
+          ) -> tuple[float, ...]:
+    """An image drawn at (x, y) `w` x `h` points clipped to the box `clip` (x, y, w, h; a
+    `cover` image): (w, h) and the part of it the box shows, as fractions of its width and
+    height (left, top, right, bottom); (w, h) alone when all of it shows.  What its copies are
+    cut to (`render.art.window`): the layout, the drawing and what a cached side needs
+    (`model.ops.needs`) all work it out here, from the same numbers."""
+    if not clip or w <= 0 or h <= 0:
+        return float(w), float(h)
+    cx, cy, cw, ch = clip
+    part = (max(0.0, float(cx - x) / w), max(0.0, float(cy - y) / h),
+            min(1.0, float(cx + cw - x) / w), min(1.0, float(cy + ch - y) / h))
+    if part == (0.0, 0.0, 1.0, 1.0) or part[2] <= part[0] or part[3] <= part[1]:
+        return float(w), float(h)
+    return (float(w), float(h), *part)
 
 
 def soft(iw: int, ih: int, w_pt: float, h_pt: float, dpi: float) -> bool:

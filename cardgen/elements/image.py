@@ -18,14 +18,15 @@ from cardgen.schema.core import Bool, Choice, OneOf, Text, is_expression, opt
 MISSING_HINT = "add the file, fix the name, or add `placeholder: true` to the element for a labelled box"
 
 
-def image_size(path: Path, box: tuple[float, float, str] | None = None) -> tuple[float, float]:
+def image_size(path: Path, box: tuple[float, float, float, float, str] | None = None) -> tuple[float, float]:
     """An image's size (an SVG's in points, a raster's in pixels, checked by decoding it).
-    `box`: (width, height, fit) it is drawn in, for the copy made from that decode."""
+    `box`: (x, y, width, height, fit) it is drawn in, for the copy made from that decode."""
     if path.suffix.lower() == ".svg":
         d = load_svg(path)
         return float(d.width), float(d.height)
     pixels = header_size(path) if box is not None else None
-    drawn = _drawn(float(pixels[0]), float(pixels[1]), *box) if pixels is not None and box is not None else None
+    drawn = images.shown(*_placed(*box[:4], float(pixels[0]), float(pixels[1]), box[4])) \
+        if pixels is not None and box is not None else None
     w, h = check_raster(path, drawn)
     return float(w), float(h)
 
@@ -50,6 +51,15 @@ def _drawn(iw: float, ih: float, w: float, h: float, fit: str) -> tuple[float, f
     return iw * scale, ih * scale
 
 
+def _placed(x: float, y: float, w: float, h: float, iw: float, ih: float, fit: str
+            ) -> tuple[float, float, float, float, tuple[float, float, float, float] | None]:
+    """Where an iw x ih image is drawn in the box (x, y, w, h) (x, y, w, h points) and the box
+    it is clipped to (`cover`; else None)."""
+    dw, dh = _drawn(iw, ih, w, h, fit)
+    clip = (x, y, w, h) if fit == "cover" and iw > 0 and ih > 0 else None
+    return x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, clip
+
+
 def _soft(lc: LayoutContext, iw: float, ih: float, dw: float, dh: float) -> None:
     """Warn when the image has fewer pixels than its box shows at the print resolution."""
     dpi = float(getattr(lc.res, "image_dpi", images.DEFAULT_DPI))
@@ -67,7 +77,8 @@ class ImageElement(Box, Rotate, Opacity):
     summary: ClassVar[str] = ("A PNG, JPEG or SVG picture from art/ (SVG stays vector), fitted to its box. A PNG or "
                               "JPEG with more pixels than its box shows is embedded at the box's pixels (game.yaml "
                               "`image_dpi`, 300 by default, in the print PDFs; the bitmap's own size in Tabletop "
-                              "Simulator, the gallery and PNGs); one with fewer is warned about: it prints soft.")
+                              "Simulator, the gallery and PNGs), and with `fit: cover` only the part of it the box "
+                              "shows; one with fewer is warned about: it prints soft.")
 
     src: str = opt(Text(), "image file (PNG, JPEG or SVG) in art/, or a path relative to the game folder", "",
                    dynamic=True, default_doc="none")
@@ -107,33 +118,30 @@ class ImageElement(Box, Rotate, Opacity):
         if path.suffix.lower() not in (".png", ".jpg", ".jpeg", ".svg"):
             raise ElementError("src", f"image '{src}' is not PNG, JPEG or SVG")
         try:
-            iw, ih = image_size(path, (w, h, self.fit))
+            iw, ih = image_size(path, (x, y, w, h, self.fit))
         except IconError as exc:
             raise ElementError("src", f"cannot use image '{src}': {exc}", "bad-image") from None
         except Exception as exc:  # unreadable file
             raise ElementError("src", f"cannot read image '{src}': {exc}", "bad-image") from None
         for message, code in svg_warnings(path, lc.res.fonts):
             lc.warn("src", message, code)
-        clip = None
-        dw, dh = _drawn(iw, ih, w, h, self.fit)
-        dx, dy = x + (w - dw) / 2, y + (h - dh) / 2
-        if self.fit == "cover" and iw > 0 and ih > 0:
-            clip = (x, y, w, h)
+        dx, dy, dw, dh, clip = _placed(x, y, w, h, iw, ih, self.fit)
         if path.suffix.lower() != ".svg":
             _soft(lc, iw, ih, dw, dh)
         lc.out.append(ops.Image(path, dx, dy, dw, dh, clip, self.rotate, (x, y, w, h), self.opacity))
 
-    def ahead(self, lc: LayoutContext) -> tuple[Path, tuple[int, int], tuple[float, float]] | None:
+    def ahead(self, lc: LayoutContext) -> tuple[Path, tuple[int, int], tuple[float, ...]] | None:
         """The PNG or JPEG file `layout` will check (decode), its pixel size and the points it
-        is drawn at (`layout.ahead` decodes it before); None if none, or it cannot tell."""
+        is drawn at with the part of it shown (`core.images.shown`; `layout.ahead` decodes it
+        before); None if none, or it cannot tell."""
         path = lc.res.find_art(self.src) if self.src else None
         if path is None or path.suffix.lower() not in (".png", ".jpg", ".jpeg"):
             return None
         pixels = header_size(path)
         if pixels is None:
             return None
-        _, _, w, h = self.rect(lc)
-        return path, pixels, _drawn(float(pixels[0]), float(pixels[1]), w, h, self.fit)
+        x, y, w, h = self.rect(lc)
+        return path, pixels, images.shown(*_placed(x, y, w, h, float(pixels[0]), float(pixels[1]), self.fit))
 
     @classmethod
     def static_problems(cls, el: Mapping, res: Resources) -> list[tuple[str, str, str]]:

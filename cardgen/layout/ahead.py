@@ -51,8 +51,9 @@ class Layouter(Protocol):
     def prepared(self, el: Mapping) -> Any: ...        # (`layout.engine.Prepared`)
 
 THREADS = min(2, os.cpu_count() or 1)       # pictures decoded at once, besides the layout's own thread
-Picture = tuple[Path, tuple[int, int], tuple[float, float]]     # file, its pixels, the points it is drawn at
-Ahead = tuple[Path, tuple[int, int], tuple[float, float], float, float]    # and the card side's size, points
+# file, its pixels, the points it is drawn at and the part of it shown (`core.images.shown`)
+Picture = tuple[Path, tuple[int, int], tuple[float, ...]]
+Ahead = tuple[Path, tuple[int, int], tuple[float, ...], float, float]    # and the card side's size, points
 
 
 @contextlib.contextmanager
@@ -74,7 +75,7 @@ def _work(found: Iterator[Ahead]) -> Iterator[tuple[Path, Callable[[], tuple[int
             continue            # (too large: refused, or warned about, by the layout itself)
         digest = file_digest(path)      # (here: its memo is this thread's)
 
-        def work(path: Path = path, digest: str = digest, drawn: tuple[float, float] = drawn,
+        def work(path: Path = path, digest: str = digest, drawn: tuple[float, ...] = drawn,
                  width: float = width, height: float = height) -> tuple[int, int]:
             return icons.decode_checked(path, lambda im: art.copy_ahead(path, digest, im, drawn, width, height))
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, is_dataclass
 from pathlib import Path as FilePath
 
 from cardgen.core.digest import digest, file_digest
+from cardgen.core.images import shown
 
 Colour = tuple[float, ...]   # (r, g, b, a), each 0..1
 Dash = tuple[float, ...]     # dash pattern in points; () for a solid line
@@ -277,9 +278,10 @@ class Needs:
     chars: tuple[tuple[str, str], ...]
     svgs: tuple[tuple[str, bool], ...]
     rasters: tuple[str, ...]
-    # each raster's box (w, h in pt) where it is a picture drawn at the output's resolution
-    # (`render.art`), (0, 0) for an icon drawn from its file as it is
-    boxes: tuple[tuple[float, float], ...] = ()
+    # each raster's box (w, h in pt, then the part of it shown if not all: `core.images.shown`)
+    # where it is a picture drawn at the output's resolution (`render.art`), (0, 0) for an icon
+    # drawn from its file as it is
+    boxes: tuple[tuple[float, ...], ...] = ()
     # (font, text) of each text run drawn with glyphs no character of it draws (`Run.glyphs`: a
     # ligature), in order: what a reused form says to its fonts (`render.draw.Drawer._name_glyphs`)
     shaped: tuple[tuple[str, str], ...] = ()
@@ -299,7 +301,7 @@ class Needs:
                         for s in svgs)
                 and all(isinstance(r, str) for r in rasters)
                 and len(boxes) == len(rasters)
-                and all(isinstance(b, tuple) and len(b) == 2 and all(type(v) is float for v in b) for b in boxes)):
+                and all(isinstance(b, tuple) and len(b) in (2, 6) and all(type(v) is float for v in b) for b in boxes)):
             return None
         return cls(chars, svgs, rasters, boxes, shaped)
 
@@ -315,10 +317,10 @@ def needs(layout: CardLayout) -> Needs:
     chars: dict[str, set[str]] = {}
     svgs: list[tuple[str, bool]] = []
     rasters: list[str] = []
-    boxes: list[tuple[float, float]] = []
+    boxes: list[tuple[float, ...]] = []
     shaped: list[tuple[str, str]] = []
 
-    def file(path: object, themed: bool, box: tuple[float, float] = (0.0, 0.0)) -> None:
+    def file(path: object, themed: bool, box: tuple[float, ...] = (0.0, 0.0)) -> None:
         if is_svg(path):
             svgs.append((str(path), themed))
         else:
@@ -329,7 +331,7 @@ def needs(layout: CardLayout) -> Needs:
         if isinstance(op, Icon):
             file(op.path, op.color is not None)
         elif isinstance(op, Image):
-            file(op.path, False, (float(op.w), float(op.h)))
+            file(op.path, False, shown(op.x, op.y, op.w, op.h, op.clip))
         elif isinstance(op, Text):
             for r in op.runs:
                 if r.kind == "text":

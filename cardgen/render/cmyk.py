@@ -334,7 +334,8 @@ class Separation:
 
         for op in layout.ops:
             if isinstance(op, ops.Image) and not ops.is_svg(op.path):     # (at the size it prints: `render.art`)
-                op = replace(op, path=conv(art.fitted(op.path, op.w, op.h)))
+                src, (x, y, w, h) = art.placed(op)      # (the part of it shown, where it was)
+                op = replace(op, path=conv(src), x=x, y=y, w=w, h=h, box=ops.turn_box(op))
             elif isinstance(op, ops.Icon) and not ops.is_svg(op.path):
                 op = replace(op, path=conv(op.path))
             elif isinstance(op, ops.Text) and any(r.kind == "icon" and not ops.is_svg(r.content) for r in op.runs):
@@ -381,7 +382,7 @@ def _raster_files(layout: ops.CardLayout) -> list[Path]:
     out: list[Path] = []
     for op in layout.ops:
         if isinstance(op, ops.Image) and not ops.is_svg(op.path):
-            out.append(Path(art.fitted(op.path, op.w, op.h)))
+            out.append(art.placed(op)[0])
         elif isinstance(op, ops.Icon) and not ops.is_svg(op.path):
             out.append(Path(op.path))
         elif isinstance(op, ops.Text):
@@ -394,7 +395,7 @@ def _opaque_pictures(layout: ops.CardLayout) -> list[Path]:
     them: the flattening for PDF/X leaves them as they are."""
     from cardgen.render.flatten import translucent
 
-    return [Path(art.fitted(op.path, op.w, op.h)) for op in layout.ops
+    return [art.placed(op)[0] for op in layout.ops
             if isinstance(op, ops.Image) and not ops.is_svg(op.path) and not translucent(op)]
 
 

@@ -328,13 +328,14 @@ class Drawer:
     def _dpi(self) -> float:
         return self.image_dpi or art.print_dpi()
 
-    def _art(self, op: ops.Image) -> Any:
+    def _art(self, op: ops.Image) -> tuple[Any, tuple[float, float, float, float]]:
         """What an image op is drawn from: its file, or a copy downsampled to its box at this
-        drawer's resolution (`render.art.fitted`), drawn by its content."""
-        return self._fitted(str(op.path), op.w, op.h)
+        drawer's resolution (of the part of it its clip shows: `render.art.placed`), drawn by
+        its content; and where it is drawn (x, y, w, h points, y down)."""
+        src, where = art.placed(op, self._dpi())
+        return self._reader(str(op.path), src), where
 
-    def _fitted(self, path: str, w: float, h: float) -> Any:
-        src = art.fitted(path, w, h, self._dpi())
+    def _reader(self, path: str, src: Path) -> Any:
         if src == Path(path):
             return path
         from reportlab.lib.utils import ImageReader
@@ -348,7 +349,8 @@ class Drawer:
         from what it needs (`ops.needs`, kept in the layout cache), so a reused side's
         operations are not decoded for them."""
         need = ops.needs(layout)
-        return [self._fitted(path, w, h) if w > 0 else path for path, (w, h) in zip(need.rasters, need.boxes)]
+        return [self._reader(path, art.copy_of(path, box, self._dpi())[0]) if box[0] > 0 else path
+                for path, box in zip(need.rasters, need.boxes)]
 
     # -- operations -------------------------------------------------------------
     def draw_ops(self, layout: ops.CardLayout, ox: float, oy: float) -> None:
@@ -471,7 +473,8 @@ class Drawer:
             c.scale(op.w / fw, op.h / fh)
             c.doForm(name)
         else:
-            c.drawImage(self._art(op), ox + op.x, oy - op.y - op.h, op.w, op.h, mask="auto")
+            src, (x, y, w, h) = self._art(op)
+            c.drawImage(src, ox + x, oy - y - h, w, h, mask="auto")
         c.restoreState()
 
     def _icon(self, path: str | Path, x: float, y: float, w: float, h: float, color: Colour | None,

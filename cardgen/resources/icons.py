@@ -355,13 +355,13 @@ _raster_sizes: Bounded[FileKey, tuple[int, int]] = Bounded(4096)
 _ahead: dict[FileKey, Future[tuple[int, int]]] = {}
 
 
-def check_raster(path: Path, drawn: tuple[float, float] | None = None) -> tuple[int, int]:
+def check_raster(path: Path, drawn: tuple[float, ...] | None = None) -> tuple[int, int]:
     """Pixel size of a PNG or JPEG after decoding all of it once (a truncated or corrupt file
     fails here, with a message, instead of deep inside a PDF writer). Images beyond Pillow's
     `Image.MAX_IMAGE_PIXELS` safety limit (decompression bombs) are refused.  `drawn`: the
-    points it is drawn at, for the copy made from this decode (`core.images.DECODED`).  A
-    picture being decoded ahead (`decoding_ahead`) is not decoded again: its outcome is
-    waited for."""
+    points it is drawn at and the part of it shown (`core.images.shown`), for the copy made
+    from this decode (`core.images.DECODED`).  A picture being decoded ahead
+    (`decoding_ahead`) is not decoded again: its outcome is waited for."""
     import warnings
 
     from PIL import Image
