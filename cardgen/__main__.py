@@ -20,7 +20,10 @@ def run() -> None:
     try:
         # (the start-up handler of cardgen/__init__.py stays until click has read the command
         # line; `cli.main._Main.invoke` then makes Ctrl-C a KeyboardInterrupt again)
-        from cardgen.cli.main import run as command
+        from cardgen.core.imports import importing
+
+        with importing():
+            from cardgen.cli.main import run as command
 
         command()
     except KeyboardInterrupt:

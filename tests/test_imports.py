@@ -327,3 +327,34 @@ def test_rebuild_with_nothing_changed_imports_no_output_and_no_check(tmp_path, t
     assert "cardgen.pipeline.build" in found and "cardgen.outputs" in found
     assert _kept_out(found, NOOP_KEEPS_OUT) == []
     assert _kept_out(found, tuple(f"cardgen.outputs.{module}" for module, *_ in _TABLE.values())) == []
+
+
+def test_importing_holds_off_the_collector_and_freezes_what_it_imported(tmp_path, monkeypatch):
+    """`core.imports.importing()`: no cyclic collection during the block; the objects that exist
+    after it imported a module are frozen (never walked again), and a block that imports
+    nothing new freezes nothing (a second build in `--watch`); the collector runs again after."""
+    import gc
+    import sys
+
+    from cardgen.core.imports import importing
+
+    (tmp_path / "fresh_module_for_importing.py").write_text("VALUE = [object() for _ in range(1000)]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    gc.unfreeze()
+    try:
+        with importing():
+            assert not gc.isenabled()
+            import fresh_module_for_importing
+        assert gc.isenabled() and gc.get_freeze_count() > 1000
+        gc.unfreeze()
+        with importing():
+            import fresh_module_for_importing  # noqa: F401
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+        gc.disable()
+        with importing():
+            pass
+        assert not gc.isenabled()       # (as it was)
+    finally:
+        gc.enable()
+        gc.unfreeze()
+        sys.modules.pop("fresh_module_for_importing", None)

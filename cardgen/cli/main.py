@@ -17,6 +17,7 @@ from cardgen.cli.serve import serve
 from cardgen.cli.upload import upload
 from cardgen.core.envfail import at_output, describe, is_environment
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_path, escape_controls, grouped, plural
+from cardgen.core.imports import importing
 from cardgen.core.progress import listening
 from cardgen.load.project import find_project, game_project, output_dir, resolve_games
 from cardgen.pipeline.jsonschema import SCHEMAS, dumps
@@ -310,7 +311,8 @@ def _count_errors(report: Report) -> list[Diagnostic]:
 def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
     """Build each game, printing its problems and a summary; True if any failed."""
     from cardgen.cli.terminal import bar_factory, game_summary
-    from cardgen.pipeline.build import build_game  # (here, not at start-up: `cardgen --help` is quick)
+    with importing():
+        from cardgen.pipeline.build import build_game  # (here, not at start-up: `cardgen --help` is quick)
 
     failed = False
     for path in paths:
@@ -364,7 +366,8 @@ def validate(games, strict, fmt, deep, sets):
     """Check GAMES (default: the game the current folder is in, else every game of the project)
     without building: schema of every file, references, every card laid out, and card counts
     against rules.yaml.  A path to any file inside a game folder checks that game."""
-    from cardgen.pipeline import validate as v
+    with importing():
+        from cardgen.pipeline import validate as v
 
     project = find_project()
     try:

@@ -25,6 +25,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -99,9 +100,21 @@ def _parsed(raw: bytes, path: Path, report: Report, history: History) -> YDict |
 
 # what the YAML reader may not read as JSON does: anything but tab, CR, LF and the printable
 # characters of libyaml's reader, less the byte order mark and YAML's other line breaks (NEL,
-# LS, PS: a line break inside a quoted string is folded)
-_NOT_YAML = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
-                       "\U00010000-\U0010ffff]")
+# LS, PS: a line break inside a quoted string is folded); in ASCII text, the control
+# characters but tab, CR and LF, and DEL (the same: compiling the whole class costs 5 ms, so
+# it is compiled only for a file that is not all ASCII)
+_NOT_YAML_ASCII = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+@cache
+def _not_yaml() -> re.Pattern[str]:
+    return re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+                      "\U00010000-\U0010ffff]")
+
+
+def _yaml_refuses(text: str) -> bool:
+    """Whether `text` has a character the YAML reader refuses or reads otherwise than JSON."""
+    return (_NOT_YAML_ASCII if text.isascii() else _not_yaml()).search(text) is not None
 
 
 class _Places:
@@ -165,7 +178,7 @@ def _as_written(data: Any, text: str, filename: str) -> YDict | None:
     game's history (55 of 60 ms).  Not a file with a backslash escape, a character the YAML
     reader refuses (a C1 control character, a byte order mark) or a number JSON reads
     otherwise than YAML (NaN, Infinity): the YAML loader says what it says of them."""
-    if not isinstance(data, dict) or "\\" in text or _NOT_YAML.search(text):
+    if not isinstance(data, dict) or "\\" in text or _yaml_refuses(text):
         return None
     sections = {k: v for k, v in data.items() if k not in ("about", "format")}
     if not all(isinstance(g, dict) and all(isinstance(r, list) and all(isinstance(x, dict) for x in r)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from cardgen.core.atomic import Staging, exclusive, recover
 from cardgen.core.envfail import OutputProblem
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_path
+from cardgen.core.imports import importing
 from cardgen.core.paths import drop_links, read_regular
 from cardgen.core.progress import stage
 from cardgen.load.project import output_dir
@@ -251,11 +252,12 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
 
         raster.start_early()        # the raster workers' fork server imports while the cards are laid out
     # (`load.sheetfetch`, not `load.sheets`: only a deck of a spreadsheet reads one)
-    from cardgen.layout.manifest import MANIFEST, manifest_of
-    from cardgen.load import sheetfetch
-    from cardgen.pipeline.changes import changes_since
-    from cardgen.pipeline.check import check_game, check_rendered, keep_history
-    from cardgen.render import docinfo
+    with importing():
+        from cardgen.layout.manifest import MANIFEST, manifest_of
+        from cardgen.load import sheetfetch
+        from cardgen.pipeline.changes import changes_since
+        from cardgen.pipeline.check import check_game, check_rendered, keep_history
+        from cardgen.render import docinfo
 
     # images at the size they print (checks draw too); a game's languages share them
     shared = out_dir.parent if opts.lang else out_dir

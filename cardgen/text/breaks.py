@@ -5,13 +5,13 @@ with a hyphen, and between the characters of Chinese and Japanese text (`cjk_bre
 
 Chinese and Japanese are written without spaces: a line may break before or after any
 ideograph, kana or CJK punctuation mark (Unicode's line breaking, UAX #14, classes ID and CJ:
-`_WIDE`), except by the Japanese rules of kinsoku shori, which Chinese follows too (UAX #14's
+`_wide`), except by the Japanese rules of kinsoku shori, which Chinese follows too (UAX #14's
 CL, CP, EX, IS, NS and OP classes, CJ taken as NS, its strict setting): no line starts with
 closing punctuation, a small kana or the prolonged sound mark (`、。」』ーっゃ`: `NO_START`),
 no line ends with an opening bracket or quote (`「『【`: `NO_END`), and `——` and `……` stay
 whole. A Latin word or number inside such text is not broken or hyphenated (a line may break
 before and after it). Korean is written with spaces between words and breaks at them, as
-Latin does: Hangul is not in `_WIDE`.
+Latin does: Hangul is not in `_wide`.
 
 `parts` cuts a word (its spans, `cardgen.text.markup`) into parts, each joined to the one
 before it: `HARD` (after a hyphen or dash: breaks as it is) or `SOFT` (a hyphenation point:
@@ -24,6 +24,7 @@ import contextlib
 import re
 import unicodedata
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from cardgen.text.markup import Frag
@@ -32,10 +33,17 @@ HARD, SOFT = 1, 2
 DASHES = "-\u2010\u2013\u2014"
 MIN_WORD = 6                 # letters: shorter words are not hyphenated
 _dictionaries: dict[str, Hyphenator | None] = {}
-# ideographs, kana, bopomofo, CJK punctuation and symbols, fullwidth and halfwidth forms (not
-# Hangul: Korean breaks at its spaces)
-_WIDE = re.compile("[\u2e80-\u2fff\u3000-\u312f\u3190-\u31ff\u3200-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-                   "\ufe30-\ufe4f\uff01-\uff9f\uffe0-\uffe6\U00020000-\U0003ffff]")
+
+
+@cache
+def _wide() -> re.Pattern[str]:
+    """Ideographs, kana, bopomofo, CJK punctuation and symbols, fullwidth and halfwidth forms
+    (not Hangul: Korean breaks at its spaces); compiled when first asked for (6 ms), which text
+    that is all ASCII never does."""
+    return re.compile("[\u2e80-\u2fff\u3000-\u312f\u3190-\u31ff\u3200-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+                      "\ufe30-\ufe4f\uff01-\uff9f\uffe0-\uffe6\U00020000-\U0003ffff]")
+
+
 # a line never starts with these (closing brackets and quotes, CJK and Latin stops and commas,
 # small kana, the prolonged sound mark, iteration marks, ellipses)
 NO_START = frozenset("、。，．・：；？！‼⁇⁈⁉ー〜～…‥々〻ゝゞヽヾ゠〆゛゜\u3000"
@@ -153,12 +161,12 @@ def _soft(value: str, start: int, end: int, hyphenator: Any) -> list[tuple[int, 
 
 def wide(ch: str) -> bool:
     """Whether `ch` is an ideograph, a kana or CJK punctuation: a line breaks before or after it."""
-    return bool(ch) and _WIDE.match(ch) is not None
+    return bool(ch) and not ch.isascii() and _wide().match(ch) is not None
 
 
 def may_break(before: str, after: str) -> bool:
     """Whether a line may break between two characters of Chinese or Japanese text (one of
-    them in `_WIDE`), by the kinsoku rules; never before a combining mark or a joiner."""
+    them in `_wide`), by the kinsoku rules; never before a combining mark or a joiner."""
     if before in NO_END or after in NO_START or (before == after and before in _PAIRED):
         return False
     if not (wide(before) or wide(after)):
@@ -185,7 +193,7 @@ def parts(word: list[Frag], hyphenator: Any) -> list[tuple[list[Frag], int]]:
     breaks between its characters (`cjk_breaks`), and is not hyphenated; an inline icon in it
     breaks as an ideograph would."""
     out: list[tuple[list[Frag], int]] = [([], 0)]
-    wide = any(f.kind == "text" and not f.value.isascii() and _WIDE.search(f.value) for f in word)
+    wide = any(f.kind == "text" and not f.value.isascii() and _wide().search(f.value) for f in word)
     prev = ""              # the last character of the text before, in this word
     for f in word:
         if f.kind != "text":
