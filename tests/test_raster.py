@@ -275,8 +275,13 @@ def test_render_page_is_exact_for_awkward_sizes(tmp_path):
                                          Rect(0, 0, 180, 252, fill=(0, 0, 1, 1))])
     doc = pdfium.PdfDocument(raster.jobs_pdf([lay], fonts))
     for w, h, bleed in ((409, 573, 0), (825, 1125, 9), (822, 1122, 8.64), (101, 141, 0), (826, 1126, 9)):
-        img = raster._render_page(doc[0], lay, raster.Spec(w, h, bleed))
+        packed: list[bytes] = []
+        img = raster._render_page(doc[0], lay, raster.Spec(w, h, bleed), packed)
         assert img.size == (w, h) and img.mode == "RGB"
+        if packed:      # the cache entry made from PDFium's bitmap (rows with padding) reads back as the image
+            entry = tmp_path / f"{w}.rgbz"
+            raster._save(img, raster.Job(lay, raster.Spec(w, h, bleed), entry), packed[0])
+            assert raster.open_image(entry).tobytes() == img.tobytes()
         if bleed == 0:
             assert img.getpixel((0, 0)) == (0, 0, 255) and img.getpixel((w - 1, h - 1)) == (0, 0, 255)
 

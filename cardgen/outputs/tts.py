@@ -24,7 +24,7 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from cardgen.outputs import tts_objects as objs
 from cardgen.outputs.base import Job, Output
@@ -34,10 +34,7 @@ from cardgen.outputs.tts_objects import guid as _guid
 from cardgen.outputs.tts_objects import transform as _transform
 from cardgen.schema.core import Bool, Choice, Decl, Int, Text, opt
 
-if TYPE_CHECKING:
-    from PIL import Image
-
-PARALLEL_ATLASES = 3000     # card sides up to which deck sheets are made two at once
+MOSAICS_IN_WORKERS = 3000  # card sides up to which the raster workers make the deck sheets (`make_images`)
 HIDDEN_GREY = (64, 64, 64)
 PLAIN_BACK = (96, 96, 96)
 Cell = str | tuple[int, int, int] | None   # an atlas cell: a cached bitmap's path, a solid colour or empty
@@ -85,53 +82,6 @@ class TtsOptions(TtsDeckOptions):
 
 # -- geometry --------------------------------------------------------------------------------
 # -- images ----------------------------------------------------------------------------------
-
-def _encode(img: Image.Image, fmt: str, quality: int) -> bytes:
-    buf = io.BytesIO()
-    if fmt == "png":
-        img.save(buf, "PNG", compress_level=6)
-    else:
-        img.save(buf, "JPEG", quality=quality, subsampling=0, optimize=False)
-    return buf.getvalue()
-
-
-def assemble(out: str | Path, cells: list, cols: int, rows: int, cw: int, ch: int, fmt: str, quality: int,
-             turn: bool = False, mask: str = "") -> str:
-    """Make one atlas file from cached cell bitmaps (paths) or solid colours (RGB tuples),
-    one cell at a time; returns the file written.  A piece's image may be turned a quarter
-    and made transparent outside a shape (`tts_objects.finish`)."""
-    from PIL import Image
-
-    from cardgen.render import raster
-
-    out = Path(out)
-    if out.is_file() and raster.is_intact(out):
-        return str(out)
-    atlas = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
-    loaded: dict = {}
-    for i, cell in enumerate(cells):
-        x, y = (i % cols) * cw, (i // cols) * ch
-        if cell is None:
-            continue
-        if isinstance(cell, tuple) and len(cell) == 2:      # (bitmap, 180): a die's face turned over
-            face = raster.open_image(cell[0]).resize((cw, ch), Image.Resampling.LANCZOS)
-            atlas.paste(face.transpose(Image.Transpose.ROTATE_180), (x, y))
-            continue
-        if isinstance(cell, tuple):
-            atlas.paste(cell, (x, y, x + cw, y + ch))
-            continue
-        img = loaded.get(cell)
-        if img is None:
-            img = raster.open_image(cell)
-            if img.size != (cw, ch):
-                img = img.resize((cw, ch), Image.Resampling.LANCZOS)
-            loaded.clear()          # copies are consecutive: keep just the last one
-            loaded[cell] = img
-        atlas.paste(img, (x, y))
-    from cardgen.core.atomic import write_bytes
-    write_bytes(out, raster.seal(_encode(objs.finish(atlas, turn, mask), fmt, quality)))
-    return str(out)
-
 
 def _atlas_key(cells: list, cols, rows, cw, ch, fmt, quality, turn: bool = False, mask: str = "") -> str:
     from cardgen.render import raster
@@ -275,30 +225,28 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
     from cardgen.render import raster
 
     # a cell of the screen class is its side's one render for it, shared with the gallery
-    # (`raster.master_spec`), scaled to the cell as it is pasted (`assemble`)
+    # (`raster.master_spec`), scaled to the cell as it is pasted (`render.mosaic`)
     wanted = [(layout, raster.master_spec(layout, spec) or spec) for layout, spec in requests]
-    with raster.Pool() as pool:
-        paths = iter(raster.rasterize(wanted, raster.Cache.of(job.out_dir), raster.font_dirs_of(job.rendered), pool))
-    cell_of: dict[int, str] = {}
-    for layout, _ in requests:
-        cell_of[id(layout)] = str(next(paths))
+    cache = raster.Cache.of(job.out_dir)
+    plan = raster.plan(wanted, cache)
+    cell_of: dict[int, str] = {id(layout): str(path) for (layout, _), path in zip(requests, plan.paths)}
     images, more = plan_images(cell_of)
+    # An image is up to 4096 x 4096 pixels (64 MB in memory as Pillow holds it).  In a game of
+    # up to `MOSAICS_IN_WORKERS` card sides each is made by a raster worker, two at once: it
+    # renders the sides only that image shows and pastes them as they come (they are written
+    # to the bitmap cache, not read back from it), then encodes it.  A larger game's build
+    # process holds every card while the workers rasterize, so there they hold no image: the
+    # images are made here after them, one at a time (made by the workers in every game, a
+    # 10,000-card game's build and its processes peaked at 578 MB in session 4, RSS).
     calls = _atlas_calls(images, atlas_dir, ext, fmt, quality)
-    # An atlas is up to 4096 x 4096 pixels (48 MB in memory). For a game of up to
-    # `PARALLEL_ATLASES` card sides two are made at once, by two threads of this process
-    # (Pillow lets go of the interpreter while it scales, pastes and encodes, so both cores
-    # work); a larger game's are made one after the other, so its build stays small in memory
-    # (this process holds every card).  Made by the raster workers instead, two at once, a
-    # 10,000-card game's build and its processes peaked at 578 MB (RSS, all processes;
-    # 441 MB made here): each worker, grown by rasterizing, held a sheet too.
-    if len(requests) <= PARALLEL_ATLASES and len(calls) > 1:
-        from concurrent.futures import ThreadPoolExecutor
+    here = len(requests) > MOSAICS_IN_WORKERS
+    from cardgen.render import mosaic
 
-        with ThreadPoolExecutor(2) as threads:
-            list(threads.map(lambda call: call[0](*call[1]), calls))
-    else:
-        for fn, args in calls:
-            fn(*args)
+    with raster.Pool() as pool:
+        raster.run(plan, cache, raster.font_dirs_of(job.rendered), pool,
+                   groups=None if here else [(args[0], mosaic.made, (args,)) for args in calls])
+    for args in calls if here else ():
+        mosaic.Mosaic(*args).make()
     return cell_of, images, more
 
 
@@ -470,9 +418,9 @@ def _sheet_images(deck, n: int, sheet, back_img: _Image | None, hidden_cell: Cel
     return face_img, sheet_back, bool(deck.backs)
 
 
-def _atlas_calls(images: list[_Image], atlas_dir: Path, ext: str, fmt: str, quality: int) -> list:
+def _atlas_calls(images: list[_Image], atlas_dir: Path, ext: str, fmt: str, quality: int) -> list[tuple]:
     """Name each image by its content (its atlas in the cache, its file in tts/); the atlases
-    not in the cache yet, as (function, arguments) to make them."""
+    not in the cache yet, as the arguments of `render.mosaic.Mosaic` to make them."""
     from cardgen.render import raster
 
     calls = []
@@ -484,8 +432,8 @@ def _atlas_calls(images: list[_Image], atlas_dir: Path, ext: str, fmt: str, qual
         if im.cache_path.is_file() and raster.is_intact(im.cache_path):
             os.utime(im.cache_path)        # used now: keeps it from being pruned
         else:
-            calls.append((assemble, (str(im.cache_path), im.cells, im.cols, im.rows, im.cw, im.ch, f, quality,
-                                     im.turn, im.mask)))
+            calls.append((im.cells, im.cols, im.rows, im.cw, im.ch, f, quality, str(im.cache_path),
+                          objs.finish if im.turn or im.mask else None, im.turn, im.mask))
     return calls
 
 

@@ -12,7 +12,8 @@ them in chunks of at most `CHUNK` sides, smaller towards the end so that the wor
 together, and for each chunk a worker makes its own PDF, renders it and writes its own
 cache files. Nothing but the layouts and file names travels between processes, and no
 process holds more than one full-size bitmap at a time: PDFium renders each page straight
-into RGB, and Pillow copies the exact pixels wanted out of that bitmap and encodes them.
+into RGB, and Pillow copies the exact pixels wanted out of that bitmap and encodes them
+(a TTS deck sheet is made by the worker that renders its sides: `run`'s `groups`).
 
 A card side is rendered once per resolution class: bitmaps without bleed up to about
 `SCREEN_DPI` (the gallery's, TTS deck sheets' cells, `cardgen serve`'s grid, the contrast
@@ -265,8 +266,10 @@ class Unit:
     source: Path | None = None
 
 
-def _render_page(page, layout: ops.CardLayout, spec: Spec) -> Image.Image:
-    """One PDF page (trim + the layout's bleed) to an RGB image of exactly spec's size."""
+def _render_page(page, layout: ops.CardLayout, spec: Spec, packed: list | None = None) -> Image.Image:
+    """One PDF page (trim + the layout's bleed) to an RGB image of exactly spec's size.
+    `packed`: a list to which the image as a raw cache entry is added (`_packed`), made from
+    PDFium's bitmap as it is (its rows' padding included), not from a copy of the image."""
     B = layout.bleed
     want = spec.bleed
     have = min(want, B)
@@ -284,6 +287,11 @@ def _render_page(page, layout: ops.CardLayout, spec: Spec) -> Image.Image:
         off = round(margin * scale)
         if off + inner_w <= bitmap.width and off + inner_h <= bitmap.height:
             img = _pixels(bitmap, off, off, inner_w, inner_h)
+            if packed is not None and (inner_w, inner_h) == (spec.px_w, spec.px_h):
+                start = off * bitmap.stride + off * 3
+                end = start + (inner_h - 1) * bitmap.stride + inner_w * 3
+                packed.append(_packed(memoryview(bitmap.buffer).cast("B")[start:end], inner_w, inner_h,
+                                      bitmap.stride))
         else:
             img = _exact(_pixels(bitmap, 0, 0, bitmap.width, bitmap.height), inner_w, inner_h)
     finally:
@@ -312,7 +320,12 @@ def _exact(img: Image.Image, w: int, h: int) -> Image.Image:
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
-_RAW_MAGIC = b"CGRGBZ1\n"
+_RAW_MAGIC = b"CGRGBZ2\n"      # then width, height and bytes a row (with padding), and the rows, zlib level 1
+
+
+def _packed(pixels, w: int, h: int, stride: int) -> bytes:
+    """A raw cache entry's payload: RGB rows of `stride` bytes (the last without padding)."""
+    return _RAW_MAGIC + struct.pack("<III", w, h, stride) + zlib.compress(pixels, 1)
 
 
 _srgb: bytes | None = None
@@ -328,10 +341,11 @@ def srgb_profile() -> bytes:
     return _srgb
 
 
-def _save(img: Image.Image, job: Job) -> tuple[str, str] | None:
+def _save(img: Image.Image, job: Job, packed: bytes | None = None) -> tuple[str, str] | None:
     """Write a cached bitmap: a PNG (fast zlib level, sRGB profile), or for atlas cells raw
     RGB with light zlib (three times faster to write than PNG; these never leave the cache).
-    With `job.ready`, the same bytes go to that file too: returns (that file, their sha256)."""
+    With `job.ready`, the same bytes go to that file too: returns (that file, their sha256).
+    `packed`: the raw entry's payload, made already (`_render_page`)."""
     spec = job.spec
     if spec.kind == "png":
         buf = io.BytesIO()
@@ -339,7 +353,7 @@ def _save(img: Image.Image, job: Job) -> tuple[str, str] | None:
                  **({"dpi": (spec.dpi, spec.dpi)} if spec.dpi else {}))
         data = buf.getvalue()
     else:
-        data = _RAW_MAGIC + struct.pack("<II", *img.size) + zlib.compress(img.tobytes(), 1)
+        data = packed or _packed(img.tobytes(), img.width, img.height, 3 * img.width)
     sealed = seal_parts(data)         # (its checksum is the sha256 `ready` wants: hashed once)
     atomic.write_bytes(job.out, b"".join(sealed))
     if job.ready is None:
@@ -355,8 +369,8 @@ def open_image(path) -> Image.Image:
     if path.suffix == ".rgbz":
         if not data.startswith(_RAW_MAGIC):
             raise CorruptCache(path)
-        w, h = struct.unpack_from("<II", data, len(_RAW_MAGIC))
-        return Image.frombytes("RGB", (w, h), zlib.decompress(data[len(_RAW_MAGIC) + 8:]))
+        w, h, stride = struct.unpack_from("<III", data, len(_RAW_MAGIC))
+        return Image.frombytes("RGB", (w, h), zlib.decompress(data[len(_RAW_MAGIC) + 12:]), "raw", "RGB", stride)
     with open_own(io.BytesIO(data)) as im:
         return im.convert("RGB")
 
@@ -429,7 +443,8 @@ def _scaled(img: Image.Image, spec: Spec) -> Image.Image:
 
 
 def _run_jobs(units: list[Unit], font_dirs: tuple, font_names: dict,
-              art_at: tuple[str, float] | None = None, known: dict | None = None) -> list[tuple[str, str]]:
+              art_at: tuple[str, float] | None = None, known: dict | None = None,
+              sink=None) -> list[tuple[str, str]]:
     """Do units' work in this process: one PDF for the sides to render, one page each, and
     each scaled bitmap from its side's render.  Returns the files written for the jobs with
     `ready` and their sha256.  `art_at`: where the downsampled copies of images are kept and
@@ -460,9 +475,13 @@ def _run_jobs(units: list[Unit], font_dirs: tuple, font_names: dict,
                 assert doc is not None
                 page = doc[page_no]
                 page_no += 1
-                img = _render_page(page, u.render.layout, u.render.spec)
+                packed: list[bytes] = []
+                img = _render_page(page, u.render.layout, u.render.spec,
+                                   packed if u.render.spec.kind == "raw" else None)
                 page.close()
-                ready.append(_save(img, u.render))
+                ready.append(_save(img, u.render, packed[0] if packed else None))
+                if sink is not None:
+                    sink(u.render.out, img)
             if u.scaled:
                 src = img if img is not None else open_image(u.source)
                 for job in u.scaled:
@@ -642,19 +661,21 @@ def _chunks(items: list, n: int, most: int = CHUNK, least: int = 2) -> list[list
     return out
 
 
-def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_dirs, pool: Pool | None = None,
-              ready: tuple[Path, dict[Path, tuple[Path, str]]] | None = None) -> list[Path]:
-    """The cached bitmap file of each (layout, spec), rasterizing only what the cache
-    lacks.  Equal requests (copies, or identical cards) are rasterized once, and every
-    bitmap of the screen class (`master_spec`) is scaled from one render of its side, made
-    once and kept in the cache, so the gallery, TTS and the contrast check share it.
+@dataclass
+class Plan:
+    """What `rasterize` will do: the cached file of each request (`paths`, in order), the
+    bitmaps not in the cache (`jobs`) and the work they need, by the file of each side's
+    render (`units`)."""
 
-    `ready` = (folder, found): each bitmap rasterized now is also written, as it is, to a
-    file of its own in that folder (by the worker that made it, so nobody copies it out of
-    the cache afterwards), and found[its cache file] = (that file, its sha256); for an output
-    to move into place (`Staging.add_ready`)."""
+    paths: list[Path]
+    jobs: list[Job]
+    units: dict[Path, Unit]
+
+
+def plan(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, ready_dir: Path | None = None) -> Plan:
+    """The cached file of each (layout, spec) and the work of those the cache lacks (see
+    `rasterize`); nothing is rendered yet."""
     font_files = registered_fonts()
-    font_dirs = tuple(str(d) for d in font_dirs)
     paths: list[Path] = []
     seen: set[Path] = set()
     jobs: list[Job] = []                # the bitmaps asked for and not in the cache
@@ -667,7 +688,7 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
         seen.add(path)
         if _cached(path):
             continue
-        job = Job(layout, spec, path, ready[0] / path.name if ready else None)
+        job = Job(layout, spec, path, ready_dir / path.name if ready_dir else None)
         jobs.append(job)
         ms = master_spec(layout, spec)
         if ms is None:
@@ -680,32 +701,80 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
             unit = units[source] = (Unit(layout, None, [], source) if source not in seen and _cached(source)
                                     else Unit(layout, Job(layout, ms, source), []))
         unit.scaled.append(job)
+    return Plan(paths, jobs, units)
+
+
+def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_dirs, pool: Pool | None = None,
+              ready: tuple[Path, dict[Path, tuple[Path, str]]] | None = None) -> list[Path]:
+    """The cached bitmap file of each (layout, spec), rasterizing only what the cache
+    lacks.  Equal requests (copies, or identical cards) are rasterized once, and every
+    bitmap of the screen class (`master_spec`) is scaled from one render of its side, made
+    once and kept in the cache, so the gallery, TTS and the contrast check share it.
+
+    `ready` = (folder, found): each bitmap rasterized now is also written, as it is, to a
+    file of its own in that folder (by the worker that made it, so nobody copies it out of
+    the cache afterwards), and found[its cache file] = (that file, its sha256); for an output
+    to move into place (`Staging.add_ready`)."""
+    p = plan(requests, cache, ready[0] if ready else None)
+    run(p, cache, font_dirs, pool, ready[1] if ready else None)
+    return p.paths
+
+
+def run(p: Plan, cache: Cache, font_dirs, pool: Pool | None = None,
+        found: dict[Path, tuple[Path, str]] | None = None, groups: list | None = None) -> None:
+    """Do a plan's work (`found`: `rasterize`'s `ready`).  `groups`: (cells, fn, args) each, a
+    piece of work on the bitmaps whose files `cells` lists (a TTS deck sheet: `render.mosaic`),
+    done in one worker by fn(units, font_dirs, font_names, art_at, known, *args), which renders
+    `units`, the sides only this group shows (`_run_jobs`), its own way; the other sides are
+    rendered first, in chunks."""
+    font_dirs, font_files = tuple(str(d) for d in font_dirs), registered_fonts()
     made: list[tuple[str, str]] = []
-    work = list(units.values())
-    if work:
-        STATS["rasterized"] += sum(u.render is not None for u in work)
-        STATS["scaled"] += sum(len(u.scaled) for u in work)
+    work = list(p.units.values())
+    own = _own_units(work, [cells for cells, _, _ in groups or []])
+    if work or groups:
+        STATS["rasterized"] += sum(u.render is not None for u in p.units.values())
+        STATS["scaled"] += sum(len(u.scaled) for u in p.units.values())
         # (the fonts of their text runs, from what drawing them needs: a side held packed is not decoded here)
-        used = {font for u in work if u.render is not None for font, _ in ops.needs(u.layout).chars}
-        font_names = {n: str(p) for n, p in font_files.items() if n in used}
-        procs = pool.get(len(work)) if pool else None
+        used = {font for u in p.units.values() if u.render is not None for font, _ in ops.needs(u.layout).chars}
+        font_names = {n: str(f) for n, f in font_files.items() if n in used}
+        procs = pool.get(len(p.units)) if pool else None
         from cardgen.render import art
 
         art_at = (str(cache.dir.parent / "art"), art.print_dpi())
         if procs is None:       # (this process keeps its copies where it was told: `art.configure`)
             made = _run_jobs(work, font_dirs, font_names)
+            for units, (_, fn, args) in zip(own, groups or []):
+                made += fn(units, font_dirs, font_names, None, None, *args)
         else:
-            parts = _chunks(work, _pool_size(len(work)))
-            # a generator: a chunk's layouts are pickled only when a worker is ready for them
             assert pool is not None
-            for done in pool.watched(procs.imap_unordered(_worker, (("raster", (part, font_dirs, font_names, art_at,
-                                                                                _pictures_known(part)))
-                                                                    for part in parts))):
-                made.extend(done)
-    if ready:
+            for items in (
+                # generators: a chunk's layouts are pickled only when a worker is ready for them
+                (("raster", (part, font_dirs, font_names, art_at, _pictures_known(part)))
+                 for part in _chunks(work, _pool_size(len(work)))),
+                (("call", (fn, (units, font_dirs, font_names, art_at, _pictures_known(units), *args)))
+                 for units, (_, fn, args) in zip(own, groups or []))):
+                for done in pool.watched(procs.imap_unordered(_worker, items)):
+                    made.extend(done)
+    if found is not None:
         by_file = dict(made)
-        ready[1].update((j.out, (j.ready, by_file[str(j.ready)])) for j in jobs if j.ready is not None)
-    return paths
+        found.update((j.out, (j.ready, by_file[str(j.ready)])) for j in p.jobs if j.ready is not None)
+
+
+def _own_units(work: list[Unit], groups: list[list]) -> list[list[Unit]]:
+    """The units of `work` whose render only one group's cells show (a cell: a file, or
+    (file, turn)), per group, taken out of `work`."""
+    shown: dict[str, list[int]] = {}
+    for k, cells in enumerate(groups):
+        for cell in {c[0] if isinstance(c, tuple) and len(c) == 2 else c for c in cells}:
+            if isinstance(cell, str | Path):
+                shown.setdefault(str(cell), []).append(k)
+    own: list[list[Unit]] = [[] for _ in groups]
+    rest: list[Unit] = []
+    for u in work:
+        ks = shown.get(str(u.render.out)) if u.render is not None else None
+        (own[ks[0]] if ks is not None and len(ks) == 1 else rest).append(u)
+    work[:] = rest
+    return own
 
 
 def _pictures_known(units: list[Unit]) -> dict:
