@@ -327,6 +327,15 @@ def test_rebuild_with_nothing_changed_imports_no_output_and_no_check(tmp_path, t
     assert "cardgen.pipeline.build" in found and "cardgen.outputs" in found
     assert _kept_out(found, NOOP_KEEPS_OUT) == []
     assert _kept_out(found, tuple(f"cardgen.outputs.{module}" for module, *_ in _TABLE.values())) == []
+    # a card edited: the print sheets of a game without a player aid, and no other output (nor
+    # the booklet's pages, which the player aid is drawn with)
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("Beta", "Gamma"))
+    found = _imported(elsewhere, "build", str(game), "--only", "print", "--out", str(out), "--page=a4",
+                      cache=Path(os.environ["XDG_CACHE_HOME"]))
+    assert "cardgen.outputs.print_sheets" in found and "cardgen.pipeline.check" in found       # (it built)
+    assert _kept_out(found, ("cardgen.outputs.booklet", "cardgen.outputs.player_aid", "cardgen.outputs.rulebook_pages",
+                             "cardgen.outputs.tts", "cardgen.outputs.gallery")) == []
 
 
 def test_importing_holds_off_the_collector_and_freezes_what_it_imported(tmp_path, monkeypatch):

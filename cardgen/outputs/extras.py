@@ -15,9 +15,6 @@ from cardgen.model import ops
 from cardgen.model.ops import CardLayout, Copy
 from cardgen.model.rules import most_players
 from cardgen.outputs.base import Job
-from cardgen.outputs.booklet import Booklet
-from cardgen.outputs.player_aid import AID_BLEED, AID_SIZE, player_aid_pages
-from cardgen.outputs.rulebook_pages import accent_or_default
 from cardgen.text.flow import shift
 
 PLAYER_AID = "Player aid"
@@ -68,6 +65,11 @@ def extras(job: Job) -> list[Extra]:
     count = aid.count if aid.count is not None else most_players(game.opts.players)
     if count <= 0:
         return []
+    # (here: the print sheets of a game without a player aid import neither the booklet nor its pages)
+    from cardgen.outputs.booklet import Booklet
+    from cardgen.outputs.player_aid import AID_BLEED, AID_SIZE, player_aid_pages
+    from cardgen.outputs.rulebook_pages import accent_or_default
+
     front, back = player_aid_pages(r, book, accent_or_default(job.options_of(Booklet).accent))
     w, h, b = AID_SIZE[0] * MM, AID_SIZE[1] * MM, AID_BLEED * MM
     return [Extra(game.words(PLAYER_AID), "player-aid", _side(front.ops, w, h, b, "player-aid:face"),
