@@ -9,11 +9,15 @@ Start-up.  `cardgen --help` imports none of this (the build command makes its fl
 epilog from the table when it is used: `cardgen.cli.main._Build`).  `cardgen validate`
 imports the outputs whose section the game has (game.yaml's or a deck file's), to check it
 against their `Options`, and the print-service output (its safe margin is the readability
-check's); `build` imports them all (its flags).  So an output module keeps at its top level
-only what the table needs, its `Output` class and its declarations, and imports the drawing,
-imaging and PDF code it uses inside `make()` (tests/test_imports.py holds `validate` to that).
+check's); `build` imports those it makes, and all of them only when its command line names
+an output's flag or asks for `--help` (their flags are made then); a rebuild with nothing
+changed imports none.  So an output module keeps at its top level only what the table needs,
+its `Output` class and its declarations, and imports the drawing, imaging and PDF code it
+uses inside `make()` (tests/test_imports.py holds `validate` and the rebuild to that).
 Importing them all cost a small game's `validate` about 46 ms in session 6 (a loaded machine:
-a tenth of it); the table says each output's section, so that the others are not imported.
+a tenth of it), and a rebuild with nothing changed a quarter of its time in session 7; the
+table says each output's section and whether a build makes it by default, so that the others
+are not imported.
 """
 from __future__ import annotations
 
