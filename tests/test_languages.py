@@ -476,3 +476,25 @@ def test_the_booklets_own_words_are_in_the_language_built(tmp_path):
     assert (Words("ja")("Notes"), Words("pt-BR")("Notes"), Words("fr-CA")("Notes")) == ("Notes", "Notes", "Notes")
     assert (Words("de").count(1, "die"), Words("en").count(2, "die"), Words("ja").count(2, "card")) \
         == ("1 Würfel", "2 dice", "2 cards")
+
+
+def test_game_yaml_without_languages_is_known_from_its_bytes(tmp_path):
+    """A build reads game.yaml's `languages:` before anything else; when the file's bytes cannot
+    hold the key it does not load YAML for it (a rebuild with nothing changed imports none):
+    not when the word is there, nor a backslash (a double-quoted key's escapes), nor a NUL
+    (UTF-16 text); those are loaded as before, and give the languages they give."""
+    from cardgen.pipeline.build import _says_no_languages
+    from cardgen.schema.languages import declared_languages
+
+    game = tmp_path / "game.yaml"
+    for text, says_none in (("title: T\n", True), ("title: T\nlanguages: [en, de]\n", False),
+                            ('title: T\n"lang\\x75ages": [en, de]\n', False), ("title: 'no: languages'\n", False)):
+        game.write_text(text, encoding="utf-8")
+        assert _says_no_languages(game) is says_none, text
+    game.write_bytes("title: T\n\"lang\\u0061ges\": [en]\n".encode("utf-16"))
+    assert not _says_no_languages(game)
+    assert not _says_no_languages(tmp_path / "missing.yaml")        # (the loader says why)
+    from cardgen.load.yamlsrc import load_file
+
+    game.write_text('title: T\n"lang\\x75ages": [en, de]\n', encoding="utf-8")
+    assert declared_languages(load_file(game)) == ("en", "de")
