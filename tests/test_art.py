@@ -218,7 +218,7 @@ def test_each_copy_is_compressed_once_for_every_pdf_that_shows_it(tmp_path):
 
 
 def _decodes(monkeypatch) -> list[tuple[str, str, int]]:
-    """Every full decode of a picture (`icons.decode_checked`) from now on: (file name, the
+    """Every decode of a picture (`icons.decode_checked`) from now on: (file name, the
     thread's name, how many were being decoded at once as it started)."""
     import threading
 
@@ -229,12 +229,12 @@ def _decodes(monkeypatch) -> list[tuple[str, str, int]]:
     lock = threading.Lock()
     real = icons.decode_checked
 
-    def counted(path, then=None):
+    def counted(path, then=None, drawn=None):
         with lock:
             busy[0] += 1
             seen.append((Path(path).name, threading.current_thread().name, busy[0]))
         try:
-            return real(path, then)
+            return real(path, then, drawn)
         finally:
             with lock:
                 busy[0] -= 1
@@ -429,3 +429,44 @@ def test_a_cover_pictures_copies_hold_the_pixels_of_the_whole_copies_where_its_b
                                       whole.crop((0, top, fw, bottom)))
         assert max(hi for _, hi in shows.getextrema()) <= 1, dpi
     art.configure(None)
+
+
+def test_a_cover_picture_is_decoded_down_to_the_last_row_its_copies_read(tmp_path, monkeypatch):
+    """A PNG in a `cover` box is decoded from its top down to the last row its print copy reads
+    (the 1500 x 1000 px picture's copy is rows 42 to 358 of 400: rows 905 and below are
+    never read), and the PDF is the same bytes as when all of it is decoded.  A file damaged
+    below those rows builds (one cut short does not: the rest of the file is read, not
+    inflated); drawn whole as well (`contain`), it is decoded again, all of it, and the damage
+    said at that element."""
+    from cardgen.core import images
+
+    whole = _photo(tmp_path / "whole.png", 1500, 1000).read_bytes()
+    root = _game(tmp_path / "g", "  - {name: A, art: a.png}\n")
+    (root / "art" / "a.png").parent.mkdir(parents=True, exist_ok=True)
+    (root / "art" / "a.png").write_bytes(whole)
+    decodes = _decodes(monkeypatch)
+    made, report = _build(root, tmp_path / "out", ("print",))
+    assert not report.errors and len(decodes) == 1
+    assert images.rows_read((1500, 1000), images.shown(0.0, -12.0, 144.0, 96.0, (0.0, 0.0, 144.0, 72.0))) == 905
+    part = next(p for p in made if p.name == "print-a4.pdf").read_bytes()
+    monkeypatch.setattr(images, "ROWS", [])             # all of it decoded
+    made, _ = _build(root, tmp_path / "out-all", ("print",))
+    assert next(p for p in made if p.name == "print-a4.pdf").read_bytes() == part
+    monkeypatch.undo()
+
+    damaged = bytearray(whole)
+    for i in range(len(whole) * 96 // 100, len(whole) * 96 // 100 + 4000):      # rows from about 960 on
+        damaged[i] ^= 0x5A
+    (root / "art" / "a.png").write_bytes(bytes(damaged))
+    made, report = _build(root, tmp_path / "out-cut", ("print",))
+    assert not report.errors
+    assert next(p for p in made if p.name == "print-a4.pdf").read_bytes() == part
+    write(root / "templates" / "p" / "face.yaml", PHOTO + "      - {name: all, type: image, src: \"{{ card.art }}\", "
+          "x: 5mm, y: 40mm, width: 50.8mm, height: 25.4mm, fit: contain}\n")
+    report = Report()
+    try:
+        build_game(root, root, BuildOptions(out=tmp_path / "out-cut2", only=("print",), papers=("a4",)), report)
+    except CardgenError as exc:
+        report.extend(exc.diagnostics)
+    assert len(report.errors) == 1, [str(e) for e in report.errors]
+    assert "element 'all': cannot use image 'a.png': a.png is damaged or truncated (" in str(report.errors[0])

@@ -156,6 +156,44 @@ _print_dpi: list[float] = [DEFAULT_DPI]
 DECODED: list[Callable[[Path, Image.Image, tuple[float, ...]], None]] = []
 
 
+# called with (a picture's pixel size, the points it is drawn at and the part of it shown):
+# the rows from its top that what is made of it reads (`render.art`); a check decodes no
+# more of a PNG (`resources.icons.decode_checked`, `decode_rows`)
+ROWS: list[Callable[[tuple[int, int], tuple[float, ...]], int]] = []
+WHOLE = "cardgen whole size"    # `info` of a picture decoded down to a row only: its whole size
+
+
+def rows_read(size: tuple[int, int], drawn: tuple[float, ...] | None) -> int:
+    """The rows from the top of a picture of `size` drawn at `drawn` that anything reads (all
+    of them when `drawn` is None)."""
+    if drawn is None or not ROWS:
+        return int(size[1])
+    return min(int(size[1]), max(1, ROWS[0](size, drawn)))
+
+
+def decode_rows(im: Any, rows: int) -> bool:
+    """Have the picture `im` (opened, not loaded) decode its top `rows` rows only, if it is a
+    PNG that can (not interlaced, one frame): PNG rows are stored top to bottom, so the
+    decoder stops there, the rest of the file skipped unread by zlib.  Its `info[WHOLE]`
+    then holds its whole size (`whole_size`).  False if it cannot, or needs all its rows."""
+    w, h = im.size
+    if im.format != "PNG" or rows >= h or im.info.get("interlace") or getattr(im, "n_frames", 1) != 1 \
+            or len(im.tile) != 1 or tuple(im.tile[0][1]) != (0, 0, w, h):
+        return False
+    tile = im.tile[0]
+    extents = (0, 0, w, rows)
+    im.tile = [tile._replace(extents=extents) if hasattr(tile, "_replace") else (tile[0], extents, *tile[2:])]
+    im._size = (w, rows)
+    im.info[WHOLE] = (w, h)
+    return True
+
+
+def whole_size(im: Image.Image) -> tuple[int, int]:
+    """The pixel size of the picture `im` is (all of it, or its top rows: `decode_rows`)."""
+    got = im.info.get(WHOLE)
+    return (int(got[0]), int(got[1])) if got else (int(im.size[0]), int(im.size[1]))
+
+
 def set_print_dpi(dpi: float) -> None:
     """The resolution of the print PDFs' images in this process (the game being laid out's
     `image_dpi`: `layout.engine.Resources`)."""

@@ -63,7 +63,7 @@ def decoding(lay: Layouter, game: Game) -> Iterator[None]:
         yield
 
 
-def _work(found: Iterator[Ahead]) -> Iterator[tuple[Path, Callable[[], tuple[int, int]]]]:
+def _work(found: Iterator[Ahead]) -> Iterator[tuple[Path, Callable[[], tuple[int, int, int]]]]:
     """Each picture's check and copies, as one piece of work for a thread."""
     for path, pixels, drawn, width, height in found:
         from PIL import Image  # (here: a game with no pictures imports neither)
@@ -76,8 +76,9 @@ def _work(found: Iterator[Ahead]) -> Iterator[tuple[Path, Callable[[], tuple[int
         digest = file_digest(path)      # (here: its memo is this thread's)
 
         def work(path: Path = path, digest: str = digest, drawn: tuple[float, ...] = drawn,
-                 width: float = width, height: float = height) -> tuple[int, int]:
-            return icons.decode_checked(path, lambda im: art.copy_ahead(path, digest, im, drawn, width, height))
+                 width: float = width, height: float = height) -> tuple[int, int, int]:
+            return icons.decode_checked(path, lambda im: art.copy_ahead(path, digest, im, drawn, width, height),
+                                        drawn)
 
         yield path, work
 

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core.digest import file_digest
-from cardgen.core.images import DECODED, pixels, print_dpi, set_print_dpi, shown
+from cardgen.core.images import DECODED, ROWS, pixels, print_dpi, set_print_dpi, shown, whole_size
 from cardgen.core.memo import Bounded
 
 SLACK = 1.1             # an image up to this many times the pixels its box needs is drawn as it is
@@ -270,7 +270,7 @@ def copy_ahead(path: Path, digest: str, im: Any, drawn: tuple[float, ...], width
             return          # (a JPEG copy's pixels are those read back from it: drawn from the file)
         _keep_made(target, small)
         if _settings["screen"] and width > 0:
-            for screen in _screen_plans(im.size, drawn, width, height):
+            for screen in _screen_plans(whole_size(im), drawn, width, height):
                 copy = _target(path, digest, screen)
                 if not copy.is_file():
                     _keep_made(copy, _write(small, screen, copy, plan))
@@ -303,13 +303,29 @@ def _print_plan(path: Path, im: Any, drawn: tuple[float, ...]) -> Plan | None:
     as a decode made for it; None when the picture is printed as it is."""
     if path.suffix.lower() not in FITTED:
         return None
-    plan = _plan(int(im.size[0]), int(im.size[1]), drawn, print_dpi())
+    plan = _plan(*whole_size(im), drawn, print_dpi())
     if plan is not None:
         _count("decoded")
     return plan
 
 
+def _rows_read(size: tuple[int, int], drawn: tuple[float, ...]) -> int:
+    """The rows from the top of a picture of `size` drawn at `drawn` that its print copy is
+    made from (`_scaled`: down to the part's last row, and as far as the resampling reaches
+    below it, in whole blocks), the copies made from it reading none of the picture; all
+    of them when the copy holds all of it.  What a check decodes of a PNG
+    (`core.images.rows_read`)."""
+    plan = _plan(int(size[0]), int(size[1]), drawn, print_dpi())
+    if plan is None or plan[1] is None:
+        return int(size[1])
+    sy = size[1] / plan[0][1]
+    fy = int(sy / REDUCING_GAP) or 1
+    end = math.ceil(plan[1][3] * sy + 3 * sy + 1)
+    return min(int(size[1]), -(-end // fy) * fy + fy)
+
+
 DECODED.append(_from_check)
+ROWS.append(_rows_read)
 
 
 def _make(path: Path, plan: Plan, target: Path, held: Plan | None = None) -> None:
@@ -325,19 +341,20 @@ def _make(path: Path, plan: Plan, target: Path, held: Plan | None = None) -> Non
         _write(im, plan, target, held)
 
 
-def _scaled(im: Any, plan: Plan, held: Plan | None = None) -> Any:
+def _scaled(im: Any, plan: Plan, held: Plan | None = None, whole: tuple[int, int] | None = None) -> Any:
     """The part `plan[1]` (None: all) of the picture `im` scaled to `plan[0]` pixels, or of the
     picture `im` is the part `held` of (a copy).  The part of the original is the very pixels
     (rounding aside) the whole picture scaled by Pillow has there: blocks of it averaged from
     its top left (`reducing_gap`), then resampled across, then down (`_across_then_down`),
-    each over the pixels the part's resampling reaches."""
+    each over the pixels the part's resampling reaches.  `whole`: the original's size when `im`
+    is its top rows only (`core.images.decode_rows`)."""
     from PIL import Image
 
     (fw, fh), win = plan
     if win is None and held is None:
         return im.resize((fw, fh), Image.Resampling.LANCZOS, reducing_gap=REDUCING_GAP)
     win = win or (0, 0, fw, fh)
-    whole, origin = (im.size, (0, 0)) if held is None else (held[0], (held[1] or (0, 0))[:2])
+    whole, origin = (whole or im.size, (0, 0)) if held is None else (held[0], (held[1] or (0, 0))[:2])
     sx, sy = whole[0] / fw, whole[1] / fh
     size = (win[2] - win[0], win[3] - win[1])
     box = (win[0] * sx - origin[0], win[1] * sy - origin[1], win[2] * sx - origin[0], win[3] * sy - origin[1])
@@ -348,8 +365,8 @@ def _scaled(im: Any, plan: Plan, held: Plan | None = None) -> Any:
         reach_x, reach_y = 3 * sx + 1, 3 * sy + 1
         x0 = max(0, math.floor(box[0] - reach_x) // fx * fx)
         y0 = max(0, math.floor(box[1] - reach_y) // fy * fy)
-        x1 = min(whole[0], -(-math.ceil(box[2] + reach_x) // fx) * fx)
-        y1 = min(whole[1], -(-math.ceil(box[3] + reach_y) // fy) * fy)
+        x1 = min(im.size[0], -(-math.ceil(box[2] + reach_x) // fx) * fx)
+        y1 = min(im.size[1], -(-math.ceil(box[3] + reach_y) // fy) * fy)
         im = im.reduce((fx, fy), box=(x0, y0, x1, y1))
         box = ((box[0] - x0) / fx, (box[1] - y0) / fy, (box[2] - x0) / fx, (box[3] - y0) / fy)
         sy /= fy
@@ -373,10 +390,11 @@ def _write(im: Any, plan: Plan, target: Path, held: Plan | None = None) -> Any:
     """The copy `plan` made of `im` (the original, or its copy `held`: `_scaled`), written to
     `target` (atomically); the copy's pixels."""
     icc = im.info.get("icc_profile")
+    whole = whole_size(im)
     if im.mode not in ("RGB", "RGBA", "L", "LA") and not (im.mode == "CMYK" and target.suffix == ".jpg"):
         im = im.convert("RGBA" if (im.mode in ("P", "PA", "1") and "transparency" in im.info)
                         or im.mode.endswith("A") else "RGB")
-    small = _scaled(im, plan, held)
+    small = _scaled(im, plan, held, whole)
     extra: dict[str, object] = {"icc_profile": icc} if icc else {}
     tmp = target.with_name(f".{target.name}.{os.getpid()}-{threading.get_ident()}.tmp")
     try:

@@ -349,48 +349,53 @@ def _not_finite(drawing: Drawing, large: bool = False) -> str | None:
     return None
 
 
-_raster_sizes: Bounded[FileKey, tuple[int, int]] = Bounded(4096)
+_raster_sizes: Bounded[FileKey, tuple[int, int, int]] = Bounded(4096)     # size, rows checked
 # pictures being decoded ahead of the layout (`layout.ahead`): file -> the outcome of its check
 # to come (its size, or the IconError it raises); set and taken by the layout's thread only
-_ahead: dict[FileKey, Future[tuple[int, int]]] = {}
+_ahead: dict[FileKey, Future[tuple[int, int, int]]] = {}
 
 
 def check_raster(path: Path, drawn: tuple[float, ...] | None = None) -> tuple[int, int]:
-    """Pixel size of a PNG or JPEG after decoding all of it once (a truncated or corrupt file
-    fails here, with a message, instead of deep inside a PDF writer). Images beyond Pillow's
+    """Pixel size of a PNG or JPEG after decoding it once (a truncated or corrupt file fails
+    here, with a message, instead of deep inside a PDF writer). Images beyond Pillow's
     `Image.MAX_IMAGE_PIXELS` safety limit (decompression bombs) are refused.  `drawn`: the
     points it is drawn at and the part of it shown (`core.images.shown`), for the copy made
-    from this decode (`core.images.DECODED`).  A picture being decoded ahead
-    (`decoding_ahead`) is not decoded again: its outcome is waited for."""
+    from this decode (`core.images.DECODED`), and how much of a PNG is decoded: down to the
+    last row anything made of it reads (`core.images.rows_read`: a `cover` box's), all of
+    it when None.  A picture being decoded ahead (`decoding_ahead`) is not decoded again:
+    its outcome is waited for; one decoded to fewer rows than this needs is decoded again."""
     import warnings
 
     from PIL import Image
 
-    from cardgen.core.images import DECODED
+    from cardgen.core.images import DECODED, rows_read
 
     key = file_key(Path(path))
-    size = _raster_sizes.get(key)
-    if size is not None:
-        return size
+    got = _raster_sizes.get(key)
+    if got is not None and got[2] >= rows_read(got[:2], drawn):
+        return got[0], got[1]
     pending = _ahead.pop(key, None)
     if pending is not None and not pending.cancelled():
-        size = pending.result()         # (the error its decode met raised here, as if met now)
-    else:
+        got = pending.result()          # (the error its decode met raised here, as if met now)
+    if got is None or got[2] < rows_read(got[:2], drawn):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            size = decode_checked(path, (lambda im: [hook(Path(path), im, drawn) for hook in DECODED])
-                                  if drawn is not None else None)
-    _raster_sizes[key] = size
-    return size
+            got = decode_checked(path, (lambda im: [hook(Path(path), im, drawn) for hook in DECODED])
+                                 if drawn is not None else None, drawn)
+    _raster_sizes[key] = got
+    return got[0], got[1]
 
 
-def decode_checked(path: Path, then: Callable[[Image.Image], object] | None = None) -> tuple[int, int]:
-    """Decode all of the PNG or JPEG `path` (IconError, said in one line, if it is not a regular
-    file, has more pixels than cardgen reads, is damaged or not the kind its name says), call
-    `then` with the decoded image, and let go of it; its pixel size."""
+def decode_checked(path: Path, then: Callable[[Image.Image], object] | None = None,
+                   drawn: tuple[float, ...] | None = None) -> tuple[int, int, int]:
+    """Decode the PNG or JPEG `path` (IconError, said in one line, if it is not a regular file,
+    has more pixels than cardgen reads, is damaged or not the kind its name says): all of it,
+    or, for a PNG drawn at `drawn`, its rows down to the last one anything made of it reads
+    (`core.images.rows_read`, `decode_rows`); call `then` with the decoded image, and let go
+    of it.  Its pixel size and the rows decoded."""
     from PIL import Image
 
-    from cardgen.core.images import WrongKind, open_path
+    from cardgen.core.images import WrongKind, decode_rows, open_path, rows_read, whole_size
 
     name = Path(path).name
     if not is_regular(path):
@@ -401,8 +406,10 @@ def decode_checked(path: Path, then: Callable[[Image.Image], object] | None = No
             if im.size[0] * im.size[1] > limit:
                 raise IconError(f"{name} is {im.size[0]} x {im.size[1]} pixels, more than the {limit:,} cardgen "
                                 f"reads; scale it down (limit CARDGEN_MAX_IMAGE_PIXELS)")
+            if drawn is not None:
+                decode_rows(im, rows_read(im.size, drawn))
             im.load()
-            size = im.size
+            size, rows = whole_size(im), im.size[1]
             if then is not None:
                 then(im)
     except Image.DecompressionBombError as exc:
@@ -411,7 +418,7 @@ def decode_checked(path: Path, then: Callable[[Image.Image], object] | None = No
         raise IconError(str(exc)) from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise IconError(f"{name} is damaged or truncated ({exc}); export it again") from None
-    return int(size[0]), int(size[1])
+    return int(size[0]), int(size[1]), int(rows)
 
 
 def wanted(path: Path) -> bool:
@@ -424,7 +431,8 @@ def wanted(path: Path) -> bool:
 
 
 @contextlib.contextmanager
-def decoding_ahead(pictures: Iterable[tuple[Path, Callable[[], tuple[int, int]]]], threads: int) -> Iterator[None]:
+def decoding_ahead(pictures: Iterable[tuple[Path, Callable[[], tuple[int, int, int]]]], threads: int
+                   ) -> Iterator[None]:
     """While in this block, `pictures` (each a file and the work that checks it, as
     `decode_checked`: its size or an IconError) are worked through by `threads` threads, in
     order, and `check_raster` of one of them waits for its outcome instead of decoding it.
