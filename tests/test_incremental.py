@@ -146,13 +146,31 @@ def test_editing_one_card_remakes_only_the_outputs_that_show_it(setup):
     again, _ = build(game, out)
     pdfs, made_tts, gallery = split(names(again, out))
     assert pdfs == CARD_OUTPUTS and gallery == {"gallery/things/007-card-7-face.png"}
-    assert len(made_tts) == 4 and len(made_tts & tts) == 3          # the faces sheet is new
+    # the faces sheet is new, the saved object and its thumbnail made again; the back's sheet,
+    # the same, is kept where it is (its name carries its content's key)
+    assert len(made_tts) == 3 and len(made_tts & tts) == 2
     assert names(again, out) - pdfs - made_tts - gallery == ALWAYS | PDFX
     kept_pdfs, kept_tts, kept_gallery = split(names(again.kept, out))
-    assert kept_pdfs == OTHER and not kept_tts and len(kept_gallery) == 7    # the booklet pictures cards 1-3
+    assert kept_pdfs == OTHER and len(kept_gallery) == 7    # the booklet pictures cards 1-3
+    assert len(kept_tts) == 1 and kept_tts < tts and kept_tts.pop().startswith("tts/things-back-")
     assert (out / "seven" / "rules.pdf").stat().st_ino == rules_inode
     text = "".join(page.extract_text() for page in PdfReader(out / "seven" / "cards.pdf").pages)
     assert "Card seven, rewritten." in text and "The text of card 7." not in text
+
+
+def test_a_kept_deck_sheet_is_checked_first(setup):
+    game, out, tts = setup
+    back = out / "seven" / next(n for n in tts if "-back-" in n)
+    good = back.read_bytes()
+    damaged = bytearray(good)
+    damaged[len(damaged) // 2] ^= 0xFF                  # same size, one byte changed
+    back.write_bytes(bytes(damaged))
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 7.", "Card seven, rewritten."))
+    again, _ = build(game, out)
+    _, made_tts, _ = split(names(again, out))
+    assert back.relative_to(out / "seven").as_posix() in made_tts and not split(names(again.kept, out))[1]
+    assert back.read_bytes() == good
 
 
 def test_editing_a_card_the_booklet_pictures_remakes_the_booklet(setup):
@@ -196,8 +214,9 @@ def test_each_kind_of_input_invalidates_what_reads_it(setup, change, kept):
         assert tts_kept == tts and not tts_made and len(gallery_kept) == 8 and not gallery_made
         assert names(again.kept, out) >= PDFX        # nor do the print-service files
     else:                                        # the faces changed: the export is made again, with
-        assert not tts_kept and len(tts_made) == 4    # a new faces sheet (the back's is the same)
-        assert tts - tts_made == {n for n in tts if "-faces-" in n}
+        # a new faces sheet; the back's is the same, kept
+        assert tts_kept == {n for n in tts if "-back-" in n} and len(tts_kept) == 1 and len(tts_made) == 3
+        assert tts - tts_made - tts_kept == {n for n in tts if "-faces-" in n}
         assert gallery_kept == {"gallery/things/back.png"} and len(gallery_made) == 7
 
 

@@ -476,3 +476,28 @@ def test_a_workers_next_chunks_replay_the_icons_it_drew_with_the_same_pixels(mon
     assert len(loaded) == 4
     assert pixels(first) == pixels(again) == pixels(fresh)
     assert len(set(pixels(fresh))) == 3
+
+
+def test_a_build_prunes_the_cache_at_most_once_a_day(tmp_path):
+    import os
+    import time
+
+    from cardgen.render.raster import Cache
+
+    cache = Cache(tmp_path / "raster")
+    old = cache.path("aa" + "0" * 62)
+    old.parent.mkdir(parents=True)
+    month_ago = time.time() - 30 * 86400
+
+    def unused() -> None:
+        old.write_bytes(b"x")
+        os.utime(old, (month_ago, month_ago))
+
+    unused()
+    assert cache.tidy() == 1 and not old.exists()            # never pruned: pruned now
+    stamp = tmp_path / "raster.pruned"
+    assert stamp.is_file() and sorted(p.name for p in tmp_path.iterdir()) == ["raster", "raster.pruned"]
+    unused()
+    assert cache.tidy() == 0 and old.exists()                # pruned within the day: not again
+    os.utime(stamp, (time.time() - 86400 - 60,) * 2)
+    assert cache.tidy() == 1 and not old.exists()            # a day later: again

@@ -140,6 +140,20 @@ def game_summary(name: str, cards: int, written: list[Path], out_dir: Path, seco
     return lines + tail
 
 
+def _inside(files: list[Path], out_dir: Path) -> list[tuple[Path, tuple[str, ...]]]:
+    """Each file (inside `out_dir`, as the staging names it) and the parts of its path
+    relative to `out_dir`: from the paths as given (a few thousand gallery images resolved
+    cost a realpath each), else (a file named through a link) resolved."""
+    root = os.path.abspath(out_dir)
+    out = []
+    for q in files:
+        rel = os.path.relpath(os.path.abspath(q), root)
+        if rel.startswith(".."):
+            rel = str(Path(q).resolve().relative_to(Path(out_dir).resolve()))
+        out.append((q, tuple(rel.split(os.sep))))
+    return out
+
+
 def _summary(name: str, cards: int, written: list[Path], out_dir: Path, seconds: float,
              duplex_print: bool, kept: list[Path], unchanged: bool) -> list[str]:
     if unchanged:
@@ -149,17 +163,16 @@ def _summary(name: str, cards: int, written: list[Path], out_dir: Path, seconds:
         return [f"{name}: nothing written"]
     from cardgen.layout.manifest import MANIFEST  # (here: a rebuild with nothing changed loads no game)
 
-    root = out_dir.resolve()
     lines = [f"{name}: built in {seconds:.2f}s: {plural(cards, 'card')} into {display_path(out_dir)}/"]
     folders: dict[str, list[int]] = {}          # folder -> [files written, files kept]
     rows: list[tuple[str, str]] = []
-    files = [(q.resolve(), False) for q in written] + [(q.resolve(), True) for q in kept]
-    for p, same in sorted(files, key=lambda f: (len(f[0].relative_to(root).parts), str(f[0]))):
-        rel = p.relative_to(root)
-        if rel.name == MANIFEST:            # the build's record (docs/changes.md), not an output
+    files = [(p, rel, False) for p, rel in _inside(written, out_dir)] + [(p, rel, True) for p, rel in
+                                                                       _inside(kept, out_dir)]
+    for p, rel, same in sorted(files, key=lambda f: (len(f[1]), "/".join(f[1]))):
+        if rel[-1] == MANIFEST:             # the build's record (docs/changes.md), not an output
             continue
-        if len(rel.parts) > 1:
-            folders.setdefault(rel.parts[0], [0, 0])[1 if same else 0] += 1
+        if len(rel) > 1:
+            folders.setdefault(rel[0], [0, 0])[1 if same else 0] += 1
             continue
         if same:
             rows.append((p.name, "unchanged"))

@@ -97,7 +97,7 @@ class Images(Output[ImagesOptions]):
             with part:
                 self._write(job, job.out_dir / "images" / name, [(lay, next(paths)) for lay in sides], title,
                             single)
-        cache.prune()
+        cache.tidy()
 
     def _write(self, job: Job[ImagesOptions], stem, sides: list, title: str, single: bool) -> None:
         from cardgen.outputs import card_images as ci

@@ -61,6 +61,10 @@ class Ledger:
     parts: dict[str, dict[str, Any]] = field(default_factory=dict)
     made: list[str] = field(default_factory=list)    # part names made this build, in order
     kept: list[str] = field(default_factory=list)    # part names kept from the previous build
+    # every file the previous build left (relative path -> sha256), if it was made by this
+    # code version (else empty: `keep_file` keeps nothing)
+    outputs: Mapping[str, str] = field(default_factory=dict)
+    kept_files: dict[str, str] = field(default_factory=dict)    # kept by `keep_file`, with their sha256
 
     def layout(self, layout: ops.CardLayout) -> str:
         from cardgen.model import ops  # (here: a rebuild with nothing changed draws nothing)
@@ -100,6 +104,19 @@ class Ledger:
                                                      "diagnostics": [], "notes": []}
             self.made.append(f"{output}:(other files)")
 
+    def keep_file(self, staging: Staging, path: Path) -> bool:
+        """Keep the file at `path` as the previous build left it, in a part being made, if that
+        build made it with this code version and it still has the content it had then (its
+        SHA-256 is checked); True if kept.  For a file whose name says its content (a TTS deck
+        sheet's name carries its atlas key), so that the same name is the same bytes."""
+        rel = self.rel(path)
+        sha = self.outputs.get(rel)
+        if not sha or file_sha256(self.out_dir / rel) != sha:
+            return False
+        staging.keep(path)
+        self.kept_files[rel] = sha
+        return True
+
     def rel(self, path: Path) -> str:
         return Path(os.path.relpath(os.path.abspath(path), self.out_dir)).as_posix()
 
@@ -109,7 +126,7 @@ class Ledger:
         for name in self.made:
             files = self.parts[name]["files"]
             for rel in files:
-                files[rel] = by_rel.get(rel, "")
+                files[rel] = by_rel.get(rel) or self.kept_files.get(rel, "")
 
 
 def fonts_digest(fonts: FontBook) -> list[tuple[str, str, str]]:

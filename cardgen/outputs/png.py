@@ -89,7 +89,7 @@ class Png(Output[PngOptions]):
             for target, part in todo:
                 with part:
                     _png_targets(job, (target,), cache, pool, ready)
-        cache.prune()
+        cache.tidy()
 
 
 def _mpc_orders(job: Job, root: Path, orders: dict) -> None:

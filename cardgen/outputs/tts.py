@@ -17,9 +17,9 @@ Options: game.yaml's `tts:` (`TtsOptions`, for every deck) and a deck file's `tt
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
-import json
 import math
 import os
 from dataclasses import dataclass
@@ -27,11 +27,13 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from cardgen.outputs import tts_objects as objs
+from cardgen.outputs import tts_save
 from cardgen.outputs.base import Job, Output
 from cardgen.outputs.tts_atlas import cell_size, deck_keys, grid_for, plan_sheets  # noqa: F401 (tts.<name>)
 from cardgen.outputs.tts_objects import COMMON, POKER_WIDTH_MM, UNITS_PER_MM
 from cardgen.outputs.tts_objects import guid as _guid
 from cardgen.outputs.tts_objects import transform as _transform
+from cardgen.outputs.tts_save import json_bytes  # noqa: F401 (tts.json_bytes)
 from cardgen.schema.core import Bool, Choice, Decl, Int, Text, opt
 
 MOSAICS_IN_WORKERS = 3000  # card sides up to which the raster workers make the deck sheets (`make_images`)
@@ -111,6 +113,7 @@ class _Image:
     cache_path: Path = Path()   # set once the atlas key is known
     turn: bool = False          # a piece's image turned a quarter (pointy-top hex)
     mask: str = ""              # a piece's shape, transparent outside (a PNG)
+    kept: bool = False          # its file left in the output folder as the last build made it
 
 
 class Tts(Output[TtsOptions]):
@@ -169,9 +172,9 @@ def _out_tts(job: Job) -> None:
         return images, (deck_images, _piece_images(pplans, cell_of, images))
 
     cell_of, images, (deck_images, piece_images) = make_images(job, requests, plan_images, atlas_dir, ext, fmt,
-                                                               quality)
+                                                               quality, tts_dir)
     for im in images:
-        staging.add_file(tts_dir / im.out_name, im.cache_path, raster.read_payload)
+        stage_image(job, tts_dir, im)
 
     def url(im: _Image) -> str:
         return address(im.out_name, tts_dir, base_url)
@@ -194,34 +197,20 @@ def _out_tts(job: Job) -> None:
         "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
         "VersionNumber": "",
     }
-    staging.add(tts_dir / f"{game.slug}.json", json_bytes(save))
+    saved = tts_dir / f"{game.slug}.json"
+    staging.add(saved, tts_save.encode(save, tts_save.SaveCache.of(job.out_dir), saved.name, saved))
     staging.add(tts_dir / f"{game.slug}.png", _thumbnail(game.title or game.slug, plans, pplans, cell_of))
-    cache.prune()
-    raster.Cache(atlas_dir).prune()
-
-
-def json_bytes(value: Any) -> bytes:
-    """`json.dumps(value, indent=2, ensure_ascii=False) + "\\n"` in UTF-8, encoded as it is
-    made, a few thousand pieces at a time: the pieces of a 10,000-card save (about a million
-    strings) are never all held at once, as `json.dumps` holds them before joining them."""
-    out = io.BytesIO()
-    parts: list[str] = []
-    for part in json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(value):
-        parts.append(part)
-        if len(parts) >= 4096:
-            out.write("".join(parts).encode())
-            parts.clear()
-    parts.append("\n")
-    out.write("".join(parts).encode())
-    return out.getvalue()
+    cache.tidy()
+    raster.Cache(atlas_dir).tidy()
 
 
 def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str, fmt: str,
-                quality: int) -> tuple[dict[int, str], list[_Image], Any]:
+                quality: int, folder: Path | None = None) -> tuple[dict[int, str], list[_Image], Any]:
     """Rasterize every card side of `requests` once (`cell_of`: a layout's id -> its cached
     bitmap), plan the images made of them (`plan_images(cell_of)` -> (images, anything)), and
-    make the images not in the cache yet.  The Tabletop Playground and Screentop outputs
-    make theirs the same way."""
+    make the images not in the cache yet, nor (`folder`: where they go) left intact in the
+    output folder by the last build (`stage_image` keeps those).  The Tabletop Playground
+    and Screentop outputs make theirs the same way."""
     from cardgen.render import raster
 
     # a cell of the screen class is its side's one render for it, shared with the gallery
@@ -238,7 +227,7 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
     # process holds every card while the workers rasterize, so there they hold no image: the
     # images are made here after them, one at a time (made by the workers in every game, a
     # 10,000-card game's build and its processes peaked at 578 MB in session 4, RSS).
-    calls = _atlas_calls(images, atlas_dir, ext, fmt, quality)
+    calls = _atlas_calls(images, atlas_dir, ext, fmt, quality, job, folder)
     here = len(requests) > MOSAICS_IN_WORKERS
     from cardgen.render import mosaic
 
@@ -418,9 +407,11 @@ def _sheet_images(deck, n: int, sheet, back_img: _Image | None, hidden_cell: Cel
     return face_img, sheet_back, bool(deck.backs)
 
 
-def _atlas_calls(images: list[_Image], atlas_dir: Path, ext: str, fmt: str, quality: int) -> list[tuple]:
+def _atlas_calls(images: list[_Image], atlas_dir: Path, ext: str, fmt: str, quality: int, job: Job | None = None,
+                 folder: Path | None = None) -> list[tuple]:
     """Name each image by its content (its atlas in the cache, its file in tts/); the atlases
-    not in the cache yet, as the arguments of `render.mosaic.Mosaic` to make them."""
+    not in the cache yet, nor kept in `folder` (`Ledger.keep_file`: the last build's file of
+    that name, intact), as the arguments of `render.mosaic.Mosaic` to make them."""
     from cardgen.render import raster
 
     calls = []
@@ -429,12 +420,26 @@ def _atlas_calls(images: list[_Image], atlas_dir: Path, ext: str, fmt: str, qual
         digest = _atlas_key(im.cells, im.cols, im.rows, im.cw, im.ch, f, quality, im.turn, im.mask)
         im.cache_path = atlas_dir / digest[:2] / f"{digest}.{e}"
         im.out_name = f"{im.name}-{digest[:10]}.{e}"
-        if im.cache_path.is_file() and raster.is_intact(im.cache_path):
+        if (job is not None and job.ledger is not None and folder is not None
+                and job.ledger.keep_file(job.staging, folder / im.out_name)):
+            im.kept = True
+            with contextlib.suppress(OSError):
+                os.utime(im.cache_path)    # (still used: kept from being pruned)
+        elif im.cache_path.is_file() and raster.is_intact(im.cache_path):
             os.utime(im.cache_path)        # used now: keeps it from being pruned
         else:
             calls.append((im.cells, im.cols, im.rows, im.cw, im.ch, f, quality, str(im.cache_path),
                           objs.finish if im.turn or im.mask else None, im.turn, im.mask))
     return calls
+
+
+def stage_image(job: Job, folder: Path, im: _Image) -> None:
+    """Stage the file of an image made by `make_images` in `folder` (nothing to do if it was
+    kept there)."""
+    from cardgen.render import raster
+
+    if not im.kept:
+        job.staging.add_file(folder / im.out_name, im.cache_path, raster.read_payload)
 
 
 def address(name: str, folder: Path, base_url: str | None) -> str:
@@ -528,14 +533,20 @@ def words(text: str) -> str:
     return "\n\n".join(out).strip()
 
 
-def _description(card, field_name: str) -> str:
-    """The card's field as plain words; a list field gives one line per item."""
+def _described(card, field_name: str) -> str | tts_save.Described:
+    """The card's field as plain words (a list field: one line per item), worked out when
+    the card's object is encoded (`tts_save`: not for a card the last build's file holds)."""
     value = card.fields.get(field_name)
     if value is None or value == "":
         return ""
     if isinstance(value, list):
-        return "\n".join(words(str(v)) for v in value if v not in (None, ""))
-    return words(str(value))
+        return tts_save.Described(tuple(str(v) for v in value if v not in (None, "")), words)
+    return tts_save.Described(str(value), words)
+
+
+def _description(card, field_name: str) -> str:
+    """The card's field as plain words; a list field gives one line per item."""
+    return tts_save.plain(_described(card, field_name))
 
 
 def _tags(deck, cards: list) -> list[str]:
@@ -574,7 +585,7 @@ def _deck_object(game, deck, dopts, sheets, per_sheet, url) -> dict:
                 "Name": "Card",
                 "Transform": _transform(scale, face_down),
                 "Nickname": card.title,
-                "Description": _description(card, dopts.description),
+                "Description": _described(card, dopts.description),
                 "GMNotes": _notes(card),
                 **COMMON,
                 "Tags": _tags(deck, [card]),
@@ -586,7 +597,7 @@ def _deck_object(game, deck, dopts, sheets, per_sheet, url) -> dict:
             })
     size = (deck.size.width, deck.size.height)
     if len(cards) == 1:
-        return {**cards[0], "_size_mm": size}
+        return {**cards[0], "Description": tts_save.plain(cards[0]["Description"]), "_size_mm": size}
     return {
         "GUID": _guid(game.slug, deck.slug),
         "Name": "Deck",

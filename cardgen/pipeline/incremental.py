@@ -60,6 +60,14 @@ class State:
         parts = self.data.get("parts")
         return parts if isinstance(parts, dict) else {}
 
+    def outputs(self, code: str) -> dict[str, str]:
+        """Every file the last build left (relative path -> sha256), if it was made by the
+        code version `code` (else none)."""
+        outputs = self.data.get("outputs")
+        if self.data.get("code") != code or not isinstance(outputs, dict):
+            return {}
+        return {rel: sha for rel, sha in outputs.items() if isinstance(rel, str) and isinstance(sha, str)}
+
 
 def input_files(game_root: Path, project: Path, out_dir: Path) -> list[str]:
     """Every file the game may read besides cardgen's own: its folder (less hidden files and
@@ -254,6 +262,7 @@ def record(out_dir: Path, inputs: Inputs, ledger: Ledger, earlier: Earlier, sour
              if all(os.path.isfile(out_dir / rel) for rel in part["files"])}
     parts.update((name, {**part, "source": source}) for name, part in ledger.parts.items())
     outputs = {rel: sha for name in ledger.kept for rel, sha in ledger.parts[name]["files"].items()}
+    outputs.update(ledger.kept_files)
     outputs.update((ledger.rel(p), sha) for p, sha in written.items())
     save(out_dir, {
         "format": FORMAT,

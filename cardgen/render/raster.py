@@ -194,6 +194,7 @@ class Cache:
 
     KEEP_DAYS = 14
     OWNER = "OWNER"         # the folder's stamp (`core.cachefile.claim_folder`): whose bitmaps these are
+    PRUNE_EVERY = 86400     # seconds
 
     def __init__(self, folder: Path):
         self.dir = Path(folder)
@@ -220,6 +221,24 @@ class Cache:
         # one removed from the old each build (`atomic.Staging`), slow where freed disk
         # blocks are discarded at once, and a folder of a few ten thousand files is no problem.
         return self.dir / f"{key}.{ext}"
+
+    def tidy(self) -> int:
+        """`prune`, at most once a day (a stamp file beside the folder, `<folder>.pruned`, says
+        when it last ran): listing and stating a cache of several thousand bitmaps after every
+        edit cost 3 % of a 2,000-card one-card rebuild, to delete files two weeks unused a day
+        sooner."""
+        import time
+
+        stamp = self.dir.with_name(self.dir.name + ".pruned")
+        try:
+            if time.time() - stamp.stat().st_mtime < self.PRUNE_EVERY:
+                return 0
+        except OSError:
+            pass
+        removed = self.prune()
+        with contextlib.suppress(OSError):
+            stamp.touch()
+        return removed
 
     def prune(self, now: float | None = None) -> int:
         """Delete bitmaps unused for KEEP_DAYS (also those of the earlier layout, one folder
