@@ -353,6 +353,34 @@ def test_a_one_card_edit_converts_one_side_and_makes_only_its_objects_of_the_pdf
     assert reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1:2003" and "/ID" in reader.trailer
 
 
+def test_a_pdfx_file_made_whole_from_kept_sides_is_a_clean_builds(tmp_path, monkeypatch):
+    """A card added changes the print-service file's pages (it is not assembled from the
+    last one), yet every other side is made from its kept piece, without drawing
+    (`CardCanvas.add_form`): the file is a clean build's."""
+    from cardgen.render import formcache
+    from cardgen.render.cmyk import CmykCanvas
+    from cardgen.render.pdfxcache import PdfxCache
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714564800")
+    game = make_game(tmp_path)
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    name = "dozen/print-service/things-pdfx.pdf"
+    build(game, out, ("pdfx",))
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text() + "  - {name: Card 13, text: 'The office of card 13 opens at dawn.'}\n")
+    monkeypatch.setattr(formcache, "_open", {})
+    added = []
+    add_form = CmykCanvas.add_form
+    monkeypatch.setattr(CmykCanvas, "add_form", lambda self, *a, **k: added.append(a[0]) or add_form(self, *a, **k))
+    kept, _ = build(game, out, ("pdfx",))
+    assert PdfxCache.of(out / "dozen").converted == 1 and kept == 0
+    assert len(added) == CARDS + 1                  # every face but the new one, and the back
+    monkeypatch.undo()
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714564800")
+    build(game, fresh, ("pdfx",))
+    assert (out / name).read_bytes() == (fresh / name).read_bytes()
+
+
 def test_the_form_cache_keeps_operators_compressed_beside_a_kept_stream(tmp_path):
     """A card form kept with its compressed stream keeps its operators compressed too (memory
     at 10,000 cards): they decompress to exactly the operators that stream holds after its
