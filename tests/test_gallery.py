@@ -209,3 +209,37 @@ def test_a_translated_build_shows_the_cards_in_its_language(tmp_path):
     names = [t.find_all("span", "name")[0].text() for t in card_tiles(root)]
     assert names[:4] == ["Abenteurer", "Arbeitgeber", "Anführer des Geheimbunds", "Obdachloser"]
     assert [h.text() for h in root.find_all("h2")][1:4] == ["Identität", "Partner", "Aktion"]     # (after "Game")
+
+
+def test_a_one_card_edit_makes_that_cards_html_and_the_page_a_clean_build_makes(tmp_path, monkeypatch):
+    """Each card's tile and lightbox are kept as the last build made them (`album.Fragments`,
+    `.cache/gallery.bin`): a card renamed makes its own two, and the page is the one made
+    without them (issue 30)."""
+    from cardgen.outputs import album
+    from cardgen.pipeline.build import BuildOptions, build_game
+    from cardgen.render import formcache
+
+    game = make_game(tmp_path)
+    out = tmp_path / "out"
+    build_game(game, game, BuildOptions(out=out, only=("gallery",)), Report())
+    things = game / "things.yaml"
+    things.write_text(things.read_text().replace("name: Beta,", "name: Bêta <b>,"))
+    monkeypatch.setattr(formcache, "_open", {})                  # another process, as `cardgen build` is
+    made: list[tuple[str, str]] = []
+    make = album.Fragments._make
+    monkeypatch.setattr(album.Fragments, "_make", lambda self, kind, data: made.append((kind, data.name))
+                        or make(self, kind, data))
+    clean: list[str] = []
+    page_html = album.page_html
+
+    def both(al, page, title, body=None, fragments=None):
+        got = page_html(al, page, title, body, fragments)
+        made.append(("(page made)", ""))
+        clean.append(page_html(al, page, title))                 # every card's made anew
+        return got
+
+    monkeypatch.setattr(album, "page_html", both)
+    build_game(game, game, BuildOptions(out=out, only=("gallery",)), Report())
+    assert made[:made.index(("(page made)", ""))] == [("tile", "Bêta <b>"), ("lightbox", "Bêta <b>")]
+    html = (out / "gal" / "index.html").read_text(encoding="utf-8")
+    assert clean and html == clean[0] and "Bêta &lt;b&gt;" in html

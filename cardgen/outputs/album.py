@@ -503,15 +503,91 @@ def live_words(words: Words) -> dict[str, str]:
     return {t: table[t] for t in LIVE_WORDS}
 
 
-def cards_html(al: Album | None, page: Page) -> str:
+# -- each card's tile and lightbox, kept as made --------------------------------------------------
+
+@dataclass(frozen=True)
+class SideData:
+    """What a page shows of a card side (`Side`, without its layout)."""
+
+    what: str
+    round: bool
+    src: str
+    width: int
+    height: int
+    full: str
+    width_mm: float
+
+    @classmethod
+    def of(cls, s: Side | None) -> SideData | None:
+        return None if s is None else cls(s.what, s.round, s.src, s.width, s.height, s.full, s.width_mm)
+
+
+@dataclass(frozen=True)
+class CardData:
+    """Everything a card's tile and lightbox show (`card.html`), as plain values: with the
+    page's words, what the HTML is made from, and so what `Fragments` finds it by."""
+
+    anchor: str
+    key: str
+    name: str
+    count: int
+    where: str
+    search: str
+    severity: str
+    problems: tuple[Problem, ...]
+    face: SideData | None
+    back: SideData | None            # its own back
+    lightbox_back: SideData | None   # its own back, else the deck's
+    deck_name: str
+
+    @classmethod
+    def of(cls, c: CardView, d: DeckView) -> CardData:
+        return cls(c.anchor, c.key, c.name, c.count, c.where, c.search_text(), c.severity, tuple(c.problems),
+                   SideData.of(c.face), SideData.of(c.back), SideData.of(c.back or d.back), d.name)
+
+
+class Fragments:
+    """`fragment(kind, card, deck)` in `cards.html`: a card's tile or lightbox (`card.html`),
+    made from its `CardData`; with a `cache` (`GalleryCache`), taken from the last build's
+    when its data and the page's words are the same (a one-card edit makes one card's)."""
+
+    def __init__(self, words: Words, cache: Any = None) -> None:
+        self.words, self.cache = words, cache
+        self.made = 0
+        self._words_key = repr((words.lang, sorted(words.own.items())))
+
+    def __call__(self, kind: str, c: CardView, d: DeckView) -> Any:
+        from markupsafe import Markup
+
+        data = CardData.of(c, d)
+        if self.cache is None:
+            return self._make(kind, data)
+        import hashlib
+
+        key = hashlib.blake2b(f"{kind};{self._words_key};{data!r}".encode(), digest_size=16).digest()
+        hit = self.cache.get(key)
+        if hit is None:
+            hit = str(self._make(kind, data))
+            self.cache.put(key, hit)
+        return Markup(hit)
+
+    def _make(self, kind: str, data: CardData) -> Any:
+        self.made += 1
+        return getattr(_env().get_template("card.html").module, kind)(data, self.words)
+
+
+def cards_html(al: Album | None, page: Page, fragments: Fragments | None = None) -> str:
     """The part of the page that changes: errors, the game's problems and every deck."""
-    return _env().get_template("cards.html").render(album=al, page=page, w=page.words)
+    return _env().get_template("cards.html").render(album=al, page=page, w=page.words,
+                                                    fragment=fragments or Fragments(page.words))
 
 
-def page_html(al: Album | None, page: Page, title: str, body: str | None = None) -> str:
+def page_html(al: Album | None, page: Page, title: str, body: str | None = None,
+              fragments: Fragments | None = None) -> str:
     """A whole page: the gallery's index.html, or the preview's first answer (`body`: its
     `cards_html`, if made already)."""
     from markupsafe import Markup
 
-    return _env().get_template("page.html").render(album=al, page=page, title=title, w=page.words,
-                                                   body=Markup(cards_html(al, page) if body is None else body))
+    return _env().get_template("page.html").render(
+        album=al, page=page, title=title, w=page.words,
+        body=Markup(cards_html(al, page, fragments) if body is None else body))

@@ -13,7 +13,10 @@ without it everything is still shown, and a click on a card shows it large.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
+from cardgen.core.cachefile import CacheFile
 from cardgen.outputs.base import Job, Output
 from cardgen.schema.core import Decl, Int, opt
 
@@ -23,6 +26,27 @@ class GalleryOptions(Decl):
     __what__ = "gallery options"
 
     dpi: int = opt(Int(min=50, max=300), "resolution of the card images (a poker card at 150: 375 x 525 px)", 150)
+
+
+class GalleryCache(CacheFile):
+    """Each card's tile and lightbox HTML as the last build made it (`album.Fragments`), by a
+    digest of what it shows and the page's words (`<output>/.cache/gallery.bin`, sealed, for
+    this code version only; the cards of the last build only)."""
+
+    NAME = "gallery.bin"
+
+    @classmethod
+    def of(cls, folder: Path) -> GalleryCache:
+        from cardgen.render.formcache import _open  # (saved with the form caches: `save_all`)
+
+        return cls.open_in(folder, _open)
+
+    def accept(self, data: Any) -> bool:
+        if not isinstance(data, dict) or not all(isinstance(k, bytes) and isinstance(v, str)
+                                                 for k, v in data.items()):
+            return False
+        self.entries = data
+        return True
 
 
 class Gallery(Output[GalleryOptions]):
@@ -65,5 +89,6 @@ class Gallery(Output[GalleryOptions]):
         for (part, name, _, _), path in zip(todo, paths):
             with part:
                 job.staging.add_file(root / name, path, raster.read_payload)
-        html = A.page_html(al, A.Page(words=r.game.words), al.title)
+        fragments = A.Fragments(r.game.words, GalleryCache.of(job.out_dir))
+        html = A.page_html(al, A.Page(words=r.game.words), al.title, fragments=fragments)
         job.staging.add(job.out_dir / "index.html", html.encode("utf-8"))
