@@ -199,7 +199,7 @@ def _out_tts(job: Job) -> None:
     }
     saved = tts_dir / f"{game.slug}.json"
     staging.add(saved, tts_save.encode(save, tts_save.SaveCache.of(job.out_dir), saved.name, saved))
-    staging.add(tts_dir / f"{game.slug}.png", _thumbnail(game.title or game.slug, plans, pplans, cell_of))
+    _stage_thumbnail(job, tts_dir / f"{game.slug}.png", game.title or game.slug, plans, pplans, cell_of)
     cache.tidy()
     raster.Cache(atlas_dir).tidy()
 
@@ -644,23 +644,41 @@ THUMB = 256
 THUMB_BG = (46, 52, 58)
 
 
+def _stage_thumbnail(job: Job, path: Path, title: str, plans, pplans, cell_of) -> None:
+    """Stage the thumbnail; the last build's is kept (its SHA-256 checked) when it was made
+    from the same title and the same bitmaps (`tts_save.SaveCache` holds what it was made from)."""
+    fan, cards = _fan(plans, pplans)
+    made_from = repr((THUMB, title, cards, [(Path(cell_of[id(face)]).name, shape) for face, shape in fan]))
+    cache = tts_save.SaveCache.of(job.out_dir)
+    kept = (cache.get(("thumbnail", path.name)) == made_from and job.ledger is not None
+            and job.ledger.keep_file(job.staging, path))
+    if not kept:
+        job.staging.add(path, _thumbnail(title, plans, pplans, cell_of))
+    cache.put(("thumbnail", path.name), made_from)
+
+
+def _fan(plans, pplans) -> tuple[list, bool]:
+    """The thumbnail's fan: up to five cards (each deck's first face, then their others), or
+    in a game without cards, its first pieces (each file's first, then their others), each
+    with its shape; and whether they are cards."""
+    faces = [[(entry[1], "rect") for entry in sheets[0].entries] for _, _, sheets in plans if sheets]
+    pieces = [[(face, objs.path_mask(face.outline) if deck.size.shape == "path" else deck.size.shape)
+               for _, face, _ in rows] for deck, _, rows in pplans]
+    groups = faces or pieces
+    return ([g[0] for g in groups] + [f for g in groups for f in g[1:]])[:5], bool(faces)
+
+
 def _thumbnail(title: str, plans, pplans, cell_of) -> bytes:
-    """256 x 256: the game's title over a fan of up to five cards (each deck's first face, then
-    their others); in a game without cards, its first pieces (each file's first, then their
-    others), cut to their shape."""
+    """256 x 256: the game's title over a fan of up to five cards (`_fan`), pieces cut to
+    their shape."""
     from PIL import Image
 
     from cardgen.render import raster
 
     thumb = Image.new("RGB", (THUMB, THUMB), THUMB_BG)
-    faces = [[(entry[1], "rect") for entry in sheets[0].entries] for _, _, sheets in plans if sheets]
-    pieces = [[(face, objs.path_mask(face.outline) if deck.size.shape == "path" else deck.size.shape)
-               for _, face, _ in rows] for deck, _, rows in pplans]
-    groups = faces or pieces
-    fan = ([g[0] for g in groups] + [f for g in groups for f in g[1:]])[:5]
+    fan, cards = _fan(plans, pplans)                 # (pieces: smaller, fanned wider, as they are squarer)
     top = _thumb_title(thumb, title)
     n = len(fan)
-    cards = bool(faces)                              # (pieces: smaller, fanned wider, as they are squarer)
     box = min(150 if cards else 112, THUMB - top - 30)       # the cards' longer side
     spread = min(40.0, 10.0 * (n - 1)) if cards else min(60.0, 30.0 * (n - 1))   # first to last, degrees
     radius = box * (0.8 if cards else 1.3)           # they turn about a point below the middle one

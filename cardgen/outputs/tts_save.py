@@ -54,7 +54,8 @@ class Described:
 
 class SaveCache(CacheFile):
     """Where each object's bytes are in the saved object files the last build wrote (module
-    docstring): file name -> (its SHA-256, {digest: (start, end)})."""
+    docstring): file name -> (its SHA-256, {digest: (start, end)}); and ("thumbnail", file
+    name) -> what the thumbnail was made from (`tts._stage_thumbnail`)."""
 
     NAME = "tts-save.bin"
 
@@ -67,7 +68,7 @@ class SaveCache(CacheFile):
     def accept(self, data: Any) -> bool:
         if not isinstance(data, dict) or not all(
                 isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], dict)
-                for v in data.values()):
+                if isinstance(k, str) else isinstance(k, tuple) and isinstance(v, str) for k, v in data.items()):
             return False
         self.entries = data
         return True
