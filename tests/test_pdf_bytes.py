@@ -329,8 +329,16 @@ def test_a_one_card_edit_converts_one_side_and_makes_only_its_objects_of_the_pdf
     before = raw_objects(out / "dozen" / name)
     edit(game)
     monkeypatch.setattr(formcache, "_open", {})                        # another process, as `cardgen build` is
+    settled = []                    # kept sides' forms encoded and compressed (`_Form.later`): none, not written
+    settle, later = rlcompat._Form._settle, rlcompat._Form.later
+    monkeypatch.setattr(rlcompat._Form, "_settle", lambda self: settled.append("_later" in self.__dict__)
+                        or settle(self))
+    monkeypatch.setattr(rlcompat._Form, "later", lambda self, parts: settled.append("later") or later(self, parts))
     kept, made = build(game, out, ("pdfx",))
     assert PdfxCache.of(out / "dozen").converted == 1
+    assert settled.count("later") == CARDS and settled.count(True) == 0    # 11 faces and the back
+    monkeypatch.setattr(rlcompat._Form, "_settle", settle)
+    monkeypatch.setattr(rlcompat._Form, "later", later)
     build(game, fresh, ("pdfx",))
     path = out / "dozen" / name
     data = path.read_bytes()

@@ -83,7 +83,8 @@ class _Drawer(Drawer):
         name = self._name("card")
         B = side.bleed
         if piece is not None and not piece.images:      # (no drawing state to go through: `add_form`)
-            c.add_form(name, side.width + 2 * B, side.height + 2 * B, piece.code, piece.forms, piece.states)
+            c.add_form(name, side.width + 2 * B, side.height + 2 * B, piece.code, piece.forms, piece.states,
+                       later=True)
             return name, piece, True
         c.beginForm(name, 0, 0, side.width + 2 * B, side.height + 2 * B)
         if piece is None:

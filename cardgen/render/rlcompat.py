@@ -112,14 +112,30 @@ class _Form(pdfdoc.PDFFormXObject):
 
     @property
     def stream(self) -> bytes:
+        self._settle()
         packed = self.__dict__.get("_packed")
         return zlib.decompress(packed) if packed is not None else self.__dict__.get("_stream", b"")
 
     @stream.setter
     def stream(self, data: bytes) -> None:
+        self.__dict__.pop("_later", None)
         self.__dict__.pop("_packed", None)
         self.__dict__["_stream"] = data
         self.pack()
+
+    def later(self, parts: list[str]) -> None:
+        """The stream `setStreamList(parts)` sets, set (encoded, compressed) only when the
+        form is written or its stream is asked for: the forms of a PDF assembled from the last
+        one's bytes are not written (`render.assemble`), and their operators are held anyway
+        by the cache they come from (`pdfxcache.Piece`)."""
+        self.__dict__.pop("_packed", None)
+        self.__dict__.pop("_stream", None)
+        self.__dict__["_later"] = parts
+
+    def _settle(self) -> None:
+        parts = self.__dict__.pop("_later", None)
+        if parts is not None:
+            self.setStreamList(parts)
 
     def pack(self) -> None:
         """Keep the stream compressed, as the document will write it (when it compresses; a
@@ -131,6 +147,7 @@ class _Form(pdfdoc.PDFFormXObject):
             self.__dict__["_packed"] = _compressed(self.__dict__.pop("_stream"))
 
     def format(self, document: Any) -> bytes:
+        self._settle()
         packed = self.__dict__.get("_packed")
         plain = (not self.Contents and not self.Annots and not self.BBox and not self.Matrix
                  and (packed is not None or (self.stream and self.compression)) and not rl_config.useA85
@@ -304,12 +321,14 @@ class CardCanvas(Canvas):
         self._extgstate._c.update((tuple(key), name) for key, name in states)
 
     def add_form(self, name: str, width: float, height: float, code: str | bytes, forms: list[str], states: list,
-                 kept: tuple[str, bytes] | None = None) -> None:
+                 kept: tuple[str, bytes] | None = None, later: bool = False) -> None:
         """The form `name` that `beginForm(name, 0, 0, width, height)`, `replay(code, forms,
         states)` and `endForm()` make, made without going through the canvas's drawing state
         (a rebuild replays hundreds of card forms).  Not for a form that shows images
         (`register_image` draws inside the form).  `kept`: what `kept_stream` gave for the
-        same form in another document: its stream is then taken as it was compressed there."""
+        same form in another document: its stream is then taken as it was compressed there.
+        `later`: the stream made only if the form is written (`_Form.later`; for operators
+        held elsewhere anyway)."""
         form = _Form(lowerx=0, lowery=0, upperx=width, uppery=height)
         form.compression = self._pageCompression
         if kept is not None and form.compression and kept[0] == self._preamble:
@@ -317,7 +336,11 @@ class CardCanvas(Canvas):
             form.__dict__["_kept"] = True
         else:
             code = operators(code)      # (as the form cache keeps it)
-            form.setStreamList([self._preamble, code] if code else [self._preamble])
+            parts = [self._preamble, code] if code else [self._preamble]
+            if later:
+                form.later(parts)
+            else:
+                form.setStreamList(parts)
         form._colorsUsed = {}
         form.ExtGState = pdfdoc.PDFDictionary({gs: pdfdoc.PDFDictionary(dict((tuple(key),)))
                                                for key, gs in states}) if states else None
