@@ -68,13 +68,16 @@ def built(tmp_path_factory):
 ])
 def test_exact_sizes_per_target(built, target, poker, tarot):
     fronts = sorted((built["out"] / target / "fronts").iterdir())
-    sizes = {p.name: Image.open(p).size for p in fronts}
+    sizes = {}
+    for p in fronts:
+        with Image.open(p) as im:
+            sizes[p.name] = im.size
     for name, size in sizes.items():
         assert size == (tarot if "big-cards" in name else poker), name
-    for p in fronts[:1]:
-        im = Image.open(p)
+    with Image.open(fronts[0]) as im:
         assert im.mode == "RGB" and round(im.info["dpi"][0]) == 300
-    assert Image.open(built["out"] / target / "backs" / "action-back.png").size == poker
+    with Image.open(built["out"] / target / "backs" / "action-back.png") as im:
+        assert im.size == poker
 
 
 def test_rule_gives_the_services_numbers():
