@@ -241,8 +241,9 @@ def test_damaged_cache_entries_are_rebuilt_never_copied(built):
 
     root, out, before = built
     cache = out / "tiny" / ".cache"
-    # (every entry; the bitmap folder's OWNER stamp is no entry: a wrong one empties the folder)
-    entries = sorted(p for p in cache.rglob("*") if p.is_file() and p.name != raster.Cache.OWNER)
+    # (every entry; the bitmap folder's OWNER stamp is no entry: a wrong one empties the folder;
+    # nor is the empty stamp whose time says when the folder was last pruned, `Cache.tidy`)
+    entries = sorted(p for p in cache.rglob("*") if _entry(p))
     assert entries and all(p.read_bytes().startswith(b"CGSEAL1\n") for p in entries)
     for p in entries:                                      # flip one byte near the end of each
         data = bytearray(p.read_bytes())
@@ -256,8 +257,15 @@ def test_damaged_cache_entries_are_rebuilt_never_copied(built):
     assert raster.STATS["corrupt"] >= len([p for p in entries if p.suffix == ".rgbz"])
     assert snapshot(out / "tiny") == before                # byte-identical: remade, not copied damaged
     for p in cache.rglob("*"):
-        if p.is_file() and p.name != raster.Cache.OWNER:
+        if _entry(p):
             raster.read_payload(p)                         # every entry intact again
+
+
+def _entry(p) -> bool:
+    """Whether `p` is an entry of a cache folder (not one of its stamps)."""
+    from cardgen.render import raster
+
+    return p.is_file() and p.name != raster.Cache.OWNER and not p.name.endswith(".pruned")
 
 
 def test_truncated_cache_entry(built):
