@@ -159,6 +159,22 @@ def test_editing_one_card_remakes_only_the_outputs_that_show_it(setup):
     assert "Card seven, rewritten." in text and "The text of card 7." not in text
 
 
+def test_only_a_first_build_starts_the_raster_workers_early(setup, tmp_path, monkeypatch):
+    """A one-card edit rasterizes a side or two, in this process: it starts no fork server
+    for workers it will not use; a first build starts it while the cards are laid out."""
+    from cardgen.render import raster
+
+    game, out, _ = setup
+    started: list[int] = []
+    monkeypatch.setattr(raster, "start_early", lambda: started.append(1) or False)
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 7.", "Card seven, rewritten."))
+    again, _ = build(game, out)
+    assert "gallery/things/007-card-7-face.png" in names(again, out) and started == []
+    build(game, tmp_path / "first")
+    assert started == [1]
+
+
 def test_a_kept_deck_sheet_is_checked_first(setup):
     game, out, tts = setup
     back = out / "seven" / next(n for n in tts if "-back-" in n)

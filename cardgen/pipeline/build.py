@@ -247,10 +247,14 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     done = incremental.up_to_date(inputs, state, Path(path), out_dir, opts, report)
     if done is not None:
         return Built([], None, out_dir, done.files, done.cards, done.duplex, unchanged=True)
-    if any(OUTPUTS[name].rasterizes for name in opts.wanted()):
+    if not state.outputs(inputs.code) and any(OUTPUTS[name].rasterizes for name in opts.wanted()):
         from cardgen.render import raster
 
-        raster.start_early()        # the raster workers' fork server imports while the cards are laid out
+        # A first build (or the first of this code): the raster workers' fork server imports
+        # while the cards are laid out.  A rebuild starts it only if its sides are many enough
+        # for workers (`raster.Pool.get`): importing what it preloads cost a one-card edit of
+        # every output a tenth of its CPU, for no worker.
+        raster.start_early()
     # (`load.sheetfetch`, not `load.sheets`: only a deck of a spreadsheet reads one)
     with importing():
         from cardgen.layout.manifest import MANIFEST, manifest_of
