@@ -9,22 +9,16 @@ and what runs into the bleed (a cover band) stops at the fold instead of spillin
 from __future__ import annotations
 
 import io
-
-from pypdf import PageObject, PdfReader, PdfWriter
-from pypdf.generic import (
-    ArrayObject,
-    DecodedStreamObject,
-    DictionaryObject,
-    FloatObject,
-    IndirectObject,
-    NameObject,
-    PdfObject,
-)
+from typing import TYPE_CHECKING
 
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
 from cardgen.core.words import ENGLISH, Words
 from cardgen.render import docinfo
+
+if TYPE_CHECKING:   # (pypdf is imported by what imposes: the booklet's page count needs only `padded`)
+    from pypdf import PageObject, PdfWriter
+    from pypdf.generic import IndirectObject, PdfObject
 
 
 def padded(n: int) -> int:
@@ -53,6 +47,8 @@ def placement(page_w: float, page_h: float, half_w: float, half_h: float) -> tup
 def _page_form(writer: PdfWriter, page: PageObject) -> IndirectObject:
     """The page as a Form XObject in `writer`: its content stream as is, its resources cloned.
     Placing a form costs nothing, where transforming a page means parsing its whole content."""
+    from pypdf.generic import ArrayObject, DecodedStreamObject, FloatObject, NameObject
+
     contents = page.get("/Contents")
     contents = contents.get_object() if contents is not None else None
     if contents is None:
@@ -82,6 +78,9 @@ def _resources(page: PageObject) -> PdfObject:
 
 def impose(pdf: bytes, paper: str, title: str = "", words: Words = ENGLISH) -> bytes:
     """The booklet `pdf` imposed on landscape `paper` sheets (letter or a4), front and back."""
+    from pypdf import PageObject, PdfReader
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
     reader = PdfReader(io.BytesIO(pdf))
     pages = list(reader.pages)
     pw_mm, ph_mm = PAPER_SIZES_MM[paper]
