@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -48,8 +49,36 @@ def test_names_and_classes_agree():
     sections = [o.section for o in OUTPUTS.values() if o.section]
     assert len(sections) == len(set(sections))
     # the table says each output's section without importing it (`cardgen validate` imports
-    # only the outputs whose section a game has)
+    # only the outputs whose section a game has); the classes read theirs from it
     assert OUTPUTS.sections() == {o.section: (n, o.DeckOptions is not None) for n, o in OUTPUTS.items() if o.section}
+    assert OUTPUTS.sections()["tts"] == ("tts", True) and OUTPUTS["tts"].section == "tts"
+
+
+def test_the_table_is_the_one_declaration_of_name_section_deck_and_default(monkeypatch):
+    """An output class in the table declares none of its row's facts itself, and one whose
+    `DeckOptions` disagree with its row's `deck` is refused when it is made."""
+    from cardgen.outputs import Row
+    from cardgen.outputs.base import NoOptions, Output
+
+    assert OUTPUTS.defaults() == [n for n, o in OUTPUTS.items() if o.default]
+    monkeypatch.setitem(OUTPUTS, "said", Row(__name__, "Said", "said", default=False))
+    with pytest.raises(TypeError, match=r"^Said: section: said by its row in the outputs' table "
+                                        r"\(cardgen/outputs/table.py\); remove it from the class$"):
+        class Said(Output[NoOptions]):
+            section = "said"
+    class Said(Output[NoOptions]):
+        summary = "Said."
+    assert (Said.name, Said.section, Said.default, Said.DeckOptions) == ("said", "said", False, None)
+    monkeypatch.setitem(OUTPUTS, "no-deck", Row(__name__, "NoDeck", "no-deck", deck=True))
+    with pytest.raises(TypeError, match=r"^NoDeck: the outputs' table says deck files may have its section: declare "
+                                        r"its DeckOptions$"):
+        class NoDeck(Output[NoOptions]):
+            pass
+    monkeypatch.setitem(OUTPUTS, "deck", Row(__name__, "Deck", "deck"))
+    with pytest.raises(TypeError, match=r"^Deck: it has DeckOptions: say `deck=True` in its row of the outputs' "
+                                        r"table$"):
+        class Deck(Output[NoOptions]):
+            DeckOptions = NoOptions
 
 
 def _given(monkeypatch, *args) -> BuildOptions:
@@ -284,7 +313,7 @@ def test_no_output_reads_a_section_of_game_yaml_itself():
     assert found <= allowed, found - allowed
 
 
-# -- a new output: one module, one registry line ---------------------------------------------------
+# -- a new output: one module, one registry row ---------------------------------------------------
 
 STAMP = '''
 from dataclasses import dataclass
@@ -301,31 +330,29 @@ class StampOptions(Decl):
 
 
 class Stamp(Output[StampOptions]):
-    name = "stamp"
     summary = "A stamp for every game."
     files = "stamp.txt"
-    section = "stamp"
 
     def make(self, job: Job[StampOptions]) -> None:
         job.staging.add(job.out_dir / "stamp.txt", f"{job.options.size:g}\\n".encode())
 '''
 
 
-def test_a_new_output_is_one_module_and_one_registry_line(tmp_path, monkeypatch):
+def test_a_new_output_is_one_module_and_one_registry_row(tmp_path, monkeypatch):
     """No test list names the outputs: a new one shows up in `--only`, the build's flags, the
     generated docs, the JSON Schema, the check of its game.yaml section and the build."""
-    import importlib
     import json
 
     from conftest import in_dir
 
+    from cardgen.outputs import Row
     from cardgen.pipeline.jsonschema import dumps
 
     (tmp_path / "mods").mkdir()
     (tmp_path / "mods" / "stamp_output.py").write_text(STAMP)          # the module
     monkeypatch.syspath_prepend(str(tmp_path / "mods"))
-    stamp = importlib.import_module("stamp_output")
-    monkeypatch.setitem(OUTPUTS, "stamp", stamp.Stamp)                  # the registry line
+    monkeypatch.delitem(sys.modules, "stamp_output", raising=False)
+    monkeypatch.setitem(OUTPUTS, "stamp", Row("stamp_output", "Stamp", "stamp"))     # the registry line
     monkeypatch.setattr(cli.build, "_params", None)     # (the command's flags are made when it is first used)
 
     only = next(p for p in cli.build.params if p.name == "only")
@@ -349,12 +376,6 @@ def test_a_new_output_is_one_module_and_one_registry_line(tmp_path, monkeypatch)
     code, _, err = in_dir(tmp_path, "build", "g", "--only", "stamp", "--stamp-size", "7.5", "--quiet")
     assert code == 0, err
     assert (tmp_path / "build" / "g" / "stamp.txt").read_text() == "7.5\n"
-
-
-def test_the_table_says_which_outputs_are_made_by_default():
-    """`BuildOptions.wanted()` and the `--only` flag's help read which outputs a build makes from
-    the table, not from the classes (`cardgen build --only print` imports no other output)."""
-    assert OUTPUTS.defaults() == [n for n, o in OUTPUTS.items() if o.default]
 
 
 @pytest.mark.parametrize("args, wide", [

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cas
 from cardgen.core.digest import digest
 from cardgen.core.errors import Diagnostic, Loc, Report
 from cardgen.outputs.incremental import Ledger, Part
+from cardgen.outputs.table import row_of
 from cardgen.schema.core import Decl, show
 
 if TYPE_CHECKING:      # (not imported at start-up: `cardgen --help` makes its flags from the outputs)
@@ -142,14 +143,18 @@ class Job(Generic[Opts]):
 
 class Output(Generic[Opts]):
     """Base of every output.  A subclass names its options' declaration as the type argument
-    (`class Tts(Output[TtsOptions])`: that sets `Options`), sets the class attributes and
-    `make()`."""
+    (`class Tts(Output[TtsOptions])`: that sets `Options`), sets its summary and `make()`.
+    Its name, section and whether a build makes it by default are its row's in the registry
+    table (`cardgen/outputs/table.py`), set here when the class is made: the class does not
+    declare them (start-up reads them from the table without importing the output)."""
 
+    # from the class's row in the registry table:
     name: ClassVar[str]                         # the `--only` word
-    summary: ClassVar[str]                      # one line, for --help and the docs
-    files: ClassVar[str] = ""                   # what it writes, for the docs
     default: ClassVar[bool] = True              # made when --only is not given
     section: ClassVar[str | None] = None        # the game.yaml (and deck) key holding its options
+    # the class's own:
+    summary: ClassVar[str]                      # one line, for --help and the docs
+    files: ClassVar[str] = ""                   # what it writes, for the docs
     Options: ClassVar[type[Decl]] = NoOptions
     DeckOptions: ClassVar[type[Decl] | None] = None
     uses_rulebook: ClassVar[bool] = False       # not made while rules.yaml's rulebook has errors
@@ -166,6 +171,7 @@ class Output(Generic[Opts]):
                     raise TypeError(f"{cls.__name__}: Options is {cls.__dict__['Options'].__name__} but the "
                                     f"class is Output[{args[0].__name__}]; name them once, as the type argument")
                 cls.Options = args[0]
+        _from_table(cls)
 
     @classmethod
     def resolve(cls: type[Output[P]], game_data: Mapping | None, cli: Mapping[str, Any] | None = None) -> P:
@@ -204,6 +210,25 @@ class Output(Generic[Opts]):
 
     def make(self, job: Job[Opts]) -> None:
         raise NotImplementedError
+
+
+
+def _from_table(cls: type[Output]) -> None:
+    """Set an output class's name, section and default from its row in the registry table (a
+    class no row names, such as a base of outputs, keeps the base's)."""
+    found = row_of(cls.__module__, cls.__name__)
+    if found is not None:
+        name, row = found
+        said = [attr for attr in ("name", "section", "default") if attr in cls.__dict__]
+        if said:
+            raise TypeError(f"{cls.__name__}: {', '.join(said)}: said by its row in the outputs' table "
+                            f"(cardgen/outputs/table.py); remove it from the class")
+        if row.deck != (cls.DeckOptions is not None):      # (the table says it without importing the class)
+            raise TypeError(f"{cls.__name__}: " + ("the outputs' table says deck files may have its section: "
+                                                  "declare its DeckOptions" if row.deck else
+                                                  "it has DeckOptions: say `deck=True` in its row of the "
+                                                  "outputs' table"))
+        cls.name, cls.section, cls.default = name, row.section, row.default
 
 
 def _example(decl: type[Decl]) -> str:

@@ -745,10 +745,8 @@ def no_rulebook(job: Job) -> bool:
 
 
 class Booklet(Output[BookletOptions]):
-    name = "booklet"
     summary = "The rules summary as a booklet, and the same imposed 2-up to print duplex, fold and staple."
     files = "rules.pdf, rules-booklet-<paper>.pdf"
-    section = "booklet"
     uses_rulebook = True
 
     def make(self, job: Job[BookletOptions]) -> None:

@@ -114,7 +114,6 @@ def calibration_pdf(paper: str, flip: str, offset: tuple[float, float], fonts: A
 
 
 class Calibration(Output[NoOptions]):
-    name = "calibration"
     summary = ("A duplex calibration sheet: scales whose read-out gives the --back-offset to use "
                "(uses print's --flip and --back-offset).")
     files = "calibration-<paper>.pdf"

@@ -5,7 +5,6 @@ from cardgen.outputs.base import Job, NoOptions, Output
 
 
 class CardsPdf(Output[NoOptions]):
-    name = "cards"
     summary = "Every distinct card once at trim + bleed, with TrimBox/BleedBox, for print services."
     files = "cards.pdf"
 

@@ -183,12 +183,10 @@ class _Listing:
 
 
 class ChangesPdf(Output[NoOptions]):
-    name = "changes"
     summary = ("What changed since an earlier build or git revision (`--changed-since`, docs/changes.md): a page "
                "listing it and what to take out of the box, then print sheets (with the `print` options) of only "
                "the added and changed cards.")
     files = "changes-<paper>.pdf"
-    default = False
 
     def make(self, job: Job[NoOptions]) -> None:
         from cardgen.render import impose

@@ -7,7 +7,6 @@ from cardgen.outputs.base import Job, NoOptions, Output
 
 
 class Dice(Output[NoOptions]):
-    name = "dice"
     summary = "Each custom die as a net to cut out, fold and glue (games with die files only)."
     files = "dice-<paper>.pdf"
 

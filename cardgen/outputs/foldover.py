@@ -31,11 +31,9 @@ def file_name(layout: str) -> str:
 
 
 class Foldover(SheetOutput[FoldoverOptions]):
-    name = "foldover"
     summary = ("Fold-over sheets to print single-sided: fronts on one half, backs mirrored on the other; fold, "
                "glue and cut.")
     files = "print-<paper>-foldover.pdf"
-    section = "foldover"
     kind = "foldover"
 
     @classmethod

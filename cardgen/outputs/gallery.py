@@ -50,11 +50,9 @@ class GalleryCache(CacheFile):
 
 
 class Gallery(Output[GalleryOptions]):
-    name = "gallery"
     summary = ("A web page of every card, faces and backs by deck, with copies and the validator's problems, "
                "to open from the disk or send to co-designers.")
     files = "index.html, gallery/"
-    section = "gallery"
     rasterizes = True
 
     def make(self, job: Job[GalleryOptions]) -> None:

@@ -51,12 +51,9 @@ class ImagesOptions(Decl):
 
 
 class Images(Output[ImagesOptions]):
-    name = "images"
     summary = ("Card images for rules, shops and web pages: single cards and fanned hands as PNG and SVG at a "
                "chosen size, rounded corners transparent, optionally with a shadow.")
     files = "images/<deck>/<card>.png and .svg, images/fan-<n>.png and .svg"
-    default = False
-    section = "images"
     rasterizes = True
 
     def make(self, job: Job[ImagesOptions]) -> None:

@@ -126,7 +126,6 @@ def make_player_aid(r: Rendered, accent: tuple | None = None) -> bytes | None:
 
 
 class PlayerAid(Output[NoOptions]):
-    name = "player-aid"
     summary = "A poker-size player aid: turn structure on the front, end of game on the back."
     files = "player-aid.pdf"
     uses_rulebook = True

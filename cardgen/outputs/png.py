@@ -55,11 +55,8 @@ class PngOptions(Decl):
 
 
 class Png(Output[PngOptions]):
-    name = "png"
     summary = "One PNG per card copy at a print service's exact pixel size (MakePlayingCards, The Game Crafter)."
     files = "png/<target>/fronts/, png/<target>/backs/, png/mpc/<deck>.xml, png/tgc/cards.json"
-    default = False
-    section = "png"
     rasterizes = True
 
     def make(self, job: Job[PngOptions]) -> None:

@@ -53,12 +53,9 @@ class PdfxOptions(Decl):
 
 
 class PrintService(Output[PdfxOptions]):
-    name = "pdfx"
     summary = ("One CMYK PDF/X-1a file per deck for print-on-demand services (DriveThruCards order: back, front, "
                "per card), with copy counts and an ink and safe-area preflight.")
     files = "print-service/<deck>-pdfx.pdf, print-service/<deck>-counts.txt"
-    default = True
-    section = "pdfx"
 
     _sep: Separation | None = None      # made by `ahead`, its pictures being converted
 

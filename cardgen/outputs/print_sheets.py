@@ -95,10 +95,8 @@ class SheetOutput(Output[Opts]):
 
 
 class PrintSheets(SheetOutput[PrintOptions]):
-    name = "print"
     summary = "Sheets to print at home at 100 %, duplex, and cut along the crop marks."
     files = "print-<paper>.pdf, print-<layout>.pdf"
-    section = "print"
 
     @classmethod
     def layout_names(cls, options: Any, papers: tuple[str, ...]) -> tuple[str, ...]:

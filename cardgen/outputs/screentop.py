@@ -24,11 +24,9 @@ COLUMNS = ("image", "columns", "rows", "cell", "deck", "kind", "card", "copies",
 
 
 class Screentop(Output[NoOptions]):
-    name = "screentop"
     summary = ("Grid images of every deck, token, tile, board and die, and a list of their cells, to upload as "
                "Screentop.gg assets (images in the `tts:` format).")
     files = "screentop/*.jpg, screentop/contents.csv"
-    default = False
     rasterizes = True
 
     def make(self, job: Job[NoOptions]) -> None:

@@ -40,11 +40,9 @@ def face_px(width_mm: float, height_mm: float) -> tuple[int, int]:
 
 
 class Tabletopia(Output[NoOptions]):
-    name = "tabletopia"
     summary = ("One PNG per face at Tabletopia's 10 px/mm (at most 4000 px a side) and a list of them, to upload "
                "in Tabletopia's Workshop.")
     files = "tabletopia/<deck>/*.png, tabletopia/contents.csv"
-    default = False
     rasterizes = True
 
     def make(self, job: Job[NoOptions]) -> None:

@@ -47,12 +47,10 @@ ONE = {"X": 1, "Y": 1, "Z": 1}
 
 
 class Ttp(Output[NoOptions]):
-    name = "ttp"
     summary = ("A Tabletop Playground package folder: card-sheet, token, board and dice templates with their "
                "textures, to copy into Tabletop Playground's package folder (images in the `tts:` format; a "
                "deck's `tts:` shape and back_is_hidden apply).")
     files = "ttp/Manifest.json, ttp/Templates/*.json, ttp/Textures/*"
-    default = False
     rasterizes = True
 
     def make(self, job: Job[NoOptions]) -> None:

@@ -117,10 +117,8 @@ class _Image:
 
 
 class Tts(Output[TtsOptions]):
-    name = "tts"
     summary = "A Tabletop Simulator saved object with every deck, and its deck images."
     files = "tts/<game>.json, tts/<game>.png, tts/*.jpg"
-    section = "tts"
     rasterizes = True
     DeckOptions = TtsDeckOptions
 

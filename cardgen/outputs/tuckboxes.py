@@ -241,11 +241,8 @@ def sheets_for(net: Net, pw: float, ph: float) -> list[Sheet]:
 
 
 class Tuckboxes(Output[TuckboxOptions]):
-    name = "tuckboxes"
     summary = "A tuck box for each deck of cards, sized from its cards: a net to cut out and fold."
     files = "tuckboxes-<paper>.pdf"
-    default = True
-    section = "tuckboxes"
 
     def make(self, job: Job[TuckboxOptions]) -> None:
         from cardgen.model.ops import layout_digest
