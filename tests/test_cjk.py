@@ -184,6 +184,17 @@ def test_where_a_word_may_break(text, parts):
     assert _cut(text) == parts
 
 
+def test_the_wide_characters_pattern_is_compiled_only_for_text_that_may_hold_one(monkeypatch):
+    """Latin text with accents, typographic quotes and dashes (below U+2E80) never compiles the
+    large pattern of `_wide` (a few ms of every start-up); the first character it matches does."""
+    breaks._wide.cache_clear()
+    (word,) = parse("«naïve»—“Straße”…ÆØÅ")[0]
+    assert len(breaks.parts(word, breaks.dictionary("en"))) >= 1 and not breaks.wide("é") and not breaks.wide("—")
+    assert breaks._wide.cache_info().currsize == 0
+    assert breaks.wide("\u2e80") and breaks._wide.cache_info().currsize == 1
+    assert not breaks.wide("\u2e7f") and not breaks.wide("\uac00")      # (Hangul: not wide)
+
+
 def test_an_icon_inside_japanese_breaks_as_an_ideograph_would():
     (word,) = parse("カードを:coin:２枚。「:coin:」")[0]
     got = [["".join(f.value if f.kind == "text" else f":{f.value}:" for f in fs)] for fs, _ in breaks.parts(word, None)]

@@ -242,7 +242,7 @@ VALIDATE_KEEPS_OUT = ("fontTools", "pyphen", "reportlab", "PIL", "pypdfium2", "p
                       "cardgen.render", "cardgen.load.sheets", "cardgen.outputs.tts", "cardgen.outputs.tuckboxes",
                       "cardgen.outputs.png", "cardgen.outputs.images",
                       "cardgen.pipeline.build", "cardgen.core.atomic", "cardgen.serve", "cardgen.cli.terminal",
-                      "cardgen.outputs.album")
+                      "cardgen.outputs.album", "cardgen.model.dice")     # (a game without dice: not a die's net)
 # `cardgen --help` lists the commands: nor templates, YAML, fonts, layout, the outputs or the
 # declarations (`cardgen.schema`: a flag made from one is made when its command is used) either.
 HELP_KEEPS_OUT = (*VALIDATE_KEEPS_OUT, "jinja2", "yaml", "cardgen.outputs", "cardgen.pipeline.options", "cardgen.schema",

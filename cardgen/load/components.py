@@ -10,7 +10,6 @@ from cardgen.core.located import YDict
 from cardgen.core.sizes import CardSize
 from cardgen.model import svgpath
 from cardgen.model.components import HEXES, KINDS, hex_box
-from cardgen.model.dice import DIE_FACES, MIN_STICKER, sticker_side
 from cardgen.model.game import Card
 from cardgen.schema.files import DeckFile
 
@@ -126,6 +125,8 @@ def _char_loc(loc: Loc, text: str, at: int) -> Loc:
 
 def _die_size(opts: DeckFile, data: YDict, size: CardSize, problems: list[Diagnostic]) -> CardSize:
     """A die's stickers: its edge (`size:`, one length) less the inset on each side."""
+    from cardgen.model.dice import MIN_STICKER, sticker_side  # (a die's net: only for a game with dice)
+
     name = opts.deck
     at = data.value_loc("size") if "size" in data else data.key_loc("kind")
     if abs(size.width - size.height) > 1e-6 or size.shape != "rect":
@@ -152,6 +153,8 @@ def die_faces(opts: DeckFile, data: YDict, cards: list[Card], problems: list[Dia
                 problems.append(Diagnostic(data.key_loc(key), f"{opts.kind} file '{name}': `{key}:` is for a die "
                                                               f"file (`kind: die`){hint}", "error", "component"))
         return
+    from cardgen.model.dice import DIE_FACES
+
     dice = opts.count or 1
     entries = data.get("cards")
     n = len(entries) if isinstance(entries, list) else len(cards)     # (a spreadsheet: its rows)

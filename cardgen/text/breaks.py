@@ -35,11 +35,15 @@ MIN_WORD = 6                 # letters: shorter words are not hyphenated
 _dictionaries: dict[str, Hyphenator | None] = {}
 
 
+_FIRST_WIDE = "\u2e80"       # the first character `_wide` matches
+
+
 @cache
 def _wide() -> re.Pattern[str]:
     """Ideographs, kana, bopomofo, CJK punctuation and symbols, fullwidth and halfwidth forms
     (not Hangul: Korean breaks at its spaces); compiled when first asked for (6 ms), which text
-    that is all ASCII never does."""
+    with no character from U+2E80 on (`_FIRST_WIDE`: all of Latin, Greek, Cyrillic, typographic
+    quotes and dashes) never does."""
     return re.compile("[\u2e80-\u2fff\u3000-\u312f\u3190-\u31ff\u3200-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
                       "\ufe30-\ufe4f\uff01-\uff9f\uffe0-\uffe6\U00020000-\U0003ffff]")
 
@@ -161,7 +165,7 @@ def _soft(value: str, start: int, end: int, hyphenator: Any) -> list[tuple[int, 
 
 def wide(ch: str) -> bool:
     """Whether `ch` is an ideograph, a kana or CJK punctuation: a line breaks before or after it."""
-    return bool(ch) and not ch.isascii() and _wide().match(ch) is not None
+    return bool(ch) and ch[0] >= _FIRST_WIDE and _wide().match(ch) is not None
 
 
 def may_break(before: str, after: str) -> bool:
@@ -193,7 +197,8 @@ def parts(word: list[Frag], hyphenator: Any) -> list[tuple[list[Frag], int]]:
     breaks between its characters (`cjk_breaks`), and is not hyphenated; an inline icon in it
     breaks as an ideograph would."""
     out: list[tuple[list[Frag], int]] = [([], 0)]
-    wide = any(f.kind == "text" and not f.value.isascii() and _wide().search(f.value) for f in word)
+    wide = any(f.kind == "text" and f.value and max(f.value) >= _FIRST_WIDE and _wide().search(f.value)
+               for f in word)
     prev = ""              # the last character of the text before, in this word
     for f in word:
         if f.kind != "text":
