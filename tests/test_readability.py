@@ -348,3 +348,52 @@ def test_the_colour_behind_text_is_the_commonest_one_not_the_inks():
     assert behind(blue * 2 + red * 2 + black * 3, (0.0, 0.0, 0.0, 1.0)) == tuple(
         (v >> 3) * 8 / 255 + 4 / 255 for v in (0, 0, 250))
     assert behind(black * 9 + red, (0.0, 0.0, 0.0, 1.0)) == tuple((v >> 3) * 8 / 255 + 4 / 255 for v in (3, 4, 2))
+
+
+def test_an_edit_measures_the_contrast_of_the_edited_card_alone(tmp_path, monkeypatch):
+    """What each side measured is kept in one file (`.cache/contrast.bin`): a rebuild after one
+    card's edit measures that card alone and says exactly what a cold `validate --deep` says;
+    an icon file replaced measures again the cards that show it, and no other."""
+    from cardgen.check import contrast
+    from cardgen.pipeline.check import check_rendered
+
+    root, _ = game(tmp_path, BAD)
+    out = tmp_path / "out"
+    measured: list[str] = []
+    real = contrast._measure
+
+    def counted(layout, path, spec):
+        measured.append(layout.key)
+        return real(layout, path, spec)
+
+    monkeypatch.setattr(contrast, "_measure", counted)
+
+    def build() -> list[str]:
+        report = Report()
+        checked = check_game(root, root, report, out)
+        check_rendered(checked, report, out)          # (as `cardgen build` does)
+        return [str(d) for d in report.said() if d.code == "contrast"]
+
+    def cold() -> list[str]:        # (a game never built: every side measured, not counted)
+        n = len(measured)
+        said = [str(d) for d in found(root, deep=True) if d.code == "contrast"]
+        del measured[n:]
+        return said
+
+    assert build() != [] and len(measured) == 4
+    assert (out / ".cache" / "contrast.bin").is_file()
+    assert not list((out / ".cache" / "raster").glob("*.contrast"))
+    measured.clear()
+    cards = root / "mines.yaml"
+    cards.write_text(CARDS.replace("Ruby Mine", "Ruby Shaft"), encoding="utf-8")
+    said = build()
+    assert measured == ["mines/0/face"]
+    measured.clear()
+    assert said == cold() and "(first: 'Ruby Shaft', mines.yaml:4:5)" in said[0]
+    assert build() == said and measured == []
+    measured.clear()
+    write(root / "art" / "icons" / "leaf.svg", GEM.replace("L0 5", "L1 4"))     # (no card shows it)
+    assert build() == said and measured == []
+    write(root / "art" / "icons" / "gem.svg", GEM.replace("L0 5", "L1 4"))      # (every card shows it)
+    assert build() == said
+    assert sorted(measured) == [f"mines/{i}/face" for i in range(4)]

@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.check.colours import contrast, delta_e, hex_of
+from cardgen.core.cachefile import CacheFile
 from cardgen.core.errors import Report
 from cardgen.model import ops
+from cardgen.resources.fonts import font_files
 
 DPI = 150               # the gallery's own (`outputs.gallery`), so its bitmaps are these
 NORMAL, LARGE = 4.5, 3.0
@@ -103,12 +105,37 @@ def _sides(rendered) -> list[tuple[Any, Any, str, ops.CardLayout]]:
     return out
 
 
+class Measured(CacheFile):
+    """What each card side measured (`_measure`), by its bitmap's size and the side's content
+    (`ops.layout_digest`: its drawing operations and the content of every font, icon and image
+    file it uses; the drawing code and libraries are in the file's stamp, `core.cachefile`),
+    in one file of the output folder, `.cache/contrast.bin` (sealed, this installation's own,
+    holding the sides the last build used).  A rebuild reads it once and writes it only when a
+    side was measured: an edit touches one file, not one per side, and imports no renderer
+    when no side changed."""
+
+    NAME = "contrast.bin"
+
+    def accept(self, data: Any) -> bool:
+        if not (isinstance(data, dict) and all(isinstance(k, str) and _lines_shape(v) for k, v in data.items())):
+            return False
+        self.entries = data
+        return True
+
+
+def _lines_shape(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(x, list) and len(x) == 5 for x in value)
+
+
+_open: dict[Path, Measured] = {}        # (one per output folder and process: `cardgen serve` keeps it)
+
+
 def check_contrast(rendered, report: Report, out_dir: Path, keep: bool = True) -> None:
     """A warning at the template line of each text element whose text lacks contrast with what
     is drawn behind it, with the card (said once for all the cards it is on).  What a side
-    measured is kept beside its bitmap (by the same content hash), so a rebuild measures, and
-    decodes, only the sides that changed.  Without `keep` (`validate --deep`), a game never built
-    leaves nothing behind: its bitmaps go to a temporary folder."""
+    measured is kept by the same content hash as its bitmap (`Measured`), so a rebuild
+    measures, and decodes, only the sides that changed.  Without `keep` (`validate --deep`), a
+    game never built leaves nothing behind: its bitmaps go to a temporary folder."""
     from cardgen.render import raster
 
     sides = _sides(rendered)
@@ -118,10 +145,14 @@ def check_contrast(rendered, report: Report, out_dir: Path, keep: bool = True) -
     with contextlib.ExitStack() as stack:
         if keep or out_dir.is_dir():
             cache = raster.Cache.of(out_dir)        # (the build's: its gallery and TTS reuse the bitmaps)
+            measured = Measured.open_in(out_dir, _open)
         else:
             cache = raster.Cache(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="cardgen-contrast-"))))
-        files = [cache.path(raster.side_key(layout, spec), "contrast") for (_, _, _, layout), spec in zip(sides, specs)]
-        found = [_kept(f) for f in files]
+            measured = Measured()
+        fonts = font_files()
+        keys = [f"{spec.token()} {ops.layout_digest(layout, fonts)}"
+                for (_, _, _, layout), spec in zip(sides, specs, strict=True)]
+        found = [measured.get(k) for k in keys]
         todo = [i for i, f in enumerate(found) if f is None]
         if todo:
             with raster.Pool() as pool:
@@ -129,7 +160,9 @@ def check_contrast(rendered, report: Report, out_dir: Path, keep: bool = True) -
                                          pool)
             for i, path in zip(todo, paths, strict=True):
                 found[i] = _measure(sides[i][3], path, specs[i])
-                _keep(files[i], found[i] or [])
+                measured.put(keys[i], found[i])
+            with contextlib.suppress(OSError):
+                measured.save()
     templates = rendered.res.templates
     for (deck, card, side, _), lines in zip(sides, found, strict=True):
         if not lines:
@@ -141,34 +174,6 @@ def check_contrast(rendered, report: Report, out_dir: Path, keep: bool = True) -
             elements = {}
         for name, ratio, need, ink, bg in lines:
             _warn(report, deck, card, side, elements.get(name), name, (ratio, need, tuple(ink), tuple(bg)))
-
-
-def _kept(path: Path) -> list | None:
-    """What a side measured, kept by an earlier build (None: not kept, or damaged)."""
-    import json
-    import os
-
-    from cardgen.core.digest import CorruptCache, read_payload
-
-    try:
-        data = json.loads(read_payload(path))
-    except (OSError, CorruptCache, ValueError):
-        return None
-    if not (isinstance(data, list) and all(isinstance(x, list) and len(x) == 5 for x in data)):
-        return None
-    with contextlib.suppress(OSError):
-        os.utime(path)          # used now: kept from pruning with the bitmaps
-    return data
-
-
-def _keep(path: Path, lines: list) -> None:
-    import json
-
-    from cardgen.core import atomic
-    from cardgen.core.digest import seal
-
-    with contextlib.suppress(OSError):
-        atomic.write_bytes(path, seal(json.dumps(lines).encode("utf-8")))
 
 
 def _measure(layout: ops.CardLayout, path: Path, spec) -> list:

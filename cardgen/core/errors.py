@@ -157,6 +157,11 @@ class Report:
 
     items: list[Diagnostic] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)    # not problems: lines for the build summary
+    # `items` as a set, for `_add` (a check that warns card after card asked the list each
+    # time: quadratic, 46,000 comparisons for 305 contrast warnings); made again from `items`
+    # when something changed the list without `_add` (`report.items.append(d)`)
+    _seen: set[Diagnostic] = field(default_factory=set, init=False, repr=False, compare=False)
+    _of: tuple[list | None, int] = field(default=(None, 0), init=False, repr=False, compare=False)
 
     def note(self, message: str) -> None:
         """A line for the build summary (how an output was laid out), not a problem."""
@@ -165,19 +170,24 @@ class Report:
 
     def warn(self, loc: Loc, message: str, code: str = "", *, group: str = "", card: str = "") -> None:
         """A warning; with `group` and `card`, one that may repeat card after card (`grouped`)."""
-        d = Diagnostic(loc, message, "warning", code, group=group, card=card)
-        if d not in self.items:
-            self.items.append(d)
+        self._add(Diagnostic(loc, message, "warning", code, group=group, card=card))
 
     def error(self, loc: Loc, message: str, code: str = "") -> None:
-        d = Diagnostic(loc, message, "error", code)
-        if d not in self.items:
-            self.items.append(d)
+        self._add(Diagnostic(loc, message, "error", code))
 
     def extend(self, diags: Iterable[Diagnostic]) -> None:
         for d in diags:
-            if d not in self.items:
-                self.items.append(d)
+            self._add(d)
+
+    def _add(self, d: Diagnostic) -> None:
+        """`d` at the end of `items`, unless an equal one is there."""
+        items = self.items
+        if self._of[0] is not items or self._of[1] != len(items):
+            self._seen = set(items)
+        if d not in self._seen:
+            items.append(d)
+            self._seen.add(d)
+        self._of = (items, len(items))
 
     @property
     def errors(self) -> list[Diagnostic]:
