@@ -164,3 +164,37 @@ def test_a_damaged_font_file_is_refused_every_time_and_never_cached(tmp_path, mo
                                             r"in 'glyf'\); download or copy it again$"):
             FontBook([folder]).face("Broken")
     assert not (tmp_path / "cache" / "cardgen" / "fonts").exists()
+
+
+def test_a_font_files_hash_is_kept_between_processes_while_the_file_is_unchanged(tmp_path, monkeypatch):
+    """Every process that measures text hashed its font files (5 MB for a new game: a tenth of
+    its `cardgen validate`); their hashes are kept in the user cache by size, times and inode
+    (`digest.kept_digest`), a file that changed is hashed again, and one that changed just
+    before it was hashed is not kept (`RACY_NS`, as a build's hashes)."""
+    from cardgen.core import digest, memo
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    hashed: list = []          # files read and hashed
+    monkeypatch.setattr(hashlib, "file_digest", _counted(hashlib.file_digest, hashed))
+
+    def new_process() -> None:
+        monkeypatch.setattr(digest, "_kept", {})
+        monkeypatch.setattr(digest, "_file_digests", memo.Bounded(20_000))
+
+    font = tmp_path / "Font-Regular.ttf"
+    font.write_bytes((FONTS / "Lato-Regular.ttf").read_bytes())
+    sha = hashlib.sha256(font.read_bytes()).hexdigest()
+    assert digest.kept_digest(font, "fonts") == sha and len(hashed) == 1
+    new_process()
+    assert digest.kept_digest(font, "fonts") == sha and len(hashed) == 2     # (written just now: not kept)
+    monkeypatch.setattr(digest, "RACY_NS", 0)          # (as if written long before it was hashed)
+    new_process()
+    assert digest.kept_digest(font, "fonts") == sha and len(hashed) == 3
+    new_process()
+    assert digest.kept_digest(font, "fonts") == sha and digest.file_digest(font) == sha and len(hashed) == 3
+    assert (tmp_path / "cache" / "cardgen" / "hashes" / "fonts.bin").is_file()
+    data = bytearray(font.read_bytes())
+    data[-1] ^= 0x01                                   # the same size, another content
+    font.write_bytes(bytes(data))
+    new_process()
+    assert digest.kept_digest(font, "fonts") == hashlib.sha256(bytes(data)).hexdigest() and len(hashed) == 4

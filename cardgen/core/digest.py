@@ -79,6 +79,81 @@ def hashed_file(path: Path, st: os.stat_result) -> tuple[str, int] | None:
     return digest, at
 
 
+KEPT_MAX = 256                          # files a kept-hashes file remembers (the last hashed)
+_kept: dict[str, dict[str, list]] = {}  # kept-hashes file's name -> its entries, as read in this process
+
+
+def kept_digest(path: Path, name: str) -> str:
+    """`file_digest(path)`, remembered between processes in the user cache (`name`: the file
+    in `user_cache("hashes")` that keeps them) while the file's size, modification and change
+    times and inode stay the same and it had not changed for `RACY_NS` before it was hashed
+    (as `DigestCache` trusts a build's).  For the font files every process that measures text
+    reads, by content: hashing the four fonts of a new game and the four drawn with their
+    OpenType features was a tenth of its `cardgen validate`.  The hash is also remembered in
+    this process (`hashed_file`), so `file_digest` gives it without reading the file."""
+    path = Path(path)
+    try:
+        st = path.stat()
+    except OSError:
+        return file_digest(path)
+    if not stat.S_ISREG(st.st_mode) or _too_large(st):
+        return file_digest(path)
+    entries = _kept_entries(name)
+    seen = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+    hit = entries.get(str(path))
+    if hit is not None and hit[:4] == seen and hit[5] - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS:
+        _file_digests[path] = (st.st_mtime_ns, st.st_size, hit[4], hit[5])
+        return str(hit[4])
+    done = hashed_file(path, st)
+    if done is None:
+        return "missing:" + str(path)
+    if done[1] - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS:     # (else hashed again next time)
+        entries[str(path)] = [*seen, *done]
+        _keep_entries(name, entries)
+    return done[0]
+
+
+def _kept_file(name: str) -> Path | None:
+    folder = user_cache("hashes")
+    return None if folder is None else folder / f"{name}.bin"
+
+
+def _kept_entries(name: str) -> dict[str, list]:
+    got = _kept.get(name)
+    if got is None:
+        import marshal
+
+        file = _kept_file(name)
+        body = read_sealed(file) if file is not None else None
+        got = {}
+        with contextlib.suppress(ValueError, EOFError, TypeError):
+            data = marshal.loads(body) if body is not None else {}
+            if isinstance(data, dict):
+                got = {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, list) and len(v) == 6
+                       and all(isinstance(n, int) for n in v[:4]) and isinstance(v[4], str) and isinstance(v[5], int)}
+        _kept[name] = got
+    return got
+
+
+def _keep_entries(name: str, entries: dict[str, list]) -> None:
+    """Write the kept hashes: a file of this process's renamed into place (not through
+    `core.atomic`, which `validate` does not otherwise import: tests/test_imports.py)."""
+    import marshal
+
+    file = _kept_file(name)
+    if file is None:
+        return
+    kept = dict(sorted(entries.items(), key=lambda kv: -kv[1][5])[:KEPT_MAX])
+    tmp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(seal(marshal.dumps(kept)))
+        os.replace(tmp, file)
+    except OSError:         # a read-only home: hashed again next time
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
 def remembered(paths: Iterable[Path]) -> dict[Path, tuple[int, int, str, int]]:
     """What this process knows of the files `paths` (`hashed_file`; known by the path as
     given, or, for an absolute one, relative to the working folder, as a game folder given so

@@ -410,7 +410,7 @@ def _compile_condition(source: str):
 def check_syntax(value) -> str | None:
     """None if the value compiles, else the error message."""
     try:
-        if is_dynamic(value):
+        if is_dynamic(value) and _field_of(value) is None:     # (`{{ card.cost }}` parses by its pattern)
             _compile(value)
     except ExprError as exc:
         return str(exc)
@@ -421,20 +421,20 @@ def evaluate(value, ctx: dict):
     """Evaluate a template value against `ctx` (plain values pass through)."""
     if not is_dynamic(value):
         return value
-    kind, compiled = _compile(value)
     token, made = _steps.set(0), _made.set(0)
     try:
-        if kind == "expr":
-            result = _field(value, ctx)
-            if result is _NOT_A_FIELD:
-                result = compiled(**ctx)
-            if isinstance(result, _Undefined):
-                str(result)  # raises MissingField
-            result = _plain_result(result)
-            if isinstance(result, Record):      # a mapping: the option's declaration judges it as one
-                return _check_value(result._data)
-            return _check_value(result)
-        return _render_bounded(compiled, ctx)
+        result = _field(value, ctx)         # (`{{ card.cost }}` with the field there: not even compiled)
+        if result is _NOT_A_FIELD:
+            kind, compiled = _compile(value)
+            if kind != "expr":
+                return _render_bounded(compiled, ctx)
+            result = compiled(**ctx)
+        if isinstance(result, _Undefined):
+            str(result)  # raises MissingField
+        result = _plain_result(result)
+        if isinstance(result, Record):      # a mapping: the option's declaration judges it as one
+            return _check_value(result._data)
+        return _check_value(result)
     except (MissingField, ExprError):
         raise
     except LimitError as exc:

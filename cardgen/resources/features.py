@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from cardgen.core.digest import file_digest, library_stamp, user_cache
+from cardgen.core.digest import kept_digest, library_stamp, user_cache
 from cardgen.core.paths import read_regular
 
 FORMAT = 1                       # of the derived fonts: raise it when `freeze` changes
@@ -74,7 +74,7 @@ def frozen(path: Path, data: bytes | None, features: tuple[str, ...]) -> Path:
     if not features:
         return path
     # (by the file's place too: two families made of one file keep their own names)
-    head = (f"cardgen frozen font {FORMAT}\n{file_digest(path)}\n{path.resolve()}\n{' '.join(features)}\n"
+    head = (f"cardgen frozen font {FORMAT}\n{kept_digest(path, 'fonts')}\n{path.resolve()}\n{' '.join(features)}\n"
             f"{library_stamp('fontTools')}")
     key = hashlib.sha256(head.encode()).hexdigest()
     folder = _folder()

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.core import limits
 from cardgen.core.data import DATA
-from cardgen.core.digest import file_digest, library_stamp, read_sealed, seal, user_cache
+from cardgen.core.digest import file_digest, kept_digest, library_stamp, read_sealed, seal, user_cache
 from cardgen.core.memo import Bounded
 from cardgen.core.paths import PathRefused, read_problem, read_regular
 from cardgen.load import refs
@@ -324,7 +324,7 @@ def _measure(name: str, path: Path) -> Metrics:
     """The metrics of a font file: from the cache by the file's content, else checked,
     parsed (kept in `_parsed` for drawing) and cached."""
     try:
-        key = file_digest(path)
+        key = kept_digest(path, "fonts")
     except OSError:
         key = ""
     found = _cached(key) if len(key) == 64 else None
