@@ -33,12 +33,12 @@ import io
 import math
 import os
 import struct
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import zstandard
 from PIL import Image
 
 from cardgen.core import atomic
@@ -339,12 +339,16 @@ def _exact(img: Image.Image, w: int, h: int) -> Image.Image:
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
-_RAW_MAGIC = b"CGRGBZ2\n"      # then width, height and bytes a row (with padding), and the rows, zlib level 1
+# then width, height and bytes a row (with padding), and the rows, Zstandard level 1: against
+# zlib level 1 (CGRGBZ2, until session 8) a quarter of the time to write, a sixth to read, and
+# 15 to 20 % smaller (measured on the TTS benchmark's cells and the bundled games')
+_RAW_MAGIC = b"CGRGBZ3\n"
+RAW_LEVEL = 1
 
 
 def _packed(pixels, w: int, h: int, stride: int) -> bytes:
     """A raw cache entry's payload: RGB rows of `stride` bytes (the last without padding)."""
-    return _RAW_MAGIC + struct.pack("<III", w, h, stride) + zlib.compress(pixels, 1)
+    return _RAW_MAGIC + struct.pack("<III", w, h, stride) + zstandard.ZstdCompressor(level=RAW_LEVEL).compress(pixels)
 
 
 _srgb: bytes | None = None
@@ -362,7 +366,7 @@ def srgb_profile() -> bytes:
 
 def _save(img: Image.Image, job: Job, packed: bytes | None = None) -> tuple[str, str] | None:
     """Write a cached bitmap: a PNG (fast zlib level, sRGB profile), or for atlas cells raw
-    RGB with light zlib (three times faster to write than PNG; these never leave the cache).
+    RGB with fast Zstandard (`_packed`: these never leave the cache).
     With `job.ready`, the same bytes go to that file too: returns (that file, their sha256).
     `packed`: the raw entry's payload, made already (`_render_page`)."""
     spec = job.spec
@@ -389,7 +393,11 @@ def open_image(path) -> Image.Image:
         if not data.startswith(_RAW_MAGIC):
             raise CorruptCache(path)
         w, h, stride = struct.unpack_from("<III", data, len(_RAW_MAGIC))
-        return Image.frombytes("RGB", (w, h), zlib.decompress(data[len(_RAW_MAGIC) + 12:]), "raw", "RGB", stride)
+        try:
+            rows = zstandard.ZstdDecompressor().decompress(data[len(_RAW_MAGIC) + 12:])
+        except zstandard.ZstdError:
+            raise CorruptCache(path) from None
+        return Image.frombytes("RGB", (w, h), rows, "raw", "RGB", stride)
     with open_own(io.BytesIO(data)) as im:
         return im.convert("RGB")
 
