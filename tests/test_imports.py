@@ -242,7 +242,8 @@ VALIDATE_KEEPS_OUT = ("fontTools", "pyphen", "reportlab", "PIL", "pypdfium2", "p
                       "cardgen.render", "cardgen.load.sheets", "cardgen.outputs.tts", "cardgen.outputs.tuckboxes",
                       "cardgen.outputs.png", "cardgen.outputs.images",
                       "cardgen.pipeline.build", "cardgen.core.atomic", "cardgen.serve", "cardgen.cli.terminal",
-                      "cardgen.outputs.album", "cardgen.model.dice")     # (a game without dice: not a die's net)
+                      "cardgen.outputs.album", "cardgen.model.dice",     # (a game without dice: not a die's net)
+                      "cardgen.outputs.print_service")      # (nor a `pdfx:` section: its safe area the default)
 # `cardgen --help` lists the commands: nor templates, YAML, fonts, layout, the outputs or the
 # declarations (`cardgen.schema`: a flag made from one is made when its command is used) either.
 HELP_KEEPS_OUT = (*VALIDATE_KEEPS_OUT, "jinja2", "yaml", "cardgen.outputs", "cardgen.pipeline.options", "cardgen.schema",
@@ -335,7 +336,7 @@ def test_rebuild_with_nothing_changed_imports_no_output_and_no_check(tmp_path, t
                       cache=Path(os.environ["XDG_CACHE_HOME"]))
     assert "cardgen.outputs.print_sheets" in found and "cardgen.pipeline.check" in found       # (it built)
     assert _kept_out(found, ("cardgen.outputs.booklet", "cardgen.outputs.player_aid", "cardgen.outputs.rulebook_pages",
-                             "cardgen.outputs.tts", "cardgen.outputs.gallery")) == []
+                             "cardgen.outputs.tts", "cardgen.outputs.gallery", "cardgen.outputs.print_service")) == []
 
 
 def test_importing_holds_off_the_collector_and_freezes_what_it_imported(tmp_path, monkeypatch):

@@ -183,6 +183,12 @@ def test_the_print_services_safe_margin_is_the_checks(tmp_path):
     assert "closer to the trim than the 3.17 mm safe area" in d.message
     root, _ = game(tmp_path / "b", near, "pdfx: {safe_margin: 1.5mm}\n")
     assert found(root) == []
+    # (a game without a `pdfx:` section is checked against the elements' safe area, without
+    # importing the output: the output's default is the same)
+    from cardgen.elements.base import SAFE_MM
+    from cardgen.outputs.print_service import PdfxOptions
+
+    assert PdfxOptions().safe_margin == SAFE_MM
 
 
 def test_machado_matrices_and_contrast_are_the_published_ones():

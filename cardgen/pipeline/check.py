@@ -102,7 +102,8 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
         return Checked(None, None)
     recognise_header_case(game, report)     # (before anything reads the cards' fields)
     check_printed_names(game, report)
-    for name in used_sections(game):        # (the others are not imported: start-up)
+    used = used_sections(game)
+    for name in used:                       # (the others are not imported: start-up)
         report.extend(OUTPUTS[name].section_problems(game))
     history = read_history(game.root, report)
     check_missing(game, report)             # (before laying out: a card printed untranslated is marked)
@@ -116,7 +117,9 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
         from cardgen.pipeline.incremental import code_version_of
 
         code_version_of(folder)     # (what the cache file starts with, worked out quickly)
-    margin = getattr(OUTPUTS["pdfx"].resolve(game.data), "safe_margin", None) if "pdfx" in OUTPUTS else None
+    # the print service's safe area, when game.yaml sets its section (its default is the
+    # elements' `SAFE_MM`, `settings_of`'s: the output is not imported for it)
+    margin = getattr(OUTPUTS["pdfx"].resolve(game.data), "safe_margin", None) if "pdfx" in used else None
     rendered = run_checks(game, report, cache=cache, readable=settings_of(game, margin))
     checked = Checked(game, rendered, frozenset(rulebook_problems(game)), previous, cache, history)
     if deep and not checked.blocking(report):
