@@ -486,3 +486,22 @@ def test_a_version_from_git_is_asked_again(setup):
     assert split(names(later, out))[0] == {"rules.pdf", "rules-booklet-letter.pdf", "rules-booklet-a4.pdf"}
     assert names(later.kept, out) == {"cards.pdf"}
     assert re.search(r"v1[-–]1-g[0-9a-f]{7}", PdfReader(out / "seven" / "rules.pdf").pages[0].extract_text())
+
+
+def test_a_one_card_edit_reads_the_bitmaps_of_the_deck_sheets_it_makes_alone(setup, monkeypatch):
+    """TTS: the cells of a kept deck sheet (here the backs') are named, not read back from the
+    bitmap cache and checked: an edit reads the bitmaps of the sheet it makes again."""
+    from cardgen.render import raster
+
+    game, out, _ = setup
+    read: list[Path] = []
+    real = raster.is_intact
+    monkeypatch.setattr(raster, "is_intact", lambda p: read.append(Path(p)) or real(p))
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("The text of card 7.", "Card seven, rewritten."))
+    again, _ = build(game, out, only=("tts",))
+    _, made_tts, _ = split(names(again, out))
+    assert len(made_tts) == 2 and any("-faces-" in n for n in made_tts)     # the faces' sheet, the saved object
+    assert any("-back-" in n for n in split(names(again.kept, out))[1])
+    bitmaps = [p for p in read if p.suffix == ".rgbz"]
+    assert len(bitmaps) == len(set(bitmaps)) == 6        # the six faces not edited; not the back

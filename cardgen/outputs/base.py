@@ -78,6 +78,7 @@ class Job(Generic[Opts]):
     ledger: Ledger | None = None     # what the previous build made (None: make everything)
     resolved: Mapping[str, Decl] = field(default_factory=dict)     # every output's options, by name
     _decks: dict = field(default_factory=dict)
+    _common: str | None = None      # what every part's fingerprint reads besides its own inputs (`part`)
 
     @property
     def game(self) -> Game:
@@ -90,12 +91,14 @@ class Job(Generic[Opts]):
         ledger = self.ledger
         fingerprint = ""
         if ledger is not None:
-            from cardgen.render.docinfo import current  # what every PDF says of the game
+            if self._common is None:    # (once a job: the gallery has a part per card side)
+                from cardgen.render.docinfo import current  # what every PDF says of the game
 
-            # (cardgen's own words, which any output may print: their language, and game.yaml's `words:`)
-            words = self.game.words
-            fingerprint = digest(ledger.code, name, self.options, str(self.out_dir), current(), ledger.value(inputs),
-                                 words.lang, sorted(words.own.items()) if words.own else None)
+                # (cardgen's own words, which any output may print: their language, and game.yaml's `words:`)
+                words = self.game.words
+                self._common = digest(ledger.code, self.options, str(self.out_dir), current(), words.lang,
+                                      sorted(words.own.items()) if words.own else None)
+            fingerprint = digest(self._common, name, ledger.value(inputs))
         return Part(ledger, name, fingerprint, self.staging, self.report)
 
     def options_of(self, output: type[Output[P]]) -> P:

@@ -22,6 +22,7 @@ import hashlib
 import io
 import math
 import os
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -169,8 +170,9 @@ def _out_tts(job: Job) -> None:
         images, deck_images = _deck_images(r, plans, cell_of)
         return images, (deck_images, _piece_images(pplans, cell_of, images))
 
-    cell_of, images, (deck_images, piece_images) = make_images(job, requests, plan_images, atlas_dir, ext, fmt,
-                                                               quality, tts_dir)
+    cell_of, images, (deck_images, piece_images) = make_images(
+        job, requests, plan_images, atlas_dir, ext, fmt, quality, tts_dir,
+        ready={id(face) for face, _ in _fan(plans, pplans)[0]})      # (the thumbnail's, if it is made again)
     for im in images:
         stage_image(job, tts_dir, im)
 
@@ -203,11 +205,15 @@ def _out_tts(job: Job) -> None:
 
 
 def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str, fmt: str,
-                quality: int, folder: Path | None = None) -> tuple[dict[int, str], list[_Image], Any]:
-    """Rasterize every card side of `requests` once (`cell_of`: a layout's id -> its cached
-    bitmap), plan the images made of them (`plan_images(cell_of)` -> (images, anything)), and
-    make the images not in the cache yet, nor (`folder`: where they go) left intact in the
-    output folder by the last build (`stage_image` keeps those).  The Tabletop Playground
+                quality: int, folder: Path | None = None,
+                ready: Collection[int] = ()) -> tuple[dict[int, str], list[_Image], Any]:
+    """Name the cached bitmap of every card side of `requests` (`cell_of`: a layout's id ->
+    its file in the bitmap cache), plan the images made of them (`plan_images(cell_of)` ->
+    (images, anything)), and make the images not in the cache yet, nor (`folder`: where they
+    go) left intact in the output folder by the last build (`stage_image` keeps those),
+    rasterizing once each the sides they show that the cache lacks.  Only those sides' bitmaps
+    (and those of the layouts whose ids `ready` holds, which the caller reads itself) are
+    checked: a one-card edit reads one sheet's, not every card's.  The Tabletop Playground
     and Screentop outputs make theirs the same way."""
     from cardgen.render import raster
 
@@ -215,8 +221,9 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
     # (`raster.master_spec`), scaled to the cell as it is pasted (`render.mosaic`)
     wanted = [(layout, raster.master_spec(layout, spec) or spec) for layout, spec in requests]
     cache = raster.Cache.of(job.out_dir)
-    plan = raster.plan(wanted, cache)
-    cell_of: dict[int, str] = {id(layout): str(path) for (layout, _), path in zip(requests, plan.paths)}
+    fonts = raster.registered_fonts()
+    paths = [str(cache.path(raster.side_key(layout, spec, fonts), spec.ext)) for layout, spec in wanted]
+    cell_of: dict[int, str] = {id(layout): path for (layout, _), path in zip(requests, paths)}
     images, more = plan_images(cell_of)
     # An image is up to 4096 x 4096 pixels (64 MB in memory as Pillow holds it).  In a game of
     # up to `MOSAICS_IN_WORKERS` card sides each is made by a raster worker, two at once: it
@@ -226,6 +233,10 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
     # images are made here after them, one at a time (made by the workers in every game, a
     # 10,000-card game's build and its processes peaked at 578 MB in session 4, RSS).
     calls = _atlas_calls(images, atlas_dir, ext, fmt, quality, job, folder)
+    shown = {cell if isinstance(cell, str) else cell[0] for args in calls for cell in args[0]
+             if isinstance(cell, str) or (isinstance(cell, tuple) and len(cell) == 2)}
+    shown.update(cell_of[i] for i in ready)
+    plan = raster.plan([w for w, path in zip(wanted, paths) if path in shown], cache)
     here = len(requests) > MOSAICS_IN_WORKERS
     from cardgen.render import mosaic
 
