@@ -204,23 +204,32 @@ def _holds(w: float, h: float, sizes: tuple[tuple[float, float, float], ...]) ->
                for cw, ch, b in sizes)
 
 
-def _may_fit(kind: str, copies: list[Copy], hosts: list[tuple[int, _Host]],
-             usable: dict[tuple[int, tuple], float]) -> bool:
-    """False when `copies` laid out in a grid cannot fit into the hosts' rooms: each takes at
-    least its trim in a room that holds a whole piece, and no two overlap, so their trims' area
-    is more than those rooms' (a full sheet of a large deck: `_spread` would try every room of
-    every sheet for nothing; the strips beside and below a full sheet's block hold no card).
-    `usable`: each host's area of such rooms by the pieces' sizes, kept by the caller (and
-    dropped for a host whose rooms change): a page of a large deck asks every other page."""
+def _may_fit(kind: str, copies: list[Copy], d: int, hosts: list[_Host | None], stock: list[bool],
+             usable: dict[tuple[int, tuple], float], pools: dict[tuple[bool, tuple], float]) -> bool:
+    """False when `copies` (page `d`'s) laid out in a grid cannot fit into the other hosts'
+    rooms (those of its stock): each takes at least its trim in a room that holds a whole
+    piece, and no two overlap, so their trims' area is more than those rooms' (a full sheet of
+    a large deck: `_spread` would try every room of every sheet for nothing; the strips beside
+    and below a full sheet's block hold no card).  `usable`: each host's area of such rooms by
+    the pieces' sizes; `pools`: the sum of them over every host of a stock (a page of a large
+    deck asks about every other page: summed once, not once a page).  Both kept by the caller,
+    and dropped for hosts whose rooms change."""
     if kind != "grid":
         return True
     sizes = tuple(sorted({(cp.width, cp.height, cp.bleed) for cp in copies}))
-    rooms = 0.0
-    for i, host in hosts:
-        area = usable.get((i, sizes))
-        if area is None:
-            area = usable[(i, sizes)] = sum(w * h for _, _, w, h in host.rooms if _holds(w, h, sizes))
-        rooms += area
+
+    def area(i: int, host: _Host) -> float:
+        got = usable.get((i, sizes))
+        if got is None:
+            got = usable[(i, sizes)] = sum(w * h for _, _, w, h in host.rooms if _holds(w, h, sizes))
+        return got
+
+    pool = pools.get((stock[d], sizes))
+    if pool is None:
+        pool = pools[(stock[d], sizes)] = sum(area(i, h) for i, h in enumerate(hosts)
+                                              if h is not None and stock[i] == stock[d])
+    own = hosts[d]
+    rooms = pool - (area(d, own) if own is not None else 0.0)
     return sum(cp.width * cp.height for cp in copies) <= rooms + 1e-6
 
 
@@ -236,20 +245,24 @@ def fill(pages: list[Page], margin: float, mix_backs: bool = False) -> tuple[lis
     gone = [False] * len(pages)
     took = [False] * len(pages)
     usable: dict[tuple[int, tuple], float] = {}        # (`_may_fit`)
+    pools: dict[tuple[bool, tuple], float] = {}
     for d in reversed(range(len(pages))):
         kind = _kind(*pages[d])
         if kind is None or took[d]:
             continue
-        others = [(i, h) for i, h in enumerate(hosts)
-                  if h is not None and i != d and not gone[i] and stock[i] == stock[d]]
         copies = pages[d][1]
         if kind == "round":         # the largest first: small ones fill the gaps the large leave
             copies = sorted(copies, key=lambda cp: -max(cp.width, cp.height) - 2 * cp.bleed)
-        spread = _spread(kind, copies, others, paper, mix_backs) if _may_fit(kind, copies, others, usable) else None
+        if not _may_fit(kind, copies, d, hosts, stock, usable, pools):
+            continue
+        others = [(i, h) for i, h in enumerate(hosts)
+                  if h is not None and i != d and not gone[i] and stock[i] == stock[d]]
+        spread = _spread(kind, copies, others, paper, mix_backs)
         if spread is None:
             continue
         gone[d] = True
         hosts[d] = None
+        pools.clear()
         for i, (rooms, parts) in spread.items():
             host = hosts[i]
             assert host is not None
