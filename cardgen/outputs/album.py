@@ -555,16 +555,21 @@ class Fragments:
         self.words, self.cache = words, cache
         self.made = 0
         self._words_key = repr((words.lang, sorted(words.own.items())))
+        self._data: dict[tuple[int, int], tuple[CardView, CardData, str]] = {}   # (a card's tile and lightbox)
 
     def __call__(self, kind: str, c: CardView, d: DeckView) -> Any:
         from markupsafe import Markup
 
-        data = CardData.of(c, d)
+        hit = self._data.get((id(c), id(d)))
+        if hit is None or hit[0] is not c:
+            data = CardData.of(c, d)
+            hit = self._data[(id(c), id(d))] = (c, data, repr(data) if self.cache is not None else "")
+        data = hit[1]
         if self.cache is None:
             return self._make(kind, data)
         import hashlib
 
-        key = hashlib.blake2b(f"{kind};{self._words_key};{data!r}".encode(), digest_size=16).digest()
+        key = hashlib.blake2b(f"{kind};{self._words_key};{hit[2]}".encode(), digest_size=16).digest()
         hit = self.cache.get(key)
         if hit is None:
             hit = str(self._make(kind, data))
