@@ -12,10 +12,26 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+_shown: dict[tuple[str, str], str] = {}        # (path, working directory) -> `display_path`
+
+
 def display_path(path: str | os.PathLike | None) -> str:
     """A path as the user should see it: relative to the working directory when inside it."""
     if path is None:
         return "<unknown>"
+    try:
+        key = (os.fspath(path), os.getcwd())    # (remembered: a report sorts a thousand problems of one file)
+    except (TypeError, OSError):
+        return _display_path(path)
+    hit = _shown.get(key)
+    if hit is None:
+        if len(_shown) >= 4096:
+            _shown.clear()
+        hit = _shown[key] = _display_path(path)
+    return hit
+
+
+def _display_path(path: str | os.PathLike) -> str:
     p = Path(path)
     try:
         return os.path.relpath(p) if p.is_absolute() and not os.path.relpath(p).startswith("..") else str(p)

@@ -235,7 +235,16 @@ def _max_line(value: Any) -> int:
 def card_spans(deck: Deck) -> list[tuple[int, int, Card]]:
     """(first line, last line, card) of each card written in the deck file itself: from its
     `- ` to the line before the next card (the last card: up to the deck's next key)."""
-    own = sorted((c for c in deck.cards if Path(c.loc.file) == Path(deck.file) and c.loc.line and not c.loc.cell),
+    mine: dict[str, bool] = {}          # (each file named once, not once a card)
+    here = Path(deck.file)
+
+    def in_file(file: str) -> bool:
+        hit = mine.get(file)
+        if hit is None:
+            hit = mine[file] = Path(file) == here
+        return hit
+
+    own = sorted((c for c in deck.cards if in_file(c.loc.file) and c.loc.line and not c.loc.cell),
                  key=lambda c: c.loc.line)
     if not own:
         return []
@@ -560,16 +569,16 @@ class Fragments:
     def __call__(self, kind: str, c: CardView, d: DeckView) -> Any:
         from markupsafe import Markup
 
-        hit = self._data.get((id(c), id(d)))
-        if hit is None or hit[0] is not c:
+        got = self._data.get((id(c), id(d)))
+        if got is None or got[0] is not c:
             data = CardData.of(c, d)
-            hit = self._data[(id(c), id(d))] = (c, data, repr(data) if self.cache is not None else "")
-        data = hit[1]
+            got = self._data[(id(c), id(d))] = (c, data, repr(data) if self.cache is not None else "")
+        data = got[1]
         if self.cache is None:
             return self._make(kind, data)
         import hashlib
 
-        key = hashlib.blake2b(f"{kind};{self._words_key};{hit[2]}".encode(), digest_size=16).digest()
+        key = hashlib.blake2b(f"{kind};{self._words_key};{got[2]}".encode(), digest_size=16).digest()
         hit = self.cache.get(key)
         if hit is None:
             hit = str(self._make(kind, data))

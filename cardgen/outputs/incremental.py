@@ -65,6 +65,7 @@ class Ledger:
     # code version (else empty: `keep_file` keeps nothing)
     outputs: Mapping[str, str] = field(default_factory=dict)
     kept_files: dict[str, str] = field(default_factory=dict)    # kept by `keep_file`, with their sha256
+    _values: dict[int, tuple[Any, Any]] = field(default_factory=dict)      # (`value` of long lists)
 
     def layout(self, layout: ops.CardLayout) -> str:
         from cardgen.model import ops  # (here: a rebuild with nothing changed draws nothing)
@@ -80,7 +81,16 @@ class Ledger:
         if isinstance(v, ops.Copy):
             return ("copy", self.value(v.face), self.value(v.back), v.deck, v.width, v.height, v.bleed)
         if isinstance(v, (list, tuple)):
-            return tuple(self.value(x) for x in v)
+            if len(v) < 256:
+                return tuple(self.value(x) for x in v)
+            # a long list (every copy of the game's cards, which each paper's sheets read):
+            # by its digest, worked out once a build for the list (held: its id stays its own)
+            hit = self._values.get(id(v))
+            if hit is None or hit[0] is not v:
+                from cardgen.core.digest import digest
+
+                hit = self._values[id(v)] = (v, ("items", len(v), digest(tuple(self.value(x) for x in v))))
+            return hit[1]
         return v
 
     def record(self, name: str, fingerprint: str, files: list[Path], report: Report,
