@@ -22,11 +22,14 @@ from contextlib import contextmanager
 def importing() -> Iterator[None]:
     """No cyclic garbage collection while the block runs (its imports); then, if it imported
     a module, the objects that exist are frozen (`gc.freeze`)."""
+    from cardgen.core.dataclassfns import quick_methods
+
     was = gc.isenabled()
     before = len(sys.modules)
     gc.disable()
     try:
-        yield
+        with quick_methods():
+            yield
     finally:
         if len(sys.modules) > before:
             gc.freeze()

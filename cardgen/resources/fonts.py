@@ -344,10 +344,13 @@ def _measure(name: str, path: Path) -> Metrics:
 
 def _check_file(path: Path) -> None:
     """A font file checked as `_measure` checks it (once per file version and machine: its
-    metrics are cached), for a font drawn through a font derived from it."""
-    name = f"cardgen-check-{path.stem}"
-    _measure(name, path.resolve())
-    _parsed.pop(name, None)
+    metrics are cached, and their entry says it passed: not read again), for a font drawn
+    through a font derived from it."""
+    path, folder = path.resolve(), user_cache("fonts")
+    key = kept_digest(path, "fonts")
+    if folder is None or len(key) != 64 or not _entry(folder, key, _cache_head()).is_file():
+        _measure(f"cardgen-check-{path.stem}", path)
+        _parsed.pop(f"cardgen-check-{path.stem}", None)
 
 
 def _register(path: Path, base: str | None = None) -> str:

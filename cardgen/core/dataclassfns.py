@@ -1,0 +1,97 @@
+"""Dataclasses' comparison, hash and frozen-attribute methods made as closures, not compiled
+from text, while cardgen imports its modules (`quick_methods()`, used by
+`core.imports.importing`).
+
+Python 3.11's `dataclasses` writes each method of each class as source text and compiles it
+(`dataclasses._create_fn`): parsing and compiling that text was a third of the instructions
+of a small game's `cardgen validate` (some 120 classes; valgrind).  `__eq__`, the ordering
+methods, `__hash__` and a frozen class's `__setattr__` and `__delattr__` are the same few lines
+for every class but the field names, so they are made here as closures over the names the
+text would hold, doing what the compiled text does in the same order (the same tuples
+compared and hashed, the same errors; tests/test_dataclassfns.py holds each to the compiled
+one).  `__init__` and `__repr__` are still compiled as Python writes them.  Only Python 3.11's
+helpers are replaced (their text is known: a later Python's are left alone, 3.13 makes
+dataclasses quicker itself), and only within the block."""
+from __future__ import annotations
+
+import dataclasses
+import operator
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+_OPS: dict[str, Callable[[Any, Any], Any]] = {"==": operator.eq, "<": operator.lt, "<=": operator.le,
+                                               ">": operator.gt, ">=": operator.ge}
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple]:
+    """What `dataclasses._tuple_str` writes, as a function: the tuple of those attributes."""
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    if names:
+        one = operator.attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    return lambda obj: ()
+
+
+def _named(fn: Callable, name: str, globals: dict) -> Callable:
+    fn.__name__ = fn.__qualname__ = name          # (dataclasses sets the class's qualified name)
+    fn.__module__ = globals.get("__name__", fn.__module__)
+    return fn
+
+
+def _cmp_fn(name: str, op: str, self_tuple: str, other_tuple: str, globals: dict) -> Callable:
+    inner = self_tuple[1:-1].rstrip(",")       # `(self.x,self.y,)` -> the field names
+    get = _getter(tuple(part[len("self."):] for part in inner.split(",")) if inner else ())
+    compare = _OPS[op]
+
+    def method(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return compare(get(self), get(other))
+        return NotImplemented
+    return _named(method, name, globals)
+
+
+def _hash_fn(fields: list, globals: dict) -> Callable:
+    get = _getter(tuple(f.name for f in fields))
+
+    def __hash__(self: Any) -> int:
+        return hash(get(self))
+    return _named(__hash__, "__hash__", globals)
+
+
+def _frozen_get_del_attr(cls: type, fields: list, globals: dict) -> tuple[Callable, Callable]:
+    names = tuple(f.name for f in fields)
+    error = dataclasses.FrozenInstanceError
+    owner: Any = cls
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is owner or name in names:
+            raise error(f"cannot assign to field {name!r}")
+        super(owner, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is owner or name in names:
+            raise error(f"cannot delete field {name!r}")
+        super(owner, self).__delattr__(name)
+    return _named(__setattr__, "__setattr__", globals), _named(__delattr__, "__delattr__", globals)
+
+
+OURS = {"_cmp_fn": _cmp_fn, "_hash_fn": _hash_fn, "_frozen_get_del_attr": _frozen_get_del_attr}
+
+
+@contextmanager
+def quick_methods() -> Iterator[None]:
+    """Within the block, dataclasses made with the closures above (Python 3.11 only)."""
+    if sys.version_info[:2] != (3, 11) or any(not hasattr(dataclasses, n) for n in OURS):
+        yield
+        return
+    saved = {n: getattr(dataclasses, n) for n in OURS}
+    for n, fn in OURS.items():
+        setattr(dataclasses, n, fn)
+    try:
+        yield
+    finally:
+        for n, fn in saved.items():
+            setattr(dataclasses, n, fn)

@@ -1,0 +1,93 @@
+"""Dataclasses made while cardgen imports its modules (`core.imports.importing`) get their
+`__eq__`, ordering, `__hash__` and frozen `__setattr__`/`__delattr__` as closures
+(`core.dataclassfns`), not compiled from text: each does what Python's compiled method does."""
+from __future__ import annotations
+
+import dataclasses
+import sys
+from dataclasses import dataclass, field
+
+import pytest
+
+from cardgen.core import dataclassfns
+from cardgen.core.imports import importing
+
+pytestmark = pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="only Python 3.11's helpers are replaced")
+
+
+def _classes():
+    """The same classes, made anew each call (nested: each kind of field and flag)."""
+    @dataclass(frozen=True)
+    class Empty:
+        pass
+
+    @dataclass(frozen=True, kw_only=True)
+    class One:
+        x: float = 0.0
+
+    @dataclass(frozen=True, order=True)
+    class Many:
+        a: int
+        b: str = "b"
+        skip: list = field(default_factory=list, compare=False)
+        c: tuple = ()
+
+    @dataclass(unsafe_hash=True)
+    class Hashed:
+        a: int
+        b: int = field(default=0, hash=False)
+        c: int = field(default=0, compare=False, hash=True)
+
+    @dataclass(frozen=True)
+    class Sub(Many):
+        d: int = 4
+
+    class Plain(One):           # a class of its own, not a dataclass: may set new attributes
+        pass
+
+    return {c.__name__: c for c in (Empty, One, Many, Hashed, Sub, Plain)}
+
+
+def _outcome(fn, *args):
+    try:
+        return "value", fn(*args)
+    except Exception as exc:
+        return type(exc).__name__, str(exc)
+
+
+def _behaviour(classes) -> list:
+    Empty, One, Many, Hashed, Sub, Plain = (classes[n] for n in ("Empty", "One", "Many", "Hashed", "Sub", "Plain"))
+    m1, m2, m3 = Many(1, "x", [1]), Many(1, "x", [2]), Many(2, "a")
+    s1 = Sub(1, "x")
+    h1, h2 = Hashed(1, 2, 3), Hashed(1, 5, 3)
+    nan = float("nan")
+    out: list = [Empty() == Empty(), hash(Empty()) == hash(()), One(x=nan) == One(x=nan), One(x=1) == One(x=1.0),
+                 hash(One(x=1)), m1 == m2, m1 != m3, m1 == s1, s1 == Sub(1, "x", [5]), Many.__eq__(m1, s1),
+                 m1 < m3, m3 <= m1, m1 > m3, m1 >= m2, _outcome(lambda: m1 < s1), hash(m1) == hash(m2),
+                 hash(m1), hash(s1), h1 == h2, hash(h1) == hash(h2), hash(h1), _outcome(lambda: Hashed(1) < h1)]
+    for obj, name in ((m1, "a"), (m1, "new"), (s1, "d"), (s1, "a"), (Empty(), "z"), (Plain(x=1), "x"),
+                      (Plain(x=1), "extra")):
+        def assign(obj=obj, name=name):
+            setattr(obj, name, 9)
+            return getattr(obj, name)
+
+        def remove(obj=obj, name=name):
+            delattr(obj, name)
+            return hasattr(obj, name)
+        out += [(name, _outcome(assign), _outcome(remove))]
+    for cls in classes.values():
+        for method in ("__eq__", "__lt__", "__hash__", "__setattr__", "__delattr__"):
+            fn = cls.__dict__.get(method)
+            out.append((cls.__name__, method, getattr(fn, "__qualname__", fn), getattr(fn, "__module__", None)))
+    return out
+
+
+def test_each_method_does_what_the_compiled_one_does():
+    stock = _classes()
+    with importing():
+        quick = _classes()
+    assert dataclasses._cmp_fn is not dataclassfns._cmp_fn              # (only within the block)
+    assert quick["Many"].__eq__.__code__.co_filename == dataclassfns.__file__          # (a closure)
+    assert stock["Many"].__eq__.__code__.co_filename == "<string>"                     # (compiled)
+    assert _behaviour(quick) == _behaviour(stock)
+    assert quick["One"].__init__.__code__.co_filename == "<string>"     # (`__init__` compiled as Python does)
