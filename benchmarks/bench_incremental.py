@@ -20,7 +20,9 @@ game of N distinct poker cards (`synthetic.py`):
 - check stage: the CPU time of `check_game` (load, check and lay out the game: what `cardgen
   validate` does and every build does first) after one card's text was edited, in a process
   of its own as in a build, with the layout cache of the last build (`cardgen.layout.cache`)
-  and without it; and how many card sides it laid out.
+  and without it; how many card sides it laid out; and the CPU time of the contrast check
+  after it (`check_rendered`, which a build of the gallery runs next: it renders and measures
+  the edited side).
 
 Start-up: `cardgen --help`, `cardgen validate` of the game `cardgen new` makes (also its very
 first run on a computer, when the fonts are parsed: `cardgen.resources.fonts`), and of the
@@ -101,31 +103,39 @@ CHECK = """
 import json, sys, time
 from pathlib import Path
 from cardgen.core.errors import Report
-from cardgen.pipeline.check import check_game
+from cardgen.pipeline.check import check_game, check_rendered
 from cardgen.pipeline.incremental import code_version_of
-game, out = Path(sys.argv[1]), Path(sys.argv[2])
-code_version_of(out / game.name)        # as a build has worked it out before it checks
-start = time.process_time()
-checked = check_game(game, game, Report(), out)
-cpu = time.process_time() - start
-checked.layout_cache.save()             # as a build does when it is done
-r = checked.rendered
-print(json.dumps([cpu, r.laid_out, r.laid_out + r.reused]))
+if __name__ == "__main__":              # (the contrast check may start raster workers)
+    game, out = Path(sys.argv[1]), Path(sys.argv[2])
+    code_version_of(out / game.name)        # as a build has worked it out before it checks
+    start = time.process_time()
+    report = Report()
+    checked = check_game(game, game, report, out)
+    cpu = time.process_time() - start
+    start = time.process_time()
+    if sys.argv[3:] == ["contrast"]:
+        check_rendered(checked, report, out / game.name)    # as a build of the gallery does next
+    rendered = time.process_time() - start
+    checked.layout_cache.save()             # as a build does when it is done
+    r = checked.rendered
+    print(json.dumps([cpu, r.laid_out, r.laid_out + r.reused, rendered]))
 """
 
 
-def check_stage(game: Path, out: Path, k: int) -> tuple[float, int, int]:
-    """Edit card k, then `check_game` in a process of its own: (CPU seconds, sides laid out, sides)."""
+def check_stage(game: Path, out: Path, k: int, contrast: bool = True) -> tuple[float, int, int, float]:
+    """Edit card k, then `check_game` and (`contrast`) the contrast check in a process of its
+    own: (CPU seconds, sides laid out, sides, CPU seconds of the contrast check)."""
     edit(game / "deck.yaml", k)
-    done = subprocess.run([sys.executable, "-c", CHECK, str(game), str(out)], env=ENV, check=True,
-                          capture_output=True, text=True)
-    cpu, laid_out, sides = json.loads(done.stdout)
-    return cpu, laid_out, sides
+    done = subprocess.run([sys.executable, "-c", CHECK, str(game), str(out), *(["contrast"] if contrast else [])],
+                          env=ENV, check=True, capture_output=True, text=True)
+    cpu, laid_out, sides, rendered = json.loads(done.stdout)
+    return cpu, laid_out, sides, rendered
 
 
-def show_check(label: str, figures: list[tuple[float, int, int]]) -> None:
-    cpu, laid_out, sides = min(figures)
-    print(f"  {label:<44} {cpu:6.2f} s CPU, {laid_out} of {sides} card sides laid out", flush=True)
+def show_check(label: str, figures: list[tuple[float, int, int, float]], contrast: bool = True) -> None:
+    cpu, laid_out, sides, _ = min(figures)
+    then = f"; then the contrast check {min(f[3] for f in figures):.2f} s CPU" if contrast else ""
+    print(f"  {label:<44} {cpu:6.2f} s CPU, {laid_out} of {sides} card sides laid out{then}", flush=True)
 
 
 def game_figures(n: int, runs: int) -> None:
@@ -161,7 +171,7 @@ def game_figures(n: int, runs: int) -> None:
                                           for _ in range(runs + 2)]))
         show_check("check stage, one card edited", [check_stage(game, out, k + 20) for k in range(runs)])
         show_check("check stage, one card edited, no layout cache",
-                   [check_stage(game, tmp_path / f"empty{k}", k + 30) for k in range(runs)])
+                   [check_stage(game, tmp_path / f"empty{k}", k + 30, contrast=False) for k in range(runs)], False)
 
 
 def start_up(runs: int) -> None:
