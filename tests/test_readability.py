@@ -396,10 +396,21 @@ def test_an_edit_measures_the_contrast_of_the_edited_card_alone(tmp_path, monkey
     assert measured == ["mines/0/face"]
     measured.clear()
     assert said == cold() and "(first: 'Ruby Shaft', mines.yaml:4:5)" in said[0]
-    assert build() == said and measured == []
-    measured.clear()
     write(root / "art" / "icons" / "leaf.svg", GEM.replace("L0 5", "L1 4"))     # (no card shows it)
     assert build() == said and measured == []
     write(root / "art" / "icons" / "gem.svg", GEM.replace("L0 5", "L1 4"))      # (every card shows it)
     assert build() == said
     assert sorted(measured) == [f"mines/{i}/face" for i in range(4)]
+    # a file of this installation that does not hold what it writes is not read: every side
+    # measured again, the same lines (a damaged one is deleted: `core.cachefile`)
+    import marshal
+
+    from cardgen.core import digest
+
+    path = out / ".cache" / "contrast.bin"
+    head = digest.own_stamp(out).encode() + b"\n"
+    keys = marshal.loads(digest.read_payload(path)[len(head):])
+    path.write_bytes(digest.seal(head + marshal.dumps({k: [["title", "1.0", 4.5, [0.0] * 3, [0.0] * 3]] for k in keys})))
+    measured.clear()
+    contrast._open.clear()
+    assert build() == said and len(measured) == 4

@@ -124,7 +124,13 @@ class Measured(CacheFile):
 
 
 def _lines_shape(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(x, list) and len(x) == 5 for x in value)
+    """What `_measure` makes: [[element, contrast, ratio needed, text colour, colour behind]]."""
+    def colour(c: Any) -> bool:
+        return isinstance(c, list) and len(c) == 3 and all(type(v) is float for v in c)
+
+    return isinstance(value, list) and all(
+        isinstance(x, list) and len(x) == 5 and isinstance(x[0], str) and type(x[1]) is float
+        and type(x[2]) is float and colour(x[3]) and colour(x[4]) for x in value)
 
 
 _open: dict[Path, Measured] = {}        # (one per output folder and process: `cardgen serve` keeps it)
