@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from cardgen.core.dataclassfns import quick_methods
 from cardgen.outputs.table import TABLE, Row
 
 if TYPE_CHECKING:
@@ -40,7 +41,9 @@ class Registry(Mapping[str, "type[Output]"]):
         cls = self._classes.get(name)
         if cls is None:
             row = self._table[name]
-            cls = self._classes[name] = getattr(import_module(row.module), row.cls)
+            with quick_methods():           # (its dataclasses' methods: `core.dataclassfns`)
+                module = import_module(row.module)
+            cls = self._classes[name] = getattr(module, row.cls)
         return cls
 
     def __setitem__(self, name: str, row: Row) -> None:
