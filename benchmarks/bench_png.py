@@ -117,6 +117,9 @@ def run(n: int, repeat: int) -> tuple[dict, dict]:
             builds.append(b)
             floors.append(run_floor(pdf, len(layouts), scale, Path(tmp) / f"floor{k}"))
             befores.append(before_rasterizing(game, ROOT).cpu)
+            print(f"# run {k + 1}: build / floor CPU {b['cpu']:.2f} / {floors[-1]['cpu']:.2f} s "
+                  f"({b['cpu'] / floors[-1]['cpu']:.2f}), wall {b['wall']:.2f} / {floors[-1]['wall']:.2f} s "
+                  f"({b['wall'] / floors[-1]['wall']:.2f}); before rasterizing {befores[-1]:.2f} s", flush=True)
     best = lambda runs: {"wall": min(x["wall"] for x in runs), "cpu": min(x["cpu"] for x in runs),  # noqa: E731
                          "rss_mb": max(x["rss_mb"] for x in runs)}
     return {**best(builds), "before": min(befores)}, best(floors)

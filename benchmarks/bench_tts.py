@@ -181,6 +181,10 @@ def main() -> None:
                 rebuilds.append(run_build(game, t / f"out{k}"))
                 floors.append(run_floor(t / "floor.pdf", t / f"floor{k}", plan))
                 befores.append(before_rasterizing(game, ROOT))
+                b, f = builds[-1], floors[-1]
+                print(f"# run {k + 1}: build / floor CPU {b.cpu:.2f} / {f.cpu:.2f} s ({b.cpu / f.cpu:.2f}), "
+                      f"wall {b.wall:.2f} / {f.wall:.2f} s ({b.wall / f.wall:.2f}); before rasterizing "
+                      f"{befores[-1].cpu:.2f} s", flush=True)
         bw, bc = min(m.wall for m in builds), min(m.cpu for m in builds)
         fw, fc = min(m.wall for m in floors), min(m.cpu for m in floors)
         sheets = len(plan["sheets"])

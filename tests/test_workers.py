@@ -19,10 +19,14 @@ pytestmark = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="worker proces
 
 
 
-def probe() -> tuple[int, int, bool, bool]:
+def probe() -> tuple[int, int, bool, bool, int]:
     """Run in a worker: its pid, its parent's, whether it has the modules the build process
-    has, and whether it found PDFium's module imported."""
-    return os.getpid(), os.getppid(), "cardgen.pipeline.build" in sys.modules, "pypdfium2" in sys.modules
+    has, whether it found PDFium's module imported, and how many freed image blocks its
+    Pillow keeps for reuse."""
+    from PIL import Image
+
+    return (os.getpid(), os.getppid(), "cardgen.pipeline.build" in sys.modules, "pypdfium2" in sys.modules,
+            Image.core.get_blocks_max())
 
 
 @pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(), reason="no fork server here")
@@ -36,6 +40,10 @@ def test_workers_come_from_a_fork_server_not_the_build_process():
     assert not any(o[2] for o in out)
     assert parents != {os.getpid()} and len(parents) == 1      # all forked by the one fork server
     assert all(o[3] for o in out)                              # which imported PDFium for them, once
+    # a worker's Pillow keeps freed blocks (a deck sheet's memory reused by the next); this process's does not
+    from PIL import Image
+
+    assert {o[4] for o in out} == {raster.WORKER_BLOCKS} and Image.core.get_blocks_max() == 0
 
 
 def _layout(i: int) -> ops.CardLayout:

@@ -528,6 +528,17 @@ def _worker(args):
     return fn(*fargs)
 
 
+# Blocks of freed images a worker's Pillow keeps for the next image (none by default): each deck
+# sheet (48 MB, three 16 MB blocks) and each render's copy then reuses memory already mapped,
+# instead of the kernel mapping and zeroing fresh pages for it (37 ms -> 5 ms a sheet). A sheet's
+# blocks are kept only until the next image takes them, so a worker's peak stays what it holds.
+WORKER_BLOCKS = 4
+
+
+def _worker_started() -> None:
+    Image.core.set_blocks_max(WORKER_BLOCKS)
+
+
 def _pool_size(n_jobs: int) -> int:
     return max(1, min(os.cpu_count() or 1, math.ceil(n_jobs / SMALL_JOB)))
 
@@ -619,7 +630,7 @@ class Pool:
             self.size = os.cpu_count() or 1
             start_early()
             with _quiet_to_ctrl_c():
-                self._pool = _context().Pool(self.size)
+                self._pool = _context().Pool(self.size, initializer=_worker_started)
             self._known()           # (before any work: a worker that dies is replaced, and gone from the pool's list)
         return self._pool
 
