@@ -1,5 +1,5 @@
 """Dataclasses made while cardgen imports its modules (`core.imports.importing`) get their
-`__eq__`, ordering, `__hash__` and frozen `__setattr__`/`__delattr__` as closures
+`__repr__`, `__eq__`, ordering, `__hash__` and frozen `__setattr__`/`__delattr__` as closures
 (`core.dataclassfns`), not compiled from text: each does what Python's compiled method does."""
 from __future__ import annotations
 
@@ -42,10 +42,16 @@ def _classes():
     class Sub(Many):
         d: int = 4
 
+    @dataclass
+    class Node:                 # (a repr that meets itself says `...`)
+        name: str
+        next: object = field(default=None, repr=True)
+        hidden: int = field(default=0, repr=False)
+
     class Plain(One):           # a class of its own, not a dataclass: may set new attributes
         pass
 
-    return {c.__name__: c for c in (Empty, One, Many, Hashed, Sub, Plain)}
+    return {c.__name__: c for c in (Empty, One, Many, Hashed, Sub, Plain, Node)}
 
 
 def _outcome(fn, *args):
@@ -65,6 +71,9 @@ def _behaviour(classes) -> list:
                  hash(One(x=1)), m1 == m2, m1 != m3, m1 == s1, s1 == Sub(1, "x", [5]), Many.__eq__(m1, s1),
                  m1 < m3, m3 <= m1, m1 > m3, m1 >= m2, _outcome(lambda: m1 < s1), hash(m1) == hash(m2),
                  hash(m1), hash(s1), h1 == h2, hash(h1) == hash(h2), hash(h1), _outcome(lambda: Hashed(1) < h1)]
+    node = classes["Node"]("a", hidden=3)
+    node.next = classes["Node"]("b", node)
+    out += [repr(x) for x in (Empty(), One(x=nan), One(x="q'\n"), m1, s1, h1, Plain(x=2), node)]
     for obj, name in ((m1, "a"), (m1, "new"), (s1, "d"), (s1, "a"), (Empty(), "z"), (Plain(x=1), "x"),
                       (Plain(x=1), "extra")):
         def assign(obj=obj, name=name):
@@ -76,7 +85,7 @@ def _behaviour(classes) -> list:
             return hasattr(obj, name)
         out += [(name, _outcome(assign), _outcome(remove))]
     for cls in classes.values():
-        for method in ("__eq__", "__lt__", "__hash__", "__setattr__", "__delattr__"):
+        for method in ("__repr__", "__eq__", "__lt__", "__hash__", "__setattr__", "__delattr__"):
             fn = cls.__dict__.get(method)
             out.append((cls.__name__, method, getattr(fn, "__qualname__", fn), getattr(fn, "__module__", None)))
     return out
@@ -88,6 +97,7 @@ def test_each_method_does_what_the_compiled_one_does():
         quick = _classes()
     assert dataclasses._cmp_fn is not dataclassfns._cmp_fn              # (only within the block)
     assert quick["Many"].__eq__.__code__.co_filename == dataclassfns.__file__          # (a closure)
+    assert quick["Many"].__repr__.__wrapped__.__code__.co_filename == dataclassfns.__file__
     assert stock["Many"].__eq__.__code__.co_filename == "<string>"                     # (compiled)
     assert _behaviour(quick) == _behaviour(stock)
     assert quick["One"].__init__.__code__.co_filename == "<string>"     # (`__init__` compiled as Python does)

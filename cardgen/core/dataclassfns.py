@@ -1,15 +1,16 @@
-"""Dataclasses' comparison, hash and frozen-attribute methods made as closures, not compiled
-from text, while cardgen imports its modules (`quick_methods()`, used by
+"""Dataclasses' repr, comparison, hash and frozen-attribute methods made as closures, not
+compiled from text, while cardgen imports its modules (`quick_methods()`, used by
 `core.imports.importing`).
 
 Python 3.11's `dataclasses` writes each method of each class as source text and compiles it
 (`dataclasses._create_fn`): parsing and compiling that text was a third of the instructions
-of a small game's `cardgen validate` (some 120 classes; valgrind).  `__eq__`, the ordering
-methods, `__hash__` and a frozen class's `__setattr__` and `__delattr__` are the same few lines
-for every class but the field names, so they are made here as closures over the names the
-text would hold, doing what the compiled text does in the same order (the same tuples
+of a small game's `cardgen validate` (some 120 classes; valgrind).  `__repr__`, `__eq__`, the
+ordering methods, `__hash__` and a frozen class's `__setattr__` and `__delattr__` are the same
+few lines for every class but the field names, so they are made here as closures over the
+names the text would hold, doing what the compiled text does (the same text, the same tuples
 compared and hashed, the same errors; tests/test_dataclassfns.py holds each to the compiled
-one).  `__init__` and `__repr__` are still compiled as Python writes them.  Only Python 3.11's
+one; a repr as quick as the compiled one, which `core.digest.digest` reads).  `__init__` is
+still compiled as Python writes it (its signature, defaults and speed are each class's own).  Only Python 3.11's
 helpers are replaced (their text is known: a later Python's are left alone, 3.13 makes
 dataclasses quicker itself), and only within the block."""
 from __future__ import annotations
@@ -39,6 +40,15 @@ def _named(fn: Callable, name: str, globals: dict) -> Callable:
     fn.__name__ = fn.__qualname__ = name          # (dataclasses sets the class's qualified name)
     fn.__module__ = globals.get("__name__", fn.__module__)
     return fn
+
+
+def _repr_fn(fields: list, globals: dict) -> Callable:
+    get = _getter(tuple(f.name for f in fields))
+    shape = "(" + ", ".join(f"{f.name}={{!r}}" for f in fields) + ")"    # `(x={!r}, y={!r})`
+
+    def __repr__(self: Any) -> str:
+        return self.__class__.__qualname__ + shape.format(*get(self))
+    return dataclasses._recursive_repr(_named(__repr__, "__repr__", globals))  # type: ignore[attr-defined]
 
 
 def _cmp_fn(name: str, op: str, self_tuple: str, other_tuple: str, globals: dict) -> Callable:
@@ -78,7 +88,7 @@ def _frozen_get_del_attr(cls: type, fields: list, globals: dict) -> tuple[Callab
     return _named(__setattr__, "__setattr__", globals), _named(__delattr__, "__delattr__", globals)
 
 
-OURS = {"_cmp_fn": _cmp_fn, "_hash_fn": _hash_fn, "_frozen_get_del_attr": _frozen_get_del_attr}
+OURS = {"_repr_fn": _repr_fn, "_cmp_fn": _cmp_fn, "_hash_fn": _hash_fn, "_frozen_get_del_attr": _frozen_get_del_attr}
 
 
 @contextmanager
