@@ -198,3 +198,18 @@ def test_a_font_files_hash_is_kept_between_processes_while_the_file_is_unchanged
     font.write_bytes(bytes(data))
     new_process()
     assert digest.kept_digest(font, "fonts") == hashlib.sha256(bytes(data)).hexdigest() and len(hashed) == 4
+
+
+def test_the_kept_hashes_are_bounded(tmp_path, monkeypatch):
+    from cardgen.core import digest
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(digest, "_kept", {})
+    monkeypatch.setattr(digest, "RACY_NS", 0)
+    monkeypatch.setattr(digest, "KEPT_MAX", 3)
+    for i in range(5):
+        (tmp_path / f"f{i}.ttf").write_bytes(b"x" * i)
+        digest.kept_digest(tmp_path / f"f{i}.ttf", "fonts")
+    assert len(digest._kept["fonts"]) == 3            # the last hashed, in this process and in the file
+    monkeypatch.setattr(digest, "_kept", {})
+    assert sorted(Path(p).name for p in digest._kept_entries("fonts")) == ["f2.ttf", "f3.ttf", "f4.ttf"]

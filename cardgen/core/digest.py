@@ -140,10 +140,12 @@ def _keep_entries(name: str, entries: dict[str, list]) -> None:
     `core.atomic`, which `validate` does not otherwise import: tests/test_imports.py)."""
     import marshal
 
+    kept = dict(sorted(entries.items(), key=lambda kv: -kv[1][5])[:KEPT_MAX])
+    entries.clear()                 # (bounded in this process too: a `serve` session of many games)
+    entries.update(kept)
     file = _kept_file(name)
     if file is None:
         return
-    kept = dict(sorted(entries.items(), key=lambda kv: -kv[1][5])[:KEPT_MAX])
     tmp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
