@@ -108,3 +108,59 @@ def test_a_plain_tree_is_made_as_pyyaml_makes_it(text, monkeypatch):
     monkeypatch.setattr(yamlsrc, "_build", lambda *a: (_ for _ in ()).throw(yamlsrc._NotPlain()))
     assert fast == load()
     assert built        # (taken: a tree)
+
+
+def _same_located(a, b) -> None:
+    assert type(a) is type(b) and getattr(a, "loc", None) == getattr(b, "loc", None)
+    if isinstance(a, dict):
+        assert list(a) == list(b) and list(a.key_locs.items()) == list(b.key_locs.items())
+        assert a.value_locs == b.value_locs
+        for k in a:
+            _same_located(a[k], b[k])
+    elif isinstance(a, list):
+        assert len(a) == len(b) and a.item_locs == b.item_locs
+        for x, y in zip(a, b):
+            _same_located(x, y)
+    else:
+        assert a == b or (a != a and b != b)
+
+
+def test_a_long_file_is_parsed_once(monkeypatch):
+    """A file of many lines (a deck) is read in one parse: the limits are counted while its
+    values are made, not in a scan of the whole file before composing it."""
+    from cardgen.load import yamlsrc
+
+    made = []
+
+    class Counting(yamlsrc._Base):  # type: ignore[misc, name-defined]
+        def __init__(self, stream):
+            made.append(1)
+            super().__init__(stream)
+
+    monkeypatch.setattr(yamlsrc, "_Base", Counting)
+    text = "cards:\n" + "".join(f'  - {{name: "C{i}", cost: {i}, rare: {str(i % 2 == 0).lower()}}}\n'
+                                for i in range(300))
+    data = load_text(text, "d.yaml")
+    assert len(made) == 1
+    assert data["cards"][7] == {"name": "C7", "cost": 7, "rare": False}
+    assert str(data["cards"].item_locs[7]) == "d.yaml:9:5" and str(data["cards"][7].value_locs["cost"]) == "d.yaml:9:24"
+
+
+@pytest.mark.parametrize("text", [
+    "a: 1\nb: {c: 0x1F, d: [.5, ~, 'no', no, 010, -.inf, .nan, '']}\n? e\n: f\n\"g\": |\n  h\n",
+    "a: 1\nb: 2\na: 3\n", "a: !!int x\n", "a: !!str 10\n", "a: !!set {b}\n", "a: *x\n", "a: &x 1\nb: *x\n",
+    "a: {<<: {b: 1}, c: 2}\n", "? [a]\n: 1\n", "{a: 1, [b]: 2}\n", "a: 1\n---\nb: 2\n", "a: b: c\n", "a:\n\tb: 1\n",
+    "- " * 99 + "x\n", "- " * 100 + "x\n", "- " * 100 + "[x]\n", "x: " + "9" * 5000 + "\n", "",
+])
+def test_one_pass_reads_what_the_composed_path_reads(text):
+    """A long file (one parse, values made from the events) loads to the same values and
+    places, or fails with the same message at the same place, as a short one (composed)."""
+    long = text + "#\n" * 150
+    try:
+        short = load_text(text, "x.yaml")
+    except CardgenError as exc:
+        with pytest.raises(CardgenError) as info:
+            load_text(long, "x.yaml")
+        assert str(info.value) == str(exc)
+    else:
+        _same_located(load_text(long, "x.yaml"), short)

@@ -222,19 +222,146 @@ def _scan_events(events, filename: str) -> None:
             depth += 1
             nodes += 1
             if depth > limits.MAX_YAML_DEPTH:
-                m = event.start_mark
-                raise CardgenError(Loc(filename, m.line + 1, m.column + 1) if m else Loc(filename),
-                                   f"mappings and lists nested more than {limits.MAX_YAML_DEPTH} deep; flatten "
-                                   f"the data (limit CARDGEN_MAX_YAML_DEPTH)", code="yaml")
+                raise _limit_error(filename, event, deep=True)
         elif isinstance(event, ends):
             depth -= 1
         elif isinstance(event, yaml.ScalarEvent):
             nodes += 1
         if nodes > limits.MAX_YAML_NODES:
-            m = event.start_mark
-            raise CardgenError(Loc(filename, m.line + 1, m.column + 1) if m else Loc(filename),
-                               f"this file has more than {limits.MAX_YAML_NODES:,} values; split it into smaller "
-                               f"files (limit CARDGEN_MAX_YAML_NODES)", code="yaml")
+            raise _limit_error(filename, event, deep=False)
+
+
+def _limit_error(filename: str, event, deep: bool) -> CardgenError:
+    """The event scan's refusal at `event`: nesting deeper than MAX_YAML_DEPTH (`deep`) or
+    more than MAX_YAML_NODES values."""
+    m = event.start_mark
+    at = Loc(filename, m.line + 1, m.column + 1) if m else Loc(filename)
+    if deep:
+        return CardgenError(at, f"mappings and lists nested more than {limits.MAX_YAML_DEPTH} deep; flatten "
+                                f"the data (limit CARDGEN_MAX_YAML_DEPTH)", code="yaml")
+    return CardgenError(at, f"this file has more than {limits.MAX_YAML_NODES:,} values; split it into smaller "
+                            f"files (limit CARDGEN_MAX_YAML_NODES)", code="yaml")
+
+
+def _one_pass(loader, filename: str):
+    """What `_check_depth` then `_build` make of a file, from one parse: the event scan's
+    limits counted (and refused at the same event, with the same message) while the same
+    `YDict`s and `YList`s are made straight from the events, without composing nodes.
+    `_NotPlain` for anything it does not make the way `_build` would (an alias, an anchor,
+    an explicit tag, a mapping as a key, more than one document) and for any other error
+    (a duplicate key, a bad value, invalid YAML): the caller then reads the file the usual
+    way, which finds the same first problem in the same order."""
+    depth = nodes = documents = 0
+    max_depth, max_nodes = limits.MAX_YAML_DEPTH, limits.MAX_YAML_NODES
+    scalar_event, map_start, seq_start = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent
+    ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    frames: list[list] = []     # [container, key (or _NO_KEY), the key's place] of each open collection
+    root: Any = None
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            kind = type(event)
+            if kind is scalar_event:
+                nodes += 1
+                if nodes > max_nodes:
+                    raise _limit_error(filename, event, deep=False)
+                if depth >= max_depth:
+                    raise _NotPlain                         # (a value nested too deep: `_check_nodes` says where)
+                value = _event_scalar(loader, event)
+                loc = Loc(filename, event.start_mark.line + 1, event.start_mark.column + 1)
+                if frames:
+                    _place(frames, value, loc)
+                else:
+                    root = value
+            elif kind is map_start or kind is seq_start:
+                depth += 1
+                nodes += 1
+                if depth > max_depth:
+                    raise _limit_error(filename, event, deep=True)
+                if nodes > max_nodes:
+                    raise _limit_error(filename, event, deep=False)
+                value = _begin(frames, event, filename)
+                if depth == 1:
+                    root = value
+            elif kind in ends:
+                depth -= 1
+                frames.pop()
+            elif kind is yaml.DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    raise _NotPlain
+            elif kind is not yaml.StreamStartEvent and kind is not yaml.DocumentEndEvent and \
+                    kind is not yaml.StreamEndEvent:
+                raise _NotPlain                             # an alias
+    except yaml.YAMLError:
+        raise _NotPlain from None
+    return root
+
+
+def _event_scalar(loader, event) -> Any:
+    """A scalar event's value, as `_build` makes it of its node."""
+    if event.anchor is not None or event.tag is not None:
+        raise _NotPlain
+    if not event.implicit[0]:
+        return event.value
+    tag = loader.resolve(yaml.ScalarNode, event.value, (True, False))
+    return event.value if tag == _STR else _scalar_value(loader, tag, event)
+
+
+def _begin(frames: list[list], event, filename: str) -> YDict | YList:
+    """The mapping or list a start event begins, put into the innermost open collection
+    (not as a key) and opened."""
+    if event.anchor is not None or event.tag is not None:
+        raise _NotPlain
+    loc = Loc(filename, event.start_mark.line + 1, event.start_mark.column + 1)
+    value: YDict | YList
+    if type(event) is yaml.MappingStartEvent:
+        value = YDict()
+        value.key_locs, value.value_locs = {}, {}
+    else:
+        value = YList()
+        value.item_locs = []
+    value.loc = loc
+    if frames:
+        if frames[-1][1] is _NO_KEY and type(frames[-1][0]) is YDict:
+            raise _NotPlain                                 # a mapping or list as a key
+        _place(frames, value, loc)
+    frames.append([value, _NO_KEY, None])
+    return value
+
+
+_NO_KEY = object()
+
+
+def _place(frames: list[list], value: Any, loc: Loc) -> None:
+    """Put a finished value (or a collection just begun) into the innermost open collection."""
+    frame = frames[-1]
+    into = frame[0]
+    if type(into) is YList:
+        into.append(value)
+        into.item_locs.append(loc)
+    elif frame[1] is _NO_KEY:
+        if value in into:
+            raise _NotPlain                                 # a duplicate key: `_build` says which
+        frame[1], frame[2] = value, loc
+    else:
+        key = frame[1]
+        into[key] = value
+        into.key_locs[key] = frame[2]
+        into.value_locs[key] = loc
+        frame[1] = _NO_KEY
+
+
+def _scalar_value(loader, tag: str, event) -> Any:
+    if tag == _NULL:
+        return None
+    make = {_INT: _core_int, _FLOAT: _core_float, _BOOL: _core_bool}.get(tag)
+    if make is None:
+        raise _NotPlain
+    try:
+        return make(loader, yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark))
+    except CardgenError:
+        raise _NotPlain from None                           # `_build` says it, in its order
 
 
 def _flatten_merges(loader, node) -> None:
@@ -425,6 +552,15 @@ def load_text(text: str, filename: str):
     try:
         if text.count("[") + text.count("{") + text.count("\n") > limits.MAX_YAML_DEPTH or \
                 len(text) > limits.MAX_YAML_NODES:
+            if "&" not in text and "<<" not in text:        # a tree without merge keys: one parse
+                loader = Loader(text)
+                loader.name = filename
+                try:
+                    return _one_pass(loader, filename)
+                except _NotPlain:
+                    pass
+                finally:
+                    loader.dispose()
             _check_depth(text, filename)
         loader = Loader(text)
         loader.name = filename
