@@ -257,6 +257,7 @@ def _one_pass(loader, filename: str):
     ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
     frames: list[list] = []     # [container, key (or _NO_KEY), the key's place] of each open collection
     root: Any = None
+    tags: dict[str, str] = {}
     try:
         while loader.check_event():
             event = loader.get_event()
@@ -267,7 +268,7 @@ def _one_pass(loader, filename: str):
                     raise _limit_error(filename, event, deep=False)
                 if depth >= max_depth:
                     raise _NotPlain                         # (a value nested too deep: `_check_nodes` says where)
-                value = _event_scalar(loader, event)
+                value = _event_scalar(loader, event, tags)
                 loc = Loc(filename, event.start_mark.line + 1, event.start_mark.column + 1)
                 if frames:
                     _place(frames, value, loc)
@@ -298,14 +299,20 @@ def _one_pass(loader, filename: str):
     return root
 
 
-def _event_scalar(loader, event) -> Any:
-    """A scalar event's value, as `_build` makes it of its node."""
+def _event_scalar(loader, event, tags: dict[str, str]) -> Any:
+    """A scalar event's value, as `_build` makes it of its node.  `tags`: the tag each short
+    plain value resolved to (a file repeats its keys: a deck's `name:` on every card)."""
     if event.anchor is not None or event.tag is not None:
         raise _NotPlain
+    value = event.value
     if not event.implicit[0]:
-        return event.value
-    tag = loader.resolve(yaml.ScalarNode, event.value, (True, False))
-    return event.value if tag == _STR else _scalar_value(loader, tag, event)
+        return value
+    tag = tags.get(value)
+    if tag is None:
+        tag = loader.resolve(yaml.ScalarNode, value, (True, False))
+        if len(value) <= 40:
+            tags[value] = tag
+    return value if tag == _STR else _scalar_value(loader, tag, event)
 
 
 def _begin(frames: list[list], event, filename: str) -> YDict | YList:
