@@ -210,3 +210,35 @@ def test_the_pdfx_flattens_every_effect_and_keeps_text_as_text(tmp_path):
     for x, y in ((25, 25), (39, 39), (30, 75), (20, 90), (30, 5)):      # disc, its shadow, the veil, the bg
         a, b = px(flat, x, y), px(live, x, y)
         assert near(a, b, 40), (x, y, a, b)      # (CMYK through the FOGRA39 profile: close, not equal)
+
+
+TRANSLUCENT_SVGS = [
+    '<rect width="4" height="4" opacity="0.5"/>',
+    '<rect width="4" height="4" fill-opacity=".5"/>',
+    '<rect width="4" height="4" style="fill:#000;stroke-opacity:0.5;stroke:#000"/>',
+    '<rect width="4" height="4" fill="rgba(0,0,0,0.5)"/>',
+    '<rect width="4" height="4" fill="#0008"/>',
+    '<rect width="4" height="4" fill="#00000080"/>',
+    '<image width="4" height="4" href="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYGAAAAAEAAH2FzhVAAAAAElFTkSuQmCC"/>',
+    '<linearGradient id="g"><stop offset="0" stop-color="#000" stop-opacity="0.2"/></linearGradient>'
+    '<rect width="4" height="4" fill="url(#g)"/>',
+]
+
+
+def test_an_svg_is_called_opaque_unparsed_only_where_parsing_would_say_so(tmp_path):
+    """The PDF/X flattening asks whether each SVG it draws may be translucent: one whose text
+    names no opacity, alpha colour, image or other file is answered without svglib (a one-card
+    edit's PDF/X imported it for that alone), the same answer as parsing it gives for every
+    bundled icon; anything that may be translucent is parsed."""
+    from cardgen.render import flatten
+
+    icons = sorted((REPO / "cardgen" / "data" / "art" / "icons").glob("*.svg"))
+    assert icons and all(flatten._plainly_opaque(p) for p in icons)
+    assert not any(flatten._parsed_translucent(p) for p in icons)
+    parsed = []
+    for i, body in enumerate(TRANSLUCENT_SVGS):
+        p = tmp_path / f"t{i}.svg"
+        p.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4">{body}</svg>', encoding="utf-8")
+        assert not flatten._plainly_opaque(p), body
+        parsed.append(flatten.svg_is_translucent(p))
+    assert parsed[:-1] == [True] * 7       # (the gradient's stops: as the parsed drawing has them)

@@ -9,6 +9,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from conftest import SOLID_TEMPLATE
 
 PKG = Path(__file__).resolve().parent.parent / "cardgen"
 
@@ -381,3 +382,26 @@ def test_the_booklets_page_arithmetic_imports_no_pdf_reader():
             "print(padded(5), 'pypdf' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["8", "False"]
+
+
+ICON_TEMPLATE = SOLID_TEMPLATE + """
+      - {name: mark, type: icon, icon: crystal-ball, x: 20mm, y: 40mm, width: 20mm, height: 20mm, color: "#ffffff"}
+"""
+
+
+def test_an_edit_draws_kept_icons_without_svglib(tmp_path, tiny_game):
+    """The SVG forms the print-service file and the contrast check's renders drew are kept in
+    the output folder: once an edit has kept them, the next edit of a card that shows an icon
+    imports neither svglib nor ReportLab's graphics (a tenth of a second), for any output."""
+    import os
+
+    game, out = tiny_game(template=ICON_TEMPLATE), tmp_path / "out"
+    args = ("build", str(game), "--only", "pdfx,gallery", "--out", str(out))
+    cache = Path(os.environ["XDG_CACHE_HOME"])
+    deck = game / "deck.yaml"
+    for i, name in enumerate(("Gamma", "Delta", "Epsilon")):
+        deck.write_text(deck.read_text().replace(("Beta", "Gamma", "Delta")[i], name))
+        found = _imported(tmp_path, *args, cache=cache)
+        assert "cardgen.outputs.print_service" in found and "cardgen.outputs.gallery" in found
+    assert _kept_out(found, ("svglib", "reportlab.graphics")) == []
+    assert (out / "tiny" / "print-service" / "things-pdfx.pdf").is_file()

@@ -654,3 +654,48 @@ def test_a_build_converts_early_only_what_it_makes_after_another_output(tmp_path
     assert calls == [8]
     assert (made / "print-service" / "things-pdfx.pdf").read_bytes() == \
         (tmp_path / "alone" / root.name / "print-service" / "things-pdfx.pdf").read_bytes()
+
+
+SVG_CARDS = """
+cards:
+  - {name: Dark, color: "#ffffff", mark: dark.svg}
+  - {name: Pale, color: "#ffffff", mark: pale.svg}
+  - {name: Bare, color: "#ffffff"}
+"""
+SVG_FACE = FACE + """
+      - {name: mark, type: image, when: card.mark is defined, src: "{{ card.mark }}", x: 20mm, y: 40mm,
+         width: 20mm, height: 20mm}
+"""
+
+
+def test_kept_sides_icons_are_not_drawn_again_and_keep_their_ink(tmp_path, monkeypatch):
+    """The SVG forms the PDF/X file draws are kept with the highest ink they put down: a
+    rebuild after an edit draws no SVG with svglib, makes a clean build's bytes, and still
+    finds the over-inked icon on the card it edited (its ink read from what was kept)."""
+    from cardgen.render import draw, formcache
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714564800")
+    root = pdfx_game(tmp_path, game_extra="pdfx: {ink_limit: 160}\n", cards=SVG_CARDS)
+    write(root / "templates" / "tiny" / "face.yaml", SVG_FACE)
+    write(root / "templates" / "tiny" / "back.yaml", 'elements:\n  - {name: bg, type: rect, box: bleed, fill: "#ffffff"}\n')
+    for name, colour in (("dark", "#102030"), ("pale", "#c0d0e0")):      # 185 % and under 100 % ink
+        write(root / "art" / f"{name}.svg", f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">'
+                                            f'<circle cx="10" cy="10" r="9" fill="{colour}"/></svg>\n')
+    out = tmp_path / "out"
+    made, report = build_pdfx(root, out)
+    over = [d.message.split(":")[0] for d in report.warnings if d.code == "ink-limit"]
+    assert over == ["card 'Dark'"]
+    loaded: list[str] = []
+    real = draw.load_svg
+    monkeypatch.setattr(draw, "load_svg", lambda path: loaded.append(str(path).rsplit("/", 1)[-1]) or real(path))
+    deck = root / "deck.yaml"
+    deck.write_text(deck.read_text().replace("name: Dark,", "name: Darker,"))
+    monkeypatch.setattr(formcache, "_open", {})                        # another process, as `cardgen build` is
+    _, again = build_pdfx(root, out)
+    assert loaded == []
+    assert [d.message.split(":")[0] for d in again.warnings if d.code == "ink-limit"] == ["card 'Darker'"]
+    edited = (made / "print-service" / "things-pdfx.pdf").read_bytes()
+    monkeypatch.setattr(formcache, "_open", {})
+    fresh, _ = build_pdfx(root, tmp_path / "fresh")
+    assert set(loaded) == {"dark.svg", "pale.svg"}                     # (a clean build draws them)
+    assert (fresh / "print-service" / "things-pdfx.pdf").read_bytes() == edited

@@ -214,9 +214,9 @@ class Drawer:
         if same:
             self.forms[key] = same
             return name, same[1], same[2]
-        c, cache = self.c, self.cache
+        c, cache = self.c, self._svg_cache()
         reuse = found = None
-        if cache is not None and self._tokens is not None and isinstance(c, CardCanvas):
+        if cache is not None:
             reuse = digest("svg", file_digest(Path(path)), themed, _base_font(self.fonts), self.variant)
             found = cache.get(reuse)
         if found is not None:
@@ -246,6 +246,14 @@ class Drawer:
         c.endForm()
         self.forms[key] = self.forms[("svg-name", name)] = (name, w, h)
         return name, w, h
+
+    def _svg_cache(self) -> Any:
+        """Where SVG forms drawn before are kept (`get`/`put` by a key of the file's content,
+        `themed`, the base font and `variant`): the form cache, for a document whose fonts are
+        fixed ahead (`prepare`); None: every SVG drawn with svglib."""
+        if self.cache is not None and self._tokens is not None and isinstance(self.c, CardCanvas):
+            return self.cache
+        return None
 
     def _prepare(self, layout: ops.CardLayout) -> None:
         """Forms used inside a card form must exist before the card form begins."""

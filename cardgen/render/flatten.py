@@ -15,6 +15,7 @@ under it (the operations before it) and where it paints (the operation alone, in
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -42,9 +43,32 @@ def _clear(col: Any) -> bool:
     return translucent_paint(col)
 
 
+# What an SVG's text holds if anything in it can be translucent for svglib (opacity of any kind,
+# colours with alpha, images, references to other files, entities, CSS imports); lower case
+_MAYBE_CLEAR = (b"opacity", b"rgba", b"hsla", b"transparent", b"image", b"href", b"<!doctype", b"<!entity",
+                b"import")
+_ALPHA_HEX = re.compile(rb"#(?:[0-9a-f]{4}|[0-9a-f]{8})(?![0-9a-f])")
+
+
+def _plainly_opaque(path: Path) -> bool:
+    """An SVG whose text names nothing that can be translucent (`_MAYBE_CLEAR`, a colour of 4
+    or 8 hex digits): opaque without parsing it (svglib and ReportLab's graphics, a tenth of a
+    second to import, for a one-card edit's icons).  False: look inside."""
+    try:
+        data = Path(path).read_bytes().lower()
+    except OSError:
+        return False
+    return b"\0" not in data and not any(t in data for t in _MAYBE_CLEAR) and _ALPHA_HEX.search(data) is None
+
+
 @lru_cache(maxsize=256)
 def svg_is_translucent(path: Path) -> bool:
     """An SVG with opacity, translucent colours or raster images inside."""
+    return not _plainly_opaque(path) and _parsed_translucent(path)
+
+
+def _parsed_translucent(path: Path) -> bool:
+    """`svg_is_translucent`, by svglib's drawing of the file."""
     from reportlab.graphics import shapes
 
     from cardgen.resources.icons import load_svg

@@ -34,7 +34,7 @@ from cardgen.render.assemble import Assembly
 from cardgen.render.cmyk import CmykCanvas, Condition, Separation, spot
 from cardgen.render.draw import Drawer, new_canvas, shaped_side, text_chars
 from cardgen.render.outlines import outline_ops
-from cardgen.render.pdfxcache import PdfxCache, Piece, side_key
+from cardgen.render.pdfxcache import PdfxCache, Piece, key, side_key
 from cardgen.resources.fonts import FontBook
 
 PDFX_VERSION = "PDF/X-1:2003"
@@ -53,6 +53,11 @@ class _Drawer(Drawer):
         self.asked: list[tuple[str, bool]] = []
         self.asked_peak = 0.0
         self._svg_peaks: dict[str, float] = {}
+        # (the separation's cache: the ink preflight's plates draw without the sides' pieces)
+        self._kept_svgs = _KeptSvgs(sep.cache, sep) if sep.cache is not None else None
+
+    def _svg_cache(self) -> _KeptSvgs | None:
+        return self._kept_svgs
 
     def vector_form(self, path: str | Path, themed: bool = False) -> tuple[str, float, float]:
         new = ("svg", str(path), themed) not in self.forms
@@ -105,6 +110,33 @@ class _Drawer(Drawer):
             reusable = True
         c.endForm()
         return name, piece, reusable
+
+
+class _KeptSvgs:
+    """The print-service drawer's SVG forms, kept in its cache (`Drawer.vector_form` asks
+    `get` and `put`): each form's operators with its colours as this separation converted
+    them, and the highest ink it puts down, which a form made from them raises the
+    separation's peak to, as drawing it with svglib would.  A one-card edit made every kept
+    side's icons again with svglib each time the deck's file was written."""
+
+    def __init__(self, cache: PdfxCache, sep: Separation) -> None:
+        self.cache, self.sep = cache, sep
+
+    def _key(self, reuse: str) -> str:
+        return key("svg", self.sep.key, self.sep.plate or "", reuse)
+
+    def get(self, reuse: str) -> tuple | None:
+        raw = self.cache.get(self._key(reuse))
+        if not (isinstance(raw, tuple) and len(raw) == 5 and isinstance(raw[0], str) and isinstance(raw[1], list)
+                and isinstance(raw[2], tuple) and len(raw[2]) == 2
+                and all(isinstance(v, (int, float)) for v in raw[2]) and isinstance(raw[3], list)
+                and isinstance(raw[4], float)):
+            return None
+        self.sep.peak = max(self.sep.peak, raw[4])
+        return raw[:4]
+
+    def put(self, reuse: str, value: tuple) -> None:
+        self.cache.put(self._key(reuse), (*value, float(self.sep.peak)))
 
 
 def _font_state(c: CmykCanvas) -> tuple[int, tuple[int, ...]]:

@@ -16,7 +16,11 @@ another installation is ignored, plain data only), keeps per card side:
 - "ink": the highest total ink measured on a side (by drawing and the separation);
 - "safe": the text of a side that comes too close to the trim (by drawing and margin);
 - "art": an image file converted to the profile's inks, the converted file's name and its
-  highest ink (by the file's content, the profile and the plate).
+  highest ink (by the file's content, the profile and the plate);
+- "svg": an SVG file's form as the PDF/X file draws it, its colours separated, and its
+  highest ink (by the file's content, how it is themed, the base font, the separation and
+  the plate; `cardgen.render.pdfx._KeptSvgs`), so that the kept sides' icons are not drawn
+  again with svglib.
 
 So a rebuild after one card was edited converts that card's sides only, and the file is
 byte for byte the one a clean build makes (`cardgen.render.pdfx.DeckPdf`).  The converted

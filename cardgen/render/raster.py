@@ -45,6 +45,7 @@ from cardgen.core import atomic
 
 # the screen class (`screen_spec`), in `core.atlascell`: `render.art` makes pictures' copies for it too
 from cardgen.core.atlascell import SCREEN_DPI, SCREEN_MIN_DPI, screen_size  # noqa: F401 (raster.<name>)
+from cardgen.core.cachefile import CacheFile
 from cardgen.core.digest import CorruptCache, file_digest, read_payload, seal, seal_parts  # noqa: F401 (raster.seal)
 from cardgen.core.images import open_own, restrict
 from cardgen.core.memo import Bounded
@@ -436,6 +437,51 @@ class _SvgForms(Bounded):
 _svg_forms = _SvgForms(256, 16 << 20, lambda entry: len(entry[0]))     # (at most 16 MB of operators)
 
 
+class _SvgFile(CacheFile):
+    """`_svg_forms` kept for the next build of an output folder (`.cache/svg-forms.bin`,
+    `core.cachefile`), for the sides this process renders itself (`run` without workers: a
+    one-card edit's): drawing an icon afresh imports ReportLab's graphics and svglib, a tenth
+    of a second, to draw one card again."""
+
+    NAME = "svg-forms.bin"
+
+    def accept(self, data: Any) -> bool:
+        if not (isinstance(data, dict) and all(isinstance(v, tuple) and len(v) == 4 for v in data.values())):
+            return False
+        self.entries = data
+        return True
+
+    def payload(self) -> Any:
+        return dict(self.entries)       # (what `_svg_forms` holds: bounded as it is)
+
+    @classmethod
+    def around(cls, cache: Cache) -> contextlib.AbstractContextManager:
+        """`_svg_forms` as the output folder of `cache` kept it, while this process renders
+        sides; the forms it drew then kept."""
+        if cache.dir.name != "raster" or cache.dir.parent.name != ".cache":
+            return contextlib.nullcontext()     # (a temporary folder: `validate --deep`)
+        return cls._around(cls.open_in(cache.dir.parent.parent, _svg_files))
+
+    @staticmethod
+    @contextlib.contextmanager
+    def _around(kept: _SvgFile) -> Iterator[None]:
+        kept.load()
+        for key, entry in kept.entries.items():
+            if key not in _svg_forms:
+                _svg_forms.put(key, entry)
+        yield
+        new = [key for key in _svg_forms if key not in kept.entries]
+        if new:
+            for key in new:
+                kept.put(key, _svg_forms[key])
+            kept.entries = dict(_svg_forms)
+            with contextlib.suppress(OSError):
+                kept.save()
+
+
+_svg_files: dict[Path, _SvgFile] = {}
+
+
 def jobs_pdf(layouts: list[ops.CardLayout], fonts, dpis: list[float] | None = None) -> bytes:
     """A PDF with one page per card side (trim + bleed), drawn by the same `Drawer` as the
     print sheets; uncompressed, since it is read back at once.  `dpis`: each side's pixels
@@ -780,9 +826,10 @@ def run(p: Plan, cache: Cache, font_dirs, pool: Pool | None = None,
 
         art_at = (str(cache.dir.parent / "art"), art.print_dpi())
         if procs is None:       # (this process keeps its copies where it was told: `art.configure`)
-            made = _run_jobs(work, font_dirs, font_names)
-            for units, (_, fn, args) in zip(own, groups or []):
-                made += fn(units, font_dirs, font_names, None, None, *args)
+            with _SvgFile.around(cache):
+                made = _run_jobs(work, font_dirs, font_names)
+                for units, (_, fn, args) in zip(own, groups or []):
+                    made += fn(units, font_dirs, font_names, None, None, *args)
         else:
             assert pool is not None
             for items in (
