@@ -699,3 +699,33 @@ def test_kept_sides_icons_are_not_drawn_again_and_keep_their_ink(tmp_path, monke
     fresh, _ = build_pdfx(root, tmp_path / "fresh")
     assert set(loaded) == {"dark.svg", "pale.svg"}                     # (a clean build draws them)
     assert (fresh / "print-service" / "things-pdfx.pdf").read_bytes() == edited
+    # kept forms of another shape (a sealed file of this installation): drawn again, not replayed
+    from cardgen.render.pdfxcache import PdfxCache
+
+    monkeypatch.setattr(formcache, "_open", {})
+    cache = PdfxCache.of(made)
+    cache.load()
+    kept = [k for k in cache.entries if k.startswith("svg:")]
+    assert kept
+    for k in kept:
+        cache.put(k, ("0 0 m", [], (20.0, 20.0), [(1, "g")], 999.0))
+    cache.save()
+    monkeypatch.setattr(formcache, "_open", {})
+    loaded.clear()
+    (made / "print-service" / "things-pdfx.pdf").unlink()
+    build_pdfx(root, out)
+    assert set(loaded) == {"dark.svg", "pale.svg"}
+    assert (made / "print-service" / "things-pdfx.pdf").read_bytes() == edited
+
+
+def test_kept_svg_forms_are_checked_before_they_are_replayed():
+    """What a kept SVG form must be before it is put into a document (`draw.svg_entry_ok`): its
+    operators, no other forms, its size in numbers and its transparency states."""
+    from cardgen.render.draw import svg_entry_ok
+
+    good = ("0 0 m 1 1 l S", [], (20.0, 20.0), [(("ca", 0.5), "gRLs0")])
+    assert svg_entry_ok(good) and svg_entry_ok(("", [], (1, 2), []))
+    bad = [good[:3], [*good], (b"0 0 m", [], (1.0, 1.0), []), ("x", ["f1"], (1.0, 1.0), []), ("x", [], (1.0,), []),
+           ("x", [], ("1", 1.0), []), ("x", [], (True, 1.0), []), ("x", [], (1.0, 1.0), [("ca", "g")]),
+           ("x", [], (1.0, 1.0), [((1, 2), "g")]), ("x", [], (1.0, 1.0), [(("ca", 0.5), 3)]), ("x", [], (1.0, 1.0), ())]
+    assert [svg_entry_ok(b) for b in bad] == [False] * len(bad)

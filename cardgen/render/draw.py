@@ -163,6 +163,17 @@ def _wrap(node: shapes.Shape) -> shapes.Drawing:
     return d
 
 
+def svg_entry_ok(entry: Any) -> bool:
+    """Is `entry` an SVG form as `Drawer.vector_form` keeps it: its operators, no other forms,
+    its size and the transparency states it names (each `((name, value), resource)`)?  For
+    entries read back from a file, checked before they are replayed into a document."""
+    return (isinstance(entry, tuple) and len(entry) == 4 and isinstance(entry[0], str) and entry[1] == []
+            and isinstance(entry[2], tuple) and len(entry[2]) == 2
+            and all(type(v) in (int, float) for v in entry[2]) and isinstance(entry[3], list)
+            and all(isinstance(s, tuple) and len(s) == 2 and isinstance(s[0], tuple) and len(s[0]) == 2
+                    and isinstance(s[0][0], str) and isinstance(s[1], str) for s in entry[3]))
+
+
 class Drawer:
     # The colour a shape's area is filled with, given the shape and its colour; None: the
     # colour as it is. The print-service PDF prints large black areas as rich black with it

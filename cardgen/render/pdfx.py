@@ -32,7 +32,7 @@ from cardgen.model import ops
 from cardgen.render import assemble, docinfo
 from cardgen.render.assemble import Assembly
 from cardgen.render.cmyk import CmykCanvas, Condition, Separation, spot
-from cardgen.render.draw import Drawer, new_canvas, shaped_side, text_chars
+from cardgen.render.draw import Drawer, new_canvas, shaped_side, svg_entry_ok, text_chars
 from cardgen.render.outlines import outline_ops
 from cardgen.render.pdfxcache import PdfxCache, Piece, key, side_key
 from cardgen.resources.fonts import FontBook
@@ -127,10 +127,7 @@ class _KeptSvgs:
 
     def get(self, reuse: str) -> tuple | None:
         raw = self.cache.get(self._key(reuse))
-        if not (isinstance(raw, tuple) and len(raw) == 5 and isinstance(raw[0], str) and isinstance(raw[1], list)
-                and isinstance(raw[2], tuple) and len(raw[2]) == 2
-                and all(isinstance(v, (int, float)) for v in raw[2]) and isinstance(raw[3], list)
-                and isinstance(raw[4], float)):
+        if not (isinstance(raw, tuple) and len(raw) == 5 and svg_entry_ok(raw[:4]) and type(raw[4]) is float):
             return None
         self.sep.peak = max(self.sep.peak, raw[4])
         return raw[:4]

@@ -446,7 +446,9 @@ class _SvgFile(CacheFile):
     NAME = "svg-forms.bin"
 
     def accept(self, data: Any) -> bool:
-        if not (isinstance(data, dict) and all(isinstance(v, tuple) and len(v) == 4 for v in data.values())):
+        from cardgen.render.draw import svg_entry_ok
+
+        if not (isinstance(data, dict) and all(isinstance(k, str) and svg_entry_ok(v) for k, v in data.items())):
             return False
         self.entries = data
         return True
