@@ -116,11 +116,9 @@ class Measured(CacheFile):
 
     NAME = "contrast.bin"
 
-    def accept(self, data: Any) -> bool:
-        if not (isinstance(data, dict) and all(isinstance(k, str) and _lines_shape(v) for k, v in data.items())):
-            return False
-        self.entries = data
-        return True
+    @staticmethod
+    def entry_ok(key: Any, entry: Any) -> bool:
+        return isinstance(key, str) and _lines_shape(entry)
 
 
 def _lines_shape(value: Any) -> bool:

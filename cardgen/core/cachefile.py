@@ -59,10 +59,16 @@ class CacheFile:
 
     def accept(self, data: Any) -> bool:
         """Take what the file held (plain data, already unmarshalled); False if it has not the
-        shape this kind of cache writes (then it is ignored).  Default: a dict of entries."""
-        if not isinstance(data, dict):
+        shape this kind of cache writes (then it is ignored).  Default: a dict of entries, each
+        as `entry_ok` says."""
+        if not (isinstance(data, dict) and all(self.entry_ok(k, v) for k, v in data.items())):
             return False
         self.entries = data
+        return True
+
+    @staticmethod
+    def entry_ok(key: Any, entry: Any) -> bool:
+        """Has this entry of the file the shape this kind of cache writes?  Default: any."""
         return True
 
     def payload(self) -> Any:

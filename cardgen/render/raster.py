@@ -445,13 +445,11 @@ class _SvgFile(CacheFile):
 
     NAME = "svg-forms.bin"
 
-    def accept(self, data: Any) -> bool:
+    @staticmethod
+    def entry_ok(key: Any, entry: Any) -> bool:
         from cardgen.render.draw import svg_entry_ok
 
-        if not (isinstance(data, dict) and all(isinstance(k, str) and svg_entry_ok(v) for k, v in data.items())):
-            return False
-        self.entries = data
-        return True
+        return isinstance(key, str) and svg_entry_ok(entry)
 
     def payload(self) -> Any:
         return dict(self.entries)       # (what `_svg_forms` holds: bounded as it is)
