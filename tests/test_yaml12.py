@@ -164,3 +164,26 @@ def test_one_pass_reads_what_the_composed_path_reads(text):
         assert str(info.value) == str(exc)
     else:
         _same_located(load_text(long, "x.yaml"), short)
+
+
+def test_a_place_is_an_immutable_ordered_value():
+    """`Loc` (made for every key and value the loader reads, so made cheap: a named tuple)
+    keeps what the frozen dataclass it was gave: its fields by name, order by file, line,
+    column and cell, equality and hashing by value, no assignment, the same `repr`, and it
+    survives pickling (a worker process's diagnostics come back pickled)."""
+    import pickle
+
+    from cardgen.core.errors import Loc
+
+    data = load_text("a: 1\nb: {c: x}\n", "p.yaml")
+    loc = data["b"].value_locs["c"]
+    assert (loc.file, loc.line, loc.col, loc.cell) == ("p.yaml", 2, 8, "")
+    assert repr(loc) == "Loc(file='p.yaml', line=2, col=8, cell='')"
+    assert str(loc) == "p.yaml:2:8" and loc.short == "p.yaml:2" and loc.brief == "p.yaml:2:8"
+    assert str(Loc("w.xlsx", 5, 2, "Actions!B5")) == "w.xlsx: Actions!B5"
+    assert sorted([Loc("b", 1), Loc("a", 2, 3), Loc("a", 2), Loc("a", 10)]) == \
+        [Loc("a", 2), Loc("a", 2, 3), Loc("a", 10), Loc("b", 1)]
+    assert loc == Loc("p.yaml", 2, 8) and hash(loc) == hash(Loc("p.yaml", 2, 8)) and loc != Loc("p.yaml", 2, 9)
+    with pytest.raises(AttributeError):
+        loc.line = 3  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(loc)) == loc and type(pickle.loads(pickle.dumps(loc))) is Loc
