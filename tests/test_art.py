@@ -270,6 +270,37 @@ def test_pictures_are_decoded_ahead_of_the_layout_once_each_a_few_at_a_time(tmp_
     assert decodes == []
 
 
+def test_the_look_ahead_works_out_one_side_of_a_template_that_shows_no_picture(tiny_game, monkeypatch):
+    """Looking for the pictures to decode ahead, a deck's side whose template has no element
+    that shows one is looked at once, not card by card (each card's fields worked out twice a
+    build: 2,000 times for nothing at 2,000 cards); a template with pictures is looked at for
+    every card, as its cards may show different ones."""
+    from cardgen.layout import ahead
+    from cardgen.layout.engine import Layouter, Resources
+    from cardgen.pipeline.check import load_game
+
+    root = tiny_game("cards:\n" + "".join(f"  - {{name: C{i}}}\n" for i in range(6)))
+    game = load_game(root, root, Report())
+    lay = Layouter(Resources(game), Report())
+    asked: list[str] = []
+    real = lay.source
+    monkeypatch.setattr(lay, "source", lambda deck, card, side: asked.append(side) or real(deck, card, side))
+    assert list(ahead.pictures(lay, game)) == []
+    assert asked == ["back", "face"]
+
+    cards = "".join(f"  - {{name: C{i}, art: p{i % 2}.png}}\n" for i in range(4))
+    root = _game(root.parent / "g", cards)
+    for i in range(2):
+        _photo(root / "art" / f"p{i}.png", 60, 40, seed=i)
+    game = load_game(root, root, Report())
+    lay = Layouter(Resources(game), Report())
+    asked.clear()
+    real = lay.source
+    monkeypatch.setattr(lay, "source", lambda deck, card, side: asked.append(side) or real(deck, card, side))
+    assert sorted(p[0].name for p in ahead.pictures(lay, game)) == ["p0.png", "p1.png"]
+    assert asked.count("face") == 4
+
+
 def test_a_damaged_picture_decoded_ahead_is_said_at_its_cards_line(tmp_path, monkeypatch):
     """The error a picture's decode ahead of the layout meets is the layout's, at the card."""
     root = _game(tmp_path / "g", "  - {name: A, art: good.png}\n  - {name: B, art: cut.png}\n")

@@ -80,3 +80,63 @@ def test_the_operations_repr_lists_every_field_as_dataclasses_writes_it():
         assert repr(op) == f"{type(op).__qualname__}({fields})"
         assert not hasattr(type(op).__repr__, "__wrapped__")
     assert repr(text).count("Run(x=1.5, baseline=2.0, kind='text', content='Fox'") == 2
+
+
+GOOD_NEEDS = ((("F1", "abc"),), (("art/x.svg", True),), ("art/p.png", "art/q.png"),
+              ((10.0, 20.0), (1.0, 2.0, 0.0, 0.0, 1.0, 1.0)), (("F1", "ffi"),))
+
+
+@pytest.mark.parametrize("bad", [
+    None, [], GOOD_NEEDS[:4], (*GOOD_NEEDS, ()), (list(GOOD_NEEDS[0]), *GOOD_NEEDS[1:]),
+    ((("F1",),), *GOOD_NEEDS[1:]), ((("F1", 3),), *GOOD_NEEDS[1:]), (((1, "a"),), *GOOD_NEEDS[1:]),
+    (*GOOD_NEEDS[:4], (("F1", b"x"),)), (*GOOD_NEEDS[:4], ("F1",)),
+    (GOOD_NEEDS[0], (("a.svg", 1),), *GOOD_NEEDS[2:]), (GOOD_NEEDS[0], (("a.svg",),), *GOOD_NEEDS[2:]),
+    (GOOD_NEEDS[0], ((b"a.svg", True),), *GOOD_NEEDS[2:]), (GOOD_NEEDS[0], ("a.svg",), *GOOD_NEEDS[2:]),
+    (*GOOD_NEEDS[:2], ("art/p.png", 3), *GOOD_NEEDS[3:]), (*GOOD_NEEDS[:2], ("art/p.png",), *GOOD_NEEDS[3:]),
+    (*GOOD_NEEDS[:3], ((10.0, 20), (1.0, 2.0, 0.0, 0.0, 1.0, 1.0)), GOOD_NEEDS[4]),
+    (*GOOD_NEEDS[:3], ((10.0, 20.0, 1.0), (1.0, 2.0, 0.0, 0.0, 1.0, 1.0)), GOOD_NEEDS[4]),
+    (*GOOD_NEEDS[:3], ([10.0, 20.0], (1.0, 2.0, 0.0, 0.0, 1.0, 1.0)), GOOD_NEEDS[4]),
+])
+def test_what_a_side_needs_is_read_back_only_in_the_shape_it_was_kept(bad):
+    """`ops.Needs.from_plain` (a kept side's needs, from the layout cache): what `plain` made
+    is read back equal; any other shape is None (the side is laid out again)."""
+    from cardgen.model.ops import Needs
+
+    needs = Needs.from_plain(GOOD_NEEDS)
+    assert needs is not None and needs.plain() == GOOD_NEEDS and Needs.from_plain(needs.plain()) == needs
+    assert Needs.from_plain(bad) is None
+
+
+@pytest.mark.parametrize("fields, back", [
+    ({"name": "A", "count": 2, "text": "x"}, None),
+    ({"name": "A", "id": 7, "cost": 1.5, "tags": ["a", {"b": None}], 3: "three", True: "yes", None: 0}, None),
+    ({"name": "A", "name@de": "Ä", "id@fr": "x", "identity": "kept", "named": 1, "count@de": 4, "x@y": "é"},
+     {"name": "A", "count": 1, "art": "b.png", "id": "back-id"}),
+    ({"name": "A"}, {}),
+])
+def test_a_cards_two_hashes_are_digests_of_its_data_with_and_without_its_names(fields, back):
+    """`Card.data_hash` and `Card.body_hash` (what revisions follow; kept in the history file)
+    are `digest` of its data without `count` and without `count`, `name` and `id` (any
+    language's), whatever keys it has: the body's is made from the same plain data."""
+    import hashlib
+    import json
+
+    from cardgen.core.errors import Loc
+    from cardgen.model.game import Card, _plain
+
+    def digest(value):          # (as cardgen has always hashed a card: the history files keep these)
+        text = json.dumps(_plain(value), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    card = Card("A", 1, fields, Loc("d.yaml", 3), 0, fields, back)
+    sides = [fields, back]
+
+    def without(*keys):
+        return [{k: v for k, v in f.items() if k not in keys and not (isinstance(k, str) and k.partition("@")[0] in keys)}
+                if f is not None else None for f in sides]
+
+    assert card.data_hash == digest(without("count"))
+    assert card.body_hash == digest(without("count", "name", "id"))
+    assert card.body_hash != card.data_hash
+    if fields == {"name": "A", "count": 2, "text": "x"}:
+        assert (card.data_hash[:12], card.body_hash[:12]) == ("4b33b91088c5", "d298ce388f80")

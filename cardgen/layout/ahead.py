@@ -88,9 +88,12 @@ def pictures(lay: Layouter, game: Game) -> Iterator[Ahead]:
     out (each file once, at the first size it is drawn at, with the size of its side)."""
     seen: set[Path] = set()
     fixed: set[tuple[int, str, int]] = set()        # (deck, side, template) whose pictures read no card
+    none: set[tuple[int, str]] = set()              # (deck, side) whose template shows no picture
     for deck in game.decks:
         for card, side in _sides(deck):
-            for picture in _of_side(lay, deck, card, side, fixed):
+            if (id(deck), side) in none:
+                continue        # (a deck's side has one template: the cards' fields are not worked out)
+            for picture in _of_side(lay, deck, card, side, fixed, none):
                 if picture[0] not in seen:
                     seen.add(picture[0])
                     yield picture
@@ -106,14 +109,16 @@ def _sides(deck: Deck) -> Iterator[tuple[Card | None, str]]:
 
 
 def _of_side(lay: Layouter, deck: Deck, card: Card | None, side: str,
-             fixed: set[tuple[int, str, int]]) -> Iterator[Ahead]:
-    """The pictures one card side's layout will decode (none if it will come from the cache)."""
+             fixed: set[tuple[int, str, int]], none: set[tuple[int, str]]) -> Iterator[Ahead]:
+    """The pictures one card side's layout will decode (none if it will come from the cache);
+    (deck, side) into `none` when its template has no element that shows a picture."""
     try:
         tpl, fields = lay.source(deck, card, side)
     except Exception:       # (what the layout reports)
         return
     shown = [el for el in tpl.elements if hasattr(lay.prepared(el).cls, "ahead")]
     if not shown:
+        none.add((id(deck), side))
         return
     same = (id(deck), side, id(tpl))
     if same in fixed:

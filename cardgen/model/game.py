@@ -37,10 +37,17 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+# (`json.dumps` with these settings, made once: it makes an encoder on every call)
+_encode = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
+
+
 def digest(value: Any) -> str:
     """SHA-256 (hex) of plain data, the same for the same data whatever its keys' order."""
-    text = json.dumps(_plain(value), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return _digest_plain(_plain(value))
+
+
+def _digest_plain(plain: Any) -> str:
+    return hashlib.sha256(_encode(plain).encode("utf-8")).hexdigest()
 
 
 @dataclass
@@ -72,15 +79,24 @@ class Card:
                 for f in sides]
 
     @cached_property
+    def _plain_data(self) -> list:
+        """`_data("count")` as `digest` hashes it (`_plain`: its keys as text), made once for
+        both hashes."""
+        return _plain(self._data("count"))
+
+    @cached_property
     def data_hash(self) -> str:
         """SHA-256 of the card's data as loaded (deck defaults merged in, its own back's fields),
         copies left out: what its revision follows.  Templates are not part of it."""
-        return digest(self._data("count"))
+        return _digest_plain(self._plain_data)
 
     @cached_property
     def body_hash(self) -> str:
-        """The data hash without the name (and `id:`): a renamed card keeps it."""
-        return digest(self._data("count", "name", "id"))
+        """The data hash without the name (and `id:`): a renamed card keeps it.  (`digest` of
+        `_data("count", "name", "id")`: the same keys left out of the plain data, whose keys are
+        text; a key that was not, a number, true or null, is never `name` or `id`.)"""
+        return _digest_plain([{k: v for k, v in side.items() if k.partition("@")[0] not in ("name", "id")}
+                              if side is not None else None for side in self._plain_data])
 
     @property
     def ident(self) -> str:
