@@ -89,7 +89,8 @@ class TtsOptions(TtsDeckOptions):
 def _atlas_key(cells: list, cols, rows, cw, ch, fmt, quality, turn: bool = False, mask: str = "") -> str:
     from cardgen.render import raster
 
-    h = hashlib.sha256(f"atlas/{raster.RASTER_VERSION}/{cols}x{rows}/{cw}x{ch}/{fmt}/{quality}"
+    # ("rows": a JPEG with a marker after each row of blocks, `render.jpegrows`)
+    h = hashlib.sha256(f"atlas/{raster.RASTER_VERSION}/rows/{cols}x{rows}/{cw}x{ch}/{fmt}/{quality}"
                        f"{'/turn' if turn else ''}{'/mask:' + mask if mask else ''}".encode())
     for c in cells:
         if isinstance(c, tuple) and len(c) == 2:       # a die's face turned over
@@ -233,13 +234,17 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
     # images are made here after them, one at a time (made by the workers in every game, a
     # 10,000-card game's build and its processes peaked at 578 MB in session 4, RSS).
     calls = _atlas_calls(images, atlas_dir, ext, fmt, quality, job, folder)
+    from cardgen.render import mosaic
+
+    sheets = mosaic.Sheets.of(job.out_dir)     # (what each image replaces: a JPEG encodes the rows that changed)
+    bases = {str(im.cache_path): sheets.base(im.name, (im.cols, im.rows, im.cw, im.ch, fmt, quality, im.turn, im.mask),
+                                             im.cache_path, im.cells) for im in images}
+    calls = [(*args, bases.get(args[7])) for args in calls]
     shown = {cell if isinstance(cell, str) else cell[0] for args in calls for cell in args[0]
              if isinstance(cell, str) or (isinstance(cell, tuple) and len(cell) == 2)}
     shown.update(cell_of[i] for i in ready)
     plan = raster.plan([w for w, path in zip(wanted, paths) if path in shown], cache)
     here = len(requests) > MOSAICS_IN_WORKERS
-    from cardgen.render import mosaic
-
     with raster.Pool() as pool:
         raster.run(plan, cache, raster.font_dirs_of(job.rendered), pool,
                    groups=None if here else [(args[0], mosaic.made, (args,)) for args in calls])
