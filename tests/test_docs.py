@@ -37,7 +37,10 @@ def test_every_element_option_has_a_row_with_its_default(etype):
 
 
 def _flags():
-    for name, cmd in main.commands.items():
+    ctx = click.Context(main)
+    for name in main.list_commands(ctx):        # (some commands' modules are imported when asked for)
+        cmd = main.get_command(ctx, name)
+        assert cmd is not None, name
         for param in cmd.params:
             if isinstance(param, click.Option):
                 for opt in param.opts:

@@ -202,3 +202,38 @@ def test_line_rotate_is_honoured(tmp_path):
     assert at(30, 25) == RED                 # now vertical: 20 mm above and below the middle
     assert at(30, 55) == RED
     assert at(15, 40) == WHITE               # no longer horizontal
+
+
+def _modules_after(code: str) -> list[str]:
+    """The element modules a fresh process has imported after running `code`."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code + "\nimport sys\n"
+                          "print(sorted(m for m in sys.modules if m.startswith('cardgen.elements.')))"],
+                         capture_output=True, text=True, check=True, cwd=REPO)
+    return eval(out.stdout.strip().splitlines()[-1])
+
+
+def test_element_types_imported_when_asked_for():
+    """`cardgen.elements.TABLE` names each type's module: listing the types, asking whether one
+    exists and suggesting one for a misspelling import none; asking for a type imports its module
+    alone (`validate` of a template with rects and text imports no icon or stack module)."""
+    assert _modules_after("from cardgen.elements import ELEMENTS\n"
+                          "from cardgen.schema.core import suggest\n"
+                          "assert list(ELEMENTS)[:2] == ['rect', 'ellipse'] and 'stack' in ELEMENTS\n"
+                          "assert ELEMENTS.get('rectangle') is None and 'rect' in suggest('rectangle', ELEMENTS)\n"
+                          ) == []
+    assert _modules_after("from cardgen.elements import ELEMENTS\nELEMENTS['rect']") == [
+        "cardgen.elements.base", "cardgen.elements.rect"]
+
+
+def test_the_table_names_each_class_once():
+    """Each row's class is in the module it names, and no class is named by two rows."""
+    from cardgen.elements import TABLE
+
+    classes = [ELEMENTS[name] for name in TABLE]
+    assert len(set(classes)) == len(TABLE) == 8
+    for name, (module, cls) in TABLE.items():
+        assert ELEMENTS[name].__module__ == f"cardgen.elements.{module}" and ELEMENTS[name].__name__ == cls
+        assert issubclass(ELEMENTS[name], Element)

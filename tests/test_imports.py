@@ -237,14 +237,18 @@ def test_start_up_imports_no_heavy_library():
 # `cardgen new` makes: drawing, imaging, PDF reading, SVG, spreadsheets, watching, the
 # renderer, the build, atomic writes, the preview server, the progress bars; git (subprocess: a
 # game that says its `version:`) and the bundled data found through importlib.resources (zipfile);
-# the outputs whose section the game has not (the new game has a `booklet:` section).
+# the outputs whose section the game has not (the new game has a `booklet:` section); the element
+# types its templates do not use (theirs are rect, text and image: `cardgen.elements`), the
+# translation checks (a game in one language), the close-match search (no misspelt field).
 VALIDATE_KEEPS_OUT = ("fontTools", "pyphen", "reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "lxml", "openpyxl", "python_calamine",
                       "watchfiles", "logging", "csv", "ctypes", "subprocess", "zipfile", "importlib.resources",
                       "cardgen.render", "cardgen.load.sheets", "cardgen.outputs.tts", "cardgen.outputs.tuckboxes",
                       "cardgen.outputs.png", "cardgen.outputs.images",
                       "cardgen.pipeline.build", "cardgen.core.atomic", "cardgen.serve", "cardgen.cli.terminal",
                       "cardgen.outputs.album", "cardgen.model.dice",     # (a game without dice: not a die's net)
-                      "cardgen.outputs.print_service")      # (nor a `pdfx:` section: its safe area the default)
+                      "cardgen.outputs.print_service",      # (nor a `pdfx:` section: its safe area the default)
+                      "cardgen.elements.ellipse", "cardgen.elements.line", "cardgen.elements.polygon",
+                      "cardgen.elements.icon", "cardgen.elements.stack", "cardgen.check.translations", "difflib")
 # `cardgen --help` lists the commands: nor templates, YAML, fonts, layout, the outputs or the
 # declarations (`cardgen.schema`: a flag made from one is made when its command is used) either.
 HELP_KEEPS_OUT = (*VALIDATE_KEEPS_OUT, "jinja2", "yaml", "cardgen.outputs", "cardgen.pipeline.options", "cardgen.schema",
@@ -294,8 +298,10 @@ def test_validate_imports_nothing_it_does_not_need(tmp_path):
     assert _kept_out(first, ("reportlab",)) and "reportlab.pdfbase.ttfonts" in first
     assert _kept_out(first, ("reportlab.pdfgen", "reportlab.graphics", "reportlab.platypus")) == []
     again = _imported(tmp_path, "validate", "small", cache=cache)
-    assert "cardgen.check.validate" in again
+    assert "cardgen.check.validate" in again and "cardgen.elements.text" in again
     assert _kept_out(again, VALIDATE_KEEPS_OUT) == []
+    # the commands `validate` is not (imported when used, or listed by `--help`: `cli.main._Main`)
+    assert _kept_out(again, ("cardgen.cli.serve", "cardgen.cli.upload")) == []
 
 
 def test_help_imports_no_library_and_no_output(tmp_path):

@@ -8,7 +8,6 @@ the game loads (`cardgen.load.game`).  `run_checks` is called by one caller,
 """
 from __future__ import annotations
 
-import difflib
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -178,6 +177,8 @@ def check_field_names(game: Game, res, report: Report) -> None:
             for key in card.data:
                 if key in used or key in _NOT_FOR_TEMPLATES or not isinstance(key, str):
                     continue
+                import difflib  # (here: only a field no template uses needs it)
+
                 close = difflib.get_close_matches(skeleton(key), sorted(used - set(card.data)), n=1, cutoff=0.75)
                 if close:
                     report.warn(card.data.key_loc(key),

@@ -7,14 +7,12 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import click
 from click.core import ParameterSource
 
 from cardgen.cli.flags import Lazy, click_option, declared
-from cardgen.cli.serve import serve
-from cardgen.cli.upload import upload
 from cardgen.core.envfail import at_output, describe, is_environment
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_path, escape_controls, grouped, plural
 from cardgen.core.imports import importing
@@ -40,7 +38,22 @@ REMINDER_CODES = {"todo", "tbd"}
 class _Main(click.Group):
     """The command group: no command ever ends in a traceback.  A game's mistake is its
     located messages, a computer's problem (disk full, permissions) one line naming the path,
-    anything else one line saying it is a cardgen bug (CARDGEN_DEBUG=1: the traceback)."""
+    anything else one line saying it is a cardgen bug (CARDGEN_DEBUG=1: the traceback).
+    The commands of `LATER` are imported when they are used or listed (`--help`): start-up."""
+
+    LATER: ClassVar[dict[str, str]] = {"serve": "cardgen.cli.serve", "upload": "cardgen.cli.upload"}  # name -> module
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *self.LATER})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:       # (a name of no command: all of them, for click's suggestion)
+            from importlib import import_module
+
+            for name in [cmd_name] if cmd_name in self.LATER else self.LATER:
+                if name not in self.commands:
+                    self.add_command(getattr(import_module(self.LATER[name]), name))
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -224,8 +237,6 @@ def _all_wide(args: list[str]) -> bool:
 
 build = _Build()
 main.add_command(build)
-main.add_command(serve)
-main.add_command(upload)
 
 
 PREFIX = "--image-"         # (`cardgen render`'s flags are the `images` options' without it)

@@ -69,9 +69,8 @@ class LayoutContext:
 
 @dataclass(frozen=True, kw_only=True)
 class Element(Decl):
-    """Keys every element takes. `type_name` is what `type:` says; `summary` heads its docs."""
+    """Keys every element takes (`cardgen.elements.TABLE` names each type); `summary` heads its docs."""
 
-    type_name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     __what__: ClassVar[str] = "element"
 

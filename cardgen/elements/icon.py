@@ -16,7 +16,6 @@ MAX_ICONS = 1000
 
 @dataclass(frozen=True, kw_only=True)
 class IconElement(Box, Rotate, Opacity):
-    type_name: ClassVar[str] = "icon"
     summary: ClassVar[str] = "An icon from art/icons/, repeated `count` times in a row or a column."
 
     icon: str = opt(Text(), "icon name (a file in art/icons/ or an alias from game.yaml `icons:`)", "",

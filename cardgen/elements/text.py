@@ -22,7 +22,6 @@ from cardgen.text.typeset import TextStyle
 
 @dataclass(frozen=True, kw_only=True)
 class TextElement(Box, Rotate, Shadow):
-    type_name: ClassVar[str] = "text"
     summary: ClassVar[str] = "Text in a box, wrapped and aligned; markup `**bold**`, `*italic*`, `:icon:`, spans " \
                              "`[color=#c00 size=8pt]...[/]` and named styles `[name]...[/name]`, a blank " \
                              "line between paragraphs; `fit: shrink` makes long text smaller to fit."

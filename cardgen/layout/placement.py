@@ -15,16 +15,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cardgen.core.errors import CardgenError, Diagnostic
 from cardgen.core.units import MM
-from cardgen.elements import ELEMENTS
 from cardgen.elements.base import Box, Element
-from cardgen.elements.stack import Stack
 from cardgen.load.yamlsrc import YDict
 from cardgen.model import ops
 from cardgen.model.ops import extent
+
+if TYPE_CHECKING:    # (the stack's module is imported for a template with a stack: `cardgen.elements`)
+    from cardgen.elements.stack import Stack
 
 PLACE_KEYS = ("below", "above", "right_of", "left_of", "inside")
 # what each placement sets, so that the element may not set it too
@@ -48,6 +49,11 @@ class Links:
 
     def member(self, index: int) -> bool:
         return any(index in items for items in self.stacks.values())
+
+
+def _is_stack(el: Mapping) -> bool:
+    """Whether the element is a stack, by its `type:` word (importing no element type)."""
+    return el.get("type") == "stack"
 
 
 def _problem(el: YDict, key: str, message: str) -> Diagnostic:
@@ -96,7 +102,7 @@ def _stack_problems(el: YDict, index: int, elements: Sequence[YDict], names: Map
             continue
         item = elements[j]
         own = [k for k in ("y", "height", *PLACE_KEYS) if item.get(k) is not None and item[k] != ""]
-        if j == index or ELEMENTS.get(str(item.get("type"))) is Stack:
+        if j == index or _is_stack(item):
             out.append(_problem(el, "items", f"`items:` names '{name}', a stack; a stack sets other elements"))
         elif j in member_of:
             out.append(_problem(el, "items", f"'{name}' is already an item of stack "
@@ -131,7 +137,7 @@ def links(elements: Sequence[YDict]) -> Links | None:
     another element.  CardgenError (every problem, at its line) for a name that is no element,
     contradicting keys, and elements placed by each other in a cycle."""
     placed = [i for i, el in enumerate(elements) if any(el.get(k) for k in PLACE_KEYS)
-              or ELEMENTS.get(str(el.get("type"))) is Stack]
+              or _is_stack(el)]
     if not placed:
         return None
     names = {str(el.get("name")): i for i, el in enumerate(elements)}
@@ -145,7 +151,7 @@ def links(elements: Sequence[YDict]) -> Links | None:
         key = next((k for k in PLACE_KEYS if el.get(k)), None)
         if key is not None and not own:
             anchors[i] = (key, names[el[key]])
-        if ELEMENTS.get(str(el.get("type"))) is Stack:
+        if _is_stack(el):
             problems += _stack_problems(el, i, elements, names, member_of)
     if problems:
         raise CardgenError(None, diagnostics=problems)
@@ -300,7 +306,10 @@ def _stack(u: int, stack: Element | None, items: tuple[int, ...], frame: Frame, 
            extents: dict[int, Extent], notes: list[tuple[int, str, str, str]]) -> Extent:
     """The items of stack `u` placed one below another, the block aligned in the stack's box;
     the extent of what they draw."""
-    if not isinstance(stack, Stack):       # the stack is not drawn: nor are its items
+    from cardgen.elements import ELEMENTS
+
+    stack_type = cast("type[Stack]", ELEMENTS["stack"])
+    if not isinstance(stack, stack_type):       # the stack is not drawn: nor are its items
         hidden = _empty(u, stack, frame)
         for j in items:
             placed[j], extents[j] = None, hidden

@@ -43,11 +43,9 @@ def file_diagnostics(decl: type[Decl], data: YDict, what: str, extra: Mapping[st
     allowed = [*decl.options(), *extra]
     unknown: list[Diagnostic] = []
     other: list[Diagnostic] = []
-    for path, message in decl.problems(data, only=[k for k in decl.options() if k not in skip]):
+    for path, message in decl.problems(data, only=[k for k in decl.options() if k not in skip], allow=extra):
         if path[-1:] == ("<key>",):
             key = path[0]
-            if isinstance(key, str) and key in extra:
-                continue
             unknown.append(Diagnostic(data.key_loc(key), f"unknown key '{safe_key(key)}' in {what}"
                                                          f"{suggest(key, allowed)}", "error", "unknown-key"))
         elif not path:

@@ -15,7 +15,6 @@ from cardgen.check.components import COUNT_CODES
 from cardgen.check.glyphs import check_printed_names
 from cardgen.check.headers import recognise_header_case
 from cardgen.check.readability import settings_of
-from cardgen.check.translations import check_missing, check_stale
 from cardgen.check.validate import run_checks
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report
 from cardgen.layout.cache import LayoutCache
@@ -106,8 +105,11 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
     for name in used:                       # (the others are not imported: start-up)
         report.extend(OUTPUTS[name].section_problems(game))
     history = read_history(game.root, report)
-    check_missing(game, report)             # (before laying out: a card printed untranslated is marked)
-    check_stale(game, history, report)
+    if game.translation is not None:        # (a game in its own language: the checks not imported)
+        from cardgen.check.translations import check_missing, check_stale
+
+        check_missing(game, report)         # (before laying out: a card printed untranslated is marked)
+        check_stale(game, history, report)
     recorded = recorded_revisions(history, report)
     previous = previous_build(game, out, report, counted=recorded is not None)
     assign_revisions(game, recorded if recorded is not None else previous)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
@@ -642,15 +642,16 @@ class Decl:
 
     @classmethod
     def problems(cls, data: Mapping, env: Env = STATIC_ENV, *, skip_dynamic: bool = False,
-                 only: Iterable[str] | None = None) -> list[tuple[tuple, str]]:
+                 only: Iterable[str] | None = None, allow: Container[object] = ()) -> list[tuple[tuple, str]]:
         """Every problem of `data` as (path, message) pairs; path[0] is the key, if any.
-        `skip_dynamic`: expressions in dynamic options are left for the layout stage."""
+        `skip_dynamic`: expressions in dynamic options are left for the layout stage; keys in
+        `allow` are not unknown (another declaration checks them)."""
         out: list[tuple[tuple, str]] = []
         opts = cls.options()
         keys = set(only) if only is not None else None
         if cls.__extra__ == "error":
             for key in data:
-                if key not in opts:
+                if key not in opts and key not in allow:
                     out.append(((key, "<key>"), f"unknown key '{_safe_key(key)}'{suggest(key, opts)}"))
         for key, (_, o) in opts.items():
             if keys is not None and key not in keys:

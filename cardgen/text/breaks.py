@@ -66,7 +66,7 @@ class Hyphenator:
 
     def __init__(self, patterns: dict[str, tuple[int, tuple[int, ...]]], left: int = 2, right: int = 3):
         self.patterns = patterns
-        self.maxlen = max((len(k) for k in patterns), default=0)
+        self.maxlen = max(map(len, patterns), default=0)
         self.left, self.right = left, right
         self.cache: dict[str, list[int]] = {}
 
