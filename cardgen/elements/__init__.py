@@ -12,18 +12,16 @@ a type's module when it is first asked for, so `cardgen validate` and a build im
 their templates use and no other (each is a dataclass of some 30 options, made when its module
 is imported: about 2 ms a type).  Listing the names (`list(ELEMENTS)`, `in`, a suggestion for a
 misspelt type) imports none; `ELEMENTS.items()` (the docs, the JSON Schema) imports them all.
-This module imports nothing of cardgen's but the dataclass helper.
+This module imports nothing of cardgen's but `core.plugins`.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from importlib import import_module
 from typing import TYPE_CHECKING
 
-from cardgen.core.dataclassfns import quick_methods
+from cardgen.core.plugins import Plugins
 
 if TYPE_CHECKING:
-    from cardgen.elements.base import Element
+    from cardgen.elements.base import Element  # noqa: F401 (in `Elements`' base, as a string)
 
 # `type:` word -> (module in this package, class); in the docs' order.
 TABLE: dict[str, tuple[str, str]] = {
@@ -38,29 +36,11 @@ TABLE: dict[str, tuple[str, str]] = {
 }
 
 
-class Elements(Mapping[str, "type[Element]"]):
+class Elements(Plugins[tuple[str, str], "type[Element]"]):
     """Element type name -> its class, each type's module imported when it is first asked for."""
 
-    def __init__(self, table: dict[str, tuple[str, str]]) -> None:
-        self._table = table
-        self._classes: dict[str, type[Element]] = {}
-
-    def __getitem__(self, name: str) -> type[Element]:
-        cls = self._classes.get(name)
-        if cls is None:
-            module, attr = self._table[name]
-            with quick_methods():           # (its dataclass's methods: `core.dataclassfns`)
-                cls = self._classes[name] = getattr(import_module(f"{__name__}.{module}"), attr)
-        return cls
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._table
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._table)
-
-    def __len__(self) -> int:
-        return len(self._table)
+    def where(self, row: tuple[str, str]) -> tuple[str, str]:
+        return f"{__name__}.{row[0]}", row[1]
 
 
 ELEMENTS = Elements(TABLE)

@@ -16,35 +16,24 @@ section and whether a build makes it by default, so that the others are not impo
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from importlib import import_module
 from typing import TYPE_CHECKING
 
-from cardgen.core.dataclassfns import quick_methods
+from cardgen.core.plugins import Plugins
 from cardgen.outputs.table import TABLE, Row
 
 if TYPE_CHECKING:
-    from cardgen.outputs.base import Output
+    from cardgen.outputs.base import Output  # noqa: F401 (in `Registry`'s base, as a string)
 
 __all__ = ["OUTPUTS", "Registry", "Row"]
 
 
-class Registry(Mapping[str, "type[Output]"]):
+class Registry(Plugins["Row", "type[Output]"]):
     """Output name -> its class, each output's module imported when it is first asked for.
-    `registry[name] = Row(...)` adds an output (a test's, whose module is anywhere)."""
+    `registry[name] = Row(...)` adds an output (a test's, whose module is anywhere).  (The
+    table itself is kept: a row added here names its class to `row_of`.)"""
 
-    def __init__(self, table: dict[str, Row]) -> None:
-        self._table = table           # (the table itself: a row added here names its class to `row_of`)
-        self._classes: dict[str, type[Output]] = {}
-
-    def __getitem__(self, name: str) -> type[Output]:
-        cls = self._classes.get(name)
-        if cls is None:
-            row = self._table[name]
-            with quick_methods():           # (its dataclasses' methods: `core.dataclassfns`)
-                module = import_module(row.module)
-            cls = self._classes[name] = getattr(module, row.cls)
-        return cls
+    def where(self, row: Row) -> tuple[str, str]:
+        return row.module, row.cls
 
     def __setitem__(self, name: str, row: Row) -> None:
         self._table[name] = row
@@ -53,15 +42,6 @@ class Registry(Mapping[str, "type[Output]"]):
     def __delitem__(self, name: str) -> None:
         del self._table[name]
         self._classes.pop(name, None)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._table
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._table)
-
-    def __len__(self) -> int:
-        return len(self._table)
 
     def sections(self) -> dict[str, tuple[str, bool]]:
         """game.yaml section -> (the output's name, whether a deck file may have it), without
