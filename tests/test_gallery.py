@@ -243,3 +243,40 @@ def test_a_one_card_edit_makes_that_cards_html_and_the_page_a_clean_build_makes(
     assert made[:made.index(("(page made)", ""))] == [("tile", "Bêta <b>"), ("lightbox", "Bêta <b>")]
     html = (out / "gal" / "index.html").read_text(encoding="utf-8")
     assert clean and html == clean[0] and "Bêta &lt;b&gt;" in html
+
+
+def test_the_pages_templates_are_compiled_once_per_text(tmp_path, monkeypatch):
+    """The pages' templates as Jinja compiled them are kept in the user's cache
+    (`album._compiled`): another process takes them without compiling and makes the same page;
+    a template whose text changed, or a damaged file, is compiled again."""
+    import shutil
+
+    import jinja2
+
+    from cardgen.outputs import album
+
+    pages = tmp_path / "preview"
+    shutil.copytree(album.PAGES, pages)
+    monkeypatch.setattr(album, "PAGES", pages)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    compiled: list[str | None] = []
+    compile_ = jinja2.Environment.compile
+    monkeypatch.setattr(jinja2.Environment, "compile",
+                        lambda self, source, name=None, *a, **k: compiled.append(name) or compile_(self, source, name, *a, **k))
+
+    def page() -> str:
+        album._env.cache_clear()                                   # (another process)
+        return album.page_html(None, album.Page(), "T")
+
+    first = page()
+    assert sorted(compiled) == ["card.html", "cards.html", "page.html"]
+    kept = sorted((tmp_path / "user-cache" / "cardgen" / "pages").iterdir())
+    assert len(kept) == 3
+    compiled.clear()
+    assert page() == first and compiled == []
+    (pages / "cards.html").write_text((pages / "cards.html").read_text() + "{# changed #}\n")
+    assert page() == first and compiled == ["cards.html"]
+    kept[0].write_bytes(kept[0].read_bytes()[:-3] + b"xyz")        # damaged: its seal no longer matches
+    compiled.clear()
+    assert page() == first and len(compiled) == 1
+    album._env.cache_clear()
