@@ -862,6 +862,21 @@ def test_one_field_read_as_jinja_reads_it(source, monkeypatch):
     assert fast == outcome()
 
 
+@pytest.mark.parametrize("name", ["items", "keys", "get", "values", "copy", "label", "data"])
+def test_a_field_named_as_a_mapping_method_is_read_as_jinja_reads_it(name, monkeypatch):
+    """`expr._field` reads the field itself (`Record[NAME]`, not the attribute lookup that
+    fails first), which is what Jinja's `card.NAME` gives for any name a field can have."""
+    card = {"name": "A", name: {"k": 1}, "other": 2}
+
+    def outcome():
+        value = expr.evaluate(f"{{{{ card.{name} }}}}", ctx(card))
+        return value, expr.evaluate("{{ card.other }}", ctx(card)), steps(f"{{{{ card.{name} }}}}", card)
+
+    fast = outcome()
+    monkeypatch.setattr(expr, "_field", lambda source, ctx: expr._NOT_A_FIELD)
+    assert fast == outcome() == ({"k": 1}, 2, 1)
+
+
 def test_one_field_read_without_jinja(monkeypatch):
     """The field is read by `expr._field`, and Jinja does not even compile the expression (a
     new game's templates are mostly such reads: compiling them was a tenth of its `validate`);

@@ -210,3 +210,30 @@ def test_a_word_measured_before_asks_for_the_faces_it_asked_for_in_the_same_orde
     assert len(first[0]) >= 4 and len(fresh._words) >= 5       # Lato regular, bold, italic and a fallback
     assert asked(fresh) == first                                # every word from the memo
     assert asked(Typesetter(FontBook([DATA / "fonts"]), _no_icon)) == first
+
+
+def test_icon_names_are_the_icons_parse_makes_whatever_the_text():
+    """`icon_names` (searched in every card's text every build, without the tokenizer when the
+    text has no escape, tag or span) names the icons `parse` makes, in order: on texts of
+    colons, names, stars, spaces, line breaks, and with escapes, tags and spans."""
+    import random
+
+    from cardgen.text.markup import _TOKEN, icon_names
+
+    def by_tokens(text):
+        return [t[1:-1] for t in _TOKEN.findall(text) if len(t) > 2 and t[0] == ":" and t[-1] == ":"]
+
+    def parsed(text):
+        return [f.value for para in parse(text) for item in para if item is not BREAK for f in item if f.kind == "icon"]
+
+    from cardgen.text.markup import BREAK
+
+    rng = random.Random(5)
+    pieces = [":", "a", "b_1", "-", "+", "*", "**", " ", "\n", "\n\n", "x:y", ":coins:", "::", "é", "\t"]
+    odd = ["\\:", "\\*", "[b]", "[/b]", "[color=#f00]", "<span class='a:b:'>", "</span>", "[", "<"]
+    for i in range(1500):
+        text = "".join(rng.choice(pieces + (odd if i % 3 == 0 else [])) for _ in range(rng.randint(0, 14)))
+        assert icon_names(text) == by_tokens(text), repr(text)
+        if i % 10 == 0:
+            assert icon_names(text) == parsed(text), repr(text)
+    assert icon_names("a:b:c :x::y: \\:z: [t:u:]") == ["b", "x", "y"]

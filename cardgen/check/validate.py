@@ -123,8 +123,9 @@ def check_cards(game: Game, res, report: Report) -> None:
                 report.warn(card.field_loc("todo"), f"{deck.name}: card '{card.name}' {state} "
                                                     f"(todo: {card.fields['todo']})", "todo")
             for key, value in card.fields.items():
-                if key in ("name", "count", "todo"):
-                    continue
+                if key in ("name", "count", "todo") or (":" not in value if isinstance(value, str)
+                                                        else not isinstance(value, (dict, list))):
+                    continue        # (no text in it with a `:name:`: its place is not looked up)
                 base = card.field_loc(key) if key in card.data else deck.data.value_loc("defaults")
                 for text, loc in _strings(value, base):
                     if ":" not in text:

@@ -479,7 +479,9 @@ def _field(source: str, ctx: dict):
     if type(record) is not Record or field[1] not in record._data:
         return _NOT_A_FIELD
     _tick()                         # (as the sandbox's getattr does)
-    return getattr(record, field[1])
+    # (what `getattr(record, NAME)` gives, which fails the usual lookup first, an AttributeError
+    # made and caught: a Record has no attribute of a field's name, and NAME is one it has)
+    return record[field[1]]
 
 
 def _short(text: str, n: int = 200) -> str:

@@ -288,12 +288,16 @@ def dumps(sections: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]]) -> 
                 continue
             out.append(f"  {json.dumps(group, ensure_ascii=False)}: [")
             for j, rec in enumerate(records):
-                line = json.dumps(dict(rec), ensure_ascii=False, separators=(", ", ": "))
+                line = _record(dict(rec))
                 out.append(f"   {line}{',' if j < len(records) - 1 else ''}")
             out.append(f"  ]{tail}")
         out.append(" }")
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+# (`json.dumps(record, ensure_ascii=False, separators=(", ", ": "))`, its encoder made once, not a record)
+_record = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
 
 def update(history: History, name: str, groups: Mapping[str, Sequence[Mapping[str, Any]]]) -> bool:
@@ -302,8 +306,8 @@ def update(history: History, name: str, groups: Mapping[str, Sequence[Mapping[st
     True when written; OSError when it cannot be."""
     if not history.writable:
         return False
-    sections: dict[str, Any] = {k: _plain(v) for k, v in history.sections.items()}
-    sections[name] = groups
+    sections: dict[str, Any] = {k: _plain(v) for k, v in history.sections.items() if k != name}
+    sections[name] = groups         # (the section replaced is not copied first: 2,000 records at 2,000 cards)
     text = dumps(sections)
     try:
         if history.path.read_text(encoding="utf-8") == text:

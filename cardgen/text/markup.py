@@ -167,10 +167,19 @@ def _parse_paragraph(ptext: str, spans: _Spans) -> Paragraph:
     return items
 
 
+_ICON = re.compile(r":([A-Za-z0-9_][A-Za-z0-9_+-]*):")
+
+
 def icon_names(text: str) -> list[str]:
     """The `:icon:` names in `text`, in order: what `parse` makes icons of (an icon is one
-    token, whatever surrounds it; paragraph breaks are whitespace, which no icon holds)."""
-    return [t[1:-1] for t in _TOKEN.findall(str(text)) if len(t) > 2 and t[0] == ":" and t[-1] == ":"]
+    token, whatever surrounds it; paragraph breaks are whitespace, which no icon holds).
+    Without an escape, a tag or a span (no `\\`, `[` or `<`) no other token holds a colon, so
+    the icons are what a search for `:name:` finds, left to right (every card's text is
+    searched every build: `check.validate.check_cards`)."""
+    text = str(text)
+    if "\\" not in text and "[" not in text and "<" not in text:
+        return _ICON.findall(text)
+    return [t[1:-1] for t in _TOKEN.findall(text) if len(t) > 2 and t[0] == ":" and t[-1] == ":"]
 
 
 def plain(text: str) -> str:
