@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from measure import before_line, before_rasterizing, machine, measure  # noqa: E402
+from measure import before_line, before_rasterizing, compiled, machine, measure  # noqa: E402
 from synthetic import make_game  # noqa: E402
 
 from cardgen.core.errors import Report  # noqa: E402
@@ -130,7 +130,8 @@ def main() -> None:
     ap.add_argument("--cards", type=int, nargs="*", default=[500, 2000])
     ap.add_argument("--repeat", type=int, default=2)
     args = ap.parse_args()
-    print(f"# {machine()}; best of {args.repeat}, build and floor taking turns; target: build / floor at most 1.1")
+    print(f"# {machine()}; {compiled(ROOT)}; best of {args.repeat}, build and floor taking turns; "
+          f"target: build / floor at most 1.1")
     print(f"{'cards':>6} {'build s':>8} {'floor s':>8} {'ratio':>6} {'build CPU s':>12} {'floor CPU s':>12} "
           f"{'ratio':>6} {'build MB':>9} {'floor MB':>9}")
     for n in args.cards:

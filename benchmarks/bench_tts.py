@@ -36,7 +36,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from measure import Measured, before_line, before_rasterizing, machine, measure  # noqa: E402
+from measure import Measured, before_line, before_rasterizing, compiled, machine, measure  # noqa: E402
 
 FACE = """\
 elements:
@@ -167,7 +167,8 @@ def main() -> None:
     ap.add_argument("--cards", type=int, nargs="*", default=[500])
     ap.add_argument("--repeat", type=int, default=2)
     a = ap.parse_args()
-    print(f"# {machine()}; best of {a.repeat}, build and floor taking turns; target: build / floor at most 1.2")
+    print(f"# {machine()}; {compiled(ROOT)}; best of {a.repeat}, build and floor taking turns; "
+          f"target: build / floor at most 1.2")
     print(f"{'cards':>6} {'sheets':>6} {'build s':>8} {'floor s':>8} {'ratio':>6} {'build CPU':>10} "
           f"{'floor CPU':>10} {'ratio':>6} {'build MB':>9} {'floor MB':>9} {'rebuild s':>10}")
     for n in a.cards:
