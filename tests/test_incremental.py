@@ -505,3 +505,18 @@ def test_a_one_card_edit_reads_the_bitmaps_of_the_deck_sheets_it_makes_alone(set
     assert any("-back-" in n for n in split(names(again.kept, out))[1])
     bitmaps = [p for p in read if p.suffix == ".rgbz"]
     assert len(bitmaps) == len(set(bitmaps)) == 6        # the six faces not edited; not the back
+
+
+def test_a_kept_files_sha256_is_its_contents_whatever_its_size(tmp_path):
+    """`file_sha256` (what a kept output is checked by) reads a file in one piece or in 4 MB
+    chunks: the digest is hashlib's of the whole content; None for what cannot be read."""
+    import hashlib
+
+    from cardgen.outputs import incremental
+
+    for size in (0, 1, 70_000, incremental._CHUNK - 1, incremental._CHUNK, 2 * incremental._CHUNK + 5):
+        data = os.urandom(size)
+        (tmp_path / "f").write_bytes(data)
+        assert incremental.file_sha256(tmp_path / "f") == hashlib.sha256(data).hexdigest()
+    assert incremental.file_sha256(tmp_path / "missing") is None
+    assert incremental.file_sha256(tmp_path) is None
