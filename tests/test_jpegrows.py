@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 
 from PIL import Image, ImageDraw
 from test_mosaic import CELL, FONTS, _side
@@ -81,3 +82,30 @@ def test_the_sheet_an_image_replaces_is_its_last_build_one_of_the_same_kind(tmp_
         (str(folder / "ab" / "ab1.jpg"), ["c1.rgbz", None, "c2.rgbz@180"])
     assert later.base("d-faces-1", (*kind[:5], 95, False, ""), folder / "ef" / "ef3.jpg", [None] * 3) is None
     assert not mosaic.Sheets.entry_ok("k", ("not a grid", "ab1.jpg", ()))
+
+
+def test_a_one_card_edit_encodes_the_rows_of_its_sheet_that_changed(tmp_path, monkeypatch):
+    """Through the TTS output: the sheet made again after a one-card edit is based on the one
+    it replaces (`Sheets`), encodes the rows of the edited card alone, and has the bytes of
+    the same sheet encoded whole."""
+    from test_incremental import build, make_game
+
+    game = make_game(tmp_path)
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text() + "".join(f"  - {{name: Card {i}, text: 'Card {i}.'}}\n" for i in range(8, 10)))
+    out = tmp_path / "build"
+    build(game, out, only=("tts",))
+    made: list[mosaic.Mosaic] = []
+    heights: list[int] = []
+    real_open, real_encode = mosaic.Mosaic.open, mosaic.encode
+    monkeypatch.setattr(mosaic.Mosaic, "open", lambda self: made.append(self) or real_open(self))
+    monkeypatch.setattr(mosaic, "encode", lambda img, fmt, q: heights.append(img.height) or real_encode(img, fmt, q))
+    deck.write_text(deck.read_text().replace("text: 'Card 9.'", "text: 'Card nine, rewritten.'"))
+    build(game, out, only=("tts",))
+    assert len(made) == 1 and made[0].base is not None
+    sheet = made[0]
+    assert heights == [sheet.bottom - sheet.top] and 0 < sheet.bottom - sheet.top < sheet.rows * sheet.ch / 2
+    whole = mosaic.Mosaic(sheet.cells, sheet.cols, sheet.rows, sheet.cw, sheet.ch, "jpeg", 92, str(tmp_path / "w.jpg"))
+    whole.make()
+    assert raster.read_payload(tmp_path / "w.jpg") == raster.read_payload(sheet.out)
+    assert (tmp_path / "w.jpg").read_bytes() != raster.seal(raster.read_payload(Path(sheet.base[0])))
