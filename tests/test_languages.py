@@ -498,3 +498,45 @@ def test_game_yaml_without_languages_is_known_from_its_bytes(tmp_path):
 
     game.write_text('title: T\n"lang\\x75ages": [en, de]\n', encoding="utf-8")
     assert declared_languages(load_file(game)) == ("en", "de")
+
+
+def test_translated_keys_are_found_at_any_depth_as_before():
+    """`translations._has_keys` and `translated` (every card asked, every build) pass over
+    keys without `@` and values that hold nothing, and find what a walk of every key and
+    value finds, on random nested data."""
+    import random
+
+    from cardgen.load import translations as tr
+
+    def every(value):           # (the walk as it was: every key split, every value walked)
+        out = []
+        if isinstance(value, dict):
+            for k, v in value.items():
+                parts = tr.split(k)
+                if parts is not None:
+                    out.append((id(value), k, *parts))
+                out += every(v)
+        elif isinstance(value, list):
+            for v in value:
+                out += every(v)
+        return out
+
+    rng = random.Random(3)
+    keys = ["text", "text@de", "name@pt-BR", "a@", "@de", "x@1", "t@de-", 3, None, True, 2.5, "e-mail@x.y", "z@zh_Hant"]
+
+    def make(depth):
+        kind = rng.random()
+        if depth > 3 or kind < 0.4:
+            return rng.choice(["a", "b@de", 1, None, 2.0, True])
+        if kind < 0.7:
+            return [make(depth + 1) for _ in range(rng.randint(0, 3))]
+        return {rng.choice(keys): make(depth + 1) for _ in range(rng.randint(0, 4))}
+
+    found_some = 0
+    for _ in range(600):
+        value = make(0)
+        want = every(value)
+        assert [(id(m), k, f, lang) for m, k, f, lang in tr.translated(value)] == want
+        assert tr._has_keys(value) == bool(want)
+        found_some += bool(want)
+    assert 50 < found_some < 550

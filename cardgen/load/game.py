@@ -255,8 +255,9 @@ def _card(cd: Any, i: int, cloc: Loc, name: str, opts: DeckFile, default_count: 
                                    "error", "card"))
         return None
     card_label = f"deck '{name}': card '{without_bidi(str(cd['name']))}'"
-    own = {key: _without_bidi(value, cd.value_loc(key), f"{card_label}, `{key}:`", report)
-           for key, value in cd.items()}
+    # (a text in ASCII holds no control character: its place and label are not made)
+    own = {key: value if _plain_ascii(value) else _without_bidi(value, cd.value_loc(key), f"{card_label}, `{key}:`",
+                                                                report) for key, value in cd.items()}
     cname = str(own["name"])
     source = cname if raw is cd else without_bidi(str(raw.get("name")))
     count, count_ok = _card_count(cd, cname, defaults, default_count, problems)
@@ -583,6 +584,13 @@ def diagnostics_of(exc: CardgenError) -> list[Diagnostic]:
     return exc.diagnostics
 
 
+def _plain_ascii(value: Any) -> bool:
+    """A value `_without_bidi` gives back as it is without looking: a text in ASCII (no control
+    character is), a number, true or false, or null."""
+    return (value.isascii() if isinstance(value, str) else
+            value is None or type(value) is int or type(value) is float or type(value) is bool)
+
+
 def _without_bidi(value, loc: Loc, what: str, report: Report):
     """`value` (a card field) with the bidirectional control characters (U+202A-202E,
     U+2066-2069, U+200E/U+200F) left out of its texts, each text that held one a warning at
@@ -590,7 +598,7 @@ def _without_bidi(value, loc: Loc, what: str, report: Report):
     Simulator reorder them, so a right-to-left override would show two different texts.
     The value itself when it holds none."""
     if isinstance(value, str):
-        found = bidi_controls(value)
+        found = bidi_controls(value) if not value.isascii() else None
         if not found:
             return value
         chars = ", ".join(describe(c) for c in found)

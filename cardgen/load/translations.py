@@ -30,11 +30,18 @@ def split(key: Any) -> tuple[str, str] | None:
 
 
 def _has_keys(value: Any) -> bool:
-    """Does `value` hold a translated key at any depth? (Most mappings do not: they come back as they are.)"""
+    """Does `value` hold a translated key at any depth? (Most mappings do not: they come back as
+    they are.  Every card is asked every build: a key without `@` and a value that is neither a
+    mapping nor a list are passed over without a call.)"""
     if isinstance(value, dict):
-        return any(split(k) is not None or _has_keys(v) for k, v in value.items())
+        for k, v in value.items():
+            if isinstance(k, str) and "@" in k and split(k) is not None:
+                return True
+            if isinstance(v, (dict, list)) and _has_keys(v):
+                return True
+        return False
     if isinstance(value, list):
-        return any(_has_keys(v) for v in value)
+        return any(_has_keys(v) for v in value if isinstance(v, (dict, list)))
     return False
 
 
@@ -92,13 +99,15 @@ def translated(value: Any) -> list[tuple[YDict | dict, str, str, str]]:
     out: list[tuple[YDict | dict, str, str, str]] = []
     if isinstance(value, dict):
         for k, v in value.items():
-            parts = split(k)
+            parts = split(k) if isinstance(k, str) and "@" in k else None
             if parts is not None:
                 out.append((value, k, *parts))
-            out += translated(v)
+            if isinstance(v, (dict, list)):
+                out += translated(v)
     elif isinstance(value, list):
         for v in value:
-            out += translated(v)
+            if isinstance(v, (dict, list)):
+                out += translated(v)
     return out
 
 
