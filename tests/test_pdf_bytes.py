@@ -150,6 +150,91 @@ def test_fold_over_sheets_are_assembled_from_the_last_files_too(tmp_path):
     assert made * 20 < clean_made
 
 
+def test_a_one_card_edit_makes_one_card_form_object_a_file(tmp_path, monkeypatch):
+    """With the structure of each file as the last build's, only the forms whose reuse key
+    changed are made (`render.assemble.deferred`): one form object for each of the three
+    files, none for the other 12 sides each holds (counted), and the files are a clean
+    build's.  The form cache still keeps the forms not made."""
+    from cardgen.render import draw
+    from cardgen.render.formcache import FormCache, _open
+
+    def kept() -> set:
+        """The form cache's entries as its file holds them."""
+        _open.clear()
+        cache = FormCache.of(out / "dozen")
+        cache.load()
+        return set(cache.entries)
+
+    game = make_game(tmp_path)
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    build(game, out)
+    before = kept()
+    edit(game)
+    made: set[tuple[int, int]] = set()
+    real = draw.Drawer.card_form
+
+    def spy(self, layout):
+        made.add((id(self), id(layout)))
+        return real(self, layout)
+
+    monkeypatch.setattr(draw.Drawer, "card_form", spy)
+    build(game, out)
+    assert len(made) == len(PDFS)
+    after = kept()          # the forms not made still kept (used), the edited one's replaced
+    assert len(after) == len(before) and len(after - before) == 1
+    monkeypatch.setattr(draw.Drawer, "card_form", real)
+    build(game, fresh)
+    for name in PDFS:
+        assert (out / "dozen" / name).read_bytes() == (fresh / "dozen" / name).read_bytes(), name
+
+
+def test_a_file_a_build_kept_as_it_was_stays_assembled_by_the_next(tmp_path):
+    from cardgen.render.formcache import _open
+
+    """A build that keeps cards.pdf as it was (only the print sheets' options changed) keeps
+    its entry in the cache too (`PdfCache.payload`: before, only the entries of the files it
+    made): the next edit assembles cards.pdf from its last file, not writes it whole."""
+    game = make_game(tmp_path)
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    build(game, out)
+    (game / "game.yaml").write_text("title: Dozen\nprint:\n  flip: short\n")
+    _open.clear()           # (each build a process of its own: the caches read from their files)
+    build(game, out)
+    edit(game)
+    _open.clear()
+    _, made = build(game, out, ("cards",))
+    _, clean_made = build(game, fresh, ("cards",))
+    assert made * 20 < clean_made
+    assert (out / "dozen" / "cards.pdf").read_bytes() == (fresh / "dozen" / "cards.pdf").read_bytes()
+
+
+def test_a_deferred_file_that_cannot_be_assembled_is_made_again_whole(tmp_path, monkeypatch):
+    """A file whose kept entry lacks the number of something the edited form refers to (here
+    the fonts' dictionary: the entry says no names) is found out once that form is made: the
+    document is made again from its start and written whole, a clean build's bytes (a form
+    made first would otherwise have taken another object number)."""
+    from cardgen.render import assemble
+
+    game = make_game(tmp_path)
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    monkeypatch.setattr(assemble, "_named", lambda doc, forms: [])
+    build(game, out)
+    edit(game)
+    fallbacks = []
+    real = assemble.Fallback.__init__
+
+    def spy(self, *args):
+        fallbacks.append(1)
+        real(self, *args)
+
+    monkeypatch.setattr(assemble.Fallback, "__init__", spy)
+    build(game, out)
+    assert len(fallbacks) == len(PDFS)
+    build(game, fresh)
+    for name in PDFS:
+        assert (out / "dozen" / name).read_bytes() == (fresh / "dozen" / name).read_bytes(), name
+
+
 @pytest.mark.parametrize("change", ["new letter", "damaged file"])
 def test_the_last_files_are_not_taken_when_more_than_card_forms_changed(tmp_path, change):
     """A character no card set before (not ASCII: ASCII keeps its own codes) renumbers the

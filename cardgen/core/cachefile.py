@@ -110,6 +110,14 @@ class CacheFile:
             self.load()
         return key in self.entries
 
+    def keep(self, key: Any) -> None:
+        """Mark the entry for `key`, if there is one, as used (`save` keeps it), without
+        counting it as found: its user did not need it this time (`render.assemble.deferred`)."""
+        if not self._loaded:
+            self.load()
+        if key in self.entries:
+            self.used.add(key)
+
     def put(self, key: Any, entry: Any) -> None:
         self.entries[key] = entry
         self.used.add(key)

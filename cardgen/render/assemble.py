@@ -13,17 +13,36 @@ changed formatted again, in the same object numbers: the same bytes a clean buil
 (tests/test_pdf_bytes.py compares them), without drawing a page or formatting the rest.
 
 What is kept, per output folder (`<output>/.cache/pdfs.bin`, sealed as every cache file):
-for each structure key, the SHA-256 of the file it describes, where each object begins, where
-the cross-reference begins and the reuse key of each card form by object number.  The bytes
-are read from the file itself, in the output folder, and used only if they have that SHA-256.
+for each structure key, the file it describes, its SHA-256, where each object begins, where
+the cross-reference begins, each card form's object number, name and reuse key, and the
+object numbers of the other objects a card form may refer to (SVG forms, images, the fonts'
+dictionary).  The bytes are read from the file itself, in the output folder, and used only if
+they have that SHA-256.  The file keeps, for each PDF, the entry of the last build that made
+it (`PdfCache.payload`): a build that makes some of the folder's PDFs (`--only print`) keeps
+the others' entries.
+
+*Deferred forms* (`deferred`): the print sheets, cards.pdf and the fold-over sheets work out
+their structure key from the card forms' names alone (each side's, in the order the pages
+first place them: `card1`, `card2`, ...), before any form is made.  When the last build
+recorded it, only the forms whose reuse key changed are made, and each is formatted in the
+object number the last file gave its name, its references (SVG forms, images, fonts) to the
+numbers the last file gave theirs: no form object is built for an unchanged card.  Anything
+that does not hold (a form not reusable, a name the last file had not) makes the document
+again from its start, every form made, and written whole (`Fallback`).
 """
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from cardgen.core.cachefile import CacheFile
+
+
+class Fallback(Exception):
+    """A deferred document found it cannot be assembled after it began making forms: make it
+    again from its start, whole."""
 
 
 class PdfCache(CacheFile):
@@ -31,11 +50,40 @@ class PdfCache(CacheFile):
 
     NAME = "pdfs.bin"
 
+    def __init__(self, path: Path | None = None) -> None:
+        super().__init__(path)
+        self.latest: dict[str, Any] = {}        # file -> the key this process found or recorded for it
+
     @classmethod
     def of(cls, folder: Path) -> PdfCache:
         from cardgen.render.formcache import _open  # (saved with the form caches: `save_all`)
 
         return cls.open_in(folder, _open)
+
+    @staticmethod
+    def entry_ok(key: Any, entry: Any) -> bool:
+        return isinstance(entry, tuple) and len(entry) == 6 and isinstance(entry[0], str)
+
+    def get(self, key: Any) -> Any | None:
+        hit = super().get(key)
+        if hit is not None:
+            self.latest[hit[0]] = key
+        return hit
+
+    def put(self, key: Any, entry: Any) -> None:
+        super().put(key, entry)
+        self.latest[entry[0]] = key
+
+    def payload(self) -> Any:
+        """For each file this process assembled or wrote, the last entry it found or made for
+        it; for each other file still there, the entry the cache had (a build that makes some
+        of the folder's PDFs keeps the others'): one entry a file."""
+        others: dict[str, Any] = {}
+        for key, entry in self.entries.items():
+            if entry[0] not in self.latest:
+                others[entry[0]] = key
+        keep = set(self.latest.values()) | {key for file, key in others.items() if Path(file).is_file()}
+        return {key: entry for key, entry in self.entries.items() if key in keep}
 
 
 def _objects(doc: Any) -> list[int]:
@@ -43,17 +91,24 @@ def _objects(doc: Any) -> list[int]:
     return [doc.idToOffset[doc.numberToId[n]] for n in range(1, len(doc.numberToId) + 1)]
 
 
-def _form_numbers(doc: Any, keys: dict[str, str | None]) -> dict[int, str] | None:
-    """Object number -> reuse key of each card form `keys` names (form name -> reuse key);
-    None if a form has none (it is not kept: the file cannot be assembled)."""
+def _form_numbers(doc: Any, keys: dict[str, str | None]) -> dict[int, tuple[str, str]] | None:
+    """Object number -> (name, reuse key) of each card form `keys` names (form name -> reuse
+    key); None if a form has none (it is not kept: the file cannot be assembled)."""
     from reportlab.pdfbase.pdfdoc import xObjectName
 
     out = {}
     for name, key in keys.items():
         if key is None:
             return None
-        out[doc.idToObjectNumberAndVersion[xObjectName(name)][0]] = key
+        out[doc.idToObjectNumberAndVersion[xObjectName(name)][0]] = (name, key)
     return out
+
+
+def _named(doc: Any, forms: dict[int, tuple[str, str]]) -> list[tuple[str, int]]:
+    """(name, object number) of what a card form may refer to besides itself: the fonts'
+    dictionary and every other form or image (`deferred` formats new forms against them)."""
+    return [(name, num) for num, name in doc.numberToId.items()
+            if num not in forms and (name == "BasicFonts" or name.startswith("FormXob."))]
 
 
 def _startxref(data: bytes) -> int:
@@ -61,50 +116,50 @@ def _startxref(data: bytes) -> int:
     return int(data[at:data.index(b"\n", at)])
 
 
-def record(cache: PdfCache, key: str, data: bytes, doc: Any, keys: dict[str, str | None],
+def _entry(previous: Path, data: bytes, offsets: list[int], xref: int, forms: dict[int, tuple[str, str]],
+           named: list[tuple[str, int]]) -> tuple:
+    return (str(previous), hashlib.sha256(data).hexdigest(), offsets, xref,
+            sorted((num, name, reuse) for num, (name, reuse) in forms.items()), named)
+
+
+def record(cache: PdfCache, key: str, data: bytes, doc: Any, keys: dict[str, str | None], previous: Path,
            offsets: list[int] | None = None) -> None:
-    """Keep what `splice` needs of `data`, the PDF of `doc` with the card forms `keys`."""
+    """Keep what `splice` and `deferred` need of `data`, the PDF of `doc` with the card forms
+    `keys`, written to `previous`."""
     forms = _form_numbers(doc, keys)
     if forms is None:
         return
-    cache.put(key, (hashlib.sha256(data).hexdigest(), offsets if offsets is not None else _objects(doc),
-                    _startxref(data), sorted(forms.items())))
+    cache.put(key, _entry(previous, data, offsets if offsets is not None else _objects(doc), _startxref(data),
+                          forms, _named(doc, forms)))
 
 
-def splice(cache: PdfCache, key: str, previous: Path, doc: Any, keys: dict[str, str | None]) -> bytes | None:
-    """The PDF of `doc` (its card forms made: `keys`, form name -> reuse key; no page drawn),
-    from the file `previous` the last build wrote with the same structure `key`: its objects,
-    but for the card forms whose reuse key changed, formatted now; then the cross-reference.
-    None if there is no such file (or it changed since: its SHA-256 is checked)."""
-    from reportlab.pdfbase.pdfdoc import PDFIndirectObject
-
-    from cardgen.render.rlcompat import WRITTEN, _without_a85
-
+def _last(cache: PdfCache, key: str, previous: Path) -> tuple[tuple, bytes] | None:
+    """The entry kept for `key` and the file it describes, if it still has its SHA-256."""
     kept = cache.get(key)
-    forms = _form_numbers(doc, keys) if kept is not None else None
-    if kept is None or forms is None:
-        return None
-    sha, offsets, xref, old_forms = kept
-    if dict(old_forms).keys() != forms.keys():
+    if kept is None or kept[0] != str(previous):
         return None
     try:
         old = previous.read_bytes()
     except OSError:
         return None
-    if hashlib.sha256(old).hexdigest() != sha:
-        return None
-    changed = {num for num, reuse in old_forms if forms[num] != reuse}
+    return (kept, old) if hashlib.sha256(old).hexdigest() == kept[1] else None
+
+
+def _rebuilt(old: bytes, offsets: list[int], xref: int, made: dict[int, bytes]) -> tuple[bytes, list[int], int]:
+    """The last file `old` with the objects `made` (object number -> its new bytes, `N 0 obj`
+    to `endobj`) in their places, and a new cross-reference: (the file, where each object
+    begins, where the cross-reference begins).  `rlcompat.WRITTEN` counts the bytes."""
+    from cardgen.render.rlcompat import WRITTEN
+
     bounds = [*offsets, xref]
     parts, starts, at = [old[:offsets[0]]], [], offsets[0]
-    made = 0
+    fresh = 0
     for num in range(1, len(offsets) + 1):
         start, end = bounds[num - 1], bounds[num]
-        if num in changed:          # the object, then what the old file had after it (nothing: invariant)
+        if num in made:          # the object, then what the old file had after it (nothing: invariant)
             finish = old.index(b"endobj\n", start) + len(b"endobj\n")
-            oid = doc.numberToId[num]
-            with _without_a85():
-                chunk = PDFIndirectObject(oid, doc.idToObject[oid]).format(doc) + old[finish:end]
-            made += len(chunk)
+            chunk = made[num] + old[finish:end]
+            fresh += len(chunk)
         else:
             chunk = old[start:end]
         starts.append(at)
@@ -115,9 +170,94 @@ def splice(cache: PdfCache, key: str, previous: Path, doc: Any, keys: dict[str, 
     trailer = old[old.index(b"trailer\n", xref):old.rindex(b"startxref\n")]
     tail = table + trailer + b"startxref\n%d\n%%%%EOF\n" % at
     data = b"".join(parts) + tail
-    WRITTEN[0] += len(data) - made - len(tail)
-    WRITTEN[1] += made + len(tail)
-    cache.put(key, (hashlib.sha256(data).hexdigest(), starts, at, sorted(forms.items())))
+    WRITTEN[0] += len(data) - fresh - len(tail)
+    WRITTEN[1] += fresh + len(tail)
+    return data, starts, at
+
+
+def splice(cache: PdfCache, key: str, previous: Path, doc: Any, keys: dict[str, str | None]) -> bytes | None:
+    """The PDF of `doc` (its card forms made: `keys`, form name -> reuse key; no page drawn),
+    from the file `previous` the last build wrote with the same structure `key`: its objects,
+    but for the card forms whose reuse key changed, formatted now; then the cross-reference.
+    None if there is no such file (or it changed since: its SHA-256 is checked)."""
+    from reportlab.pdfbase.pdfdoc import PDFIndirectObject
+
+    from cardgen.render.rlcompat import _without_a85
+
+    last = _last(cache, key, previous)
+    forms = _form_numbers(doc, keys) if last is not None else None
+    if last is None or forms is None:
+        return None
+    (_, _, offsets, xref, old_forms, named), old = last
+    if {num: (name, reuse) for num, name, reuse in old_forms}.keys() != forms.keys():
+        return None
+    made = {}
+    with _without_a85():
+        for num, _, reuse in old_forms:
+            if forms[num][1] != reuse:
+                oid = doc.numberToId[num]
+                made[num] = PDFIndirectObject(oid, doc.idToObject[oid]).format(doc)
+    data, starts, at = _rebuilt(old, offsets, xref, made)
+    cache.put(key, _entry(previous, data, starts, at, forms, named))
+    return data
+
+
+def deferred(assembly: Assembly, structure: Any, drawer: Any, sides: Sequence[Any]) -> bytes | None:
+    """The PDF of `drawer`'s document, whose card forms are `sides` (in the order the pages
+    first place them, named `card1`, `card2`, ...: none made yet), from the file the last
+    build wrote with the same `structure` (module docstring): only the forms whose reuse key
+    (`Drawer.reuse_key`) changed are made, each formatted in the object number the last file
+    gave its name.  None, with nothing made, if there is no such file or a side has no reuse
+    key; `Fallback` if something does not hold once forms were made."""
+    from reportlab.pdfbase.pdfdoc import PDFIndirectObject, xObjectName
+
+    from cardgen.core.digest import digest
+    from cardgen.render.rlcompat import _without_a85
+
+    cache, base, previous = assembly
+    key = digest(base, structure, drawer._tokens)
+    last = _last(cache, key, previous)
+    if last is None:
+        return None
+    (_, _, offsets, xref, old_forms, named), old = last
+    if len(old_forms) != len(sides):
+        return None
+    by_name = {name: (num, reuse) for num, name, reuse in old_forms}
+    reuses, changed = [], []
+    for n, side in enumerate(sides, 1):
+        reuse, had = drawer.reuse_key(side), by_name.get(f"card{n}")
+        if reuse is None or had is None:
+            return None
+        reuses.append(reuse)
+        if had[1] != reuse:
+            changed.append((side, had[0], reuse))
+    drawer.keep(sides)
+    doc = drawer.c._doc
+    numbers = dict(named)
+    todo = []
+    for side, num, reuse in changed:
+        name = drawer.card_form(side)
+        if drawer.keys[name] != reuse:
+            raise Fallback
+        numbers[xObjectName(name)] = (num, 0)
+        todo.append((num, xObjectName(name)))
+    made = {}
+    own, memo = doc.idToObjectNumberAndVersion, doc.__dict__.pop("_cardgen_resources", None)
+    doc.idToObjectNumberAndVersion = {k: v if isinstance(v, tuple) else (v, 0) for k, v in numbers.items()}
+    try:
+        with _without_a85():
+            for num, oid in todo:
+                made[num] = PDFIndirectObject(oid, doc.idToObject[oid]).format(doc)
+    except KeyError:
+        raise Fallback from None
+    finally:
+        doc.idToObjectNumberAndVersion = own
+        doc.__dict__.pop("_cardgen_resources", None)
+        if memo is not None:
+            doc.__dict__["_cardgen_resources"] = memo
+    data, starts, at = _rebuilt(old, offsets, xref, made)
+    forms = {by_name[f"card{n}"][0]: (f"card{n}", reuse) for n, reuse in enumerate(reuses, 1)}
+    cache.put(key, _entry(previous, data, starts, at, forms, named))
     return data
 
 
@@ -138,15 +278,25 @@ def _file(path: str, files: dict[str, str | None]) -> str | None:
     return files[path]
 
 
-def side(drawer: Any, layout: Any, files: dict[str, str | None]) -> tuple | None:
+def names(sides: Sequence[Any]) -> tuple[list[Any], dict[int, str]]:
+    """The distinct sides of `sides` (the order a document first places them in), and the
+    name `Drawer.card_form` gives each side's form (by id) when they are made in that order."""
+    order: dict[int, Any] = {}
+    for layout in sides:
+        if layout is not None:
+            order.setdefault(id(layout), layout)
+    return list(order.values()), {key: f"card{n}" for n, key in enumerate(order, 1)}
+
+
+def side(drawer: Any, layout: Any, files: dict[str, str | None], named: dict[int, str]) -> tuple | None:
     """What the objects of a document around a card side's form depend on: the form's name
-    (None: not in the document), the side's size and outline, the SVGs and images it shows (by
-    content, at the drawer's resolution; `files`: the files' digests worked out so far).  The
-    part that does not depend on the document is worked out once a process for the side (the
-    papers' sheets and cards.pdf show the same sides)."""
+    (`named`, by the side's id: `names`; None: not in the document), the side's size and
+    outline, the SVGs and images it shows (by content, at the drawer's resolution; `files`:
+    the files' digests worked out so far).  The part that does not depend on the document is
+    worked out once a process for the side (the papers' sheets and cards.pdf show the same
+    sides)."""
     if layout is None:
         return None
-    made = drawer.forms.get(("card", id(layout), drawer.image_dpi))
     dpi = drawer._dpi()
     own = layout.__dict__.get("_assembly")
     if own is None or own[0] != dpi:
@@ -157,13 +307,16 @@ def side(drawer: Any, layout: Any, files: dict[str, str | None]) -> tuple | None
                  [(p, _file(p, files)) for p in need.rasters], need.boxes) if need.svgs or need.rasters else ()
         own = layout.__dict__["_assembly"] = (dpi, (layout.width, layout.height, layout.bleed, layout.shape,
                                                     layout.outline, shows, dpi if need.rasters else 0))
-    return made[0] if made else None, own[1]
+    return named.get(id(layout)), own[1]
 
 
-def assembled(assembly: Assembly | None, structure: Any, drawer: Any, write: Any) -> bytes:
+def assembled(assembly: Assembly | None, structure: Any, drawer: Any, write: Callable[[], bytes],
+              sides: Sequence[Any] | None = None) -> bytes:
     """The PDF of `drawer`'s document: `splice`d from the last build's file when its structure
     was the same (every card form made, no page drawn), else `write()` (ReportLab: draw the
-    pages and write every object), kept for the next build."""
+    pages and write every object), kept for the next build.  `sides`: `deferred` was tried
+    with these (its card forms, in order): the file is written, and kept only if its forms
+    have the names `deferred` takes them by."""
     if assembly is None:
         return bytes(write())
     from cardgen.core.digest import digest
@@ -171,8 +324,11 @@ def assembled(assembly: Assembly | None, structure: Any, drawer: Any, write: Any
     cache, base, previous = assembly
     key = digest(base, structure, drawer._tokens)
     doc = drawer.c._doc
-    data = splice(cache, key, previous, doc, drawer.keys)
+    data = splice(cache, key, previous, doc, drawer.keys) if sides is None else None
     if data is None:
         data = write()
-        record(cache, key, data, doc, drawer.keys)
+        if sides is None or (len(drawer.keys) == len(sides) and all(
+                drawer.forms.get(("card", id(layout), drawer.image_dpi), ("",))[0] == f"card{n}"
+                for n, layout in enumerate(sides, 1))):
+            record(cache, key, data, doc, drawer.keys, previous)
     return bytes(data)

@@ -193,6 +193,7 @@ class Drawer:
         self._n = 0
         self.cache = cache
         self._tokens: dict[str, str] | None = None
+        self._token_key: tuple | None = None        # (`reuse_key`'s memo key: the tokens, variant, resolution)
         # card form name -> its reuse key in the form cache (None: not reusable): `render.assemble`
         self.keys: dict[str, str | None] = {}
 
@@ -282,10 +283,10 @@ class Drawer:
         B = layout.bleed
         w, h = layout.width + 2 * B, layout.height + 2 * B
         c = self.c
-        found = reuse = None
-        if self.cache is not None and self._tokens is not None and isinstance(c, CardCanvas) \
-                and (not shaped_side(layout, self.fonts) or self._name_glyphs(layout)):
-            reuse = self._reuse_key(layout, self._tokens)
+        found = None
+        reuse = self.reuse_key(layout)
+        if reuse is not None:
+            assert self.cache is not None
             found = self.cache.get(reuse)
         rasters = self._rasters(layout) if found is not None and ops.needs(layout).rasters else ()
         if found is not None and not rasters:       # (no drawing state to go through; its stream as kept)
@@ -335,6 +336,37 @@ class Drawer:
         done = layout.__dict__["_glyphs_named"] = all(named.issuperset(chars[bisect.bisect_left(chars, first):])
                                                        for chars in side_chars(layout, self.fonts).values())
         return done
+
+    def reuse_key(self, layout: ops.CardLayout) -> str | None:
+        """The key of `layout`'s form in the form cache (`_reuse_key`), or None where its form
+        is not looked up there (no cache, fonts not fixed ahead, glyphs its runs do not name).
+        Worked out once a process for each way of naming and coding the fonts (`_tokens`): the
+        print sheets of both papers, cards.pdf and the fold-over sheets name them alike."""
+        if self.cache is None or self._tokens is None or not isinstance(self.c, CardCanvas) \
+                or (shaped_side(layout, self.fonts) and not self._name_glyphs(layout)):
+            return None
+        if self._token_key is None:
+            self._token_key = (digest(sorted(self._tokens.items())), self.variant, self._dpi())
+        memo = layout.__dict__.setdefault("_reuse_keys", {})
+        hit = memo.get(self._token_key)
+        if hit is None:
+            if len(memo) >= 8:
+                memo.clear()
+            hit = memo[self._token_key] = self._reuse_key(layout, self._tokens)
+        return str(hit)
+
+    def keep(self, layouts: Iterable[ops.CardLayout]) -> None:
+        """What making the forms of `layouts` would mark as used in the form cache (so that
+        saving it keeps them), marked without making them: each form's entry and its SVG
+        forms (made in this document: `render.assemble.deferred`)."""
+        keep = getattr(self.cache, "keep", None)       # (a `FormCache`'s)
+        if keep is None:
+            return
+        for layout in layouts:
+            self._prepare(layout)
+            reuse = self.reuse_key(layout)
+            if reuse is not None:
+                keep(reuse)
 
     def _reuse_key(self, layout: ops.CardLayout, tokens: dict[str, str]) -> str:
         """What a card form's operators depend on: the side's drawing (`ops.layout_digest`), how

@@ -37,21 +37,42 @@ def foldover_sheets(fonts: FontBook, opts: SheetOptions, title: str,
     only card forms changed (`render.assemble`)."""
     layout = opts.layout
     assert layout is not None and layout.foldover, "fold-over sheets need a layout with a fold"
-    c = new_canvas(None, fonts, pagesize=(layout.paper_w * MM, layout.paper_h * MM))
+    order: list[Any] = []
+    for grid, page in pages:
+        poster = isinstance(grid, impose.Poster)       # (one form, the board's face)
+        order += [cp.face for cp in (page[:1] if poster else page)]
+        if opts.backs and not poster:
+            order += [cp.back for cp in page]
+    sides, named = assemble.names(order)
+    c, drawer = _start(fonts, opts, title, pages, cache)
+    structure = _structure(drawer, opts, title, pages, named) if assembly else None
+    if assembly is not None:
+        try:
+            data = assemble.deferred(assembly, structure, drawer, sides)
+        except assemble.Fallback:
+            data = None
+            c, drawer = _start(fonts, opts, title, pages, cache)
+        if data is not None:
+            return data
+    for side in sides:
+        drawer.card_form(side)
+    return assemble.assembled(assembly, structure, drawer, lambda: _write(c, drawer, fonts, opts, title, pages),
+                              sides if assembly else None)
+
+
+def _start(fonts: FontBook, opts: SheetOptions, title: str, pages: list[tuple[impose.Frame, list[Copy]]],
+           cache: FormCache | None) -> tuple[Any, Drawer]:
+    """The sheets' canvas, and a drawer with the fonts named for their cards."""
+    assert opts.layout is not None
+    c = new_canvas(None, fonts, pagesize=(opts.layout.paper_w * MM, opts.layout.paper_h * MM))
     c.setTitle(f"{title}: {opts.words('fold-over sheets')} ({opts.paper})")
     drawer = Drawer(c, fonts, cache)
     drawer.prepare(_sides([cp for _, page in pages for cp in page]))
-    for grid, page in pages:
-        for cp in page[:1] if isinstance(grid, impose.Poster) else page:
-            drawer.card_form(cp.face)
-        for cp in () if isinstance(grid, impose.Poster) else page:
-            if cp.back is not None and opts.backs:
-                drawer.card_form(cp.back)
-    structure = _structure(drawer, opts, title, pages) if assembly else None
-    return assemble.assembled(assembly, structure, drawer, lambda: _write(c, drawer, fonts, opts, title, pages))
+    return c, drawer
 
 
-def _structure(drawer: Drawer, opts: SheetOptions, title: str, pages: list[tuple[impose.Frame, list[Copy]]]) -> tuple:
+def _structure(drawer: Drawer, opts: SheetOptions, title: str, pages: list[tuple[impose.Frame, list[Copy]]],
+               named: dict[int, str]) -> tuple:
     """What the sheets' objects but the card forms depend on, of what the writer knows
     (`render.assemble`): each side shown, once, and the pages by side."""
     files: dict[str, str | None] = {}
@@ -63,7 +84,7 @@ def _structure(drawer: Drawer, opts: SheetOptions, title: str, pages: list[tuple
             return None
         if id(layout) not in index:
             index[id(layout)] = len(shown)
-            shown.append(assemble.side(drawer, layout, files))
+            shown.append(assemble.side(drawer, layout, files, named))
         return index[id(layout)]
 
     words = opts.words

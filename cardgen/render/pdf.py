@@ -392,26 +392,43 @@ class SheetWriter:
                  assembly: Assembly | None = None) -> None:
         self.opts, self.fonts, self.title, self.cover = opts, fonts, title, cover
         self.assembly = assembly if cover is None else None
-        pw, ph = opts.paper_size
-        c = self.c = new_canvas(None, fonts, pagesize=(pw * MM, ph * MM))
-        c.setTitle(f"{title}: {opts.words('print sheets')} ({opts.paper})")
-        drawer = self.drawer = Drawer(c, fonts, cache)
-        drawer.prepare(_sides(copies))
         self.pages = pages if pages is not None else plan_sheets(copies, opts)[0]
         self.any_backs = opts.backs and any(cp.back is not None for cp in copies)
+        order: list[CardLayout | None] = []
         for _, page in self.pages:
-            for cp in page:
-                drawer.card_form(cp.face)
+            order += [cp.face for cp in page]
             if self.any_backs:
-                for cp in page:
-                    if cp.back is not None:
-                        drawer.card_form(cp.back)
+                order += [cp.back for cp in page]
+        # every card form the pages place, in the order they first place them
+        self.sides, self.named = assemble.names(order)
+        self.data: bytes | None = None
+        self.structure: tuple | None = None
+        self._start(copies, cache)
+        if self.assembly is not None:
+            self.structure = self._structure()
+            try:
+                self.data = assemble.deferred(self.assembly, self.structure, self.drawer, self.sides)
+            except assemble.Fallback:
+                self._start(copies, cache)
+        if self.data is None:
+            for layout in self.sides:
+                self.drawer.card_form(layout)
+
+    def _start(self, copies: list[Copy], cache: FormCache | None) -> None:
+        """A new document: its canvas, and a drawer with the fonts named for these cards."""
+        pw, ph = self.opts.paper_size
+        c = self.c = new_canvas(None, self.fonts, pagesize=(pw * MM, ph * MM))
+        c.setTitle(f"{self.title}: {self.opts.words('print sheets')} ({self.opts.paper})")
+        self.drawer = Drawer(c, self.fonts, cache)
+        self.drawer.prepare(_sides(copies))
 
     def finish(self) -> bytes:
         """The PDF: with an `assembly`, from the last build's file when nothing but card forms
-        changed (`render.assemble`)."""
-        return assemble.assembled(self.assembly, self._structure() if self.assembly else None, self.drawer,
-                                  self._write)
+        changed (`render.assemble`: then only the changed forms were made)."""
+        if self.data is not None:
+            return self.data
+        return assemble.assembled(self.assembly, self.structure, self.drawer, self._write,
+                                  self.sides if self.assembly else None)
 
     def _structure(self) -> tuple:
         """What the sheets' objects but the card forms depend on, of what this writer knows:
@@ -426,7 +443,7 @@ class SheetWriter:
                 return None
             if id(layout) not in sides:
                 sides[id(layout)] = len(shown)
-                shown.append(assemble.side(self.drawer, layout, files))
+                shown.append(assemble.side(self.drawer, layout, files, self.named))
             return sides[id(layout)]
 
         pages = [(grid, [(side(cp.face), side(cp.back) if self.any_backs else None, cp.deck, cp.width, cp.height,
@@ -508,11 +525,20 @@ def cards_pdf(faces: list[CardLayout], backs: list[CardLayout], fonts: FontBook,
     `cache`: card forms drawn before (`cardgen.render.formcache`); `assembly`: the PDF taken
     from the last build's where only card forms changed (`cardgen.render.assemble`).  Every
     card form is made before the first page."""
-    c = new_canvas(None, fonts)
-    c.setTitle(f"{title}: cards")
-    drawer = Drawer(c, fonts, cache)
     sides = [*faces, *backs]
-    drawer.prepare(_sides(sides))
+    order, named = assemble.names(sides)
+    c, drawer = _cards_canvas(fonts, title, sides, cache)
+    files: dict[str, str | None] = {}
+    structure = ("cards", title, [assemble.side(drawer, layout, files, named) for layout in sides]) \
+        if assembly else None
+    if assembly is not None:
+        try:
+            data = assemble.deferred(assembly, structure, drawer, order)
+        except assemble.Fallback:
+            data = None
+            c, drawer = _cards_canvas(fonts, title, sides, cache)
+        if data is not None:
+            return data
     names = [drawer.card_form(layout) for layout in sides]
 
     def write() -> bytes:
@@ -526,6 +552,13 @@ def cards_pdf(faces: list[CardLayout], backs: list[CardLayout], fonts: FontBook,
             c.showPage()
         return c.getpdfdata()
 
-    files: dict[str, str | None] = {}
-    structure = ("cards", title, [assemble.side(drawer, layout, files) for layout in sides]) if assembly else None
-    return assemble.assembled(assembly, structure, drawer, write)
+    return assemble.assembled(assembly, structure, drawer, write, order if assembly else None)
+
+
+def _cards_canvas(fonts: FontBook, title: str, sides: list[CardLayout], cache: FormCache | None) -> tuple[Any, Drawer]:
+    """cards.pdf's canvas, and a drawer with the fonts named for its cards."""
+    c = new_canvas(None, fonts)
+    c.setTitle(f"{title}: cards")
+    drawer = Drawer(c, fonts, cache)
+    drawer.prepare(_sides(sides))
+    return c, drawer
