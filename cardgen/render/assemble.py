@@ -231,7 +231,7 @@ def deferred(assembly: Assembly, structure: Any, drawer: Any, sides: Sequence[An
         reuses.append(reuse)
         if had[1] != reuse:
             changed.append((side, had[0], reuse))
-    drawer.keep(sides)
+    drawer.keep(sides, reuses)
     doc = drawer.c._doc
     numbers = dict(named)
     todo = []

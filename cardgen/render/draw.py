@@ -342,31 +342,31 @@ class Drawer:
         is not looked up there (no cache, fonts not fixed ahead, glyphs its runs do not name).
         Worked out once a process for each way of naming and coding the fonts (`_tokens`): the
         print sheets of both papers, cards.pdf and the fold-over sheets name them alike."""
-        if self.cache is None or self._tokens is None or not isinstance(self.c, CardCanvas) \
-                or (shaped_side(layout, self.fonts) and not self._name_glyphs(layout)):
+        if self.cache is None or self._tokens is None or not isinstance(self.c, CardCanvas):
             return None
         if self._token_key is None:
             self._token_key = (digest(sorted(self._tokens.items())), self.variant, self._dpi())
         memo = layout.__dict__.setdefault("_reuse_keys", {})
-        hit = memo.get(self._token_key)
-        if hit is None:
+        hit = memo.get(self._token_key, memo)
+        if hit is memo:
             if len(memo) >= 8:
                 memo.clear()
-            hit = memo[self._token_key] = self._reuse_key(layout, self._tokens)
-        return str(hit)
+            hit = memo[self._token_key] = None if shaped_side(layout, self.fonts) and not self._name_glyphs(layout) \
+                else self._reuse_key(layout, self._tokens)
+        return hit
 
-    def keep(self, layouts: Iterable[ops.CardLayout]) -> None:
-        """What making the forms of `layouts` would mark as used in the form cache (so that
-        saving it keeps them), marked without making them: each form's entry and its SVG
-        forms (made in this document: `render.assemble.deferred`)."""
+    def keep(self, layouts: Iterable[ops.CardLayout], reuses: Iterable[str]) -> None:
+        """What making the forms of `layouts` (their reuse keys `reuses`) would mark as used in
+        the form cache (so that saving it keeps them), marked without making them: each form's
+        entry, and its SVG forms (made in this document: `render.assemble.deferred`)."""
         keep = getattr(self.cache, "keep", None)       # (a `FormCache`'s)
         if keep is None:
             return
-        for layout in layouts:
-            self._prepare(layout)
-            reuse = self.reuse_key(layout)
-            if reuse is not None:
-                keep(reuse)
+        for reuse in reuses:
+            keep(reuse)
+        svgs = dict.fromkeys(item for layout in layouts for item in ops.needs(layout).svgs)
+        for path, themed in svgs:
+            self.vector_form(path, themed)
 
     def _reuse_key(self, layout: ops.CardLayout, tokens: dict[str, str]) -> str:
         """What a card form's operators depend on: the side's drawing (`ops.layout_digest`), how
