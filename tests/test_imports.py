@@ -371,10 +371,56 @@ def test_importing_holds_off_the_collector_and_freezes_what_it_imported(tmp_path
         with importing():
             pass
         assert not gc.isenabled()       # (as it was)
+        gc.enable()
+        # an import made while a game is loaded freezes nothing (what is alive then may become garbage)
+        (tmp_path / "fresh_module_mid_build.py").write_text("VALUE = [object() for _ in range(1000)]\n")
+        with importing(freeze=False):
+            assert not gc.isenabled()
+            import fresh_module_mid_build  # noqa: F401
+        assert gc.isenabled() and gc.get_freeze_count() == 0
     finally:
         gc.enable()
         gc.unfreeze()
         sys.modules.pop("fresh_module_for_importing", None)
+        sys.modules.pop("fresh_module_mid_build", None)
+
+
+def test_a_builds_own_imports_wait_for_the_collector(tmp_path, tiny_game):
+    """A one-card edit's `cardgen build --only print` imports cardgen's modules within
+    `importing()` (no collection runs; dataclasses' methods made quickly): the declarations the
+    command line reads, the build's, the output's and the print sheets' drawing and PDF modules,
+    the element types.  (Before `importing` exists: the package and `core.imports` alone.)"""
+    import os
+    import subprocess
+    import sys
+
+    from cardgen.core.errors import Report
+    from cardgen.load.project import game_project
+    from cardgen.pipeline.build import BuildOptions, build_game
+
+    game, out = tiny_game(), tmp_path / "out"
+    assert build_game(game, game_project(game), BuildOptions(out=out, only=("print",), papers=("a4",)), Report())
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("Beta", "Gamma"))
+    listing = tmp_path / "outside.txt"
+    code = ("import gc, runpy, sys\n"
+            "outside = []\n"
+            "class Watch:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if gc.isenabled() and name.startswith('cardgen') and name not in sys.modules:\n"
+            "            outside.append(name)\n"
+            "sys.meta_path.insert(0, Watch())\n"
+            "listing, sys.argv = sys.argv[1], ['cardgen', *sys.argv[2:]]\n"
+            "try:\n"
+            "    runpy.run_module('cardgen', run_name='__main__', alter_sys=True)\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            "open(listing, 'w').write(' '.join(outside))\n")
+    env = dict(os.environ, PYTHONPATH=str(PKG.parent))
+    subprocess.run([sys.executable, "-c", code, str(listing), "build", str(game), "--only", "print", "--out", str(out),
+                    "--page=a4"], cwd=tmp_path, env=env, check=True, capture_output=True)
+    outside = listing.read_text().split()
+    assert outside and set(outside) <= {"cardgen", "cardgen.__main__", "cardgen.core", "cardgen.core.imports"}, outside
 
 
 def test_the_booklets_page_arithmetic_imports_no_pdf_reader():

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from cardgen.core.imports import importing
+
 if TYPE_CHECKING:   # (imported when a flag is made: `cardgen --help` makes none)
     from cardgen.schema.core import Decl, Kind, Opt
 
@@ -98,7 +100,8 @@ class Lazy(click.Command):
     @property
     def params(self) -> list[click.Parameter]:
         if self._params is None:
-            self._params = self.make_params()
+            with importing():       # (the declarations' modules: `core.imports`)
+                self._params = self.make_params()
         return self._params
 
     @params.setter

@@ -224,7 +224,8 @@ class _Build(Lazy):
 def _all_wide(args: list[str]) -> bool:
     """Whether every flag in `args` (before a `--`) is a build-wide one (`--out DIR`, `--page=a4`):
     a value that starts with `-` counts as a flag, so that anything unsure is parsed with every flag."""
-    from cardgen.pipeline.options import BuildOptions
+    with importing():       # (the first of the declarations' modules a build imports)
+        from cardgen.pipeline.options import BuildOptions
 
     wide = {o.cli for _, o in BuildOptions.options().values() if o.cli}
     for arg in args:
@@ -321,8 +322,8 @@ def _count_errors(report: Report) -> list[Diagnostic]:
 
 def _build_all(paths: list[Path], opts: BuildOptions) -> bool:
     """Build each game, printing its problems and a summary; True if any failed."""
-    from cardgen.cli.terminal import bar_factory, game_summary
     with importing():
+        from cardgen.cli.terminal import bar_factory, game_summary
         from cardgen.pipeline.build import build_game  # (here, not at start-up: `cardgen --help` is quick)
 
     failed = False

@@ -19,19 +19,21 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def importing() -> Iterator[None]:
+def importing(freeze: bool = True) -> Iterator[None]:
     """No cyclic garbage collection while the block runs (its imports); then, if it imported
-    a module, the objects that exist are frozen (`gc.freeze`)."""
-    from cardgen.core.dataclassfns import quick_methods
-
+    a module, the objects that exist are frozen (`gc.freeze`).  `freeze` False: for an import
+    made while a game is loaded (a plug-in's module, one an output imports in `make()`), whose
+    objects, if frozen, would never be collected when they become garbage."""
     was = gc.isenabled()
     before = len(sys.modules)
     gc.disable()
     try:
+        from cardgen.core.dataclassfns import quick_methods  # (and `dataclasses`, `inspect`: in the block)
+
         with quick_methods():
             yield
     finally:
-        if len(sys.modules) > before:
+        if freeze and len(sys.modules) > before:
             gc.freeze()
         if was:
             gc.enable()

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from importlib import import_module
 from typing import Any, Generic, TypeVar
 
-from cardgen.core.dataclassfns import quick_methods
+from cardgen.core.imports import importing
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -27,7 +27,7 @@ class Plugins(Mapping[str, T], Generic[R, T]):
         cls = self._classes.get(name)
         if cls is None:
             module, attr = self.where(self._table[name])
-            with quick_methods():           # (its dataclasses' methods: `core.dataclassfns`)
+            with importing(freeze=False):   # (often while a game is loaded: `core.imports`)
                 found: Any = getattr(import_module(module), attr)
             cls = self._classes[name] = found
         return cls

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from cardgen.core.errors import CardgenError, Loc, plural
+from cardgen.core.imports import importing
 from cardgen.outputs.base import Job, Opts, Output
 from cardgen.schema.core import Bool, Choice, Decl, Env, Invalid, Kind, Length, ListOf, Text, _finite_number, opt, show
 
@@ -124,8 +125,9 @@ def sheet_inputs(job: Job, layout: Any) -> tuple:
     """What a game's sheets on `layout` read besides the output's options, for `Job.part`:
     the copies (card sides by digest), the extra components, the layout, the title (the
     sheets' notes) and the fonts (the notes are set in the game's)."""
-    from cardgen.outputs.extras import extra_copies
-    from cardgen.outputs.incremental import fonts_digest
+    with importing(freeze=False):
+        from cardgen.outputs.extras import extra_copies
+        from cardgen.outputs.incremental import fonts_digest
 
     r = job.rendered
     return r.copies, extra_copies(job), layout, r.game.title, fonts_digest(r.res.fonts)
@@ -148,7 +150,8 @@ def cut_files(job: Job, layout: Any, name: str, pages: list) -> None:
 
 def job_layout(job: Job, name: str, kind: str) -> Any:
     """The sheet layout `name` for this job's game, of the kind the output makes."""
-    from cardgen.render.sheetlayout import kind_problem, resolve
+    with importing(freeze=False):       # (the sheets' modules, as the build's own: `core.imports`)
+        from cardgen.render.sheetlayout import kind_problem, resolve
 
     layout = resolve(name, job.game)
     problem = kind_problem(layout, kind)
@@ -171,10 +174,11 @@ def sheets_pdfs(job: Job, wanted: list[tuple[str, Any]], o: Any,
     (a layout that does not fit is said before anything is drawn).  Card forms drawn for the
     first are in the form cache for the next.  `assemble`: the file name of each (`{}`: the
     name), whose objects the next build takes where only card forms changed (`render.assemble`)."""
-    from cardgen.render import impose
-    from cardgen.render.formcache import FormCache
-    from cardgen.render.pdf import SheetWriter
-    from cardgen.render.sheetlayout import LayoutProblem
+    with importing(freeze=False):
+        from cardgen.render import impose
+        from cardgen.render.formcache import FormCache
+        from cardgen.render.pdf import SheetWriter
+        from cardgen.render.sheetlayout import LayoutProblem
 
     r = job.rendered
     cache = FormCache.of(job.out_dir)
@@ -216,9 +220,10 @@ def _plan(job: Job, layout: Any, name: str, o: Any) -> tuple[Any, list, list, st
     """(sheet options, copies, pages, how the backs were kept apart) of the game's sheets on
     `layout`, the extra components after the decks; then, where the layout allows, pages whose
     pieces fit into the free room of others are not printed (`render.packing`)."""
-    from cardgen.outputs.extras import extra_copies
-    from cardgen.render.packing import fill
-    from cardgen.render.pdf import SheetOptions, one_sided_last, plan_sheets
+    with importing(freeze=False):
+        from cardgen.outputs.extras import extra_copies
+        from cardgen.render.packing import fill
+        from cardgen.render.pdf import SheetOptions, one_sided_last, plan_sheets
 
     r = job.rendered
     so = SheetOptions(name, o.gutter, o.flip, o.back_offset, o.backs, o.mix_backs, layout, o.overlap, r.game.words,

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from cardgen.core.imports import importing
 from cardgen.core.memo import Bounded
 
 RTL_CLASSES = frozenset(("R", "AL"))
@@ -145,7 +146,8 @@ class Shaper:
         if hit is not _UNSHAPED:
             return hit
         rtl = strong(text) == "R"
-        import uharfbuzz as hb
+        with importing(freeze=False):   # (its types made while the collector waits: `core.imports`)
+            import uharfbuzz as hb
 
         hb_font = self.font(path, version)
         buf = hb.Buffer()
