@@ -147,12 +147,16 @@ class Box(Element):
 
 @dataclass(frozen=True, kw_only=True)
 class Rotate(Element):
+    """Turning the element about its centre."""
+
     rotate: float = opt(Number(min=-3600, max=3600, unit="degrees"), "rotation in degrees, counter-clockwise, "
                         "about the element's centre", 0.0, dynamic=True, group="rotate")
 
 
 @dataclass(frozen=True, kw_only=True)
 class Fill(Element):
+    """What fills the element: a colour or a gradient."""
+
     fill: tuple | None = opt(Paint(), "fill: a colour (#rrggbb, a CSS name, or none) or a gradient, "
                              "`linear-gradient(90deg, #fff, #c00)`, `radial-gradient(#fff, #c00 80%)` or "
                              "`{linear: [\"#fff\", \"#c00\"], angle: 90}` (docs/templates.md)", None,
@@ -161,6 +165,8 @@ class Fill(Element):
 
 @dataclass(frozen=True, kw_only=True)
 class Stroke(Element):
+    """The element's outline: colour, width, dashes."""
+
     stroke: tuple | None = opt(Colour(), "outline colour", None, dynamic=True, group="paint")
     stroke_width: float | None = opt(Length(min=0, max=50), "outline width", None, dynamic=True,
                                      default_doc="0.5pt when stroke is set", group="paint")
@@ -176,12 +182,16 @@ class Stroke(Element):
 
 @dataclass(frozen=True, kw_only=True)
 class Opacity(Element):
+    """How opaque the element is."""
+
     opacity: float = opt(Number(min=0, max=1), "how opaque the element is, from 0 (invisible) to 1 (its colours "
                          "as they are); what is under it shows through", 1.0, dynamic=True, group="effects")
 
 
 @dataclass(frozen=True, kw_only=True)
 class Shadow(Opacity):
+    """A drop shadow under the element (and its opacity)."""
+
     shadow: tuple | None = opt(ShadowKind(), "a drop shadow: `x y` offsets (right, down), then a blur and a colour "
                                "if wanted, e.g. `1mm 1mm`, `0.5mm 0.8mm 1mm #00000099` (black at 50 % unless "
                                "a colour is given)", None, dynamic=True, default_doc="none", group="effects")

@@ -16,6 +16,8 @@ MAX_ICONS = 1000
 
 @dataclass(frozen=True, kw_only=True)
 class IconElement(Box, Rotate, Opacity):
+    """The `icon` element."""
+
     summary: ClassVar[str] = "An icon from art/icons/, repeated `count` times in a row or a column."
 
     icon: str = opt(Text(), "icon name (a file in art/icons/ or an alias from game.yaml `icons:`)", "",

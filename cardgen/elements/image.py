@@ -73,6 +73,8 @@ def _soft(lc: LayoutContext, iw: float, ih: float, dw: float, dh: float) -> None
 
 @dataclass(frozen=True, kw_only=True)
 class ImageElement(Box, Rotate, Opacity):
+    """The `image` element."""
+
     summary: ClassVar[str] = ("A PNG, JPEG or SVG picture from art/ (SVG stays vector), fitted to its box. A PNG or "
                               "JPEG with more pixels than its box shows is embedded at the box's pixels (game.yaml "
                               "`image_dpi`, 300 by default, in the print PDFs; the bitmap's own size in Tabletop "

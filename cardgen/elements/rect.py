@@ -11,6 +11,8 @@ from cardgen.schema.core import Length, Percent, opt, resolve
 
 @dataclass(frozen=True, kw_only=True)
 class Rect(Box, Rotate, Fill, Stroke, Shadow):
+    """The `rect` element."""
+
     summary: ClassVar[str] = "A rectangle, filled and/or outlined, optionally with rounded corners."
 
     radius: float | Percent = opt(Length(percent="own", min=0, max=1000), "corner radius (`%` of the shorter "

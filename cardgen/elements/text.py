@@ -22,6 +22,8 @@ from cardgen.text.typeset import TextStyle
 
 @dataclass(frozen=True, kw_only=True)
 class TextElement(Box, Rotate, Shadow):
+    """The `text` element."""
+
     summary: ClassVar[str] = "Text in a box, wrapped and aligned; markup `**bold**`, `*italic*`, `:icon:`, spans " \
                              "`[color=#c00 size=8pt]...[/]` and named styles `[name]...[/name]`, a blank " \
                              "line between paragraphs; `fit: shrink` makes long text smaller to fit."

@@ -76,6 +76,8 @@ _ENTRY_FIELDS = tuple(f.name for f in dataclasses.fields(Entry))     # (plain va
 
 @dataclass
 class Manifest:
+    """What a build made (manifest.json): the game, its version, its cards and the build's `--set`."""
+
     game: str
     version: str
     cards: list[Entry]

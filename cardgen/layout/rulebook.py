@@ -42,12 +42,16 @@ MAX_DEPTH = 3
 
 @dataclass
 class Para:
+    """A paragraph of the rulebook."""
+
     text: str
     loc: Loc
 
 
 @dataclass
 class ListBlock:
+    """A list of the rulebook: steps or bullets."""
+
     kind: str                 # "steps" or "bullets"
     items: list[str]
     loc: Loc
@@ -55,6 +59,8 @@ class ListBlock:
 
 @dataclass
 class Table:
+    """A table of the rulebook."""
+
     header: list[str]
     rows: list[list[str]]
     loc: Loc
@@ -62,6 +68,8 @@ class Table:
 
 @dataclass
 class Callout:
+    """A callout of the rulebook."""
+
     kind: str
     title: str
     text: str
@@ -94,6 +102,8 @@ class DesignerNote:
 
 @dataclass
 class Section:
+    """A section of the rulebook: its title and blocks."""
+
     title: str
     body: list
     level: int                # 1 for a top-level section
@@ -102,6 +112,8 @@ class Section:
 
 @dataclass
 class PlayerAid:
+    """The player aid: the turn's steps, the end, notes, copies."""
+
     turn: list[str] = field(default_factory=list)
     end: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -110,6 +122,8 @@ class PlayerAid:
 
 @dataclass
 class Rulebook:
+    """The game's rulebook, parsed from rules.yaml."""
+
     title: str
     subtitle: str
     players: str

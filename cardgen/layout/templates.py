@@ -54,6 +54,8 @@ ELEMENT_TYPES = tuple(ELEMENTS)
 
 @dataclass
 class Template:
+    """A template, merged with those it extends."""
+
     ref: str
     file: Path
     elements: list[YDict]           # merged elements in drawing order

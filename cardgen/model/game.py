@@ -52,6 +52,8 @@ def _digest_plain(plain: Any) -> str:
 
 @dataclass
 class Card:
+    """One card of a deck, as loaded."""
+
     name: str
     count: int
     fields: dict            # every field, deck defaults merged under the card's own
@@ -126,6 +128,8 @@ class Card:
 
 @dataclass
 class Deck:
+    """One deck file, as loaded."""
+
     name: str
     file: Path
     template: str
@@ -194,6 +198,8 @@ class Deck:
 
 @dataclass
 class Game:
+    """A game, as loaded: its decks, rules and settings."""
+
     slug: str                   # folder name, used for output paths
     root: Path                  # the game folder
     project: Path               # the project folder (templates/, art/, fonts/)

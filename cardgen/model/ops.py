@@ -22,6 +22,8 @@ Shadow = tuple       # (dx, dy, blur, colour) in points (`cardgen.core.paint`)
 
 @dataclass(frozen=True, slots=True)
 class Rect:
+    """A rectangle drawn in the box (x, y, w, h), in points from the card's top left."""
+
     x: float
     y: float
     w: float
@@ -37,6 +39,8 @@ class Rect:
 
 @dataclass(frozen=True, slots=True)
 class Ellipse:
+    """An ellipse filling the box (x, y, w, h)."""
+
     x: float
     y: float
     w: float
@@ -51,6 +55,8 @@ class Ellipse:
 
 @dataclass(frozen=True, slots=True)
 class Line:
+    """A straight line from (x1, y1) to (x2, y2)."""
+
     x1: float
     y1: float
     x2: float
@@ -101,6 +107,8 @@ class Run:
 
 @dataclass(frozen=True, slots=True)
 class Text:
+    """Set text in the box (x, y, w, h): its runs at their baselines."""
+
     x: float
     y: float
     w: float
@@ -117,6 +125,8 @@ class Text:
 
 @dataclass(frozen=True, slots=True)
 class Image:
+    """A picture file drawn in the box (x, y, w, h), fitted."""
+
     path: FilePath
     x: float                    # where the image is drawn (after fitting)
     y: float
@@ -130,6 +140,8 @@ class Image:
 
 @dataclass(frozen=True, slots=True)
 class Icon:
+    """An icon file drawn in the box (x, y, w, h)."""
+
     path: FilePath
     x: float
     y: float
@@ -142,6 +154,8 @@ class Icon:
 
 @dataclass(frozen=True, slots=True)
 class Placeholder:
+    """A labelled box drawn where art is to come."""
+
     x: float
     y: float
     w: float

@@ -351,6 +351,8 @@ class WordsMap(Kind):
 
 @dataclass(frozen=True, kw_only=True)
 class GameFile(Decl):
+    """The keys of game.yaml."""
+
     __what__ = "game.yaml"
     __doc_title__ = "game.yaml"
 
@@ -424,6 +426,8 @@ class GameFile(Decl):
 
 @dataclass(frozen=True, kw_only=True)
 class DeckFile(Decl):
+    """The keys of a deck file."""
+
     __what__ = "deck file"
     __doc_title__ = "deck file"
 
@@ -567,6 +571,8 @@ class ComponentEntry(Decl):
 
 @dataclass(frozen=True, kw_only=True)
 class RulesFile(Decl):
+    """The keys of rules.yaml."""
+
     __what__ = "rules.yaml"
     __doc_title__ = "rules.yaml"
 
@@ -598,6 +604,8 @@ _TEXTS = OneOf((_TEXT, ListOf(_TEXT)), "must be text or a list of texts, got {va
 
 @dataclass(frozen=True, kw_only=True)
 class RulebookSection(Decl):
+    """A section of the rulebook."""
+
     __what__ = "a section"
     __doc_title__ = "rulebook section"
 
@@ -608,6 +616,8 @@ class RulebookSection(Decl):
 
 @dataclass(frozen=True, kw_only=True)
 class RulebookTable(Decl):
+    """A table of the rulebook."""
+
     __what__ = "a table"
     __doc_title__ = "rulebook table"
 
@@ -620,6 +630,8 @@ CALLOUT_KINDS = ("example", "tip", "note")
 
 @dataclass(frozen=True, kw_only=True)
 class RulebookCallout(Decl):
+    """A callout of the rulebook."""
+
     __what__ = "a callout"
     __doc_title__ = "rulebook callout"
 
@@ -633,6 +645,8 @@ FIGURE_KINDS = ("card", "hand", "component")
 
 @dataclass(frozen=True, kw_only=True)
 class RulebookFigure(Decl):
+    """A figure of the rulebook: a card, a hand or a component drawn as it prints."""
+
     __what__ = "a figure"
     __doc_title__ = "rulebook figure"
 
@@ -652,6 +666,8 @@ class RulebookFigure(Decl):
 
 @dataclass(frozen=True, kw_only=True)
 class PlayerAid(Decl):
+    """The player aid in rules.yaml."""
+
     __what__ = "player_aid"
     __doc_title__ = "player aid"
 
