@@ -244,10 +244,13 @@ def deferred(assembly: Assembly, structure: Any, drawer: Any, sides: Sequence[An
     made = {}
     own, memo = doc.idToObjectNumberAndVersion, doc.__dict__.pop("_cardgen_resources", None)
     doc.idToObjectNumberAndVersion = {k: v if isinstance(v, tuple) else (v, 0) for k, v in numbers.items()}
+    counter = doc.objectcounter
     try:
         with _without_a85():
             for num, oid in todo:
                 made[num] = PDFIndirectObject(oid, doc.idToObject[oid]).format(doc)
+        if doc.objectcounter != counter:        # (formatting named an object the last file may not have)
+            raise Fallback
     except KeyError:
         raise Fallback from None
     finally:
