@@ -346,13 +346,12 @@ class Drawer:
             return None
         if self._token_key is None:
             self._token_key = (digest(sorted(self._tokens.items())), self.variant, self._dpi())
-        memo = layout.__dict__.setdefault("_reuse_keys", {})
-        hit = memo.get(self._token_key, memo)
-        if hit is memo:
-            if len(memo) >= 8:
-                memo.clear()
-            hit = memo[self._token_key] = None if shaped_side(layout, self.fonts) and not self._name_glyphs(layout) \
-                else self._reuse_key(layout, self._tokens)
+        memo = layout.__dict__.get("_reuse")          # (the last: a tuple, not a dict, at 10,000 sides)
+        if memo is not None and memo[0] == self._token_key:
+            return memo[1]
+        hit = None if shaped_side(layout, self.fonts) and not self._name_glyphs(layout) \
+            else self._reuse_key(layout, self._tokens)
+        layout.__dict__["_reuse"] = (self._token_key, hit)
         return hit
 
     def keep(self, layouts: Iterable[ops.CardLayout], reuses: Iterable[str]) -> None:

@@ -400,12 +400,12 @@ class SheetWriter:
             if self.any_backs:
                 order += [cp.back for cp in page]
         # every card form the pages place, in the order they first place them
-        self.sides, self.named = assemble.names(order)
+        self.sides, named = assemble.names(order)
         self.data: bytes | None = None
         self.structure: tuple | None = None
         self._start(copies, cache)
         if self.assembly is not None:
-            self.structure = self._structure()
+            self.structure = self._structure(named)
             try:
                 self.data = assemble.deferred(self.assembly, self.structure, self.drawer, self.sides)
             except assemble.Fallback:
@@ -430,7 +430,7 @@ class SheetWriter:
         return assemble.assembled(self.assembly, self.structure, self.drawer, self._write,
                                   self.sides if self.assembly else None)
 
-    def _structure(self) -> tuple:
+    def _structure(self, named: dict[int, str]) -> tuple:
         """What the sheets' objects but the card forms depend on, of what this writer knows:
         each side shown (once), and each page's arrangement by the sides' forms."""
         o, words = self.opts, self.opts.words
@@ -443,7 +443,7 @@ class SheetWriter:
                 return None
             if id(layout) not in sides:
                 sides[id(layout)] = len(shown)
-                shown.append(assemble.side(self.drawer, layout, files, self.named))
+                shown.append(assemble.side(self.drawer, layout, files, named))
             return sides[id(layout)]
 
         pages = [(grid, [(side(cp.face), side(cp.back) if self.any_backs else None, cp.deck, cp.width, cp.height,
