@@ -238,15 +238,28 @@ def own_art(path: Path) -> bool:
     """Is `path` one of cardgen's own icons? Told from the path itself where it is one as the
     icon finder gives it (every card's icon asks: resolving took a system call a folder), else
     from where it leads."""
-    if path.is_absolute() and ".." not in path.parts and path.is_relative_to(_OWN_ART):
-        return True
-    return path.resolve().is_relative_to(_OWN_ART)
+    return _own_by_name(str(path)) or path.resolve().is_relative_to(_OWN_ART)
+
+
+# path name -> whether the name alone says it is cardgen's own art (asked for each icon of each card side)
+_own_names: Bounded[str, bool] = Bounded(1024)
+
+
+def _own_by_name(name: str) -> bool:
+    """An absolute path under cardgen's art folder, without `..`: told by its name alone."""
+    hit = _own_names.get(name)
+    if hit is None:
+        path = Path(name)
+        hit = _own_names[name] = path.is_absolute() and ".." not in path.parts and path.is_relative_to(_OWN_ART)
+    return hit
 
 
 def svg_warnings(path: Path, fonts) -> list[tuple[str, str]]:
     """(message, code) for what of the SVG art at `path` prints otherwise than the file says:
     features cardgen does not draw (`svg_unsupported`) and text in fonts the game (`fonts`, a
     `FontBook`) does not have.  cardgen's own icons draw as they are: nothing to say."""
+    if _own_by_name(str(path)):         # (before a Path is made: every card's icons ask)
+        return []
     path = Path(path)
     if path.suffix.lower() != ".svg" or own_art(path):
         return []

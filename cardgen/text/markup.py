@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from cardgen.core.memo import Bounded
 from cardgen.core.spans import Span, from_tag
 
 _TOKEN = re.compile(r"(\\[*:\\\[<]|\*\*|\*|:[A-Za-z0-9_][A-Za-z0-9_+-]*:|\[/?[A-Za-z_][^\]\n]*\]|\[/\]"
@@ -54,8 +55,41 @@ def parse(text: str, styles: Styles | None = None, problems: list[str] | None = 
     unknown style or attribute, a bad value, a close with nothing open) is added to
     `problems`, and the span set as if that part were not written."""
     text = str(text).strip("\n")
+    if _MARKED.search(text) is None:        # no bold, italic, escape, span or soft hyphen: most cards' text
+        return [_plain_paragraph(ptext) for ptext in _PARA.split(text)]
     spans = _Spans(styles or {}, text, problems)
     return [_parse_paragraph(ptext, spans) for ptext in _PARA.split(text)]
+
+
+_MARKED = re.compile(r"[*\\\[<\u00ad]")
+# a plain word or icon -> its Frag (frozen: every card's text shares the one of each word)
+_plain_frags: Bounded[tuple[str, str], Frag] = Bounded(8192)
+
+
+def _plain_paragraph(ptext: str) -> Paragraph:
+    """`_parse_paragraph` of a paragraph of a text without markup but icons (`_MARKED` finds
+    none): no span, tag, escape or mark, so each token is a word's part, an icon, a space or a
+    forced break; the same paragraph, token for token."""
+    items: Paragraph = []
+    word: list[Frag] = []
+    frags = _plain_frags
+    for tok in _TOKEN.findall(ptext):
+        first = tok[0]
+        if first == "\n" or first == " " or first == "\t":
+            if word:
+                items.append(word)
+                word = []
+            if first == "\n":
+                items.append(BREAK)
+            continue
+        kind = "icon" if len(tok) > 2 and first == ":" and tok[-1] == ":" else "text"
+        frag = frags.get((kind, tok))
+        if frag is None:
+            frag = frags[(kind, tok)] = Frag(kind, tok[1:-1] if kind == "icon" else sys.intern(tok))
+        word.append(frag)
+    if word:
+        items.append(word)
+    return items
 
 
 class _Spans:

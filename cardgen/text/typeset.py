@@ -444,6 +444,14 @@ class Typesetter:
                 self._forward(items, st, size, space + extra, cx, baseline, runs, loose, extra)
         return out
 
+    @staticmethod
+    def _look(frag: Frag, st: TextStyle, size: float) -> tuple[tuple | None, float]:
+        """A text piece's run's colour and letter spacing (as `_run` sets them)."""
+        span = frag.span
+        if span is None:
+            return st.color, 0.0
+        return (span.color if span.color is not None else st.color), span.spacing(st.size) * size
+
     def _run(self, frag: Frag, pw: float, font_name: str, fsize: float, cx: float, baseline: float,
              st: TextStyle, size: float) -> Run:
         """One piece of a line placed at `cx`: text, or an icon."""
@@ -470,17 +478,17 @@ class Typesetter:
             elif wi in loose:
                 cx += spread
             for pi, (frag, pw, font_name, fsize) in enumerate(pieces):
-                run = self._run(frag, pw, font_name, fsize, cx, baseline, st, size)
-                last = runs[-1] if len(runs) > line_start else None
-                if wi and join and wi not in loose and not pi and last is not None and last.kind == "text" \
-                        and run.kind == "text" \
-                        and (last.font, last.size, last.color, last.tracking) == (run.font, run.size, run.color,
-                                                                                 run.tracking):
-                    # a word's parts on one line are one run, as the word measured whole
+                last = runs[-1] if wi and join and not pi and len(runs) > line_start and wi not in loose else None
+                if last is not None and last.kind == "text" and frag.kind == "text" \
+                        and (last.font, last.size, last.color, last.tracking) == \
+                        (font_name, fsize, *self._look(frag, st, size)):
+                    # a word's parts on one line are one run, as the word measured whole (the
+                    # run `_run` would make, joined to the last: no Run made for the part alone)
                     text = str(last.content) + frag.value
-                    runs[-1] = replace(last, content=text, width=last.width + pw, glyphs=self._glyphs(text, last.font))
+                    runs[-1] = Run(last.x, last.baseline, "text", text, last.font, last.size, last.color,
+                                   last.width + pw, last.tracking, self._glyphs(text, last.font))
                 else:
-                    runs.append(run)
+                    runs.append(self._run(frag, pw, font_name, fsize, cx, baseline, st, size))
                 cx += pw
 
     def _visual(self, items: list[LineItem], st: TextStyle, size: float, gap: float, base: int, cx: float,

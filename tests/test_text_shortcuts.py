@@ -1,0 +1,105 @@
+"""The text engine's shortcuts give what its general paths give: plain text parsed without the
+span machinery (`markup._plain_paragraph`), a word's parts joined on a line without a run made
+for each part (`Typesetter._forward`), cardgen's own icons told by name (`icons._own_by_name`)."""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+from cardgen.core.data import DATA
+from cardgen.resources import icons
+from cardgen.resources.fonts import FontBook
+from cardgen.text import breaks, markup
+from cardgen.text.markup import _PARA, _parse_paragraph, _Spans, parse
+from cardgen.text.typeset import TextStyle, Typesetter
+
+PLAIN = ["draw", "card", "Characteristically", "unbelievable", "x:y", ":", "::", ":coins:", ":a_b-1:", "é", "漢",
+         " ", "  ", "\t", "\n", "\n\n", "\n \n", "\r", "\u00a0", "2", "-", "—", "(2).", "fi", "office", "שלום"]
+MARKED = ["*", "**", "\\:", "\\*", "[b]", "[/b]", "[color=#c00 tracking=0.1em]", "[/]", "<span size='8pt'>",
+          "</span>", "[", "<", "soft\u00adhyphen", "[size=7pt]"]
+
+
+def _texts(seed: int, n: int, marked: bool) -> list[str]:
+    rng = random.Random(seed)
+    pieces = PLAIN + (MARKED if marked else [])
+    return ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 30))) for _ in range(n)]
+
+
+def _slow_parse(text: str) -> list:
+    text = text.strip("\n")
+    spans = _Spans({}, text, [])
+    return [_parse_paragraph(p, spans) for p in _PARA.split(text)]
+
+
+def test_plain_text_parses_as_the_general_parser_parses_it():
+    fast = 0
+    for text in _texts(7, 3000, marked=False):
+        assert markup._MARKED.search(text) is None
+        assert parse(text) == _slow_parse(text), repr(text)
+        fast += 1
+    assert fast == 3000
+    # with markup the general parser runs: what it finds is still found
+    problems: list[str] = []
+    assert [f.bold for f in parse("**a** b", None, problems)[0][0]] == [True]
+    parse("a [/] b", None, problems)
+    assert problems == ["'[/]' closes no span"]
+
+
+def _forward_one_run_a_part(self, items, st, size, gap, cx, baseline, runs, loose=frozenset(), spread=0.0):
+    """`Typesetter._forward` as it was: a run made for each part, then joined to the last."""
+    line_start = len(runs)
+    for wi, (pieces, _ww, join) in enumerate(items):
+        if wi and join == 0:
+            cx += gap
+        elif wi in loose:
+            cx += spread
+        for pi, (frag, pw, font_name, fsize) in enumerate(pieces):
+            run = self._run(frag, pw, font_name, fsize, cx, baseline, st, size)
+            last = runs[-1] if len(runs) > line_start else None
+            if wi and join and wi not in loose and not pi and last is not None and last.kind == "text" \
+                    and run.kind == "text" \
+                    and (last.font, last.size, last.color, last.tracking) == (run.font, run.size, run.color,
+                                                                             run.tracking):
+                text = str(last.content) + frag.value
+                runs[-1] = replace(last, content=text, width=last.width + pw, glyphs=self._glyphs(text, last.font))
+            else:
+                runs.append(run)
+            cx += pw
+
+
+def test_a_words_parts_join_on_a_line_as_runs_made_part_by_part(monkeypatch):
+    """Hyphenated words, spans of other colours and letter spacing inside words, icons, fallback
+    fonts, ligatures, justified and centred lines, several measures: the same runs, whether each
+    part is made a run first or not."""
+    fonts = FontBook([DATA / "fonts"])
+    ts = Typesetter(fonts, lambda name: Path(f"/icons/{name}.svg"))
+    ts.hyphenator = breaks.dictionary("en")
+    cases = []
+    for k, text in enumerate(_texts(11, 160, marked=True)):
+        st = TextStyle("Lato", ("regular", "bold")[k % 2], 9.0, align=("left", "justify", "center", "right")[k % 4])
+        cases.append((text, st, (40.0, 70.0, 120.0)[k % 3]))
+    cases.append(("Characteristically[color=#c00]unbelievable[/]office [tracking=0.1em]office[/]fi", TextStyle(
+        "Lato"), 40.0))
+
+    def set_all():
+        return [ts.set(parse(text), st, 0, 0, w, 400, "shrink" if w > 100 else "none") for text, st, w in cases]
+
+    fast = set_all()
+    monkeypatch.setattr(Typesetter, "_forward", _forward_one_run_a_part)
+    slow = set_all()
+    assert fast == slow
+    joined = [r for runs, *_ in fast for r in runs if r.kind == "text" and len(r.content) > 12]
+    assert joined            # (long runs: parts of a hyphenated word set on one line)
+
+
+def test_own_art_told_by_name_as_by_the_path():
+    own = next((DATA / "art").rglob("*.svg"))
+    names = [own, str(own), Path(str(own).replace("/art/", "/art/../art/")), Path("art/x.svg"),
+             Path("/tmp/x.svg"), DATA / "art", Path(str(DATA / "art") + "x/y.svg")]
+    for p in names:
+        path = Path(p)
+        by_path = path.is_absolute() and ".." not in path.parts and path.is_relative_to(icons._OWN_ART)
+        assert icons._own_by_name(str(p)) == by_path, p
+        assert icons._own_by_name(str(p)) == by_path, p       # (from the memo)
+    assert icons.own_art(own) and icons.svg_warnings(own, None) == []
