@@ -520,3 +520,21 @@ def test_a_kept_files_sha256_is_its_contents_whatever_its_size(tmp_path):
         assert incremental.file_sha256(tmp_path / "f") == hashlib.sha256(data).hexdigest()
     assert incremental.file_sha256(tmp_path / "missing") is None
     assert incremental.file_sha256(tmp_path) is None
+
+
+def test_a_sides_digest_is_worked_out_once_for_every_part_that_reads_it():
+    """`Ledger.value`: a side's digest (`ops.layout_digest`) is taken as worked out, without
+    the fonts' table being made again for every part that reads the side."""
+    from cardgen.core.units import MM
+    from cardgen.model import ops
+    from cardgen.outputs.incremental import Ledger
+
+    asked: list[int] = []
+    sides = [ops.CardLayout(63.5 * MM, 88.9 * MM, 9.0, [ops.Rect(0.0, 0.0, 9.0, 9.0, fill=(i / 300, 0.3, 0.5, 1.0))],
+                            f"m/{i}") for i in range(300)]
+    ledger = Ledger(Path("out"), "code", font_files=lambda: asked.append(1) or {})
+    first = ledger.value([sides, (sides[0], "png")])
+    assert len(asked) == 300 and first[1] == (("side", ops.layout_digest(sides[0], {})), "png")
+    assert ledger.value([sides[:10], sides[5]]) == (tuple(("side", ops.layout_digest(s, {})) for s in sides[:10]),
+                                                      ("side", ops.layout_digest(sides[5], {})))
+    assert len(asked) == 300

@@ -68,6 +68,9 @@ class Ledger:
     _values: dict[int, tuple[Any, Any]] = field(default_factory=dict)      # (`value` of long lists)
 
     def layout(self, layout: ops.CardLayout) -> str:
+        done = layout.__dict__.get("_digest")     # (once a layout, `ops.layout_digest`: no font table made again)
+        if done is not None:
+            return str(done)
         from cardgen.model import ops  # (here: a rebuild with nothing changed draws nothing)
 
         return ops.layout_digest(layout, self.font_files())
@@ -76,20 +79,24 @@ class Ledger:
         """`v` with every card side replaced by its digest (for the fingerprint)."""
         from cardgen.model import ops
 
-        if isinstance(v, ops.CardLayout):
+        return self._value(v, ops.CardLayout, ops.Copy)
+
+    def _value(self, v: Any, side: Any, copy: Any) -> Any:
+        if isinstance(v, side):
             return ("side", self.layout(v))
-        if isinstance(v, ops.Copy):
-            return ("copy", self.value(v.face), self.value(v.back), v.deck, v.width, v.height, v.bleed)
+        if isinstance(v, copy):
+            return ("copy", self._value(v.face, side, copy), self._value(v.back, side, copy), v.deck, v.width,
+                    v.height, v.bleed)
         if isinstance(v, (list, tuple)):
             if len(v) < 256:
-                return tuple(self.value(x) for x in v)
+                return tuple(self._value(x, side, copy) for x in v)
             # a long list (every copy of the game's cards, which each paper's sheets read):
             # by its digest, worked out once a build for the list (held: its id stays its own)
             hit = self._values.get(id(v))
             if hit is None or hit[0] is not v:
                 from cardgen.core.digest import digest
 
-                hit = self._values[id(v)] = (v, ("items", len(v), digest(tuple(self.value(x) for x in v))))
+                hit = self._values[id(v)] = (v, ("items", len(v), digest(tuple(self._value(x, side, copy) for x in v))))
             return hit[1]
         return v
 
