@@ -76,7 +76,7 @@ def test_a_words_parts_join_on_a_line_as_runs_made_part_by_part(monkeypatch):
     ts = Typesetter(fonts, lambda name: Path(f"/icons/{name}.svg"))
     ts.hyphenator = breaks.dictionary("en")
     cases = []
-    for k, text in enumerate(_texts(11, 160, marked=True)):
+    for k, text in enumerate(_texts(11, 100, marked=True)):
         st = TextStyle("Lato", ("regular", "bold")[k % 2], 9.0, align=("left", "justify", "center", "right")[k % 4])
         cases.append((text, st, (40.0, 70.0, 120.0)[k % 3]))
     cases.append(("Characteristically[color=#c00]unbelievable[/]office [tracking=0.1em]office[/]fi", TextStyle(
@@ -103,3 +103,55 @@ def test_own_art_told_by_name_as_by_the_path():
         assert icons._own_by_name(str(p)) == by_path, p
         assert icons._own_by_name(str(p)) == by_path, p       # (from the memo)
     assert icons.own_art(own) and icons.svg_warnings(own, None) == []
+
+
+def _fit_parts_general(self, item, cur, cur_w, lines, wrapped, st, size, width, space, wide=True):
+    """`Typesetter._fit_parts` without its shortcut for a word of one part that fits."""
+    from cardgen.text.typeset import _HYPHENATE_BELOW, _HYPHENATE_BELOW_DEFAULT, _SLACK
+
+    parts = []
+    for measured, join in item:
+        pieces, w = self._sized(measured, st, size)
+        parts.append((pieces, w, join))
+    too_wide = False
+    while parts:
+        lead = space if cur and parts[0][2] == 0 else 0.0
+        if cur_w + lead + sum(p[1] for p in parts) <= width + _SLACK:
+            for p in parts:
+                cur_w += (space if cur and p[2] == 0 else 0.0) + p[1]
+                cur.append(p)
+            break
+        short = cur_w < _HYPHENATE_BELOW.get(st.align, _HYPHENATE_BELOW_DEFAULT) * width
+        k, last = self._split(parts, cur_w + lead, width, allow_soft=(wide and not cur) or (bool(cur) and short))
+        if k:
+            for n, p in enumerate(parts[:k]):
+                p = last if n == k - 1 else p
+                cur_w += (space if cur and p[2] == 0 else 0.0) + p[1]
+                cur.append(p)
+            parts = parts[k:]
+        elif not cur:
+            cur, cur_w = list(parts), sum(p[1] for p in parts)
+            too_wide = True
+            break
+        wrapped.add(len(lines))
+        lines.append((cur, cur_w, False))
+        cur, cur_w = [], 0.0
+    return cur, cur_w, too_wide
+
+
+def test_a_word_of_one_part_is_added_to_a_line_as_the_general_path_adds_it(monkeypatch):
+    """Lines broken, sizes fitted and widths summed alike with and without the shortcut, at
+    measures from narrower than a word to wide, set left, justified and in spans."""
+    fonts = FontBook([DATA / "fonts"])
+    ts = Typesetter(fonts, lambda name: Path(f"/icons/{name}.svg"))
+    ts.hyphenator = breaks.dictionary("en")
+    cases = [(text, TextStyle("Lato", "regular", 9.0, align=("left", "justify")[k % 2]), w)
+             for k, text in enumerate(_texts(13, 60, marked=True)) for w in (15.0, 55.0, 160.0)]
+
+    def set_all():
+        return [ts.set_block(parse(text), st, 0, 0, w, 90, ("none", "shrink")[int(w) % 2]) for text, st, w in cases]
+
+    fast = set_all()
+    monkeypatch.setattr(Typesetter, "_fit_parts", _fit_parts_general)
+    assert set_all() == fast
+    assert any(overflow for _, _, overflow, _ in fast) and any(size < 9 for _, size, _, _ in fast)

@@ -605,9 +605,13 @@ class Layouter:
                 if r.kind != "text":
                     continue
                 text = str(r.content)
+                gone = fonts.missing(text, r.font)
+                fallback = fonts.is_fallback(r.font)
+                if not gone and not fallback:
+                    continue            # (most runs: nothing to say, nothing to remember)
                 seen = said.setdefault(r.font, set())
-                lacking = "".join(ch for ch in fonts.missing(text, r.font) if ch not in seen)
-                if fonts.is_fallback(r.font):
+                lacking = "".join(ch for ch in gone if ch not in seen)
+                if fallback:
                     mono[r.font] = mono.get(r.font, "") + "".join(
                         ch for ch in dict.fromkeys(text) if is_emoji(ch) and ch not in seen and ch not in lacking)
                     seen.update(mono[r.font])

@@ -63,7 +63,7 @@ def parse(text: str, styles: Styles | None = None, problems: list[str] | None = 
 
 _MARKED = re.compile(r"[*\\\[<\u00ad]")
 # a plain word or icon -> its Frag (frozen: every card's text shares the one of each word)
-_plain_frags: Bounded[tuple[str, str], Frag] = Bounded(8192)
+_plain_frags: Bounded[tuple[str, str], Frag] = Bounded(2048)
 
 
 def _plain_paragraph(ptext: str) -> Paragraph:

@@ -242,7 +242,8 @@ class Typesetter:
         out: list[Piece] = []
         total = 0.0
         for f, unit, name in pieces:
-            scale = scaled(f, st.size)[0]
+            span = f.span
+            scale = 1.0 if span is None else span.scale(st.size)      # (`scaled`)
             if unit is None:
                 h = size * st.icon_scale * scale
                 w = h + size * scale * 0.08
@@ -287,10 +288,19 @@ class Typesetter:
         """One word added to the line being filled (`cur`, `cur_w` wide), lines ended into
         `lines` as it needs; returns the line being filled then and whether a part of the
         word is wider than the measure."""
-        parts: list[LineItem] = []
-        for measured, join in item:
+        if len(item) == 1:          # (most words: one part, and it fits)
+            measured, join = item[0]
             pieces, w = self._sized(measured, st, size)
-            parts.append((pieces, w, join))
+            lead = space if cur and join == 0 else 0.0
+            if cur_w + lead + w <= width + _SLACK:
+                cur.append((pieces, w, join))
+                return cur, cur_w + (lead + w), False
+            parts: list[LineItem] = [(pieces, w, join)]
+        else:
+            parts = []
+            for measured, join in item:
+                pieces, w = self._sized(measured, st, size)
+                parts.append((pieces, w, join))
         too_wide = False
         while parts:
             lead = space if cur and parts[0][2] == 0 else 0.0
