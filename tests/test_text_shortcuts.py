@@ -17,7 +17,8 @@ from cardgen.text.typeset import TextStyle, Typesetter
 PLAIN = ["draw", "card", "Characteristically", "unbelievable", "x:y", ":", "::", ":coins:", ":a_b-1:", "é", "漢",
          " ", "  ", "\t", "\n", "\n\n", "\n \n", "\r", "\u00a0", "2", "-", "—", "(2).", "fi", "office", "שלום"]
 MARKED = ["*", "**", "\\:", "\\*", "[b]", "[/b]", "[color=#c00 tracking=0.1em]", "[/]", "<span size='8pt'>",
-          "</span>", "[", "<", "soft\u00adhyphen", "[size=7pt]"]
+          "</span>", "[", "<", "soft\u00adhyphen", "[size=7pt]",
+          "[size=13pt]"]
 
 
 def _texts(seed: int, n: int, marked: bool) -> list[str]:
@@ -155,3 +156,16 @@ def test_a_word_of_one_part_is_added_to_a_line_as_the_general_path_adds_it(monke
     monkeypatch.setattr(Typesetter, "_fit_parts", _fit_parts_general)
     assert set_all() == fast
     assert any(overflow for _, _, overflow, _ in fast) and any(size < 9 for _, size, _, _ in fast)
+
+
+def test_a_lines_scale_is_its_largest_pieces_over_the_texts_size():
+    """`Typesetter._scale` (asked for each line as it is fitted and placed) against its formula, on
+    lines of pieces smaller, as large as, a hair larger than and much larger than the text, and icons."""
+    rng = random.Random(3)
+    for _ in range(3000):
+        size = rng.choice([9.0, 6.5, 7.3, 12.0])
+        line = ([([(None, 1.0, rng.choice(["", "Lato-Regular"]),
+                    rng.choice([size, size * 0.8, size * 1.0000001, size * rng.uniform(0.5, 2.0), 20.0]))
+                   for _ in range(rng.randint(1, 3))], 1.0, 0) for _ in range(rng.randint(0, 4))], 1.0, True)
+        assert Typesetter._scale(line, size) == max([1.0] + [p[3] / size for pieces, *_ in line[0]
+                                                          for p in pieces if p[2]])

@@ -380,7 +380,12 @@ class Typesetter:
     def _scale(line: Line, size: float) -> float:
         """How much taller than the text's size a line is set: its largest span's size over
         the text's (a line of smaller spans keeps the text's line height)."""
-        return max([1.0] + [p[3] / size for pieces, *_ in line[0] for p in pieces if p[2]])
+        best = 1.0
+        for pieces, _w, _join in line[0]:
+            for p in pieces:
+                if p[2] and p[3] > size:        # (a piece no larger than the text's: at most 1.0)
+                    best = max(best, p[3] / size)
+        return best
 
     def _height(self, lines: list[Line], st: TextStyle, size: float, asc: float, desc: float) -> float:
         if not lines:
