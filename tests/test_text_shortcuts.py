@@ -108,36 +108,8 @@ def test_own_art_told_by_name_as_by_the_path():
 
 def _fit_parts_general(self, item, cur, cur_w, lines, wrapped, st, size, width, space, wide=True):
     """`Typesetter._fit_parts` without its shortcut for a word of one part that fits."""
-    from cardgen.text.typeset import _HYPHENATE_BELOW, _HYPHENATE_BELOW_DEFAULT, _SLACK
-
-    parts = []
-    for measured, join in item:
-        pieces, w = self._sized(measured, st, size)
-        parts.append((pieces, w, join))
-    too_wide = False
-    while parts:
-        lead = space if cur and parts[0][2] == 0 else 0.0
-        if cur_w + lead + sum(p[1] for p in parts) <= width + _SLACK:
-            for p in parts:
-                cur_w += (space if cur and p[2] == 0 else 0.0) + p[1]
-                cur.append(p)
-            break
-        short = cur_w < _HYPHENATE_BELOW.get(st.align, _HYPHENATE_BELOW_DEFAULT) * width
-        k, last = self._split(parts, cur_w + lead, width, allow_soft=(wide and not cur) or (bool(cur) and short))
-        if k:
-            for n, p in enumerate(parts[:k]):
-                p = last if n == k - 1 else p
-                cur_w += (space if cur and p[2] == 0 else 0.0) + p[1]
-                cur.append(p)
-            parts = parts[k:]
-        elif not cur:
-            cur, cur_w = list(parts), sum(p[1] for p in parts)
-            too_wide = True
-            break
-        wrapped.add(len(lines))
-        lines.append((cur, cur_w, False))
-        cur, cur_w = [], 0.0
-    return cur, cur_w, too_wide
+    parts = [(*self._sized(measured, st, size), join) for measured, join in item]
+    return self._fit_sized(parts, cur, cur_w, lines, wrapped, st, width, space, wide)
 
 
 def test_a_word_of_one_part_is_added_to_a_line_as_the_general_path_adds_it(monkeypatch):

@@ -301,6 +301,12 @@ class Typesetter:
             for measured, join in item:
                 pieces, w = self._sized(measured, st, size)
                 parts.append((pieces, w, join))
+        return self._fit_sized(parts, cur, cur_w, lines, wrapped, st, width, space, wide)
+
+    def _fit_sized(self, parts: list[LineItem], cur: list[LineItem], cur_w: float, lines: list[Line],
+                   wrapped: set[int], st: TextStyle, width: float, space: float,
+                   wide: bool) -> tuple[list[LineItem], float, bool]:
+        """`_fit_parts` of a word's parts sized: the general way, broken across lines as it needs."""
         too_wide = False
         while parts:
             lead = space if cur and parts[0][2] == 0 else 0.0
