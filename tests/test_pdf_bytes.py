@@ -262,6 +262,29 @@ def test_the_last_files_are_not_taken_when_more_than_card_forms_changed(tmp_path
     assert made > letter        # (the letter sheets at least made anew: with a new letter, every file)
 
 
+GEM = ('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10">'
+       '<path d="M5 0 L10 5 L5 10 L0 5 Z" fill="{}"/></svg>')
+
+
+def test_an_icon_file_changed_is_not_taken_from_the_last_files(tmp_path):
+    """The cards show the game's own icon; its file changed (another colour) with a card's
+    text: the structure key covers the SVG by content, so nothing is taken from the last files
+    (the icon's form object is another), and each file is a clean build's."""
+    game = make_game(tmp_path)
+    face = game / "templates" / "face.yaml"
+    face.write_text(FACE + "  - {name: gem, type: icon, icon: gem, x: 50mm, y: 70mm, width: 8mm, height: 8mm}\n")
+    write(game / "art" / "icons" / "gem.svg", GEM.format("#cc2222"))
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    build(game, out)
+    write(game / "art" / "icons" / "gem.svg", GEM.format("#2222cc"))
+    edit(game)
+    _, made = build(game, out)
+    _, clean_made = build(game, fresh)
+    assert made * 2 > clean_made        # written whole (assembled: under a twentieth)
+    for name in PDFS:
+        assert (out / "dozen" / name).read_bytes() == (fresh / "dozen" / name).read_bytes(), name
+
+
 def test_a_reused_side_is_shaped_again_only_where_its_pdf_needs_glyphs(tmp_path, monkeypatch):
     """A card side taken from the form cache says to its font what each ligature glyph stands
     for (its ToUnicode text): only its runs drawn with such glyphs are shaped for it, once a
