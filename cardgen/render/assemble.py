@@ -202,6 +202,18 @@ def splice(cache: PdfCache, key: str, previous: Path, doc: Any, keys: dict[str, 
     return data
 
 
+def kept(assembly: Assembly | None) -> bool:
+    """Whether the cache has an entry for the file at all (a first build has none: its
+    documents make their forms before working out their structure, as before `deferred`)."""
+    if assembly is None:
+        return False
+    cache, _, previous = assembly
+    if not cache._loaded:
+        cache.load()
+    file = str(previous)
+    return any(entry[0] == file for entry in cache.entries.values())
+
+
 def deferred(assembly: Assembly, structure: Any, drawer: Any, sides: Sequence[Any]) -> bytes | None:
     """The PDF of `drawer`'s document, whose card forms are `sides` (in the order the pages
     first place them, named `card1`, `card2`, ...: none made yet), from the file the last

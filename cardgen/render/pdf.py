@@ -404,7 +404,7 @@ class SheetWriter:
         self.data: bytes | None = None
         self.structure: tuple | None = None
         self._start(copies, cache)
-        if self.assembly is not None:
+        if self.assembly is not None and assemble.kept(self.assembly):
             self.structure = self._structure(named)
             try:
                 self.data = assemble.deferred(self.assembly, self.structure, self.drawer, self.sides)
@@ -413,6 +413,8 @@ class SheetWriter:
         if self.data is None:
             for layout in self.sides:
                 self.drawer.card_form(layout)
+            if self.assembly is not None and self.structure is None:
+                self.structure = self._structure(named)
 
     def _start(self, copies: list[Copy], cache: FormCache | None) -> None:
         """A new document: its canvas, and a drawer with the fonts named for these cards."""
