@@ -208,8 +208,7 @@ def kept(assembly: Assembly | None) -> bool:
     if assembly is None:
         return False
     cache, _, previous = assembly
-    if not cache._loaded:
-        cache.load()
+    cache.load()
     file = str(previous)
     return any(entry[0] == file for entry in cache.entries.values())
 
