@@ -236,7 +236,7 @@ def deferred(assembly: Assembly, structure: Any, drawer: Any, sides: Sequence[An
     by_name = {name: (num, reuse) for num, name, reuse in old_forms}
     reuses, changed = [], []
     for n, side in enumerate(sides, 1):
-        reuse, had = drawer.reuse_key(side), by_name.get(f"card{n}")
+        reuse, had = drawer.reuse_key(side, remember=True), by_name.get(f"card{n}")
         if reuse is None or had is None:
             return None
         reuses.append(reuse)

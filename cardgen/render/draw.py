@@ -337,11 +337,11 @@ class Drawer:
                                                        for chars in side_chars(layout, self.fonts).values())
         return done
 
-    def reuse_key(self, layout: ops.CardLayout) -> str | None:
+    def reuse_key(self, layout: ops.CardLayout, remember: bool = False) -> str | None:
         """The key of `layout`'s form in the form cache (`_reuse_key`), or None where its form
         is not looked up there (no cache, fonts not fixed ahead, glyphs its runs do not name).
-        Worked out once a process for each way of naming and coding the fonts (`_tokens`): the
-        print sheets of both papers, cards.pdf and the fold-over sheets name them alike."""
+        `remember`: kept on the side for the next document that names and codes the fonts alike
+        (`_tokens`: the print sheets of both papers, cards.pdf and the fold-over sheets do)."""
         if self.cache is None or self._tokens is None or not isinstance(self.c, CardCanvas):
             return None
         if self._token_key is None:
@@ -351,7 +351,8 @@ class Drawer:
             return memo[1]
         hit = None if shaped_side(layout, self.fonts) and not self._name_glyphs(layout) \
             else self._reuse_key(layout, self._tokens)
-        layout.__dict__["_reuse"] = (self._token_key, hit)
+        if remember:        # (not while forms are made: small objects kept among theirs hold their memory)
+            layout.__dict__["_reuse"] = (self._token_key, hit)
         return hit
 
     def keep(self, layouts: Iterable[ops.CardLayout], reuses: Iterable[str]) -> None:
