@@ -14,7 +14,8 @@ changed formatted again, in the same object numbers: the same bytes a clean buil
 
 What is kept, per output folder (`<output>/.cache/pdfs.bin`, sealed as every cache file):
 for each structure key, the file it describes, its SHA-256, where each object begins, where
-the cross-reference begins, each card form's object number, name and reuse key, and the
+the cross-reference begins, each card form's object number and reuse key (the forms are named `card1`, `card2`, ... in
+the order of their numbers), and the
 object numbers of the other objects a card form may refer to (SVG forms, images, the fonts'
 dictionary).  The bytes are read from the file itself, in the output folder, and used only if
 they have that SHA-256.  The file keeps, for each PDF, the entry of the last build that made
@@ -91,20 +92,21 @@ def _objects(doc: Any) -> list[int]:
     return [doc.idToOffset[doc.numberToId[n]] for n in range(1, len(doc.numberToId) + 1)]
 
 
-def _form_numbers(doc: Any, keys: dict[str, str | None]) -> dict[int, tuple[str, str]] | None:
-    """Object number -> (name, reuse key) of each card form `keys` names (form name -> reuse
-    key); None if a form has none (it is not kept: the file cannot be assembled)."""
+def _form_numbers(doc: Any, keys: dict[str, str | None]) -> dict[int, str] | None:
+    """Object number -> reuse key of each card form `keys` names (form name -> reuse key; the
+    forms are `card1`, `card2`, ... in the order of their numbers); None if a form has none
+    (it is not kept: the file cannot be assembled)."""
     from reportlab.pdfbase.pdfdoc import xObjectName
 
     out = {}
     for name, key in keys.items():
         if key is None:
             return None
-        out[doc.idToObjectNumberAndVersion[xObjectName(name)][0]] = (name, key)
+        out[doc.idToObjectNumberAndVersion[xObjectName(name)][0]] = key
     return out
 
 
-def _named(doc: Any, forms: dict[int, tuple[str, str]]) -> list[tuple[str, int]]:
+def _named(doc: Any, forms: dict[int, str]) -> list[tuple[str, int]]:
     """(name, object number) of what a card form may refer to besides itself: the fonts'
     dictionary and every other form or image (`deferred` formats new forms against them)."""
     return [(name, num) for num, name in doc.numberToId.items()
@@ -116,10 +118,9 @@ def _startxref(data: bytes) -> int:
     return int(data[at:data.index(b"\n", at)])
 
 
-def _entry(previous: Path, data: bytes, offsets: list[int], xref: int, forms: dict[int, tuple[str, str]],
+def _entry(previous: Path, data: bytes, offsets: list[int], xref: int, forms: dict[int, str],
            named: list[tuple[str, int]]) -> tuple:
-    return (str(previous), hashlib.sha256(data).hexdigest(), offsets, xref,
-            sorted((num, name, reuse) for num, (name, reuse) in forms.items()), named)
+    return (str(previous), hashlib.sha256(data).hexdigest(), offsets, xref, sorted(forms.items()), named)
 
 
 def record(cache: PdfCache, key: str, data: bytes, doc: Any, keys: dict[str, str | None], previous: Path,
@@ -189,12 +190,12 @@ def splice(cache: PdfCache, key: str, previous: Path, doc: Any, keys: dict[str, 
     if last is None or forms is None:
         return None
     (_, _, offsets, xref, old_forms, named), old = last
-    if {num: (name, reuse) for num, name, reuse in old_forms}.keys() != forms.keys():
+    if dict(old_forms).keys() != forms.keys():
         return None
     made = {}
     with _without_a85():
-        for num, _, reuse in old_forms:
-            if forms[num][1] != reuse:
+        for num, reuse in old_forms:
+            if forms[num] != reuse:
                 oid = doc.numberToId[num]
                 made[num] = PDFIndirectObject(oid, doc.idToObject[oid]).format(doc)
     data, starts, at = _rebuilt(old, offsets, xref, made)
@@ -233,7 +234,7 @@ def deferred(assembly: Assembly, structure: Any, drawer: Any, sides: Sequence[An
     (_, _, offsets, xref, old_forms, named), old = last
     if len(old_forms) != len(sides):
         return None
-    by_name = {name: (num, reuse) for num, name, reuse in old_forms}
+    by_name = {f"card{n}": had for n, had in enumerate(old_forms, 1)}     # (in the order of their numbers)
     reuses, changed = [], []
     for n, side in enumerate(sides, 1):
         reuse, had = drawer.reuse_key(side, remember=True), by_name.get(f"card{n}")
@@ -270,7 +271,7 @@ def deferred(assembly: Assembly, structure: Any, drawer: Any, sides: Sequence[An
         if memo is not None:
             doc.__dict__["_cardgen_resources"] = memo
     data, starts, at = _rebuilt(old, offsets, xref, made)
-    forms = {by_name[f"card{n}"][0]: (f"card{n}", reuse) for n, reuse in enumerate(reuses, 1)}
+    forms = {num: reuse for (num, _), reuse in zip(old_forms, reuses)}
     cache.put(key, _entry(previous, data, starts, at, forms, named))
     return data
 
