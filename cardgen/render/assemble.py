@@ -16,8 +16,9 @@ What is kept, per output folder (`<output>/.cache/pdfs.bin`, sealed as every cac
 for each structure key, the file it describes, its SHA-256, where each object begins, where
 the cross-reference begins, each card form's object number and reuse key (the forms are
 named `card1`, `card2`, ... in the order of their numbers), and the object numbers of the
-other objects a card form may refer to (SVG forms, images, the fonts' dictionary).  The bytes are read from the file itself, in the output folder, and used only if
-they have that SHA-256.  The file keeps, for each PDF, the entry of the last build that made
+other objects a card form may refer to (SVG forms, images, the fonts' dictionary).  The
+bytes are read from the file itself, in the output folder, and used only if they have that
+SHA-256.  The file keeps, for each PDF, the entry of the last build that made
 it (`PdfCache.payload`): a build that makes some of the folder's PDFs (`--only print`) keeps
 the others' entries.
 
