@@ -92,9 +92,68 @@ def make_game(folder: Path, n: int) -> Path:
     return game
 
 
-# -- the floor --------------------------------------------------------------------------------
+# -- the floors -------------------------------------------------------------------------------
 
+# The deck's design as `bare_reportlab.card_form` and `back_form` draw it (`FACE` and `BACK`
+# above: mm from the trim's top edge).
+DESIGN = {
+    "face": {"panel": "#f7f0df", "title": None, "title_size": 13.0, "title_base": 11.0, "kind": "kind",
+             "kind_base": 18.0, "kind_colour": "#555555", "art": None, "art_top": 22.0,
+             "box": (5.0, 48.0, 53.5, 34.0), "text_box": (7.0, 50.0, 49.5, 30.0), "text": "#1f1b16",
+             "text_least": 6.0},
+    "back": {"colour": "#243b6b", "icon": None, "frame": 4.0, "title": "TTS Bench", "title_size": 20.0},
+}
+
+# The floor: a bare script (ReportLab, PDFium, Pillow; none of cardgen) that reads the deck's
+# cards and, one worker process per core, sheet by sheet: draws the sheet's card sides into a
+# PDF of its own with `bare_reportlab`'s drawing functions, renders each page at the cell size,
+# pastes it into the sheet and encodes the sheet as cardgen does; the back likewise, alone.
 FLOOR = r"""
+import io, json, os, sys, multiprocessing as mp
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+import bare_reportlab as bare
+import pypdfium2 as pdfium
+from PIL import Image
+from reportlab.pdfgen.canvas import Canvas
+game, out, plan = Path(sys.argv[2]), sys.argv[3], json.loads(sys.argv[4])
+cw, ch, quality = plan["cw"], plan["ch"], plan["quality"]
+face = bare.Face(**{k: tuple(v) if isinstance(v, list) else v for k, v in plan["face"].items()})
+back = bare.Back(**plan["back"])
+bare.register_fonts()
+cards = bare.read_cards(game / "bench.yaml")
+size = (bare.W + 2 * bare.B, bare.H + 2 * bare.B)
+
+def sheet(args):
+    k, first, cols, rows, count = args
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=size, invariant=1, pageCompression=0)
+    icons = bare.Icons(c)
+    for n in range(first, first + count) if k >= 0 else [None]:
+        c.doForm(bare.card_form(c, n, cards[n], face, icons) if n is not None else
+                 bare.back_form(c, back, icons, back.title))
+        c.showPage()
+    c.save()
+    doc = pdfium.PdfDocument(buf.getvalue())
+    atlas = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
+    for i in range(len(doc)):
+        page = doc[i]
+        img = page.render(scale=cw / bare.W, crop=(bare.B,) * 4, rev_byteorder=True).to_pil()
+        page.close()
+        if img.size != (cw, ch):
+            img = img.crop((0, 0, cw, ch))
+        atlas.paste(img, ((i % cols) * cw, (i // cols) * ch))
+    doc.close()
+    atlas.save(os.path.join(out, f"{k}.jpg"), "JPEG", quality=quality, subsampling=0, optimize=False)
+
+with mp.get_context("fork").Pool(os.cpu_count()) as pool:
+    pool.map(sheet, [tuple(s) for s in plan["sheets"]] + [(-1, 0, 1, 1, 1)], chunksize=1)
+"""
+
+# The render-only floor (sessions 4 to 9's): the same deck sheets from the sides cardgen drew
+# into one PDF beforehand, not timed; in a fresh process with one worker per core, each sheet's
+# sides rendered, pasted and encoded as above; nothing else.
+RENDER_FLOOR = r"""
 import json, os, sys, multiprocessing as mp
 import pypdfium2 as pdfium
 from PIL import Image
@@ -143,13 +202,25 @@ def floor_pdf(game: Path, path: Path) -> dict:
             "sheets": [(k, firsts[k], s.cols, s.rows, len(s.entries)) for k, s in enumerate(sheets)]}
 
 
-def run_floor(pdf: Path, out: Path, plan: dict) -> Measured:
+def run_floor(game: Path, out: Path, plan: dict) -> Measured:
+    """The floor that draws (`FLOOR`), in a fresh process."""
     import json
 
     out.mkdir()
-    m = measure([sys.executable, "-c", FLOOR, str(pdf), str(out), json.dumps(plan)])
+    m = measure([sys.executable, "-c", FLOOR, str(HERE), str(game), str(out), json.dumps({**plan, **DESIGN})])
     if m.returncode:
         raise SystemExit(f"floor failed:\n{m.stderr}")
+    return m
+
+
+def run_render_floor(pdf: Path, out: Path, plan: dict) -> Measured:
+    """The render-only floor (`RENDER_FLOOR`), in a fresh process."""
+    import json
+
+    out.mkdir()
+    m = measure([sys.executable, "-c", RENDER_FLOOR, str(pdf), str(out), json.dumps(plan)])
+    if m.returncode:
+        raise SystemExit(f"render-only floor failed:\n{m.stderr}")
     return m
 
 
@@ -167,8 +238,8 @@ def main() -> None:
     ap.add_argument("--cards", type=int, nargs="*", default=[500])
     ap.add_argument("--repeat", type=int, default=2)
     a = ap.parse_args()
-    print(f"# {machine()}; {compiled(ROOT)}; best of {a.repeat}, build and floor taking turns; "
-          f"target: build / floor at most 1.2")
+    print(f"# {machine()}; {compiled(ROOT)}; best of {a.repeat}, build and floors taking turns; "
+          f"target: build / floor (which draws the sides too) at most 1.2")
     print(f"{'cards':>6} {'sheets':>6} {'build s':>8} {'floor s':>8} {'ratio':>6} {'build CPU':>10} "
           f"{'floor CPU':>10} {'ratio':>6} {'build MB':>9} {'floor MB':>9} {'rebuild s':>10}")
     for n in a.cards:
@@ -176,23 +247,27 @@ def main() -> None:
             t = Path(tmp)
             game = make_game(t, n)
             plan = floor_pdf(game, t / "floor.pdf")
-            builds, floors, rebuilds, befores = [], [], [], []
+            builds, floors, renders, rebuilds, befores = [], [], [], [], []
             for k in range(a.repeat):
                 builds.append(run_build(game, t / f"out{k}"))
                 rebuilds.append(run_build(game, t / f"out{k}"))
-                floors.append(run_floor(t / "floor.pdf", t / f"floor{k}", plan))
+                floors.append(run_floor(game, t / f"floor{k}", plan))
+                renders.append(run_render_floor(t / "floor.pdf", t / f"render{k}", plan))
                 befores.append(before_rasterizing(game, ROOT))
-                b, f = builds[-1], floors[-1]
+                b, f, r = builds[-1], floors[-1], renders[-1]
                 print(f"# run {k + 1}: build / floor CPU {b.cpu:.2f} / {f.cpu:.2f} s ({b.cpu / f.cpu:.2f}), "
-                      f"wall {b.wall:.2f} / {f.wall:.2f} s ({b.wall / f.wall:.2f}); before rasterizing "
-                      f"{befores[-1].cpu:.2f} s", flush=True)
+                      f"wall {b.wall:.2f} / {f.wall:.2f} s ({b.wall / f.wall:.2f}); render-only floor CPU "
+                      f"{r.cpu:.2f} s ({b.cpu / r.cpu:.2f}); before rasterizing {befores[-1].cpu:.2f} s", flush=True)
         bw, bc = min(m.wall for m in builds), min(m.cpu for m in builds)
         fw, fc = min(m.wall for m in floors), min(m.cpu for m in floors)
+        rw, rc = min(m.wall for m in renders), min(m.cpu for m in renders)
         sheets = len(plan["sheets"])
         print(f"{n:>6} {sheets:>6} {bw:>8.2f} {fw:>8.2f} {bw / fw:>6.2f} {bc:>10.2f} {fc:>10.2f} {bc / fc:>6.2f} "
               f"{max(m.rss_mb for m in builds):>9.0f} {max(m.rss_mb for m in floors):>9.0f} "
               f"{min(m.wall for m in rebuilds):>10.2f}", flush=True)
-        print(before_line(min(m.cpu for m in befores), bc, fc), flush=True)
+        print(f"{'':>6} render-only floor (the sides drawn beforehand, untimed; sessions 4 to 9): {rw:.2f} s, "
+              f"CPU {rc:.2f} s; build / it: wall {bw / rw:.2f}, CPU {bc / rc:.2f}", flush=True)
+        print(before_line(min(m.cpu for m in befores), bc, rc, "render-only floor"), flush=True)
     print(f"# {machine()}")
 
 

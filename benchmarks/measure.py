@@ -226,8 +226,8 @@ def before_rasterizing(game, root) -> Measured:
     return m
 
 
-def before_line(before: float, build: float, floor: float) -> str:
+def before_line(before: float, build: float, floor: float, name: str = "floor") -> str:
     """The benchmarks' line under a size's figures: how much of the build's CPU comes before
-    rasterizing (`before_rasterizing`), and the rest of the build against the floor."""
+    rasterizing (`before_rasterizing`), and the rest of the build against the floor (`name`)."""
     return (f"{'':>6} of the build's CPU {before:.2f} s ({100 * before / build:.0f} %) is before rasterizing "
-            f"(load, check, lay out: `cardgen validate`); the rest / floor: {(build - before) / floor:.2f}")
+            f"(load, check, lay out: `cardgen validate`); the rest / {name}: {(build - before) / floor:.2f}")
