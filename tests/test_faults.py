@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, write
 
+from cardgen.core import atomic
 from cardgen.core.errors import display_path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -474,14 +475,14 @@ def test_full_disk_while_writing_a_cache_file_names_it(built, monkeypatch):
     system's error names no file: said at the file cardgen was writing, not as `cardgen:`."""
     root, out, before = built
     write(root / "deck.yaml", "deck: Things\ntemplate: tiny/face\nback: tiny/back\n" + TWO)
-    real = Path.write_bytes
+    real = atomic._write_all
 
-    def write_bytes(self, data):
-        if self.name.endswith(".tmp") and ".cache" in self.parts:
+    def write_all(tmp, fd, parts):
+        if tmp.endswith(".tmp") and ".cache" in Path(tmp).parts:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))          # (as write(2) says it: no path)
-        return real(self, data)
+        return real(tmp, fd, parts)
 
-    monkeypatch.setattr(Path, "write_bytes", write_bytes)
+    monkeypatch.setattr(atomic, "_write_all", write_all)
     code, _, stderr = build(root, out, "--only", "print", "--only", "tts")
     assert code == 1
     lines = stderr.strip().splitlines()

@@ -379,7 +379,7 @@ def _save(img: Image.Image, job: Job, packed: bytes | None = None) -> tuple[str,
     else:
         data = packed or _packed(img.tobytes(), img.width, img.height, 3 * img.width)
     sealed = seal_parts(data)         # (its checksum is the sha256 `ready` wants: hashed once)
-    atomic.write_bytes(job.out, b"".join(sealed))
+    atomic.write_parts(job.out, sealed)
     if job.ready is None:
         return None
     atomic.write_bytes(job.ready, data)
