@@ -11,17 +11,31 @@ floor taking turns:
   system) of the build and of every process it started (the raster workers and their fork
   server, orphans included), and the peak of their summed memory (RSS, sampled);
 - rebuild: the same command again, nothing changed;
-- floor: what making the deck sheets needs at the least, with the same libraries: the same
-  card sides drawn into one PDF beforehand (not timed), then, in a fresh process with one
-  worker process per core, each deck sheet's card sides rendered once by PDFium at the
-  sheet's cell size, pasted into the sheet and encoded as cardgen's are (JPEG, quality 92,
-  no chroma subsampling), written to a file; nothing else (no cache, no saved object);
+- floor: what making the deck sheets needs at the least, with the same libraries, in a
+  fresh process with one worker process per core, all of it timed: a bare script (no cardgen)
+  reads the deck's cards (`bench.yaml`), and each worker, sheet by sheet, draws the sheet's
+  card sides into a PDF of its own with `bare_reportlab.py`'s drawing functions (the print
+  yardstick's, told this deck's design by `DESIGN`), renders each page once with PDFium at
+  the sheet's cell size, pastes it into the sheet and encodes the sheet as cardgen does (JPEG,
+  quality 92, no chroma subsampling), and the back likewise; nothing else (no checks, no
+  cache, no saved object);
 - the ratios build / floor of the wall and CPU times (target, issue 30: at most 1.2).  On
   a machine other work shares, CPU time is the steadier comparison;
+- on a line of its own, the render-only floor of sessions 4 to 9, for continuity: the card
+  sides drawn by cardgen into one PDF beforehand, not timed, then only rendered, pasted and
+  encoded as above; and the ratios of the build to it;
 - on a line of its own, the CPU time of what the build does before it rasterizes and the
-  floor leaves out (`cardgen validate` in a fresh process: imports, loading, checks, laying
+  render-only floor leaves out (`cardgen validate` in a fresh process: imports, loading, checks, laying
   out the cards; `measure.before_rasterizing`), its share of the build, and the rest of the
-  build against the floor.
+  build against the render-only floor.
+
+Why the floor draws (session 10): a build cannot make the sheets without reading the cards,
+laying them out and drawing them, and the render-only floor leaves all of that out, so no
+build could come within 1.2x of it (what comes before rasterizing alone, about 1.3 s of a
+500-card build, is more than a fifth of that floor's 2.3 s).  The floor that draws is a
+careful hand-written script doing the same job, as `bare_reportlab.py` is for the print
+sheets; it still leaves out what only cardgen does (templates, checks, text set word by word
+with a fallback font, the bitmap cache that rebuilds, the gallery and one-card edits reuse).
 """
 from __future__ import annotations
 
@@ -104,65 +118,15 @@ DESIGN = {
     "back": {"colour": "#243b6b", "icon": None, "frame": 4.0, "title": "TTS Bench", "title_size": 20.0},
 }
 
-# The floor: a bare script (ReportLab, PDFium, Pillow; none of cardgen) that reads the deck's
-# cards and, one worker process per core, sheet by sheet: draws the sheet's card sides into a
-# PDF of its own with `bare_reportlab`'s drawing functions, renders each page at the cell size,
-# pastes it into the sheet and encodes the sheet as cardgen does; the back likewise, alone.
-FLOOR = r"""
-import io, json, os, sys, multiprocessing as mp
-from pathlib import Path
-sys.path.insert(0, sys.argv[1])
-import bare_reportlab as bare
+# Both floors' last step, in a worker: `count` pages of `doc` from `first` rendered once at the
+# cell size (their bleed, `bleed` pt, cropped), pasted into a sheet of cols x rows cells and
+# encoded as cardgen encodes its sheets.
+SHEET = r"""
+import os, sys, multiprocessing as mp
 import pypdfium2 as pdfium
 from PIL import Image
-from reportlab.pdfgen.canvas import Canvas
-game, out, plan = Path(sys.argv[2]), sys.argv[3], json.loads(sys.argv[4])
-cw, ch, quality = plan["cw"], plan["ch"], plan["quality"]
-face = bare.Face(**{k: tuple(v) if isinstance(v, list) else v for k, v in plan["face"].items()})
-back = bare.Back(**plan["back"])
-bare.register_fonts()
-cards = bare.read_cards(game / "bench.yaml")
-size = (bare.W + 2 * bare.B, bare.H + 2 * bare.B)
 
-def sheet(args):
-    k, first, cols, rows, count = args
-    buf = io.BytesIO()
-    c = Canvas(buf, pagesize=size, invariant=1, pageCompression=0)
-    icons = bare.Icons(c)
-    for n in range(first, first + count) if k >= 0 else [None]:
-        c.doForm(bare.card_form(c, n, cards[n], face, icons) if n is not None else
-                 bare.back_form(c, back, icons, back.title))
-        c.showPage()
-    c.save()
-    doc = pdfium.PdfDocument(buf.getvalue())
-    atlas = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
-    for i in range(len(doc)):
-        page = doc[i]
-        img = page.render(scale=cw / bare.W, crop=(bare.B,) * 4, rev_byteorder=True).to_pil()
-        page.close()
-        if img.size != (cw, ch):
-            img = img.crop((0, 0, cw, ch))
-        atlas.paste(img, ((i % cols) * cw, (i // cols) * ch))
-    doc.close()
-    atlas.save(os.path.join(out, f"{k}.jpg"), "JPEG", quality=quality, subsampling=0, optimize=False)
-
-with mp.get_context("fork").Pool(os.cpu_count()) as pool:
-    pool.map(sheet, [tuple(s) for s in plan["sheets"]] + [(-1, 0, 1, 1, 1)], chunksize=1)
-"""
-
-# The render-only floor (sessions 4 to 9's): the same deck sheets from the sides cardgen drew
-# into one PDF beforehand, not timed; in a fresh process with one worker per core, each sheet's
-# sides rendered, pasted and encoded as above; nothing else.
-RENDER_FLOOR = r"""
-import json, os, sys, multiprocessing as mp
-import pypdfium2 as pdfium
-from PIL import Image
-pdf, out, plan = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-cw, ch, bleed, quality = plan["cw"], plan["ch"], plan["bleed"], plan["quality"]
-
-def sheet(args):
-    k, first, cols, rows, count = args
-    doc = pdfium.PdfDocument(pdf)
+def make_sheet(doc, first, count, cols, rows, cw, ch, bleed, quality, path):
     atlas = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
     for i in range(count):
         page = doc[first + i]
@@ -173,7 +137,53 @@ def sheet(args):
             img = img.crop((0, 0, cw, ch))
         atlas.paste(img, ((i % cols) * cw, (i // cols) * ch))
     doc.close()
-    atlas.save(os.path.join(out, f"{k}.jpg"), "JPEG", quality=quality, subsampling=0, optimize=False)
+    atlas.save(path, "JPEG", quality=quality, subsampling=0, optimize=False)
+"""
+
+# The floor: a bare script (ReportLab, PDFium, Pillow; none of cardgen) that reads the deck's
+# cards and, one worker process per core, sheet by sheet: draws the sheet's card sides into a
+# PDF of its own with `bare_reportlab`'s drawing functions, then renders, pastes and encodes
+# them (`SHEET`); the back likewise, alone.
+FLOOR = SHEET + r"""
+import io, json
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+import bare_reportlab as bare
+from reportlab.pdfgen.canvas import Canvas
+game, out, plan = Path(sys.argv[2]), sys.argv[3], json.loads(sys.argv[4])
+face = bare.Face(**{k: tuple(v) if isinstance(v, list) else v for k, v in plan["face"].items()})
+back = bare.Back(**plan["back"])
+bare.register_fonts()
+cards = bare.read_cards(game / "bench.yaml")
+
+def sheet(args):
+    k, first, cols, rows, count = args
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(bare.W + 2 * bare.B, bare.H + 2 * bare.B), invariant=1, pageCompression=0)
+    icons = bare.Icons(c)
+    for n in range(first, first + count) if k >= 0 else [None]:
+        c.doForm(bare.card_form(c, n, cards[n], face, icons) if n is not None else
+                 bare.back_form(c, back, icons, back.title))
+        c.showPage()
+    c.save()
+    make_sheet(pdfium.PdfDocument(buf.getvalue()), 0, count, cols, rows, plan["cw"], plan["ch"], bare.B,
+               plan["quality"], os.path.join(out, f"{k}.jpg"))
+
+with mp.get_context("fork").Pool(os.cpu_count()) as pool:
+    pool.map(sheet, [tuple(s) for s in plan["sheets"]] + [(-1, 0, 1, 1, 1)], chunksize=1)
+"""
+
+# The render-only floor (sessions 4 to 9's): the same deck sheets from the sides cardgen drew
+# into one PDF beforehand, not timed; in a fresh process with one worker per core, each sheet's
+# sides rendered, pasted and encoded (`SHEET`); nothing else.
+RENDER_FLOOR = SHEET + r"""
+import json
+pdf, out, plan = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+
+def sheet(args):
+    k, first, cols, rows, count = args
+    make_sheet(pdfium.PdfDocument(pdf), first, count, cols, rows, plan["cw"], plan["ch"], plan["bleed"],
+               plan["quality"], os.path.join(out, f"{k}.jpg"))
 
 with mp.get_context("fork").Pool(os.cpu_count()) as pool:
     pool.map(sheet, [tuple(s) for s in plan["sheets"]], chunksize=1)

@@ -29,7 +29,6 @@ import itertools
 import json
 import os
 import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -97,28 +96,6 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_locks)
 
 
-def _replace_with(path: Path, fill: Callable[[str], object]) -> None:
-    """Write a temporary file beside `path` with `fill(tmp_path)`, then rename it into place.
-    A failure is an `OutputProblem` naming `path` (a full disk's error names no file)."""
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:60]}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise OutputProblem(path, exc) from None
-    os.close(fd)
-    try:
-        fill(tmp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError) and not isinstance(exc, OutputProblem):
-            raise OutputProblem(path, exc) from None
-        raise
-
-
 _serial = itertools.count()
 _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
@@ -126,7 +103,8 @@ _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | geta
 def _new_beside(path: Path) -> tuple[int, str]:
     """A temporary file of its own beside `path`, made now and open for writing: named by this
     process and a counter (another process's, or a killed one's left over, is never taken:
-    `O_EXCL`); its folder made if missing."""
+    `O_EXCL`); its folder made if missing.  No `tempfile` name drawing and no second open: a
+    tenth of a second at 500 cached card sides."""
     made = False
     while True:
         tmp = os.path.join(path.parent, f".{path.name[:60]}.{os.getpid()}-{next(_serial)}.tmp")
@@ -141,18 +119,10 @@ def _new_beside(path: Path) -> tuple[int, str]:
             made = True
 
 
-def _write_all(tmp: str, fd: int, parts: list[bytes]) -> None:
-    """Write `parts` one after another to the open file `fd` (the temporary file `tmp`)."""
-    for part in parts:
-        view = memoryview(part)
-        while view:
-            view = view[os.write(fd, view):]
-
-
-def write_parts(path: Path, parts: list[bytes]) -> None:
-    """`write_bytes` of the parts joined, written one after another (not joined in memory).
-    The file is made, written and renamed by its descriptor, with none of `tempfile`'s name
-    drawing or a second open (a tenth of a second at 500 cached card sides)."""
+def _replace_with(path: Path, fill: Callable[[str, int], object]) -> None:
+    """Write a temporary file beside `path` with `fill(tmp_path, fd)` (`fd`: that file, open
+    for writing; closed after), then rename it into place.  A failure is an `OutputProblem`
+    naming `path` (a full disk's error names no file)."""
     path = Path(path)
     try:
         fd, tmp = _new_beside(path)
@@ -160,9 +130,9 @@ def write_parts(path: Path, parts: list[bytes]) -> None:
         raise OutputProblem(path, exc) from None
     try:
         try:
-            _write_all(tmp, fd, parts)
+            fill(tmp, fd)
             if hasattr(os, "fchmod"):
-                os.fchmod(fd, 0o644)            # (whatever the umask: as `_replace_with` leaves it)
+                os.fchmod(fd, 0o644)            # (whatever the umask)
         finally:
             os.close(fd)
         if not hasattr(os, "fchmod"):
@@ -176,13 +146,26 @@ def write_parts(path: Path, parts: list[bytes]) -> None:
         raise
 
 
+def _write_all(tmp: str, fd: int, parts: list[bytes]) -> None:
+    """Write `parts` one after another to the open file `fd` (the temporary file `tmp`)."""
+    for part in parts:
+        view = memoryview(part)
+        while view:
+            view = view[os.write(fd, view):]
+
+
+def write_parts(path: Path, parts: list[bytes]) -> None:
+    """`write_bytes` of the parts joined, written one after another (not joined in memory)."""
+    _replace_with(path, lambda tmp, fd: _write_all(tmp, fd, parts))
+
+
 def write_bytes(path: Path, data: bytes) -> None:
     write_parts(path, [data])
 
 
 def copy_file(src: Path, path: Path) -> None:
     """Copy `src` to `path` atomically (for large outputs kept on disk, e.g. bitmaps)."""
-    _replace_with(path, lambda tmp: shutil.copyfile(src, tmp))
+    _replace_with(path, lambda tmp, fd: shutil.copyfile(src, tmp))
 
 
 def write_text(path: Path, text: str) -> None:
@@ -190,7 +173,7 @@ def write_text(path: Path, text: str) -> None:
 
 
 def is_debris(name: str) -> bool:
-    """A temporary file of `_replace_with` or `write_parts` left by a killed process."""
+    """A temporary file of `_replace_with` left by a killed process."""
     return name.startswith(".") and name.endswith(".tmp")
 
 
