@@ -522,6 +522,52 @@ def test_a_kept_files_sha256_is_its_contents_whatever_its_size(tmp_path):
     assert incremental.file_sha256(tmp_path) is None
 
 
+def test_kept_outputs_are_read_once_then_trusted_by_their_status_until_they_change(tmp_path, monkeypatch):
+    """`OutputHashes`: a kept output is read to check its SHA-256 once; later builds trust it
+    while its size, modification and change times and inode are the same (here: at once, not
+    2 s after it was written); a file damaged in place with its size and modification time
+    put back has a new change time and is read, found damaged and made again."""
+    from cardgen.outputs import incremental
+
+    monkeypatch.setattr(incremental, "RACY_NS", 0)
+    read: list[str] = []
+    real = incremental.file_sha256
+    monkeypatch.setattr(incremental, "file_sha256", lambda path: read.append(Path(path).name) or real(path))
+    game = make_game(tmp_path)
+    out = tmp_path / "build"
+    build(game, out)
+    deck = game / "deck.yaml"
+    images = sorted(p.name for p in (out / "seven" / "gallery").rglob("*.png"))
+    assert len(images) == 8                                 # seven faces and the back
+    for k, text in enumerate(["Card two, rewritten.", "Card three, rewritten.", "Card four, rewritten."]):
+        deck.write_text(deck.read_text().replace(f"The text of card {k + 2}.", text))
+        read.clear()
+        built, _ = build(game, out)
+        made = split(names(built, out))[2]
+        assert len(made) == 1 and f"{k + 2:03d}-card-{k + 2}-face.png" in next(iter(made))
+        kept_images = [n for n in read if n.endswith(".png")]
+        if k == 0:
+            assert sorted(kept_images) == sorted(set(images) - {"002-card-2-face.png"})     # read once
+        else:
+            assert kept_images == [f"{k + 1:03d}-card-{k + 1}-face.png"]   # only the one the last build made
+    build(game, out)                                        # nothing changed: reads what the last build made
+    read.clear()
+    again, _ = build(game, out)
+    assert again.unchanged and read == []
+    image = out / "seven" / "gallery" / "things" / "005-card-5-face.png"
+    good, st = image.read_bytes(), image.stat()
+    damaged = bytearray(good)
+    damaged[len(damaged) // 2] ^= 0xFF
+    image.write_bytes(bytes(damaged))
+    os.utime(image, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert (image.stat().st_size, image.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+    read.clear()
+    noop, _ = build(game, out)
+    assert not noop.unchanged and "005-card-5-face.png" in read
+    assert names(noop, out) == {"gallery/things/005-card-5-face.png"} | ALWAYS
+    assert image.read_bytes() == good
+
+
 def test_a_sides_digest_is_worked_out_once_for_every_part_that_reads_it():
     """`Ledger.value`: a side's digest (`ops.layout_digest`) is taken as worked out, without
     the fonts' table being made again for every part that reads the side."""

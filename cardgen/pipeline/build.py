@@ -297,7 +297,8 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     changes = changes_since(opts.changed_since, game, manifest, checked.previous) \
         if any(o.name == "changes" for o in wanted) else None
     staging = Staging(out_dir)
-    ledger = Ledger(out_dir, inputs.code, state.parts, fonts.font_files, outputs=state.outputs(inputs.code))
+    ledger = Ledger(out_dir, inputs.code, state.parts, fonts.font_files, outputs=state.outputs(inputs.code),
+                    hashes=state.hashes(out_dir, inputs.code))
     # the outputs' options, typed (command line > game.yaml > default): each output gets its
     # own as `job.options`, and another's through `job.options_of` (resolved when asked for, so
     # that `--only print` imports no other output's module)

@@ -30,7 +30,7 @@ from cardgen.core.digest import DigestCache, code_version, digest, own_stamp, wa
 from cardgen.core.errors import Diagnostic, Report
 from cardgen.core.paths import through_link
 from cardgen.load import refs
-from cardgen.outputs.incremental import Ledger, diagnostic_of, diagnostic_record, file_sha256
+from cardgen.outputs.incremental import Ledger, OutputHashes, diagnostic_of, diagnostic_record, file_sha256
 
 STATE = Path(".cardgen") / "state.json"
 FORMAT = 1
@@ -67,6 +67,12 @@ class State:
         if self.data.get("code") != code or not isinstance(outputs, dict):
             return {}
         return {rel: sha for rel, sha in outputs.items() if isinstance(rel, str) and isinstance(sha, str)}
+
+    def hashes(self, out_dir: Path, code: str) -> OutputHashes:
+        """How the last build's files are checked: read, or, if the last build was made by the
+        code version `code` (`outputs`), trusted while their status is what it was when they
+        were last read (`OutputHashes`)."""
+        return OutputHashes(out_dir, self.data.get("hashes") if self.data.get("code") == code else None)
 
 
 def input_files(game_root: Path, project: Path, out_dir: Path) -> list[str]:
@@ -191,16 +197,15 @@ def git_date(game: Any, wanted: list[str]) -> int | None:
     return -1 if got is None else got
 
 
-def _intact(out_dir: Path, outputs: Any) -> list[Path] | None:
+def _intact(out_dir: Path, outputs: Any, hashes: OutputHashes) -> list[Path] | None:
     """The files the last build made or kept, if each is there as it was; else None."""
     if not isinstance(outputs, dict):
         return None
     files: list[Path] = []
     for rel, sha in sorted(outputs.items()):
-        path = out_dir / rel
-        if not sha or file_sha256(path) != sha:
+        if not isinstance(sha, str) or not sha or hashes.sha256(rel) != sha:
             return None
-        files.append(path)
+        files.append(out_dir / rel)
     return files
 
 
@@ -230,7 +235,8 @@ def up_to_date(inputs: Inputs, state: State, game_root: Path, out_dir: Path, opt
 
         if (commit_time(game_root) or -1) != data["git_date"]:
             return None
-    files = _intact(out_dir, data.get("outputs"))
+    hashes = state.hashes(out_dir, inputs.code)
+    files = _intact(out_dir, data.get("outputs"), hashes)
     if files is None:
         return None
     for rec in data.get("report", []):
@@ -239,8 +245,8 @@ def up_to_date(inputs: Inputs, state: State, game_root: Path, out_dir: Path, opt
             report.items.append(d)
     for note in data.get("notes", []):
         report.note(note)
-    if inputs.cache.hashed:          # files re-hashed (touched, not changed): remember their new times
-        save(out_dir, {**data, "digests": inputs.cache.entries})
+    if inputs.cache.hashed or hashes.learnt:    # files read again (touched, not changed): remember their times
+        save(out_dir, {**data, "digests": inputs.cache.entries, "hashes": hashes.kept(data["outputs"])})
     return UpToDate(files, int(data.get("cards", 0)), bool(data.get("duplex")))
 
 
@@ -274,6 +280,7 @@ def record(out_dir: Path, inputs: Inputs, ledger: Ledger, earlier: Earlier, sour
         "digests": inputs.cache.entries,
         "parts": parts,
         "outputs": outputs,
+        "hashes": ledger.hashes.kept(outputs) if ledger.hashes is not None else {},
         "report": [diagnostic_record(d) for d in diagnostics],
         "notes": list(notes),
         "cards": cards,
