@@ -508,7 +508,10 @@ class Staging:
         return Path(os.path.commonpath([os.path.dirname(p) for p in paths])) if paths else Path.cwd()
 
     def _rel(self, root: Path, path: Path) -> Path:
-        rel = Path(os.path.relpath(os.path.abspath(path), root))
+        full, inside = os.path.abspath(path), os.path.join(root, "")
+        if full.startswith(inside):             # (as `relpath` gives it, without its work: every file kept)
+            return Path(full[len(inside):])
+        rel = Path(os.path.relpath(full, root))
         if rel.parts and rel.parts[0] == "..":
             raise ValueError(f"output {path} is outside the output folder {root}")
         return rel
@@ -595,11 +598,16 @@ class _Plan:
         except ValueError:
             here = None
         occupied = {here, *here.parents} if here is not None else set()     # the folders someone stands in
-        ancestors = {a for rel in new for a in rel.parents if a != Path(".")}
+        ancestors: set[Path] = set()
+        top = Path(".")
+        for parent in {rel.parent for rel in new}:       # (the gallery's 2,000 images: a few folders)
+            while parent != top and parent not in ancestors:
+                ancestors.add(parent)
+                parent = parent.parent
         gone: set[Path] = set()
 
         def below_gone(rel: Path) -> bool:       # (a set look-up per parent: 500 retired files were 250,000 tests)
-            return not gone.isdisjoint(rel.parents)
+            return bool(gone) and not gone.isdisjoint(rel.parents)
 
         def drop(kind: str, rel: Path) -> None:
             self.remove.append((kind, rel.as_posix()))
@@ -663,7 +671,8 @@ class _Plan:
                 if is_debris(name) and (reld / name) not in gone:
                     drop("any", reld / name)
         self.prune = sorted(set(self.prune), key=lambda p: (-p.count("/"), p))
-        writable = {real / rel.parent for rel in new} | {real / Path(r).parent for _, r in self.remove}
+        writable = {real / folder for folder in {rel.parent for rel in new}} | {real / Path(r).parent
+                                                                             for _, r in self.remove}
         for folder in sorted(writable):
             if folder.is_dir() and not os.access(folder, os.W_OK):
                 raise OutputProblem(folder, PermissionError(errno.EACCES, os.strerror(errno.EACCES)))
@@ -671,6 +680,7 @@ class _Plan:
     @staticmethod
     def _clear(real: Path, owned: Path, new: dict[Path, Source], ancestors: set[Path], occupied: set,
                drop: Callable[[str, Path], None]) -> None:
+        names = {os.fspath(rel) for rel in new}       # (a file's name looked up, not a path made for each)
         for dirpath, dirnames, filenames in os.walk(real / owned):
             reld = Path(dirpath).relative_to(real)
             descend = []
@@ -683,8 +693,8 @@ class _Plan:
                     descend.append(name)        # (someone stands in it: emptied, not removed)
                 elif rel not in new:
                     drop("any", rel)
+            here = os.fspath(reld)
             for name in filenames:
-                rel = reld / name
-                if rel not in new:
-                    drop("any", rel)
+                if os.path.join(here, name) not in names:
+                    drop("any", reld / name)
             dirnames[:] = descend
