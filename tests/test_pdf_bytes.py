@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 from conftest import write
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pypdf import PdfReader
 
+from cardgen.core.digest import plain_digest
 from cardgen.core.errors import Report
 from cardgen.pipeline.build import BuildOptions, build_game
 from cardgen.render import rlcompat
@@ -519,3 +522,26 @@ def test_the_form_cache_keeps_operators_compressed_beside_a_kept_stream(tmp_path
         stream = zlib.decompress(packed).decode("latin-1")
         assert stream.startswith(preamble) and stream[len(preamble):].strip() == rlcompat.operators(code).strip()
     assert rlcompat.operators(rlcompat.squeezed("BT (caf\u00e9 \udcff) Tj ET")) == "BT (caf\u00e9 \udcff) Tj ET"
+
+
+_PLAIN = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text() | st.binary(),
+                      lambda inner: st.lists(inner, max_size=4) | st.lists(inner, max_size=4).map(tuple), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PLAIN, _PLAIN)
+def test_the_sheets_structure_key_tells_apart_what_its_repr_does(a, b):
+    """`plain_digest` (the print sheets' structure, by marshal's format 2) gives two values one
+    hash exactly when their `repr`s (what `digest` hashes) are equal: 0.0 and -0.0, 1, 1.0 and
+    True, a list and a tuple all stay apart; what marshal does not keep exactly is not hashed."""
+    assert (plain_digest(a) == plain_digest(b)) == (repr(a) == repr(b))
+    for same in (0.0, -0.0, 1, 1.0, True, [1], (1,)):
+        assert (plain_digest(a) == plain_digest(same)) == (repr(a) == repr(same))
+
+
+def test_the_sheets_structure_key_is_none_for_what_is_not_plain():
+    class Text(str):
+        pass
+
+    assert plain_digest(Text("a")) is None and plain_digest(("a", [Path("x")])) is None
+    assert plain_digest(("a", [1.5, None])) == plain_digest(("a", [1.5, None]))

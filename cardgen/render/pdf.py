@@ -9,6 +9,7 @@ from typing import Any
 from reportlab.lib.colors import white
 from reportlab.pdfgen.canvas import Canvas
 
+from cardgen.core.digest import plain_digest
 from cardgen.core.sizes import PAPER_SIZES_MM
 from cardgen.core.units import MM
 from cardgen.core.words import ENGLISH, Words
@@ -448,11 +449,14 @@ class SheetWriter:
                 shown.append(assemble.side(self.drawer, layout, files, named))
             return sides[id(layout)]
 
-        pages = [(grid, [(side(cp.face), side(cp.back) if self.any_backs else None, cp.deck, cp.width, cp.height,
-                          cp.bleed, cp.sticker) for cp in page]) for grid, page in self.pages]
+        pages = [[(side(cp.face), side(cp.back) if self.any_backs else None, cp.deck, cp.width, cp.height,
+                   cp.bleed, cp.sticker) for cp in page] for _, page in self.pages]
+        # (the sides and pages by `plain_digest`, where they are plain: their `repr` was most of
+        # the key's cost, 2,000 sides naming their SVG files and those files' SHA-256)
+        each = plain_digest((shown, pages)) or (shown, pages)
         return ("sheets", self.c._pagesize, self.title, o.paper, o.gutter, o.flip, o.back_offset, o.backs,
                 o.mix_backs, o.layout, o.overlap, words.lang, sorted(words.own.items()) if words.own else None,
-                sorted(o.titles.items()), self.any_backs, shown, pages)
+                sorted(o.titles.items()), self.any_backs, each, [grid for grid, _ in self.pages])
 
     def _write(self) -> bytes:
         c, opts, fonts, title = self.c, self.opts, self.fonts, self.title
