@@ -291,7 +291,9 @@ def test_an_icon_file_changed_is_not_taken_from_the_last_files(tmp_path):
 def test_a_reused_side_is_shaped_again_only_where_its_pdf_needs_glyphs(tmp_path, monkeypatch):
     """A card side taken from the form cache says to its font what each ligature glyph stands
     for (its ToUnicode text): only its runs drawn with such glyphs are shaped for it, once a
-    process for both papers, not every word of it (a tenth of a rebuild's time)."""
+    process for both papers, not every word of it (a tenth of a rebuild's time).  A side the
+    last file's form showed (the same `Drawer.side_ident`, the fonts named and coded alike)
+    takes that form's reuse key: neither named nor keyed again; only the edited card is."""
     from cardgen.render import draw
     from cardgen.resources.fonts import FontBook
 
@@ -315,12 +317,20 @@ def test_a_reused_side_is_shaped_again_only_where_its_pdf_needs_glyphs(tmp_path,
         finally:
             naming.pop()
 
+    keyed = []
+    real_key = draw.Drawer._reuse_key
+
+    def spy_key(self, layout, tokens):
+        keyed.append(layout)
+        return real_key(self, layout, tokens)
+
     monkeypatch.setattr(FontBook, "shaped", spy_shaped)
     monkeypatch.setattr(draw.Drawer, "_name_glyphs", spy_name)
+    monkeypatch.setattr(draw.Drawer, "_reuse_key", spy_key)
     build(game, out)
-    # the 12 faces (the edited one too: it is looked up before it is drawn), each with one run
-    # drawn with a ligature (Vollkorn's ffi), named once for the two papers and cards.pdf
-    assert shaped == ["office"] * CARDS
+    # the edited face alone, its one run drawn with a ligature (Vollkorn's ffi), named and keyed
+    # once for the two papers and cards.pdf
+    assert shaped == ["office"] and len(keyed) == 1
     fresh = tmp_path / "fresh"
     build(game, fresh)
     for name in ("print-letter.pdf", "print-a4.pdf", "cards.pdf"):

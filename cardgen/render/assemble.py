@@ -15,8 +15,9 @@ changed formatted again, in the same object numbers: the same bytes a clean buil
 What is kept, per output folder (`<output>/.cache/pdfs.bin`, sealed as every cache file):
 for each structure key, the file it describes, its SHA-256, where each object begins, where
 the cross-reference begins, each card form's object number and reuse key (the forms are
-named `card1`, `card2`, ... in the order of their numbers), and the object numbers of the
-other objects a card form may refer to (SVG forms, images, the fonts' dictionary).  The
+named `card1`, `card2`, ... in the order of their numbers) and what its side's reuse key read
+besides the fonts' naming (`Drawer.side_ident`), and the object numbers of the other objects a
+card form may refer to (SVG forms, images, the fonts' dictionary).  The
 bytes are read from the file itself, in the output folder, and used only if they have that
 SHA-256.  The file keeps, for each PDF, the entry of the last build that made
 it (`PdfCache.payload`): a build that makes some of the folder's PDFs (`--only print`) keeps
@@ -25,9 +26,11 @@ the others' entries.
 *Deferred forms* (`deferred`): the print sheets, cards.pdf and the fold-over sheets work out
 their structure key from the card forms' names alone (each side's, in the order the pages
 first place them: `card1`, `card2`, ...), before any form is made.  When the last build
-recorded it, only the forms whose reuse key changed are made, and each is formatted in the
-object number the last file gave its name, its references (SVG forms, images, fonts) to the
-numbers the last file gave theirs: no form object is built for an unchanged card.  Anything
+recorded it (the fonts named and coded alike, so a side of the ident its form's had keeps
+that form's reuse key, not worked out again), only the forms whose reuse key changed are made,
+and each is formatted in the object number the last file gave its name, its references (SVG
+forms, images, fonts) to the numbers the last file gave theirs: no form object is built for an
+unchanged card.  Anything
 that does not hold (a form not reusable, a name the last file had not) makes the document
 again from its start, every form made, and written whole (`Fallback`).
 """
@@ -63,7 +66,7 @@ class PdfCache(CacheFile):
 
     @staticmethod
     def entry_ok(key: Any, entry: Any) -> bool:
-        return isinstance(entry, tuple) and len(entry) == 6 and isinstance(entry[0], str)
+        return isinstance(entry, tuple) and len(entry) == 7 and isinstance(entry[0], str)
 
     def get(self, key: Any) -> Any | None:
         hit = super().get(key)
@@ -119,19 +122,22 @@ def _startxref(data: bytes) -> int:
 
 
 def _entry(previous: Path, data: bytes, offsets: list[int], xref: int, forms: dict[int, str],
-           named: list[tuple[str, int]]) -> tuple:
-    return (str(previous), hashlib.sha256(data).hexdigest(), offsets, xref, sorted(forms.items()), named)
+           named: list[tuple[str, int]], idents: list[tuple] | None = None) -> tuple:
+    """`idents`: each form's side's `Drawer.side_ident`, in the order of the forms' numbers
+    (None: not known; `deferred` then works out every side's reuse key)."""
+    return (str(previous), hashlib.sha256(data).hexdigest(), offsets, xref, sorted(forms.items()), named, idents)
 
 
 def record(cache: PdfCache, key: str, data: bytes, doc: Any, keys: dict[str, str | None], previous: Path,
-           offsets: list[int] | None = None) -> None:
+           offsets: list[int] | None = None, idents: list[tuple] | None = None) -> None:
     """Keep what `splice` and `deferred` need of `data`, the PDF of `doc` with the card forms
-    `keys`, written to `previous`."""
+    `keys`, written to `previous` (`idents`: as `_entry`'s)."""
     forms = _form_numbers(doc, keys)
     if forms is None:
         return
     cache.put(key, _entry(previous, data, offsets if offsets is not None else _objects(doc), _startxref(data),
-                          forms, _named(doc, forms)))
+                          forms, _named(doc, forms), idents if idents is not None and len(idents) == len(forms)
+                          else None))
 
 
 def _last(cache: PdfCache, key: str, previous: Path) -> tuple[tuple, bytes] | None:
@@ -189,7 +195,7 @@ def splice(cache: PdfCache, key: str, previous: Path, doc: Any, keys: dict[str, 
     forms = _form_numbers(doc, keys) if last is not None else None
     if last is None or forms is None:
         return None
-    (_, _, offsets, xref, old_forms, named), old = last
+    (_, _, offsets, xref, old_forms, named, _), old = last
     if dict(old_forms).keys() != forms.keys():
         return None
     made = {}
@@ -231,15 +237,19 @@ def deferred(assembly: Assembly, structure: Any, drawer: Any, sides: Sequence[An
     last = _last(cache, key, previous)
     if last is None:
         return None
-    (_, _, offsets, xref, old_forms, named), old = last
-    if len(old_forms) != len(sides):
+    (_, _, offsets, xref, old_forms, named, old_idents), old = last
+    if len(old_forms) != len(sides) or (old_idents is not None and len(old_idents) != len(sides)):
         return None
-    by_name = {f"card{n}": had for n, had in enumerate(old_forms, 1)}     # (in the order of their numbers)
-    reuses, changed = [], []
-    for n, side in enumerate(sides, 1):
-        reuse, had = drawer.reuse_key(side, remember=True), by_name.get(f"card{n}")
-        if reuse is None or had is None:
-            return None
+    reuses, changed, idents = [], [], []
+    for n, (side, had) in enumerate(zip(sides, old_forms)):     # (`card1`, `card2`, ...: in their numbers' order)
+        ident = drawer.side_ident(side)
+        idents.append(ident)
+        if old_idents is not None and old_idents[n] == ident:
+            reuse = had[1]      # (the side the last file's form showed, fonts named and coded alike: its key)
+        else:
+            reuse = drawer.reuse_key(side, remember=True)
+            if reuse is None:
+                return None
         reuses.append(reuse)
         if had[1] != reuse:
             changed.append((side, had[0], reuse))
@@ -272,7 +282,7 @@ def deferred(assembly: Assembly, structure: Any, drawer: Any, sides: Sequence[An
             doc.__dict__["_cardgen_resources"] = memo
     data, starts, at = _rebuilt(old, offsets, xref, made)
     forms = {num: reuse for (num, _), reuse in zip(old_forms, reuses)}
-    cache.put(key, _entry(previous, data, starts, at, forms, named))
+    cache.put(key, _entry(previous, data, starts, at, forms, named, idents))
     return data
 
 
@@ -345,5 +355,6 @@ def assembled(assembly: Assembly | None, structure: Any, drawer: Any, write: Cal
         if sides is None or (len(drawer.keys) == len(sides) and all(
                 drawer.forms.get(("card", id(layout), drawer.image_dpi), ("",))[0] == f"card{n}"
                 for n, layout in enumerate(sides, 1))):
-            record(cache, key, data, doc, drawer.keys, previous)
+            record(cache, key, data, doc, drawer.keys, previous,
+                   idents=[drawer.side_ident(layout) for layout in sides] if sides is not None else None)
     return bytes(data)

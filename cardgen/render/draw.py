@@ -372,9 +372,18 @@ class Drawer:
         """What a card form's operators depend on: the side's drawing (`ops.layout_digest`), how
         this document names and codes the fonts it uses, and the drawer's `variant`."""
         chars = side_chars(layout, self.fonts)
-        return digest(ops.layout_digest(layout, font_files()), [_coding(tokens[f], chars[f]) for f in sorted(chars)],
-                      self.variant,
-                      self._dpi() if ops.needs(layout).rasters else 0)   # (needs: kept in the layout cache)
+        drawn, variant, dpi = self.side_ident(layout)
+        return digest(drawn, [_coding(tokens[f], chars[f]) for f in sorted(chars)], variant, dpi)
+
+    def side_ident(self, layout: ops.CardLayout) -> tuple[str, str, float]:
+        """What a side's reuse key (`_reuse_key`) reads besides how the document names and
+        codes its fonts (`_tokens`): its drawing (`ops.layout_digest`, which the layout cache
+        keeps: its operations, size, and the content of its fonts, icons and images), the
+        drawer's `variant` and the resolution its images are drawn at.  Two documents with the
+        same tokens give sides of the same ident the same reuse key, and the same answer to
+        whether they have one (`render.assemble.deferred` takes it from the last file's)."""
+        return (ops.layout_digest(layout, font_files()), self.variant,
+                self._dpi() if ops.needs(layout).rasters else 0)   # (needs: kept in the layout cache)
 
     def _dpi(self) -> float:
         return self.image_dpi or art.print_dpi()
