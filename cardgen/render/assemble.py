@@ -129,14 +129,16 @@ def _entry(previous: Path, data: bytes, offsets: list[int], xref: int, forms: di
 
 
 def record(cache: PdfCache, key: str, data: bytes, doc: Any, keys: dict[str, str | None], previous: Path,
-           offsets: list[int] | None = None, idents: list[tuple] | None = None) -> None:
+           offsets: list[int] | None = None, idents: Callable[[], list[tuple]] | None = None) -> None:
     """Keep what `splice` and `deferred` need of `data`, the PDF of `doc` with the card forms
-    `keys`, written to `previous` (`idents`: as `_entry`'s)."""
+    `keys`, written to `previous` (`idents()`: as `_entry`'s, asked for once the forms are
+    known to be kept)."""
     forms = _form_numbers(doc, keys)
     if forms is None:
         return
+    sides = idents() if idents is not None else None
     cache.put(key, _entry(previous, data, offsets if offsets is not None else _objects(doc), _startxref(data),
-                          forms, _named(doc, forms), idents if idents is not None and len(idents) == len(forms)
+                          forms, _named(doc, forms), sides if sides is not None and len(sides) == len(forms)
                           else None))
 
 
@@ -356,5 +358,5 @@ def assembled(assembly: Assembly | None, structure: Any, drawer: Any, write: Cal
                 drawer.forms.get(("card", id(layout), drawer.image_dpi), ("",))[0] == f"card{n}"
                 for n, layout in enumerate(sides, 1))):
             record(cache, key, data, doc, drawer.keys, previous,
-                   idents=[drawer.side_ident(layout) for layout in sides] if sides is not None else None)
+                   idents=(lambda: [drawer.side_ident(layout) for layout in sides]) if sides is not None else None)
     return bytes(data)
