@@ -1,6 +1,7 @@
 """The text engine's shortcuts give what its general paths give: plain text parsed without the
 span machinery (`markup._plain_paragraph`), a word's parts joined on a line without a run made
-for each part (`Typesetter._forward`), cardgen's own icons told by name (`icons._own_by_name`)."""
+for each part (`Typesetter._forward`), cardgen's own icons told by name (`icons._own_by_name`),
+a text set again taken from `Typesetter.set_text`'s memo."""
 from __future__ import annotations
 
 import random
@@ -141,3 +142,62 @@ def test_a_lines_scale_is_its_largest_pieces_over_the_texts_size():
                    for _ in range(rng.randint(1, 3))], 1.0, 0) for _ in range(rng.randint(0, 4))], 1.0, True)
         assert Typesetter._scale(line, size) == max([1.0] + [p[3] / size for pieces, *_ in line[0]
                                                           for p in pieces if p[2]])
+
+
+def test_a_text_set_again_is_set_as_the_first_time_and_asks_the_same():
+    """`Typesetter.set_text` keeps what it set: a text set again (any of 150 random texts with
+    spans, bad spans, icons, fallback fonts, in several styles and boxes, shrunk or not) gives
+    the runs, size, overflow, block and span problems that parsing and setting it gives, and
+    asks the same faces (`FontBook.uses`, in order) and icons, also where the faces were not
+    recorded the first time."""
+    from cardgen.text.punctuation import punctuate
+
+    fonts = FontBook([DATA / "fonts"])
+    asked: list[str] = []
+
+    def icon(name: str) -> Path:
+        asked.append(name)
+        return Path(f"/icons/{name}.svg")
+
+    ts = Typesetter(fonts, icon)
+    ts.hyphenator = breaks.dictionary("en")
+    cases = []
+    for k, text in enumerate([*_texts(17, 150, marked=True), "a [nope]b[/] :coins: c", "[size=x]a[/]"]):
+        st = TextStyle(("Lato", "Vollkorn")[k % 2], ("regular", "bold")[k % 3 == 0], (9.0, 12.0)[k % 2],
+                       align=("left", "justify", "center")[k % 3], valign=("top", "middle")[k % 2])
+        cases.append((text, st, (3.0, 5.0)[k % 2], 7.0, (40.0, 70.0, 120.0)[k % 3], (20.0, 90.0)[k % 2],
+                      ("none", "shrink")[k % 2], (None, 6.0)[k % 4 == 1]))
+
+    def general(text, st, x, y, w, h, fit, least):
+        problems: list[str] = []
+        paragraphs = punctuate(parse(text, ts.styles, problems))
+        fresh = Typesetter(fonts, icon)
+        fresh.hyphenator = ts.hyphenator
+        return fresh.set_block(paragraphs, st, x, y, w, h, fit, least), problems
+
+    made = []
+    plain_set = ts._set_text
+    ts._set_text = lambda *a: made.append(a[0]) or plain_set(*a)
+    had_icons = had_problems = 0
+    distinct = len({(c[0], repr(c[1]), *c[2:]) for c in cases})
+    for recorded, sets in ((False, distinct), (True, distinct), (True, 0)):
+        made.clear()
+        for case in cases:
+            fonts.uses = {}
+            asked.clear()
+            want, want_problems = general(*case)
+            want_uses, want_icons = fonts.uses, list(asked)
+            fonts.uses = {} if recorded else None
+            asked.clear()
+            problems: list[str] = ["before"]
+            assert ts.set_text(*case, problems=problems) == want, case
+            assert problems == ["before", *want_problems]
+            assert asked == want_icons
+            if recorded:
+                assert list(fonts.uses) == list(want_uses)
+            had_icons += bool(want_icons)
+            had_problems += bool(want_problems)
+        # set the first time; again where the faces were not recorded; then kept
+        assert len(made) == sets
+    assert had_icons and had_problems
+    fonts.uses = None

@@ -14,9 +14,7 @@ from cardgen.resources.features import effective
 from cardgen.resources.fonts import FontError
 from cardgen.resources.icons import IconError
 from cardgen.schema.core import Bool, Choice, Colour, Features, Length, Number, Text, is_expression, opt, suggest
-from cardgen.text.markup import icon_names, parse
-from cardgen.text.pseudo import pseudo
-from cardgen.text.punctuation import punctuate
+from cardgen.text.markup import icon_names
 from cardgen.text.typeset import TextStyle
 
 
@@ -74,15 +72,12 @@ class TextElement(Box, Rotate, Shadow):
                        direction=self.direction)
         try:
             problems: list[str] = []
-            paragraphs = parse(text, lc.res.typesetter.styles, problems)
-            for problem in problems:
-                lc.warn("text", problem, "bad-span")
-            if lc.res.typesetter.punctuation:
-                paragraphs = punctuate(paragraphs)
-            if lc.res.typesetter.pseudo:
-                paragraphs = pseudo(paragraphs)
-            runs, used, overflow, (top, tall) = lc.res.typesetter.set_block(paragraphs, st, x, y, w, h, self.fit,
-                                                                      self.min_size, self.wrap)
+            try:
+                runs, used, overflow, (top, tall) = lc.res.typesetter.set_text(text, st, x, y, w, h, self.fit,
+                                                                               self.min_size, self.wrap, problems)
+            finally:
+                for problem in problems:
+                    lc.warn("text", problem, "bad-span")
         except FontError as exc:
             raise ElementError("font" if self.font else "style", str(exc)) from None
         except IconError as exc:

@@ -595,12 +595,16 @@ class Layouter:
             if not isinstance(op, ops.Text):
                 continue
             for r in op.runs:
-                if r.kind == "icon" and "\0svg:" + str(r.content) not in said:
-                    said["\0svg:" + str(r.content)] = set()      # (an icon's SVG: once per card side)
+                if r.kind == "icon":
+                    art = r.content         # (the icon finder's Path: its name worked out once)
+                    seen_key = "\0svg:" + str(art)
+                    if seen_key in said:
+                        continue
+                    said[seen_key] = set()      # (an icon's SVG: once per card side)
                     field = _card_field(el.get("text"), card)
                     at = card.field_loc(field) if field and card is not None else \
                         el.value_loc("text") if "text" in el else el.loc
-                    for message, code in svg_warnings(Path(r.content), fonts):
+                    for message, code in svg_warnings(art if isinstance(art, Path) else Path(art), fonts):
                         self._card_warn(at, card, who, what + (f" (field `{field}`)" if field else ""), message, code)
                 if r.kind != "text":
                     continue

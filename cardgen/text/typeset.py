@@ -15,19 +15,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from math import copysign
 from pathlib import Path
 
 from cardgen.core.memo import Bounded
 from cardgen.model.ops import Run
 from cardgen.resources.fonts import FontBook
 from cardgen.text import bidi, breaks
-from cardgen.text.markup import BREAK, Frag, Paragraph, Styles, _Break
+from cardgen.text.markup import BREAK, Frag, Paragraph, Styles, _Break, parse
 from cardgen.text.measure import Measured, glyphs, measure_word, scaled, space_width
+from cardgen.text.pseudo import pseudo
+from cardgen.text.punctuation import punctuate
 
 Piece = tuple[Frag, float, str, float]          # span, width, font name ("" for icons), size
 LineItem = tuple[list[Piece], float, int]       # a word's part: pieces, width, join (0: a space before it; HARD, SOFT)
 Line = tuple[list[LineItem], float, bool]       # parts, width, ends its paragraph
 Parts = list[tuple[Measured, int]]              # a word measured, in the parts it may break between
+# a text as `Typesetter.set_text` keeps it: runs, size, overflow, block, span problems, faces
+# asked (None: not recorded) and icons asked
+_SetText = tuple[tuple[Run, ...], float, bool, tuple[float, float], tuple[str, ...], tuple | None, tuple[str, ...]]
 _SLACK = 0.01                                   # points: what counts as fitting exactly
 # a line this full (of its measure) is not hyphenated: the next word goes to the next line whole;
 # centred and right-aligned text only where a word is wider than the measure
@@ -162,6 +168,11 @@ class Typesetter:
         # at most 4,096 (about 4 MB: a 10,000-card game's card names are words of their own)
         self._words: Bounded[tuple, tuple[Parts, tuple]] = Bounded(4096)
         self._words_of: tuple[FontBook, object | None] | None = None
+        # texts set in a box (`set_text`): (text, style, box, fit) -> (runs, size, overflow, block,
+        # span problems, faces asked, icons asked); at most 8,192 runs held (about 1 MB): a
+        # card's type line, or a rule many cards repeat, set once
+        self._texts: Bounded[tuple, _SetText] = Bounded(2048, 8192, lambda v: len(v[0]) + 1)
+        self._texts_of: tuple = ()
 
     def _note_lacking(self, measured: Measured) -> None:
         """Remember the characters of a measured word that no font has (`lacking`)."""
@@ -566,6 +577,66 @@ class Typesetter:
                 texts = (str(p[0].value) for ln in para for pieces, *_ in ln[0] for p in pieces if p[2])
                 out += [bidi.paragraph_level(texts, st.direction)] * len(para)
         return out
+
+    def set_text(self, text: str, st: TextStyle, x: float, y: float, w: float, h: float, fit: str = "none",
+                 min_size: float | None = None, wrap: bool = True, problems: list[str] | None = None
+                 ) -> tuple[list[Run], float, bool, tuple[float, float]]:
+        """A card's text (markup, `parse`) set in the box: `set_block`; what is wrong with its
+        spans added to `problems` (before it is set). Kept per text, style and box while the
+        fonts and settings stay (a type line is the same on many cards): a text set again asks
+        the faces (`FontBook.uses`) and icons (`icon_path`) that setting it asked, in order, and
+        gives the same runs (the faces are recorded only where `uses` is: a text kept without
+        them is set again where they are)."""
+        told: list[str] = [] if problems is None else problems
+        if self.lacking is not None:
+            return self._set_text(text, st, x, y, w, h, fit, min_size, wrap, told)
+        of = (self.fonts, self.hyphenator, self.styles, self.punctuation, self.pseudo, self.icon_path)
+        if self._texts_of != of:
+            self._texts.clear()
+            self._texts_of = of
+        key = (text, st.family, st.style, st.size, st.leading, st.color, st.align, st.valign, st.icon_scale,
+               st.paragraph_gap, st.features, st.direction, st.paras, x, y, w, h, fit, min_size, wrap,
+               tuple(copysign(1.0, v) for v in (x, y, w, h) if not v))     # (-0.0 and 0.0 are equal keys)
+        hit = self._texts.get(key)
+        uses = self.fonts.uses
+        if hit is not None and (uses is None or hit[5] is not None):
+            runs, size, overflow, block, said, faces, icons = hit
+            told.extend(said)
+            if uses is not None and faces:
+                uses.update(faces)
+            for name in icons:
+                self.icon_path(name)
+            return list(runs), size, overflow, block
+        start = len(told)
+        if uses is not None:
+            self.fonts.uses = {}
+        path_of, asked = self.icon_path, []
+
+        def icon(name: str) -> Path:
+            found = path_of(name)
+            asked.append(name)
+            return found
+
+        self.icon_path = icon
+        try:
+            out = self._set_text(text, st, x, y, w, h, fit, min_size, wrap, told)
+        finally:
+            self.icon_path, used, self.fonts.uses = path_of, self.fonts.uses, uses
+            if uses is not None and used is not None:
+                uses.update(used)
+        self._texts[key] = (tuple(out[0]), *out[1:], tuple(told[start:]),
+                            None if used is None else tuple(used.items()), tuple(asked))
+        return out
+
+    def _set_text(self, text: str, st: TextStyle, x: float, y: float, w: float, h: float, fit: str,
+                  min_size: float | None, wrap: bool, problems: list[str]
+                  ) -> tuple[list[Run], float, bool, tuple[float, float]]:
+        paragraphs = parse(text, self.styles, problems)
+        if self.punctuation:
+            paragraphs = punctuate(paragraphs)
+        if self.pseudo:
+            paragraphs = pseudo(paragraphs)
+        return self.set_block(paragraphs, st, x, y, w, h, fit, min_size, wrap)
 
     def set(self, paragraphs: list[Paragraph], st: TextStyle, x: float, y: float, w: float, h: float,
             fit: str = "none", min_size: float | None = None, wrap: bool = True) -> tuple[list[Run], float, bool]:
