@@ -169,9 +169,9 @@ class Typesetter:
         self._words: Bounded[tuple, tuple[Parts, tuple]] = Bounded(4096)
         self._words_of: tuple[FontBook, object | None] | None = None
         # texts set in a box (`set_text`): (text, style, box, fit) -> (runs, size, overflow, block,
-        # span problems, faces asked, icons asked); at most 8,192 runs held (about 1 MB): a
-        # card's type line, or a rule many cards repeat, set once
-        self._texts: Bounded[tuple, _SetText] = Bounded(2048, 8192, lambda v: len(v[0]) + 1)
+        # span problems, faces asked, icons asked); at most 4,096 runs held (under 1 MB), the
+        # texts used last kept: a card's type line, or a rule many cards repeat, set once
+        self._texts: Bounded[tuple, _SetText] = Bounded(1024, 4096, lambda v: len(v[0]) + 1)
         self._texts_of: tuple = ()
 
     def _note_lacking(self, measured: Measured) -> None:
@@ -600,6 +600,7 @@ class Typesetter:
         hit = self._texts.get(key)
         uses = self.fonts.uses
         if hit is not None and (uses is None or hit[5] is not None):
+            self._texts[key] = hit      # (used last: kept longest)
             runs, size, overflow, block, said, faces, icons = hit
             told.extend(said)
             if uses is not None and faces:
