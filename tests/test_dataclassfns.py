@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import sys
 from dataclasses import dataclass, field
 
@@ -101,3 +102,103 @@ def test_each_method_does_what_the_compiled_one_does():
     assert stock["Many"].__eq__.__code__.co_filename == "<string>"                     # (compiled)
     assert _behaviour(quick) == _behaviour(stock)
     assert quick["One"].__init__.__code__.co_filename == "<string>"     # (`__init__` compiled as Python does)
+
+
+def _lazy_classes():
+    """Classes whose `__init__` is made when first called: a subclass calling it through
+    `super()`, a class with slots (a copy of the class `dataclass` first made), one with an
+    `__init__` of its own, one with a `__post_init__` and an init-only field."""
+    @dataclass(frozen=True)
+    class Base:
+        """A base."""
+        a: int
+        b: str = "b"
+        c: list = field(default_factory=list)
+
+    class Child(Base):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+
+    @dataclass(slots=True)
+    class Slotted:
+        """Slots."""
+        x: int
+        y: int = 2
+
+    @dataclass
+    class Own:
+        """An __init__ of its own."""
+        v: int = 0
+
+        def __init__(self, w):
+            self.v = w * 2
+
+    @dataclass
+    class Post:
+        """After __init__."""
+        a: int
+        scale: dataclasses.InitVar[int] = 1
+        b: int = field(init=False, default=0)
+
+        def __post_init__(self, scale):
+            self.b = self.a * scale
+
+    return {c.__name__: c for c in (Base, Child, Slotted, Own, Post)}
+
+
+def _made(classes) -> list:
+    out: list = []
+    for name, args, kwargs in (("Base", (1,), {}), ("Base", (), {"a": 2, "c": [3]}), ("Base", (), {}),
+                               ("Base", (1, 2, 3, 4), {}), ("Base", (1,), {"a": 1}), ("Base", (1,), {"z": 1}),
+                               ("Child", (5, "q"), {}), ("Child", (), {}), ("Slotted", (1,), {}),
+                               ("Slotted", (1, 2, 3), {}), ("Own", (4,), {}), ("Post", (3, 5), {}),
+                               ("Post", (3,), {"b": 1}), ("Base", (7,), {})):
+        out.append((name, _outcome(lambda cls=classes[name], args=args, kwargs=kwargs: repr(cls(*args, **kwargs)))))
+    for cls in classes.values():
+        init = cls.__init__
+        out.append((cls.__name__, init.__qualname__, str(inspect.signature(cls)), cls.__doc__,
+                    init.__defaults__, init.__kwdefaults__, init.__annotations__))
+    return out
+
+
+def test_init_is_made_when_first_called():
+    """Within the block a dataclass's `__init__` is compiled when the class is first called
+    (about half the classes a command imports never are): until then the class holds one that
+    makes it; then the class's own is in its place, doing and saying what Python's does (the
+    same errors, signature, defaults and qualified name)."""
+    stock = _lazy_classes()
+    with importing():
+        lazy = _lazy_classes()
+    assert dataclasses._init_fn is not dataclassfns._init_fn              # (only within the block)
+    assert lazy["Base"].__dict__["__init__"].__code__.co_filename == dataclassfns.__file__    # (not made yet)
+    assert lazy["Slotted"].__dict__["__init__"].__code__.co_filename == dataclassfns.__file__
+    assert _made(lazy) == _made(stock)
+    for name in ("Base", "Slotted", "Post"):
+        assert lazy[name].__dict__["__init__"].__code__.co_filename == "<string>", name     # (made, in place)
+    assert lazy["Own"].__dict__["__init__"].__code__.co_filename == __file__
+
+
+def test_what_init_checks_first_is_checked_when_the_class_is_made():
+    """A class without a docstring is given one worded from `__init__`'s signature: made at once;
+    a field without a default after one with is refused when the class is made, as Python does."""
+    def undocumented():
+        @dataclass(frozen=True)
+        class Bare:
+            a: int
+            b: tuple = ()
+        return Bare
+
+    def wrong():
+        @dataclass
+        class Wrong:
+            """Wrong."""
+            a: int = 0
+            b: str
+        return Wrong
+
+    with importing():
+        bare = undocumented()
+        refused = _outcome(wrong)
+    assert bare.__doc__ == undocumented().__doc__ == "Bare(a: 'int', b: 'tuple' = ())"
+    assert bare.__dict__["__init__"].__code__.co_filename == "<string>"
+    assert refused == _outcome(wrong) == ("TypeError", "non-default argument 'b' follows default argument")

@@ -10,14 +10,18 @@ few lines for every class but the field names, so they are made here as closures
 names the text would hold, doing what the compiled text does (the same text, the same tuples
 compared and hashed, the same errors; tests/test_dataclassfns.py holds each to the compiled
 one; a repr as quick as the compiled one, which `core.digest.digest` reads).  `__init__` is
-still compiled as Python writes it (its signature, defaults and speed are each class's own).  Only Python 3.11's
-helpers are replaced (their text is known: a later Python's are left alone, 3.13 makes
-dataclasses quicker itself), and only within the block."""
+compiled as Python writes it (its signature, defaults and speed are each class's own), but
+when the class is first made an instance of (`_init_fn`): about half the classes a command
+imports never are (a small game's `validate` made instances of 59 of its 107), and compiling
+their `__init__` was most of what making them cost.  Only Python 3.11's helpers are replaced
+(their text is known: a later Python's are left alone, 3.13 makes dataclasses quicker
+itself), and only within the block."""
 from __future__ import annotations
 
 import dataclasses
 import operator
 import sys
+from _thread import _local
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -88,7 +92,53 @@ def _frozen_get_del_attr(cls: type, fields: list, globals: dict) -> tuple[Callab
     return _named(__setattr__, "__setattr__", globals), _named(__delattr__, "__delattr__", globals)
 
 
-OURS = {"_repr_fn": _repr_fn, "_cmp_fn": _cmp_fn, "_hash_fn": _hash_fn, "_frozen_get_del_attr": _frozen_get_del_attr}
+_MADE_NOW = _local()         # (`_process_class`: this thread is making a class without a docstring)
+
+
+def _init_fn(*args: Any) -> Callable:
+    """An `__init__` that compiles the class's own (what `dataclasses._init_fn` makes of the same
+    arguments) when it is first called, puts it in its place on the class and calls it; from then
+    on the class calls its own.  The mistake `_init_fn` finds before it compiles (a field without
+    a default after one with) is found now, as before; and a class without a docstring, which
+    `dataclasses` words from the signature of `__init__`, gets its own at once."""
+    make = _SAVED["_init_fn"]
+    if getattr(_MADE_NOW, "undocumented", False):
+        return make(*args)
+    seen_default = False
+    for f in args[1]:                   # (std_fields: what `_init_fn` checks first, word for word)
+        if f.init:
+            if not (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING):
+                seen_default = True
+            elif seen_default:
+                raise TypeError(f'non-default argument {f.name!r} follows default argument')
+    own: list[Callable] = []
+
+    def __init__(self: Any, /, *a: Any, **k: Any) -> None:
+        if not own:
+            fn = make(*args)
+            fn.__qualname__ = __init__.__qualname__     # (`dataclasses` names it after its class)
+            own.append(fn)
+            for cls in type(self).__mro__:      # (the class `dataclass` made: with slots, a copy of the first)
+                if cls.__dict__.get("__init__") is __init__:
+                    cls.__init__ = fn       # type: ignore[misc]
+                    break
+        own[0](self, *a, **k)
+    return __init__
+
+
+def _process_class(cls: type, *args: Any, **kwargs: Any) -> type:
+    """`dataclasses._process_class`, with a class that has no docstring marked for `_init_fn`."""
+    undocumented, was = not cls.__doc__, getattr(_MADE_NOW, "undocumented", False)
+    _MADE_NOW.undocumented = undocumented
+    try:
+        return _SAVED["_process_class"](cls, *args, **kwargs)
+    finally:
+        _MADE_NOW.undocumented = was
+
+
+OURS = {"_repr_fn": _repr_fn, "_cmp_fn": _cmp_fn, "_hash_fn": _hash_fn, "_frozen_get_del_attr": _frozen_get_del_attr,
+        "_init_fn": _init_fn, "_process_class": _process_class}
+_SAVED: dict[str, Callable] = {}
 
 
 @contextmanager
@@ -98,6 +148,10 @@ def quick_methods() -> Iterator[None]:
         yield
         return
     saved = {n: getattr(dataclasses, n) for n in OURS}
+    if saved["_init_fn"] is _init_fn:   # (a block within a block: already done)
+        yield
+        return
+    _SAVED.update(saved)
     for n, fn in OURS.items():
         setattr(dataclasses, n, fn)
     try:
