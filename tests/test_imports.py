@@ -457,3 +457,16 @@ def test_an_edit_draws_kept_icons_without_svglib(tmp_path, tiny_game):
         assert "cardgen.outputs.print_service" in found and "cardgen.outputs.gallery" in found
     assert _kept_out(found, ("svglib", "reportlab.graphics")) == []
     assert (out / "tiny" / "print-service" / "things-pdfx.pdf").is_file()
+
+
+def test_every_dataclass_has_a_docstring():
+    """Python 3.11 words a docstring for a dataclass without one from its `__init__`'s signature
+    when the class is made: `__init__` is then compiled at once (with `inspect.signature`),
+    where a class with one has it compiled when first called, if ever (`core.dataclassfns`)."""
+    missing = []
+    for path in discover().values():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and ast.get_docstring(node) is None and any(
+                    ast.unparse(d).split("(")[0] in ("dataclass", "dataclasses.dataclass") for d in node.decorator_list):
+                missing.append(f"{path.relative_to(PKG.parent)}:{node.lineno}: {node.name}")
+    assert missing == []

@@ -56,6 +56,8 @@ class _Said:
 
 @dataclass
 class _Ctx:
+    """What converting one Squib script needs as it goes: the card fields, the deck's size, what was said."""
+
     fields: dict[str, str]
     deck: tuple[float, float]
     said: _Said

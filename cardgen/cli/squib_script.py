@@ -62,6 +62,8 @@ class Use:
 
 @dataclass
 class Script:
+    """A Squib script as read: the calls it makes and its background."""
+
     path: Path
     calls: list[tuple[str, Use]] = field(default_factory=list)     # (entry name, or "" for a pattern)
     background: object = None               # a literal `background color:`

@@ -10,6 +10,8 @@ from cardgen.model import ops
 
 @dataclass(frozen=True, kw_only=True)
 class Ellipse(Box, Rotate, Fill, Stroke, Shadow):
+    """The `ellipse` element."""
+
     summary: ClassVar[str] = "An ellipse filling its box; a circle when the box is square."
 
     def layout(self, lc: LayoutContext) -> None:

@@ -11,6 +11,8 @@ from cardgen.schema.core import Colour, Length, opt
 
 @dataclass(frozen=True, kw_only=True)
 class Line(Box, Rotate, Stroke):
+    """The `line` element."""
+
     summary: ClassVar[str] = "A straight line from (x, y) to (x2, y2); `rotate` turns it about its middle."
 
     x2: float | None = opt(Length(percent="width"), "end point x (the start is x, y)", None, dynamic=True,

@@ -16,6 +16,8 @@ from cardgen.schema.core import Int, opt
 
 @dataclass(frozen=True, kw_only=True)
 class Polygon(Box, Rotate, Fill, Stroke, Shadow):
+    """The `polygon` element."""
+
     summary: ClassVar[str] = ("A regular polygon with `sides` corners inscribed in its box (stretched to the box's "
                               "shape), one corner pointing up; `rotate` turns it about its centre.")
 

@@ -13,6 +13,8 @@ from cardgen.schema.core import Choice, Length, ListOf, Text, opt
 
 @dataclass(frozen=True, kw_only=True)
 class Stack(Box):
+    """The `stack` element."""
+
     summary: ClassVar[str] = ("Elements named in `items` set one below another as one block, each as tall as it is "
                               "laid out on the card (a text's lines), the block placed in the stack's box as a "
                               "whole (`valign: middle` centres it); an item not drawn on a card takes no room.")

@@ -79,6 +79,8 @@ class Change:
 
 @dataclass
 class Changes:
+    """What changed in the cards since an earlier version of the game."""
+
     since: str                      # what was compared with, as the user named it
     old_version: str
     new_version: str

@@ -22,6 +22,8 @@ _KEYWORD = re.compile(r"(msgctxt|msgid|msgstr|msgid_plural|msgstr\[\d+\])\s+(\".
 
 @dataclass
 class Entry:
+    """One entry of a gettext PO file."""
+
     msgid: str
     msgstr: str = ""
     msgctxt: str | None = None

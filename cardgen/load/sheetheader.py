@@ -30,6 +30,8 @@ def column_name(loc: Loc) -> str:
 
 @dataclass
 class Column:
+    """One column of a spreadsheet's header: the card field it fills."""
+
     key: str              # the card field (`count` for every alias)
     header: str           # as written
     loc: Loc

@@ -76,6 +76,8 @@ class Side:
 
 @dataclass(frozen=True)
 class Problem:
+    """A diagnostic as the page shows it."""
+
     severity: str                 # "error" or "warning"
     where: str                    # `file:line` as the page shows it
     message: str
@@ -88,6 +90,8 @@ class Problem:
 
 @dataclass
 class CardView:
+    """One card as the page shows it: its sides and its problems."""
+
     deck: Deck
     card: Card
     face: Side
@@ -126,6 +130,8 @@ class CardView:
 
 @dataclass
 class DeckView:
+    """One deck as the page shows it."""
+
     deck: Deck
     cards: list[CardView]
     back: Side | None             # the shared back, shown once
@@ -153,6 +159,8 @@ class DeckView:
 
 @dataclass
 class Album:
+    """What the gallery and the preview show of a game."""
+
     title: str
     decks: list[DeckView]
     problems: list[Problem]       # the game's own (not a card's, not a deck's)
@@ -281,6 +289,8 @@ def _named_in(message: str, names: Mapping[str, object]) -> set[str]:
 
 @dataclass
 class Placed:
+    """The diagnostics of a build, each with the card, deck or game it is about."""
+
     cards: dict[tuple[str, int], list[Diagnostic]] = field(default_factory=dict)
     decks: dict[str, list[Diagnostic]] = field(default_factory=dict)
     game: list[Diagnostic] = field(default_factory=list)

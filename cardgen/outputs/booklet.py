@@ -54,6 +54,8 @@ BOOKLET_PAGES = ("a5", "half-letter")
 
 @dataclass(frozen=True, kw_only=True)
 class BookletOptions(Decl):
+    """game.yaml's `booklet:` section."""
+
     __what__ = "booklet options"
 
     page: str = opt(Choice(BOOKLET_PAGES), "page size of the rules booklet", "a5", cli="--booklet-page")

@@ -32,6 +32,8 @@ HALF_W = 0.12        # pt: ticks at half millimetres
 
 @dataclass(frozen=True)
 class Site:
+    """A place on the calibration sheet."""
+
     x: float     # mm from the left of the front page
     y: float     # mm from the top of the front page
 

@@ -15,6 +15,8 @@ SUFFIX = "-foldover"
 
 @dataclass(frozen=True, kw_only=True)
 class FoldoverOptions(Decl):
+    """game.yaml's `foldover:` section."""
+
     __what__ = "fold-over sheet options"
 
     layout: tuple = opt(ListOf(Text(nonempty=True), max_items=50), "fold-over layouts to print, each into "

@@ -23,6 +23,8 @@ from cardgen.schema.core import Decl, Int, opt
 
 @dataclass(frozen=True, kw_only=True)
 class GalleryOptions(Decl):
+    """game.yaml's `gallery:` section."""
+
     __what__ = "gallery options"
 
     dpi: int = opt(Int(min=50, max=300), "resolution of the card images (a poker card at 150: 375 x 525 px)", 150)

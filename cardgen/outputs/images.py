@@ -27,6 +27,8 @@ DECK_FAN = 5            # a fan named by its deck shows the deck's first this ma
 
 @dataclass(frozen=True, kw_only=True)
 class ImagesOptions(Decl):
+    """game.yaml's `images:` section."""
+
     __what__ = "card image options"
 
     cards: tuple = opt(ListOf(Text(nonempty=True), max_items=1000), "the cards (or pieces) to draw, by name; a deck's "

@@ -44,6 +44,8 @@ TARGETS = {
 
 @dataclass(frozen=True, kw_only=True)
 class PngOptions(Decl):
+    """game.yaml's `png:` section."""
+
     __what__ = "print-service PNG options"
 
     targets: tuple = opt(ListOf(Choice(tuple(TARGETS)), min_items=1),

@@ -29,6 +29,8 @@ SERVICE_BLEED_MM = 3.175
 
 @dataclass(frozen=True, kw_only=True)
 class PdfxOptions(Decl):
+    """game.yaml's `pdfx:` section."""
+
     __what__ = "print-service PDF options"
 
     ink_limit: float = opt(Number(min=100, max=400, unit="%"),
@@ -130,6 +132,8 @@ def _profile(job: Job) -> tuple[Path, Condition, Loc]:
 
 @dataclass
 class _DeckFile:
+    """One deck's print-service file: its pages, front and back."""
+
     deck: Deck
     cards: list[tuple[Card, ops.CardLayout]]          # the cards printed, with their faces
     pages: list[tuple[Card, str, ops.CardLayout]]     # each page's card, "back" or "front", and side

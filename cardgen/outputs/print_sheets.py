@@ -47,6 +47,8 @@ class Offset(Kind):
 
 @dataclass(frozen=True, kw_only=True)
 class PrintOptions(Decl):
+    """game.yaml's `print:` section."""
+
     __what__ = "print sheet options"
 
     gutter: bool = opt(Bool(), "space the cards apart so each keeps its full bleed, with crop marks at every "

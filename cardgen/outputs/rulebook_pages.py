@@ -408,6 +408,8 @@ def tint(col, t: float):
 # -- pages and their drawing ------------------------------------------------------
 @dataclass
 class Page:
+    """One page of a rulebook: its drawing operations."""
+
     ops: list = field(default_factory=list)   # page coordinates, y down, points
 
 

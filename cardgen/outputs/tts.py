@@ -74,6 +74,8 @@ class TtsDeckOptions(Decl):
 
 @dataclass(frozen=True, kw_only=True)
 class TtsOptions(TtsDeckOptions):
+    """game.yaml's (or a deck file's) `tts:` section."""
+
     __what__ = "Tabletop Simulator options"
 
     format: str = opt(Choice(("jpeg", "png")), "image format of the deck sheets", "jpeg", cli="--tts-format")

@@ -40,6 +40,8 @@ PIECE_2 = "piece 2 of 2: the front; glue piece 1's left tab inside this side's f
 
 @dataclass(frozen=True, kw_only=True)
 class TuckboxOptions(Decl):
+    """game.yaml's `tuckboxes:` section."""
+
     __what__ = "tuck box options"
 
     caliper: float = opt(Length(min=0.1, max=2, to="mm"), "one card's thickness: 0.33 mm unsleeved, about 0.40 mm "

@@ -30,6 +30,8 @@ from cardgen.outputs import OUTPUTS
 
 @dataclass
 class Checked:
+    """A game loaded, checked and laid out (`check_game`)."""
+
     game: Game | None            # None when game.yaml itself could not be read
     rendered: Rendered | None    # None when some card could not be laid out
     rulebook: frozenset[Diagnostic] = field(default_factory=frozenset)   # the rulebook's own problems

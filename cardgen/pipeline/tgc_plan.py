@@ -65,6 +65,8 @@ class Item:
 
 @dataclass
 class Plan:
+    """What an upload to The Game Crafter makes."""
+
     title: str
     subtitle: str
     players: str

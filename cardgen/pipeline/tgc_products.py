@@ -49,6 +49,8 @@ FOLDING = Family("folding board", "", "onesidedgloss", "onesidedglosses", None, 
 
 @dataclass(frozen=True)
 class Product:
+    """A product of The Game Crafter."""
+
     identity: str
     px: tuple[int, int]         # the image TGC wants, bleed included, portrait
     family: Family
@@ -126,6 +128,8 @@ BY_IDENTITY = {p.identity: p for p in PRODUCTS}
 
 @dataclass(frozen=True)
 class Match:
+    """The product an image is uploaded as, and how it fits it."""
+
     product: Product
     turned: bool            # the image is landscape, the product portrait (or the other way)
     scaled: bool            # the image is not the product's exact size

@@ -98,6 +98,8 @@ def known_files(path: Path) -> dict[str, str]:
 
 @dataclass
 class Tally:
+    """How many of each thing an upload made."""
+
     made: dict[str, int] = field(default_factory=dict)
 
     def add(self, what: str, n: int = 1) -> None:
@@ -109,6 +111,8 @@ class Tally:
 
 @dataclass
 class Sync:
+    """An upload under way."""
+
     plan: Plan
     client: Client
     state: State

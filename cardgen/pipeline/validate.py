@@ -15,6 +15,8 @@ from cardgen.pipeline.check import check_game
 
 @dataclass
 class GameResult:
+    """One game's diagnostics from `validate`."""
+
     name: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
 

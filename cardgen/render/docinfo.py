@@ -39,6 +39,8 @@ PDF_HEADER = b"%%PDF-%d.%d" % PDF_VERSION
 
 @dataclass(frozen=True)
 class DocInfo:
+    """What a PDF's document information says."""
+
     author: str | None = None           # the designer
     epoch: int | None = None            # seconds since 1970 (UTC), or no date at all
     extra: Mapping[str, Any] = field(default_factory=dict)   # more keys: name -> str or ("name", word)

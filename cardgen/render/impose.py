@@ -20,6 +20,8 @@ Rect = tuple[float, float, float, float]   # (x, y, w, h), mm
 
 @dataclass(frozen=True)
 class Grid:
+    """Cards on a sheet of paper: how many fit, and where."""
+
     paper_w: float
     paper_h: float
     card_w: float
@@ -129,6 +131,8 @@ class Spots:
 
 @dataclass(frozen=True)
 class Slot:
+    """One card's place on a sheet."""
+
     x: float                 # trim left
     y: float                 # trim top
     w: float
@@ -207,6 +211,8 @@ def back_slots(grid: Frame, faces: list[Slot], flip: str = "long",
 
 @dataclass(frozen=True)
 class Mark:
+    """A crop mark: a line on the sheet."""
+
     x1: float
     y1: float
     x2: float

@@ -28,6 +28,8 @@ from cardgen.resources.fonts import DEFAULT_FAMILY, FontBook
 
 @dataclass
 class SheetOptions:
+    """How the print sheets are made."""
+
     paper: str = "letter"
     gutter: bool = False
     flip: str = "long"                 # long or short

@@ -268,6 +268,8 @@ class Cache:
 
 @dataclass
 class Job:
+    """One card side to rasterize."""
+
     layout: ops.CardLayout
     spec: Spec
     out: Path

@@ -84,6 +84,8 @@ class FontError(Exception):
 
 @dataclass(frozen=True)
 class Face:
+    """A font as laying out text measures it."""
+
     name: str        # ReportLab font name
     ascent: float    # cap-height-based ascent per point of size
     descent: float   # descent per point of size (positive)

@@ -33,6 +33,8 @@ FULL_DPI = 300              # the zoomed view: print resolution
 
 @dataclass
 class Snapshot:
+    """What the preview shows of the game, version by version."""
+
     version: int
     title: str
     album: A.Album | None = None
