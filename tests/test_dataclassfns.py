@@ -202,3 +202,47 @@ def test_what_init_checks_first_is_checked_when_the_class_is_made():
     assert bare.__doc__ == undocumented().__doc__ == "Bare(a: 'int', b: 'tuple' = ())"
     assert bare.__dict__["__init__"].__code__.co_filename == "<string>"
     assert refused == _outcome(wrong) == ("TypeError", "non-default argument 'b' follows default argument")
+
+
+def test_class_variables_and_init_only_fields_are_told_apart_as_python_does():
+    """`ClassVar` and `InitVar` annotations, written as text (`from __future__ import
+    annotations`) in every form `dataclasses` recognises, give the same fields within the block
+    as outside it (`core.dataclassfns._is_type` matches each annotation's text once)."""
+    import typing
+
+    namespace = {"dataclass": dataclass, "dataclasses": dataclasses, "typing": typing, "CV": typing.ClassVar,
+                 "IV": dataclasses.InitVar, "__name__": "tests.fields_told_apart"}    # (ClassVar, InitVar: by module)
+    source = ("from __future__ import annotations\n"
+              "@dataclass\n"
+              "class Told:\n"
+              "    '''Each form.'''\n"
+              "    a: int\n"
+              "    b: CV[int] = 1\n"
+              "    c: typing.ClassVar[int] = 2\n"
+              "    d: ClassVar[int] = 3\n"
+              "    e: IV[int] = 4\n"
+              "    f: dataclasses.InitVar[int] = 5\n"
+              "    g: str = 'g'\n"
+              "    h: typing.List[int] = None\n"
+              "    def __post_init__(self, e, f):\n"
+              "        self.made = (e, f)\n")
+    module = type(sys)("tests.fields_told_apart")
+    sys.modules[module.__name__] = module
+    try:
+        def told():
+            ns = dict(namespace)
+            module.__dict__.clear()
+            module.__dict__.update(ns)
+            exec(source, module.__dict__)
+            cls = module.__dict__["Told"]
+            return ([(f.name, f._field_type.name) for f in cls.__dataclass_fields__.values()],
+                    repr(cls(1, 6)), cls(1, 6).made)
+
+        stock = told()
+        with importing():
+            quick = told()
+    finally:
+        del sys.modules[module.__name__]
+    assert quick == stock
+    assert [kind for _, kind in stock[0]] == ["_FIELD", "_FIELD_CLASSVAR", "_FIELD_CLASSVAR", "_FIELD",
+                                              "_FIELD_INITVAR", "_FIELD_INITVAR", "_FIELD", "_FIELD"]
