@@ -578,3 +578,40 @@ def test_a_commit_record_that_came_with_a_game_folder_touches_nothing_outside(ti
     assert sorted(p.name for p in elsewhere.iterdir()) == ["keep.txt"]
     assert not (out / "link.txt").exists()
     assert not any(p.name.startswith(".build.cardgen") for p in root.iterdir())
+
+
+def test_a_retired_file_kept_for_the_next_build_goes_into_the_cache_never_through_a_link(tmp_path):
+    """A retired output kept for the next build (`Staging.retire(keep=True)`) is moved into the
+    output folder's `.cache/retired/` at its own path, and goes when a build writes its path
+    again; where the cache is a link it is deleted as any retired file, nothing written where
+    the link points."""
+    from cardgen.core import atomic
+
+    out = tmp_path / "out"
+    first = atomic.Staging(out)
+    first.add(out / "cards.pdf", b"%PDF-1 cards")
+    first.add(out / "print-service" / "x-pdfx.pdf", b"%PDF-1 x")
+    first.add(out / "other.txt", b"other")
+    first.commit(None)
+    retiring = atomic.Staging(out)
+    for name in ("cards.pdf", "print-service/x-pdfx.pdf"):
+        retiring.retire(out / name, keep=True)
+    retiring.retire(out / "other.txt")
+    retiring.commit(None)
+    kept = out / ".cache" / "retired"
+    assert not (out / "cards.pdf").exists() and (kept / "cards.pdf").read_bytes() == b"%PDF-1 cards"
+    assert (kept / "print-service" / "x-pdfx.pdf").read_bytes() == b"%PDF-1 x"
+    assert not (out / "other.txt").exists() and not (kept / "other.txt").exists()
+    again = atomic.Staging(out)
+    again.add(out / "cards.pdf", b"%PDF-1 cards again")
+    again.commit(None)
+    assert (out / "cards.pdf").read_bytes() == b"%PDF-1 cards again" and not (kept / "cards.pdf").exists()
+    assert (kept / "print-service" / "x-pdfx.pdf").is_file()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.rmtree(out / ".cache")
+    (out / ".cache").symlink_to(elsewhere)
+    linked = atomic.Staging(out)
+    linked.retire(out / "cards.pdf", keep=True)
+    linked.commit(None)
+    assert not (out / "cards.pdf").exists() and list(elsewhere.iterdir()) == []

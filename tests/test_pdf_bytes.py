@@ -457,7 +457,7 @@ def test_a_one_card_edit_converts_one_side_and_makes_only_its_objects_of_the_pdf
     monkeypatch.setattr(rlcompat._Form, "later", lambda self, parts: settled.append("later") or later(self, parts))
     kept, made = build(game, out, ("pdfx",))
     assert PdfxCache.of(out / "dozen").converted == 1
-    assert settled.count("later") == CARDS and settled.count(True) == 0    # 11 faces and the back
+    assert settled.count("later") == 0 and settled.count(True) == 0    # no kept side's form made at all
     monkeypatch.setattr(rlcompat._Form, "_settle", settle)
     monkeypatch.setattr(rlcompat._Form, "later", later)
     build(game, fresh, ("pdfx",))
@@ -503,7 +503,9 @@ def test_a_pdfx_file_made_whole_from_kept_sides_is_a_clean_builds(tmp_path, monk
     monkeypatch.setattr(CmykCanvas, "add_form", lambda self, *a, **k: added.append(a[0]) or add_form(self, *a, **k))
     kept, _ = build(game, out, ("pdfx",))
     assert PdfxCache.of(out / "dozen").converted == 1 and kept == 0
-    assert len(added) == CARDS + 1                  # every face but the new one, and the back
+    # every face but the new one, and the back; and the new one, drawn first (`DeckPdf.write`), made
+    # again from its piece in the document made from its start (its pages changed: not assembled)
+    assert len(added) == CARDS + 2
     monkeypatch.undo()
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714564800")
     build(game, fresh, ("pdfx",))
@@ -555,3 +557,63 @@ def test_the_sheets_structure_key_is_none_for_what_is_not_plain():
 
     assert plain_digest(Text("a")) is None and plain_digest(("a", [Path("x")])) is None
     assert plain_digest(("a", [1.5, None])) == plain_digest(("a", [1.5, None]))
+
+
+def test_a_pdfx_edit_that_changes_what_a_side_asks_for_is_a_clean_builds(tmp_path, monkeypatch):
+    """What a side's form asks for (SVG forms, images, states: its `Piece`) is part of the
+    print-service file's structure: an edit that gives the one card showing an icon its text
+    without it (the icon's form leaves the file) or gives it back is not assembled from the
+    last file's objects, and each file is a clean build's."""
+    from cardgen.render import formcache
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714564800")
+    game = make_game(tmp_path)
+    deck = game / "deck.yaml"
+    name = "dozen/print-service/things-pdfx.pdf"
+    out = tmp_path / "out"
+    build(game, out, ("pdfx",))
+    was = "card 7 opens at dawn"
+    for n, now in enumerate(("card 7 opens at dawn :coins:", "card 7 opens at dusk :coins:", "card 7 opens at dusk")):
+        deck.write_text(deck.read_text().replace(was, now))
+        was = now
+        monkeypatch.setattr(formcache, "_open", {})
+        build(game, out, ("pdfx",))
+        monkeypatch.setattr(formcache, "_open", {})
+        build(game, tmp_path / f"fresh{n}", ("pdfx",))
+        data = (out / name).read_bytes()
+        assert data == (tmp_path / f"fresh{n}" / name).read_bytes(), now
+        assert data.count(b"/Subtype /Form") == CARDS + 1 + (":coins:" in now), now    # (the icon's form)
+
+
+def test_pdfs_an_only_print_build_removed_are_assembled_by_the_next_build(tmp_path, monkeypatch):
+    """`--only print` after an edit removes cards.pdf and the print-service file (out of date,
+    not made); their bytes are kept in the output folder's cache (`.cache/retired/`), so the
+    next build that makes them assembles them from those (one card form object each made, the
+    rest taken), a clean build's bytes; then the kept copies go."""
+    from cardgen.render import formcache
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714564800")
+    game = make_game(tmp_path)
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    every = ("print", "cards", "pdfx")
+    names = ("cards.pdf", "print-service/things-pdfx.pdf")
+    build(game, out, every)
+    edit(game)
+    monkeypatch.setattr(formcache, "_open", {})
+    build(game, out, ("print",))
+    retired = out / "dozen" / ".cache" / "retired"
+    for name in names:
+        assert not (out / "dozen" / name).exists() and (retired / name).is_file()
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("card 3 opens at dawn", "card 3 opens at noon"))
+    monkeypatch.setattr(formcache, "_open", {})
+    kept, made = build(game, out, ("cards", "pdfx"))
+    monkeypatch.setattr(formcache, "_open", {})
+    build(game, fresh, every)
+    total = 0
+    for name in names:
+        data = (out / "dozen" / name).read_bytes()
+        assert data == (fresh / "dozen" / name).read_bytes(), name
+        assert not (retired / name).exists()
+        total += len(data)
+    assert kept + made == total and made * 10 < total       # (two card forms made in each, the rest taken)

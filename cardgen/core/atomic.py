@@ -36,6 +36,7 @@ from pathlib import Path
 from cardgen.core.envfail import OutputProblem
 from cardgen.core.errors import Loc, Report, display_path
 from cardgen.core.names import bounded
+from cardgen.core.paths import through_link
 
 STAGE_SUFFIX = ".cardgen-new"
 OLD_SUFFIX = ".cardgen-old"
@@ -181,6 +182,7 @@ def is_debris(name: str) -> bool:
 
 CACHE_DIR = Path(".cache")      # an output folder's caches (card forms, rendered cards, ...)
 SPOOL_DIR = "staged"            # in it: large staged outputs waiting for the commit (`Staging.add`)
+RETIRED_DIR = "retired"         # in it: retired outputs kept for the next build to assemble from (`Staging.retire`)
 SPOOL_BYTES = 1 << 20
 
 
@@ -311,11 +313,24 @@ def _apply(real: Path, stage: Path, old: Path, record: dict) -> None:
     real.mkdir(parents=True, exist_ok=True)
     remove = record.get("remove")
     for i, item in enumerate(remove if isinstance(remove, list) else []):
-        if not isinstance(item, (list, tuple)) or len(item) != 2 or not _inside(real, item[1]):
+        if not isinstance(item, (list, tuple)) or len(item) not in (2, 3) or not _inside(real, item[1]):
             continue
         path = real / item[1]
-        if _matches(str(item[0]), path):
-            os.rename(path, old / str(i))
+        if not _matches(str(item[0]), path):
+            continue
+        if len(item) == 3 and item[2] == "keep" and path.is_file() and not path.is_symlink():
+            kept = retired_copy(real, item[1])      # (kept for the next build: `Staging.retire`)
+            try:
+                if through_link(kept, len(kept.relative_to(real).parts)):
+                    raise OSError           # (not through a link: moved aside and deleted)
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(path, kept)
+                continue
+            except OSError:
+                pass
+        os.rename(path, old / str(i))
+    retired = real / CACHE_DIR / RETIRED_DIR
+    keeps = retired.is_dir() and not retired.is_symlink()
     moved = 0
     for dirpath, _, filenames in os.walk(stage):
         here = Path(dirpath)
@@ -325,6 +340,9 @@ def _apply(real: Path, stage: Path, old: Path, record: dict) -> None:
                 continue
             (real / rel).parent.mkdir(parents=True, exist_ok=True)
             os.replace(here / name, real / rel)
+            if keeps:           # (written again: the copy kept when it was retired goes)
+                with contextlib.suppress(OSError):
+                    os.unlink(retired / rel)
             moved += 1
             if moved == 1:
                 _test_hook("mid-commit")
@@ -343,6 +361,12 @@ def _apply(real: Path, stage: Path, old: Path, record: dict) -> None:
     with contextlib.suppress(OSError):
         _remove(old)
     os.unlink(commit_record(real))
+
+
+def retired_copy(out: Path, rel: str | Path) -> Path:
+    """Where a retired output file kept for the next build (`Staging.retire`) is: in the output
+    folder's cache, at its own path there."""
+    return Path(out) / CACHE_DIR / RETIRED_DIR / rel
 
 
 def recover(out: Path) -> None:
@@ -436,6 +460,7 @@ class Staging:
         self.files: dict[Path, Source] = {}
         self.owned: list[Path] = []
         self.retired: list[Path] = []
+        self.retained: set[Path] = set()       # retired files kept in the cache (`retire`)
         self.digests: dict[Path, str] = {}     # after commit: sha256 of each file written
         self.kept: list[Path] = []             # after commit: the previous output's files kept
         self.removed: list[Path] = []          # after commit: the retired files that were there
@@ -496,10 +521,14 @@ class Staging:
         an earlier build, e.g. a card since removed) are removed."""
         self.owned.append(Path(folder))
 
-    def retire(self, path: Path) -> None:
+    def retire(self, path: Path, keep: bool = False) -> None:
         """The file at `path`, made by an earlier build and not made by this one, goes (unless
-        this build writes it after all); `removed` lists it after the commit if it was there."""
+        this build writes it after all); `removed` lists it after the commit if it was there.
+        `keep`: its bytes are kept in the cache (`retired_copy`) for the next build that makes
+        it (a PDF it assembles from the last one's objects: `render.assemble`), until then."""
         self.retired.append(Path(path))
+        if keep:
+            self.retained.add(Path(path))
 
     def _root(self) -> Path:
         if self.out_dir is not None:
@@ -532,6 +561,7 @@ class Staging:
         new = {self._rel(out, p): src for p, src in self.files.items()}
         owned = {self._rel(out, p) for p in self.owned}
         retired = {self._rel(out, p) for p in self.retired} - set(new)
+        retained = {self._rel(out, p) for p in self.retained}
         try:
             try:
                 stage.mkdir()
@@ -545,7 +575,7 @@ class Staging:
                     self.digests[out / rel] = _put(stage / rel, src)
                 except OSError as exc:
                     raise OutputProblem(out / rel, exc) from None
-            plan = _Plan(out, real, stage, new, owned, retired)
+            plan = _Plan(out, real, stage, new, owned, retired, retained)
             _sync([stage / rel for rel, src in new.items() if not isinstance(src, Kept)])
             _test_hook("before-commit")
             record = {"remove": plan.remove, "prune": plan.prune}
@@ -587,8 +617,8 @@ class _Plan:
     cardgen's) and the cache folder (it is the cache's own)."""
 
     def __init__(self, out: Path, real: Path, stage: Path, new: dict[Path, Source], owned: set[Path],
-                 retired: set[Path]) -> None:
-        self.remove: list[tuple[str, str]] = []
+                 retired: set[Path], retained: set[Path] | frozenset[Path] = frozenset()) -> None:
+        self.remove: list[tuple[str, ...]] = []
         self.prune: list[str] = []
         self.notes: list[tuple[Path, str]] = []
         self.retired: set[Path] = set()
@@ -609,8 +639,8 @@ class _Plan:
         def below_gone(rel: Path) -> bool:       # (a set look-up per parent: 500 retired files were 250,000 tests)
             return bool(gone) and not gone.isdisjoint(rel.parents)
 
-        def drop(kind: str, rel: Path) -> None:
-            self.remove.append((kind, rel.as_posix()))
+        def drop(kind: str, rel: Path, keep: bool = False) -> None:
+            self.remove.append((kind, rel.as_posix(), "keep") if keep else (kind, rel.as_posix()))
             gone.add(rel)
 
         # folders cardgen writes into must be folders of its own
@@ -659,7 +689,7 @@ class _Plan:
                 continue
             if (real / rel).is_dir() and not (real / rel).is_symlink():
                 continue                        # (a folder of the user's where an output was)
-            drop("any", rel)
+            drop("any", rel, rel in retained)
             self.retired.add(rel)
             self.prune += [p.as_posix() for p in rel.parents if p != Path(".") and p not in ancestors]
         # temporary files of killed writers (not in the cache, which clears its own)
@@ -671,8 +701,8 @@ class _Plan:
                 if is_debris(name) and (reld / name) not in gone:
                     drop("any", reld / name)
         self.prune = sorted(set(self.prune), key=lambda p: (-p.count("/"), p))
-        writable = {real / folder for folder in {rel.parent for rel in new}} | {real / Path(r).parent
-                                                                             for _, r in self.remove}
+        writable = {real / folder for folder in {rel.parent for rel in new}} | {real / Path(item[1]).parent
+                                                                             for item in self.remove}
         for folder in sorted(writable):
             if folder.is_dir() and not os.access(folder, os.W_OK):
                 raise OutputProblem(folder, PermissionError(errno.EACCES, os.strerror(errno.EACCES)))

@@ -68,6 +68,13 @@ class Built(list[Path]):
         self.languages: dict[str, Built] = {}
 
 
+def _assembled_files(out_dir: Path) -> set[str]:
+    """The files of the output folder a later build may assemble from (`render.assemble`)."""
+    from cardgen.render.assemble import PdfCache
+
+    return PdfCache.of(out_dir).files()
+
+
 def _duplex(game: Game, opts: BuildOptions) -> bool:
     """Are the print sheets double-sided (backs printed, and some deck has backs)?"""
     backs = OUTPUTS["print"].resolve(game.data, opts.outputs.get("print")).backs
@@ -314,8 +321,11 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
         inputs = incremental.scan(Path(path), project, out_dir, opts, opts.wanted(), state)
     source = incremental.source_of(inputs, manifest_bytes)
     earlier = incremental.earlier_parts(state, ledger.parts, source, out_dir)
-    for rel in earlier.stale:           # an earlier build's outputs, out of date, not made now: they go
-        staging.retire(out_dir / rel)
+    # an earlier build's outputs, out of date, not made now: they go; a PDF the next build can
+    # assemble from (`render.assemble`) is kept in the cache until then
+    assembled = _assembled_files(out_dir) if earlier.stale else set()
+    for rel in earlier.stale:
+        staging.retire(out_dir / rel, keep=str(out_dir / rel) in assembled)
     made = len(report.items)
     files = staging.commit(report)
     formcache.save_all()

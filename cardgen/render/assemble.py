@@ -25,7 +25,9 @@ the others' entries.
 
 *Deferred forms* (`deferred`): the print sheets, cards.pdf and the fold-over sheets work out
 their structure key from the card forms' names alone (each side's, in the order the pages
-first place them: `card1`, `card2`, ...), before any form is made.  When the last build
+first place them: `card1`, `card2`, ...), before any form is made; the print-service file
+(`render.pdfx.DeckPdf`) after making the forms of the sides it has no kept piece for (what
+a piece asks for, SVG forms, images, states, is part of its structure).  When the last build
 recorded it (the fonts named and coded alike, so a side of the ident its form's had keeps
 that form's reuse key, not worked out again), only the forms whose reuse key changed are made,
 and each is formatted in the object number the last file gave its name, its references (SVG
@@ -80,14 +82,38 @@ class PdfCache(CacheFile):
 
     def payload(self) -> Any:
         """For each file this process assembled or wrote, the last entry it found or made for
-        it; for each other file still there, the entry the cache had (a build that makes some
-        of the folder's PDFs keeps the others'): one entry a file."""
+        it; for each other file still there, or kept in the cache when a build retired it
+        (`retired`), the entry the cache had (a build that makes some of the folder's PDFs
+        keeps the others'): one entry a file."""
         others: dict[str, Any] = {}
         for key, entry in self.entries.items():
             if entry[0] not in self.latest:
                 others[entry[0]] = key
-        keep = set(self.latest.values()) | {key for file, key in others.items() if Path(file).is_file()}
+        keep = set(self.latest.values()) | {key for file, key in others.items()
+                                            if Path(file).is_file() or (self.retired(Path(file)) or Path()).is_file()}
         return {key: entry for key, entry in self.entries.items() if key in keep}
+
+    def retired(self, file: Path) -> Path | None:
+        """Where the output file `file` is kept once a build that did not make it retired it
+        (`atomic.Staging.retire`: `--only print` removes cards.pdf), for the next build to
+        assemble it from (its SHA-256 checked as the file's is); None where it would be reached
+        through a link, or the file is not in this cache's output folder."""
+        from cardgen.core.atomic import retired_copy
+        from cardgen.core.paths import through_link
+
+        if self.path is None:
+            return None
+        out = self.path.parent.parent
+        try:
+            copy = retired_copy(out, Path(file).relative_to(out))
+        except ValueError:
+            return None
+        return None if through_link(copy, len(copy.relative_to(out).parts)) else copy
+
+    def files(self) -> set[str]:
+        """The files the cache has an entry for (paths, as `Assembly` gives them)."""
+        self.load()
+        return {entry[0] for entry in self.entries.values()}
 
 
 def _objects(doc: Any) -> list[int]:
@@ -129,17 +155,16 @@ def _entry(previous: Path, data: bytes, offsets: list[int], xref: int, forms: di
 
 
 def record(cache: PdfCache, key: str, data: bytes, doc: Any, keys: dict[str, str | None], previous: Path,
-           offsets: list[int] | None = None, idents: Callable[[], list[tuple]] | None = None) -> None:
-    """Keep what `splice` and `deferred` need of `data`, the PDF of `doc` with the card forms
-    `keys`, written to `previous` (`idents()`: as `_entry`'s, asked for once the forms are
-    known to be kept)."""
+           idents: Callable[[], list[tuple]] | None = None) -> None:
+    """Keep what `deferred` needs of `data`, the PDF of `doc` with the card forms `keys`,
+    written to `previous` (`idents()`: as `_entry`'s, asked for once the forms are known to
+    be kept)."""
     forms = _form_numbers(doc, keys)
     if forms is None:
         return
     sides = idents() if idents is not None else None
-    cache.put(key, _entry(previous, data, offsets if offsets is not None else _objects(doc), _startxref(data),
-                          forms, _named(doc, forms), sides if sides is not None and len(sides) == len(forms)
-                          else None))
+    cache.put(key, _entry(previous, data, _objects(doc), _startxref(data), forms, _named(doc, forms),
+                          sides if sides is not None and len(sides) == len(forms) else None))
 
 
 def _last(cache: PdfCache, key: str, previous: Path) -> tuple[tuple, bytes] | None:
@@ -149,6 +174,12 @@ def _last(cache: PdfCache, key: str, previous: Path) -> tuple[tuple, bytes] | No
         return None
     try:
         old = previous.read_bytes()
+    except FileNotFoundError:           # (retired by the last build: kept in the cache, not through a link)
+        copy = cache.retired(previous)
+        try:
+            old = copy.read_bytes() if copy is not None else b""
+        except OSError:
+            return None
     except OSError:
         return None
     return (kept, old) if hashlib.sha256(old).hexdigest() == kept[1] else None
@@ -182,33 +213,6 @@ def _rebuilt(old: bytes, offsets: list[int], xref: int, made: dict[int, bytes]) 
     WRITTEN[0] += len(data) - fresh - len(tail)
     WRITTEN[1] += fresh + len(tail)
     return data, starts, at
-
-
-def splice(cache: PdfCache, key: str, previous: Path, doc: Any, keys: dict[str, str | None]) -> bytes | None:
-    """The PDF of `doc` (its card forms made: `keys`, form name -> reuse key; no page drawn),
-    from the file `previous` the last build wrote with the same structure `key`: its objects,
-    but for the card forms whose reuse key changed, formatted now; then the cross-reference.
-    None if there is no such file (or it changed since: its SHA-256 is checked)."""
-    from reportlab.pdfbase.pdfdoc import PDFIndirectObject
-
-    from cardgen.render.rlcompat import _without_a85
-
-    last = _last(cache, key, previous)
-    forms = _form_numbers(doc, keys) if last is not None else None
-    if last is None or forms is None:
-        return None
-    (_, _, offsets, xref, old_forms, named, _), old = last
-    if dict(old_forms).keys() != forms.keys():
-        return None
-    made = {}
-    with _without_a85():
-        for num, reuse in old_forms:
-            if forms[num] != reuse:
-                oid = doc.numberToId[num]
-                made[num] = PDFIndirectObject(oid, doc.idToObject[oid]).format(doc)
-    data, starts, at = _rebuilt(old, offsets, xref, made)
-    cache.put(key, _entry(previous, data, starts, at, forms, named))
-    return data
 
 
 def kept(assembly: Assembly | None) -> bool:
@@ -338,25 +342,17 @@ def side(drawer: Any, layout: Any, files: dict[str, str | None], named: dict[int
 
 
 def assembled(assembly: Assembly | None, structure: Any, drawer: Any, write: Callable[[], bytes],
-              sides: Sequence[Any] | None = None) -> bytes:
-    """The PDF of `drawer`'s document: `splice`d from the last build's file when its structure
-    was the same (every card form made, no page drawn), else `write()` (ReportLab: draw the
-    pages and write every object), kept for the next build.  `sides`: `deferred` was tried
-    with these (its card forms, in order): the file is written, and kept only if its forms
-    have the names `deferred` takes them by."""
-    if assembly is None:
-        return bytes(write())
-    from cardgen.core.digest import digest
+              sides: Sequence[Any] = ()) -> bytes:
+    """The PDF of `drawer`'s document written whole (`write()`: ReportLab draws the pages and
+    writes every object), and with an `assembly` kept for the next build's `deferred`, if its
+    card forms have the names `deferred` takes them by (`sides`: its card forms, in order)."""
+    data = write()
+    if assembly is not None and len(drawer.keys) == len(sides) and all(
+            drawer.forms.get(("card", id(layout), drawer.image_dpi), ("",))[0] == f"card{n}"
+            for n, layout in enumerate(sides, 1)):
+        from cardgen.core.digest import digest
 
-    cache, base, previous = assembly
-    key = digest(base, structure, drawer._tokens)
-    doc = drawer.c._doc
-    data = splice(cache, key, previous, doc, drawer.keys) if sides is None else None
-    if data is None:
-        data = write()
-        if sides is None or (len(drawer.keys) == len(sides) and all(
-                drawer.forms.get(("card", id(layout), drawer.image_dpi), ("",))[0] == f"card{n}"
-                for n, layout in enumerate(sides, 1))):
-            record(cache, key, data, doc, drawer.keys, previous,
-                   idents=(lambda: [drawer.side_ident(layout) for layout in sides]) if sides is not None else None)
+        cache, base, previous = assembly
+        record(cache, digest(base, structure, drawer._tokens), data, drawer.c._doc, drawer.keys, previous,
+               idents=lambda: [drawer.side_ident(layout) for layout in sides])
     return bytes(data)

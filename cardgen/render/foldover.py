@@ -56,8 +56,7 @@ def foldover_sheets(fonts: FontBook, opts: SheetOptions, title: str,
             return data
     for side in sides:
         drawer.card_form(side)
-    return assemble.assembled(assembly, structure, drawer, lambda: _write(c, drawer, fonts, opts, title, pages),
-                              sides if assembly else None)
+    return assemble.assembled(assembly, structure, drawer, lambda: _write(c, drawer, fonts, opts, title, pages), sides)
 
 
 def _start(fonts: FontBook, opts: SheetOptions, title: str, pages: list[tuple[impose.Frame, list[Copy]]],

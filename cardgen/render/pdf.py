@@ -432,8 +432,7 @@ class SheetWriter:
         changed (`render.assemble`: then only the changed forms were made)."""
         if self.data is not None:
             return self.data
-        return assemble.assembled(self.assembly, self.structure, self.drawer, self._write,
-                                  self.sides if self.assembly else None)
+        return assemble.assembled(self.assembly, self.structure, self.drawer, self._write, self.sides)
 
     def _structure(self, named: dict[int, str]) -> tuple:
         """What the sheets' objects but the card forms depend on, of what this writer knows:
@@ -560,7 +559,7 @@ def cards_pdf(faces: list[CardLayout], backs: list[CardLayout], fonts: FontBook,
             c.showPage()
         return c.getpdfdata()
 
-    return assemble.assembled(assembly, structure, drawer, write, order if assembly else None)
+    return assemble.assembled(assembly, structure, drawer, write, order)
 
 
 def _cards_canvas(fonts: FontBook, title: str, sides: list[CardLayout], cache: FormCache | None) -> tuple[Any, Drawer]:

@@ -173,7 +173,7 @@ class _Form(pdfdoc.PDFFormXObject):
 
 
 # bytes of the PDFs this process wrote: [taken as they were kept, made (formatted, compressed) here]:
-# kept card form streams (`CardCanvas.getpdfdata`), a last build's file (`render.assemble.splice`)
+# kept card form streams (`CardCanvas.getpdfdata`), a last build's file (`render.assemble.deferred`)
 WRITTEN = [0, 0]
 _zipped: Bounded[bytes, bytes] = Bounded(20_000, 64 << 20, len)   # at most 64 MB
 
