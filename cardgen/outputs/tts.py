@@ -22,7 +22,7 @@ import hashlib
 import io
 import math
 import os
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -222,11 +222,18 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
 
     # a cell of the screen class is its side's one render for it, shared with the gallery
     # (`raster.master_spec`), scaled to the cell as it is pasted (`render.mosaic`)
-    wanted = [(layout, raster.master_spec(layout, spec) or spec) for layout, spec in requests]
     cache = raster.Cache.of(job.out_dir)
     fonts = raster.registered_fonts()
-    paths = [str(cache.path(raster.side_key(layout, spec, fonts), spec.ext)) for layout, spec in wanted]
-    cell_of: dict[int, str] = {id(layout): path for (layout, _), path in zip(requests, paths)}
+    wanted: dict[str, tuple] = {}       # each bitmap named: the side and what it is rendered to
+    cell_of: dict[int, str] = {}
+    named: dict[tuple[int, raster.Spec], str] = {}    # (a side asked for again: a shared back)
+    for layout, spec in requests:
+        path = named.get((id(layout), spec))
+        if path is None:
+            made = raster.master_spec(layout, spec) or spec
+            path = named[(id(layout), spec)] = str(cache.path(raster.side_key(layout, made, fonts), made.ext))
+            wanted[path] = (layout, made)
+        cell_of[id(layout)] = path
     images, more = plan_images(cell_of)
     # An image is up to 4096 x 4096 pixels (64 MB in memory as Pillow holds it).  In a game of
     # up to `MOSAICS_IN_WORKERS` card sides each is made by a raster worker, two at once: it
@@ -245,7 +252,7 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
     shown = {cell if isinstance(cell, str) else cell[0] for args in calls for cell in args[0]
              if isinstance(cell, str) or (isinstance(cell, tuple) and len(cell) == 2)}
     shown.update(cell_of[i] for i in ready)
-    plan = raster.plan([w for w, path in zip(wanted, paths) if path in shown], cache)
+    plan = raster.plan([asked for path, asked in wanted.items() if path in shown], cache)
     here = len(requests) > MOSAICS_IN_WORKERS
     with raster.Pool() as pool:
         raster.run(plan, cache, raster.font_dirs_of(job.rendered), pool,
@@ -589,31 +596,26 @@ def _deck_object(game, deck, dopts, sheets, per_sheet, url) -> dict:
     shape = SHAPES[dopts.shape] if dopts.shape else (4 if deck.size.shape == "round" else 0)
     face_down = not dopts.face_up
     custom = {}
-    cards = []
+    cards: list[tts_save.Made] = []
+    ids = []
     for sheet, (face_img, back_img, unique) in zip(sheets, per_sheet):
         entry = {"FaceURL": url(face_img), "BackURL": url(back_img), "NumWidth": sheet.cols,
                  "NumHeight": sheet.rows, "BackIsHidden": not sheet.hidden, "UniqueBack": unique, "Type": shape}
         custom[str(sheet.key)] = entry
+        # (what each card's object is made from, besides its place and its fields: `tts_save.Made`)
+        made_from = repr((game.slug, deck.slug, deck.name, sheet.key, scale, face_down, sideways, dopts.description,
+                          entry))
         for i, copy in sheet.copies():
             card = sheet.entries[i][0]
-            cards.append({
-                "GUID": _guid(game.slug, deck.slug, sheet.key, i, *([copy] if copy > 1 else [])),
-                "Name": "Card",
-                "Transform": _transform(scale, face_down),
-                "Nickname": card.title,
-                "Description": _described(card, dopts.description),
-                "GMNotes": _notes(card),
-                **COMMON,
-                "Tags": _tags(deck, [card]),
-                "HideWhenFaceDown": True, "Hands": True,
-                "CardID": sheet.key * 100 + i,
-                "SidewaysCard": sideways,
-                "CustomDeck": {str(sheet.key): entry},
-                "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
-            })
+            f = card.fields
+            key = repr((made_from, i, copy, card.title, f.get(dopts.description), f.get("notes"), f.get("type")))
+            cards.append(tts_save.Made(key.encode(), _card_object(game, deck, dopts, sheet, entry, i, copy, scale,
+                                                                  face_down, sideways)))
+            ids.append(sheet.key * 100 + i)
     size = (deck.size.width, deck.size.height)
     if len(cards) == 1:
-        return {**cards[0], "Description": tts_save.plain(cards[0]["Description"]), "_size_mm": size}
+        card_obj = cards[0].make()
+        return {**card_obj, "Description": tts_save.plain(card_obj["Description"]), "_size_mm": size}
     return {
         "GUID": _guid(game.slug, deck.slug),
         "Name": "Deck",
@@ -624,12 +626,35 @@ def _deck_object(game, deck, dopts, sheets, per_sheet, url) -> dict:
         **COMMON,
         "Tags": _tags(deck, [card for sheet in sheets for card, _, _ in sheet.entries]),
         "HideWhenFaceDown": True, "Hands": False, "SidewaysCard": sideways,
-        "DeckIDs": [c["CardID"] for c in cards],
+        "DeckIDs": ids,
         "CustomDeck": custom,
         "ContainedObjects": cards,
         "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
         "_size_mm": size,
     }
+
+
+def _card_object(game, deck, dopts, sheet, entry: dict, i: int, copy: int, scale: float, face_down: bool,
+                 sideways: bool) -> Callable[[], dict]:
+    """What makes the object of copy `copy` of the card in cell `i` of `sheet` (`tts_save.Made`)."""
+    def make() -> dict:
+        card = sheet.entries[i][0]
+        return {
+            "GUID": _guid(game.slug, deck.slug, sheet.key, i, *([copy] if copy > 1 else [])),
+            "Name": "Card",
+            "Transform": _transform(scale, face_down),
+            "Nickname": card.title,
+            "Description": _described(card, dopts.description),
+            "GMNotes": _notes(card),
+            **COMMON,
+            "Tags": _tags(deck, [card]),
+            "HideWhenFaceDown": True, "Hands": True,
+            "CardID": sheet.key * 100 + i,
+            "SidewaysCard": sideways,
+            "CustomDeck": {str(sheet.key): entry},
+            "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
+        }
+    return make
 
 
 def _rules_object(job: Job, base_url: str | None) -> dict | None:

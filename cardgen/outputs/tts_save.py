@@ -9,6 +9,8 @@ placed in the file around the rest (`encode`): the same bytes as encoding the sa
 by a digest of its value (`repr`: types, keys in order, every value) and depth; a card's
 description is such a value as the card's field says it (`Described`), so that its words
 (`tts.words`, the larger part of a card's cost) are worked out only for an object not found.
+A deck's card is not even made where the last file has it (`Made`): it is known by a digest
+of what it is made from (its sheet's entry, its place, its fields), not of its value.
 
 What is kept (`<output>/.cache/tts-save.bin`, sealed as every cache file, for this code
 version only): for each saved object's file, its SHA-256 and where each object's bytes are
@@ -50,6 +52,16 @@ class Described:
 
     def __repr__(self) -> str:
         return f"Described({self.value!r})"
+
+
+@dataclass(frozen=True)
+class Made:
+    """An object inside a deck, made (`make()`) only where the last file does not hold it:
+    `key` says everything its value is made from (`tts._deck_object`), so that equal keys
+    make equal values (with this code: the cache is for this code version only)."""
+
+    key: bytes
+    make: Callable[[], dict]
 
 
 class SaveCache(CacheFile):
@@ -98,6 +110,8 @@ def plain(obj: Any) -> Any:
     """`obj` with each `Described` turned into its text (what is encoded)."""
     if isinstance(obj, Described):
         return obj.text()
+    if isinstance(obj, Made):
+        return plain(obj.make())
     if isinstance(obj, dict):
         return {k: plain(v) for k, v in obj.items()}
     if isinstance(obj, list):
@@ -110,11 +124,11 @@ def encode(save: dict, cache: SaveCache | None = None, name: str = "", previous:
     a `cache`, each object inside a deck or bag taken from the file `previous` (the last
     build's, `name` in the cache) where that file holds it, and where this file holds each
     object kept for the next build."""
-    inner: list[dict] = []
+    inner: list[dict | Made] = []
     objects = []
     for obj in save.get("ObjectStates", []):
         contained = obj.get("ContainedObjects") if isinstance(obj, dict) else None
-        if isinstance(contained, list) and all(isinstance(c, dict) for c in contained):
+        if isinstance(contained, list) and all(isinstance(c, (dict, Made)) for c in contained):
             marks = [MARK.format(len(inner) + i) for i in range(len(contained))]
             inner += contained
             obj = {**obj, "ContainedObjects": marks}
@@ -133,7 +147,8 @@ def encode(save: dict, cache: SaveCache | None = None, name: str = "", previous:
     for m, obj in zip(found, inner):
         indent = m.group(1)
         out.write(text[at:m.end(1)])
-        key = hashlib.blake2b(b"%d;" % len(indent) + repr(obj).encode(), digest_size=16).digest()
+        key = hashlib.blake2b(b"%d;" % len(indent) + (b"made;" + obj.key if isinstance(obj, Made) else
+                                                       repr(obj).encode()), digest_size=16).digest()
         start = out.tell()
         span = where.get(key)
         if span is not None and old is not None:

@@ -130,6 +130,9 @@ def screen_spec(layout: ops.CardLayout) -> Spec:
     return Spec(*screen_size(layout.width, layout.height))
 
 
+_screens: dict[tuple[float, float], Spec] = {}     # (`screen_spec` by a side's size)
+
+
 def master_spec(layout: ops.CardLayout, spec: Spec) -> Spec | None:
     """The one render a bitmap of the screen class is scaled from (`screen_spec`); None for
     a bitmap rendered as it is (with bleed, larger than that render, or the render itself).
@@ -137,7 +140,9 @@ def master_spec(layout: ops.CardLayout, spec: Spec) -> Spec | None:
     which others the build makes."""
     if spec.bleed or layout.width <= 0:
         return None
-    master = screen_spec(layout)
+    master = _screens.get((layout.width, layout.height))
+    if master is None:
+        master = _screens[(layout.width, layout.height)] = screen_spec(layout)
     if spec.px_w > master.px_w or spec.px_h > master.px_h or master == spec:
         return None
     return master
@@ -171,10 +176,16 @@ def side_key(layout: ops.CardLayout, spec: Spec, font_files: dict | None = None)
     side's drawing operations with every font, icon and image file they use
     (`ops.layout_digest`)."""
     font_files = font_files if font_files is not None else registered_fonts()
-    h = hashlib.sha256(code_digest().encode())
-    h.update(spec.token().encode())
+    code = code_digest()
+    start = _key_starts.get((code, spec))
+    if start is None:
+        start = _key_starts[(code, spec)] = hashlib.sha256(code.encode() + spec.token().encode())
+    h = start.copy()
     h.update(ops.layout_digest(layout, font_files).encode())
     return h.hexdigest()
+
+
+_key_starts: dict[tuple[str, Spec], Any] = {}     # (a code digest and a spec: their hash, each key goes on from)
 
 
 # -- rasterizing ------------------------------------------------------------------------------
