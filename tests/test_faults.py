@@ -607,6 +607,10 @@ def test_a_retired_file_kept_for_the_next_build_goes_into_the_cache_never_throug
     again.commit(None)
     assert (out / "cards.pdf").read_bytes() == b"%PDF-1 cards again" and not (kept / "cards.pdf").exists()
     assert (kept / "print-service" / "x-pdfx.pdf").is_file()
+    last = atomic.Staging(out)
+    last.add(out / "print-service" / "x-pdfx.pdf", b"%PDF-1 x again")
+    last.commit(None)
+    assert not (kept / "print-service").exists()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     shutil.rmtree(out / ".cache")

@@ -340,9 +340,13 @@ def _apply(real: Path, stage: Path, old: Path, record: dict) -> None:
                 continue
             (real / rel).parent.mkdir(parents=True, exist_ok=True)
             os.replace(here / name, real / rel)
-            if keeps:           # (written again: the copy kept when it was retired goes)
+            if keeps:           # (written again: the copy kept when it was retired goes, and its emptied folders)
                 with contextlib.suppress(OSError):
                     os.unlink(retired / rel)
+                    for folder in (retired / rel).parents:
+                        if folder == retired:
+                            break
+                        folder.rmdir()
             moved += 1
             if moved == 1:
                 _test_hook("mid-commit")
