@@ -32,7 +32,7 @@ from cardgen.model import ops
 from cardgen.render import assemble, docinfo
 from cardgen.render.assemble import Assembly
 from cardgen.render.cmyk import CmykCanvas, Condition, Separation, spot
-from cardgen.render.draw import Drawer, new_canvas, shaped_side, svg_entry_ok, text_chars
+from cardgen.render.draw import Drawer, new_canvas, shaped_side, side_chars, svg_entry_ok, text_chars
 from cardgen.render.outlines import outline_ops
 from cardgen.render.pdfxcache import PdfxCache, Piece, key, side_key
 from cardgen.resources.fonts import FontBook
@@ -215,7 +215,7 @@ class DeckPdf:
             self.pieces[id(side)] = None
             if cache is None:
                 continue
-            used = sorted(text_chars([side], fonts))
+            used = sorted(side_chars(side, fonts))      # (its fonts)
             key = self.keys[id(side)] = side_key("side", side, sep.key, [tokens[f] for f in used])
             piece = cache.piece(key)
             if piece is not None and cache.has_images(piece) and (
