@@ -17,8 +17,9 @@ for each structure key, the file it describes, its SHA-256, where each object be
 the cross-reference begins, each card form's object number and reuse key (the forms are
 named `card1`, `card2`, ... in the order of their numbers) and what its side's reuse key read
 besides the fonts' naming (`Drawer.side_ident`), and the object numbers of the other objects a
-card form may refer to (SVG forms, images, the fonts' dictionary).  The
-bytes are read from the file itself, in the output folder, and used only if they have that
+card form may refer to (SVG forms, images, the fonts' dictionary).  The bytes are read from
+the file itself, in the output folder (or, once a build that did not make it retired it, from
+its copy in `.cache/retired/`: `PdfCache.retired`), and used only if they have that
 SHA-256.  The file keeps, for each PDF, the entry of the last build that made
 it (`PdfCache.payload`): a build that makes some of the folder's PDFs (`--only print`) keeps
 the others' entries.
