@@ -202,13 +202,16 @@ class OutputHashes:
     by another (a new inode) and a copied output folder.  Where change times are not that
     (`CHANGE_TIMES`: Windows), every file is read.
 
-    `old` is what the last build's state file kept (`entries` then, of the files this build
-    checked): relative path -> [size, mtime_ns, ctime_ns, inode, sha256, when read (ns)]."""
+    `old` is what the last build's state file kept (`kept`), of the files it left with the
+    SHA-256 `shas` gives (its `outputs`): relative path -> [size, mtime_ns, ctime_ns, inode,
+    when read (ns)]."""
 
-    def __init__(self, out_dir: Path, old: Any = None) -> None:
+    def __init__(self, out_dir: Path, old: Any = None, shas: Any = None) -> None:
         self.out_dir = str(out_dir)
-        self.old: Mapping[str, Any] = old if isinstance(old, dict) and CHANGE_TIMES else {}
-        self.entries: dict[str, list] = {}
+        ok = isinstance(old, dict) and isinstance(shas, dict) and CHANGE_TIMES
+        self.old: Mapping[str, Any] = old if ok else {}
+        self.shas: Mapping[str, Any] = shas if ok else {}
+        self.entries: dict[str, tuple[list, str]] = {}     # (what the state file keeps, the SHA-256)
         self.read = 0                       # files read and hashed
 
     def sha256(self, rel: str) -> str | None:
@@ -221,26 +224,26 @@ class OutputHashes:
         if not stat.S_ISREG(st.st_mode):
             return None
         seen = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-        hit = self.old.get(rel)
-        if (isinstance(hit, list) and len(hit) == 6 and hit[:4] == seen and isinstance(hit[4], str)
-                and isinstance(hit[5], int) and hit[5] - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS):
-            self.entries[rel] = hit
-            return hit[4]
+        hit, sha = self.old.get(rel), self.shas.get(rel)
+        if (isinstance(hit, list) and len(hit) == 5 and hit[:4] == seen and isinstance(hit[4], int)
+                and hit[4] - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS and isinstance(sha, str) and sha):
+            self.entries[rel] = (hit, sha)
+            return sha
         sha = file_sha256(Path(path))
         self.read += 1
         if sha is not None and CHANGE_TIMES and when - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS:
-            self.entries[rel] = [*seen, sha, when]      # (else read again next time)
+            self.entries[rel] = ([*seen, when], sha)      # (else read again next time)
         return sha
 
     @property
     def learnt(self) -> bool:
         """Whether a file was read and can be trusted from now on (worth writing down)."""
-        return any(self.old.get(rel) is not entry for rel, entry in self.entries.items())
+        return any(self.old.get(rel) is not entry for rel, (entry, _) in self.entries.items())
 
     def kept(self, outputs: Mapping[str, str]) -> dict[str, list]:
         """What the state file keeps: the entries of the files `outputs` lists with the same
-        SHA-256 (relative path -> sha256: what the build leaves)."""
-        return {rel: entry for rel, entry in sorted(self.entries.items()) if outputs.get(rel) == entry[4]}
+        SHA-256 (relative path -> sha256: what the build leaves, the state file's `outputs`)."""
+        return {rel: entry for rel, (entry, sha) in sorted(self.entries.items()) if outputs.get(rel) == sha}
 
 
 class Part:

@@ -72,7 +72,9 @@ class State:
         """How the last build's files are checked: read, or, if the last build was made by the
         code version `code` (`outputs`), trusted while their status is what it was when they
         were last read (`OutputHashes`)."""
-        return OutputHashes(out_dir, self.data.get("hashes") if self.data.get("code") == code else None)
+        if self.data.get("code") != code:
+            return OutputHashes(out_dir)
+        return OutputHashes(out_dir, self.data.get("hashes"), self.data.get("outputs"))
 
 
 def input_files(game_root: Path, project: Path, out_dir: Path) -> list[str]:
