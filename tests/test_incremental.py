@@ -566,6 +566,10 @@ def test_kept_outputs_are_read_once_then_trusted_by_their_status_until_they_chan
     assert not noop.unchanged and "005-card-5-face.png" in read
     assert names(noop, out) == {"gallery/things/005-card-5-face.png"} | ALWAYS
     assert image.read_bytes() == good
+    incremental_result = contents(out)
+    shutil.rmtree(out)
+    build(game, out)
+    assert contents(out) == incremental_result              # byte for byte a clean build's
 
 
 def test_a_sides_digest_is_worked_out_once_for_every_part_that_reads_it():
