@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 
 import pytest
-from conftest import REPO
+from conftest import REPO, write
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject
 
@@ -115,6 +117,45 @@ def test_the_version_does_not_depend_on_the_outputs_made_before_in_the_process(t
         assert one[name] == two[name], name
         assert one[name].startswith(b"%PDF-1.4\n"), name
         assert _transparency(first / name), name
+
+
+# a game with its own copy of the bundled Lato (as another name), then a game in the bundled Lato,
+# in one process, as `cardgen build A B` and `serve` build them
+IN_TURN = """
+import sys
+from pathlib import Path
+from cardgen.core.errors import Report
+from cardgen.pipeline.build import BuildOptions, build_game
+out = Path(sys.argv[1])
+for game in sys.argv[2:]:
+    build_game(Path(game), Path(game), BuildOptions(out=out, only=("print", "cards"), papers=("letter",)), Report())
+"""
+
+
+def test_a_game_is_the_same_whatever_game_the_process_built_before(tiny_game, tmp_path, monkeypatch):
+    """ReportLab draws a font file it has met under another name as that first font, and
+    cardgen names a second file of a name it has given otherwise: neither may change a game's
+    bytes (the fonts' resource names come from their files' bytes, `rlcompat._font_ident`)."""
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    copy = tmp_path / "copy"
+    write(copy / "game.yaml", "title: Copy\n")
+    write(copy / "deck.yaml", "deck: Copied\ntemplate: face\nback: back\ncards:\n  - {name: Alpha}\n")
+    face = "elements:\n  - {name: t, type: text, x: 5mm, y: 5mm, width: 50mm, height: 10mm, text: '{{ card.name }}', font: Plain}\n"
+    write(copy / "templates" / "face.yaml", face)
+    write(copy / "templates" / "back.yaml", face.replace("{{ card.name }}", "Back"))
+    (copy / "fonts").mkdir()
+    shutil.copy(REPO / "cardgen" / "data" / "fonts" / "Lato-Regular.ttf", copy / "fonts" / "Plain-Regular.ttf")
+    root = tiny_game()
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env.pop("SOURCE_DATE_EPOCH", None)
+    for out, games in (("alone", [root]), ("after", [copy, root])):
+        subprocess.run([sys.executable, "-c", IN_TURN, str(tmp_path / out), *map(str, games)], env=env,
+                       check=True, capture_output=True, timeout=300)
+    alone, after = _pdfs(tmp_path / "alone" / "tiny"), _pdfs(tmp_path / "after" / "tiny")
+    assert set(alone) == {"cards.pdf", "print-letter.pdf"} == set(after)
+    assert b"/BaseFont /AAAAAA+Lato-Regular" in alone["cards.pdf"]      # (the bundled Lato)
+    for name in alone:
+        assert after[name] == alone[name], name
 
 
 # -- dates -------------------------------------------------------------------------------------

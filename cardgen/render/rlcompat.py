@@ -189,6 +189,25 @@ def _compressed(stream: bytes) -> bytes:
     return hit
 
 
+
+def _font_ident(doc: Any, font: Any) -> str:
+    """A font's resource name in a document whose fonts are fixed (`fix_resources`): from its
+    file's bytes, not its ReportLab name.  That name depends on what the process registered
+    before (a second font file of the same name is given another, and ReportLab draws a copy
+    of a file it has under another name as the font it met first: a game with a copy of Lato
+    built before one with the bundled Lato), so the same game would give other bytes after
+    another game in the same process (`cardgen build A B`, `serve`).  A second font of the
+    same bytes in one document (not made by cardgen's fonts, which give ReportLab one font
+    per file) is named by its ReportLab name, as before, rather than share the first's."""
+    ident = font.__dict__.get("_cardgen_ident")
+    if ident is None:
+        ident = font._cardgen_ident = "F" + hashlib.sha256(font.face._ttf_data).hexdigest()[:10]
+    named = doc.__dict__.setdefault("_cardgen_font_idents", {})
+    if named.setdefault(ident, font) is not font:
+        ident = "F" + hashlib.sha256(font.fontName.encode()).hexdigest()[:10]
+        named[ident] = font
+    return ident
+
 class CardCanvas(Canvas):
     """A ReportLab `Canvas` whose forms keep their transparency and whose streams are not
     ASCII85-encoded (see the module docstring). Same constructor and methods as `Canvas`."""
@@ -294,7 +313,7 @@ class CardCanvas(Canvas):
                 if state.internalName is None:
                     # named by the font alone (ReportLab counts the fonts of the document: a
                     # font more or less would rename the others), registered as ReportLab does
-                    state.internalName = "F" + hashlib.sha256(font.fontName.encode()).hexdigest()[:10]
+                    state.internalName = _font_ident(doc, font)
                     doc.fontMapping[font.fontName] = "/" + state.internalName
                     doc.delayedFonts.append(font)
                 internal = font.getSubsetInternalName(0, doc)
