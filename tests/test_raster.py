@@ -289,6 +289,25 @@ def test_render_page_is_exact_for_awkward_sizes(tmp_path):
             assert img.getpixel((0, 0)) == (0, 0, 255) and img.getpixel((w - 1, h - 1)) == (0, 0, 255)
 
 
+def test_raw_entries_of_any_zstandard_level_read_back(tmp_path):
+    """A raw cell is written at `RAW_LEVEL` by one compressor a process; one written before at
+    level 1 (session 10's) reads back the same pixels, and both are the image's exact bytes."""
+    import struct
+
+    import zstandard
+    from PIL import Image
+
+    img = Image.effect_noise((97, 61), 40).convert("RGB")
+    img.paste((200, 30, 30), (10, 10, 60, 40))
+    rows = img.tobytes()
+    for payload in (raster._packed(rows, 97, 61, 97 * 3), raster._packed(rows, 97, 61, 97 * 3),
+                    raster._RAW_MAGIC + struct.pack("<III", 97, 61, 97 * 3)
+                    + zstandard.ZstdCompressor(level=1).compress(rows)):
+        entry = tmp_path / "cell.rgbz"
+        entry.write_bytes(raster.seal(payload))
+        assert raster.open_image(entry).tobytes() == rows
+
+
 def test_render_page_gives_pdfiums_own_pixels(tmp_path):
     """Only the wanted pixels are rendered, yet they are exactly those of PDFium's whole-page
     render (`PdfPage.render`, cut to the same place): anti-aliased edges at fractional

@@ -115,7 +115,7 @@ class Mosaic:
 
     def close(self) -> str:
         """Paste the cells not put yet (from the cache), encode and write; returns the file."""
-        from cardgen.core.atomic import write_bytes
+        from cardgen.core.atomic import write_parts
 
         if self.image is None:
             return str(self.out)
@@ -133,7 +133,7 @@ class Mosaic:
                 self._fill()
                 band, self.image = encode(self.image, self.fmt, self.quality), None
             data = band
-        write_bytes(self.out, raster.seal(data))
+        write_parts(self.out, raster.seal_parts(data))       # (the sheet's bytes not copied to be sealed)
         return str(self.out)
 
     def _fill(self) -> None:
