@@ -67,8 +67,8 @@ def test_cardgen_list_shows_decks_and_counts(tiny_game):
 
 
 def test_the_operations_repr_lists_every_field_as_dataclasses_writes_it():
-    """`layout_digest` hashes the operations' `repr`; it is dataclasses' own, unwrapped from
-    its guard against a value holding itself (`ops._plain_reprs`): every field, in order."""
+    """`core.digest.digest` hashes the operations' `repr`; it is dataclasses' own, unwrapped
+    from its guard against a value holding itself (`ops._plain_reprs`): every field, in order."""
     import dataclasses
 
     from cardgen.model import ops
@@ -80,6 +80,34 @@ def test_the_operations_repr_lists_every_field_as_dataclasses_writes_it():
         assert repr(op) == f"{type(op).__qualname__}({fields})"
         assert not hasattr(type(op).__repr__, "__wrapped__")
     assert repr(text).count("Run(x=1.5, baseline=2.0, kind='text', content='Fox'") == 2
+
+
+def test_a_sides_digest_tells_apart_any_change_to_any_field_of_its_operations():
+    """`layout_digest` hashes the operations as the layout cache encodes them: equal sides made
+    apart have one digest (given their encoding or not), and a side changed in any one field
+    of an operation or a text run, even to an equal number of another type (1 and 1.0, 0.0
+    and -0.0) or a file path for a text, has another."""
+    import dataclasses
+    from pathlib import Path
+
+    from cardgen.model import ops
+
+    def side(**change) -> ops.CardLayout:
+        run = ops.Run(1.5, 2.0, "text", "Fox", "Lato-Regular", 9.0, (0.0, 0.5, 1.0, 1.0), 12.25, 0.1, "\ue000")
+        run = dataclasses.replace(run, **change.get("run", {}))
+        text = ops.Text(0.0, 1.0, 50.0, 20.0, (run,), 9.0, False, 90.0, "title", None, (1.0, 1.0, 1.0, 1.0), 0.5)
+        text = dataclasses.replace(text, **change.get("text", {}))
+        return ops.CardLayout(180.0, 252.0, 9.0, [ops.Rect(1.0, 2.0, 3.0, 4.0, fill=(1.0, 0.0, 0.0, 1.0)), text])
+
+    first = ops.layout_digest(side(), {})
+    assert ops.layout_digest(side(), {}) == first
+    plain = side()
+    assert ops.layout_digest(plain, {}, None, ops.encode_ops(plain.ops)) == first
+    changes = [{"run": {"x": 1.25}}, {"run": {"x": 1}}, {"text": {"x": -0.0}}, {"text": {"x": 0}},
+               {"run": {"content": "Fix"}}, {"run": {"content": Path("Fox")}}, {"run": {"glyphs": ""}},
+               {"run": {"color": (0.0, 0.5, 1.0, 0.5)}}, {"text": {"rotate": 0.0}}, {"text": {"element": "body"}}]
+    got = {ops.layout_digest(side(**c), {}) for c in changes}
+    assert first not in got and len(got) == len(changes)
 
 
 GOOD_NEEDS = ((("F1", "abc"),), (("art/x.svg", True),), ("art/p.png", "art/q.png"),

@@ -53,12 +53,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import marshal
-import operator
 import os
 import threading
 import zlib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import fields
 from pathlib import Path as FilePath
 from typing import Any
 
@@ -67,12 +65,12 @@ from cardgen.core.cachefile import CacheFile
 from cardgen.core.digest import DigestCache, file_digest
 from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.paths import PathRefused
-from cardgen.layout import expr
 from cardgen.model import ops
+from cardgen.model.ops import _CONTENT, _FILE, _KINDS, _RUNS, encode_ops
 from cardgen.resources.fonts import FontBook, FontError, font_digest, font_files
 from cardgen.text.typeset import Typesetter
 
-FORMAT = 2
+FORMAT = 3         # 3: `ops.layout_digest` hashes the encoded operations (its facts of format 2 differ)
 _open: dict[FilePath, LayoutCache] = {}
 
 # The content hashes a build works out for a laid-out side and keeps on it, by attribute:
@@ -174,37 +172,6 @@ class LayoutCache(CacheFile):
 
 # -- drawing operations as plain tuples ------------------------------------------------------
 
-_KINDS = (ops.Rect, ops.Ellipse, ops.Line, ops.Path, ops.Text, ops.Image, ops.Icon, ops.Placeholder)
-_TAG = {cls: i for i, cls in enumerate(_KINDS)}
-_GET = {cls: operator.attrgetter(*(f.name for f in fields(cls))) for cls in (*_KINDS, ops.Run)}
-_RUNS = [f.name for f in fields(ops.Text)].index("runs")
-_FILE = {ops.Image: [f.name for f in fields(ops.Image)].index("path"),
-         ops.Icon: [f.name for f in fields(ops.Icon)].index("path")}
-_CONTENT = [f.name for f in fields(ops.Run)].index("content")
-
-
-def _run_tuple(run: ops.Run) -> tuple:
-    t = _GET[ops.Run](run)
-    if isinstance(run.content, FilePath):
-        t = (*t[:_CONTENT], os.fsencode(run.content), *t[_CONTENT + 1:])
-    return t
-
-
-def encode_ops(layout: list[ops.Op]) -> tuple:
-    """Drawing operations as plain tuples (`marshal` keeps them exactly: ints stay ints);
-    file paths as bytes, which no other field holds."""
-    out = []
-    for op in layout:
-        cls = type(op)
-        t = list(_GET[cls](op))
-        if cls is ops.Text:
-            t[_RUNS] = tuple(_run_tuple(r) for r in t[_RUNS])
-        elif cls in _FILE:
-            t[_FILE[cls]] = os.fsencode(t[_FILE[cls]])
-        out.append((_TAG[cls], *t))
-    return tuple(out)
-
-
 def _path(value: Any) -> Any:
     return FilePath(os.fsdecode(value)) if isinstance(value, bytes) else value
 
@@ -230,7 +197,12 @@ def decode_ops(encoded: tuple) -> list[ops.Op]:
 def pack_ops(layout: list[ops.Op]) -> bytes:
     """Drawing operations as the cache keeps them: `encode_ops`, marshalled and compressed
     (a third of the size: a 10,000-card build holds them all until the file is saved)."""
-    return zlib.compress(marshal.dumps(encode_ops(layout)), 1)
+    return pack_encoded(encode_ops(layout))
+
+
+def pack_encoded(encoded: tuple) -> bytes:
+    """`pack_ops` of operations already encoded (`encode_ops`)."""
+    return zlib.compress(marshal.dumps(encoded), 1)
 
 
 def unpack_ops(packed: bytes) -> list[ops.Op]:
@@ -386,6 +358,8 @@ def settings_key(fonts: FontBook, typesetter: Typesetter | None = None) -> str:
 
 def template_reads(elements: list) -> dict[str, frozenset[str] | None]:
     """What a template's values may read of `deck` and `game` (`expr.data_read`), together."""
+    from cardgen.layout import expr  # (here: the raster workers, which unpack sides, need no Jinja)
+
     out: dict[str, set[str] | None] = {}
 
     def add(read: dict[str, frozenset[str] | None]) -> None:

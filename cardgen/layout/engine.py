@@ -261,7 +261,7 @@ class Layouter:
         if self.cache is None or self._trace is None:
             self.laid_out += 1
             return self._lay(deck, card, side, tpl, fields)
-        from cardgen.layout.cache import pack_ops
+        from cardgen.layout.cache import pack_encoded
 
         key = self._key(deck, card, side, tpl, fields)
         if key is not None:
@@ -287,16 +287,17 @@ class Layouter:
         if key is not None and all(map(_plain_event, events)):
             try:
                 anchor = self._anchor(deck, card, side, tpl)
-                packed = pack_ops(layout.ops)
+                encoded = ops.encode_ops(layout.ops)
+                packed = pack_encoded(encoded)
                 entry = (anchor, trace.deps(faces, looked_up), tuple(events), packed, tuple(layout.stamp))
             except ValueError:
                 return layout           # something marshal cannot keep: laid out every time
             self.cache.put(key, entry)
-            layout = self._packed(layout, packed)
+            layout = self._packed(layout, packed, encoded)
             self.cache.fresh[key] = layout
         return layout
 
-    def _packed(self, layout: ops.CardLayout, packed: bytes) -> ops.CardLayout:
+    def _packed(self, layout: ops.CardLayout, packed: bytes, encoded: tuple) -> ops.CardLayout:
         """A side just laid out, held packed from now on (`cache.PackedLayout`: a 10,000-card
         game's decoded sides were about 100 MB), with what the build works out from its
         operations (`cache.HASHES`, `ops.needs`) worked out now, while they are at hand, so
@@ -308,7 +309,7 @@ class Layouter:
         if self._hasher is None:
             self._hasher = SideHasher()
         ops.needs(layout)
-        ops.layout_digest(layout, font_files(), self._file_digests)
+        ops.layout_digest(layout, font_files(), self._file_digests, encoded)
         self._hasher.side(layout, shared=False)
         held = PackedLayout(layout.width, layout.height, layout.bleed, None, layout.key, layout.shape, layout.stamp,
                             encoded=packed, source=str(self.cache.path) if self.cache is not None else "",

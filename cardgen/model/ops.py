@@ -6,11 +6,13 @@ growing downwards (as in templates).  Colours are (r, g, b, a) tuples or None.
 from __future__ import annotations
 
 import math
+import operator
+import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path as FilePath
 
-from cardgen.core.digest import digest, file_digest
+from cardgen.core.digest import digest, file_digest, plain_digest
 from cardgen.core.images import shown
 
 Colour = tuple[float, ...]   # (r, g, b, a), each 0..1
@@ -235,16 +237,21 @@ def extent(op: Op) -> tuple[float, float, float, float]:
 
 
 def layout_digest(layout: CardLayout, font_files: Mapping[str, FilePath],
-                  files_seen: dict[str, str] | None = None) -> str:
+                  files_seen: dict[str, str] | None = None, encoded: tuple | None = None) -> str:
     """Content hash of one laid-out card side: its size, shape and drawing operations, and
     the content of every font (`font_files`: ReportLab font name -> file), icon and image file
     they use.  Equal digests draw equal pictures.  Worked out once per layout (a finished
     layout is not changed). `files_seen`: the files' digests as first found by this caller
     (the layout engine's, for one pass over the cards: each file's status looked up once,
-    not once a side)."""
+    not once a side).  The operations are hashed as the layout cache packs them
+    (`encode_ops`, plain tuples that keep every field, by `plain_digest`: a
+    few times cheaper than their `repr`); `encoded`: that, if the caller has it already."""
     done = layout.__dict__.get("_digest")
     if done is not None:
         return str(done)
+    if encoded is None:
+        encoded = encode_ops(layout.ops)
+    drawn = plain_digest(encoded) or digest(layout.ops)
     files: set[str] = set()
     fonts: set[str] = set()
     for op in layout.ops:
@@ -269,7 +276,7 @@ def layout_digest(layout: CardLayout, font_files: Mapping[str, FilePath],
     for name in sorted(fonts):
         path = font_files.get(name)
         font_digests.append((name, of(str(path)) if path else ""))
-    done = digest(layout.width, layout.height, layout.bleed, layout.shape, layout.ops,
+    done = digest(layout.width, layout.height, layout.bleed, layout.shape, drawn,
                   [(f, of(f)) for f in sorted(files)], font_digests)
     layout.__dict__["_digest"] = done
     return done
@@ -376,8 +383,8 @@ def needs(layout: CardLayout) -> Needs:
 def _plain_reprs() -> None:
     """The `repr` of this module's dataclasses without the guard `dataclasses` wraps it in
     against a value that holds itself (which these never do: they hold numbers, text, paths and
-    tuples of them): the same text, about a third faster. `layout_digest` hashes the `repr` of
-    every operation of every side (about 9 % of laying out the cards)."""
+    tuples of them): the same text, about a third faster, for `core.digest.digest` of them
+    (`layout_digest` hashes a side's encoded operations instead, where it can)."""
     for value in list(globals().values()):
         if isinstance(value, type) and value.__module__ == __name__ and is_dataclass(value):
             inner = getattr(value.__dict__.get("__repr__"), "__wrapped__", None)
@@ -386,3 +393,36 @@ def _plain_reprs() -> None:
 
 
 _plain_reprs()
+
+
+# -- drawing operations as plain tuples (the layout cache packs them: `layout.cache.pack_ops`) --
+
+_KINDS = (Rect, Ellipse, Line, Path, Text, Image, Icon, Placeholder)
+_TAG = {cls: i for i, cls in enumerate(_KINDS)}
+_GET = {cls: operator.attrgetter(*(f.name for f in fields(cls))) for cls in (*_KINDS, Run)}
+_RUNS = [f.name for f in fields(Text)].index("runs")
+_FILE = {Image: [f.name for f in fields(Image)].index("path"),
+         Icon: [f.name for f in fields(Icon)].index("path")}
+_CONTENT = [f.name for f in fields(Run)].index("content")
+
+
+def _run_tuple(run: Run) -> tuple:
+    t = _GET[Run](run)
+    if isinstance(run.content, FilePath):
+        t = (*t[:_CONTENT], os.fsencode(run.content), *t[_CONTENT + 1:])
+    return t
+
+
+def encode_ops(layout: list[Op]) -> tuple:
+    """Drawing operations as plain tuples (`marshal` keeps them exactly: ints stay ints);
+    file paths as bytes, which no other field holds."""
+    out = []
+    for op in layout:
+        cls = type(op)
+        t = list(_GET[cls](op))
+        if cls is Text:
+            t[_RUNS] = tuple(_run_tuple(r) for r in t[_RUNS])
+        elif cls in _FILE:
+            t[_FILE[cls]] = os.fsencode(t[_FILE[cls]])
+        out.append((_TAG[cls], *t))
+    return tuple(out)
