@@ -500,6 +500,64 @@ def test_a_workers_next_chunks_replay_the_icons_it_drew_with_the_same_pixels(mon
     assert len(set(pixels(fresh))) == 3
 
 
+def test_icon_forms_kept_in_the_users_cache_are_replayed_by_the_next_process_without_svglib(tmp_path, monkeypatch):
+    """With the build's code version (`raster._SvgForms.stamp`), each SVG form a worker draws is
+    also kept in the user's cache: a new process replays it from there, without reading the SVG
+    or importing svglib, to the same pixels; an entry damaged, of another shape or of another
+    code version is not used (the icon is drawn again)."""
+    import marshal
+    import os
+    import subprocess
+    import sys
+
+    import pypdfium2 as pdfium
+
+    from cardgen.core.digest import seal, user_cache
+    from cardgen.model.ops import CardLayout, Icon, Rect
+    from cardgen.render import draw
+    from cardgen.resources.fonts import FontBook
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    fonts = FontBook([DATA / "fonts"])
+    fonts.face("Lato")
+    art = DATA / "art" / "icons"
+    sides = [CardLayout(180.0, 252.0, 9.0, [Rect(-9, -9, 198, 270, fill=(0.9, 0.8, 0.7, 1)),
+                                            Icon(art / name, 40.0, 40.0, 100.0, 100.0, color=(0.5, 0.1, 0.3, 1))])
+             for name in ("coins.svg", "shield.svg")]
+    loaded: list[Path] = []
+    load = draw.load_svg
+    monkeypatch.setattr(draw, "load_svg", lambda path: loaded.append(path) or load(path))
+
+    def drawn(stamp: str) -> list[bytes]:
+        forms = raster._SvgForms(8)         # (a new worker's)
+        forms.stamp = stamp
+        monkeypatch.setattr(raster, "_svg_forms", forms)
+        doc = pdfium.PdfDocument(raster.jobs_pdf(sides, fonts))
+        return [raster._render_page(doc[i], sides[i], raster.Spec(409, 573, 0)).tobytes() for i in range(len(doc))]
+
+    first = drawn("v1")
+    kept = sorted((user_cache("svg-forms") or tmp_path).glob("*.bin"))
+    assert len(loaded) == 2 and len(kept) == 2
+    assert drawn("v1") == first and len(loaded) == 2            # replayed from the user's cache
+    assert drawn("v2") == first and len(loaded) == 4            # another code version: drawn again
+    kept[0].write_bytes(kept[0].read_bytes()[:-1] + b"x")       # damaged: deleted, drawn again
+    kept[1].write_bytes(seal(marshal.dumps(("q", [], (1.0,), []), 2)))     # not a form
+    assert drawn("v1") == first and len(loaded) == 6
+    assert drawn("v1") == first and len(loaded) == 6            # (both kept again, as drawn)
+    script = (f"import sys; from pathlib import Path; from cardgen.render import raster; "
+              f"from cardgen.model.ops import CardLayout, Icon; from cardgen.resources.fonts import FontBook; "
+              f"f = FontBook([Path({str(DATA / 'fonts')!r})]); f.face('Lato'); raster._svg_forms.stamp = 'v1'; "
+              f"raster.jobs_pdf([CardLayout(180.0, 252.0, 9.0, [Icon(Path({str(art / 'coins.svg')!r}), "
+              f"40.0, 40.0, 100.0, 100.0, color=(0.5, 0.1, 0.3, 1))])], f); "
+              f"print(sorted(m for m in ('svglib', 'reportlab.graphics.renderPDF') if m in sys.modules))")
+    # (in new processes: the name a process's ReportLab gives the base font, which the key holds,
+    # depends on the fonts it registered before)
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                           env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "fresh")}).stdout.strip()
+            for _ in range(2)]
+    assert runs == ["['reportlab.graphics.renderPDF', 'svglib']", "[]"]
+
+
 def test_a_build_prunes_the_cache_at_most_once_a_day(tmp_path):
     import os
     import time

@@ -47,7 +47,7 @@ from cardgen.core import atomic
 # the screen class (`screen_spec`), in `core.atlascell`: `render.art` makes pictures' copies for it too
 from cardgen.core.atlascell import SCREEN_DPI, SCREEN_MIN_DPI, screen_size  # noqa: F401 (raster.<name>)
 from cardgen.core.cachefile import CacheFile
-from cardgen.core.digest import CorruptCache, file_digest, read_payload, seal, seal_parts  # noqa: F401 (raster.seal)
+from cardgen.core.digest import CorruptCache, file_digest, read_payload, seal, seal_parts
 from cardgen.core.images import open_own, restrict
 from cardgen.core.memo import Bounded
 from cardgen.model import ops
@@ -472,11 +472,64 @@ class _SvgForms(Bounded):
     """The SVG forms a raster worker has drawn (`Drawer.vector_form`'s entries, by the file's
     content): each chunk's PDF replays an icon's operators instead of drawing its outlines again
     (a third of drawing a chunk of simple cards). Card forms are not kept: their entries hold
-    five parts."""
+    five parts.  With `stamp` (cardgen's code version, `core.digest.code_version`, as the build
+    gives it: `run`), each form is also kept in the user's cache (`user_cache("svg-forms")`,
+    `_kept_form`), so that the next builds' workers replay it without importing svglib and
+    ReportLab's graphics (a tenth of a second) or drawing it (4 ms an icon)."""
+
+    stamp = ""
+
+    def get(self, key: str, default: Any = None) -> Any:
+        hit = super().get(key)
+        if hit is None and self.stamp:
+            hit = _kept_form(self.stamp, key)
+            if hit is not None:
+                self[key] = hit
+        return hit if hit is not None else default
 
     def put(self, key: str, entry: tuple) -> None:
         if len(entry) == 4:
             self[key] = entry
+            if self.stamp:
+                _keep_form(self.stamp, key, entry)
+
+
+def _form_file(stamp: str, key: str) -> Path | None:
+    """Where the user's cache keeps an SVG form (None without a home folder): named by a hash
+    of the code version and the form's key (the file's content, `themed`, base font, variant)."""
+    from cardgen.core.digest import user_cache
+
+    folder = user_cache("svg-forms")
+    name = hashlib.sha256(f"{stamp}\0{key}".encode()).hexdigest()[:40]
+    return folder / f"{name}.bin" if folder is not None else None
+
+
+def _kept_form(stamp: str, key: str) -> tuple | None:
+    """An SVG form kept in the user's cache, if its seal and its shape are right
+    (`draw.svg_entry_ok`: plain data, read with `marshal`)."""
+    import marshal
+
+    from cardgen.core.digest import read_sealed
+    from cardgen.render.draw import svg_entry_ok
+
+    path = _form_file(stamp, key)
+    body = read_sealed(path) if path is not None else None
+    if body is None:
+        return None
+    try:
+        entry = marshal.loads(body)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return entry if svg_entry_ok(entry) else None
+
+
+def _keep_form(stamp: str, key: str, entry: tuple) -> None:
+    import marshal
+
+    path = _form_file(stamp, key)
+    if path is not None:
+        with contextlib.suppress(OSError, ValueError):     # (a read-only home: drawn again next time)
+            atomic.write_bytes(path, seal(marshal.dumps(entry, 2)))
 
 
 _svg_forms = _SvgForms(256, 16 << 20, lambda entry: len(entry[0]))     # (at most 16 MB of operators)
@@ -561,12 +614,13 @@ def _scaled(img: Image.Image, spec: Spec) -> Image.Image:
 
 
 def _run_jobs(units: list[Unit], font_dirs: tuple, font_names: dict,
-              art_at: tuple[str, float] | None = None, known: dict | None = None,
+              art_at: tuple[str, float, str] | None = None, known: dict | None = None,
               sink=None) -> list[tuple[str, str]]:
     """Do units' work in this process: one PDF for the sides to render, one page each, and
     each scaled bitmap from its side's render.  Returns the files written for the jobs with
     `ready` and their sha256.  `art_at`: where the downsampled copies of images are kept and
-    the print resolution (`render.art.configure`); `known`: the hashes of the pictures the
+    the print resolution (`render.art.configure`), and the code version SVG forms are kept in
+    the user's cache under (`_SvgForms`); `known`: the hashes of the pictures the
     sides show, as the build knows them (`core.digest.remembered`: a photo of 20 MB is not
     read and hashed again by each worker that draws it)."""
     import pypdfium2 as pdfium
@@ -576,6 +630,7 @@ def _run_jobs(units: list[Unit], font_dirs: tuple, font_names: dict,
 
     if art_at is not None:
         art.configure(Path(art_at[0]), art_at[1])
+        _svg_forms.stamp = art_at[2]
     if known:
         remember(known)
     renders = [u.render for u in units if u.render is not None]
@@ -636,12 +691,11 @@ def _pool_size(n_jobs: int) -> int:
 
 # What every worker imports, once, in the process workers are forked from (the fork server).
 # Besides drawing and rendering: the packed layouts' module (every side comes to a worker as
-# a `layout.cache.PackedLayout`) and what draws an SVG icon (svglib, ReportLab's graphics;
-# most games show some), each of which every worker imported for itself: about 0.05 and
-# 0.14 s of CPU a worker, where the fork server imports them once while the cards are laid out.
+# a `layout.cache.PackedLayout`; about 0.05 s of CPU a worker).  Not what draws an SVG icon
+# (svglib, ReportLab's graphics: about 0.1 s): an icon's form is kept in the user's cache
+# (`_SvgForms`), so a worker imports them only for an icon no build of this code drew before.
 _PRELOAD = ["cardgen.render.raster", "cardgen.render.draw", "pypdfium2", "PIL.PngImagePlugin",
-            "reportlab.pdfbase.ttfonts", "cardgen.layout.cache", "svglib.svglib", "reportlab.graphics.renderPDF",
-            "cardgen.resources.svgopacity"]
+            "reportlab.pdfbase.ttfonts", "cardgen.layout.cache"]
 
 
 _forkserver_failed = False
@@ -874,8 +928,9 @@ def run(p: Plan, cache: Cache, font_dirs, pool: Pool | None = None,
         procs = pool.get(len(p.units)) if pool else None
         from cardgen.render import art
 
-        art_at = (str(cache.dir.parent / "art"), art.print_dpi())
+        art_at = (str(cache.dir.parent / "art"), art.print_dpi(), _svg_stamp(p.units.values()))
         if procs is None:       # (this process keeps its copies where it was told: `art.configure`)
+            _svg_forms.stamp = art_at[2]
             with _SvgFile.around(cache):
                 made = _run_jobs(work, font_dirs, font_names)
                 for units, (_, fn, args) in zip(own, groups or []):
@@ -893,6 +948,14 @@ def run(p: Plan, cache: Cache, font_dirs, pool: Pool | None = None,
     if found is not None:
         by_file = dict(made)
         found.update((j.out, (j.ready, by_file[str(j.ready)])) for j in p.jobs if j.ready is not None)
+
+
+def _svg_stamp(units) -> str:
+    """The code version SVG forms are kept under in the user's cache (`_SvgForms`), if
+    the sides `units` render draw any SVG ("" if not: nothing is kept nor looked up)."""
+    from cardgen.core.digest import code_version
+
+    return code_version() if any(ops.needs(u.layout).svgs for u in units if u.render is not None) else ""
 
 
 def _own_units(work: list[Unit], groups: list[list]) -> list[list[Unit]]:
