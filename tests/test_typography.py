@@ -238,6 +238,31 @@ def test_german_is_hyphenated_by_german_rules(tiny_game, tmp_path):
     assert lines[0].endswith("-") and len(lines[0][4:-1]) in pyphen.Pyphen(lang="de_DE").positions(word)
 
 
+def test_hyphenation_read_back_from_the_user_cache_breaks_where_pyphen_does(monkeypatch, tmp_path):
+    """The patterns kept in the user cache (packed as bytes, with the longest one's length)
+    give, read back without pyphen, the points pyphen gives (but the last two letters, which
+    cardgen keeps together), for English and German words."""
+    import pyphen
+
+    from cardgen.text import breaks
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    words = {"en": ["characteristically", "hyphenation", "instantaneously", "Representatives", "unbelievable",
+                    "accommodation", "extraordinary", "discard", "encyclopaedia", "Battlefield"],
+             "de": ["Donaudampfschifffahrt", "Kartenspiel", "Spielbrett", "Handkarten", "Ablagestapel"]}
+    for lang in ("en", "de"):
+        made = breaks._load(lang)                   # from pyphen, then kept
+        assert made is not None and list((tmp_path / "cardgen" / "hyphenation").iterdir())
+        with monkeypatch.context() as m:            # (read back: pyphen does not parse it again)
+            m.setattr(pyphen, "Pyphen", None)
+            read = breaks._load(lang)
+        assert read is not None and read.patterns == made.patterns and read.maxlen == made.maxlen
+        for word in words[lang]:
+            want = [p for p in pyphen.Pyphen(lang=pyphen.language_fallback(lang)).positions(word)
+                    if 2 <= p <= len(word) - 3]
+            assert read.positions(word) == made.positions(word) == want, word
+
+
 def test_no_single_word_alone_on_a_card_texts_last_line(tiny_game, tmp_path):
     from cardgen.core.data import DATA
     from cardgen.resources.fonts import FontBook
