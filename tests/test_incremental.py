@@ -572,6 +572,44 @@ def test_kept_outputs_are_read_once_then_trusted_by_their_status_until_they_chan
     assert contents(out) == incremental_result              # byte for byte a clean build's
 
 
+def test_outputs_an_only_build_removes_are_trusted_by_their_status(tmp_path, monkeypatch):
+    """An `--only print` build removes the out-of-date outputs it did not make, each only if
+    it is still as cardgen wrote it: a file an earlier build found unchanged (`OutputHashes`)
+    is trusted by its status, not read again (the first `--only print` after a build of every
+    output read every gallery image and TTS sheet); one changed since is read, and stays."""
+    from cardgen.outputs import incremental
+    from cardgen.pipeline import incremental as pipeline_incremental
+
+    monkeypatch.setattr(incremental, "RACY_NS", 0)
+    read: list[str] = []
+    real = incremental.file_sha256
+    counted = lambda path: read.append(Path(path).name) or real(path)      # noqa: E731
+    monkeypatch.setattr(incremental, "file_sha256", counted)
+    monkeypatch.setattr(pipeline_incremental, "file_sha256", counted)
+    game = make_game(tmp_path)
+    out = tmp_path / "build"
+    deck = game / "deck.yaml"
+    build(game, out)
+    deck.write_text(deck.read_text().replace("The text of card 2.", "Card two, rewritten."))
+    second, _ = build(game, out)                            # reads the kept images once: trusted from now on
+    images = sorted((out / "seven" / "gallery").rglob("*.png"))
+    mine = next(p for p in images if p.name == "004-card-4-face.png")
+    with open(mine, "ab") as f:
+        f.write(b"annotated")                               # changed since: no longer cardgen's
+    deck.write_text(deck.read_text().replace("The text of card 3.", "Card three, rewritten."))
+    read.clear()
+    built, _ = build(game, out, only=("print",))
+    gone = [p for p in images if p != mine]
+    assert not any(p.exists() for p in gone) and mine.is_file()
+    written = {p.name for p in second}                      # (not trusted yet: read)
+    assert "002-card-2-face.png" in written and len(images) == 8
+    assert sorted(n for n in read if n.endswith(".png") and n not in written) == ["004-card-4-face.png"]
+    only_print = contents(out)
+    shutil.rmtree(out)
+    build(game, out, only=("print",))
+    assert contents(out) == {k: v for k, v in only_print.items() if k != "gallery/things/004-card-4-face.png"}
+
+
 def test_a_sides_digest_is_worked_out_once_for_every_part_that_reads_it():
     """`Ledger.value`: a side's digest (`ops.layout_digest`) is taken as worked out, without
     the fonts' table being made again for every part that reads the side."""

@@ -320,7 +320,7 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     if keep_history(checked, report):       # (cardgen-history.json beside the game: an input of the next build)
         inputs = incremental.scan(Path(path), project, out_dir, opts, opts.wanted(), state)
     source = incremental.source_of(inputs, manifest_bytes)
-    earlier = incremental.earlier_parts(state, ledger.parts, source, out_dir)
+    earlier = incremental.earlier_parts(state, ledger.parts, source, out_dir, ledger.sha256)
     # an earlier build's outputs, out of date, not made now: they go; a PDF the next build can
     # assemble from (`render.assemble`) is kept in the cache until then
     assembled = _assembled_files(out_dir) if earlier.stale else set()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -139,23 +139,31 @@ class Earlier:
     stale: list[str]                        # files of the others (as cardgen wrote them): they go
 
 
-def earlier_parts(state: State, made: Mapping[str, Any], source: str, out_dir: Path) -> Earlier:
+def earlier_parts(state: State, made: Mapping[str, Any], source: str, out_dir: Path,
+                  sha256: Callable[[str], str | None] | None = None) -> Earlier:
     """Sort the previous builds' parts that are not among `made` (this build's parts): a part
     made from the same game (same `source`) whose files are all there stays, as it is still
     right (e.g. `print-a4.pdf` after a build for letter paper only, the game unchanged); the
     files of the others are out of date and go, those still as cardgen wrote them (sha256):
     a file changed since is no longer cardgen's, it stays and its record is dropped.  (Only
-    the files that go are read: a still-right print-service folder is not hashed again.)"""
+    the files that go are read: a still-right print-service folder is not hashed again.)
+    `sha256`: how a file's SHA-256 is had, by its path in `out_dir` (the build's
+    `Ledger.sha256`: a file the last build found unchanged is trusted by its status,
+    `OutputHashes`; by default every file is read)."""
+    folder = os.fspath(out_dir)
+    if sha256 is None:
+        def sha256(rel: str) -> str | None:
+            return file_sha256(Path(folder, rel))
     current: dict[str, dict[str, Any]] = {}
     stale: list[str] = []
     for name, part in sorted(state.parts.items()):
         files = part.get("files") if isinstance(part, dict) else None
         if name in made or not isinstance(files, dict):
             continue
-        if part.get("source") == source and all(os.path.isfile(out_dir / rel) for rel in files):
+        if part.get("source") == source and all(os.path.isfile(os.path.join(folder, rel)) for rel in files):
             current[name] = part
         else:
-            stale += [rel for rel, sha in files.items() if sha and file_sha256(out_dir / rel) == sha]
+            stale += [rel for rel, sha in files.items() if sha and sha256(rel) == sha]
     return Earlier(current, stale)
 
 
