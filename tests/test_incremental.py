@@ -598,7 +598,7 @@ def test_outputs_an_only_build_removes_are_trusted_by_their_status(tmp_path, mon
         f.write(b"annotated")                               # changed since: no longer cardgen's
     deck.write_text(deck.read_text().replace("The text of card 3.", "Card three, rewritten."))
     read.clear()
-    built, _ = build(game, out, only=("print",))
+    build(game, out, only=("print",))
     gone = [p for p in images if p != mine]
     assert not any(p.exists() for p in gone) and mine.is_file()
     written = {p.name for p in second}                      # (not trusted yet: read)

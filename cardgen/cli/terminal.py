@@ -112,8 +112,11 @@ def _names(files: list[Path], root: Path) -> str:
     others by their folder there."""
     top: list[str] = []
     folders: dict[str, int] = {}
+    base = os.path.abspath(root)
+    inside = os.path.join(base, "")
     for f in files:
-        rel = Path(os.path.relpath(os.path.abspath(f), os.path.abspath(root)))
+        full = os.path.abspath(f)        # (its path inside without `relpath`: 2,000 removed images)
+        rel = Path(full[len(inside):] if full.startswith(inside) else os.path.relpath(full, base))
         if len(rel.parts) > 1:
             folders[rel.parts[0]] = folders.get(rel.parts[0], 0) + 1
         else:

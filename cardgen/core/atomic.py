@@ -29,6 +29,7 @@ import itertools
 import json
 import os
 import shutil
+import stat
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -276,32 +277,43 @@ def _standing() -> Path | None:
         return None
 
 
-def _matches(kind: str, path: Path) -> bool:
+def _matches(kind: str, path: str | Path) -> bool:
     """Is what is at `path` still what the commit record says must go?"""
     if kind == "link":
-        return path.is_symlink()
+        return os.path.islink(path)
     if kind == "dir":
-        return path.is_dir() and not path.is_symlink()
+        return os.path.isdir(path) and not os.path.islink(path)
     if kind == "file":
-        return os.path.lexists(path) and not path.is_symlink() and not path.is_dir()
+        return os.path.lexists(path) and not os.path.islink(path) and not os.path.isdir(path)
     return os.path.lexists(path)
 
 
-def _inside(real: Path, rel: object) -> bool:
+def _inside(real: Path, rel: object, folders: dict[str, bool] | None = None) -> bool:
     """Is `rel` a path inside the output folder `real` that no link leads to?  (A commit record
     and a staging folder found beside a game's output may have come with the game folder: what
-    they name is never looked for elsewhere.)"""
+    they name is never looked for elsewhere.)  `folders`: what was found of each folder, for
+    the next path of one commit (the 2,000 gallery images an `--only` build removes are in one
+    folder: its parts looked at once, not for each)."""
     if not isinstance(rel, str) or not rel:
         return False
-    parts = Path(rel).parts
-    if Path(rel).is_absolute() or any(part in ("..", ".") for part in parts):
+    path = Path(rel)
+    parts = path.parts
+    if path.is_absolute() or any(part in ("..", ".") for part in parts):
         return False
+    folder = os.path.dirname(rel)
+    known = folders.get(folder) if folders is not None else None
+    if known is not None:
+        return known
+    ok = True
     here = real
     for part in parts[:-1]:
         here = here / part
         if here.is_symlink():
-            return False
-    return True
+            ok = False
+            break
+    if folders is not None:
+        folders[folder] = ok
+    return ok
 
 
 def _apply(real: Path, stage: Path, old: Path, record: dict) -> None:
@@ -312,13 +324,14 @@ def _apply(real: Path, stage: Path, old: Path, record: dict) -> None:
     old.mkdir()
     real.mkdir(parents=True, exist_ok=True)
     remove = record.get("remove")
+    folders: dict[str, bool] = {}   # (`_inside`, a folder once: no path the record removes is below another)
     for i, item in enumerate(remove if isinstance(remove, list) else []):
-        if not isinstance(item, (list, tuple)) or len(item) not in (2, 3) or not _inside(real, item[1]):
+        if not isinstance(item, (list, tuple)) or len(item) not in (2, 3) or not _inside(real, item[1], folders):
             continue
-        path = real / item[1]
+        path = os.path.join(real, item[1])        # (a string: 2,000 removed gallery images)
         if not _matches(str(item[0]), path):
             continue
-        if len(item) == 3 and item[2] == "keep" and path.is_file() and not path.is_symlink():
+        if len(item) == 3 and item[2] == "keep" and os.path.isfile(path) and not os.path.islink(path):
             kept = retired_copy(real, item[1])      # (kept for the next build: `Staging.retire`)
             try:
                 if through_link(kept, len(kept.relative_to(real).parts)):
@@ -328,7 +341,7 @@ def _apply(real: Path, stage: Path, old: Path, record: dict) -> None:
                 continue
             except OSError:
                 pass
-        os.rename(path, old / str(i))
+        os.rename(path, os.path.join(old, str(i)))
     retired = real / CACHE_DIR / RETIRED_DIR
     keeps = retired.is_dir() and not retired.is_symlink()
     moved = 0
@@ -687,15 +700,27 @@ class _Plan:
             if o in gone or below_gone(o) or not (real / o).is_dir():
                 continue
             self._clear(real, o, new, ancestors, occupied, drop)
-        # outputs of an earlier build that are out of date
+        # outputs of an earlier build that are out of date (each folder's parents looked at once:
+        # in this order a path is dropped before any path below it is looked at)
+        folders: dict[Path, tuple[bool, list[str]]] = {}       # folder -> (below what goes, folders to prune)
         for rel in sorted(retired):
-            if rel in gone or below_gone(rel) or (rel in occupied) or not os.path.lexists(real / rel):
+            if rel in gone or (rel in occupied):
                 continue
-            if (real / rel).is_dir() and not (real / rel).is_symlink():
+            folder = folders.get(rel.parent)
+            if folder is None:
+                folder = folders[rel.parent] = (below_gone(rel), [p.as_posix() for p in rel.parents
+                                                                  if p != Path(".") and p not in ancestors])
+            if folder[0]:
+                continue
+            try:
+                mode = os.lstat(real / rel).st_mode
+            except (OSError, ValueError):
+                continue                        # (not there)
+            if stat.S_ISDIR(mode):
                 continue                        # (a folder of the user's where an output was)
             drop("any", rel, rel in retained)
             self.retired.add(rel)
-            self.prune += [p.as_posix() for p in rel.parents if p != Path(".") and p not in ancestors]
+            self.prune += folder[1]
         # temporary files of killed writers (not in the cache, which clears its own)
         for dirpath, dirnames, filenames in os.walk(real):
             reld = Path(dirpath).relative_to(real)
@@ -705,8 +730,8 @@ class _Plan:
                 if is_debris(name) and (reld / name) not in gone:
                     drop("any", reld / name)
         self.prune = sorted(set(self.prune), key=lambda p: (-p.count("/"), p))
-        writable = {real / folder for folder in {rel.parent for rel in new}} | {real / Path(item[1]).parent
-                                                                             for item in self.remove}
+        writable = {real / folder for folder in {rel.parent for rel in new}} | {
+            real / folder for folder in {os.path.dirname(item[1]) for item in self.remove}}
         for folder in sorted(writable):
             if folder.is_dir() and not os.access(folder, os.W_OK):
                 raise OutputProblem(folder, PermissionError(errno.EACCES, os.strerror(errno.EACCES)))
