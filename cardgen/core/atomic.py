@@ -706,11 +706,11 @@ class _Plan:
         for rel in sorted(retired):
             if rel in gone or (rel in occupied):
                 continue
-            folder = folders.get(rel.parent)
-            if folder is None:
-                folder = folders[rel.parent] = (below_gone(rel), [p.as_posix() for p in rel.parents
-                                                                  if p != Path(".") and p not in ancestors])
-            if folder[0]:
+            seen = folders.get(rel.parent)
+            if seen is None:
+                seen = folders[rel.parent] = (below_gone(rel), [p.as_posix() for p in rel.parents
+                                                                if p != Path(".") and p not in ancestors])
+            if seen[0]:
                 continue
             try:
                 mode = os.lstat(real / rel).st_mode
@@ -720,7 +720,7 @@ class _Plan:
                 continue                        # (a folder of the user's where an output was)
             drop("any", rel, rel in retained)
             self.retired.add(rel)
-            self.prune += folder[1]
+            self.prune += seen[1]
         # temporary files of killed writers (not in the cache, which clears its own)
         for dirpath, dirnames, filenames in os.walk(real):
             reld = Path(dirpath).relative_to(real)
