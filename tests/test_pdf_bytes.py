@@ -559,6 +559,31 @@ def test_the_sheets_structure_key_is_none_for_what_is_not_plain():
     assert plain_digest(("a", [1.5, None])) == plain_digest(("a", [1.5, None]))
 
 
+def test_every_assembled_files_structure_is_keyed_as_plain_data(tmp_path, monkeypatch):
+    """cards.pdf, the fold-over sheets and the print-service file key their structure as the
+    print sheets do, by `plain_digest` (marshal) of the sides and pages, not by their `repr`:
+    a game's structures are plain data (a value that is not would be hashed by its `repr`,
+    as before, and this would say so); a one-card edit is then assembled from the last files."""
+    from cardgen.render import foldover, pdf, pdfx
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1714564800")
+    keyed: list[tuple[str, bool]] = []
+    for module in (foldover, pdf, pdfx):
+        def counted(value, _name=module.__name__):
+            got = plain_digest(value)
+            keyed.append((_name, got is not None))
+            return got
+        monkeypatch.setattr(module, "plain_digest", counted)
+    game = make_game(tmp_path)
+    only = ("cards", "foldover", "pdfx")
+    build(game, tmp_path / "out", only)
+    edit(game)
+    kept, made = build(game, tmp_path / "out", only)
+    assert {name for name, _ in keyed} == {"cardgen.render.foldover", "cardgen.render.pdf", "cardgen.render.pdfx"}
+    assert all(plain for _, plain in keyed), keyed
+    assert made * 5 < kept
+
+
 def test_a_pdfx_edit_that_changes_what_a_side_asks_for_is_a_clean_builds(tmp_path, monkeypatch):
     """What a side's form asks for (SVG forms, images, states: its `Piece`) is part of the
     print-service file's structure: an edit that gives the one card showing an icon its text

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardgen.core.digest import plain_digest
 from cardgen.core.units import MM
 from cardgen.model.ops import Copy
 from cardgen.render import assemble, impose
@@ -87,10 +88,13 @@ def _structure(drawer: Drawer, opts: SheetOptions, title: str, pages: list[tuple
         return index[id(layout)]
 
     words = opts.words
+    placed = [[(side(cp.face), side(cp.back) if opts.backs else None, cp.deck, cp.width, cp.height, cp.bleed,
+                cp.sticker) for cp in page] for _, page in pages]
+    # (the sides and pages by `plain_digest`, as the print sheets': their `repr` was most of the key's cost)
+    each = plain_digest((shown, placed)) or (shown, placed)
     return ("foldover", drawer.c._pagesize, title, opts.paper, opts.backs, opts.layout, words.lang,
-            sorted(words.own.items()) if words.own else None, sorted(opts.titles.items()), shown,
-            [(grid, [(side(cp.face), side(cp.back) if opts.backs else None, cp.deck, cp.width, cp.height, cp.bleed,
-                      cp.sticker) for cp in page]) for grid, page in pages])
+            sorted(words.own.items()) if words.own else None, sorted(opts.titles.items()), each,
+            [grid for grid, _ in pages])
 
 
 def _write(c: Any, drawer: Drawer, fonts: FontBook, opts: SheetOptions, title: str,

@@ -536,8 +536,8 @@ def cards_pdf(faces: list[CardLayout], backs: list[CardLayout], fonts: FontBook,
     order, named = assemble.names(sides)
     c, drawer = _cards_canvas(fonts, title, sides, cache)
     files: dict[str, str | None] = {}
-    structure = ("cards", title, [assemble.side(drawer, layout, files, named) for layout in sides]) \
-        if assembly else None
+    shown = [assemble.side(drawer, layout, files, named) for layout in sides] if assembly else []
+    structure = ("cards", title, plain_digest(shown) or shown) if assembly else None
     if assembly is not None:
         try:
             data = assemble.deferred(assembly, structure, drawer, order)

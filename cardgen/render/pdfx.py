@@ -27,6 +27,7 @@ from pathlib import Path
 from PIL import ImageChops, ImageMath
 from reportlab.pdfbase import pdfdoc
 
+from cardgen.core.digest import plain_digest
 from cardgen.core.units import MM
 from cardgen.model import ops
 from cardgen.render import assemble, docinfo
@@ -297,9 +298,11 @@ class DeckPdf:
         side's piece is known: what each form asks for (SVG forms, images, states), in order,
         and each page (its form, its boxes, its die line)."""
         forms = [(named[i], p.svgs, p.images, p.forms, p.states) for i, p in self.pieces.items() if p is not None]
-        return ("pdfx", title, condition, self.sep.key, self.die.name if self.die else None, self.tokens, forms,
-                [(id(side) in self.die.sides if self.die else False, side.width, side.height, side.bleed, side.shape,
-                  side.outline, named[id(side)]) for side in self.sides])
+        pages = [(id(side) in self.die.sides if self.die else False, side.width, side.height, side.bleed, side.shape,
+                  side.outline, named[id(side)]) for side in self.sides]
+        # (the forms and pages by `plain_digest`, as the print sheets': their `repr` was most of the key's cost)
+        return ("pdfx", title, condition, self.sep.key, self.die.name if self.die else None, self.tokens,
+                plain_digest((forms, pages)) or (forms, pages))
 
     def _form(self, side: ops.CardLayout, flat: Mapping[int, tuple[ops.CardLayout, int]]) -> str:
         """The form of `side` (made from its kept piece, else drawn from `flat`), its piece
