@@ -470,3 +470,33 @@ def test_every_dataclass_has_a_docstring():
                     ast.unparse(d).split("(")[0] in ("dataclass", "dataclasses.dataclass") for d in node.decorator_list):
                 missing.append(f"{path.relative_to(PKG.parent)}:{node.lineno}: {node.name}")
     assert missing == []
+
+
+def test_a_build_freezes_its_checked_game_while_the_outputs_are_made_and_unfreezes_it_after(tiny_game, tmp_path,
+                                                                                             monkeypatch):
+    """`core.imports.hold`: once the game is laid out and checked, what exists is frozen (in no
+    generation the collector walks), so the outputs' full collections do not walk it again;
+    `building()` unfreezes it when the build ends (a process that goes on collects the
+    build's garbage), and a refused build freezes nothing it keeps."""
+    import gc
+
+    from cardgen.core.errors import CardgenError, Report
+    from cardgen.pipeline import build as B
+
+    game = tiny_game()
+    walked: list[bool] = []
+    made = B._make_outputs
+
+    def watched(jobs, staging, ledger):
+        decks = jobs[0][1].rendered.game.decks
+        walked.append(any(obj is decks for obj in gc.get_objects()))
+        made(jobs, staging, ledger)
+
+    monkeypatch.setattr(B, "_make_outputs", watched)
+    gc.unfreeze()
+    B.build_game(game, game, B.BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
+    assert walked == [False] and gc.get_freeze_count() == 0
+    (game / "deck.yaml").write_text("deck: [\n")
+    with pytest.raises(CardgenError):
+        B.build_game(game, game, B.BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
+    assert walked == [False] and gc.get_freeze_count() == 0

@@ -115,6 +115,9 @@ def run() -> None:
                 os.dup2(devnull, stream.fileno())       # (so Python's own flush at exit says nothing)
             except (OSError, ValueError):
                 setattr(sys, name, None)
+    import gc
+
+    gc.freeze()     # (the process ends: Python's last collection as it exits walks nothing)
     sys.exit(code)
 
 

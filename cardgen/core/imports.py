@@ -9,7 +9,14 @@ end, when modules were imported, what exists is moved to the collector's permane
 generation (`gc.freeze`: modules live as long as the process), so later collections, a big
 build's included, do not walk through them again.  Only an import block is covered: the
 collector runs as usual while cardgen works, and a block that imports nothing new (a second
-build in `--watch`) freezes nothing."""
+build in `--watch`) freezes nothing.
+
+A build freezes what exists once its game is laid out and checked (`hold`): the game lives
+until the build ends, and the outputs' full collections then do not walk through it again
+(a one-card edit of every output at 2,000 cards: four full collections, about 0.1 s).
+`building()` gives it back to the collector when the build ends (`gc.unfreeze`, with what
+the imports froze), so that a process that goes on (`--watch`, `serve`, several games, the
+tests) collects each build's garbage."""
 from __future__ import annotations
 
 import gc
@@ -37,3 +44,19 @@ def importing(freeze: bool = True) -> Iterator[None]:
             gc.freeze()
         if was:
             gc.enable()
+
+
+def hold() -> None:
+    """What exists now lives until the build ends (within `building()`): frozen."""
+    gc.freeze()
+
+
+@contextmanager
+def building() -> Iterator[None]:
+    """A build: what was frozen while it ran (`hold`, `importing`) is unfrozen at its end."""
+    before = gc.get_freeze_count()
+    try:
+        yield
+    finally:
+        if gc.get_freeze_count() > before:
+            gc.unfreeze()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from cardgen.core.atomic import Staging, exclusive, recover
 from cardgen.core.envfail import OutputProblem
 from cardgen.core.errors import CardgenError, Diagnostic, Loc, Report, display_path
-from cardgen.core.imports import importing
+from cardgen.core.imports import building, hold, importing
 from cardgen.core.paths import drop_links, read_regular
 from cardgen.core.progress import stage
 from cardgen.load.project import output_dir
@@ -173,7 +173,8 @@ def _build_in(path: Path, project: Path, opts: BuildOptions, report: Report, lan
                 from None
         made = _first_missing(out_dir)
         try:
-            return _build_game(path, project, opts, report, out_dir)
+            with building():
+                return _build_game(path, project, opts, report, out_dir)
         except CardgenError:
             if made is not None:    # a refused first build leaves no folder (its caches' folders)
                 _forget_caches(out_dir, made)
@@ -300,6 +301,7 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     if opts.strict and any(d.severity != "note" for d in report.items[said:]):
         raise _refuse(report, Diagnostic(Loc(str(game.file)), "--strict: not building while there are problems",
                                          "error", "strict"))
+    hold()      # (the laid-out, checked game lives until the build ends: the outputs' collections skip it)
     manifest = manifest_of(rendered)
     changes = changes_since(opts.changed_since, game, manifest, checked.previous) \
         if any(o.name == "changes" for o in wanted) else None
