@@ -642,3 +642,37 @@ def test_pdfs_an_only_print_build_removed_are_assembled_by_the_next_build(tmp_pa
         assert not (retired / name).exists()
         total += len(data)
     assert kept + made == total and made * 10 < total       # (two card forms made in each, the rest taken)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.booleans()), min_size=1, max_size=40), st.data())
+def test_a_file_rebuilt_from_runs_of_kept_objects_is_the_file_written_object_by_object(objects, data):
+    """`assemble._rebuilt` copies the objects between two made ones as one run and keeps the
+    old cross-reference's lines up to the first object that moved: the same bytes, places and
+    counts as the file written object by object with its table made whole."""
+    from cardgen.render.assemble import _rebuilt
+
+    def table(places: list[int]) -> bytes:
+        return b"xref\n0 %d\n0000000000 65535 f \n" % (len(places) + 1) + b"".join(b"%010d 00000 n \n" % o
+                                                                              for o in places)
+
+    def pdf(bodies: list[bytes]) -> tuple[bytes, list[int], int]:
+        places, at = [], len(b"%PDF-1.4\n")
+        for body in bodies:
+            places.append(at)
+            at += len(body)
+        tail = table(places) + b"trailer\n<< /Size %d >>\nstartxref\n%d\n%%%%EOF\n" % (len(bodies) + 1, at)
+        return b"%PDF-1.4\n" + b"".join(bodies) + tail, places, at
+
+    old_bodies = [b"%d 0 obj\n" % n + b"x" * size + b"\nendobj\n" + (b"% after\n" if after else b"")
+                  for n, (size, after) in enumerate(objects, 1)]
+    changed = data.draw(st.dictionaries(st.integers(1, len(objects)), st.integers(0, 60), max_size=4))
+    made = {n: b"%d 0 obj\n" % n + b"y" * size + b"\nendobj\n" for n, size in changed.items()}
+    old, offsets, xref = pdf(old_bodies)
+    new_bodies = [made[n] + body[body.index(b"endobj\n") + len(b"endobj\n"):] if n in made else body
+                  for n, body in enumerate(old_bodies, 1)]
+    before = list(rlcompat.WRITTEN)
+    got = _rebuilt(old, offsets, xref, made)
+    assert got == pdf(new_bodies)
+    fresh = sum(len(new_bodies[n - 1]) for n in made) + len(got[0]) - got[2]
+    assert [rlcompat.WRITTEN[0] - before[0], rlcompat.WRITTEN[1] - before[1]] == [len(got[0]) - fresh, fresh]

@@ -192,22 +192,41 @@ def _rebuilt(old: bytes, offsets: list[int], xref: int, made: dict[int, bytes]) 
     begins, where the cross-reference begins).  `rlcompat.WRITTEN` counts the bytes."""
     from cardgen.render.rlcompat import WRITTEN
 
-    bounds = [*offsets, xref]
-    parts, starts, at = [old[:offsets[0]]], [], offsets[0]
-    fresh = 0
-    for num in range(1, len(offsets) + 1):
-        start, end = bounds[num - 1], bounds[num]
-        if num in made:          # the object, then what the old file had after it (nothing: invariant)
-            finish = old.index(b"endobj\n", start) + len(b"endobj\n")
-            chunk = made[num] + old[finish:end]
-            fresh += len(chunk)
-        else:
-            chunk = old[start:end]
-        starts.append(at)
+    # (the objects between two made ones are copied as one run, their places shifted by what
+    # the made ones before them changed; their lines of the old cross-reference kept where
+    # nothing before them changed)
+    count = len(offsets)
+    head = b"xref\n0 %d\n0000000000 65535 f \n" % (count + 1)
+    line = xref + len(head)               # (where the old table's line of object 1 begins: 20 bytes each)
+    old_table = old[xref:line] == head
+    parts, starts, lines = [old[:offsets[0]]], [], []
+    shift = fresh = 0
+    first = 1                   # (the first object of the run not copied yet)
+    for num in sorted(k for k in made if 1 <= k <= count):
+        start, end = offsets[num - 1], offsets[num] if num < count else xref
+        parts.append(old[offsets[first - 1]:start])
+        starts += [o + shift for o in offsets[first - 1:num - 1]] if shift else offsets[first - 1:num - 1]
+        finish = old.index(b"endobj\n", start) + len(b"endobj\n")
+        chunk = made[num] + old[finish:end]     # (the object, then what the old file had after it: nothing)
+        fresh += len(chunk)
         parts.append(chunk)
-        at += len(chunk)
-    table = b"".join([b"xref\n0 %d\n0000000000 65535 f \n" % (len(offsets) + 1),
-                      *(b"%010d 00000 n \n" % s for s in starts)])
+        starts.append(start + shift)
+        shift += len(chunk) - (end - start)
+        first = num + 1
+    if first <= count:
+        parts.append(old[offsets[first - 1]:xref])
+        starts += [o + shift for o in offsets[first - 1:]] if shift else offsets[first - 1:]
+    at = xref + shift
+    kept = 0                    # (the leading objects whose places did not change)
+    if old_table:
+        while kept < count and starts[kept] == offsets[kept]:
+            kept += 1
+        if kept and (old[line:line + 20] != b"%010d 00000 n \n" % offsets[0]
+                     or old[line + 20 * (kept - 1):line + 20 * kept] != b"%010d 00000 n \n" % offsets[kept - 1]):
+            kept = 0            # (not the table this writes: made again whole)
+        lines.append(old[line:line + 20 * kept])
+    lines += [b"%010d 00000 n \n" % s for s in starts[kept:]]
+    table = b"".join([head, *lines])
     trailer = old[old.index(b"trailer\n", xref):old.rindex(b"startxref\n")]
     tail = table + trailer + b"startxref\n%d\n%%%%EOF\n" % at
     data = b"".join(parts) + tail
