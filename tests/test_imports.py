@@ -239,8 +239,9 @@ def test_start_up_imports_no_heavy_library():
 # game that says its `version:`) and the bundled data found through importlib.resources (zipfile);
 # the outputs whose section the game has not (the new game has a `booklet:` section); the element
 # types its templates do not use (theirs are rect, text and image: `cardgen.elements`), the
-# translation checks (a game in one language), the close-match search (no misspelt field).
-VALIDATE_KEEPS_OUT = ("fontTools", "pyphen", "reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "lxml", "openpyxl", "python_calamine",
+# translation checks (a game in one language), the close-match search (no misspelt field); and
+# HarfBuzz, once a process has shaped the game's text (the runs kept in the user's cache).
+VALIDATE_KEEPS_OUT = ("fontTools", "pyphen", "uharfbuzz", "reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "lxml", "openpyxl", "python_calamine",
                       "watchfiles", "logging", "csv", "ctypes", "subprocess", "zipfile", "importlib.resources",
                       "cardgen.render", "cardgen.load.sheets", "cardgen.outputs.tts", "cardgen.outputs.tuckboxes",
                       "cardgen.outputs.png", "cardgen.outputs.images",
@@ -293,6 +294,7 @@ def test_validate_imports_nothing_it_does_not_need(tmp_path):
     cache = tmp_path / "cache"
     first = _imported(tmp_path, "validate", "small", cache=cache)
     assert "cardgen.check.validate" in first and "cardgen.layout.engine" in first       # it did check
+    assert "uharfbuzz" in first             # (it shaped the game's text, and kept the runs)
     # a font measured for the first time on this computer is parsed by ReportLab's TrueType
     # parser (`cardgen.resources.fonts`), and nothing else of ReportLab is imported
     assert _kept_out(first, ("reportlab",)) and "reportlab.pdfbase.ttfonts" in first

@@ -255,3 +255,77 @@ def test_a_font_book_that_measured_nothing_shapes_what_layouts_made_elsewhere_na
     fresh = FontBook([REPO / "cardgen" / "data" / "fonts"])
     assert fresh.shaped("office", name) == made.shaped("office", name) is not None
     assert fresh.shaped("office", "Helvetica") is None         # (a font cardgen did not register)
+
+
+# -- the runs shaped, kept in the user's cache (`Shaper.kept`) ---------------------------------
+RUNS = ("office", "plain", ARABIC.split()[0], "12", "fi fl ffi", "Ünïcödé", "\u05e9\u05dc\u05d5\u05dd")
+
+
+def _fonts_dir() -> Path:
+    return REPO / "cardgen" / "data" / "fonts"
+
+
+def test_a_run_shaped_before_is_read_back_without_harfbuzz(tmp_path, monkeypatch):
+    """What one process shaped (plain or not, left to right or right to left) a later one reads
+    from the user's cache, equal to HarfBuzz's answer, and neither imports nor calls HarfBuzz."""
+    import hashlib
+
+    from cardgen.resources import shaping
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    fonts = [_fonts_dir() / "Vollkorn-Regular.ttf", _fonts_dir() / "DejaVuSans.ttf"]
+    versions = [hashlib.sha256(f.read_bytes()).hexdigest() for f in fonts]
+    first = shaping.Shaper(Path.read_bytes)
+    shaped = {(t, f): first.shape(t, f, v) for t in RUNS for f, v in zip(fonts, versions, strict=True)}
+    assert any(s is None for s in shaped.values()) and any(s is not None and s.rtl for s in shaped.values())
+    assert shaped["office", fonts[0]] is not None                   # (the ligature)
+    first.save()
+    assert len(list((tmp_path / "cardgen" / "shaping").iterdir())) == 2
+
+    def no_harfbuzz() -> None:
+        raise AssertionError("HarfBuzz asked for")
+    monkeypatch.setattr(shaping, "_harfbuzz", no_harfbuzz)
+    later = shaping.Shaper(Path.read_bytes)
+    assert {(t, f): later.shape(t, f, v) for t in RUNS for f, v in zip(fonts, versions, strict=True)} == shaped
+    with pytest.raises(AssertionError, match="HarfBuzz"):           # (a run not shaped before is)
+        later.shape("another", fonts[0], versions[0])
+
+
+def test_a_damaged_or_foreign_record_is_shaped_again(tmp_path, monkeypatch):
+    """A record damaged on disk (its seal), an entry of another shape, or a run shaped in a file
+    that changed after it was measured (its bytes not its digest's) is never trusted."""
+    import hashlib
+
+    from cardgen.core.digest import keep_sealed
+    from cardgen.resources import shaping
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    font = _fonts_dir() / "Vollkorn-Regular.ttf"
+    version = hashlib.sha256(font.read_bytes()).hexdigest()
+    first = shaping.Shaper(Path.read_bytes)
+    expected = {t: first.shape(t, font, version) for t in RUNS}
+    first.save()
+    record = shaping._record_file(version)
+    assert record is not None and record.is_file()
+    data = bytearray(record.read_bytes())
+    data[-3] ^= 1
+    record.write_bytes(bytes(data))
+    again = shaping.Shaper(Path.read_bytes)
+    assert again.kept(version) == {}                                # (damaged: deleted, shaped again)
+    assert {t: again.shape(t, font, version) for t in RUNS} == expected
+    # entries of another shape: ignored, the run shaped again
+    office = expected["office"]
+    assert office is not None
+    bad = {"office": (office.glyphs, office.clusters, office.advances, office.dx, office.dy, 1, False, office.codes),
+           "plain": ("not", "a", "run")}
+    keep_sealed(record, shaping._record_head() + __import__("marshal").dumps(bad))
+    third = shaping.Shaper(Path.read_bytes)
+    assert third.shape("office", font, version) == office and third.shape("plain", font, version) is None
+    # a file whose bytes are not its digest's (changed since measured): shaped, not recorded
+    record.unlink()
+    other = "0" * 64
+    fourth = shaping.Shaper(Path.read_bytes)
+    assert fourth.shape("office", font, other) == office
+    fourth.save()
+    assert shaping._record_file(other) is not None and not shaping._record_file(other).exists()
+    assert not record.exists()

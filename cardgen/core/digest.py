@@ -144,14 +144,20 @@ def _keep_entries(name: str, entries: dict[str, list]) -> None:
     entries.clear()                 # (bounded in this process too: a `serve` session of many games)
     entries.update(kept)
     file = _kept_file(name)
-    if file is None:
-        return
+    if file is not None:
+        keep_sealed(file, marshal.dumps(kept))
+
+
+def keep_sealed(file: Path, payload: bytes) -> None:
+    """Write a file of the user's cache, sealed (`seal`): a file of this process's renamed
+    into place (not through `core.atomic`, which `validate` does not otherwise import:
+    tests/test_imports.py); a read-only home writes nothing (made again next time)."""
     tmp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(seal(marshal.dumps(kept)))
+        tmp.write_bytes(seal(payload))
         os.replace(tmp, file)
-    except OSError:         # a read-only home: hashed again next time
+    except OSError:
         with contextlib.suppress(OSError):
             tmp.unlink()
 

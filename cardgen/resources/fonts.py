@@ -322,6 +322,12 @@ _UNASKED: Any = object()            # (`FontBook.shaped`: not shaped in this boo
 _shaper = shaping.Shaper(_read)     # HarfBuzz's fonts and the runs shaped (process-wide)
 
 
+def keep_shaped() -> None:
+    """Keep the runs this process shaped in the user's cache (`shaping.Shaper.kept`): the
+    next `cardgen validate` of the same text neither imports HarfBuzz nor shapes."""
+    _shaper.save()
+
+
 def _measure(name: str, path: Path) -> Metrics:
     """The metrics of a font file: from the cache by the file's content, else checked,
     parsed (kept in `_parsed` for drawing) and cached."""

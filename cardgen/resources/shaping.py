@@ -21,12 +21,17 @@ cut where it changes (`سعر 12` keeps its digits left to right). Where the run
 """
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import marshal
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import astuple, dataclass, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from cardgen.core.digest import keep_sealed, library_stamp, read_sealed, user_cache
 from cardgen.core.imports import importing
 from cardgen.core.memo import Bounded
 
@@ -114,6 +119,54 @@ def segments(text: str) -> list[str]:
 
 
 _UNSHAPED: Any = object()       # (what `Shaper._runs` answers for a run not shaped yet)
+RECORD_FORMAT = 1
+KEPT_RUNS = 50_000      # runs a font file's record keeps (the newest; 2 to 3 MB of the user's cache at most)
+
+
+def _digest_like(version: str) -> bool:
+    return len(version) == 64 and all(ch in "0123456789abcdef" for ch in version)
+
+
+@cache
+def _record_head() -> bytes:
+    """What a record starts with: its format and the installed HarfBuzz (another version may
+    shape otherwise), found without importing it."""
+    return f"cardgen shaping {RECORD_FORMAT}\n{library_stamp('uharfbuzz')}\n".encode()
+
+
+def _record_file(version: str) -> Path | None:
+    """The record of the font file of SHA-256 `version` (None: no user cache, or no digest:
+    `FontBook` knows one for every font it measured), one per HarfBuzz installation."""
+    folder = user_cache("shaping")
+    if folder is None or not _digest_like(version):
+        return None
+    return folder / f"{version}-{hashlib.sha256(_record_head()).hexdigest()[:16]}.bin"
+
+
+def _unpacked(entry: Any) -> Shaped | None:
+    """A recorded run's `Shaped` (None if the entry has not the shape `astuple` gives it)."""
+    if not (isinstance(entry, tuple) and len(entry) == 8):
+        return None
+    glyphs, clusters, advances, dx, dy, width, rtl, codes = entry
+    n = len(glyphs) if isinstance(glyphs, tuple) else -1
+    if not (all(isinstance(t, tuple) and len(t) == n for t in (clusters, advances, dx, dy))
+            and all(type(v) is int for t in (glyphs, clusters) for v in t)
+            and all(type(v) is float for t in (advances, dx, dy) for v in t)
+            and type(width) is float and type(rtl) is bool and isinstance(codes, str) and len(codes) == n):
+        return None
+    return Shaped(glyphs, clusters, advances, dx, dy, width, rtl, codes)
+_hb: Any = None
+
+
+def _harfbuzz() -> Any:
+    """uharfbuzz, imported when first needed (not at each run shaped), while the collector
+    waits (`core.imports`)."""
+    global _hb
+    if _hb is None:
+        with importing(freeze=False):
+            import uharfbuzz
+        _hb = uharfbuzz
+    return _hb
 
 
 class Shaper:
@@ -124,16 +177,54 @@ class Shaper:
         self.read = read
         self._fonts: Bounded[tuple[Path, str], Any] = Bounded(64)
         self._runs: Bounded[tuple[str, Path, str], Shaped | None] = Bounded(200_000)
+        self._kept: dict[str, dict[str, Any]] = {}     # font file's digest -> its record (`kept`)
+        self._new: set[str] = set()                     # the records this process added runs to
+        self._changed: set[tuple[Path, str]] = set()    # files whose bytes are no longer their digest's
 
     def font(self, path: Path, version: str = "") -> Any:
         """HarfBuzz's font of a font file (`version`: its digest, so that a file changed in a
         `--watch` session is read again)."""
         hb_font = self._fonts.get((path, version))
         if hb_font is None:
-            import uharfbuzz as hb
-
-            hb_font = self._fonts[(path, version)] = hb.Font(hb.Face(hb.Blob(self.read(path))))
+            hb = _harfbuzz()
+            data = self.read(path)
+            if _digest_like(version) and hashlib.sha256(data).hexdigest() != version:
+                self._changed.add((path, version))      # (changed since measured: its runs not recorded)
+            hb_font = self._fonts[(path, version)] = hb.Font(hb.Face(hb.Blob(data)))
         return hb_font
+
+    def kept(self, version: str) -> dict[str, Any] | None:
+        """The record of the runs shaped in the font file of digest `version` by earlier
+        processes (`user_cache("shaping")`): text -> None (plain) or `Shaped`'s fields as a
+        tuple; None without a digest or a user cache.  Read once a process, sealed, and made
+        for the installed HarfBuzz (`_record_file`); each entry's shape is checked when used."""
+        record = self._kept.get(version)
+        if record is None:
+            file = _record_file(version)
+            if file is None:
+                return None
+            record = {}
+            body = read_sealed(file)
+            head = _record_head()
+            if body is not None and body.startswith(head):
+                with contextlib.suppress(ValueError, EOFError, TypeError):
+                    data = marshal.loads(body[len(head):])
+                    if isinstance(data, dict):
+                        record = data
+            self._kept[version] = record
+        return record
+
+    def save(self) -> None:
+        """Write the records this process added runs to (at most `KEPT_RUNS` each, the newest)."""
+        for version in sorted(self._new):
+            record, file = self._kept[version], _record_file(version)
+            if len(record) > KEPT_RUNS:
+                newest = list(record.items())[-KEPT_RUNS:]
+                record.clear()
+                record.update(newest)
+            if file is not None:
+                keep_sealed(file, _record_head() + marshal.dumps(record))
+        self._new.clear()
 
     def shape(self, text: str, path: Path, version: str = "") -> Shaped | None:
         """`text` shaped in the font file `path` with the font's default features (ligatures,
@@ -145,10 +236,14 @@ class Shaper:
         hit = self._runs.get(key, _UNSHAPED)
         if hit is not _UNSHAPED:
             return hit
+        record = self.kept(version)
+        if record is not None:
+            entry = record.get(text, _UNSHAPED)
+            if entry is None or (entry is not _UNSHAPED and _unpacked(entry) is not None):
+                hit = self._runs[key] = None if entry is None else _unpacked(entry)
+                return hit
         rtl = strong(text) == "R"
-        with importing(freeze=False):   # (its types made while the collector waits: `core.imports`)
-            import uharfbuzz as hb
-
+        hb = _harfbuzz()
         hb_font = self.font(path, version)
         buf = hb.Buffer()
         buf.add_str(text)
@@ -169,6 +264,9 @@ class Shaper:
                             for g, chars in zip(glyphs, shaped.cluster_text(text), strict=True))
             shaped = replace(shaped, codes=codes)
         self._runs[key] = shaped
+        if record is not None and (path, version) not in self._changed:
+            record[text] = None if shaped is None else astuple(shaped)
+            self._new.add(version)
         return shaped
 
 
