@@ -329,3 +329,21 @@ def test_a_damaged_or_foreign_record_is_shaped_again(tmp_path, monkeypatch):
     fourth.save()
     assert shaping._record_file(other) is not None and not shaping._record_file(other).exists()
     assert not record.exists()
+
+
+def test_a_record_keeps_the_runs_last_shaped(tmp_path, monkeypatch):
+    import hashlib
+
+    from cardgen.resources import shaping
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(shaping, "KEPT_RUNS", 3)
+    font = _fonts_dir() / "Vollkorn-Regular.ttf"
+    version = hashlib.sha256(font.read_bytes()).hexdigest()
+    first = shaping.Shaper(Path.read_bytes)
+    for text in ("one", "two", "three", "four", "five", "six", "seven"):    # (over twice the bound: trimmed)
+        first.shape(text, font, version)
+    assert list(first.kept(version) or {}) == ["five", "six", "seven"]
+    first.shape("eight", font, version)
+    first.save()
+    assert list(shaping.Shaper(Path.read_bytes).kept(version) or {}) == ["six", "seven", "eight"]

@@ -120,7 +120,7 @@ def segments(text: str) -> list[str]:
 
 _UNSHAPED: Any = object()       # (what `Shaper._runs` answers for a run not shaped yet)
 RECORD_FORMAT = 1
-KEPT_RUNS = 50_000      # runs a font file's record keeps (the newest; 2 to 3 MB of the user's cache at most)
+KEPT_RUNS = 10_000      # runs a font file's record keeps, the newest (about 90 kB, read in 0.7 ms)
 
 
 def _digest_like(version: str) -> bool:
@@ -141,6 +141,14 @@ def _record_file(version: str) -> Path | None:
     if folder is None or not _digest_like(version):
         return None
     return folder / f"{version}-{hashlib.sha256(_record_head()).hexdigest()[:16]}.bin"
+
+
+def _newest(record: dict[str, Any]) -> None:
+    """Keep the `KEPT_RUNS` runs last added to a record (those read from the file come first)."""
+    if len(record) > KEPT_RUNS:
+        newest = list(record.items())[-KEPT_RUNS:]
+        record.clear()
+        record.update(newest)
 
 
 def _unpacked(entry: Any) -> Shaped | None:
@@ -218,10 +226,7 @@ class Shaper:
         """Write the records this process added runs to (at most `KEPT_RUNS` each, the newest)."""
         for version in sorted(self._new):
             record, file = self._kept[version], _record_file(version)
-            if len(record) > KEPT_RUNS:
-                newest = list(record.items())[-KEPT_RUNS:]
-                record.clear()
-                record.update(newest)
+            _newest(record)
             if file is not None:
                 keep_sealed(file, _record_head() + marshal.dumps(record))
         self._new.clear()
@@ -267,6 +272,8 @@ class Shaper:
         if record is not None and (path, version) not in self._changed:
             record[text] = None if shaped is None else astuple(shaped)
             self._new.add(version)
+            if len(record) > 2 * KEPT_RUNS:     # (a big build: bounded in this process too)
+                _newest(record)
         return shaped
 
 
