@@ -334,7 +334,6 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     if checked.layout_cache is not None:
         with contextlib.suppress(OSError):
             checked.layout_cache.save()
-    fonts.keep_shaped()
     ledger.committed(staging.digests)
     cards, duplex = sum(d.count for d in game.decks), _duplex(game, opts)
     incremental.record(out_dir, inputs, ledger, earlier, source, staging.digests, report.items[:made],
