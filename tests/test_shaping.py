@@ -276,19 +276,23 @@ def test_a_run_shaped_before_is_read_back_without_harfbuzz(tmp_path, monkeypatch
     fonts = [_fonts_dir() / "Vollkorn-Regular.ttf", _fonts_dir() / "DejaVuSans.ttf"]
     versions = [hashlib.sha256(f.read_bytes()).hexdigest() for f in fonts]
     first = shaping.Shaper(Path.read_bytes)
-    shaped = {(t, f): first.shape(t, f, v) for t in RUNS for f, v in zip(fonts, versions, strict=True)}
+    with first.recording():
+        shaped = {(t, f): first.shape(t, f, v) for t in RUNS for f, v in zip(fonts, versions, strict=True)}
     assert any(s is None for s in shaped.values()) and any(s is not None and s.rtl for s in shaped.values())
     assert shaped["office", fonts[0]] is not None                   # (the ligature)
-    first.save()
     assert len(list((tmp_path / "cardgen" / "shaping").iterdir())) == 2
+    assert first.kept(versions[0]) is None                          # (outside the block: none read or added)
 
     def no_harfbuzz() -> None:
         raise AssertionError("HarfBuzz asked for")
     monkeypatch.setattr(shaping, "_harfbuzz", no_harfbuzz)
     later = shaping.Shaper(Path.read_bytes)
-    assert {(t, f): later.shape(t, f, v) for t in RUNS for f, v in zip(fonts, versions, strict=True)} == shaped
-    with pytest.raises(AssertionError, match="HarfBuzz"):           # (a run not shaped before is)
-        later.shape("another", fonts[0], versions[0])
+    with later.recording():
+        assert {(t, f): later.shape(t, f, v) for t in RUNS for f, v in zip(fonts, versions, strict=True)} == shaped
+        with pytest.raises(AssertionError, match="HarfBuzz"):       # (a run not shaped before is)
+            later.shape("another", fonts[0], versions[0])
+    with pytest.raises(AssertionError, match="HarfBuzz"):           # (outside the block: HarfBuzz)
+        shaping.Shaper(Path.read_bytes).shape("office", fonts[0], versions[0])
 
 
 def test_a_damaged_or_foreign_record_is_shaped_again(tmp_path, monkeypatch):
@@ -303,16 +307,17 @@ def test_a_damaged_or_foreign_record_is_shaped_again(tmp_path, monkeypatch):
     font = _fonts_dir() / "Vollkorn-Regular.ttf"
     version = hashlib.sha256(font.read_bytes()).hexdigest()
     first = shaping.Shaper(Path.read_bytes)
-    expected = {t: first.shape(t, font, version) for t in RUNS}
-    first.save()
+    with first.recording():
+        expected = {t: first.shape(t, font, version) for t in RUNS}
     record = shaping._record_file(version)
     assert record is not None and record.is_file()
     data = bytearray(record.read_bytes())
     data[-3] ^= 1
     record.write_bytes(bytes(data))
     again = shaping.Shaper(Path.read_bytes)
-    assert again.kept(version) == {}                                # (damaged: deleted, shaped again)
-    assert {t: again.shape(t, font, version) for t in RUNS} == expected
+    with again.recording():
+        assert again.kept(version) == {}                            # (damaged: deleted, shaped again)
+        assert {t: again.shape(t, font, version) for t in RUNS} == expected
     # entries of another shape: ignored, the run shaped again
     office = expected["office"]
     assert office is not None
@@ -320,13 +325,14 @@ def test_a_damaged_or_foreign_record_is_shaped_again(tmp_path, monkeypatch):
            "plain": ("not", "a", "run")}
     keep_sealed(record, shaping._record_head() + __import__("marshal").dumps(bad))
     third = shaping.Shaper(Path.read_bytes)
-    assert third.shape("office", font, version) == office and third.shape("plain", font, version) is None
+    with third.recording():
+        assert third.shape("office", font, version) == office and third.shape("plain", font, version) is None
     # a file whose bytes are not its digest's (changed since measured): shaped, not recorded
     record.unlink()
     other = "0" * 64
     fourth = shaping.Shaper(Path.read_bytes)
-    assert fourth.shape("office", font, other) == office
-    fourth.save()
+    with fourth.recording():
+        assert fourth.shape("office", font, other) == office
     assert shaping._record_file(other) is not None and not shaping._record_file(other).exists()
     assert not record.exists()
 
@@ -341,9 +347,11 @@ def test_a_record_keeps_the_runs_last_shaped(tmp_path, monkeypatch):
     font = _fonts_dir() / "Vollkorn-Regular.ttf"
     version = hashlib.sha256(font.read_bytes()).hexdigest()
     first = shaping.Shaper(Path.read_bytes)
-    for text in ("one", "two", "three", "four", "five", "six", "seven"):    # (over twice the bound: trimmed)
-        first.shape(text, font, version)
-    assert list(first.kept(version) or {}) == ["five", "six", "seven"]
-    first.shape("eight", font, version)
-    first.save()
-    assert list(shaping.Shaper(Path.read_bytes).kept(version) or {}) == ["six", "seven", "eight"]
+    with first.recording():
+        for text in ("one", "two", "three", "four", "five", "six", "seven"):    # (over twice the bound: trimmed)
+            first.shape(text, font, version)
+        assert list(first.kept(version) or {}) == ["five", "six", "seven"]
+        first.shape("eight", font, version)
+    later = shaping.Shaper(Path.read_bytes)
+    with later.recording():
+        assert list(later.kept(version) or {}) == ["six", "seven", "eight"]

@@ -26,7 +26,7 @@ from cardgen.load.game import Game
 from cardgen.load.history import History, read_history
 from cardgen.load.project import output_dir
 from cardgen.outputs import OUTPUTS
-from cardgen.resources.fonts import keep_shaped
+from cardgen.resources.fonts import recording_shaped
 
 
 @dataclass
@@ -125,8 +125,8 @@ def check_game(path: Path, project: Path, report: Report, out: Path | None = Non
     # the print service's safe area, when game.yaml sets its section (its default is the
     # elements' `SAFE_MM`, `settings_of`'s: the output is not imported for it)
     margin = getattr(OUTPUTS["pdfx"].resolve(game.data), "safe_margin", None) if "pdfx" in used else None
-    rendered = run_checks(game, report, cache=cache, readable=settings_of(game, margin))
-    keep_shaped()
+    with recording_shaped():
+        rendered = run_checks(game, report, cache=cache, readable=settings_of(game, margin))
     checked = Checked(game, rendered, frozenset(rulebook_problems(game)), previous, cache, history)
     if deep and not checked.blocking(report):
         check_rendered(checked, report, folder, keep=False)

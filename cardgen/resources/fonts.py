@@ -322,12 +322,13 @@ _UNASKED: Any = object()            # (`FontBook.shaped`: not shaped in this boo
 _shaper = shaping.Shaper(_read)     # HarfBuzz's fonts and the runs shaped (process-wide)
 
 
-def keep_shaped() -> None:
-    """Keep the runs this process shaped in the user's cache (`shaping.Shaper.kept`): the
-    next `cardgen validate` of the same text neither imports HarfBuzz nor shapes.  Called
-    once a game is checked (`pipeline.check.check_game`): the runs of its cards, not those a
-    build shapes later (each print sheet's label: 56 labels were 200 kB of a record)."""
-    _shaper.save()
+def recording_shaped() -> contextlib.AbstractContextManager[None]:
+    """Within the block, the runs shaped are looked up in and added to the user's cache
+    (`shaping.Shaper.recording`): the next `cardgen validate` of the same text neither imports
+    HarfBuzz nor shapes.  Around checking a game (`pipeline.check.check_game`): the runs of
+    its cards, not those a build shapes later (each print sheet's label: 56 labels were
+    200 kB of a record)."""
+    return _shaper.recording()
 
 
 def _measure(name: str, path: Path) -> Metrics:

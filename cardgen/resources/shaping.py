@@ -25,13 +25,14 @@ import contextlib
 import hashlib
 import marshal
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import astuple, dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from cardgen.core.digest import keep_sealed, library_stamp, read_sealed, user_cache
+from cardgen.core.digest import file_digest, keep_sealed, library_stamp, read_sealed, user_cache
 from cardgen.core.imports import importing
 from cardgen.core.memo import Bounded
 
@@ -152,16 +153,16 @@ def _newest(record: dict[str, Any]) -> None:
 
 
 def _unpacked(entry: Any) -> Shaped | None:
-    """A recorded run's `Shaped` (None if the entry has not the shape `astuple` gives it)."""
+    """A recorded run's `Shaped` (`_UNSHAPED` if the entry has not the shape `astuple` gives it)."""
     if not (isinstance(entry, tuple) and len(entry) == 8):
-        return None
+        return _UNSHAPED
     glyphs, clusters, advances, dx, dy, width, rtl, codes = entry
     n = len(glyphs) if isinstance(glyphs, tuple) else -1
     if not (all(isinstance(t, tuple) and len(t) == n for t in (clusters, advances, dx, dy))
             and all(type(v) is int for t in (glyphs, clusters) for v in t)
             and all(type(v) is float for t in (advances, dx, dy) for v in t)
             and type(width) is float and type(rtl) is bool and isinstance(codes, str) and len(codes) == n):
-        return None
+        return _UNSHAPED
     return Shaped(glyphs, clusters, advances, dx, dy, width, rtl, codes)
 _hb: Any = None
 
@@ -188,6 +189,7 @@ class Shaper:
         self._kept: dict[str, dict[str, Any]] = {}     # font file's digest -> its record (`kept`)
         self._new: set[str] = set()                     # the records this process added runs to
         self._changed: set[tuple[Path, str]] = set()    # files whose bytes are no longer their digest's
+        self._recording = False                         # within `recording`
 
     def font(self, path: Path, version: str = "") -> Any:
         """HarfBuzz's font of a font file (`version`: its digest, so that a file changed in a
@@ -195,17 +197,37 @@ class Shaper:
         hb_font = self._fonts.get((path, version))
         if hb_font is None:
             hb = _harfbuzz()
-            data = self.read(path)
-            if _digest_like(version) and hashlib.sha256(data).hexdigest() != version:
+            if _digest_like(version) and file_digest(path) != version:
                 self._changed.add((path, version))      # (changed since measured: its runs not recorded)
-            hb_font = self._fonts[(path, version)] = hb.Font(hb.Face(hb.Blob(data)))
+            hb_font = self._fonts[(path, version)] = hb.Font(hb.Face(hb.Blob(self.read(path))))
         return hb_font
+
+    @contextmanager
+    def recording(self) -> Iterator[None]:
+        """Within the block (a game checked: `pipeline.check.check_game`), runs are looked up in
+        and added to the records (`kept`), which are written when it ends without an error and
+        then let go (what a build shapes later, a print sheet's label, is not recorded, and
+        the records hold no memory while it draws)."""
+        if self._recording:
+            yield
+            return
+        self._recording = True
+        try:
+            yield
+            self.save()
+        finally:
+            self._recording = False
+            self._kept.clear()
+            self._new.clear()
 
     def kept(self, version: str) -> dict[str, Any] | None:
         """The record of the runs shaped in the font file of digest `version` by earlier
         processes (`user_cache("shaping")`): text -> None (plain) or `Shaped`'s fields as a
-        tuple; None without a digest or a user cache.  Read once a process, sealed, and made
-        for the installed HarfBuzz (`_record_file`); each entry's shape is checked when used."""
+        tuple (or, added by this process, the `Shaped`); None outside `recording`, without a
+        digest or without a user cache.  Read once a block, sealed, and made for the installed
+        HarfBuzz (`_record_file`); each entry's shape is checked when used."""
+        if not self._recording:
+            return None
         record = self._kept.get(version)
         if record is None:
             file = _record_file(version)
@@ -228,7 +250,8 @@ class Shaper:
             record, file = self._kept[version], _record_file(version)
             _newest(record)
             if file is not None:
-                keep_sealed(file, _record_head() + marshal.dumps(record))
+                plain = {t: astuple(v) if isinstance(v, Shaped) else v for t, v in record.items()}
+                keep_sealed(file, _record_head() + marshal.dumps(plain))
         self._new.clear()
 
     def shape(self, text: str, path: Path, version: str = "") -> Shaped | None:
@@ -244,9 +267,10 @@ class Shaper:
         record = self.kept(version)
         if record is not None:
             entry = record.get(text, _UNSHAPED)
-            if entry is None or (entry is not _UNSHAPED and _unpacked(entry) is not None):
-                hit = self._runs[key] = None if entry is None else _unpacked(entry)
-                return hit
+            found = entry if entry is None or isinstance(entry, Shaped) else _unpacked(entry)
+            if found is not _UNSHAPED:
+                self._runs[key] = found
+                return found
         rtl = strong(text) == "R"
         hb = _harfbuzz()
         hb_font = self.font(path, version)
@@ -270,7 +294,7 @@ class Shaper:
             shaped = replace(shaped, codes=codes)
         self._runs[key] = shaped
         if record is not None and (path, version) not in self._changed:
-            record[text] = None if shaped is None else astuple(shaped)
+            record[text] = shaped       # (as a tuple when saved)
             self._new.add(version)
             if len(record) > 2 * KEPT_RUNS:     # (a big build: bounded in this process too)
                 _newest(record)
