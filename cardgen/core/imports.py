@@ -24,6 +24,14 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+_freezes = 0        # how many times this module froze what exists (`gc.get_freeze_count` walks them all)
+
+
+def _freeze() -> None:
+    global _freezes
+    gc.freeze()
+    _freezes += 1
+
 
 @contextmanager
 def importing(freeze: bool = True) -> Iterator[None]:
@@ -41,22 +49,22 @@ def importing(freeze: bool = True) -> Iterator[None]:
             yield
     finally:
         if freeze and len(sys.modules) > before:
-            gc.freeze()
+            _freeze()
         if was:
             gc.enable()
 
 
 def hold() -> None:
     """What exists now lives until the build ends (within `building()`): frozen."""
-    gc.freeze()
+    _freeze()
 
 
 @contextmanager
 def building() -> Iterator[None]:
     """A build: what was frozen while it ran (`hold`, `importing`) is unfrozen at its end."""
-    before = gc.get_freeze_count()
+    before = _freezes
     try:
         yield
     finally:
-        if gc.get_freeze_count() > before:
+        if _freezes > before:
             gc.unfreeze()
