@@ -152,7 +152,7 @@ def _newest(record: dict[str, Any]) -> None:
         record.update(newest)
 
 
-def _unpacked(entry: Any) -> Shaped | None:
+def _unpacked(entry: Any) -> Any:
     """A recorded run's `Shaped` (`_UNSHAPED` if the entry has not the shape `astuple` gives it)."""
     if not (isinstance(entry, tuple) and len(entry) == 8):
         return _UNSHAPED
@@ -164,7 +164,9 @@ def _unpacked(entry: Any) -> Shaped | None:
             and type(width) is float and type(rtl) is bool and isinstance(codes, str) and len(codes) == n):
         return _UNSHAPED
     return Shaped(glyphs, clusters, advances, dx, dy, width, rtl, codes)
-_hb: Any = None
+
+
+_hb: Any = None                 # (uharfbuzz, once imported: `_harfbuzz`)
 
 
 def _harfbuzz() -> Any:
