@@ -303,10 +303,12 @@ class Handler(BaseHTTPRequestHandler):
         """Server-sent events: the current version at once, then every new one, until the page
         goes away (noticed within a second) or a newer stream passes CARDGEN_MAX_PREVIEW_STREAMS."""
         preview = self.server.preview
-        self._headers(HTTPStatus.OK, "text/event-stream; charset=utf-8", None)
         seen = -1
+        # (counted before the page has its headers: streams end oldest first in the order the
+        # pages saw them open, whatever order the handlers' threads run in)
         self.server.stream_opened(self)
         try:
+            self._headers(HTTPStatus.OK, "text/event-stream; charset=utf-8", None)
             self.wfile.write(b"retry: 1000\n\n")
             self.wfile.flush()
             pinged = time.monotonic()
