@@ -90,8 +90,18 @@ def test_idle_connections_never_keep_a_page_out(small):
             s.close()
 
 
-def test_event_streams_are_bounded_the_oldest_ends(small):
+@pytest.mark.parametrize("first_counted_late", [False, True])
+def test_event_streams_are_bounded_the_oldest_ends(small, first_counted_late):
     running = small
+    if first_counted_late:      # the first stream's thread slow to count it: it is still the oldest
+        counted = running.server.stream_opened
+        late = [0.5]
+
+        def slow(handler):
+            if late:
+                time.sleep(late.pop())
+            counted(handler)
+        running.server.stream_opened = slow
     streams = [Events(running.url) for _ in range(STREAMS + 2)]
     try:
         for ev in streams:
