@@ -237,3 +237,35 @@ def test_the_table_names_each_class_once():
     for name, (module, cls) in TABLE.items():
         assert ELEMENTS[name].__module__ == f"cardgen.elements.{module}" and ELEMENTS[name].__name__ == cls
         assert issubclass(ELEMENTS[name], Element)
+
+
+def test_an_element_for_a_card_is_what_its_class_makes_of_its_values():
+    """`Prepared.element` copies the element of the template's plain values (made once) and puts
+    each card's values in: every element type takes all its fields from its arguments (no
+    `__post_init__`, no field made otherwise), and the element a card gets is equal to the one
+    its class makes of the same values, frozen, with its own values and the next card's its own."""
+    import dataclasses
+
+    from cardgen.layout import expr
+    from cardgen.layout.engine import Prepared
+    from cardgen.schema.core import Env
+
+    for cls in ELEMENTS.values():
+        assert not hasattr(cls, "__post_init__") and "__init__" not in {
+            k for c in cls.__mro__[:-1] if not dataclasses.is_dataclass(c) for k in c.__dict__}
+        assert all(f.init and f.default_factory is dataclasses.MISSING for f in dataclasses.fields(cls))
+    el = {"name": "title", "type": "text", "x": "5mm", "width": "50mm", "size": 9, "text": "{{ card.name }}",
+          "color": "{{ card.color }}", "align": "{{ card.align }}", "font": "{{ card.font }}"}
+    p, env = Prepared(el), Env(180.0, 252.0)
+    made = []
+    for name, color, align in (("Alpha", "#ff0000", "center"), ("Beta", "#00ff00", "right"), ("Alpha", "#ff0000", "")):
+        got = p.element(expr.context({"name": name, "color": color, "align": align, "font": None}, {}, {}), env)
+        want = type(got)(name="title", x=5 * 72 / 25.4, width=50 * 72 / 25.4, size=9.0, text=name,
+                         color=Colour().convert(color, env), **({"align": align} if align else {}))
+        assert got == want and got.__dict__ == want.__dict__ and type(got) is type(want)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            got.text = "x"      # type: ignore[misc]
+        made.append(got)
+    assert [(e.text, e.color, e.align) for e in made] == [
+        ("Alpha", (1.0, 0.0, 0.0, 1.0), "center"), ("Beta", (0.0, 1.0, 0.0, 1.0), "right"),
+        ("Alpha", (1.0, 0.0, 0.0, 1.0), "left")]

@@ -1,6 +1,8 @@
 """Games, decks and cards as loaded from YAML; per-card backs; `cardgen list`."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import REPO, run_cli, write
 
@@ -108,6 +110,52 @@ def test_a_sides_digest_tells_apart_any_change_to_any_field_of_its_operations():
                {"run": {"color": (0.0, 0.5, 1.0, 0.5)}}, {"text": {"rotate": 0.0}}, {"text": {"element": "body"}}]
     got = {ops.layout_digest(side(**c), {}) for c in changes}
     assert first not in got and len(got) == len(changes)
+
+
+def test_a_run_made_quickly_is_a_run_as_its_class_makes_it():
+    """`ops.new_run` (the text engine's and the layout cache's way to make a `Run`) gives what
+    `Run(...)` gives for any values: the same class, equal, the same hash, repr and encoding,
+    still frozen, and `dataclasses.replace` of it a `Run` too."""
+    import dataclasses
+    import random
+    from pathlib import Path
+
+    from cardgen.model import ops
+
+    rng = random.Random(5)
+    values = [0.0, -0.0, 1, 2.5, float("inf"), "", "Fox", "\ue000", Path("art/x.svg"), None, (0.0, 0.5, 1.0, 1.0), ()]
+    for _ in range(500):
+        args = [rng.choice(values) for _ in range(rng.randrange(7, 11))]
+        made, quick = ops.Run(*args), ops.new_run(*args)
+        assert type(quick) is ops.Run and quick == made and hash(quick) == hash(made) and repr(quick) == repr(made)
+        assert ops.encode_ops([ops.Text(0.0, 0.0, 1.0, 1.0, (quick,), 9.0)]) == \
+            ops.encode_ops([ops.Text(0.0, 0.0, 1.0, 1.0, (made,), 9.0)])
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            quick.x = 1.0       # type: ignore[misc]
+        assert dataclasses.replace(quick, size=3.0) == dataclasses.replace(made, size=3.0)
+    with pytest.raises(TypeError):
+        ops.new_run(*range(11))     # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        ops.new_run(*range(6))      # type: ignore[arg-type]
+
+
+def test_an_operations_extent_is_the_box_of_its_corners():
+    """`ops.extent` of an operation that is not turned, told from its box's two corners, is
+    what the general way (the four corners) gives, for boxes of any sign (-0.0 included)."""
+    import random
+
+    from cardgen.model import ops
+
+    rng = random.Random(7)
+    numbers = [0.0, -0.0, 1.5, -2.25, 100.0, 3]
+    for _ in range(1000):
+        x, y, w, h = (rng.choice(numbers) for _ in range(4))
+        for op in (ops.Rect(x, y, w, h), ops.Ellipse(x, y, w, h), ops.Placeholder(x, y, w, h, "a"),
+                   ops.Icon(Path("a.svg"), x, y, w, h), ops.Text(x, y, w, h, (), 9.0)):
+            xs, ys = [x, x + w, x, x + w], [y, y, y + h, y + h]
+            got = ops.extent(op)
+            assert got == (min(xs), min(ys), max(xs), max(ys))
+            assert [repr(v) for v in got] == [repr(v) for v in (min(xs), min(ys), max(xs), max(ys))]
 
 
 GOOD_NEEDS = ((("F1", "abc"),), (("art/x.svg", True),), ("art/p.png", "art/q.png"),

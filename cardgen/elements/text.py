@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import ClassVar
 
 from cardgen.core.paint import with_opacity
@@ -16,6 +17,8 @@ from cardgen.resources.icons import IconError
 from cardgen.schema.core import Bool, Choice, Colour, Features, Length, Number, Text, is_expression, opt, suggest
 from cardgen.text.markup import icon_names
 from cardgen.text.typeset import TextStyle
+
+_X = attrgetter("x")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,7 +90,7 @@ class TextElement(Box, Rotate, Shadow):
                             f"({w / MM:.1f}x{h / MM:.1f} mm at {used:g} pt); shorten it, enlarge the box"
                             + ("" if self.fit == "shrink" else " or add `fit: shrink`"), "overflow")
         if runs and not self.rotate:    # the lines as set: what an element placed by this one follows
-            lc.content = (min(r.x for r in runs), top, max(r.x + r.width for r in runs), top + tall)
+            lc.content = (min(map(_X, runs)), top, max([r.x + r.width for r in runs]), top + tall)
         if self.opacity < 1:
             runs = [replace(r, color=with_opacity(r.color or (0.0, 0.0, 0.0, 1.0) if r.kind == "text" else r.color,
                                                   self.opacity)) for r in runs]

@@ -179,13 +179,13 @@ def _path(value: Any) -> Any:
 def decode_ops(encoded: tuple) -> list[ops.Op]:
     """`encode_ops` undone.  Raises TypeError, IndexError or ValueError on data it did not write."""
     out: list[ops.Op] = []
-    Run: Any = ops.Run
+    make_run: Any = ops.new_run      # (`Run(...)`, quicker)
     for t in encoded:
         cls: Any = _KINDS[t[0]]
         args = list(t[1:])
         if cls is ops.Text:
-            args[_RUNS] = tuple(Run(*r) if type(r[_CONTENT]) is str else
-                                Run(*r[:_CONTENT], _path(r[_CONTENT]), *r[_CONTENT + 1:]) for r in args[_RUNS])
+            args[_RUNS] = tuple(make_run(*r) if type(r[_CONTENT]) is str else
+                                make_run(*r[:_CONTENT], _path(r[_CONTENT]), *r[_CONTENT + 1:]) for r in args[_RUNS])
         elif cls in _FILE:
             if not isinstance(args[_FILE[cls]], bytes):
                 raise TypeError("a file path must be bytes")

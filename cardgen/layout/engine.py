@@ -140,6 +140,11 @@ class Prepared:
         self._whole: dict[Env, Element] = {}
         # (key, env, deck data id, game data id) -> (converted value, the data, kept so ids stay unique)
         self._deck_values: dict[tuple, tuple[Any, tuple]] = {}
+        # (key, text an expression gave, env) -> the value converted, for the kinds whose conversion
+        # is more than a check (a colour, a length, a choice): many cards give the same text (at
+        # most 1,024, then forgotten at once: a game whose every card has its own colour)
+        self._converted: dict[tuple, tuple[str, Any] | None] = {}
+        self._quick = {k for k in self.dynamic if not isinstance(opts[k][1].kind, (Text, Anything))}
         self.stamp = _shows_stamp(el)
 
     def _convert(self, key: str, value: Any, env: Env) -> tuple[str, Any] | None:
@@ -152,13 +157,17 @@ class Prepared:
             raise ElementError(key, f"`{key}` {exc.message}", "template-value") from None
 
     def element(self, ctx: dict, env: Env) -> Element:
-        """The typed element for one card (expressions evaluated in `ctx`)."""
+        """The typed element for one card (expressions evaluated in `ctx`): the element of the
+        plain values (made once per card size) with the card's values put in its place. A copy
+        of its attributes, not a new `Element(...)`: a frozen dataclass's `__init__` sets each of
+        a text element's 36 fields through `object.__setattr__` (elements declare no
+        `__post_init__` and no field made otherwise: the copy is what `__init__` would make)."""
+        whole = self._whole.get(env)
+        if whole is None:
+            whole = self._whole[env] = self.cls(name=str(self.el.get("name")), **self._static(env))
         if not self.dynamic:
-            hit = self._whole.get(env)
-            if hit is None:
-                hit = self._whole[env] = self.cls(name=str(self.el.get("name")), **self._static(env))
-            return hit
-        kwargs = dict(self._static(env))
+            return whole
+        values: dict[str, Any] = {}
         for key in self.dynamic:
             if key in self.per_deck:
                 data = (ctx["deck"]._data, ctx["game"]._data)
@@ -170,21 +179,34 @@ class Prepared:
             else:
                 done = self._evaluate(key, ctx, env)
             if done is not None:
-                kwargs[done[0]] = done[1]
-        return self.cls(name=str(self.el.get("name")), **kwargs)
+                values[done[0]] = done[1]
+        made = object.__new__(self.cls)
+        made.__dict__.update(whole.__dict__)
+        made.__dict__.update(values)
+        return made
 
     def _evaluate(self, key: str, ctx: dict, env: Env) -> tuple[str, Any] | None:
         try:
             value = expr.evaluate(self.el[key], ctx)
         except expr.ExprError as exc:
             raise ElementError(key, str(exc), "expression", field=exc.field) from None
+        quick = type(value) is str and key in self._quick
+        if quick:
+            hit = self._converted.get((key, value, env), _UNCONVERTED)
+            if hit is not _UNCONVERTED:
+                return hit
         try:
-            return self._convert(key, value, env)
+            done = self._convert(key, value, env)
         except ElementError as exc:     # a card's field of the wrong kind (a mapping for text): at the card
             fields = ctx["card"]._data
             exc.field = _card_field(self.el[key], fields) or next(
                 (k for k, v in fields.items() if v is value and isinstance(v, (dict, list))), None)
             raise
+        if quick:
+            if len(self._converted) >= 1024:
+                self._converted.clear()
+            self._converted[(key, value, env)] = done
+        return done
 
     def _static(self, env: Env) -> dict[str, Any]:
         hit = self._by_env.get(env)
@@ -196,6 +218,9 @@ class Prepared:
                     hit[done[0]] = done[1]
             self._by_env[env] = hit
         return hit
+
+
+_UNCONVERTED: Any = object()
 
 
 class Inspect(Protocol):
@@ -227,6 +252,8 @@ class Layouter:
         self._keys: dict[tuple, tuple | None] = {}   # (deck, side, template) -> what their sides' keys share
         self._hasher: Any = None            # the content hashes of the sides laid out (`sidehash.SideHasher`)
         self._file_digests: dict[str, str] = {}     # (`ops.layout_digest`: each file looked at once a pass)
+        # font -> whether it draws every printable ASCII character and is not a fallback (`_text_problems`)
+        self._plain_fonts: dict[str, bool] = {}
         if cache is not None:
             from cardgen.layout.cache import Trace, settings_key
 
@@ -597,19 +624,17 @@ class Layouter:
                 continue
             for r in op.runs:
                 if r.kind == "icon":
-                    art = r.content         # (the icon finder's Path: its name worked out once)
-                    seen_key = "\0svg:" + str(art)
-                    if seen_key in said:
-                        continue
-                    said[seen_key] = set()      # (an icon's SVG: once per card side)
-                    field = _card_field(el.get("text"), card)
-                    at = card.field_loc(field) if field and card is not None else \
-                        el.value_loc("text") if "text" in el else el.loc
-                    for message, code in svg_warnings(art if isinstance(art, Path) else Path(art), fonts):
-                        self._card_warn(at, card, who, what + (f" (field `{field}`)" if field else ""), message, code)
+                    self._icon_problems(r.content, el, card, who, what, said)
+                    continue
                 if r.kind != "text":
                     continue
                 text = str(r.content)
+                font = r.font
+                plain = self._plain_fonts.get(font)
+                if plain is None:
+                    plain = self._plain_fonts[font] = fonts.draws_ascii(font) and not fonts.is_fallback(font)
+                if plain and text.isascii() and text.isprintable():
+                    continue            # (most runs: printable ASCII in a font that has it, not a fallback)
                 gone = fonts.missing(text, r.font)
                 fallback = fonts.is_fallback(r.font)
                 if not gone and not fallback:
@@ -633,6 +658,22 @@ class Layouter:
                                 f"white by the fallback font {font} (cardgen prints no colour emoji; for a coloured "
                                 f"symbol use an :icon:)", "emoji")
 
+    def _icon_problems(self, art: str | Path, el, card: Card | None, who: str, what: str,
+                       said: dict[str, set[str]]) -> None:
+        """Warn (once per card side) about what an inline icon's SVG prints otherwise than it says
+        (`svg_warnings`); `art`: the icon finder's Path (its name worked out once)."""
+        seen_key = "\0svg:" + str(art)
+        if seen_key in said:
+            return
+        said[seen_key] = set()
+        told = svg_warnings(art if isinstance(art, Path) else Path(art), self.res.fonts)
+        if not told:
+            return
+        field = _card_field(el.get("text"), card)
+        at = card.field_loc(field) if field and card is not None else el.value_loc("text") if "text" in el else el.loc
+        for message, code in told:
+            self._card_warn(at, card, who, what + (f" (field `{field}`)" if field else ""), message, code)
+
     @staticmethod
     def _source_of(chars: str, el, card: Card | None) -> tuple[str, Loc]:
         """Where characters came from: the first of the card's own fields holding one of them
@@ -655,7 +696,13 @@ class Layouter:
         """Remember an element that lies wholly outside the card and its bleed (reported once
         per element by `finish`, naming the first card)."""
         B = layout.bleed
-        boxes = [extent(op) for op in drawn]
+        W, H = layout.width + B, layout.height + B
+        boxes = []
+        for op in drawn:
+            box = extent(op)
+            if box[2] > -B and box[3] > -B and box[0] < W and box[1] < H:
+                return          # (most elements: a thing drawn on the card puts the whole on it)
+            boxes.append(box)
         x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
         x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
         if x1 > -B and y1 > -B and x0 < layout.width + B and y0 < layout.height + B:

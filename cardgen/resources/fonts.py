@@ -611,7 +611,7 @@ class FontBook:
         self._splits: dict[tuple[str, str, str], tuple[list[tuple[str, str]], bool]] = {}   # -> runs, fell back
         # (text, font name) -> `shaped` (a font name's file is the same for the book's life: the
         # text engine asks for each run's shaping two or three times)
-        self._ascii: dict[str, bool] = {}       # font name -> `_has_ascii`
+        self._ascii: dict[str, bool] = {}       # font name -> `draws_ascii`
         self._shaped: Bounded[tuple[str, str], shaping.Shaped | None] = Bounded(16_384)
         # (family, style) of every face asked for while set, in order (`cardgen.layout.cache`)
         self.uses: dict[tuple[str, str], None] | None = None
@@ -792,8 +792,9 @@ class FontBook:
                 continue
         return out
 
-    def _has_ascii(self, font_name: str) -> bool:
-        """Does the font draw every printable ASCII character but the space?"""
+    def draws_ascii(self, font_name: str) -> bool:
+        """Does the font draw every printable ASCII character but the space? (`missing` of
+        printable ASCII text in it is then empty.)"""
         hit = self._ascii.get(font_name)
         if hit is None:
             cmap = self.cmap(font_name)
@@ -803,7 +804,7 @@ class FontBook:
     def missing(self, text: str, font_name: str) -> str:
         """The characters of `text` that the font `font_name` has no glyph for (whitespace
         and invisible format characters aside), each once, in order."""
-        if text.isascii() and text.isprintable() and self._has_ascii(font_name):
+        if text.isascii() and text.isprintable() and self.draws_ascii(font_name):
             return ""           # (plain text, most of it: told without a look-up a character)
         cmap = self.cmap(font_name)
         return "".join(dict.fromkeys(ch for ch in text if ord(ch) not in cmap and not ch.isspace()

@@ -19,7 +19,7 @@ from math import copysign
 from pathlib import Path
 
 from cardgen.core.memo import Bounded
-from cardgen.model.ops import Run
+from cardgen.model.ops import Run, new_run
 from cardgen.resources.fonts import FontBook
 from cardgen.text import bidi, breaks
 from cardgen.text.markup import BREAK, Frag, Paragraph, Styles, _Break, parse
@@ -490,8 +490,8 @@ class Typesetter:
         span = frag.span
         color = span.color if span is not None and span.color is not None else st.color
         if frag.kind == "icon":
-            return Run(cx + size * 0.04, baseline, "icon", self.icon_path(frag.value), "", fsize, color, fsize)
-        return Run(cx, baseline, "text", frag.value, font_name, fsize, color, pw, scaled(frag, st.size)[1] * size,
+            return new_run(cx + size * 0.04, baseline, "icon", self.icon_path(frag.value), "", fsize, color, fsize)
+        return new_run(cx, baseline, "text", frag.value, font_name, fsize, color, pw, scaled(frag, st.size)[1] * size,
                    self._glyphs(frag.value, font_name))
 
     def _glyphs(self, text: str, font_name: str) -> str:
@@ -517,7 +517,7 @@ class Typesetter:
                     # a word's parts on one line are one run, as the word measured whole (the
                     # run `_run` would make, joined to the last: no Run made for the part alone)
                     text = str(last.content) + frag.value
-                    runs[-1] = Run(last.x, last.baseline, "text", text, last.font, last.size, last.color,
+                    runs[-1] = new_run(last.x, last.baseline, "text", text, last.font, last.size, last.color,
                                    last.width + pw, last.tracking, self._glyphs(text, last.font))
                 else:
                     runs.append(self._run(frag, pw, font_name, fsize, cx, baseline, st, size))
