@@ -94,7 +94,8 @@ def pytest_ignore_collect(collection_path, config):
 # for each surviving mutant). What those hold, `test_expr_exact` holds with small data at the
 # exact limit and one past it (docs/design.md#tests-that-fail-when-the-code-is-wrong).
 _EXPR_TESTS = ("test_expr_exact", "test_expr_bounds", "test_limits")
-MUTATION_TESTS = {"cardgen.layout.expr": _EXPR_TESTS, "cardgen.layout.exprbounds": _EXPR_TESTS}
+MUTATION_TESTS = {"cardgen.layout.expr": _EXPR_TESTS, "cardgen.layout.exprbounds": _EXPR_TESTS,
+                  "cardgen.layout.exprenv": _EXPR_TESTS}
 MUTATION_SLOW = {
     "test_expr_bounds::test_every_turn_is_a_step", "test_expr_bounds::test_a_step_is_cheap_enough",
     "test_expr_bounds::test_reading_a_long_text_counts_its_length",

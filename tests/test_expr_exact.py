@@ -440,9 +440,10 @@ def test_what_a_template_may_not_do_is_said_exactly(source, message, field):
 
 def test_a_name_templates_may_not_use_is_refused_by_what_it_is_on():
     """What a new Python adds to a type templates hold is refused with the type's name."""
+    env = expr.ENV      # (made when first asked for, which binds Jinja's exceptions: expr.SecurityError)
     for value, kind in (("abc", "text"), (1.5, "float"), ([], "a list"), ({}, "a mapping"), ((1,), "tuple")):
         with pytest.raises(expr.SecurityError) as err:
-            expr.ENV.unsafe_undefined(value, "zz")
+            env.unsafe_undefined(value, "zz")
         assert str(err.value) == f"'zz' on {kind}"
 
 
@@ -896,3 +897,22 @@ def test_one_field_read_without_jinja(monkeypatch):
         expr.evaluate("{{ card.nope }}", ctx())
     assert compiled == ["{{ card.nope }}"]
     assert expr.check_syntax("{{ card.cost + 1 }}") is None and compiled[-1] == "{{ card.cost + 1 }}"
+
+
+def test_a_field_read_is_judged_by_its_pattern_as_jinja_judges_it():
+    """`reads_card` and `data_read` answer a field read (`{{ card.cost }}`, `{{ deck.kind }}`)
+    by its pattern, without Jinja (an edit of a game whose templates only read fields imports
+    none of it); the answer is the one Jinja's parse of the same read gives (in parentheses,
+    which the pattern does not take)."""
+    seen = []
+    for root in ("card", "deck", "game"):
+        for name in ("cost", "not", "true", "None", "x_1", "in"):
+            for form in ("{{ %s.%s }}", "{{%s.%s}}", "  {{ %s.%s }}\n"):
+                source = form % (root, name)
+                parsed = source.replace("{{", "{{ (").replace("}}", ") }}")
+                assert expr._field_of(source) == (root, name) and expr._field_of(parsed) is None
+                assert (expr.reads_card(source), expr.data_read(source)) == \
+                       (expr.reads_card(parsed), expr.data_read(parsed))
+                seen.append((expr.reads_card(source), expr.data_read(source)))
+    assert seen[0] == (True, {}) and seen[18] == (False, {"deck": frozenset({"cost"})}) \
+        and seen[36] == (False, {"game": frozenset({"cost"})})

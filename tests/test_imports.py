@@ -348,6 +348,28 @@ def test_rebuild_with_nothing_changed_imports_no_output_and_no_check(tmp_path, t
                              "cardgen.outputs.tts", "cardgen.outputs.gallery", "cardgen.outputs.print_service")) == []
 
 
+def test_an_edit_of_a_game_whose_templates_read_fields_imports_no_jinja(tmp_path, tiny_game):
+    """A template value that only reads a field (`{{ card.color }}`) is evaluated, and judged
+    for what it reads (`expr.reads_card`, `expr.data_read`), by its pattern: a one-card edit of
+    a game whose templates have no other expression imports no Jinja (`layout.exprenv`); one
+    with a filter (`| default(...)`) does."""
+    import os
+
+    from cardgen.core.errors import Report
+    from cardgen.load.project import game_project
+    from cardgen.pipeline.build import BuildOptions, build_game
+
+    cache = Path(os.environ["XDG_CACHE_HOME"])
+    for template, jinja in ((SOLID_TEMPLATE.replace(" | default('#3366cc')", ""), False), (SOLID_TEMPLATE, True)):
+        game, out = tiny_game(template=template), tmp_path / f"out-{jinja}"
+        assert build_game(game, game_project(game), BuildOptions(out=out, only=("print",), papers=("a4",)), Report())
+        deck = game / "deck.yaml"
+        deck.write_text(deck.read_text().replace("Beta", "Gamma"))
+        found = _imported(tmp_path, "build", str(game), "--only", "print", "--out", str(out), "--page=a4", cache=cache)
+        assert "cardgen.layout.expr" in found and "cardgen.outputs.print_sheets" in found      # (it built)
+        assert bool(_kept_out(found, ("jinja2", "cardgen.layout.exprenv"))) is jinja
+
+
 def test_importing_holds_off_the_collector_and_freezes_what_it_imported(tmp_path, monkeypatch):
     """`core.imports.importing()`: no cyclic collection during the block; the objects that exist
     after it imported a module are frozen (never walked again), and a block that imports

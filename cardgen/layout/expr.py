@@ -6,255 +6,48 @@ compiled once.
 """
 from __future__ import annotations
 
-import math
 import re
 from functools import lru_cache
-from typing import Any
-
-from jinja2 import TemplateSyntaxError, Undefined, nodes
-from jinja2.compiler import CodeGenerator
-from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
-from jinja2.sandbox import (
-    ImmutableSandboxedEnvironment,
-    SandboxedEscapeFormatter,
-    SandboxedFormatter,
-    modifies_known_mutable,
-)
-from jinja2.utils import _PassArg
-from markupsafe import Markup
+from typing import TYPE_CHECKING
 
 from cardgen.core import limits
 from cardgen.layout.exprbounds import (  # the bounds of evaluation, re-exported: expr.FILTERS, expr.Record
-    _KINDS,
-    _OWN_FILTERS,
-    _SORTING,
-    FILTERS,
-    METHODS,
-    PLAIN_MAPPING,
+    FILTERS,  # noqa: F401
+    METHODS,  # noqa: F401
     ExprError,
     LimitError,
     MissingField,
     Record,
-    _all_of,
-    _check_filter,
-    _check_format,
-    _check_ints,
     _check_text_size,
     _check_value,
-    _count_made,
-    _counted,
     _CountingRange,
-    _lipsum,
     _made,
-    _pre_binop,
-    _pre_call,
-    _refuse_text,
-    _size,
     _steps,
     _tick,
     _too_long,
-    _Undefined,
-    plain_mapping,
 )
 
 
-class _BoundedCodeGenerator(CodeGenerator):
-    def visit_Concat(self, node: nodes.Concat, frame) -> None:
-        self.write("environment.bounded_concat((")
-        for arg in node.nodes:
-            self.visit(arg, frame)
-            self.write(", ")
-        self.write("))")
-
-    def visit_For(self, node: nodes.For, frame) -> None:
-        # every loop goes through environment.counted: the list, text or mapping it is given,
-        # and in a recursive loop (`loop(children)`) what each turn is given
-        original = node.iter
-        if not node.recursive:
-            node.iter = nodes.Call(nodes.EnvironmentAttribute("counted", lineno=original.lineno), [original], [],
-                                   None, None, lineno=original.lineno)
-        try:
-            super().visit_For(node, frame)
-        finally:
-            node.iter = original
-
-    def write(self, x: str) -> None:
-        super().write("environment.counted(reciter)" if x == "reciter" else x)
+class _NotYet(Exception):
+    """Stands for Jinja's exceptions until Jinja is imported: nothing can raise them before."""
 
 
-class _BoundedFormatter(SandboxedFormatter):
-    """`str.format` in a template: each field's width and precision checked before it is
-    formatted, and the fields together at most MAX_TEXT characters."""
+# Jinja's exceptions, caught by `evaluate` and `condition`: bound to Jinja's own classes when
+# the environment is first made (`new_environment`, which imports Jinja: a value that only
+# reads a field, `{{ card.cost }}`, needs none of it).
+if TYPE_CHECKING:
+    from jinja2.exceptions import SecurityError, TemplateError, TemplateSyntaxError, UndefinedError
 
-    def __init__(self, env, **kwargs):
-        super().__init__(env, **kwargs)
-        self.made = 0
-
-    def format_field(self, value, format_spec: str):
-        _tick()
-        _check_format(format_spec)
-        _refuse_text(self.made + _size(value) + sum(int(d) for d in re.findall(r"\d+", format_spec)))
-        out = super().format_field(value, format_spec)
-        self.made += len(out)
-        _refuse_text(self.made)
-        return out
+    from cardgen.layout.exprenv import BoundedEnvironment
+else:
+    TemplateSyntaxError = SecurityError = UndefinedError = TemplateError = _NotYet
+_JINJA_ERRORS = ("TemplateSyntaxError", "SecurityError", "UndefinedError", "TemplateError")
+_Undefined: type = _NotYet     # (the environment's undefined value, `exprenv._Undefined`: nothing is one before)
+ENV: BoundedEnvironment      # (made when first used: `_env`)
 
 
-class _BoundedEscapeFormatter(_BoundedFormatter, SandboxedEscapeFormatter):
-    pass
-
-
-class BoundedEnvironment(ImmutableSandboxedEnvironment):
-    """The sandbox templates run in: immutable (no `append`, `update`, ... on card, deck or game
-    data), and bounded: every operation, call and loop turn (every item a `for` or a filter goes
-    through) counts against MAX_STEPS, and no string, list or integer may grow past the limits
-    in `cardgen.core.limits`: its size is worked out and checked before it is made."""
-
-    code_generator_class = _BoundedCodeGenerator
-    intercepted_binops = frozenset(["*", "**", "+", "%", "//", "/", "-"])
-    intercepted_unops = frozenset(["-", "+"])
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.globals["range"] = _CountingRange
-        self.globals["lipsum"] = _lipsum
-        filters = {**self.filters, **_OWN_FILTERS}
-        self.filters = {name: self._bounded_filter(name, f) for name, f in filters.items() if name in FILTERS}
-
-    @staticmethod
-    def counted(iterable):
-        return _counted(iterable)
-
-    def concat(self, parts) -> str:
-        """What a block makes (`{% set x %}...{% endset %}`, a macro, `{% filter %}`), its size
-        checked before it is joined."""
-        parts = list(parts)
-        n = sum(len(p) for p in parts)
-        _refuse_text(n)
-        if len(parts) > 1:
-            _count_made(n)
-        return "".join(parts)
-
-    @staticmethod
-    def _bounded_filter(name: str, f):
-        kind = FILTERS[name]
-        skip = 0 if _PassArg.from_obj(f) is None else 1
-
-        def run(*args, **kwargs):
-            _tick()
-            lead, data = args[:skip], list(args[skip:])
-            if data and isinstance(data[0], Record) and name in PLAIN_MAPPING:
-                data[0] = plain_mapping(data[0], deep=name == "tojson")
-            if data and kind in ("each", "whole") and not isinstance(data[0], Undefined):
-                if kind == "each":
-                    data[0] = _counted(data[0])
-                elif isinstance(data[0], (dict, Record)):
-                    _tick(len(data[0]))
-                else:
-                    data[0] = _all_of(data[0]) if not isinstance(data[0], str) else data[0]
-                    _tick(len(data[0]))
-                if name in _SORTING and isinstance(data[0], (list, dict, str)) and len(data[0]) > 1:
-                    _tick(int(len(data[0]) * math.log2(len(data[0]))))
-            if kind in ("text", "sized"):
-                _check_filter(name, data, kwargs)
-                if data and isinstance(data[0], (str, bytes)):
-                    _tick(len(data[0]) >> 6)     # reading the text (some with patterns): a step per 64 characters
-            return _check_value(f(*lead, *data, **kwargs))
-
-        for attr in ("jinja_pass_arg",):
-            if hasattr(f, attr):
-                setattr(run, attr, getattr(f, attr))
-        run.__name__ = getattr(f, "__name__", name)
-        return run
-
-    def wrap_str_format(self, value):
-        """`str.format` and `format_map` as templates run them: the pattern checked when the
-        method is looked up, each field's size checked before it is formatted."""
-        if not callable(value) or getattr(value, "__name__", None) not in ("format", "format_map"):
-            return None
-        owner = getattr(value, "__self__", None)
-        if not isinstance(owner, str):
-            return None
-        _check_format(owner)
-        is_map = value.__name__ == "format_map"
-        kind = type(owner)
-
-        def checked(*args: Any, **kwargs: Any):
-            if is_map:
-                if kwargs or len(args) != 1:
-                    raise TypeError("format_map() takes exactly one argument")
-                kwargs, args = args[0], ()
-            values = (*args, *(kwargs.values() if isinstance(kwargs, dict) else ()))
-            _check_ints(values, f"'{value.__name__}'")
-            for a in values:
-                _check_text_size(a)
-            if isinstance(owner, Markup):
-                formatter: _BoundedFormatter = _BoundedEscapeFormatter(self, escape=owner.escape)
-            else:
-                formatter = _BoundedFormatter(self)
-            return kind(formatter.vformat(owner, args, kwargs))
-
-        checked.__name__ = value.__name__
-        return checked
-
-    def bounded_concat(self, parts) -> str:
-        _tick()
-        total = 0
-        out = []
-        for p in parts:
-            _check_text_size(p)
-            s = str(p)
-            total += len(s)
-            _refuse_text(total)
-            out.append(s)
-        if len(out) > 1:
-            _count_made(total)
-        return "".join(out)
-
-    def call_binop(self, context, operator: str, left, right):
-        _tick()
-        _pre_binop(operator, left, right)
-        return _check_value(super().call_binop(context, operator, left, right))
-
-    def call_unop(self, context, operator: str, arg):
-        _tick()
-        return super().call_unop(context, operator, arg)
-
-    def call(__self, __context, __obj, *args, **kwargs):
-        owner = getattr(__obj, "__self__", None)
-        # a method of a text reads all of it: a step for every 256 characters
-        _tick(1 + (len(owner) >> 8 if isinstance(owner, (str, bytes)) else 0))
-        args = _pre_call(__obj, args, kwargs)
-        return _check_value(super().call(__context, __obj, *args, **kwargs))
-
-    def is_safe_attribute(self, obj, attr: str, value) -> bool:
-        kind = next((k for k in _KINDS if isinstance(obj, k)), None)   # card data's own dict and list too
-        if kind is not None and attr not in METHODS[kind]:
-            return False
-        return super().is_safe_attribute(obj, attr, value)
-
-    def getattr(self, obj, attribute: str):
-        _tick()
-        if isinstance(obj, str) and attribute in ("format", "format_map"):
-            _check_format(obj)
-        return super().getattr(obj, attribute)
-
-    def getitem(self, obj, argument):
-        _tick()
-        return super().getitem(obj, argument)
-
-    def unsafe_undefined(self, obj, attribute: str):
-        if attribute.startswith("_"):
-            raise SecurityError(f"'{attribute}' (names starting with _ are internal)")
-        kind = ("a list" if isinstance(obj, list) else "a mapping" if isinstance(obj, dict)
-                else "text" if isinstance(obj, str) else type(obj).__name__)
-        if modifies_known_mutable(obj, attribute):
-            raise SecurityError(f"'{attribute}' on {kind} (templates may read card, deck and game data but "
-                                f"not change it)")
-        raise SecurityError(f"'{attribute}' on {kind}")
-
-
-_PLAIN = (str, int, float, bool, type(None), list, tuple, dict, set, frozenset, bytes, Record, Undefined)
+_DATA = (str, int, float, bool, type(None), list, tuple, dict, set, frozenset, bytes, Record)
+_PLAIN: tuple[type, ...] = _DATA      # (and Jinja's Undefined, once Jinja is imported: `new_environment`)
 
 
 def _plain_result(value):
@@ -297,13 +90,37 @@ def wrong_shape(value) -> None:
 
 
 def new_environment() -> BoundedEnvironment:
-    """The environment every template value is compiled in (`ENV`, made once at import; the
-    mutation tests make a new one for each test, tests/conftest.py)."""
-    return BoundedEnvironment(undefined=_Undefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
-                              finalize=_finalize)
+    """The environment every template value is compiled in (`ENV`, made when a value first
+    needs Jinja: `_env`; the mutation tests make a new one for each test, tests/conftest.py).
+    Imports Jinja, and binds its exceptions here."""
+    global _PLAIN, _Undefined
+    from cardgen.core.imports import importing
+
+    with importing(freeze=False):       # (often while a game is loaded: `core.imports`)
+        from jinja2 import exceptions
+
+        from cardgen.layout import exprenv
+    _PLAIN, _Undefined = (*_DATA, exprenv.Undefined), exprenv._Undefined
+    globals().update({name: getattr(exceptions, name) for name in _JINJA_ERRORS})
+    return exprenv.BoundedEnvironment(undefined=_Undefined, autoescape=False, trim_blocks=True,
+                                      lstrip_blocks=True, finalize=_finalize)
 
 
-ENV = new_environment()
+def _env() -> BoundedEnvironment:
+    global ENV
+    try:
+        return ENV
+    except NameError:
+        ENV = new_environment()
+        return ENV
+
+
+def __getattr__(name: str):
+    if name == "ENV":       # (`expr.ENV` from outside: made when first asked for)
+        return _env()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 _SINGLE = re.compile(r"^\s*\{\{(?P<e>(?:(?!\{\{|\}\}).)*)\}\}\s*$", re.S)
 
 
@@ -316,8 +133,8 @@ def _compile(source: str):
     m = _SINGLE.match(source)
     try:
         if m:
-            return "expr", ENV.compile_expression(m.group("e"), undefined_to_none=False)
-        return "tmpl", ENV.from_string(source)
+            return "expr", _env().compile_expression(m.group("e"), undefined_to_none=False)
+        return "tmpl", _env().from_string(source)
     except TemplateSyntaxError as exc:
         raise ExprError(f"bad template expression {_short(repr(source))}: {exc.message}") from None
     except (RecursionError, SyntaxError, MemoryError):
@@ -331,8 +148,14 @@ def reads_card(source: str) -> bool:
     the layout works it out once per deck."""
     if not is_dynamic(source):
         return False
+    field = _field_of(source)
+    if field is not None:       # (`{{ card.cost }}`: by its pattern, without Jinja)
+        return field[0] == "card"
+    env = _env()
+    from jinja2 import nodes
+
     try:
-        names = {n.name for n in ENV.parse(source).find_all(nodes.Name)}
+        names = {n.name for n in env.parse(source).find_all(nodes.Name)}
     except (TemplateSyntaxError, RecursionError):
         return True
     return bool(names & {"card", "lipsum"})
@@ -355,20 +178,25 @@ def data_read(source: str, condition: bool = False) -> dict[str, frozenset[str] 
         m = _SINGLE.match(s)
         text = m.group("e") if m else s
     elif is_dynamic(source):
+        field = _field_of(source)
+        if field is not None:   # (`{{ deck.kind }}`: by its pattern, without Jinja)
+            return {field[0]: frozenset({field[1]})} if field[0] in DATA_ROOTS else {}
         m = _SINGLE.match(source)
         text = m.group("e") if m else None
     else:
         return {}
+    env = _env()
+    from jinja2 import nodes
+    from jinja2.parser import Parser
+
     try:
         if text is not None:
-            from jinja2.parser import Parser
-
-            parser = Parser(ENV, text, state="variable")
+            parser = Parser(env, text, state="variable")
             tree: nodes.Node = parser.parse_expression()
             if not parser.stream.eos:
                 return everything
         else:
-            tree = ENV.parse(source)
+            tree = env.parse(source)
     except (TemplateSyntaxError, RecursionError):
         return everything
     out: dict[str, set[str] | None] = {}
@@ -400,7 +228,7 @@ def _compile_condition(source: str):
     if m:
         s = m.group("e")
     try:
-        return ENV.compile_expression(s, undefined_to_none=False)
+        return _env().compile_expression(s, undefined_to_none=False)
     except TemplateSyntaxError as exc:
         raise ExprError(f"bad condition {_short(repr(source))}: {exc.message}") from None
     except (RecursionError, SyntaxError, MemoryError):

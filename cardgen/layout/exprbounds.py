@@ -5,15 +5,9 @@ records, the steps and text counted as an expression runs, the filters and metho
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Iterable
 from contextvars import ContextVar
 from typing import Any
-
-from jinja2 import StrictUndefined
-from jinja2.constants import LOREM_IPSUM_WORDS
-from jinja2.filters import make_attrgetter
-from jinja2.utils import pass_environment
 
 from cardgen.core import limits
 
@@ -93,18 +87,6 @@ def plain_mapping(record: Record, deep: bool = False) -> dict:
     if deep:
         return dict(record._data)
     return {k: _wrap(v, f"{record._label}.{k}") for k, v in record._data.items()}
-
-
-class _Undefined(StrictUndefined):
-    __slots__ = ()
-
-    def _fail_with_undefined_error(self, *args, **kwargs):
-        obj = self._undefined_obj
-        owner = obj._label if isinstance(obj, Record) else "template"
-        raise MissingField(self._undefined_name or "?", owner)
-
-    __str__ = __iter__ = __len__ = __bool__ = __eq__ = __ne__ = __hash__ = _fail_with_undefined_error
-    __int__ = __float__ = __add__ = __radd__ = __mul__ = __getitem__ = __lt__ = _fail_with_undefined_error
 
 
 class LimitError(Exception):
@@ -459,80 +441,6 @@ def _check_filter(name: str, data: list, kwargs: dict) -> None:
             _check_text_size(a)
 
 
-@pass_environment
-def _join_filter(environment, value, d: str = "", attribute=None):
-    items = _all_of(value)
-    if attribute is not None:
-        get = make_attrgetter(environment, attribute)
-        items = [get(x) for x in items]
-    if isinstance(d, str):
-        _refuse_text(len(d) * max(len(items) - 1, 0) + sum(_size(x) for x in items))
-    for x in items:
-        _check_text_size(x)
-    return str(d).join(map(str, items))
-
-
-@pass_environment
-def _sum_filter(environment, iterable, attribute=None, start=0):
-    """Jinja's `sum`, in linear time: lists (and texts, refused by Python's own `sum`) are put
-    together once, their size checked first, not copied again for every item."""
-    items = _all_of(iterable)
-    if attribute is not None:
-        get = make_attrgetter(environment, attribute)
-        items = [get(x) for x in items]
-    if isinstance(start, (list, tuple)):
-        n = len(start)
-        for x in items:
-            if not isinstance(x, type(start)):
-                raise TypeError(f'can only concatenate {type(start).__name__} (not "{type(x).__name__}") to '
-                                f'{type(start).__name__}')
-            n += len(x)
-            if n > limits.MAX_ITEMS:
-                raise _too_long("a list", n, limits.MAX_ITEMS, "CARDGEN_MAX_ITEMS")
-        _tick(n // 16)
-        out = list(start)
-        for x in items:
-            out.extend(x)
-        return type(start)(out)
-    total = start
-    for x in items:
-        total = environment.call_binop(None, "+", total, x)   # each addition checked: 10**900 + ... stays a number
-    return total
-
-
-@pass_environment
-def _wordwrap_filter(environment, s, width: int = 79, break_long_words: bool = True, wrapstring=None,
-                     break_on_hyphens: bool = True) -> str:
-    """Jinja's `wordwrap`, with the size of what it makes worked out from the wrapped lines
-    before they are joined (a long `wrapstring` between 100,000 one-letter lines)."""
-    if wrapstring is None:
-        wrapstring = environment.newline_sequence
-    s, wrapstring = str(s), str(wrapstring)
-    if not isinstance(width, int) or width < 1:
-        raise ValueError(f"invalid width {width!r} (must be > 0)")
-    lines = s.splitlines()
-    # what is known before wrapping: `wrapstring` between paragraphs, and (long words broken)
-    # at least a line for every `width` characters that are not spaces
-    between = len(lines) - 1
-    if break_long_words:
-        between += sum(max((len(x) - x.count(" ")) // width - 1, 0) for x in lines)
-    _refuse_text(len(wrapstring) * max(between, 0))
-    paragraphs = []
-    n = len(wrapstring) * max(len(lines) - 1, 0)
-    for line in lines:
-        _tick()
-        wrapped = textwrap.wrap(line, width=width, expand_tabs=False, replace_whitespace=False,
-                                break_long_words=break_long_words, break_on_hyphens=break_on_hyphens)
-        _tick(len(wrapped))
-        n += sum(len(x) for x in wrapped) + len(wrapstring) * max(len(wrapped) - 1, 0)
-        _refuse_text(n)
-        paragraphs.append(wrapped)
-    return wrapstring.join(wrapstring.join(p) for p in paragraphs)
-
-
-_OWN_FILTERS = {"join": _join_filter, "sum": _sum_filter, "wordwrap": _wordwrap_filter}
-
-
 class _CountingRange:
     """range() for templates: at most MAX_RANGE long (each turn of a loop over it is a step,
     as every loop's)."""
@@ -566,6 +474,8 @@ def _lorem(n: int, html: bool, least: int, most: int) -> str:
     """`n` paragraphs of `least` to `most` placeholder words, in sentences.  Unlike Jinja's
     own lipsum, the same arguments give the same text (builds stay byte-identical)."""
     import random
+
+    from jinja2.constants import LOREM_IPSUM_WORDS
 
     rng = random.Random(f"cardgen lipsum {n} {least} {most}")
     words = LOREM_IPSUM_WORDS.split()
