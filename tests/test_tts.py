@@ -266,6 +266,50 @@ def test_rebuild_rasterizes_nothing_and_json_is_identical(big):
     assert (big["out"] / "synth" / "tts" / "synth.json").read_bytes() == before
 
 
+
+@pytest.mark.parametrize("here", [False, True])
+def test_images_made_now_are_moved_into_place_and_match_the_cache(tmp_path, monkeypatch, here):
+    """A deck image made by this build is also written, as it is, by whoever made it beside
+    the cache and moved into tts/ (the build process reads none back from the cache); an
+    image found in the cache is copied from it.  Either way the file is the cache entry's
+    payload, on its own (no link), recorded with its sha256.  `here`: the images made by
+    the build process after the sides are rasterized (a game of many cards)."""
+    import hashlib
+
+    from cardgen.core import atomic
+
+    if here:
+        monkeypatch.setattr(tts, "MOSAICS_IN_WORKERS", 0)
+    game = small_game(tmp_path)
+    moved = []
+    real_put = atomic._put
+
+    def put(path, src):
+        moved.append((Path(path).suffix, isinstance(src, atomic.Ready)))
+        return real_put(path, src)
+
+    monkeypatch.setattr(atomic, "_put", put)
+    out = tmp_path / "build"
+    build(game, out)
+    root = out / "synth"
+    images = sorted((root / "tts").glob("*.jpg"))
+    assert len(images) == 2 and [ready for ext, ready in moved if ext == ".jpg"] == [True, True]
+    atlases = {p.read_bytes()[40:] for p in (root / ".cache" / "tts").rglob("*.jpg")}
+    state = (root / ".cardgen" / "state.json").read_text()
+    made = {}
+    for f in images:
+        made[f.name] = f.read_bytes()
+        assert f.stat().st_nlink == 1 and made[f.name] in atlases
+        assert hashlib.sha256(made[f.name]).hexdigest() in state
+    assert list((root / ".cache" / "tts-ready").iterdir()) == []
+    moved.clear()
+    for f in images:
+        f.unlink()                          # the next build makes them again: from the cache
+    build(game, out)
+    assert [ready for ext, ready in moved if ext == ".jpg"] == [False, False]
+    assert {f.name: f.read_bytes() for f in (root / "tts").glob("*.jpg")} == made
+
+
 # -- small games ----------------------------------------------------------------------------
 
 def small_game(tmp_path, extra_deck="", game_extra=""):

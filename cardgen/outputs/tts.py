@@ -22,6 +22,7 @@ import hashlib
 import io
 import math
 import os
+import shutil
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,6 +119,7 @@ class _Image:
     turn: bool = False          # a piece's image turned a quarter (pointy-top hex)
     mask: str = ""              # a piece's shape, transparent outside (a PNG)
     kept: bool = False          # its file left in the output folder as the last build made it
+    ready: tuple[Path, str] | None = None   # made now: its file to move into place, and its sha256
 
 
 class Tts(Output[TtsOptions]):
@@ -175,7 +177,8 @@ def _out_tts(job: Job) -> None:
 
     cell_of, images, (deck_images, piece_images) = make_images(
         job, requests, plan_images, atlas_dir, ext, fmt, quality, tts_dir,
-        ready={id(face) for face, _ in _fan(plans, pplans)[0]})      # (the thumbnail's, if it is made again)
+        ready={id(face) for face, _ in _fan(plans, pplans)[0]},      # (the thumbnail's, if it is made again)
+        ready_dir=job.out_dir / ".cache" / "tts-ready")
     for im in images:
         stage_image(job, tts_dir, im)
 
@@ -208,16 +211,19 @@ def _out_tts(job: Job) -> None:
 
 
 def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str, fmt: str,
-                quality: int, folder: Path | None = None,
-                ready: Collection[int] = ()) -> tuple[dict[int, str], list[_Image], Any]:
+                quality: int, folder: Path | None = None, ready: Collection[int] = (),
+                ready_dir: Path | None = None) -> tuple[dict[int, str], list[_Image], Any]:
     """Name the cached bitmap of every card side of `requests` (`cell_of`: a layout's id ->
     its file in the bitmap cache), plan the images made of them (`plan_images(cell_of)` ->
     (images, anything)), and make the images not in the cache yet, nor (`folder`: where they
     go) left intact in the output folder by the last build (`stage_image` keeps those),
     rasterizing once each the sides they show that the cache lacks.  Only those sides' bitmaps
     (and those of the layouts whose ids `ready` holds, which the caller reads itself) are
-    checked: a one-card edit reads one sheet's, not every card's.  The Tabletop Playground
-    and Screentop outputs make theirs the same way."""
+    checked: a one-card edit reads one sheet's, not every card's.  `ready_dir`: each image
+    made now is also written there, as it is, by whoever makes it (`im.ready`, for
+    `stage_image`: the commit moves it into place instead of reading it back from the cache
+    and hashing it, about 5 ms a 3.4 MB deck sheet; a folder inside the output folder, emptied
+    first).  The Tabletop Playground and Screentop outputs make theirs the same way."""
     from cardgen.render import raster
 
     # a cell of the screen class is its side's one render for it, shared with the gallery
@@ -245,20 +251,34 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
     calls = _atlas_calls(images, atlas_dir, ext, fmt, quality, job, folder)
     from cardgen.render import mosaic
 
+    if ready_dir is not None:
+        shutil.rmtree(ready_dir, ignore_errors=True)        # (left by a build that failed)
+        readies = {args[7]: str(ready_dir / Path(args[7]).name) for args in calls}     # (one an image file)
+
     sheets = mosaic.Sheets.of(job.out_dir)     # (what each image replaces: a JPEG encodes the rows that changed)
     bases = {str(im.cache_path): sheets.base(im.name, (im.cols, im.rows, im.cw, im.ch, fmt, quality, im.turn, im.mask),
                                              im.cache_path, im.cells) for im in images}
-    calls = [(*args, bases.get(args[7])) for args in calls]
+    calls = [(*args, bases.get(args[7]), readies.pop(args[7], None) if ready_dir is not None else None)
+             for args in calls]
     shown = {cell if isinstance(cell, str) else cell[0] for args in calls for cell in args[0]
              if isinstance(cell, str) or (isinstance(cell, tuple) and len(cell) == 2)}
     shown.update(cell_of[i] for i in ready)
     plan = raster.plan([asked for path, asked in wanted.items() if path in shown], cache)
     here = len(requests) > MOSAICS_IN_WORKERS
     with raster.Pool() as pool:
-        raster.run(plan, cache, raster.font_dirs_of(job.rendered), pool,
-                   groups=None if here else [(args[0], mosaic.made, (args,)) for args in calls])
+        made = dict(raster.run(plan, cache, raster.font_dirs_of(job.rendered), pool,
+                               groups=None if here else [(args[0], mosaic.made, (args,)) for args in calls]))
     for args in calls if here else ():
-        mosaic.Mosaic(*args).make()
+        sheet = mosaic.Mosaic(*args)
+        sheet.make()
+        if sheet.made is not None:
+            made[sheet.made[0]] = sheet.made[1]
+    first: dict[str, _Image] = {}         # (an image file staged twice is moved once, then copied)
+    for im in images:
+        first.setdefault(str(im.cache_path), im)
+    for args in calls:
+        if args[-1] in made:
+            first[args[7]].ready = (Path(args[-1]), made[args[-1]])
     return cell_of, images, more
 
 
@@ -461,7 +481,9 @@ def stage_image(job: Job, folder: Path, im: _Image) -> None:
     kept there)."""
     from cardgen.render import raster
 
-    if not im.kept:
+    if im.ready is not None:
+        job.staging.add_ready(folder / im.out_name, *im.ready)
+    elif not im.kept:
         job.staging.add_file(folder / im.out_name, im.cache_path, raster.read_payload)
 
 
@@ -725,8 +747,9 @@ def _thumbnail(title: str, plans, pplans, cell_of) -> bytes:
     radius = box * (0.8 if cards else 1.3)           # they turn about a point below the middle one
     pivot_y = top + 4 + box / 2 + radius
     for i, (face, shape) in enumerate(fan):
-        img = raster.open_image(cell_of[id(face)]).convert("RGBA")
+        img = raster.open_image(cell_of[id(face)])
         k = box / max(img.width, img.height)
+        # (scaled as RGB, then given its alpha: the pixels an RGBA copy scaled gives, its alpha all opaque)
         img = img.resize((max(1, round(img.width * k)), max(1, round(img.height * k))), Image.Resampling.LANCZOS)
         img.putalpha(objs.shape_mask(shape, img.size) if shape != "rect" else Image.new("L", img.size, 255))
         angle = 0.0 if n == 1 else spread / 2 - spread * i / (n - 1)

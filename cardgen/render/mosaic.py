@@ -43,12 +43,17 @@ class Mosaic:
     (a piece's image turned, cut out: `outputs.tts_objects.finish`).  `base`: (the file of
     an image of the same grid and kind, the file names of its cells), the one this replaces: a
     JPEG then holds and encodes only the rows of blocks where their cells differ, and takes
-    the others' bytes from it (`render.jpegrows`: the bytes a whole encode gives)."""
+    the others' bytes from it (`render.jpegrows`: the bytes a whole encode gives).  `ready`:
+    a file the image's bytes are also written to, as they are, for the output to move into
+    place (`Staging.add_ready`: the build process does not read the image back from the
+    cache); `made` is then (that file, their sha256) once it is written."""
 
     def __init__(self, cells: list, cols: int, rows: int, cw: int, ch: int, fmt: str, quality: int,
                  out: str | Path, finish: Finish | None = None, turn: bool = False, mask: str = "",
-                 base: tuple[str, list] | None = None):
+                 base: tuple[str, list] | None = None, ready: str | None = None):
         self.out = Path(out)
+        self.ready = ready
+        self.made: tuple[str, str] | None = None
         self.cells, self.cols, self.cw, self.ch = cells, cols, cw, ch
         self.rows, self.fmt, self.quality = rows, fmt, quality
         self.finish, self.turn, self.mask = finish, turn, mask
@@ -133,7 +138,11 @@ class Mosaic:
                 self._fill()
                 band, self.image = encode(self.image, self.fmt, self.quality), None
             data = band
-        write_parts(self.out, raster.seal_parts(data))       # (the sheet's bytes not copied to be sealed)
+        sealed = raster.seal_parts(data)        # (the sheet's bytes not copied to be sealed)
+        write_parts(self.out, sealed)
+        if self.ready is not None:
+            write_parts(Path(self.ready), sealed[2:])
+            self.made = (self.ready, sealed[1].hex())
         return str(self.out)
 
     def _fill(self) -> None:
@@ -196,8 +205,9 @@ class Sheets(CacheFile):
 
 def made(units: list[Unit], font_dirs: tuple, font_names: dict, art_at, known, args: tuple) -> list:
     """Make one mosaic (`args`: `Mosaic`'s) in this process, rendering `units` into it as
-    `raster._run_jobs` renders them (a group of `raster.run`); returns what that returns."""
+    `raster._run_jobs` renders them (a group of `raster.run`); returns what that returns, and
+    the image's (ready file, sha256) if it was given one (`Mosaic`'s `ready`)."""
     sheet = Mosaic(*args)
     done = raster._run_jobs(units, font_dirs, font_names, art_at, known, sheet.put if sheet.open() else None)
     sheet.close()
-    return done
+    return [*done, sheet.made] if sheet.made is not None else done
