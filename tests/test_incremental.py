@@ -626,3 +626,30 @@ def test_a_sides_digest_is_worked_out_once_for_every_part_that_reads_it():
     assert ledger.value([sides[:10], sides[5]]) == (tuple(("side", ops.layout_digest(s, {})) for s in sides[:10]),
                                                       ("side", ops.layout_digest(sides[5], {})))
     assert len(asked) == 300
+
+
+def test_an_edit_reads_no_font_file_of_the_font_book_again(tiny_game, tmp_path, monkeypatch):
+    """The print sheets' part keys hold every font of the game's font book by content
+    (`outputs.incremental.fonts_digest`); each hash is remembered in the user cache as the
+    fonts' measurements remember theirs (`core.digest.kept_digest`), so a one-card edit in a
+    new process reads none of the 13 bundled font files (of which the cards use two), and its
+    sheets are a clean build's."""
+    from cardgen.core import digest
+
+    game, out = tiny_game(), tmp_path / "out"
+    opts = BuildOptions(out=out, only=("print",), papers=("a4",))
+    assert build_game(game, game, opts, Report())
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace("Beta", "Gamma"))
+    digest._file_digests.clear()
+    digest._kept.clear()             # (as a new process starts)
+    read: list[Path] = []
+    hashed = digest.hashed_file
+    monkeypatch.setattr(digest, "hashed_file", lambda path, st: read.append(Path(path)) or hashed(path, st))
+    assert build_game(game, game, opts, Report())
+    fonts = DATA / "fonts"
+    assert len(list(fonts.glob("*.ttf"))) >= 13
+    assert [p for p in read if p.parent == fonts] == []
+    clean = tmp_path / "clean"
+    assert build_game(game, game, BuildOptions(out=clean, only=("print",), papers=("a4",)), Report())
+    assert (out / "tiny" / "print-a4.pdf").read_bytes() == (clean / "tiny" / "print-a4.pdf").read_bytes()

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardgen.core.digest import RACY_NS, file_digest
+from cardgen.core.digest import RACY_NS, kept_digest
 from cardgen.core.errors import Diagnostic, Loc, Report
 
 if TYPE_CHECKING:
@@ -157,8 +157,10 @@ class Ledger:
 
 def fonts_digest(fonts: FontBook) -> list[tuple[str, str, str]]:
     """Every font file of a game's font book, by content: for parts that set text in any of
-    the game's fonts (rulebooks, sheet notes)."""
-    return [(family, style, file_digest(path)) for family, styles in sorted(fonts.families.items())
+    the game's fonts (rulebooks, sheet notes).  Each hash is remembered in the user cache as
+    the fonts' measurements remember theirs (`kept_digest`): the 13 bundled fonts, 5.6 MB, are
+    not read again for every part of every build (4 ms of a one-card print edit)."""
+    return [(family, style, kept_digest(path, "fonts")) for family, styles in sorted(fonts.families.items())
             for style, path in sorted(styles.items())]
 
 
