@@ -21,10 +21,10 @@ from cardgen.layout.exprbounds import (  # the bounds of evaluation, re-exported
     _check_text_size,
     _check_value,
     _CountingRange,
-    _made,
-    _steps,
+    _counts,
     _tick,
     _too_long,
+    counting,
 )
 
 
@@ -249,7 +249,7 @@ def evaluate(value, ctx: dict):
     """Evaluate a template value against `ctx` (plain values pass through)."""
     if not is_dynamic(value):
         return value
-    token, made = _steps.set(0), _made.set(0)
+    token = counting()
     try:
         result = _field(value, ctx)         # (`{{ card.cost }}` with the field there: not even compiled)
         if result is _NOT_A_FIELD:
@@ -280,8 +280,7 @@ def evaluate(value, ctx: dict):
     except Exception as exc:  # arithmetic on text and the like
         raise ExprError(f"{_short(value)}: {type(exc).__name__}: {_short(str(exc))}") from None
     finally:
-        _steps.reset(token)
-        _made.reset(made)
+        _counts.reset(token)
 
 
 # `{{ card.cost }}` (or deck's, game's): one field read, the commonest template value
@@ -335,7 +334,7 @@ def condition(value, ctx: dict) -> bool:
         return bool(value)
     if not isinstance(value, str):
         return bool(value)
-    token, made = _steps.set(0), _made.set(0)
+    token = counting()
     try:
         result = _compile_condition(value)(**ctx)
         if isinstance(result, _Undefined):
@@ -350,8 +349,7 @@ def condition(value, ctx: dict) -> bool:
     except Exception as exc:
         raise ExprError(f"condition {_short(value)}: {_short(str(exc))}") from None
     finally:
-        _steps.reset(token)
-        _made.reset(made)
+        _counts.reset(token)
 
 
 def context(card: dict | None, deck: dict | None, game: dict | None) -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from typing import Any
 
 from cardgen.core import limits
@@ -93,10 +93,24 @@ class LimitError(Exception):
     """An expression tried to make or compute more than the limits allow (`cardgen.core.limits`)."""
 
 
-_steps: ContextVar[int] = ContextVar("cardgen_expr_steps", default=0)
-# Characters of text all the strings one evaluation makes add up to: each may be within
-# MAX_TEXT and still, made 40,000 times (`map`, a loop), fill the memory.
-_made: ContextVar[int] = ContextVar("cardgen_expr_made", default=0)
+# What one evaluation has done so far: [steps, characters of text all the strings it made add
+# up to] (each string may be within MAX_TEXT and still, made 40,000 times (`map`, a loop), fill
+# the memory). One list a value evaluated (`counting`), changed in place: a context variable
+# set and reset twice a value was a tenth of evaluating `{{ card.name }}`.
+_counts: ContextVar[list[int]] = ContextVar("cardgen_expr_counts")
+
+
+def counting() -> Token[list[int]]:
+    """Counts from nothing for one value's evaluation; `_counts.reset(token)` after it."""
+    return _counts.set([0, 0])
+
+
+def _current() -> list[int]:
+    counts = _counts.get(None)
+    if counts is None:      # (counted outside an evaluation: from nothing, in this context)
+        counts = [0, 0]
+        _counts.set(counts)
+    return counts
 TOTAL_TEXT_FACTOR = 20
 _INT_BITS = int(limits.MAX_INT_DIGITS * 3.33) + 1
 # filters that turn what they are given into text (`join` of a list of long texts)
@@ -157,8 +171,8 @@ _KINDS = (bool, int, float, str, bytes, list, tuple, dict, frozenset, set)
 
 
 def _tick(n: int = 1) -> None:
-    steps = _steps.get() + n
-    _steps.set(steps)
+    counts = _current()
+    counts[0] = steps = counts[0] + n
     if steps > limits.MAX_STEPS:
         raise LimitError(f"the expression takes more than {limits.MAX_STEPS:,} steps (loops too long?); "
                          f"simplify it (limit CARDGEN_MAX_STEPS)")
@@ -193,8 +207,8 @@ def _refuse_text(n: int) -> None:
 
 
 def _count_made(n: int) -> None:
-    made = _made.get() + n
-    _made.set(made)
+    counts = _current()
+    counts[1] = made = counts[1] + n
     if made > limits.MAX_TEXT * TOTAL_TEXT_FACTOR:
         raise LimitError(f"the expression makes more than {limits.MAX_TEXT * TOTAL_TEXT_FACTOR:,} characters of "
                          f"text in all ({TOTAL_TEXT_FACTOR} times CARDGEN_MAX_TEXT); simplify it")

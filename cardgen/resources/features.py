@@ -43,14 +43,26 @@ class Unreadable(Exception):
 
 def effective(requested: Iterable[str] | None) -> tuple[str, ...]:
     """The features to apply for a style asking for `requested`: those, plus the defaults it
-    does not turn off (`onum` turns off `lnum`; `-lnum` turns it off alone), sorted."""
+    does not turn off (`onum` turns off `lnum`; `-lnum` turns it off alone), sorted (worked
+    out once for each tuple asked: every text of every card asks)."""
+    kept = requested is None or type(requested) is tuple
+    if kept:
+        hit = _effective.get(requested)       # type: ignore[arg-type]
+        if hit is not None:
+            return hit
     asked = [str(f) for f in (requested or ())]
     off = {f[1:] for f in asked if f.startswith("-")}
     on = {f for f in asked if not f.startswith("-")}
     for tag in DEFAULT:
         if tag not in off and not any(x in on for x in _INSTEAD.get(tag, ())):
             on.add(tag)
-    return tuple(sorted(on - off))
+    out = tuple(sorted(on - off))
+    if kept and len(_effective) < 256:
+        _effective[requested] = out             # type: ignore[index]
+    return out
+
+
+_effective: dict[tuple | None, tuple[str, ...]] = {}
 
 
 def suffix(features: tuple[str, ...]) -> str:

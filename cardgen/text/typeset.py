@@ -168,6 +168,9 @@ class Typesetter:
         # at most 4,096 (about 4 MB: a 10,000-card game's card names are words of their own)
         self._words: Bounded[tuple, tuple[Parts, tuple]] = Bounded(4096)
         self._words_of: tuple[FontBook, object | None] | None = None
+        # a run's `glyphs` (`_glyphs`) by its text and font, while the fonts stay (at most 8,192,
+        # then forgotten at once): a word's run asked its shaping again on every card
+        self._extras: dict[tuple[str, str], str] = {}
         # texts set in a box (`set_text`): (text, style, box, fit) -> (runs, size, overflow, block,
         # span problems, faces asked, icons asked); at most 4,096 runs held (under 1 MB), the
         # texts used last kept: a card's type line, or a rule many cards repeat, set once
@@ -213,6 +216,7 @@ class Typesetter:
         fonts = self.fonts
         if self._words_of != (fonts, self.hyphenator):
             self._words.clear()
+            self._extras.clear()
             self._words_of = (fonts, self.hyphenator)
         key = (tuple(item), st.family, st.style, st.features, st.size)
         hit = self._words.get(key)
@@ -495,9 +499,17 @@ class Typesetter:
                    self._glyphs(frag.value, font_name))
 
     def _glyphs(self, text: str, font_name: str) -> str:
-        """`Run.glyphs` of a run: the codes of its shaped glyphs that no character draws."""
-        shaped = self.fonts.shaped(text, font_name)
-        return shaped.extra if shaped is not None else ""
+        """`Run.glyphs` of a run: the codes of its shaped glyphs that no character draws (kept by
+        text and font: `_extras`, cleared with the words measured when the fonts change)."""
+        key = (text, font_name)
+        hit = self._extras.get(key)
+        if hit is None:
+            shaped = self.fonts.shaped(text, font_name)
+            hit = shaped.extra if shaped is not None else ""
+            if len(self._extras) >= 8192:
+                self._extras.clear()
+            self._extras[key] = hit
+        return hit
 
     def _forward(self, items: list[LineItem], st: TextStyle, size: float, gap: float, cx: float,
                  baseline: float, runs: list[Run], loose: frozenset[int] = frozenset(), spread: float = 0.0) -> None:
