@@ -201,3 +201,34 @@ def test_a_text_set_again_is_set_as_the_first_time_and_asks_the_same():
         assert len(made) == sets
     assert had_icons and had_problems
     fonts.uses = None
+
+
+def test_a_plain_text_set_again_in_another_colour_is_set_as_in_that_colour():
+    """A text without markup but icons is kept by `Typesetter.set_text` whatever its colour:
+    set again in another colour (any of 60 random texts, in five colours, equal ones of other
+    types and signs among them), it gives what setting it fresh in that colour gives, run for
+    run, the colours' types and signs included; a text with markup (a span of its own colour)
+    is kept per colour, as before."""
+    from cardgen.model import ops
+
+    fonts = FontBook([DATA / "fonts"])
+    ts = Typesetter(fonts, lambda name: Path(f"/icons/{name}.svg"))
+    colours = [(0, 0, 0, 1), (0.0, 0.0, 0.0, 1.0), (-0.0, 0.0, 0.0, 1.0), (0.8, 0.0, 0.0, 1.0), None]
+    texts = [*_texts(23, 40, marked=False), *_texts(29, 20, marked=True), "a [color=#cc0000]b[/] c"]
+    made: list[str] = []
+    plain_set = ts._set_text
+    ts._set_text = lambda *a: made.append(a[0]) or plain_set(*a)
+    rng = random.Random(3)
+    cases = [(text, colour) for text in texts for colour in colours]
+    rng.shuffle(cases)
+    for text, colour in cases:
+        st = TextStyle("Lato", size=9.0, color=colour, align="justify")
+        fresh = Typesetter(fonts, lambda name: Path(f"/icons/{name}.svg"))
+        want = fresh.set_text(text, st, 3.0, 7.0, 60.0, 40.0, "shrink")
+        got = ts.set_text(text, st, 3.0, 7.0, 60.0, 40.0, "shrink")
+        assert got == want and repr(got) == repr(want), (text, colour)
+        assert ops.encode_ops([ops.Text(0.0, 0.0, 1.0, 1.0, tuple(got[0]), 9.0)]) == \
+            ops.encode_ops([ops.Text(0.0, 0.0, 1.0, 1.0, tuple(want[0]), 9.0)])
+    plain = [t for t in texts if markup.is_plain(t)]
+    assert 30 < len(plain) < len(texts)
+    assert sorted(made) == sorted([*set(plain), *(t for t in texts if not markup.is_plain(t) for _ in colours)])

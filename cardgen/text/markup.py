@@ -62,6 +62,13 @@ def parse(text: str, styles: Styles | None = None, problems: list[str] | None = 
 
 
 _MARKED = re.compile(r"[*\\\[<\u00ad]")
+
+
+def is_plain(text: str) -> bool:
+    """No bold, italic, escape, span or soft hyphen in `text` (`_plain_paragraph` parses it):
+    every run it is set in takes the text's own colour."""
+    return _MARKED.search(text) is None
+
 # a plain word or icon -> its Frag (frozen: every card's text shares the one of each word)
 _plain_frags: Bounded[tuple[str, str], Frag] = Bounded(2048)
 

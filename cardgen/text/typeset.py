@@ -22,7 +22,7 @@ from cardgen.core.memo import Bounded
 from cardgen.model.ops import Run, new_run
 from cardgen.resources.fonts import FontBook
 from cardgen.text import bidi, breaks
-from cardgen.text.markup import BREAK, Frag, Paragraph, Styles, _Break, parse
+from cardgen.text.markup import BREAK, Frag, Paragraph, Styles, _Break, is_plain, parse
 from cardgen.text.measure import Measured, glyphs, measure_word, scaled, space_width
 from cardgen.text.pseudo import pseudo
 from cardgen.text.punctuation import punctuate
@@ -32,8 +32,9 @@ LineItem = tuple[list[Piece], float, int]       # a word's part: pieces, width, 
 Line = tuple[list[LineItem], float, bool]       # parts, width, ends its paragraph
 Parts = list[tuple[Measured, int]]              # a word measured, in the parts it may break between
 # a text as `Typesetter.set_text` keeps it: runs, size, overflow, block, span problems, faces
-# asked (None: not recorded) and icons asked
-_SetText = tuple[tuple[Run, ...], float, bool, tuple[float, float], tuple[str, ...], tuple | None, tuple[str, ...]]
+# asked (None: not recorded), icons asked and the colour it was set in
+_SetText = tuple[tuple[Run, ...], float, bool, tuple[float, float], tuple[str, ...], tuple | None, tuple[str, ...],
+                 tuple | None]
 _SLACK = 0.01                                   # points: what counts as fitting exactly
 # a line this full (of its measure) is not hyphenated: the next word goes to the next line whole;
 # centred and right-aligned text only where a word is wider than the measure
@@ -595,7 +596,8 @@ class Typesetter:
                  ) -> tuple[list[Run], float, bool, tuple[float, float]]:
         """A card's text (markup, `parse`) set in the box: `set_block`; what is wrong with its
         spans added to `problems` (before it is set). Kept per text, style and box while the
-        fonts and settings stay (a type line is the same on many cards): a text set again asks
+        fonts and settings stay (a type line is the same on many cards; one without markup but
+        icons in whatever colour, as each of its runs takes the text's): a text set again asks
         the faces (`FontBook.uses`) and icons (`icon_path`) that setting it asked, in order, and
         gives the same runs (the faces are recorded only where `uses` is: a text kept without
         them is set again where they are)."""
@@ -606,19 +608,28 @@ class Typesetter:
         if self._texts_of != of:
             self._texts.clear()
             self._texts_of = of
-        key = (text, st.family, st.style, st.size, st.leading, st.color, st.align, st.valign, st.icon_scale,
-               st.paragraph_gap, st.features, st.direction, st.paras, x, y, w, h, fit, min_size, wrap,
-               tuple(copysign(1.0, v) for v in (x, y, w, h) if not v))     # (-0.0 and 0.0 are equal keys)
+        # (a text without markup but icons is set alike in any colour, each run in the text's: kept
+        # without it, and its runs given the colour asked for when it is another; a text with markup
+        # is kept with its colour, and set again in an equal one of other numbers' types or signs)
+        colour = st.color
+        plain = is_plain(text)
+        key = (text, st.family, st.style, st.size, st.leading, None if plain else st.color, st.align, st.valign,
+               st.icon_scale, st.paragraph_gap, st.features, st.direction, st.paras, x, y, w, h, fit, min_size,
+               wrap, tuple(copysign(1.0, v) for v in (x, y, w, h) if not v))     # (-0.0 and 0.0 are equal keys)
         hit = self._texts.get(key)
         uses = self.fonts.uses
-        if hit is not None and (uses is None or hit[5] is not None):
+        if hit is not None and (uses is None or hit[5] is not None) and \
+                (plain or hit[7] is colour or repr(hit[7]) == repr(colour)):
             self._texts[key] = hit      # (used last: kept longest)
-            runs, size, overflow, block, said, faces, icons = hit
+            runs, size, overflow, block, said, faces, icons, was = hit
             told.extend(said)
             if uses is not None and faces:
                 uses.update(faces)
             for name in icons:
                 self.icon_path(name)
+            if plain and was is not colour:
+                return [new_run(r.x, r.baseline, r.kind, r.content, r.font, r.size, colour, r.width, r.tracking,
+                                r.glyphs) for r in runs], size, overflow, block
             return list(runs), size, overflow, block
         start = len(told)
         if uses is not None:
@@ -638,7 +649,7 @@ class Typesetter:
             if uses is not None and used is not None:
                 uses.update(used)
         self._texts[key] = (tuple(out[0]), *out[1:], tuple(told[start:]),
-                            None if used is None else tuple(used.items()), tuple(asked))
+                            None if used is None else tuple(used.items()), tuple(asked), colour)
         return out
 
     def _set_text(self, text: str, st: TextStyle, x: float, y: float, w: float, h: float, fit: str,
