@@ -288,3 +288,26 @@ def test_random_is_not_offered_a_build_is_the_same_every_time():
     with pytest.raises(expr.ExprError) as info:
         expr.evaluate("{{ [1, 2, 3] | random }}", expr.context({"name": "a"}, {}, {}))
     assert "No filter named 'random'" in str(info.value)
+
+
+def test_a_records_attributes_are_judged_as_the_sandbox_judges_them():
+    """The environment tells a card field read on a `Record` safe at once: what Jinja's
+    immutable sandbox says of every attribute of one (fields, names like methods, internal
+    and private names); and a template's globals are a plain mapping of what Jinja's chain
+    of them holds."""
+    from collections import ChainMap
+
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    from cardgen.layout import expr
+    from cardgen.layout.exprbounds import Record
+
+    env = expr._env()
+    rec = Record({"cost": 2, "items": [1], "mro": 1, "append": 0}, "card")
+    for attr in ("cost", "items", "mro", "append", "clear", "_data", "_label", "__class__", "__init__", "x_", "upper"):
+        value = getattr(rec, attr, None)
+        assert env.is_safe_attribute(rec, attr, value) == \
+            ImmutableSandboxedEnvironment.is_safe_attribute(env, rec, attr, value), attr
+    made = env.make_globals({"own": 1})
+    assert type(made) is dict and made == dict(ChainMap({"own": 1}, env.globals))
+    assert expr.evaluate("{{ card.cost + range(3) | length }}", expr.context({"cost": 2}, {}, {})) == 5

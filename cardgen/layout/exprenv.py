@@ -310,7 +310,16 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         args = _pre_call(__obj, args, kwargs)
         return _check_value(super().call(__context, __obj, *args, **kwargs))
 
+    def make_globals(self, d) -> dict:
+        """A template's globals as one plain mapping, made when it is compiled (Jinja's `ChainMap`
+        of its own over the environment's was walked twice for every value evaluated: copied
+        into each evaluation's context and listed; nothing changes the environment's globals
+        once it is made)."""
+        return dict(super().make_globals(d))
+
     def is_safe_attribute(self, obj, attr: str, value) -> bool:
+        if type(obj) is Record:     # (every card field read: what the checks below say of a Record, at once)
+            return not attr.startswith("_")
         kind = next((k for k in _KINDS if isinstance(obj, k)), None)   # card data's own dict and list too
         if kind is not None and attr not in METHODS[kind]:
             return False
