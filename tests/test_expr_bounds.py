@@ -291,7 +291,7 @@ def test_random_is_not_offered_a_build_is_the_same_every_time():
 
 
 def test_a_records_attributes_are_judged_as_the_sandbox_judges_them():
-    """The environment tells a card field read on a `Record` safe at once: what Jinja's
+    """The environment reads a card field on a `Record` and tells it safe at once: what Jinja's
     immutable sandbox says of every attribute of one (fields, names like methods, internal
     and private names); and a template's globals are a plain mapping of what Jinja's chain
     of them holds."""
@@ -308,6 +308,8 @@ def test_a_records_attributes_are_judged_as_the_sandbox_judges_them():
         value = getattr(rec, attr, None)
         assert env.is_safe_attribute(rec, attr, value) == \
             ImmutableSandboxedEnvironment.is_safe_attribute(env, rec, attr, value), attr
+        if value is not None and not attr.startswith("_"):      # a field read: the sandbox's answer
+            assert env.getattr(rec, attr) == ImmutableSandboxedEnvironment.getattr(env, rec, attr), attr
     made = env.make_globals({"own": 1})
     assert type(made) is dict and made == dict(ChainMap({"own": 1}, env.globals))
     assert expr.evaluate("{{ card.cost + range(3) | length }}", expr.context({"cost": 2}, {}, {})) == 5

@@ -327,6 +327,8 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
 
     def getattr(self, obj, attribute: str):
         _tick()
+        if type(obj) is Record and not attribute.startswith("_") and attribute in obj._data:
+            return obj[attribute]       # (a card's field: what the sandbox gives, `Record.__getattr__`, safe)
         if isinstance(obj, str) and attribute in ("format", "format_map"):
             _check_format(obj)
         return super().getattr(obj, attribute)
