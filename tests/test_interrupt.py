@@ -19,14 +19,20 @@ from cardgen.render import raster
 
 REPO = Path(__file__).resolve().parent.parent
 
-# Makes the import of one module (SLOW_IMPORT; in a process whose command line has SLOW_IN)
-# wait, after touching SLOW_MARKER: the test presses Ctrl-C then, at exactly that point.
+# Makes the import of one module (SLOW_IMPORT; in a process whose command line has SLOW_IN,
+# or for SLOW_IN "forkserver", a process forked from the one this started in: the fork server
+# `raster._fork_server` makes) wait, after touching SLOW_MARKER: the test presses Ctrl-C then,
+# at exactly that point.
 SITECUSTOMIZE = textwrap.dedent("""
     import os, sys, time
 
+    STARTED = os.getpid()
+
     class Slow:
         def find_spec(self, name, path=None, target=None):
-            if name == os.environ.get("SLOW_IMPORT") and os.environ.get("SLOW_IN", "") in " ".join(sys.orig_argv):
+            where = os.environ.get("SLOW_IN", "")
+            if name == os.environ.get("SLOW_IMPORT") and (
+                    where in " ".join(sys.orig_argv) or (where == "forkserver" and os.getpid() != STARTED)):
                 open(os.environ["SLOW_MARKER"], "w").close()
                 time.sleep(float(os.environ.get("SLOW_FOR", "60")))
             return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -92,3 +93,57 @@ def test_without_a_fork_server_workers_are_spawned(monkeypatch):
         out = pool.map([("call", (probe, ())) for _ in range(4)])
     assert {o[1] for o in out} == {os.getpid()}                 # our own children: spawned
     assert not any(o[2] for o in out)
+
+
+# Records, in the process that imports PDFium (the fork server, preloading it), its pid, its
+# parent's, whether the build's modules are there, and the files it has open.  (Not where
+# PDFium's files are only looked for, unimported: the build process's code version.)
+PROBE_HOOK = """
+import json, os, sys
+
+class Probe:
+    def find_spec(self, name, path=None, target=None):
+        if name == "pypdfium2" and sys._getframe(2).f_code.co_name == "_find_and_load_unlocked":
+            fds = sorted(int(f) for f in os.listdir("/proc/self/fd"))
+            with open(os.environ["PROBE_OUT"], "a") as out:
+                out.write(json.dumps([os.getpid(), os.getppid(), "cardgen.pipeline.build" in sys.modules, fds]) + "\\n")
+        return None
+
+sys.meta_path.insert(0, Probe())
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux" or sys.version_info >= (3, 14), reason="the fork server is forked on Linux")
+def test_the_commands_fork_server_is_forked_from_it_and_holds_none_of_its_files(tiny_game, tmp_path):
+    """`cardgen build` forks the fork server from itself before it reads the cards
+    (`raster._fork_server`): the server imports only what the build process lacks (PDFium),
+    keeps none of the build's files open (not the output folder's lock: a second build would
+    wait for it), and its workers make the same deck sheets as workers of a fork server
+    started as a new interpreter (in this process, which is not the command)."""
+    import json
+    import subprocess
+
+    from cardgen.core.errors import Report
+    from cardgen.pipeline.build import BuildOptions, build_game
+
+    root = tiny_game("cards:\n" + "".join(f"  - {{name: Card {i}, color: '#{i:02x}4080'}}\n"
+                                           for i in range(3 * raster.SMALL_JOB)))
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(PROBE_HOOK)
+    probe_out = tmp_path / "probe.jsonl"
+    repo = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(hook), str(repo)]), PROBE_OUT=str(probe_out))
+    proc = subprocess.Popen([sys.executable, "-m", "cardgen", "build", str(root), "--out", str(tmp_path / "cli"),
+                             "--only", "tts", "--quiet"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    (pid, parent, has_build, fds), = [json.loads(line) for line in probe_out.read_text().splitlines()]
+    assert parent == proc.pid and pid != proc.pid and has_build
+    assert len(fds) <= 3 + 2 + 1             # stdin, out, err; its socket and the pipe that tells it to end; listdir's
+    build_game(root, repo, BuildOptions(only=("tts",), out=tmp_path / "here"), Report())
+    cli = sorted((tmp_path / "cli" / "tiny" / "tts").glob("*.jpg"))
+    here = sorted((tmp_path / "here" / "tiny" / "tts").glob("*.jpg"))
+    assert len(cli) == 3 and [p.name for p in cli] == [p.name for p in here]      # two sheets of faces, the back
+    assert [p.read_bytes() for p in cli] == [p.read_bytes() for p in here]
