@@ -46,6 +46,14 @@ def interrupted() -> None:
                 stream.flush()
         except (OSError, ValueError):
             pass
+    mp_util = sys.modules.get("multiprocessing.util")
+    if mp_util is not None:
+        import contextlib
+
+        # (the raster workers' semaphores, let go of as at a normal exit: else multiprocessing's
+        # resource tracker, which outlives this process, says on stderr that they leaked)
+        with contextlib.suppress(Exception):
+            mp_util._run_finalizers(0)
     os._exit(INTERRUPTED)
 
 

@@ -109,6 +109,19 @@ def test_ctrl_c_from_the_terminal_reaches_the_workers_too_and_still_one_line(tin
     assert not (out / "tiny" / "tts").exists()
 
 
+
+def test_ctrl_c_from_the_terminal_while_the_workers_make_the_sheets_is_one_line(tiny_game, tmp_path):
+    """Ctrl-C to the whole command while a worker starts on its first deck sheet (it imports
+    `render.mosaic` then): the pool and its semaphores are let go of, so multiprocessing's
+    resource tracker, which outlives the build, says nothing of them."""
+    root = tiny_game("cards:\n" + "".join(f"  - {{name: Card {i}}}\n" for i in range(3 * raster.SMALL_JOB)))
+    out = tmp_path / "out"
+    done = interrupt_at(tmp_path, "cardgen.render.mosaic", "build", str(root), "--out", str(out), "--only", "tts",
+                        group=True, where="forkserver")
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "cardgen: interrupted\n"          # (the tracker writes to the same stderr, read to its end)
+    assert not (out / "tiny" / "tts").exists()
+
 # Ctrl-C while Python runs the console script's first lines (`import re, sys`) and looks for
 # the `cardgen` package, or runs the first lines of cardgen/__init__.py before it sets its
 # handler (a few milliseconds; no code of cardgen's can handle it): Python's own traceback,
