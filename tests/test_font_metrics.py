@@ -213,3 +213,29 @@ def test_the_kept_hashes_are_bounded(tmp_path, monkeypatch):
     assert len(digest._kept["fonts"]) == 3            # the last hashed, in this process and in the file
     monkeypatch.setattr(digest, "_kept", {})
     assert sorted(Path(p).name for p in digest._kept_entries("fonts")) == ["f2.ttf", "f3.ttf", "f4.ttf"]
+
+
+def test_a_face_asked_again_is_the_one_found_and_recorded_as_before():
+    """`FontBook.face` keeps what it found by its arguments as given: asked again (any family,
+    style and features, as a style's suffix or not), it gives the face a fresh book finds and
+    records in `uses` what that book records, in order; an unknown font or style is refused
+    every time."""
+    asks = [(None, "regular", None), ("Lato", "bold", None), ("Vollkorn", "regular", ("smcp",)),
+            ("Lato", "regular+smcp", None), ("Lato", "regular", ("lnum",)), ("", "italic", None),
+            ("Lato", "regular", ()), ("Nope", "regular", None), ("Lato", "heavy-ish", None)]
+    kept = FontBook([DATA / "fonts"])
+    for _ in range(2):
+        for k in range(len(asks)):
+            order = asks[k:] + asks[:k]
+            fresh = FontBook([DATA / "fonts"])
+            kept.uses, fresh.uses = {}, {}
+            for ask in order:
+                try:
+                    want = fresh.face(*ask)
+                except FontError as exc:
+                    with pytest.raises(FontError, match=str(exc)[:20]):
+                        kept.face(*ask)
+                    continue
+                assert kept.face(*ask) == want, ask
+            assert list(kept.uses) == list(fresh.uses)
+    kept.uses = None

@@ -600,6 +600,8 @@ class FontBook:
                 if mine:
                     own.add(family)
         self._faces: dict[tuple[str, str, tuple[str, ...]], Face] = {}
+        # `face`'s arguments as given -> (the face, what `uses` records of it)
+        self._asked: dict[tuple, tuple[Face, tuple[str, str]]] = {}
         self.features = features.effective(None)     # what a style that names none gets
         self._family: dict[str, str] = {}     # ReportLab font name -> family
         self._widths: dict[tuple[str, str], float] = {}
@@ -623,18 +625,28 @@ class FontBook:
         """The face of `family` in `style` with the OpenType features `feats` (as given by
         `features.effective`; None: the default ones) frozen in (`cardgen.resources.features`).
         `style` may carry them itself, as `uses` records them: `regular+lnum+smcp`."""
+        asked = self._asked.get((family, style, feats))
+        if asked is not None:       # (asked as before: every text set and every word measured asks)
+            if self.uses is not None:
+                self.uses[asked[1]] = None
+            return asked[0]
+        given = (family, style, feats)
         family = family or DEFAULT_FAMILY
         if "+" in style:
             style, *named = style.split("+")
             feats = tuple(n for n in named if n)
         feats = self.features if feats is None else feats
         key = (family, style, feats)
+        used = (family, style if feats == self.features else style + (features.suffix(feats) or "+"))
         if self.uses is not None:
-            used = style if feats == self.features else style + (features.suffix(feats) or "+")
-            self.uses[(family, used)] = None
-        face = self._faces.get(key)
-        if face is not None:
-            return face
+            self.uses[used] = None
+        face = self._faces.get(key) or self._made_face(family, style, feats)
+        self._asked[given] = (face, used)
+        return face
+
+    def _made_face(self, family: str, style: str, feats: tuple[str, ...]) -> Face:
+        """`face` found and made (registered with ReportLab, measured) the first time it is asked."""
+        key = (family, style, feats)
         files = self.families.get(family)
         if not files and family in self.refused:
             raise FontError(self.refused[family])
