@@ -59,6 +59,8 @@ class LayoutContext:
     # what the element laid out, where its drawing's extent would say too much: (x0, y0, x1, y1),
     # points, for an element placed `below:` (etc.) it (a text's lines as set, not its box)
     content: tuple[float, float, float, float] | None = None
+    # `content` is asked for (`layout.placement` measures the element): else it need not be set
+    measure: bool = False
 
     @property
     def env(self) -> Env:

@@ -89,7 +89,7 @@ class TextElement(Box, Rotate, Shadow):
             lc.warn("text", f"text does not fit its box "
                             f"({w / MM:.1f}x{h / MM:.1f} mm at {used:g} pt); shorten it, enlarge the box"
                             + ("" if self.fit == "shrink" else " or add `fit: shrink`"), "overflow")
-        if runs and not self.rotate:    # the lines as set: what an element placed by this one follows
+        if lc.measure and runs and not self.rotate:  # the lines as set: what an element placed by this one follows
             lc.content = (min(map(_X, runs)), top, max([r.x + r.width for r in runs]), top + tall)
         if self.opacity < 1:
             runs = [replace(r, color=with_opacity(r.color or (0.0, 0.0, 0.0, 1.0) if r.kind == "text" else r.color,

@@ -181,8 +181,9 @@ class Prepared:
             if done is not None:
                 values[done[0]] = done[1]
         made = object.__new__(self.cls)
-        made.__dict__.update(whole.__dict__)
-        made.__dict__.update(values)
+        fields = whole.__dict__.copy()
+        fields.update(values)
+        object.__setattr__(made, "__dict__", fields)
         return made
 
     def _evaluate(self, key: str, ctx: dict, env: Env) -> tuple[str, Any] | None:
@@ -567,7 +568,7 @@ class Layouter:
                 raise failed(exc, el) from None
 
         def measure(i: int, element: Element) -> tuple[float, float, float, float] | None:
-            lc = LayoutContext(self.res, frame_lc.width, frame_lc.height, frame_lc.bleed, [])
+            lc = LayoutContext(self.res, frame_lc.width, frame_lc.height, frame_lc.bleed, [], measure=True)
             try:
                 element.layout(lc)
             except (ElementError, expr.ExprError, expr.MissingField) as exc:
