@@ -5,7 +5,7 @@ import pytest
 
 from cardgen.core import digest, memo
 from cardgen.render import raster, rlcompat
-from cardgen.resources import fonts, icons
+from cardgen.resources import features, fonts, icons
 from cardgen.text import markup
 
 
@@ -43,7 +43,7 @@ def test_a_memo_bounded_by_size_counts_what_it_holds():
 
 @pytest.mark.parametrize("cache", [rlcompat._zipped, icons._svg_cache, icons._raster_sizes, icons._own_names,
                                    markup._plain_frags, fonts._verified, digest._file_digests,
-                                   raster._worker_fonts])
+                                   raster._worker_fonts, features._effective])
 def test_every_process_wide_memo_is_bounded(cache):
     assert isinstance(cache, memo.Bounded) and cache.entries <= 20_000
 

@@ -27,14 +27,17 @@ class Bounded(dict[K, V], Generic[K, V]):
         self.held = 0          # what `sizer` counts of the values held
 
     def __setitem__(self, key: K, value: V) -> None:
-        if key in self:
-            self.pop(key)
-        cost = self.sizer(value) if self.sizer is not None else 0
-        if self.size is not None and cost > self.size:
+        sizer, size = self.sizer, self.size
+        if key in self:         # (a memo's entry used again, moved last: most of the calls)
+            old = dict.pop(self, key)
+            if sizer is not None:
+                self.held -= sizer(old)
+        cost = sizer(value) if sizer is not None else 0
+        if size is not None and cost > size:
             return             # larger than the whole bound: not kept
-        while self and (len(self) >= self.entries or (self.size is not None and self.held + cost > self.size)):
+        while self and (len(self) >= self.entries or (size is not None and self.held + cost > size)):
             self.pop(next(iter(self)))
-        super().__setitem__(key, value)
+        dict.__setitem__(self, key, value)
         self.held += cost
 
     def pop(self, key, *default):

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core.digest import kept_digest, library_stamp, user_cache
+from cardgen.core.memo import Bounded
 from cardgen.core.paths import read_regular
 
 FORMAT = 1                       # of the derived fonts: raise it when `freeze` changes
@@ -57,12 +58,12 @@ def effective(requested: Iterable[str] | None) -> tuple[str, ...]:
         if tag not in off and not any(x in on for x in _INSTEAD.get(tag, ())):
             on.add(tag)
     out = tuple(sorted(on - off))
-    if kept and len(_effective) < 256:
+    if kept:
         _effective[requested] = out             # type: ignore[index]
     return out
 
 
-_effective: dict[tuple | None, tuple[str, ...]] = {}
+_effective: Bounded[tuple | None, tuple[str, ...]] = Bounded(256)
 
 
 def suffix(features: tuple[str, ...]) -> str:
