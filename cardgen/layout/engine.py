@@ -508,9 +508,8 @@ class Layouter:
                     what, loc = f"field `{field}` (element '{el.get('name')}', {loc})", card.field_loc(field)
                 self._card_warn(loc, card, who + where, what, message, code)
 
-            if notes:
-                for _, key, message, code in (n for n in notes if n[0] == index):
-                    warn(key, message, code)
+            for _, key, message, code in (n for n in notes if n[0] == index):
+                warn(key, message, code)
             lc = LayoutContext(self.res, w, h, bleed, layout.ops, who, warn)
             try:
                 if index in placed:

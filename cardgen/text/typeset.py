@@ -615,7 +615,8 @@ class Typesetter:
         plain = is_plain(text)
         key = (text, st.family, st.style, st.size, st.leading, None if plain else st.color, st.align, st.valign,
                st.icon_scale, st.paragraph_gap, st.features, st.direction, st.paras, x, y, w, h, fit, min_size,
-               wrap, tuple(copysign(1.0, v) for v in (x, y, w, h) if not v))     # (-0.0 and 0.0 are equal keys)
+               wrap, () if x and y and w and h else tuple(copysign(1.0, v) for v in (x, y, w, h) if not v))
+        # (-0.0 and 0.0 are equal keys: their signs told apart)
         hit = self._texts.get(key)
         uses = self.fonts.uses
         if hit is not None and (uses is None or hit[5] is not None) and \
