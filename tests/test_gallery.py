@@ -245,6 +245,41 @@ def test_a_one_card_edit_makes_that_cards_html_and_the_page_a_clean_build_makes(
     assert clean and html == clean[0] and "Bêta &lt;b&gt;" in html
 
 
+def test_a_cards_html_is_found_by_all_it_shows(tmp_path):
+    """`Fragments` finds a card's tile and lightbox by `CardData.shown`, made without the
+    `CardData`: it is the data as plain values, field for field (problems, own backs and the
+    deck's shared back included), and a change to any of them is another key."""
+    import dataclasses
+
+    from cardgen.outputs import album as A
+
+    game = make_game(tmp_path)
+    report = Report()
+    checked = check_game(game, game, report)
+    assert checked.rendered is not None
+    things = checked.game.decks[0]
+    gamma = Diagnostic(Loc(str(things.file), 8, 5), "something at Gamma's second line", "warning")
+    al = A.album(checked.rendered, [*report.items, gamma])
+    for d in al.decks:
+        for side in [d.back, *(s for c in d.cards for s in (c.face, c.back))]:
+            if side is not None:
+                side.src, side.width, side.height = f"gallery/{id(side)}.png", 375, 525
+    cards = [(c, d) for d in al.decks for c in d.cards]
+    assert any(c.problems for c, _ in cards) and any(c.back for c, _ in cards) and any(d.back for d in al.decks)
+    fragments = A.Fragments(A.ENGLISH, cache={})
+    keys = set()
+    for c, d in cards:
+        assert A.CardData.shown(c, d) == dataclasses.astuple(A.CardData.of(c, d))
+        keys.add(fragments._key(c, d))
+    assert len(keys) == len(cards)
+    c, d = next((c, d) for c, d in cards if c.problems)
+    before = fragments._key(c, d)
+    c.problems[0] = dataclasses.replace(c.problems[0], message=c.problems[0].message + ".")
+    assert fragments._key(c, d) != before
+    c.face.width += 1
+    assert fragments._key(c, d) not in (before, *keys)
+
+
 def test_the_pages_templates_are_compiled_once_per_text(tmp_path, monkeypatch):
     """The pages' templates as Jinja compiled them are kept in the user's cache
     (`album._compiled`): another process takes them without compiling and makes the same page;

@@ -653,3 +653,18 @@ def test_an_edit_reads_no_font_file_of_the_font_book_again(tiny_game, tmp_path, 
     clean = tmp_path / "clean"
     assert build_game(game, game, BuildOptions(out=clean, only=("print",), papers=("a4",)), Report())
     assert (out / "tiny" / "print-a4.pdf").read_bytes() == (clean / "tiny" / "print-a4.pdf").read_bytes()
+
+
+def test_an_output_files_name_in_the_record_is_its_path_from_the_output_folder(tmp_path, monkeypatch):
+    """`Ledger.rel`: a path inside the output folder cut from it (as `relpath` gives it, with
+    `/`), whether given absolute or from the working folder; one outside by `relpath`."""
+    from cardgen.outputs.incremental import Ledger
+
+    monkeypatch.chdir(tmp_path)
+    ledger = Ledger(tmp_path / "out", "code")
+    for path in [tmp_path / "out" / "gallery" / "deck" / "001-a-face.png", Path("out/index.html"),
+                 Path("out/./tts/../tts/x.json"), tmp_path / "other" / "x.pdf", tmp_path / "out2" / "y.pdf",
+                 tmp_path / "out"]:
+        assert ledger.rel(path) == Path(os.path.relpath(os.path.abspath(path), tmp_path / "out")).as_posix()
+    assert ledger.rel(Path("out/gallery/a.png")) == "gallery/a.png"
+    assert ledger.rel(tmp_path / "out2" / "y.pdf") == "../out2/y.pdf"

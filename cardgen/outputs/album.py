@@ -622,6 +622,18 @@ class CardData:
         return cls(c.anchor, c.key, c.name, c.count, c.where, c.search_text(), c.severity, tuple(c.problems),
                    SideData.of(c.face), SideData.of(c.back), SideData.of(c.back or d.back), d.name)
 
+    @staticmethod
+    def shown(c: CardView, d: DeckView) -> tuple:
+        """`of(c, d)` as plain values, made without it (`dataclasses.astuple` of it: a test
+        holds them equal): what `Fragments` finds a card's HTML by, a fifth of making it and
+        its `repr` (2,000 cards of a one-card edit)."""
+        def side(s: Side | None) -> tuple | None:
+            return None if s is None else (s.what, s.round, s.src, s.width, s.height, s.full, s.width_mm)
+
+        problems = tuple((p.severity, p.where, p.message, p.code, tuple(p.loc)) for p in c.problems)
+        return (c.anchor, c.key, c.name, c.count, c.where, c.search_text(), c.severity, problems, side(c.face),
+                side(c.back), side(c.back or d.back), d.name)
+
 
 class Fragments:
     """`fragment(kind, card, deck)` in `cards.html`: a card's tile or lightbox (`card.html`),
@@ -631,27 +643,52 @@ class Fragments:
     def __init__(self, words: Words, cache: Any = None) -> None:
         self.words, self.cache = words, cache
         self.made = 0
-        self._words_key = repr((words.lang, sorted(words.own.items())))
-        self._data: dict[tuple[int, int], tuple[CardView, CardData, str]] = {}   # (a card's tile and lightbox)
+        self._words_key = repr((words.lang, sorted(words.own.items()))).encode("utf-8", "surrogatepass")
+        # (a card's tile and lightbox: its view, its key, its data once made)
+        self._data: dict[tuple[int, int], list] = {}
 
     def __call__(self, kind: str, c: CardView, d: DeckView) -> Any:
         from markupsafe import Markup
 
         got = self._data.get((id(c), id(d)))
         if got is None or got[0] is not c:
-            data = CardData.of(c, d)
-            got = self._data[(id(c), id(d))] = (c, data, repr(data) if self.cache is not None else "")
-        data = got[1]
+            got = self._data[(id(c), id(d))] = [c, self._key(c, d) if self.cache is not None else b"", None]
         if self.cache is None:
-            return self._make(kind, data)
+            return self._make(kind, self._card(got, d))
         import hashlib
 
-        key = hashlib.blake2b(f"{kind};{self._words_key};{got[2]}".encode(), digest_size=16).digest()
+        key = hashlib.blake2b(kind.encode() + b";" + got[1], digest_size=16).digest()
         hit = self.cache.get(key)
         if hit is None:
-            hit = str(self._make(kind, data))
+            hit = str(self._make(kind, self._card(got, d)))
             self.cache.put(key, hit)
         return Markup(hit)
+
+    def deck(self, kind: str, d: DeckView, between: str) -> Any:
+        """Every card's of deck `d`, with `between` between them (one call of the page's,
+        not one a card)."""
+        from markupsafe import Markup
+
+        return Markup(between.join([self(kind, c, d) for c in d.cards]))
+
+    @staticmethod
+    def _card(got: list, d: DeckView) -> CardData:
+        if got[2] is None:
+            got[2] = CardData.of(got[0], d)
+        return got[2]
+
+    def _key(self, c: CardView, d: DeckView) -> bytes:
+        """What a card's HTML is found by: its `CardData` (as plain values, by `marshal`, else
+        by `repr`: a string of a subclass) and the page's words."""
+        import hashlib
+        import marshal
+
+        shown = CardData.shown(c, d)
+        try:
+            data = b"m" + marshal.dumps(shown, 2)
+        except ValueError:
+            data = b"r" + repr(shown).encode("utf-8", "surrogatepass")
+        return hashlib.blake2b(self._words_key + b";" + data, digest_size=32).digest()
 
     def _make(self, kind: str, data: CardData) -> Any:
         self.made += 1

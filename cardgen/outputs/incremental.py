@@ -144,7 +144,14 @@ class Ledger:
         return self.hashes.sha256(rel)
 
     def rel(self, path: Path) -> str:
-        return Path(os.path.relpath(os.path.abspath(path), self.out_dir)).as_posix()
+        """`path` relative to the output folder, with `/` (as `relpath` gives it, without its
+        work for a path inside the folder: every kept gallery image of a build)."""
+        full, inside = os.path.abspath(path), self.__dict__.get("_inside")
+        if inside is None:
+            inside = self.__dict__["_inside"] = os.path.join(os.path.abspath(self.out_dir), "")
+        if full.startswith(inside):
+            return full[len(inside):].replace(os.sep, "/")
+        return Path(os.path.relpath(full, self.out_dir)).as_posix()
 
     def committed(self, digests: Mapping[Path, str]) -> None:
         """After the commit: the sha256 of each file this build wrote."""
