@@ -729,3 +729,45 @@ def test_kept_svg_forms_are_checked_before_they_are_replayed():
            ("x", [], ("1", 1.0), []), ("x", [], (True, 1.0), []), ("x", [], (1.0, 1.0), [("ca", "g")]),
            ("x", [], (1.0, 1.0), [((1, 2), "g")]), ("x", [], (1.0, 1.0), [(("ca", 0.5), 3)]), ("x", [], (1.0, 1.0), ())]
     assert [svg_entry_ok(b) for b in bad] == [False] * len(bad)
+
+
+def test_the_colours_separated_are_kept_and_the_transform_made_only_for_a_new_one(tmp_path, monkeypatch):
+    """`Separation.keep_colours`: the next build's separation takes the colours a build before
+    separated from the cache (the same inks) and makes Little CMS's transform only for a
+    colour it did not keep; a cache without them, or with them damaged, makes it at once."""
+    from PIL import ImageCms
+
+    from cardgen.render import cmyk
+    from cardgen.render.cmyk import Separation
+    from cardgen.render.pdfxcache import PdfxCache, key
+
+    made: list[int] = []
+    build = ImageCms.buildTransform
+    monkeypatch.setattr(ImageCms, "buildTransform", lambda *a, **k: made.append(1) or build(*a, **k))
+    path = tmp_path / ".cache" / "pdfx.bin"
+    path.parent.mkdir()
+    first = Separation(cache=PdfxCache(path))
+    assert made == [1]
+    colours = [(0.2, 0.5, 0.7), (1.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.5, 0.5, 0.5)]
+    wanted = [first.cmyk(c) for c in colours]
+    first.keep_colours()
+    first.cache.save()
+
+    made.clear()
+    second = Separation(cache=PdfxCache(path))          # (another build)
+    assert [second.cmyk(c) for c in colours] == wanted and made == []
+    assert second.for_plate("k").cmyk(colours[0]) == wanted[0] and made == []
+    assert second.cmyk((0.1, 0.9, 0.3)) == first.cmyk((0.1, 0.9, 0.3)) and made == [1]
+    second.keep_colours()
+    assert len(second.cache.get(key("colours", second.key))) == len(colours) + 1
+
+    made.clear()
+    damaged = PdfxCache(path)
+    damaged.load()
+    damaged.entries[key("colours", second.key)] = {(300, 0, 0): (0.0, 0.0, 0.0, 1.0)}
+    Separation(cache=damaged)
+    assert made == [1]
+    monkeypatch.setattr(cmyk, "KEPT_COLOURS", 2)
+    made.clear()
+    Separation(cache=PdfxCache(path))
+    assert made == [1]                                  # (more kept than it keeps: not taken)

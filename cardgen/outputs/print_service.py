@@ -217,6 +217,7 @@ def _make(job: Job, tmp: Path, sep: Separation) -> None:
     if made:
         report.note(f"pdfx: {made} translucent part{'s' if made != 1 else ''} of cards printed as "
                     f"{flatten.RASTER_DPI} dpi pictures (PDF/X-1a has no transparency)")
+    sep.keep_colours()
     cache.save()
 
 

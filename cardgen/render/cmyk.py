@@ -77,6 +77,17 @@ def tac(cmyk: CMYK) -> float:
     return 100.0 * sum(cmyk)
 
 
+KEPT_COLOURS = 4096        # colours kept for the next build at most (`Separation.keep_colours`)
+
+
+def _colours_ok(kept: Any) -> bool:
+    """Is `kept` the colours `Separation.keep_colours` keeps: sRGB (0-255 each) -> inks (0-1)?"""
+    return isinstance(kept, dict) and len(kept) <= KEPT_COLOURS and all(
+        type(rgb) is tuple and len(rgb) == 3 and all(type(v) is int and 0 <= v <= 255 for v in rgb)
+        and type(inks) is tuple and len(inks) == 4 and all(type(v) is float and 0.0 <= v <= 1.0 for v in inks)
+        for rgb, inks in kept.items())
+
+
 @dataclass
 class Separation:
     """sRGB to the inks of one CMYK output profile. `plate`: None for the real thing, "cmy"
@@ -103,8 +114,34 @@ class Separation:
         # what the separation of a card side depends on (with cardgen's code)
         self.icc_sha = hashlib.sha256(self.icc).hexdigest()
         self.key = digest(self.icc_sha, self.rich_black)
-        self._to_cmyk = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), dest, "RGB", "CMYK",
-                                                renderingIntent=INTENT)
+        self._dest = dest
+        self._transform: Any = None
+        # The colours a build before separated with this profile (and this code: the cache's),
+        # kept: then Little CMS's transform (30 ms) is made only for a colour or picture not
+        # kept.  Without them it is made now, so that a profile it cannot use is said here.
+        kept: Any = self.cache.get(key("colours", self.key)) if self.cache is not None else None
+        if _colours_ok(kept):
+            for rgb, inks in kept.items():
+                self._colours.setdefault(rgb, inks)
+            self._known = len(self._colours)
+        else:
+            self._known = -1
+            _ = self._to_cmyk
+
+    @property
+    def _to_cmyk(self) -> Any:
+        """sRGB to the profile's inks (Little CMS): made when first needed."""
+        if self._transform is None:
+            self._transform = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), self._dest, "RGB", "CMYK",
+                                                      renderingIntent=INTENT)
+        return self._transform
+
+    def keep_colours(self) -> None:
+        """Keep the colours separated so far in the cache (with those kept before), for the
+        next build: call before saving it."""
+        if self.cache is not None and len(self._colours) != self._known and len(self._colours) <= KEPT_COLOURS:
+            self.cache.put(key("colours", self.key), dict(self._colours))
+            self._known = len(self._colours)
 
     def deflated_profile(self) -> bytes:
         """The profile compressed for the PDF's output intent (zlib level 9: 35 ms, so kept in

@@ -14,6 +14,9 @@ another installation is ignored, plain data only), keeps per card side:
   separation (`Separation.key`: the output profile and rich black) and how the document
   codes the fonts the side uses (`CardCanvas.fix_resources`);
 - "ink": the highest total ink measured on a side (by drawing and the separation);
+- "colours": the sRGB colours the separation turned into inks (by the profile and rich
+  black: `Separation.keep_colours`), so that a rebuild makes Little CMS's transform only for
+  a colour or picture no build before separated;
 - "safe": the text of a side that comes too close to the trim (by drawing and margin);
 - "art": an image file converted to the profile's inks, the converted file's name and its
   highest ink (by the file's content, the profile and the plate);
