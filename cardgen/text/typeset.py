@@ -169,7 +169,7 @@ class Typesetter:
         # at most 4,096 (about 4 MB: a 10,000-card game's card names are words of their own)
         self._words: Bounded[tuple, tuple[Parts, tuple]] = Bounded(4096)
         self._words_of: tuple[FontBook, object | None] | None = None
-        # a run's `glyphs` (`_glyphs`) by its text and font, while the fonts stay (at most 8,192,
+        # a run's `glyphs` (`_glyphs`) by its text and font, while the fonts stay (at most 4,096,
         # then forgotten at once): a word's run asked its shaping again on every card
         self._extras: dict[tuple[str, str], str] = {}
         # texts set in a box (`set_text`): (text, style, box, fit) -> (runs, size, overflow, block,
@@ -450,7 +450,10 @@ class Typesetter:
         first run, baseline, width, ends its paragraph)."""
         baseline = top + ascent * size * (self._scale(lines[0], size) if lines else 1.0)
         out: list[tuple[int, float, float, bool]] = []
-        bases = self._directions(lines, st)
+        # (a text all in ASCII, not set right to left: every line left to right, none in visual order)
+        ascii_only = st.direction != "rtl" and all(p[0].value.isascii() for ln in lines for pieces, *_ in ln[0]
+                                                   for p in pieces if p[2])
+        bases = [0] * len(lines) if ascii_only else self._directions(lines, st)
         starts = True                   # the line starts a paragraph (is indented)
         for n, ((items, line_w, para_end), (lead, gap, para)) in enumerate(zip(lines, self._steps(lines, st),
                                                                               strict=True)):
@@ -461,8 +464,8 @@ class Typesetter:
             gaps = sum(1 for p in items[1:] if p[2] == 0)
             align = para.align or st.align
             align = _ALIGN.get((align, bases[n]), align)
-            visual = bases[n] or any(not p[0].value.isascii() and bidi.kind(p[0].value) == "R"
-                                     for pieces, *_ in items for p in pieces if p[2])
+            visual = not ascii_only and (bases[n] or any(not p[0].value.isascii() and bidi.kind(p[0].value) == "R"
+                                                         for pieces, *_ in items for p in pieces if p[2]))
             loose = frozenset() if visual or align != "justify" or para_end else _between_wide(items)
             if align == "center":
                 cx = x + (w - line_w) / 2
@@ -507,7 +510,7 @@ class Typesetter:
         if hit is None:
             shaped = self.fonts.shaped(text, font_name)
             hit = shaped.extra if shaped is not None else ""
-            if len(self._extras) >= 8192:
+            if len(self._extras) >= 4096:
                 self._extras.clear()
             self._extras[key] = hit
         return hit
