@@ -240,7 +240,8 @@ def test_start_up_imports_no_heavy_library():
 # the outputs whose section the game has not (the new game has a `booklet:` section); the element
 # types its templates do not use (theirs are rect, text and image: `cardgen.elements`), the
 # translation checks (a game in one language), the close-match search (no misspelt field); and
-# HarfBuzz, once a process has shaped the game's text (the runs kept in the user's cache).
+# HarfBuzz, once a process has shaped the game's text (the runs kept in the user's cache); and
+# `xml.etree` (its SVG icons' references read with expat alone: `core.paths._parsed_svg`).
 VALIDATE_KEEPS_OUT = ("fontTools", "pyphen", "uharfbuzz", "reportlab", "PIL", "pypdfium2", "pypdf", "svglib", "lxml", "openpyxl", "python_calamine",
                       "watchfiles", "logging", "csv", "ctypes", "subprocess", "zipfile", "importlib.resources",
                       "cardgen.render", "cardgen.load.sheets", "cardgen.outputs.tts", "cardgen.outputs.tuckboxes",
@@ -249,7 +250,8 @@ VALIDATE_KEEPS_OUT = ("fontTools", "pyphen", "uharfbuzz", "reportlab", "PIL", "p
                       "cardgen.outputs.album", "cardgen.model.dice",     # (a game without dice: not a die's net)
                       "cardgen.outputs.print_service",      # (nor a `pdfx:` section: its safe area the default)
                       "cardgen.elements.ellipse", "cardgen.elements.line", "cardgen.elements.polygon",
-                      "cardgen.elements.icon", "cardgen.elements.stack", "cardgen.check.translations", "difflib")
+                      "cardgen.elements.icon", "cardgen.elements.stack", "cardgen.check.translations", "difflib",
+                      "xml.etree")
 # `cardgen --help` lists the commands: nor templates, YAML, fonts, layout, the outputs or the
 # declarations (`cardgen.schema`: a flag made from one is made when its command is used) either.
 HELP_KEEPS_OUT = (*VALIDATE_KEEPS_OUT, "jinja2", "yaml", "cardgen.outputs", "cardgen.pipeline.options", "cardgen.schema",

@@ -140,3 +140,26 @@ def test_the_resolver_refuses_and_finds(tmp_path):
     with pytest.raises(refs.PathRefused) as out:      # a game made without loading has no roots: nothing is read
         refs.find("a", [inside / "art"], (), "art", "image", suffixes=(".png",))
     assert str(out.value) == f"image 'a' resolves outside the allowed folders; {WHERE}"
+
+
+def test_checking_a_game_checks_each_svg_icon_once(tmp_path, monkeypatch):
+    # the new game's cards and its rules both show :coins:; the rulebook's icons are looked up
+    # in the check's own book (`rulebook_problems(game, res.icons)`), so its SVG is read once
+    from cardgen.cli.new import new_game
+    from cardgen.core import paths
+    from cardgen.core.errors import Report
+    from cardgen.pipeline.check import check_game
+
+    checked: list[str] = []
+    real = paths.svg_problem
+
+    def counting(path, roots, _seen=None):
+        checked.append(Path(path).name)
+        return real(path, roots, _seen)
+
+    monkeypatch.setattr(paths, "svg_problem", counting)
+    game = new_game(tmp_path, "demo")
+    report = Report()
+    check_game(game, tmp_path, report)
+    assert not report.errors
+    assert "coins.svg" in checked and sorted(checked) == sorted(set(checked))

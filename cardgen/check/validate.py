@@ -46,7 +46,7 @@ def run_checks(game: Game, report: Report, cache: LayoutCache | None = None,
     # The rulebook's problems are reported here; a build leaves out only the outputs made from
     # it while it has errors, so that a broken rules sentence never stops the cards printing.
     from cardgen.layout.rulebook import designer_notes, rulebook_problems
-    report.extend(rulebook_problems(game))
+    report.extend(rulebook_problems(game, res.icons))
     report.extend(designer_notes(game))
     static_locs = check_templates(game, res, report)
     colour_coding(game, res, report)

@@ -370,16 +370,14 @@ def _svg_refs(path: Path, raw: bytes) -> list[str] | str:
     lxml) parses it, so that nothing the reader would see goes unchecked."""
     if re.search(rb"<\?xml-stylesheet", raw, re.I):
         return f"SVG {path.name} links a style sheet (<?xml-stylesheet?>); cardgen reads only the SVG file itself"
-    import xml.etree.ElementTree as ET
-
     elements: Iterable[Any]
     try:
-        top = ET.fromstring(raw)
+        top = _parsed_svg(raw)
         problem = _viewbox_problem(path, top.get("viewBox"))
         if problem:
             return problem
         elements = top.iter()
-    except (ET.ParseError, ValueError, LookupError):
+    except (_XMLError, ValueError, LookupError):
         try:
             from lxml import etree  # type: ignore[import-untyped]
         except ImportError:       # (svglib needs lxml: without it no SVG is drawn at all)
@@ -419,6 +417,76 @@ def _svg_refs(path: Path, raw: bytes) -> list[str] | str:
                         f"(or export it as PNG)")
             refs += [m.group(2) for m in _URL.finditer(sheet) if m.group(0).lower() != "@import"]
     return refs
+
+
+class _XMLError(Exception):
+    """An SVG the standard library's XML parser (expat) does not take."""
+
+
+class _Element:
+    """An element of an SVG as `_svg_refs` reads it: its tag (`{namespace}name`), its
+    attributes and, for a `<style>` element, what `itertext` of an `xml.etree` element gives
+    (all the character data inside it); `iter` walks it and everything inside, in document
+    order."""
+
+    __slots__ = ("attrib", "children", "parts", "tag")
+
+    def __init__(self, tag: str, attrib: dict[str, str]):
+        self.tag, self.attrib = tag, attrib
+        self.parts: list[str] = []
+        self.children: list[_Element] = []
+
+    def get(self, name: str) -> str | None:
+        return self.attrib.get(name)
+
+    def itertext(self) -> Iterable[str]:
+        return self.parts
+
+    def iter(self) -> Iterable[_Element]:
+        stack = [self]
+        while stack:
+            el = stack.pop()
+            yield el
+            stack.extend(reversed(el.children))
+
+
+def _parsed_svg(raw: bytes) -> _Element:
+    """The SVG's elements as `xml.etree.ElementTree.fromstring` parses them (the same parser,
+    expat, with names as `{namespace}name`), read with expat alone: `xml.etree` is some 3 ms of
+    the imports of a `cardgen validate` of a game with SVG icons.  `_XMLError` where
+    `fromstring` raises `ParseError`."""
+    from pyexpat import ExpatError, ParserCreate
+
+    parser = ParserCreate(None, "}")
+    parser.buffer_text = True
+    open_: list[_Element] = []
+    styles: list[_Element] = []         # the open `<style>` elements, whose text is kept
+    top: list[_Element] = []
+
+    def name(raw_name: str) -> str:
+        return "{" + raw_name if "}" in raw_name else raw_name
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        el = _Element(name(tag), {name(k): v for k, v in attrs.items()})
+        (open_[-1].children if open_ else top).append(el)
+        open_.append(el)
+        if el.tag.rsplit("}", 1)[-1].lower() == "style":
+            styles.append(el)
+
+    def end(tag: str) -> None:
+        if styles and styles[-1] is open_.pop():
+            styles.pop()
+
+    def data(text: str) -> None:
+        for el in styles:
+            el.parts.append(text)
+
+    parser.StartElementHandler, parser.EndElementHandler, parser.CharacterDataHandler = start, end, data
+    try:
+        parser.Parse(raw, True)
+    except ExpatError as exc:
+        raise _XMLError(str(exc)) from None
+    return top[0]
 
 
 MAX_SVG_SIDE = 1e6           # a side of an SVG's viewBox or size, in its units (points: 350 m)

@@ -159,10 +159,12 @@ def jinja_context(game: Game) -> dict:
 
 
 class _Parser:
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, icons: IconBook | None = None):
         self.game = game
         self.ctx = jinja_context(game)
-        self.icons = IconBook(game.search_dirs("art"), game.opts.icons or {}, game.roots)
+        if icons is None:
+            icons = IconBook(game.search_dirs("art"), game.opts.icons or {}, game.roots)
+        self.icons = icons
         self.problems: list[Diagnostic] = []
         self.notes: list[Diagnostic] = []      # designer's notes (severity "note")
 
@@ -421,23 +423,26 @@ class _Parser:
                         meta("ages"), meta("intro"), sections, aid, rules.loc)
 
 
-def _parse(game: Game) -> tuple[Rulebook | None, list[Diagnostic], list[Diagnostic]]:
+def _parse(game: Game, icons: IconBook | None = None) -> tuple[Rulebook | None, list[Diagnostic], list[Diagnostic]]:
     """The rulebook rendered, its problems and its designer's notes: once a loaded game (kept
-    on `game.rules`; the check, the booklet, the player aid and the TTS output all ask)."""
+    on `game.rules`; the check, the booklet, the player aid and the TTS output all ask).  Its
+    icons are looked up in `icons` (the game's, when the check has them: each icon found and
+    its SVG checked once) or in a book of its own."""
     if game.rules is None or not game.rules.has_rulebook:
         return None, [], []
     if game.rules.rendered is None:
-        p = _Parser(game)
+        p = _Parser(game, icons)
         book = p.rulebook()
         game.rules.rendered = (book, tuple(p.problems), tuple(p.notes))
     book, problems, notes = game.rules.rendered
     return book, list(problems), list(notes)
 
 
-def rulebook_problems(game: Game) -> list[Diagnostic]:
+def rulebook_problems(game: Game, icons: IconBook | None = None) -> list[Diagnostic]:
     """Every problem of the game's rulebook (bad structure, broken Jinja references,
-    unknown icons), each at its YAML file:line:col. Empty when there is no rulebook."""
-    return _parse(game)[1]
+    unknown icons), each at its YAML file:line:col. Empty when there is no rulebook.  `icons`:
+    the book to look its icons up in (`_parse`)."""
+    return _parse(game, icons)[1]
 
 
 def designer_note(loc: Loc, text: str) -> Diagnostic:
