@@ -20,8 +20,10 @@ def run() -> None:
     try:
         # (the start-up handler of cardgen/__init__.py stays until click has read the command
         # line; `cli.main._Main.invoke` then makes Ctrl-C a KeyboardInterrupt again)
+        from cardgen.core import imports
         from cardgen.core.imports import importing
 
+        imports.COMMAND = True
         with importing():
             from cardgen.cli.main import run as command
 

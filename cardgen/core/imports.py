@@ -25,6 +25,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 _freezes = 0        # how many times this module froze what exists (`gc.get_freeze_count` walks them all)
+# True in the `cardgen` command's own process (`cardgen.__main__.run`), not in a program or test
+# that builds in its own process: the raster workers' fork server may be forked from it
+# (`render.raster._fork_server`).
+COMMAND = False
 
 
 def _freeze() -> None:

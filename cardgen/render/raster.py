@@ -720,9 +720,10 @@ _forkserver_failed = False
 
 
 def _context():
-    """Workers are forked from a fork server: a fresh process, started once (`start_early`),
-    that has imported what they need and nothing of the build (no layouts: a worker holds
-    only the modules and the share of the cards it is sent, however large the game).  Where
+    """Workers are forked from a fork server, started once (`start_early`) before the cards
+    are read: it has imported what they need and holds nothing of the build (no layouts: a
+    worker holds only the modules and the share of the cards it is sent, however large the
+    game); a fork of the `cardgen` command's process (`_fork_server`), else a new interpreter.  Where
     there is no fork server (Windows), or it could not start (it needs a socket in the
     temporary folder), they are spawned: the same, but each imports all itself."""
     import multiprocessing as mp
@@ -781,18 +782,18 @@ def _fork_server() -> bool:
     """Start multiprocessing's fork server as a fork of this process, which has imported most
     of what the server preloads (Pillow, ReportLab, the drawing operations), instead of a new
     interpreter importing them all again: 0.23 -> 0.06 s of CPU.  Only in the `cardgen`
-    command's own process (not in a program or test that builds in its own process: its
-    state would be the workers'), with no other thread (`serve`), on Linux and a Python whose
+    command's own process (`core.imports.COMMAND`; not in a program or test that builds in its
+    own process: its state would be the workers'), with no other thread (`serve`), on Linux and a Python whose
     fork server this knows (3.11 to 3.13: no key to authenticate its clients); called before
     the cards are read (`start_early`), so the server holds little more than the imports.
     False if not (it is then started as a new interpreter, as multiprocessing does)."""
     import sys
     from multiprocessing import forkserver
 
-    import cardgen
+    from cardgen.core import imports
 
     fs = getattr(forkserver, "_forkserver", None)
-    if (not cardgen._the_command() or threading.active_count() > 1 or sys.platform != "linux"
+    if (not imports.COMMAND or threading.active_count() > 1 or sys.platform != "linux"
             or sys.version_info >= (3, 14) or "authkey_r" in forkserver.main.__code__.co_varnames
             or fs is None or hasattr(fs, "_forkserver_authkey") or getattr(fs, "_forkserver_pid", 0) is not None
             or not hasattr(fs, "_forkserver_alive_fd") or not hasattr(fs, "_forkserver_address")):
