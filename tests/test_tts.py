@@ -567,3 +567,16 @@ def test_the_saved_object_is_encoded_in_parts_as_json_dumps_writes_it():
     save = {"SaveName": "", "ObjectStates": [{"Nickname": f"Kärte {i} \u2028 😀", "Value": i / 3, "On": i % 2 == 0,
                                               "Tags": [], "Lua": None, "Deck": {"a": [1, 2]}} for i in range(3000)]}
     assert json_bytes(save) == (json.dumps(save, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def test_an_atlas_is_keyed_by_its_cells_file_names(tmp_path):
+    """`_atlas_key`: a cell that is a cached bitmap counts by its file's name (the cache's
+    folder is not part of it), as a string or a path; a colour or an empty cell by itself."""
+    from cardgen.outputs.tts import _atlas_key
+
+    name = "ab" * 32 + ".rgbz"
+    args = (2, 1, 409, 573, "jpg", 92)
+    key = _atlas_key([str(tmp_path / "a" / name), None], *args)
+    assert key == _atlas_key([tmp_path / "b" / name, None], *args) == _atlas_key([f"c/{name}", None], *args)
+    assert key != _atlas_key([str(tmp_path / ("cd" * 32 + ".rgbz")), None], *args)
+    assert key != _atlas_key([str(tmp_path / name), (255, 255, 255)], *args)

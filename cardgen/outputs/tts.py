@@ -98,7 +98,10 @@ def _atlas_key(cells: list, cols, rows, cw, ch, fmt, quality, turn: bool = False
     for c in cells:
         if isinstance(c, tuple) and len(c) == 2:       # a die's face turned over
             c = f"{Path(c[0]).name}@{c[1]}"
-        h.update((Path(c).name if isinstance(c, (str, Path)) else repr(c)).encode() + b";")
+        # (a cell's file by its name: a bitmap cache path, whose name `basename` gives without
+        # making a path of it: 2,000 cards' cells, a one-card edit)
+        h.update((os.path.basename(c) if isinstance(c, str) else c.name if isinstance(c, Path) else repr(c)).encode()
+                 + b";")
     return h.hexdigest()
 
 
