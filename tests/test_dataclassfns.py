@@ -246,3 +246,87 @@ def test_class_variables_and_init_only_fields_are_told_apart_as_python_does():
     assert quick == stock
     assert [kind for _, kind in stock[0]] == ["_FIELD", "_FIELD_CLASSVAR", "_FIELD_CLASSVAR", "_FIELD",
                                               "_FIELD_INITVAR", "_FIELD_INITVAR", "_FIELD", "_FIELD"]
+
+
+def _shapes():
+    """Classes of every shape `__init__` takes: defaults and factories, keyword-only fields,
+    init-only fields given to `__post_init__`, fields out of `__init__` (with slots, set from
+    their default), frozen and slotted classes."""
+    @dataclass(frozen=True)
+    class Frozen:
+        """Frozen."""
+        a: int
+        b: str = "b"
+        c: list = field(default_factory=list)
+        d: dict = field(init=False, default_factory=dict)
+
+    @dataclass(slots=True)
+    class Slots:
+        """Slots."""
+        x: int
+        y: int = 2
+        z: int = field(init=False, default=9)
+        w: list = field(default_factory=lambda: [1])
+
+    @dataclass(kw_only=True)
+    class Keywords:
+        """Keyword-only."""
+        p: int
+        q: tuple = ()
+
+    @dataclass
+    class Mixed:
+        """Keyword-only after positional, an init-only field, `__post_init__`."""
+        a: int
+        scale: dataclasses.InitVar[int] = 3
+        b: int = field(init=False, default=0)
+        _: dataclasses.KW_ONLY
+        tag: str = "t"
+
+        def __post_init__(self, scale):
+            self.b = self.a * scale
+
+    @dataclass(frozen=True, slots=True)
+    class Both:
+        """Frozen and slotted."""
+        n: int = 1
+
+    return {c.__name__: c for c in (Frozen, Slots, Keywords, Mixed, Both)}
+
+
+_CALLS = (("Frozen", (1,), {}), ("Frozen", (1, "x", [2]), {}), ("Frozen", (), {"a": 5, "c": [1]}),
+          ("Slots", (1,), {}), ("Slots", (), {"x": 1, "y": 5, "w": []}), ("Keywords", (), {"p": 1}),
+          ("Keywords", (), {"q": (1,), "p": 2}), ("Mixed", (2,), {}), ("Mixed", (2, 5), {"tag": "u"}),
+          ("Mixed", (), {"a": 1, "scale": 0}), ("Both", (), {}), ("Both", (4,), {}),
+          ("Frozen", (), {}), ("Frozen", (1, 2, 3, 4), {}), ("Frozen", (1,), {"a": 1}), ("Slots", (1,), {"z": 1}),
+          ("Keywords", (1,), {}), ("Mixed", (1,), {"b": 2}), ("Both", (), {"m": 1}))
+
+
+def _state(obj) -> tuple:
+    slots = [n for c in type(obj).__mro__ for n in getattr(c, "__slots__", ())]
+    return repr(obj), sorted(getattr(obj, "__dict__", {}).items()), [(n, getattr(obj, n, "unset")) for n in slots]
+
+
+def test_the_first_calls_make_instances_as_the_compiled_init_does():
+    """Until a class has been called `PLAIN_CALLS` times, its instances are made without its
+    `__init__` being compiled (`_plain_init`): the same fields, the same values (a factory's
+    new each time), the same `__post_init__`; a call the signature refuses gets the compiled
+    one's error, and from then on the class has its own."""
+    stock = _shapes()
+    with importing():
+        plain = _shapes()
+    for name, args, kwargs in _CALLS:
+        init = plain[name].__dict__["__init__"]
+        ok = _outcome(lambda args=args, kwargs=kwargs, name=name: _state(stock[name](*args, **kwargs)))
+        assert _outcome(lambda args=args, kwargs=kwargs, name=name: _state(plain[name](*args, **kwargs))) == ok
+        compiled = plain[name].__dict__["__init__"].__code__.co_filename == "<string>"
+        assert compiled == (init.__code__.co_filename == "<string>" or ok[0] != "value"), (name, args, kwargs)
+    one, two = plain["Frozen"](1), plain["Frozen"](1)
+    assert one.c == [] and one.c is not two.c and one.d is not two.d
+    with importing():
+        keywords = _shapes()["Keywords"]
+    for _ in range(dataclassfns.PLAIN_CALLS):
+        assert keywords.__dict__["__init__"].__code__.co_filename == dataclassfns.__file__
+        assert keywords(p=1).q == ()
+    keywords(p=2)
+    assert keywords.__dict__["__init__"].__code__.co_filename == "<string>"

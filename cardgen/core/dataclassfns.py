@@ -11,9 +11,12 @@ names the text would hold, doing what the compiled text does (the same text, the
 compared and hashed, the same errors; tests/test_dataclassfns.py holds each to the compiled
 one; a repr as quick as the compiled one, which `core.digest.digest` reads).  `__init__` is
 compiled as Python writes it (its signature, defaults and speed are each class's own), but
-when the class is first made an instance of (`_init_fn`): about half the classes a command
+only when the class is first made an instance of (`_init_fn`): about half the classes a command
 imports never are (a small game's `validate` made instances of 59 of its 107), and compiling
-their `__init__` was most of what making them cost.  Only Python 3.11's helpers are replaced
+their `__init__` was most of what making them cost.  The first `PLAIN_CALLS` instances are made
+without compiling it (`_plain_init`, what the compiled one does, as a function; a call whose
+arguments do not fit compiles it at once): the new game's `validate` compiled 65 `__init__`s
+(12 to 17 ms), now 16 (about 3 ms).  Only Python 3.11's helpers are replaced
 (their text is known: a later Python's are left alone, 3.13 makes dataclasses quicker
 itself), and only within the block."""
 from __future__ import annotations
@@ -138,9 +141,15 @@ def _init_fn(*args: Any) -> Callable:
             elif seen_default:
                 raise TypeError(f'non-default argument {f.name!r} follows default argument')
     own: list[Callable] = []
+    calls = [0]
+    plain = _plain_init(*args)
 
     def __init__(self: Any, /, *a: Any, **k: Any) -> None:
         if not own:
+            if calls[0] < PLAIN_CALLS and plain is not None:
+                calls[0] += 1
+                if plain(self, a, k):
+                    return
             fn = make(*args)
             fn.__qualname__ = __init__.__qualname__     # (`dataclasses` names it after its class)
             own.append(fn)
@@ -150,6 +159,90 @@ def _init_fn(*args: Any) -> Callable:
                     break
         own[0](self, *a, **k)
     return __init__
+
+
+PLAIN_CALLS = 16        # calls of a class made by `_plain_init`'s function before its `__init__` is compiled
+
+
+def _plain_init(fields: list, std_fields: tuple, kw_only_fields: tuple, frozen: bool, has_post_init: bool,
+                self_name: str, globals: dict, slots: bool) -> Callable[[Any, tuple, dict], bool] | None:
+    """What the `__init__` `dataclasses._init_fn` compiles does (`_field_init`, `_field_assign`:
+    each field's value, in field order, a default factory called when its field was not given,
+    a frozen class's fields set through `object.__setattr__`, `__post_init__` given the init-only
+    fields), as a function of the instance and the call's arguments, without compiling: True when
+    it has made the instance; False, having done nothing, for a call whose arguments do not fit
+    the signature (the compiled `__init__` then raises Python's own TypeError).  Most classes a
+    command makes are made a few times (compiling `__init__` is some 0.2 ms a class: 12 to 17 ms
+    of a small game's `validate`); after `PLAIN_CALLS` calls the class compiles its own."""
+    steps = _init_steps(fields, slots)
+    if steps is None:
+        return None
+    missing, factory_default = dataclasses.MISSING, dataclasses._HAS_DEFAULT_FACTORY  # type: ignore[attr-defined]
+    initvar = dataclasses._FIELD_INITVAR  # type: ignore[attr-defined]
+    positional = tuple(f.name for f in std_fields)
+    names = frozenset(positional) | {f.name for f in kw_only_fields}
+    defaults = {f.name: factory_default if f.default_factory is not missing else f.default
+                for f in (*std_fields, *kw_only_fields)
+                if f.default is not missing or f.default_factory is not missing}
+    post = tuple(f.name for f in fields if f._field_type is initvar) if has_post_init else None
+    put = object.__setattr__ if frozen else setattr
+
+    def plain(self: Any, a: tuple, k: dict) -> bool:
+        values = _bound(a, k, positional, names, defaults)
+        if values is None:
+            return False
+        for name, given, factory in steps:
+            if not given:
+                value = factory()
+            else:
+                value = values[name]
+                if factory is not None and value is factory_default:
+                    value = factory()
+            put(self, name, value)
+        if post is not None:
+            self.__post_init__(*(values[name] for name in post))
+        return True
+    return plain
+
+
+def _init_steps(fields: list, slots: bool) -> list[tuple[str, bool, Any]] | None:
+    """The fields `__init__` sets, in order, each as (name, whether its value is the argument,
+    its default factory or None); None for a class whose init-only field has a factory (compiled
+    at once).  (A field out of `__init__` with a plain default is the class's attribute, set only
+    with slots: its default is given as a factory.)"""
+    missing, initvar = dataclasses.MISSING, dataclasses._FIELD_INITVAR  # type: ignore[attr-defined]
+    steps: list[tuple[str, bool, Any]] = []
+    for f in fields:
+        factory = None if f.default_factory is missing else f.default_factory
+        if f._field_type is initvar:
+            if factory is not None:
+                return None
+        elif f.init:
+            steps.append((f.name, True, factory))
+        elif factory is not None:
+            steps.append((f.name, False, factory))
+        elif slots and f.default is not missing:
+            steps.append((f.name, False, (lambda value: lambda: value)(f.default)))
+    return steps
+
+
+def _bound(a: tuple, k: dict, positional: tuple, names: frozenset, defaults: dict) -> dict | None:
+    """The call's arguments by field name, the defaults of those not given filled in; None when
+    they do not fit (too many, one given twice or unknown, one without a default missing)."""
+    if len(a) > len(positional):
+        return None
+    values = dict(zip(positional, a))
+    for name, value in k.items():
+        if name in values or name not in names:
+            return None
+        values[name] = value
+    if len(values) < len(names):
+        for name in names:
+            if name not in values:
+                if name not in defaults:
+                    return None
+                values[name] = defaults[name]
+    return values
 
 
 def _process_class(cls: type, *args: Any, **kwargs: Any) -> type:
