@@ -619,3 +619,31 @@ def test_a_retired_file_kept_for_the_next_build_goes_into_the_cache_never_throug
     linked.retire(out / "cards.pdf", keep=True)
     linked.commit(None)
     assert not (out / "cards.pdf").exists() and list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.parametrize("where", ["gallery/deck", "tts", "."])
+def test_a_folder_cardgen_cannot_write_into_refuses_the_commit_before_anything_moves(tmp_path, monkeypatch, where):
+    """The commit's plan looks at the folder of every file it writes or keeps (a few folders
+    for thousands of files) and at the folders of what it removes: one this user may not write
+    into refuses the commit, naming it, with the output folder as it was (also while the
+    build retires a file elsewhere)."""
+    from cardgen.core.envfail import OutputProblem
+
+    out = tmp_path / "out"
+    for rel in ["gallery/deck/1.png", "gallery/deck/2.png", "tts/a.json", "index.html", "old/x.pdf"]:
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_bytes(b"old " + rel.encode())
+    before = snapshot(out)
+    staging = atomic.Staging(out)
+    staging.keep(out / "gallery/deck/1.png")
+    staging.add(out / "gallery/deck/2.png", b"new 2")
+    staging.add(out / "tts/a.json", b"new a")
+    staging.add(out / "index.html", b"new page")
+    staging.retire(out / "old/x.pdf")
+    locked = os.path.normpath(out / where)
+    access = os.access
+    monkeypatch.setattr(atomic.os, "access", lambda p, mode: os.path.normpath(p) != locked and access(p, mode))
+    with pytest.raises(OutputProblem) as refused:
+        staging.commit()
+    assert os.path.normpath(refused.value.path) == locked and refused.value.errno == errno.EACCES
+    assert snapshot(out) == before

@@ -647,7 +647,9 @@ class _Plan:
         occupied = {here, *here.parents} if here is not None else set()     # the folders someone stands in
         ancestors: set[Path] = set()
         top = Path(".")
-        for parent in {rel.parent for rel in new}:       # (the gallery's 2,000 images: a few folders)
+        # each file's folder (the gallery's 2,000 images: a few folders, found without a path made a file)
+        homes = {Path(d) for d in {os.path.dirname(os.fspath(rel)) for rel in new}}
+        for parent in homes:
             while parent != top and parent not in ancestors:
                 ancestors.add(parent)
                 parent = parent.parent
@@ -730,7 +732,7 @@ class _Plan:
                 if is_debris(name) and (reld / name) not in gone:
                     drop("any", reld / name)
         self.prune = sorted(set(self.prune), key=lambda p: (-p.count("/"), p))
-        writable = {real / folder for folder in {rel.parent for rel in new}} | {
+        writable = {real / folder for folder in homes} | {
             real / folder for folder in {os.path.dirname(item[1]) for item in self.remove}}
         for folder in sorted(writable):
             if folder.is_dir() and not os.access(folder, os.W_OK):
