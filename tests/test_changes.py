@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from conftest import BACK_TEMPLATE, SOLID_TEMPLATE, run_cli, write
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pdfgeom import page_items
 from pypdf import PdfReader
 
@@ -515,3 +517,24 @@ def test_print_service_date_is_the_last_commit_of_the_game(repo, monkeypatch):
                         "GIT_COMMITTER_EMAIL": "t@example.org", "GIT_CONFIG_GLOBAL": os.devnull,
                         "GIT_CONFIG_NOSYSTEM": "1"})
     assert created() == stamp(later)                 # no file changed, the commit did
+
+
+@settings(max_examples=150, deadline=None)
+@given(cards=st.lists(st.tuples(st.text(), st.text(), st.none() | st.text(), st.integers(0, 10**12),
+                                st.integers(1, 10**6), st.text(max_size=20), st.none() | st.text(max_size=20)),
+                      max_size=6),
+       sets=st.dictionaries(st.text(max_size=8), st.text(max_size=8), max_size=3))
+def test_manifest_text_is_what_json_writes(cards, sets):
+    """`Manifest.dumps` writes its cards itself (json's indented encoder is Python, 12 us a card):
+    the text is exactly json's, whatever the texts (quotes, controls, non-ASCII, surrogates)."""
+    from cardgen.layout.manifest import Entry, Manifest
+
+    entries = [Entry(deck, name, ident, copies, revision, data, "body", "face", back)
+               for deck, name, ident, copies, revision, data, back in cards]
+    m = Manifest(game="g\u00e9\"", version="1.0", cards=entries, sets=sets)
+    plain = {"format": 1, "game": m.game, "version": m.version,
+             "cards": [{f: getattr(e, f) for f in ("deck", "name", "id", "copies", "revision", "data", "body",
+                                                   "face", "back")} for e in entries]}
+    if sets:
+        plain["set"] = sets
+    assert m.dumps() == json.dumps(plain, sort_keys=True, indent=1, ensure_ascii=False) + "\n"

@@ -3,6 +3,8 @@ bar appears only after a second, and nothing at all when quiet or not on a termi
 from __future__ import annotations
 
 import io
+import os
+from pathlib import Path
 
 from conftest import write
 
@@ -74,3 +76,25 @@ def test_the_bar_appears_after_a_second():
     assert bar.bar is not None
     bar.close()
     assert "laying out print" in out.getvalue() and "50%" in out.getvalue()
+
+
+def test_the_summary_names_each_file_by_its_place_in_the_output_folder(tmp_path, monkeypatch):
+    """`terminal._inside` cuts a file's path from the folder's (no `relpath` for each of a few
+    thousand files): the same parts as `relpath` gives, for paths given relative or absolute,
+    a folder named with a trailing slash or `..`, and a file reached through a link."""
+    from cardgen.cli.terminal import _inside
+
+    out = tmp_path / "out"
+    (out / "gallery" / "img").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    (out / "cards.pdf").write_bytes(b"x")
+    (out / "gallery" / "img" / "a.png").write_bytes(b"x")
+    link = tmp_path / "link"
+    link.symlink_to(out, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    files = [out / "cards.pdf", Path("out/gallery/img/a.png"), link / "cards.pdf", out / "x" / ".." / "cards.pdf"]
+    for folder in (out, Path("out"), Path(str(out) + "/"), tmp_path / "elsewhere" / ".." / "out"):
+        got = [rel for _, rel in _inside(files, folder)]
+        assert got == [("cards.pdf",), ("gallery", "img", "a.png"), ("cards.pdf",), ("cards.pdf",)]
+        assert [rel for _, rel in _inside(files[:2], folder)] == [
+            tuple(os.path.relpath(os.path.abspath(f), os.path.abspath(folder)).split(os.sep)) for f in files[:2]]
