@@ -84,6 +84,16 @@ class Job(Generic[Opts]):
     def game(self) -> Game:
         return self.rendered.game
 
+    def ready_folder(self, name: str) -> Path:
+        """`.cache/<name>` in the output folder, emptied (of what a build that failed left): the
+        images the raster workers make now are also written there, as they are, and the commit
+        moves them into place (`Staging.add_ready`) instead of copying each out of the cache."""
+        import shutil
+
+        folder = self.out_dir / ".cache" / name
+        shutil.rmtree(folder, ignore_errors=True)
+        return folder
+
     def part(self, key: str, *inputs: Any) -> Part:
         """A part of this output (`key`: e.g. the paper) that reads `inputs` besides the
         output's options (`cardgen.outputs.incremental`): keep it if they did not change."""

@@ -3,7 +3,6 @@ MakePlayingCards (mpc) or The Game Crafter (tgc).  Made only when asked for
 (`--only png`, `--target mpc|tgc`)."""
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,8 +78,7 @@ class Png(Output[PngOptions]):
                 todo.append((target, part))
         # PNGs rasterized now are also written here by the workers, and moved into the
         # output from here at the commit: not copied out of the cache one by one
-        ready = job.out_dir / ".cache" / "png-ready"
-        shutil.rmtree(ready, ignore_errors=True)             # (left by a build that failed)
+        ready = job.ready_folder("png-ready")
         if not todo:
             return
         cache = raster.Cache.of(job.out_dir)

@@ -22,7 +22,6 @@ import hashlib
 import io
 import math
 import os
-import shutil
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,7 +180,7 @@ def _out_tts(job: Job) -> None:
     cell_of, images, (deck_images, piece_images) = make_images(
         job, requests, plan_images, atlas_dir, ext, fmt, quality, tts_dir,
         ready={id(face) for face, _ in _fan(plans, pplans)[0]},      # (the thumbnail's, if it is made again)
-        ready_dir=job.out_dir / ".cache" / "tts-ready")
+        ready_dir=job.ready_folder("tts-ready"))
     for im in images:
         stage_image(job, tts_dir, im)
 
@@ -225,7 +224,7 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
     checked: a one-card edit reads one sheet's, not every card's.  `ready_dir`: each image
     made now is also written there, as it is, by whoever makes it (`im.ready`, for
     `stage_image`: the commit moves it into place instead of reading it back from the cache
-    and hashing it, about 5 ms a 3.4 MB deck sheet; a folder inside the output folder, emptied
+    and hashing it, about 5 ms a 3.4 MB deck sheet; `Job.ready_folder`, emptied
     first).  The Tabletop Playground and Screentop outputs make theirs the same way."""
     from cardgen.render import raster
 
@@ -255,7 +254,6 @@ def make_images(job: Job, requests: list, plan_images, atlas_dir: Path, ext: str
     from cardgen.render import mosaic
 
     if ready_dir is not None:
-        shutil.rmtree(ready_dir, ignore_errors=True)        # (left by a build that failed)
         readies = {args[7]: str(ready_dir / Path(args[7]).name) for args in calls}     # (one an image file)
 
     sheets = mosaic.Sheets.of(job.out_dir)     # (what each image replaces: a JPEG encodes the rows that changed)
