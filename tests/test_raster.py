@@ -366,6 +366,34 @@ def test_cache_prunes_bitmaps_unused_for_two_weeks(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([fresh.name, "dd"])
 
 
+def test_pruning_the_cache_never_follows_a_link_to_a_folder(tmp_path):
+    """A link in the bitmap cache to a folder elsewhere: nothing there is deleted, however old,
+    nor the link; the cache's own old files, debris and empty prefix folders go."""
+    import os
+    import time
+
+    from cardgen.render.raster import Cache
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    theirs = elsewhere / ("ee" + "4" * 62 + ".png")
+    theirs.write_bytes(b"theirs")
+    cache = Cache(tmp_path / "raster")
+    cache.dir.mkdir()
+    (cache.dir / "ff").symlink_to(elsewhere, target_is_directory=True)
+    (cache.dir / "gg").mkdir()
+    old, fresh, hidden = cache.path("aa" + "0" * 62), cache.path("bb" + "1" * 62), cache.dir / ".x.rgbz"
+    for p in (old, fresh, hidden):
+        p.write_bytes(b"x")
+    month_ago = time.time() - 30 * 86400
+    for p in (old, hidden, theirs):
+        os.utime(p, (month_ago, month_ago))
+    assert cache.prune() == 2
+    assert theirs.read_bytes() == b"theirs" and (cache.dir / "ff").is_symlink()
+    assert sorted(p.name for p in cache.dir.iterdir()) == sorted([fresh.name, "ff"])
+    assert Cache(tmp_path / "missing").prune() == 0
+
+
 def test_the_bitmap_cache_is_one_flat_folder(built):
     cache = built["out"].parent / ".cache" / "raster"
     entries = [e for e in cache.iterdir() if e.name != raster.Cache.OWNER]   # (and its owner's stamp)
