@@ -557,6 +557,47 @@ def test_icon_names_in_descriptions():
     assert tts.words("Gain **2** :coins:\nthen *draw*.") == "Gain 2 coins\nthen draw."
 
 
+def test_descriptions_read_each_word_as_they_did():
+    """`tts.words` takes a plain word as it is and works out only the others part by part:
+    on random texts of words, icons (alone, inside words, named again after them), marked-up
+    spans, forced breaks and paragraphs it says what working out every word did."""
+    import random
+
+    from cardgen.text.markup import BREAK, parse
+
+    def every_word(text: str) -> str:           # (session 12's `words`, every word part by part)
+        out = []
+        for para in parse(text):
+            flat = [("break", "") if item is BREAK else ("word", "") for item in para]
+            frags = [[(f.kind, f.value) for f in item] if item is not BREAK else [] for item in para]
+            texts = []
+            for n, (kind, _) in enumerate(flat):
+                if kind == "break":
+                    texts.append("\n")
+                    continue
+                parts = []
+                for i, (fk, fv) in enumerate(frags[n]):
+                    if fk == "text":
+                        parts.append(fv)
+                        continue
+                    name = fv.replace("-", " ").replace("_", " ")
+                    after = "".join(v for k, v in frags[n][i + 1:] if k == "text")
+                    after += " " + " ".join("".join(v for k, v in w if k == "text") for w in frags[n + 1:] if w)
+                    if not after.strip().lower().startswith(name.lower()):
+                        parts.append(name)
+                if "".join(parts):
+                    texts.append("".join(parts))
+            out.append(" ".join(texts).replace(" \n ", "\n"))
+        return "\n\n".join(out).strip()
+
+    rng = random.Random(30)
+    pieces = ["gain", "Coins", "AP", "+5", "health", "die", ":coins:", ":ap:", ":health-die:", "x:coins:y",
+              ":a_b:", "**2**", "*draw*", "\n", "\n\n", "  ", "-", "coins", "\u00ad", "[red]hot[/red]", "é"]
+    for _ in range(600):
+        text = "".join(rng.choice(pieces) + rng.choice([" ", "", " ", "\n"]) for _ in range(rng.randint(0, 14)))
+        assert tts.words(text) == every_word(text), text
+
+
 def test_the_saved_object_is_encoded_in_parts_as_json_dumps_writes_it():
     """The saved object is encoded as it is made (`tts.json_bytes`, a few thousand pieces at a
     time, across many such parts here): the bytes `json.dumps` with the same settings gives."""

@@ -556,27 +556,37 @@ def words(text: str) -> str:
 
     out = []
     for para in parse(text):
-        flat = [("break", "") if item is BREAK else ("word", "") for item in para]
-        frags = [[(f.kind, f.value) for f in item] if item is not BREAK else [] for item in para]
         texts = []
-        for n, (kind, _) in enumerate(flat):
-            if kind == "break":
+        for n, item in enumerate(para):
+            if item is BREAK:
                 texts.append("\n")
-                continue
-            parts = []
-            for i, (fk, fv) in enumerate(frags[n]):
-                if fk == "text":
-                    parts.append(fv)
-                    continue
-                name = fv.replace("-", " ").replace("_", " ")
-                after = "".join(v for k, v in frags[n][i + 1:] if k == "text")
-                after += " " + " ".join("".join(v for k, v in w if k == "text") for w in frags[n + 1:] if w)
-                if not after.strip().lower().startswith(name.lower()):
-                    parts.append(name)
-            if "".join(parts):
-                texts.append("".join(parts))
+            elif len(item) == 1 and item[0].kind == "text":     # (a plain word: most of them)
+                if item[0].value:
+                    texts.append(item[0].value)
+            else:
+                word = _word(item, para, n)
+                if word:
+                    texts.append(word)
         out.append(" ".join(texts).replace(" \n ", "\n"))
     return "\n\n".join(out).strip()
+
+
+def _word(item: list, para: list, n: int) -> str:
+    """Word `n` of paragraph `para` (`item`, its spans) as `words` says it."""
+    from cardgen.text.markup import BREAK
+
+    parts = []
+    for i, frag in enumerate(item):
+        if frag.kind == "text":
+            parts.append(frag.value)
+            continue
+        name = frag.value.replace("-", " ").replace("_", " ")
+        after = "".join(f.value for f in item[i + 1:] if f.kind == "text")
+        after += " " + " ".join("".join(f.value for f in w if f.kind == "text") for w in para[n + 1:]
+                                if w is not BREAK and w)
+        if not after.strip().lower().startswith(name.lower()):
+            parts.append(name)
+    return "".join(parts)
 
 
 def _described(card, field_name: str) -> str | tts_save.Described:
