@@ -27,9 +27,23 @@ def run() -> None:
         with importing():
             from cardgen.cli.main import run as command
 
+        sys.unraisablehook = interrupt_again(sys.unraisablehook)
         command()
     except KeyboardInterrupt:
         interrupted()
+
+
+def interrupt_again(hook):
+    """`sys.unraisablehook` for the command: a Ctrl-C that arrived while a callback Python calls
+    on its own ran (a module's import lock let go of, a finalizer) cannot be raised there; Python
+    would print "Exception ignored in ..." with its traceback and drop it, and the command would
+    go on.  It ends the command as `interrupted` does instead (a build's staging folder is then
+    left for the next build to remove, as after a crash); anything else goes to `hook`."""
+    def unraisable(u) -> None:
+        if u.exc_type is not None and issubclass(u.exc_type, KeyboardInterrupt):
+            interrupted()
+        hook(u)
+    return unraisable
 
 
 def interrupted() -> None:

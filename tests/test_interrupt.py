@@ -110,6 +110,25 @@ def test_ctrl_c_from_the_terminal_reaches_the_workers_too_and_still_one_line(tin
 
 
 
+def test_ctrl_c_where_python_cannot_raise_it_still_ends_the_command_in_one_line(tmp_path):
+    """A KeyboardInterrupt in a callback Python runs on its own (here a weak reference's; in a
+    build, the one that lets go of a module's import lock) is not dropped with "Exception
+    ignored in ...": the command ends, one line, status 130 (`__main__.interrupt_again`)."""
+    script = tmp_path / "unraisable.py"
+    script.write_text(
+        "import sys, time, weakref\n"
+        "from cardgen.__main__ import interrupt_again\n"
+        "sys.unraisablehook = interrupt_again(sys.unraisablehook)\n"
+        "class Thing: pass\n"
+        "def callback(_): raise KeyboardInterrupt\n"
+        "thing = Thing(); ref = weakref.ref(thing, callback); del thing\n"
+        "time.sleep(0.05)\n"
+        "print('went on')\n")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "cardgen: interrupted\n")
+
+
 def test_ctrl_c_from_the_terminal_while_the_workers_make_the_sheets_is_one_line(tiny_game, tmp_path):
     """Ctrl-C to the whole command while a worker starts on its first deck sheet (it imports
     `render.mosaic` then): the pool and its semaphores are let go of, so multiprocessing's
