@@ -414,3 +414,30 @@ def test_an_edit_measures_the_contrast_of_the_edited_card_alone(tmp_path, monkey
     measured.clear()
     contrast._open.clear()
     assert build() == said and len(measured) == 4
+
+
+def test_the_trim_distance_of_an_unturned_text_is_its_run_boxes_corners():
+    """On a rectangular side, an unturned text's distance to the trim is worked out from its run
+    boxes' edges in one pass: the same value as the nearest of each box's four corners (icons'
+    squares, text from ascent to descent, blank runs left out), on random texts."""
+    import math
+    import random
+    from pathlib import Path
+
+    from cardgen.check.readability import _corners, trim_distance
+    from cardgen.model import ops
+
+    rng = random.Random(13)
+    for _ in range(400):
+        runs = []
+        for _ in range(rng.randrange(0, 8)):
+            kind = rng.choice(("text", "text", "icon"))
+            content = Path("a.svg") if kind == "icon" else rng.choice(("Go", " ", "", "word", "\t"))
+            runs.append(ops.new_run(rng.uniform(-30, 200), rng.uniform(-30, 260), kind, content, "Lato-Regular",
+                                    rng.choice((4, 6.5, rng.uniform(1, 30))), None, rng.uniform(0, 120)))
+        op = ops.Text(rng.uniform(-20, 150), rng.uniform(-20, 200), 80.0, 40.0, tuple(runs), 9.0)
+        side = ops.CardLayout(rng.choice((178.58, 180.0)), rng.choice((249.45, 252.0)), 9.0)
+        pts = _corners(op)
+        want = min(min(x, side.width - x, y, side.height - y) for x, y in pts) if pts else None
+        got = trim_distance(op, side)
+        assert got == want and (got is None or not math.isnan(got))

@@ -67,10 +67,13 @@ def run_box(r: ops.Run) -> tuple[float, float, float, float]:
     return r.x, r.baseline - 0.75 * r.size, r.x + r.width, r.baseline + 0.2 * r.size
 
 
+# sixteen points on the round an icon fills, as parts of its box's half sides from its corner
+_ROUND = tuple((1 + math.cos(a * math.pi / 8), 1 + math.sin(a * math.pi / 8)) for a in range(16))
+
+
 def _corners(op: ops.Text | ops.Icon) -> list[tuple[float, float]]:
     if isinstance(op, ops.Icon):      # (an icon's ink: the round it fills of its box, not the box's corners)
-        pts = [(op.x + op.w / 2 * (1 + math.cos(a * math.pi / 8)), op.y + op.h / 2 * (1 + math.sin(a * math.pi / 8)))
-               for a in range(16)]
+        pts = [(op.x + op.w / 2 * cx, op.y + op.h / 2 * cy) for cx, cy in _ROUND]
     else:
         boxes = [run_box(r) for r in op.runs if r.kind != "text" or str(r.content).strip()]
         pts = [(x, y) for x0, y0, x1, y1 in boxes for x in (x0, x1) for y in (y0, y1)]
@@ -86,6 +89,8 @@ def _corners(op: ops.Text | ops.Icon) -> list[tuple[float, float]]:
 def trim_distance(op: ops.Text | ops.Icon, layout: ops.CardLayout) -> float | None:
     """How far inside the trim what `op` draws comes closest to it (pt; negative: across it);
     None if it draws nothing."""
+    if not op.rotate and type(op) is ops.Text and layout.shape == "rect":
+        return _box_distance(op.runs, layout.width, layout.height)
     pts = _corners(op)
     if not pts:
         return None
@@ -96,6 +101,25 @@ def trim_distance(op: ops.Text | ops.Icon, layout: ops.CardLayout) -> float | No
     if polys:                       # a hex's slanted edges, a path's outline: not the box round them
         return min(edge_distance(p, polys) for p in pts)
     return min(min(x, layout.width - x, y, layout.height - y) for x, y in pts)
+
+
+def _box_distance(runs: tuple[ops.Run, ...], width: float, height: float) -> float | None:
+    """`trim_distance` of a text that is not turned on a rectangular side (most): the
+    nearest of the run boxes' edges (`run_box`) to the trim's, in one pass, not each box's four
+    corners (the same value: `width - x` is least where x is most)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for r in runs:
+        x, base, size = r.x, r.baseline, r.size
+        if r.kind == "icon":
+            xs += (x, x + size)
+            ys += (base - size, base)
+        elif str(r.content).strip():
+            xs += (x, x + r.width)
+            ys += (base - 0.75 * size, base + 0.2 * size)
+    if not xs:
+        return None
+    return min(min(xs), width - max(xs), min(ys), height - max(ys))
 
 
 def _trim_polygons(layout: ops.CardLayout) -> list[list[tuple[float, float]]]:
