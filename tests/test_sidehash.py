@@ -74,3 +74,32 @@ def test_a_side_without_effects_hashes_as_before_they_were_told() -> None:
     h = hashlib.sha256(struct.pack(f"<{len(nums)}d", *nums))
     h.update("\0".join(words).encode())
     assert side_hash(TEXT) == h.hexdigest()[:16]
+
+
+def test_runs_of_several_colours_hash_as_each_told_in_turn() -> None:
+    """A text's runs are told in order, each with its own colour (a colour told once is told
+    again for the next run that has it, the same object or an equal one): the hash is the
+    one worked out here run by run, and another colour on one run changes it."""
+    import hashlib
+    import struct
+
+    red, blue = (1.0, 0.0, 0.0, 1.0), (0.0, 0.0, 1.0, 1.0)
+    also_red = (*red[:3], 1.0)          # (equal to red, another object)
+    colours = [red, red, also_red, blue, None, red]
+    runs = tuple(dataclasses.replace(RUN, x=float(i), color=c) for i, c in enumerate(colours))
+    text = dataclasses.replace(TEXT, runs=runs)
+    nums: list[float] = [180.0, 252.0, 9.0, 3.0, 4.0, 50.0, 20.0, 9.0, False, 0.0, len(runs)]
+    words = ["rect", "Text"]
+    for i, c in enumerate(colours):
+        nums += [float(i), 2.0, 9.0, 40.0]
+        words += ["text", "Gain 1 AP", "Helvetica"]
+        if c is None:
+            words.append("\x01")
+        else:
+            words.append("(4")
+            nums += c
+    h = hashlib.sha256(struct.pack(f"<{len(nums)}d", *nums))
+    h.update("\0".join(words).encode())
+    assert side_hash(text) == h.hexdigest()[:16]
+    other = dataclasses.replace(text, runs=(*runs[:2], dataclasses.replace(runs[2], color=blue), *runs[3:]))
+    assert side_hash(other) != side_hash(text)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import operator
 import os
 import stat
 import struct
@@ -93,14 +94,21 @@ class SideHasher:
                 nums.append(op.outline_width)
                 self._value(op.shadow, nums, words)
                 self._value(op.outline, nums, words)
-            for r in op.runs:
-                nums += (r.x, r.baseline, r.size, r.width)
-                words += (r.kind, self.file(r.content) if isinstance(r.content, Path) else r.content,
-                          self.font(r.font) if r.font else "")
-                self._value(r.color, nums, words)
-                if r.tracking or r.glyphs:
-                    words += ("\x02spacing", r.glyphs)
-                    nums.append(r.tracking)
+            fonts = self._fonts
+            last: object = nums         # (a run's colour told as the run before's: its values again)
+            told: tuple[list[float], list[str]] = ([], [])
+            for x, baseline, kind, content, font, size, color, width, tracking, glyphs in map(_RUN, op.runs):
+                nums += (x, baseline, size, width)
+                face = (fonts.get(font) or self.font(font)) if font else ""
+                words += (kind, self.file(content) if isinstance(content, Path) else content, face)
+                if color is not last:
+                    last, told = color, ([], [])
+                    self._value(color, *told)
+                nums += told[0]
+                words += told[1]
+                if tracking or glyphs:
+                    words += ("\x02spacing", glyphs)
+                    nums.append(tracking)
             return      # (`element`, the template element's name for messages, draws nothing)
         names = _FIELDS.get(type(op))
         if names is None:
@@ -138,3 +146,5 @@ class SideHasher:
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
+# a run's fields in their order (the fields `_op` tells are named as they are declared: tested)
+_RUN = operator.attrgetter(*(f.name for f in dataclasses.fields(ops.Run)))
