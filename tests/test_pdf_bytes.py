@@ -391,6 +391,29 @@ def test_fonts_are_parsed_once_per_file_version_and_draw_the_same_bytes(tmp_path
     assert draw("fourth") == 0
 
 
+def test_a_drawn_font_is_named_by_the_hash_its_face_was_found_by(tmp_path):
+    """`fonts._for_drawing` hashes each font's bytes to find its parsed face in the user's
+    cache and marks the face with that SHA-256; a document names the font by it
+    (`rlcompat._font_ident`) without hashing the bytes again (1.8 MB in a one-card edit of
+    the print sheets).  The mark is the SHA-256 of the bytes ReportLab draws with, and the
+    PDF's font resources carry it."""
+    import hashlib
+
+    from reportlab.pdfbase import pdfmetrics
+
+    from cardgen.resources import fonts
+
+    game = make_game(tmp_path)
+    build_game(game, game, BuildOptions(out=tmp_path / "out", only=("cards",)), Report())
+    pdf = (tmp_path / "out" / "dozen" / "cards.pdf").read_bytes()
+    marked = [f for f in pdfmetrics._fonts.values() if fonts.SHA256 in getattr(getattr(f, "face", None), "__dict__", {})]
+    assert marked
+    for font in marked:
+        assert fonts.data_sha256(font) == hashlib.sha256(font.face._ttf_data).hexdigest()
+    used = [f for f in marked if b"/F" + fonts.data_sha256(f)[:10].encode() in pdf]
+    assert len(used) >= 2                       # (Lato and Vollkorn)
+
+
 def test_the_pdfx_font_preflight_reads_font_objects_straight_from_the_bytes(tmp_path):
     """`pdfx.unembedded_fonts` finds a ReportLab file's fonts in its bytes, through its
     cross-reference table (a one-card rebuild need not read the whole PDF/X back with pypdf),

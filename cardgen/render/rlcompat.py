@@ -36,6 +36,7 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.core.memo import Bounded
+from cardgen.resources.fonts import data_sha256
 
 __all__ = ["CardCanvas"]
 
@@ -201,7 +202,7 @@ def _font_ident(doc: Any, font: Any) -> str:
     per file) is named by its ReportLab name, as before, rather than share the first's."""
     ident = font.__dict__.get("_cardgen_ident")
     if ident is None:
-        ident = font._cardgen_ident = "F" + hashlib.sha256(font.face._ttf_data).hexdigest()[:10]
+        ident = font._cardgen_ident = "F" + data_sha256(font)[:10]
     named = doc.__dict__.setdefault("_cardgen_font_idents", {})
     if named.setdefault(ident, font) is not font:
         ident = "F" + hashlib.sha256(font.fontName.encode()).hexdigest()[:10]

@@ -401,7 +401,7 @@ def _face_state(font: TTFont) -> bytes | None:
 
     face, names = {}, {}
     for key, value in font.face.__dict__.items():
-        if key in ("_ttf_data", "_pdfScale"):
+        if key in ("_ttf_data", "_pdfScale", SHA256):
             continue
         if type(value) is TTFNameBytes:
             names[key] = bytes(value)
@@ -461,19 +461,38 @@ def _for_drawing(name: str, path: Path, parsed: TTFont | None = None) -> TTFont:
         if body is not None and body.startswith(head):
             font = _face_of(name, path, data, body[len(head):])
             if font is not None:
-                return font
+                return _hashed(font, key)
         parsed = _parse(name, path)
         if hashlib.sha256(parsed.face._ttf_data).digest() != bytes.fromhex(key):
             return parsed           # (the file changed since it was read)
     elif entry.exists():
-        return parsed
+        return _hashed(parsed, key)
     state = _face_state(parsed)
     if state is not None:
         from cardgen.core.atomic import write_bytes
 
         with contextlib.suppress(OSError):     # a read-only home: parsed again next time
             write_bytes(entry, seal(head + state))
-    return parsed
+    return _hashed(parsed, key)
+
+
+# The attribute of a parsed font's face holding the SHA-256 (hex) of its bytes (`_ttf_data`),
+# where `_for_drawing` hashed them: a document names the font by it (`render.rlcompat`), and
+# hashing the three fonts of a one-card edit's sheets again was 1.8 MB (not kept in the cache).
+SHA256 = "_cardgen_sha256"
+
+
+def _hashed(font: TTFont, key: str) -> TTFont:
+    """`font`, its face marked with `key`, the SHA-256 of its bytes."""
+    setattr(font.face, SHA256, key)
+    return font
+
+
+def data_sha256(font: Any) -> str:
+    """The SHA-256 (hex) of a parsed font's bytes: as `_for_drawing` found it, else hashed."""
+    face = font.face
+    known = face.__dict__.get(SHA256)
+    return known if known is not None else hashlib.sha256(face._ttf_data).hexdigest()
 
 
 def _to_reportlab(name: str, path: Path) -> None:
