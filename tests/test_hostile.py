@@ -20,7 +20,7 @@ import pytest
 from conftest import run_cli, write
 
 from cardgen.core import atomic
-from cardgen.core.digest import walk_files
+from cardgen.core.digest import walk_files, walk_stats
 from cardgen.layout import expr
 from cardgen.pipeline.incremental import input_files
 
@@ -81,6 +81,14 @@ def test_walk_files_never_leaves_the_game_or_opens_pipes(tmp_path):
     # without bounds (cardgen's own package): links are followed, pipes still never listed
     assert sorted(os.path.relpath(f, game) for f in walk_files(game)) == [
         "art/ok.png", "game.yaml", "inside.png", "stuff/lib/big.txt"]
+    # each with the status of what it is (a link's target's), as a hash by status needs it
+    for bounds in (None, [game.resolve()]):
+        found = walk_stats(game, inside=bounds)
+        assert [f for f, _ in found] == walk_files(game, inside=bounds)
+        for f, st in found:
+            there = os.stat(f)
+            assert (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_mode) == \
+                (there.st_ino, there.st_dev, there.st_size, there.st_mtime_ns, there.st_mode)
 
 
 def test_pipes_in_a_game_folder_neither_hang_a_build_nor_pass_as_decks(tiny_game, tmp_path):

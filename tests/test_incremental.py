@@ -668,3 +668,35 @@ def test_an_output_files_name_in_the_record_is_its_path_from_the_output_folder(t
         assert ledger.rel(path) == Path(os.path.relpath(os.path.abspath(path), tmp_path / "out")).as_posix()
     assert ledger.rel(Path("out/gallery/a.png")) == "gallery/a.png"
     assert ledger.rel(tmp_path / "out2" / "y.pdf") == "../out2/y.pdf"
+
+
+def test_the_code_version_names_each_package_file_by_its_path_within_the_package(tmp_path, monkeypatch):
+    """`code_version` hashes each of cardgen's files by its path within the package (cut from
+    the walk's, as `relpath` gives it) and its content (each file's status looked at once, as
+    the walk found it): the same version as those paths and hashes worked out one by one, and
+    another once a file of the package changes."""
+    import hashlib
+    import sys
+
+    from cardgen.core import digest
+
+    monkeypatch.setattr(digest, "_code", [])
+    pkg = Path(digest.__file__).resolve().parents[1]
+    h = hashlib.sha256(sys.version.encode())
+    for lib in digest.LIBRARIES:
+        h.update(digest.library_stamp(lib).encode() + b"\0")
+    for f in digest.walk_files(pkg):
+        h.update(f"{os.path.relpath(f, pkg)}\0{digest.file_digest(Path(f))}\0".encode())
+    cache = digest.DigestCache()
+    assert digest.code_version(cache) == h.hexdigest()
+    assert len(cache.entries) == len(digest.walk_files(pkg))
+    # a changed file: another version (a copy of the package, one file edited)
+    copy = tmp_path / "cardgen"
+    shutil.copytree(pkg, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(digest, "__file__", str(copy / "core" / "digest.py"))
+    monkeypatch.setattr(digest, "_code", [])
+    same = digest.code_version()
+    monkeypatch.setattr(digest, "_code", [])
+    with open(copy / "core" / "units.py", "a") as f:
+        f.write("\n# edited\n")
+    assert same == h.hexdigest() and digest.code_version() != same

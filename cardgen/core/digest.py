@@ -360,12 +360,14 @@ class DigestCache:
         self.entries: dict[str, list] = {}
         self.hashed = 0                       # files read and hashed (not found in the cache)
 
-    def get(self, path: str) -> str | None:
-        """The file's sha256, or None if it is not a readable file."""
-        try:
-            st = os.stat(path)
-        except (OSError, ValueError):
-            return None
+    def get(self, path: str, st: os.stat_result | None = None) -> str | None:
+        """The file's sha256, or None if it is not a readable file (`st`: its status, as
+        `walk_stats` just found it; else looked up)."""
+        if st is None:
+            try:
+                st = os.stat(path)
+            except (OSError, ValueError):
+                return None
         if not stat.S_ISREG(st.st_mode):
             return None                     # a pipe or device is never read
         hit = self.old.get(path)
@@ -393,6 +395,15 @@ def walk_files(root: Path, skip: Iterable[Path] = (), inside: Sequence[Path] | N
     pipes, devices and sockets (never opened: reading one may not end).  With `inside` (the
     folders a game may read, resolved), a link to a folder or file elsewhere is not followed:
     nothing outside is read or hashed."""
+    return [path for path, _ in walk_stats(root, skip, inside)]
+
+
+def walk_stats(root: Path, skip: Iterable[Path] = (), inside: Sequence[Path] | None = None) \
+        -> list[tuple[str, os.stat_result]]:
+    """`walk_files`, each file with its status (through a link, its target's), as the walk
+    found it: a caller that hashes them by status (`DigestCache.get`) does not look again.
+    Without `inside`, a file is not asked whether it is a link (any link is followed), so it
+    is looked at once."""
     skipped = {os.path.realpath(s) for s in skip}
     roots = [str(r) for r in inside] if inside is not None else None
 
@@ -401,7 +412,7 @@ def walk_files(root: Path, skip: Iterable[Path] = (), inside: Sequence[Path] | N
 
     from cardgen.core import limits
 
-    out: list[str] = []
+    out: list[tuple[str, os.stat_result]] = []
     seen: set[str] = set()
     top = str(root).rstrip(os.sep).count(os.sep)
     for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
@@ -418,15 +429,18 @@ def walk_files(root: Path, skip: Iterable[Path] = (), inside: Sequence[Path] | N
                 continue
             path = os.path.join(dirpath, f)
             try:
-                st = os.lstat(path)
-                if stat.S_ISLNK(st.st_mode):
-                    if not allowed(os.path.realpath(path)):
-                        continue
+                if roots is None:
                     st = os.stat(path)
+                else:
+                    st = os.lstat(path)
+                    if stat.S_ISLNK(st.st_mode):
+                        if not allowed(os.path.realpath(path)):
+                            continue
+                        st = os.stat(path)
             except (OSError, ValueError):
                 continue        # a broken link: nothing to read
             if stat.S_ISREG(st.st_mode):
-                out.append(path)
+                out.append((path, st))
     return out
 
 
@@ -460,8 +474,11 @@ def code_version(cache: DigestCache | None = None) -> str:
         h = hashlib.sha256(sys.version.encode())
         for lib in LIBRARIES:
             h.update(library_stamp(lib).encode() + b"\0")
-        for f in walk_files(pkg):
-            h.update(f"{os.path.relpath(f, pkg)}\0{own.get(f)}\0".encode())
+        # (each file's path within the package cut from the walk's, which begins with the
+        # package's: `relpath`'s answer, without its work on 340 paths)
+        cut = len(os.path.join(str(pkg), ""))
+        for f, st in walk_stats(pkg):
+            h.update(f"{f[cut:]}\0{own.get(f, st)}\0".encode())
         _code.append((h.hexdigest(), own.entries))
     version, entries = _code[0]
     if cache is not None:
