@@ -255,6 +255,21 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     done = incremental.up_to_date(inputs, state, Path(path), out_dir, opts, report)
     if done is not None:
         return Built([], None, out_dir, done.files, done.cards, done.duplex, unchanged=True)
+    if not state.outputs(inputs.code) and any(OUTPUTS[name].rasterizes for name in opts.wanted()):
+        from cardgen.render import raster
+
+        # A first build (or the first of this code): the raster workers' fork server imports
+        # while the cards are laid out.  A rebuild starts it only if its sides are many enough
+        # for workers (`raster.Pool.get`): importing what it preloads cost a one-card edit of
+        # every output a tenth of its CPU, for no worker.  What this process imports next anyway
+        # and the workers need too (setting text, packed layouts, ReportLab's PDF objects) is
+        # imported first: a server forked from this process (`raster._fork_server`) has it then,
+        # and does not import it again (about 0.02 s of its CPU).  Not the rest (loading,
+        # checking): the server and each worker would count it in their memory.
+        with importing():
+            from cardgen.layout import cache as _layouts  # noqa: F401
+            from cardgen.render import docinfo as _docinfo  # noqa: F401
+        raster.start_early()
     # (`load.sheetfetch`, not `load.sheets`: only a deck of a spreadsheet reads one)
     with importing():
         from cardgen.layout.manifest import MANIFEST, manifest_of
@@ -262,17 +277,6 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
         from cardgen.pipeline.changes import changes_since
         from cardgen.pipeline.check import check_game, check_rendered, keep_history
         from cardgen.render import docinfo
-    if not state.outputs(inputs.code) and any(OUTPUTS[name].rasterizes for name in opts.wanted()):
-        from cardgen.render import raster
-
-        # A first build (or the first of this code): the raster workers' fork server imports
-        # while the cards are laid out.  A rebuild starts it only if its sides are many enough
-        # for workers (`raster.Pool.get`): importing what it preloads cost a one-card edit of
-        # every output a tenth of its CPU, for no worker.  Started after this process's own
-        # imports above: a server forked from it (`raster._fork_server`) has them, so it does
-        # not import again what the workers share with them (the text setting and layout-cache
-        # modules, ReportLab's PDF objects: about 0.015 s of its CPU).
-        raster.start_early()
 
     # images at the size they print (checks draw too); a game's languages share them
     shared = out_dir.parent if opts.lang else out_dir
