@@ -630,7 +630,7 @@ def test_sides_laid_out_are_held_packed_and_decoded_a_few_at_a_time(game, tmp_pa
 
     packed = sides(check(game, tmp_path / "out"))
     with monkeypatch.context() as m:
-        m.setattr(Layouter, "_packed", lambda self, layout, packed, encoded: layout)
+        m.setattr(Layouter, "_packed", lambda self, layout, packed, encoded, dumped: layout)
         plain = sides(check(game, tmp_path / "plain"))
     assert all(type(s) is cache.PackedLayout and "ops" not in vars(s) for s in packed)
     assert not any(isinstance(s, cache.PackedLayout) for s in plain)

@@ -191,17 +191,26 @@ def digest(*values: Any) -> str:
     return hashlib.sha256(repr(values).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def plain_digest(value: Any) -> str | None:
+def plain_digest(value: Any, dumped: bytes | None = None) -> str | None:
     """A hash of plain data (str, bytes, int, float, bool, None, and tuples and lists of
     them) that two values share only where `digest` would: made from `marshal`'s format 2,
     which keeps each value's type and each float's bits (-0.0 is not 0.0, 1 not 1.0 nor True)
     and, unlike later formats, no references (equal data, equal bytes), so it costs a few
     times less than writing out a `repr` (a 2,000-card document's print sheets: 13 ms to 3 ms).
-    None for anything else (an object, a subclass of str or tuple): `digest` it."""
+    None for anything else (an object, a subclass of str or tuple): `digest` it.  `dumped`:
+    `plain_bytes(value)`, if the caller has it already."""
+    if dumped is None:
+        dumped = plain_bytes(value)
+    return None if dumped is None else hashlib.sha256(dumped).hexdigest()
+
+
+def plain_bytes(value: Any) -> bytes | None:
+    """Plain data written out as `plain_digest` hashes it (`marshal`'s format 2: equal data,
+    equal bytes), or None for anything else."""
     import marshal
 
     try:
-        return hashlib.sha256(marshal.dumps(value, 2)).hexdigest()
+        return marshal.dumps(value, 2)
     except ValueError:
         return None
 

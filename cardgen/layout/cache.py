@@ -62,7 +62,7 @@ from typing import Any
 
 from cardgen.core import limits
 from cardgen.core.cachefile import CacheFile
-from cardgen.core.digest import DigestCache, file_digest
+from cardgen.core.digest import DigestCache, file_digest, plain_bytes
 from cardgen.core.errors import CardgenError, Loc
 from cardgen.core.paths import PathRefused
 from cardgen.model import ops
@@ -195,14 +195,18 @@ def decode_ops(encoded: tuple) -> list[ops.Op]:
 
 
 def pack_ops(layout: list[ops.Op]) -> bytes:
-    """Drawing operations as the cache keeps them: `encode_ops`, marshalled and compressed
-    (a third of the size: a 10,000-card build holds them all until the file is saved)."""
-    return pack_encoded(encode_ops(layout))
+    """Drawing operations as the cache keeps them: `encode_ops`, marshalled (`plain_bytes`:
+    what `ops.layout_digest` hashes) and compressed (a third of the size: a 10,000-card build
+    holds them all until the file is saved)."""
+    dumped = plain_bytes(encode_ops(layout))
+    if dumped is None:
+        raise ValueError("not plain data")
+    return pack_dumped(dumped)
 
 
-def pack_encoded(encoded: tuple) -> bytes:
-    """`pack_ops` of operations already encoded (`encode_ops`)."""
-    return zlib.compress(marshal.dumps(encoded), 1)
+def pack_dumped(dumped: bytes) -> bytes:
+    """`pack_ops` of operations already encoded and marshalled (`plain_bytes(encode_ops(...))`)."""
+    return zlib.compress(dumped, 1)
 
 
 def unpack_ops(packed: bytes) -> list[ops.Op]:

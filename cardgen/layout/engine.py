@@ -289,7 +289,8 @@ class Layouter:
         if self.cache is None or self._trace is None:
             self.laid_out += 1
             return self._lay(deck, card, side, tpl, fields)
-        from cardgen.layout.cache import pack_encoded
+        from cardgen.core.digest import plain_bytes
+        from cardgen.layout.cache import pack_dumped
 
         key = self._key(deck, card, side, tpl, fields)
         if key is not None:
@@ -316,20 +317,24 @@ class Layouter:
             try:
                 anchor = self._anchor(deck, card, side, tpl)
                 encoded = ops.encode_ops(layout.ops)
-                packed = pack_encoded(encoded)
+                dumped = plain_bytes(encoded)
+                if dumped is None:
+                    raise ValueError("not plain data")
+                packed = pack_dumped(dumped)
                 entry = (anchor, trace.deps(faces, looked_up), tuple(events), packed, tuple(layout.stamp))
             except ValueError:
                 return layout           # something marshal cannot keep: laid out every time
             self.cache.put(key, entry)
-            layout = self._packed(layout, packed, encoded)
+            layout = self._packed(layout, packed, encoded, dumped)
             self.cache.fresh[key] = layout
         return layout
 
-    def _packed(self, layout: ops.CardLayout, packed: bytes, encoded: tuple) -> ops.CardLayout:
+    def _packed(self, layout: ops.CardLayout, packed: bytes, encoded: tuple, dumped: bytes) -> ops.CardLayout:
         """A side just laid out, held packed from now on (`cache.PackedLayout`: a 10,000-card
         game's decoded sides were about 100 MB), with what the build works out from its
         operations (`cache.HASHES`, `ops.needs`) worked out now, while they are at hand, so
-        that only drawing it decodes it again."""
+        that only drawing it decodes it again (`dumped`: its operations as packed, and hashed
+        by `ops.layout_digest`)."""
         from cardgen.layout.cache import HASHES, PackedLayout
         from cardgen.layout.sidehash import SideHasher
         from cardgen.resources.fonts import font_files
@@ -337,7 +342,7 @@ class Layouter:
         if self._hasher is None:
             self._hasher = SideHasher()
         ops.needs(layout)
-        ops.layout_digest(layout, font_files(), self._file_digests, encoded)
+        ops.layout_digest(layout, font_files(), self._file_digests, encoded, dumped)
         self._hasher.side(layout, shared=False)
         held = PackedLayout(layout.width, layout.height, layout.bleed, None, layout.key, layout.shape, layout.stamp,
                             encoded=packed, source=str(self.cache.path) if self.cache is not None else "",

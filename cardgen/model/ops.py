@@ -271,7 +271,8 @@ def extent(op: Op) -> tuple[float, float, float, float]:
 
 
 def layout_digest(layout: CardLayout, font_files: Mapping[str, FilePath],
-                  files_seen: dict[str, str] | None = None, encoded: tuple | None = None) -> str:
+                  files_seen: dict[str, str] | None = None, encoded: tuple | None = None,
+                  dumped: bytes | None = None) -> str:
     """Content hash of one laid-out card side: its size, shape and drawing operations, and
     the content of every font (`font_files`: ReportLab font name -> file), icon and image file
     they use.  Equal digests draw equal pictures.  Worked out once per layout (a finished
@@ -279,13 +280,14 @@ def layout_digest(layout: CardLayout, font_files: Mapping[str, FilePath],
     (the layout engine's, for one pass over the cards: each file's status looked up once,
     not once a side).  The operations are hashed as the layout cache packs them
     (`encode_ops`, plain tuples that keep every field, by `plain_digest`: a
-    few times cheaper than their `repr`); `encoded`: that, if the caller has it already."""
+    few times cheaper than their `repr`); `encoded`: that, if the caller has it already, and
+    `dumped` its `plain_bytes` (what the layout cache packs)."""
     done = layout.__dict__.get("_digest")
     if done is not None:
         return str(done)
     if encoded is None:
         encoded = encode_ops(layout.ops)
-    drawn = plain_digest(encoded) or digest(layout.ops)
+    drawn = plain_digest(encoded, dumped) or digest(layout.ops)
     files: set[str] = set()
     fonts: set[str] = set()
     for op in layout.ops:
