@@ -105,7 +105,8 @@ def restore_facts(layout: ops.CardLayout, facts: Any) -> bool:
     layout.__dict__.update(zip(HASHES, facts))
     return True
 
-# One cached side: (anchor, deps, events, encoded ops (`pack_ops`), stamp[, facts]).  `deps`: what its
+# One cached side: (anchor, deps, events, encoded ops (`pack_ops`), stamp[, facts]).  `anchor`: b"" where
+# there are no events (never compared); `deps`: what its
 # layout looked up (`Trace`); `events`: what it reported, ("w", file, line, col, cell, message,
 # code, group, card) for a warning and ("o", element index, what, where) for an element off the card.
 Dep = tuple[str, str, str, str, str, str]

@@ -315,7 +315,9 @@ class Layouter:
             events, fonts.uses, trace.side, self._events = self._events, None, None, None
         if key is not None and all(map(_plain_event, events)):
             try:
-                anchor = self._anchor(deck, card, side, tpl)
+                # (an entry that reported nothing is used wherever the card has moved: its anchor
+                # is never looked at, and not worked out)
+                anchor = self._anchor(deck, card, side, tpl) if events else b""
                 encoded = ops.encode_ops(layout.ops)
                 dumped = plain_bytes(encoded)
                 if dumped is None:
