@@ -527,6 +527,29 @@ def test_drawing_operations_come_back_exactly():
         (10.0, 20.0, 3.0, layout, "d/0/face", "rect", [2])
 
 
+def test_a_packed_side_holds_no_more_memory_than_its_bytes():
+    """A side is held packed (a 10,000-card build holds them all): the memory its packed bytes
+    take is about their length, not the room the compressor set aside (about the size of the
+    operations unpacked), and they unpack to the same operations."""
+    import tracemalloc
+
+    runs = tuple(ops.Run(1.0 + i, 9.0, "text", f"word{i % 7}", "Lato-Regular", 9.0, (0.0, 0.0, 0.0, 1.0), 20.5)
+                 for i in range(60))
+    layout = [ops.Text(1.0, 2.0, 30.0, 10.0, runs, 9.0)]
+    raw = len(marshal.dumps(cache.encode_ops(layout), 2))
+    cache.pack_ops(layout)          # (the compressor made, outside what is measured)
+    tracemalloc.start()
+    try:
+        packed = [cache.pack_ops(layout) for _ in range(200)]
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    size = sum(map(len, packed))
+    assert size < 200 * raw / 3                     # (they are compressed)
+    assert held < size + 200 * 100                  # (their bytes and an object's header each)
+    assert cache.unpack_ops(packed[0]) == layout
+
+
 def test_what_a_template_value_may_read_of_deck_and_game():
     assert data_read("{{ game.version }}") == {"game": frozenset({"version"})}
     assert data_read("v{{ game['version'] }} of {{ deck.count }}") == {"game": frozenset({"version"}),
