@@ -174,10 +174,12 @@ def test_a_one_card_edit_makes_one_card_form_object_a_file(tmp_path, monkeypatch
     before = kept()
     edit(game)
     made: set[tuple[int, int]] = set()
+    drawers: list = []      # (each kept, so that no other drawer is given its id)
     real = draw.Drawer.card_form
 
     def spy(self, layout):
         made.add((id(self), id(layout)))
+        drawers.append(self)
         return real(self, layout)
 
     monkeypatch.setattr(draw.Drawer, "card_form", spy)
