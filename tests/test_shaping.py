@@ -355,3 +355,43 @@ def test_a_record_keeps_the_runs_last_shaped(tmp_path, monkeypatch):
     later = shaping.Shaper(Path.read_bytes)
     with later.recording():
         assert list(later.kept(version) or {}) == ["six", "seven", "eight"]
+
+
+def test_a_run_coded_again_in_its_font_changes_nothing_and_is_not_worked_again(tmp_path, monkeypatch):
+    """`glyph_codes` of a run a font coded before (the same `Shaped`, as the font book keeps it)
+    leaves the font's glyph map, widths and ToUnicode text as they were and does not walk the
+    run again (the print-service file names the glyphs of every side it keeps); the same text
+    shaped anew is worked again; and a font that coded other runs in between ends as one that
+    coded each once."""
+    import hashlib
+
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from cardgen.render.glyphs import glyph_codes
+    from cardgen.resources import shaping
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = _fonts_dir() / "Vollkorn-Regular.ttf"
+    version = hashlib.sha256(path.read_bytes()).hexdigest()
+    shaper = shaping.Shaper(Path.read_bytes)
+    office, offer = shaper.shape("office", path, version), shaper.shape("offer", path, version)
+    assert office is not None and offer is not None
+
+    def state(font) -> tuple:
+        return dict(font.face.charToGlyph), dict(font.face.charWidths), dict(font._cardgen_text)
+
+    once = TTFont("once", str(path))
+    glyph_codes(once, "office", office)
+    glyph_codes(once, "offer", offer)
+    again = TTFont("again", str(path))
+    assert glyph_codes(again, "office", office) == office.codes
+    glyph_codes(again, "offer", offer)
+    walked = []
+    real = shaping.Shaped.cluster_text
+    monkeypatch.setattr(shaping.Shaped, "cluster_text", lambda self, text: walked.append(text) or real(self, text))
+    assert glyph_codes(again, "office", office) == office.codes and walked == []
+    assert state(again) == state(once) and any(ord(ch) >= shaping.PSEUDO for ch in office.codes)
+    anew = shaping.Shaper(Path.read_bytes).shape("office", path, version)
+    walked.clear()
+    assert anew is not office and glyph_codes(again, "office", anew) == office.codes and walked == ["office"]
+    assert state(again) == state(once)

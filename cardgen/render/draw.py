@@ -749,7 +749,7 @@ def text_chars(layouts: Iterable[ops.CardLayout], fonts: FontBook) -> dict[str, 
         for font, text in side_chars(layout, fonts).items():
             chars.setdefault(font, set()).update(text)
     for font, used in chars.items():    # shaped glyphs' codes (`Run.glyphs`), known to the font before it codes them
-        if any(ord(ch) >= PSEUDO for ch in used):
+        if used and max(used) >= chr(PSEUDO):
             register(getFont(font), "".join(used))
     return chars
 
@@ -769,8 +769,9 @@ def shaped_side(layout: ops.CardLayout, fonts: FontBook) -> bool:
     Worked out once a side, as `side_chars` (each paper's sheets and cards.pdf ask)."""
     done = layout.__dict__.get("_shaped")
     if done is None:
-        done = layout.__dict__["_shaped"] = any(ord(ch) >= PSEUDO for text in side_chars(layout, fonts).values()
-                                                for ch in text)
+        first = chr(PSEUDO)     # (past every character: the largest of a text tells)
+        done = layout.__dict__["_shaped"] = any(text and max(text) >= first
+                                                for text in side_chars(layout, fonts).values())
     return bool(done)
 
 

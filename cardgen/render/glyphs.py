@@ -47,13 +47,22 @@ def glyph_codes(font: Any, text: str, shaped: Shaped) -> str:
     """The characters that draw the glyphs of `shaped` (`text` shaped in the ReportLab
     TrueType font `font`) through the font's subsets (`Shaped.codes`: a glyph that is its
     character's own is that character, any other its code point `PSEUDO + glyph`), registered
-    with the font, with the characters each glyph stands for (its ToUnicode entry)."""
+    with the font, with the characters each glyph stands for (its ToUnicode entry).  Done
+    once a font for each run (`shaped` as the font book keeps it for `text`): a second time
+    changes nothing, and the print-service file names the glyphs of every side it keeps
+    (`Drawer._name_glyphs`: 2,000 sides, most of them the same few words with a ligature)."""
+    done: dict[str, Shaped] | None = getattr(font, "_cardgen_coded", None)
+    if done is None:
+        done = font._cardgen_coded = {}
+    elif done.get(text) is shaped:
+        return shaped.codes
     register(font, shaped.extra)
     names = _text_map(font)
     for ch, chars in zip(shaped.codes, shaped.cluster_text(text), strict=True):
         code = ord(ch)
         if code >= PSEUDO and ((chars and names.get(code, _MORE) == _MORE) or code not in names):
             names[code] = chars or _MORE
+    done[text] = shaped
     return shaped.codes
 
 
