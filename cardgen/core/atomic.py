@@ -531,7 +531,7 @@ class Staging:
     def keep(self, path: Path) -> None:
         """Keep the previous output's file at `path` as it is (for an output whose inputs did
         not change), even inside a folder this build owns (`own_dir`)."""
-        self.files[Path(path)] = KEPT
+        self.files[path if isinstance(path, Path) else Path(path)] = KEPT    # (not parsed again: 2,000 kept images)
 
     def own_dir(self, folder: Path) -> None:
         """`folder` holds only this output: files in it that this build did not write (left from
@@ -676,20 +676,21 @@ class _Plan:
                 drop("file", rel)
                 self.notes.append((out / rel, "was a file; replaced by cardgen's own folder"))
         for rel, src in sorted(new.items()):
-            path = real / rel
             if below_gone(rel):
                 if isinstance(src, Kept):       # (kept through a link cardgen now replaces: copied)
                     try:
                         (stage / rel).parent.mkdir(parents=True, exist_ok=True)
-                        _link_or_copy(path, stage / rel)
+                        _link_or_copy(real / rel, stage / rel)
                     except OSError as exc:
                         raise OutputProblem(out / rel, exc, "cannot keep the previous output's file") from None
                 continue
-            if isinstance(src, Kept):
-                if not os.path.isfile(path):
+            if isinstance(src, Kept):       # (its path as a string: 2,000 kept gallery images)
+                if not os.path.isfile(os.path.join(real, rel)):
                     raise OutputProblem(out / rel, FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT)),
                                         "cannot keep the previous output's file")
-            elif path.is_symlink():
+                continue
+            path = real / rel
+            if path.is_symlink():
                 drop("link", rel)
                 self.notes.append((out / rel, f"was a link to {display_path(os.readlink(path))}; replaced by "
                                               f"cardgen's own file (nothing in the linked place was changed or "
