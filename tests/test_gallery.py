@@ -4,6 +4,7 @@ relative links only, the same bytes on every build."""
 from __future__ import annotations
 
 import io
+import os
 import re
 from pathlib import Path
 
@@ -162,6 +163,31 @@ def test_problems_go_to_the_cards_named_else_the_lines_else_the_deck_else_the_ga
     assert [x.message for x in placed.game] == ["item 'VP tokens': count open"]
 
 
+def test_problems_of_one_file_named_two_ways_go_to_the_same_deck(tmp_path, monkeypatch):
+    """A file is looked up once a call (`place_problems`: 1,193 warnings of one template), by
+    the name each problem gives it: the deck file named from the current folder and in full,
+    and a file of no deck, each placed as when it is alone."""
+    game = make_game(tmp_path)
+    g = load_game(game, game, Report())
+    monkeypatch.chdir(game)
+    f = str(g.decks[0].file)
+    rel = os.path.relpath(f, game)
+    d = [Diagnostic(Loc(rel, 1, 1), "first about the deck", "warning"),
+         Diagnostic(Loc(f, 1, 1), "second about the deck", "warning"),
+         Diagnostic(Loc(rel, 5, 5), "at Alpha", "warning"),
+         Diagnostic(Loc("rules.yaml", 9, 1), "item 'VP tokens': count open", "warning"),
+         Diagnostic(Loc(str(game / "rules.yaml"), 9, 1), "item 'dice': count open", "warning")]
+    placed = place_problems(g.decks, d)
+    assert [x.message for x in placed.decks["things"]] == ["first about the deck", "second about the deck"]
+    assert [x.message for x in placed.cards[("things", 0)]] == ["at Alpha"]
+    assert [x.message for x in placed.game] == ["item 'VP tokens': count open", "item 'dice': count open"]
+    for one in d:
+        alone = place_problems(g.decks, [one])
+        assert (alone.cards, alone.decks, alone.game) == (
+            {k: [one] for k, v in placed.cards.items() if one in v}, {k: [one] for k, v in placed.decks.items() if one in v},
+            [one] if one in placed.game else [])
+
+
 def test_colour_vision_toggle_in_a_browser(tmp_path):
     """The page's colour-vision control shows the cards through the readability check's own
     matrices (Machado 2009): the red card reads back, from the browser's pixels, as the
@@ -230,15 +256,15 @@ def test_a_one_card_edit_makes_that_cards_html_and_the_page_a_clean_build_makes(
     monkeypatch.setattr(album.Fragments, "_make", lambda self, kind, data: made.append((kind, data.name))
                         or make(self, kind, data))
     clean: list[str] = []
-    page_html = album.page_html
+    gallery_page, page_html = album.gallery_page, album.page_html
 
-    def both(al, page, title, body=None, fragments=None):
-        got = page_html(al, page, title, body, fragments)
+    def both(al, page, title, fragments):
+        got = gallery_page(al, page, title, fragments)          # (the page around the cards kept: `gallery_page`)
         made.append(("(page made)", ""))
         clean.append(page_html(al, page, title))                 # every card's made anew
         return got
 
-    monkeypatch.setattr(album, "page_html", both)
+    monkeypatch.setattr(album, "gallery_page", both)
     build_game(game, game, BuildOptions(out=out, only=("gallery",)), Report())
     assert made[:made.index(("(page made)", ""))] == [("tile", "Bêta <b>"), ("lightbox", "Bêta <b>")]
     html = (out / "gal" / "index.html").read_text(encoding="utf-8")
@@ -315,3 +341,61 @@ def test_the_pages_templates_are_compiled_once_per_text(tmp_path, monkeypatch):
     compiled.clear()
     assert page() == first and len(compiled) == 1
     album._env.cache_clear()
+
+
+# -- the page around the cards, kept ---------------------------------------------------------------
+
+# What page.html and cards.html read of their values (and card.html's `problems` and `side`,
+# which they call): `album.skeleton_data` keeps the page by all of it.  A template that reads
+# something new must have it added there, then here.
+SKELETON_READS = {
+    "page.html": {"decks", "inline", "lang", "languages", "live", "name", "slug", "summary", "version"},
+    "cards.html": {"back", "cards", "copies", "count", "deck", "decks", "errors", "label", "live", "name",
+                   "problem_count", "problems", "size", "slug", "stale", "summary", "where"},
+    "card.html": {"full", "height", "message", "round", "severity", "src", "text", "what", "where", "width",
+                  "width_mm"},
+}
+
+
+def test_what_the_page_around_the_cards_reads_is_what_it_is_kept_by():
+    import jinja2
+    from jinja2 import nodes
+
+    from cardgen.outputs.album import PAGES
+
+    env = jinja2.Environment()
+    for name, listed in SKELETON_READS.items():
+        tree = env.parse((PAGES / name).read_text(encoding="utf-8"))
+        parts = [m for m in tree.find_all(nodes.Macro) if m.name in ("problems", "side")] if name == "card.html" \
+            else [tree]
+        assert {a.attr for part in parts for a in part.find_all(nodes.Getattr)} == listed, name
+
+
+def test_the_page_around_the_cards_is_kept_and_the_page_is_a_clean_builds(tmp_path, monkeypatch):
+    """`index.html` made from its skeleton kept in `.cache/gallery.bin` (`album.gallery_page`)
+    and each deck's kept tiles and lightboxes is byte for byte a clean build's: after a card's
+    colour is edited (no Jinja page made: its tile names its image by its place), a deck
+    renamed and a card given a problem (the skeleton made again)."""
+    from cardgen.outputs import album
+
+    game = make_game(tmp_path / "a")
+    made = []
+    real = album.page_html
+
+    def spy(*args, **kwargs):
+        made.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(album, "page_html", spy)
+    out = build(game)
+    things = game / "things.yaml"
+    edits = [("#ff0000", "#ee0000", 0), ("deck: Things", "deck: Stuff", 1),
+             ('{name: Beta, color: "#00ff00"}', '{name: Beta, color: "#00ff00", cuont: 2}', 1)]
+    for n, (old, new, skeletons) in enumerate(edits):
+        things.write_text(things.read_text().replace(old, new))
+        made.clear()
+        build(game)
+        assert len(made) == skeletons, old
+        fresh = make_game(tmp_path / f"fresh{n}")
+        (fresh / "things.yaml").write_text(things.read_text())
+        assert (out / "index.html").read_bytes() == (build(fresh) / "index.html").read_bytes(), old

@@ -372,6 +372,27 @@ def test_an_edit_of_a_game_whose_templates_read_fields_imports_no_jinja(tmp_path
         assert bool(_kept_out(found, ("jinja2", "cardgen.layout.exprenv"))) is jinja
 
 
+def test_an_edit_of_a_cards_colour_with_the_gallery_imports_no_jinja(tmp_path, tiny_game):
+    """The gallery's page around its cards is kept (`album.gallery_page`), and a card whose
+    colour changed keeps its tile and lightbox (they name its image by its place): its page is
+    made without Jinja; a card renamed makes its tile again, with Jinja."""
+    import os
+
+    from cardgen.core.errors import Report
+    from cardgen.load.project import game_project
+    from cardgen.pipeline.build import BuildOptions, build_game
+
+    cache = Path(os.environ["XDG_CACHE_HOME"])
+    game, out = tiny_game(template=SOLID_TEMPLATE.replace(" | default('#3366cc')", "")), tmp_path / "out"
+    assert build_game(game, game_project(game), BuildOptions(out=out, only=("gallery",)), Report())
+    deck = game / "deck.yaml"
+    for old, new, jinja in (("#00ff00", "#00ff01", False), ("Beta", "Gamma", True)):
+        deck.write_text(deck.read_text().replace(old, new))
+        found = _imported(tmp_path, "build", str(game), "--only", "gallery", "--out", str(out), cache=cache)
+        assert "cardgen.outputs.gallery" in found and "cardgen.pipeline.check" in found        # (it built)
+        assert bool(_kept_out(found, ("jinja2",))) is jinja, old
+
+
 def test_importing_holds_off_the_collector_and_freezes_what_it_imported(tmp_path, monkeypatch):
     """`core.imports.importing()`: no cyclic collection during the block; the objects that exist
     after it imported a module are frozen (never walked again), and a block that imports

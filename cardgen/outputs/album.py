@@ -308,8 +308,13 @@ def place_problems(decks: Iterable[Deck], diagnostics: Iterable[Diagnostic]) -> 
     for at, (deck_of, card) in enumerate((d, c) for d in decks for c in d.cards):
         by_name.setdefault(card.name, []).append((at, deck_of, card))
     placed = Placed()
+    of_file: dict[str, Deck | None] = {}       # (each file looked up once: 1,193 warnings of one template)
     for diag in sorted(diagnostics, key=Diagnostic.sort_key):
-        deck = by_file.get(Path(os.path.abspath(diag.loc.file))) if diag.loc.file else None
+        deck = None
+        if diag.loc.file:
+            if diag.loc.file not in of_file:
+                of_file[diag.loc.file] = by_file.get(Path(os.path.abspath(diag.loc.file)))
+            deck = of_file[diag.loc.file]
         if deck is not None:
             named = [c for c in deck.cards if _names_card(diag.message, c.name)]
             if not named:
@@ -693,6 +698,86 @@ class Fragments:
     def _make(self, kind: str, data: CardData) -> Any:
         self.made += 1
         return getattr(_env().get_template("card.html").module, kind)(data, self.words)
+
+
+# -- the gallery's page around its cards, kept as made -------------------------------------------
+
+HOLE = "\x00"      # (around each of a skeleton's holes: a control character, which no shown text keeps: `clean`)
+
+
+class _Holes:
+    """`fragment` of a skeleton: each deck's tiles or lightboxes one hole, `HOLE kind HOLE
+    deck HOLE between HOLE`, filled from `Fragments.deck` (`gallery_page`)."""
+
+    def __init__(self, decks: list[DeckView]) -> None:
+        self.at = {id(d): i for i, d in enumerate(decks)}
+        self.holes = 0
+        self.other = False          # asked for something else: no skeleton
+
+    def __call__(self, kind: str, c: CardView, d: DeckView) -> str:
+        self.other = True
+        return ""
+
+    def deck(self, kind: str, d: DeckView, between: str) -> Any:
+        from markupsafe import Markup
+
+        if id(d) not in self.at or HOLE in kind + between:
+            self.other = True
+            return ""
+        self.holes += 1
+        return Markup(HOLE.join(["", kind, str(self.at[id(d)]), between, ""]))
+
+
+def skeleton_data(al: Album, page: Page, title: str) -> tuple:
+    """What `page.html` and `cards.html` show besides each deck's tiles and lightboxes, as
+    plain values (with the page's words and cardgen's code and templates, which the cache
+    holding the skeleton is for: what it is kept by).  `tests/test_gallery.py` holds the
+    attributes the two templates read to those listed here."""
+    def problems(items: Iterable[Problem]) -> tuple:
+        return tuple((p.severity, p.where, p.message, p.code, tuple(p.loc)) for p in items)
+
+    def side(s: Side | None) -> tuple | None:
+        return None if s is None else (s.what, s.round, s.src, s.width, s.height, s.full, s.width_mm)
+
+    decks = tuple((d.name, d.slug, d.copies, d.problem_count, d.stale, d.deck.size.label, d.where,
+                   problems(d.problems), side(d.back), len(d.cards)) for d in al.decks)
+    words = page.words
+    return (title, words.lang, tuple(sorted(words.own.items())), page.live, problems(page.errors), page.stale,
+            page.version, page.lang, tuple(page.languages), al.summary(words), problems(al.problems), al.errors,
+            al.warnings, decks)
+
+
+def gallery_page(al: Album, page: Page, title: str, fragments: Fragments) -> str:
+    """`page_html` of the gallery, made from the page around the cards as the last build made
+    it (its skeleton, kept in `fragments.cache` by `skeleton_data`) and each deck's tiles
+    and lightboxes (`Fragments.deck`): the same text, and no Jinja where no card's HTML is
+    made (a one-card edit of a card's text: its tile names its image, by the card's place)."""
+    if fragments.cache is None or page.inline is not asset:
+        return page_html(al, page, title, fragments=fragments)
+    import hashlib
+    import marshal
+
+    try:
+        data = marshal.dumps(skeleton_data(al, page, title), 2)
+    except ValueError:      # (a value of a subclass: made whole)
+        return page_html(al, page, title, fragments=fragments)
+    key = hashlib.blake2b(b"page;" + data, digest_size=16).digest()
+    skeleton = fragments.cache.get(key)
+    if skeleton is None:
+        made = _Holes(al.decks)
+        skeleton = page_html(al, page, title, fragments=made)     # type: ignore[arg-type]
+        if made.other or skeleton.count(HOLE) != 4 * made.holes:
+            return page_html(al, page, title, fragments=fragments)
+        fragments.cache.put(key, skeleton)
+    parts = skeleton.split(HOLE)
+    holes = [parts[at:at + 3] for at in range(1, len(parts), 4)]
+    if len(parts) % 4 != 1 or not all(kind in ("tile", "lightbox") and deck.isdigit() and int(deck) < len(al.decks)
+                                      for kind, deck, _ in holes):
+        return page_html(al, page, title, fragments=fragments)
+    out = [parts[0]]
+    for (kind, deck, between), after in zip(holes, parts[4::4], strict=True):
+        out += [str(fragments.deck(kind, al.decks[int(deck)], between)), after]
+    return "".join(out)
 
 
 def cards_html(al: Album | None, page: Page, fragments: Fragments | None = None) -> str:

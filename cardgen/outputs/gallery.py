@@ -32,8 +32,10 @@ class GalleryOptions(Decl):
 
 class GalleryCache(CacheFile):
     """Each card's tile and lightbox HTML as the last build made it (`album.Fragments`), by a
-    digest of what it shows and the page's words (`<output>/.cache/gallery.bin`, sealed, for
-    this code version only; the cards of the last build only)."""
+    digest of what it shows and the page's words, and the page around them, with a hole for
+    each deck's tiles and lightboxes (`album.gallery_page`), by a digest of what it shows
+    (`<output>/.cache/gallery.bin`, sealed, for this code version only; the last build's
+    entries only)."""
 
     NAME = "gallery.bin"
 
@@ -90,5 +92,5 @@ class Gallery(Output[GalleryOptions]):
             with part:
                 job.staging.add_file(root / name, path, raster.read_payload)
         fragments = A.Fragments(r.game.words, GalleryCache.of(job.out_dir))
-        html = A.page_html(al, A.Page(words=r.game.words), al.title, fragments=fragments)
+        html = A.gallery_page(al, A.Page(words=r.game.words), al.title, fragments)
         job.staging.add(job.out_dir / "index.html", html.encode("utf-8"))
