@@ -348,6 +348,8 @@ def test_rebuild_with_nothing_changed_imports_no_output_and_no_check(tmp_path, t
     assert "cardgen.outputs.print_sheets" in found and "cardgen.pipeline.check" in found       # (it built)
     assert _kept_out(found, ("cardgen.outputs.booklet", "cardgen.outputs.player_aid", "cardgen.outputs.rulebook_pages",
                              "cardgen.outputs.tts", "cardgen.outputs.gallery", "cardgen.outputs.print_service")) == []
+    # nor what only the `changes` output reads (the changes since a build or a git commit)
+    assert _kept_out(found, ("cardgen.pipeline.changes", "cardgen.layout.changes")) == []
 
 
 def test_an_edit_of_a_game_whose_templates_read_fields_imports_no_jinja(tmp_path, tiny_game):

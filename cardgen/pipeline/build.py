@@ -274,7 +274,6 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     with importing():
         from cardgen.layout.manifest import MANIFEST, manifest_of
         from cardgen.load import sheetfetch
-        from cardgen.pipeline.changes import changes_since
         from cardgen.pipeline.check import check_game, check_rendered, keep_history
         from cardgen.render import docinfo
 
@@ -310,8 +309,11 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
                                          "error", "strict"))
     hold()      # (the laid-out, checked game lives until the build ends: the outputs' collections skip it)
     manifest = manifest_of(rendered)
-    changes = changes_since(opts.changed_since, game, manifest, checked.previous) \
-        if any(o.name == "changes" for o in wanted) else None
+    changes = None
+    if any(o.name == "changes" for o in wanted):     # (`pipeline.changes` imported for it alone)
+        with importing():
+            from cardgen.pipeline.changes import changes_since
+        changes = changes_since(opts.changed_since, game, manifest, checked.previous)
     staging = Staging(out_dir)
     ledger = Ledger(out_dir, inputs.code, state.parts, fonts.font_files, outputs=state.outputs(inputs.code),
                     hashes=state.hashes(out_dir, inputs.code))
