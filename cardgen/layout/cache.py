@@ -69,7 +69,7 @@ from cardgen.model.ops import _CONTENT, _FILE, _KINDS, _RUNS, encode_ops
 from cardgen.resources.fonts import FontBook, FontError, font_digest, font_files
 from cardgen.text.typeset import Typesetter
 
-FORMAT = 4         # 4: sides packed by zstd (3: by zlib; 3: `ops.layout_digest` hashes the encoded operations)
+FORMAT = 4         # 4: sides packed by zstd, not zlib (3: `ops.layout_digest` hashes the encoded operations)
 _open: dict[FilePath, LayoutCache] = {}
 
 # The content hashes a build works out for a laid-out side and keeps on it, by attribute:
