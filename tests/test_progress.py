@@ -78,6 +78,18 @@ def test_the_bar_appears_after_a_second():
     assert "laying out print" in out.getvalue() and "50%" in out.getvalue()
 
 
+def test_relative_to_is_relpath():
+    """`core.errors.relative_to` (the summary's and the ledger's quick `relpath`) gives what
+    `os.path.relpath` gives: inside the folder, the folder itself, a sibling whose name
+    begins with the folder's, above it, and under the root folder."""
+    from cardgen.core.errors import relative_to
+
+    for full, root in [("/a/b/c.pdf", "/a/b"), ("/a/b/g/i/x.png", "/a/b"), ("/a/b", "/a/b"),
+                       ("/a/bc/x.pdf", "/a/b"), ("/a/x.pdf", "/a/b"), ("/x/y.pdf", "/"), ("/", "/")]:
+        full, root = os.path.abspath(full), os.path.abspath(root)
+        assert relative_to(full, root) == os.path.relpath(full, root), (full, root)
+
+
 def test_the_summary_names_each_file_by_its_place_in_the_output_folder(tmp_path, monkeypatch):
     """`terminal._inside` cuts a file's path from the folder's (no `relpath` for each of a few
     thousand files): the same parts as `relpath` gives, for paths given relative or absolute,

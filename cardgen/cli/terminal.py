@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 import click
 
-from cardgen.core.errors import display_path, plural
+from cardgen.core.errors import display_path, plural, relative_to
 from cardgen.core.progress import Bar
 
 DELAY = 1.0     # seconds a stage runs before its bar appears
@@ -148,12 +148,9 @@ def _inside(files: list[Path], out_dir: Path) -> list[tuple[Path, tuple[str, ...
     relative to `out_dir`: from the paths as given (a few thousand gallery images resolved
     cost a realpath each), else (a file named through a link) resolved."""
     root = os.path.abspath(out_dir)
-    inside = os.path.join(root, "")
     out = []
     for q in files:
-        full = os.path.abspath(q)
-        # (as `relpath` gives it, without its work for a file in the folder: 3 to 6 us each)
-        rel = full[len(inside):] if full.startswith(inside) else os.path.relpath(full, root)
+        rel = relative_to(os.path.abspath(q), root)
         if rel.startswith(".."):
             rel = str(Path(q).resolve().relative_to(Path(out_dir).resolve()))
         out.append((q, tuple(rel.split(os.sep))))

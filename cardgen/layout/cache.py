@@ -198,10 +198,16 @@ def pack_ops(layout: list[ops.Op]) -> bytes:
     """Drawing operations as the cache keeps them: `encode_ops`, marshalled (`plain_bytes`:
     what `ops.layout_digest` hashes) and compressed (a third of the size: a 10,000-card build
     holds them all until the file is saved)."""
-    dumped = plain_bytes(encode_ops(layout))
+    return pack_dumped(dumped_ops(encode_ops(layout)))
+
+
+def dumped_ops(encoded: tuple) -> bytes:
+    """Encoded operations (`encode_ops`) marshalled as `pack_dumped` packs them and
+    `ops.layout_digest` hashes them (`plain_bytes`); ValueError for what is not plain data."""
+    dumped = plain_bytes(encoded)
     if dumped is None:
         raise ValueError("not plain data")
-    return pack_dumped(dumped)
+    return dumped
 
 
 def pack_dumped(dumped: bytes) -> bytes:

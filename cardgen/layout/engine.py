@@ -289,8 +289,7 @@ class Layouter:
         if self.cache is None or self._trace is None:
             self.laid_out += 1
             return self._lay(deck, card, side, tpl, fields)
-        from cardgen.core.digest import plain_bytes
-        from cardgen.layout.cache import pack_dumped
+        from cardgen.layout.cache import dumped_ops, pack_dumped
 
         key = self._key(deck, card, side, tpl, fields)
         if key is not None:
@@ -319,9 +318,7 @@ class Layouter:
                 # is never looked at, and not worked out)
                 anchor = self._anchor(deck, card, side, tpl) if events else b""
                 encoded = ops.encode_ops(layout.ops)
-                dumped = plain_bytes(encoded)
-                if dumped is None:
-                    raise ValueError("not plain data")
+                dumped = dumped_ops(encoded)
                 packed = pack_dumped(dumped)
                 entry = (anchor, trace.deps(faces, looked_up), tuple(events), packed, tuple(layout.stamp))
             except ValueError:

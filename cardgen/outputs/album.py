@@ -632,12 +632,18 @@ class CardData:
         """`of(c, d)` as plain values, made without it (`dataclasses.astuple` of it: a test
         holds them equal): what `Fragments` finds a card's HTML by, a fifth of making it and
         its `repr` (2,000 cards of a one-card edit)."""
-        def side(s: Side | None) -> tuple | None:
-            return None if s is None else (s.what, s.round, s.src, s.width, s.height, s.full, s.width_mm)
+        return (c.anchor, c.key, c.name, c.count, c.where, c.search_text(), c.severity, _problems_shown(c.problems),
+                _side_shown(c.face), _side_shown(c.back), _side_shown(c.back or d.back), d.name)
 
-        problems = tuple((p.severity, p.where, p.message, p.code, tuple(p.loc)) for p in c.problems)
-        return (c.anchor, c.key, c.name, c.count, c.where, c.search_text(), c.severity, problems, side(c.face),
-                side(c.back), side(c.back or d.back), d.name)
+
+def _side_shown(s: Side | None) -> tuple | None:
+    """A side's image as plain values (`SideData`'s fields: `CardData.shown`, `skeleton_data`)."""
+    return None if s is None else (s.what, s.round, s.src, s.width, s.height, s.full, s.width_mm)
+
+
+def _problems_shown(items: Iterable[Problem]) -> tuple:
+    """Problems as plain values (`CardData.shown`, `skeleton_data`)."""
+    return tuple((p.severity, p.where, p.message, p.code, tuple(p.loc)) for p in items)
 
 
 class Fragments:
@@ -733,18 +739,12 @@ def skeleton_data(al: Album, page: Page, title: str) -> tuple:
     plain values (with the page's words and cardgen's code and templates, which the cache
     holding the skeleton is for: what it is kept by).  `tests/test_gallery.py` holds the
     attributes the two templates read to those listed here."""
-    def problems(items: Iterable[Problem]) -> tuple:
-        return tuple((p.severity, p.where, p.message, p.code, tuple(p.loc)) for p in items)
-
-    def side(s: Side | None) -> tuple | None:
-        return None if s is None else (s.what, s.round, s.src, s.width, s.height, s.full, s.width_mm)
-
     decks = tuple((d.name, d.slug, d.copies, d.problem_count, d.stale, d.deck.size.label, d.where,
-                   problems(d.problems), side(d.back), len(d.cards)) for d in al.decks)
+                   _problems_shown(d.problems), _side_shown(d.back), len(d.cards)) for d in al.decks)
     words = page.words
-    return (title, words.lang, tuple(sorted(words.own.items())), page.live, problems(page.errors), page.stale,
-            page.version, page.lang, tuple(page.languages), al.summary(words), problems(al.problems), al.errors,
-            al.warnings, decks)
+    return (title, words.lang, tuple(sorted(words.own.items())), page.live, _problems_shown(page.errors), page.stale,
+            page.version, page.lang, tuple(page.languages), al.summary(words), _problems_shown(al.problems),
+            al.errors, al.warnings, decks)
 
 
 def gallery_page(al: Album, page: Page, title: str, fragments: Fragments) -> str:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardgen.core.digest import RACY_NS, kept_digest
-from cardgen.core.errors import Diagnostic, Loc, Report
+from cardgen.core.errors import Diagnostic, Loc, Report, relative_to
 
 if TYPE_CHECKING:
     from cardgen.core.atomic import Staging
@@ -144,14 +144,12 @@ class Ledger:
         return self.hashes.sha256(rel)
 
     def rel(self, path: Path) -> str:
-        """`path` relative to the output folder, with `/` (as `relpath` gives it, without its
-        work for a path inside the folder: every kept gallery image of a build)."""
-        full, inside = os.path.abspath(path), self.__dict__.get("_inside")
-        if inside is None:
-            inside = self.__dict__["_inside"] = os.path.join(os.path.abspath(self.out_dir), "")
-        if full.startswith(inside):
-            return full[len(inside):].replace(os.sep, "/")
-        return Path(os.path.relpath(full, self.out_dir)).as_posix()
+        """`path` relative to the output folder, with `/` (every kept gallery image of a
+        build: `relative_to`)."""
+        root = self.__dict__.get("_root")
+        if root is None:
+            root = self.__dict__["_root"] = os.path.abspath(self.out_dir)
+        return relative_to(os.path.abspath(path), root).replace(os.sep, "/")
 
     def committed(self, digests: Mapping[Path, str]) -> None:
         """After the commit: the sha256 of each file this build wrote."""
