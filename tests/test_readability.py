@@ -4,6 +4,8 @@ build, measured on the rendered card) text without contrast against what is behi
 is said once, at its template line, and a well-made card gets none of them."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import REPO, write
 
@@ -356,6 +358,58 @@ def test_the_colour_behind_text_is_the_commonest_one_not_the_inks():
     assert behind(black * 9 + red, (0.0, 0.0, 0.0, 1.0)) == tuple((v >> 3) * 8 / 255 + 4 / 255 for v in (3, 4, 2))
 
 
+def test_the_colour_behind_text_is_counted_alike_from_an_image_and_from_its_bytes():
+    """`behind` takes a line box as a Pillow image (what the check crops) or as its RGB bytes,
+    and finds the same colour either way, ties going to the colour met first in the rows."""
+    from PIL import Image
+
+    from cardgen.check.contrast import behind
+
+    red, blue, black, grey = bytes((250, 0, 0)), bytes((0, 0, 250)), bytes((3, 4, 2)), bytes((128, 128, 128))
+    rows = [blue * 3 + red * 3, red * 3 + blue * 3, black * 2 + grey * 2 + red + blue, black * 6]
+    for data in rows:
+        for ink in ((0.0, 0.0, 0.0, 1.0), (1.0, 0.0, 0.0, 1.0), (0.0, 0.0, 1.0, 1.0)):
+            img = Image.frombytes("RGB", (3, len(data) // 9), data)
+            assert behind(img, ink) == behind(data, ink)
+    level = tuple((v >> 3) * 8 / 255 + 4 / 255 for v in (0, 0, 250))
+    assert behind(Image.frombytes("RGB", (3, 2), rows[0]), (0.0, 0.0, 0.0, 1.0)) == level       # (blue first)
+    assert behind(Image.frombytes("RGB", (2, 3), rows[1]), (0.0, 0.0, 0.0, 1.0)) != level       # (red first)
+
+
+def test_a_first_check_measures_each_side_where_its_bitmap_is_made(tmp_path, monkeypatch):
+    """A side's contrast is measured on its bitmap as it is made (`raster.Probe`), not read back
+    from the cache; a bitmap made before (by the gallery, say) is read back, and measures the same."""
+    from cardgen.check import contrast
+    from cardgen.pipeline.check import check_rendered
+    from cardgen.render import raster
+
+    root, _ = game(tmp_path, BAD)
+    out = tmp_path / "out"
+    read: list[str] = []
+    real = raster.open_image
+
+    def counted(path):
+        read.append(Path(path).suffix)
+        return real(path)
+
+    def check() -> list[str]:
+        report = Report()
+        checked = check_game(root, root, report, out)
+        check_rendered(checked, report, out)
+        return [str(d) for d in report.said() if d.code == "contrast"]
+
+    monkeypatch.setattr(raster, "open_image", counted)
+    raster.reset_stats()
+    said = check()
+    assert raster.STATS["rasterized"] == 4 and read == []
+    assert said and "on 4 cards (first: 'Ruby Mine', mines.yaml:4:5)" in said[0]
+    assert said == [str(d) for d in found(root, deep=True) if d.code == "contrast"]
+    (out / ".cache" / "contrast.bin").unlink()          # (measured again, from the bitmaps in the cache)
+    contrast._open.clear()
+    raster.reset_stats()
+    assert check() == said and raster.STATS["rasterized"] == 0 and read == [".png"] * 4
+
+
 def test_an_edit_measures_the_contrast_of_the_edited_card_alone(tmp_path, monkeypatch):
     """What each side measured is kept in one file (`.cache/contrast.bin`): a rebuild after one
     card's edit measures that card alone and says exactly what a cold `validate --deep` says;
@@ -366,13 +420,13 @@ def test_an_edit_measures_the_contrast_of_the_edited_card_alone(tmp_path, monkey
     root, _ = game(tmp_path, BAD)
     out = tmp_path / "out"
     measured: list[str] = []
-    real = contrast._measure
+    real = contrast.measure_image
 
-    def counted(layout, path, spec):
+    def counted(img, layout, spec):
         measured.append(layout.key)
-        return real(layout, path, spec)
+        return real(img, layout, spec)
 
-    monkeypatch.setattr(contrast, "_measure", counted)
+    monkeypatch.setattr(contrast, "measure_image", counted)
 
     def build() -> list[str]:
         report = Report()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import tempfile
-from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,23 +46,60 @@ def _lines(op: ops.Text) -> list[tuple[tuple[float, float, float, float], ops.Ru
 _FIVE_BITS = bytes(v >> 3 for v in range(256))      # a channel's value, to the 32 levels colours are counted at
 
 
-def behind(data: bytes, ink: tuple[float, ...]) -> tuple[float, float, float]:
-    """The colour behind text of colour `ink` among the pixels of `data` (its line's box, RGB
-    bytes): the most common colour that is not the ink's; the ink's own when most of the box
-    is that.  (Counted in C, the channels cut to 5 bits by `bytes.translate`: a loop over a
-    line's pixels in Python took a tenth of a second a card side.)"""
-    cut = data.translate(_FIVE_BITS)
-    counts = Counter(zip(cut[0::3], cut[1::3], cut[2::3], strict=True))
-    total = sum(counts.values())
-    ranked = counts.most_common()
-    for (r, g, b), n in ranked:
+def behind(pixels: Any, ink: tuple[float, ...]) -> tuple[float, float, float]:
+    """The colour behind text of colour `ink` among the pixels of its line's box (an RGB
+    image, or its bytes): the most common colour that is not the ink's, of two as common the
+    one met first; the ink's own when most of the box is that.  (The channels are cut to 32
+    levels by `bytes.translate` and the colours counted by `Image.getcolors`, both in C:
+    counting the pixels in Python, even with `collections.Counter`, took about 3 ms a card side.)"""
+    ranked, total = _ranked(pixels)
+    first = None
+    for n, (r, g, b) in ranked:
         colour = ((r * 8 + 4) / 255, (g * 8 + 4) / 255, (b * 8 + 4) / 255)
+        first = first or colour
         if delta_e(colour, ink) >= _NEAR:
             return colour
         if n > 0.6 * total:
             return colour           # the text stands on its own colour
-    r, g, b = ranked[0][0]
-    return (r * 8 + 4) / 255, (g * 8 + 4) / 255, (b * 8 + 4) / 255
+    return first or (4 / 255, 4 / 255, 4 / 255)
+
+
+def _ranked(pixels: Any) -> tuple[Iterator[tuple[int, tuple[int, int, int]]], int]:
+    """(each colour of the box at 32 levels a channel with its count, most common first and of
+    equal counts the one met first in the box's rows; the box's pixel count).  The order among
+    equal counts is found only for those `behind` looks at."""
+    from PIL import Image
+
+    if isinstance(pixels, Image.Image):
+        size, data = pixels.size, pixels.tobytes()
+    else:
+        size, data = (len(pixels) // 3, 1), bytes(pixels)
+    total = size[0] * size[1]
+    cut = data.translate(_FIVE_BITS)
+    counted = Image.frombytes("RGB", size, cut).getcolors(min(total, 32768)) or []   # (at most 32768 at 5 bits)
+    ranked: list[tuple[Any, int]] = sorted(((colour, n) for n, colour in counted), key=lambda c: -c[1])
+
+    def first_at(colour: tuple[int, int, int]) -> int:
+        pattern, at = bytes(colour), -1
+        while True:
+            at = cut.find(pattern, at + 1)
+            if at < 0 or at % 3 == 0:
+                return at
+
+    def ordered() -> Iterator[tuple[int, tuple[int, int, int]]]:
+        k = 0
+        while k < len(ranked):
+            end = k + 1
+            while end < len(ranked) and ranked[end][1] == ranked[k][1]:
+                end += 1
+            tied = ranked[k:end]
+            if len(tied) > 1:
+                tied.sort(key=lambda c: first_at(c[0]))
+            for colour, n in tied:
+                yield n, colour
+            k = end
+
+    return ordered(), total
 
 
 def _ink(r: ops.Run, bg: tuple[float, ...]) -> tuple[float, ...]:
@@ -81,7 +118,7 @@ def worst_line(op: ops.Text, img: Any, scale: float) -> tuple[float, float, tupl
         if box[2] - box[0] < 2 or box[3] - box[1] < 2:
             continue
         first = run.color or (0.0, 0.0, 0.0, 1.0)
-        bg = behind(img.crop(box).tobytes(), first)
+        bg = behind(img.crop(box), first)
         ink = _ink(run, bg)
         bold = "bold" in run.font.lower() or "black" in run.font.lower() or "heavy" in run.font.lower()
         need = LARGE if run.size >= 18 or (run.size >= 14 and bold) else NORMAL
@@ -159,11 +196,15 @@ def check_contrast(rendered, report: Report, out_dir: Path, keep: bool = True) -
         found = [measured.get(k) for k in keys]
         todo = [i for i, f in enumerate(found) if f is None]
         if todo:
+            # each side measured where its bitmap is made (`raster.Probe`: a worker, for many),
+            # not read back from the cache; one made before, or for an equal side, read back
+            answers: dict[str, Any] = {}
+            probe = raster.Probe(measure_image)
             with raster.Pool() as pool:
                 paths = raster.rasterize([(sides[i][3], specs[i]) for i in todo], cache, raster.font_dirs_of(rendered),
-                                         pool)
+                                         pool, probes=(dict.fromkeys(range(len(todo)), probe), answers))
             for i, path in zip(todo, paths, strict=True):
-                found[i] = _measure(sides[i][3], path, specs[i])
+                found[i] = answers[str(path)] if str(path) in answers else _measure(sides[i][3], path, specs[i])
                 measured.put(keys[i], found[i])
             with contextlib.suppress(OSError):
                 measured.save()
@@ -181,14 +222,19 @@ def check_contrast(rendered, report: Report, out_dir: Path, keep: bool = True) -
 
 
 def _measure(layout: ops.CardLayout, path: Path, spec) -> list:
-    """[element, contrast, ratio needed, text colour, colour behind] of each text element of a
-    side whose text falls short, the line that falls shortest of each."""
+    """`measure_image` of a side's bitmap in the cache (not decoded if it has no text)."""
     from cardgen.render import raster
 
-    texts = [op for op in layout.ops if isinstance(op, ops.Text) and not op.rotate and op.runs]
-    if not texts:
+    if not any(isinstance(op, ops.Text) and not op.rotate and op.runs for op in layout.ops):
         return []
-    img = raster.open_image(path)
+    return measure_image(raster.open_image(path), layout, spec)
+
+
+def measure_image(img: Any, layout: ops.CardLayout, spec) -> list:
+    """[element, contrast, ratio needed, text colour, colour behind] of each text element of a
+    side whose text falls short, the line that falls shortest of each, on its bitmap `img`
+    (`spec`'s size, without bleed)."""
+    texts = [op for op in layout.ops if isinstance(op, ops.Text) and not op.rotate and op.runs]
     scale = spec.px_w / layout.width
     out, said = [], set()
     for op in texts:

@@ -35,7 +35,7 @@ import os
 import struct
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -314,6 +314,24 @@ class Job:
     spec: Spec
     out: Path
     ready: Path | None = None     # also write the bitmap, as it is, to this file (`rasterize`'s `ready`)
+    probe: Probe | None = None    # also look at the bitmap while it is at hand (`rasterize`'s `probes`)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What to find out of a bitmap by looking at it where it is made, instead of reading it
+    back from the cache afterwards: `fn(image, layout, spec)` (a module's function: it travels
+    to a worker by name), whose small, picklable answer `rasterize` gives back (`probes`)."""
+
+    fn: Any
+
+
+@dataclass(frozen=True)
+class Probed:
+    """A probe's answer about the bitmap `out`, on its way back from where it was made."""
+
+    out: str
+    value: Any
 
 
 @dataclass
@@ -643,12 +661,13 @@ def _scaled(img: Image.Image, spec: Spec) -> Image.Image:
 
 def _run_jobs(units: list[Unit], font_dirs: tuple, font_names: dict,
               art_at: tuple[str, float, str] | None = None, known: dict | None = None,
-              sink=None) -> list[tuple[str, str]]:
+              sink=None) -> list:
     """Do units' work in this process: one PDF for the sides to render, one page each, and
     each scaled bitmap from its side's render.  Returns the files written for the jobs with
-    `ready` and their sha256.  `art_at`: where the downsampled copies of images are kept and
-    the print resolution (`render.art.configure`), and the code version SVG forms are kept in
-    the user's cache under (`_SvgForms`); `known`: the hashes of the pictures the
+    `ready` and their sha256, and the answers of the jobs' probes (`Probed`).  `art_at`: where
+    the downsampled copies of images are kept and the print resolution (`render.art.configure`),
+    and the code version SVG forms are kept in the user's cache under (`_SvgForms`); `known`:
+    the hashes of the pictures the
     sides show, as the build knows them (`core.digest.remembered`: a photo of 20 MB is not
     read and hashed again by each worker that draws it)."""
     import pypdfium2 as pdfium
@@ -667,7 +686,7 @@ def _run_jobs(units: list[Unit], font_dirs: tuple, font_names: dict,
         _ensure_fonts(font_names)
         fonts = _fontbook(font_dirs)
         doc = pdfium.PdfDocument(jobs_pdf([j.layout for j in renders], fonts, [job_dpi(j) for j in renders]))
-    ready = []
+    ready: list[tuple[str, str] | Probed | None] = []
     page_no = 0
     try:
         for u in units:
@@ -681,12 +700,17 @@ def _run_jobs(units: list[Unit], font_dirs: tuple, font_names: dict,
                                    packed if u.render.spec.kind == "raw" else None)
                 page.close()
                 ready.append(_save(img, u.render, packed[0] if packed else None))
+                if u.render.probe is not None:
+                    ready.append(Probed(str(u.render.out), u.render.probe.fn(img, u.render.layout, u.render.spec)))
                 if sink is not None:
                     sink(u.render.out, img)
             if u.scaled:
                 src = img if img is not None else open_image(u.source)
                 for job in u.scaled:
-                    ready.append(_save(_scaled(src, job.spec), job))
+                    scaled = _scaled(src, job.spec)
+                    ready.append(_save(scaled, job))
+                    if job.probe is not None:
+                        ready.append(Probed(str(job.out), job.probe.fn(scaled, job.layout, job.spec)))
             del img
     finally:
         if doc is not None:
@@ -960,17 +984,20 @@ class Plan:
     paths: list[Path]
     jobs: list[Job]
     units: dict[Path, Unit]
+    probed: dict[str, Any] = field(default_factory=dict)    # a bitmap's file -> its probe's answer, once run
 
 
-def plan(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, ready_dir: Path | None = None) -> Plan:
+def plan(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, ready_dir: Path | None = None,
+         probes: dict[int, Probe] | None = None) -> Plan:
     """The cached file of each (layout, spec) and the work of those the cache lacks (see
-    `rasterize`); nothing is rendered yet."""
+    `rasterize`); nothing is rendered yet.  `probes`: by the index of a request, what to find
+    out of its bitmap if it is made now."""
     font_files = registered_fonts()
     paths: list[Path] = []
     seen: set[Path] = set()
     jobs: list[Job] = []                # the bitmaps asked for and not in the cache
     units: dict[Path, Unit] = {}        # by the file of the side's render
-    for layout, spec in requests:
+    for k, (layout, spec) in enumerate(requests):
         path = cache.path(side_key(layout, spec, font_files), spec.ext)
         paths.append(path)
         if path in seen:
@@ -978,7 +1005,7 @@ def plan(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, ready_dir: P
         seen.add(path)
         if _cached(path):
             continue
-        job = Job(layout, spec, path, ready_dir / path.name if ready_dir else None)
+        job = Job(layout, spec, path, ready_dir / path.name if ready_dir else None, probes.get(k) if probes else None)
         jobs.append(job)
         ms = master_spec(layout, spec)
         if ms is None:
@@ -995,7 +1022,8 @@ def plan(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, ready_dir: P
 
 
 def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_dirs, pool: Pool | None = None,
-              ready: tuple[Path, dict[Path, tuple[Path, str]]] | None = None) -> list[Path]:
+              ready: tuple[Path, dict[Path, tuple[Path, str]]] | None = None,
+              probes: tuple[dict[int, Probe], dict[str, Any]] | None = None) -> list[Path]:
     """The cached bitmap file of each (layout, spec), rasterizing only what the cache
     lacks.  Equal requests (copies, or identical cards) are rasterized once, and every
     bitmap of the screen class (`master_spec`) is scaled from one render of its side, made
@@ -1004,22 +1032,29 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
     `ready` = (folder, found): each bitmap rasterized now is also written, as it is, to a
     file of its own in that folder (by the worker that made it, so nobody copies it out of
     the cache afterwards), and found[its cache file] = (that file, its sha256); for an output
-    to move into place (`Staging.add_ready`)."""
-    p = plan(requests, cache, ready[0] if ready else None)
+    to move into place (`Staging.add_ready`).
+
+    `probes` = (asked, answers): asked[k] is looked at in the bitmap of request k where it is
+    made, if it is made now, and answers[that bitmap's file] is what it found (a bitmap found
+    in the cache, or made for an equal request, is not looked at: its file is there to read)."""
+    p = plan(requests, cache, ready[0] if ready else None, probes[0] if probes else None)
     run(p, cache, font_dirs, pool, ready[1] if ready else None)
+    if probes:
+        probes[1].update(p.probed)
     return p.paths
 
 
 def run(p: Plan, cache: Cache, font_dirs, pool: Pool | None = None,
-        found: dict[Path, tuple[Path, str]] | None = None, groups: list | None = None) -> list[tuple[str, str]]:
+        found: dict[Path, tuple[Path, str]] | None = None, groups: list | None = None) -> list:
     """Do a plan's work (`found`: `rasterize`'s `ready`).  `groups`: (cells, fn, args) each, a
     piece of work on the bitmaps whose files `cells` lists (a TTS deck sheet: `render.mosaic`),
     done in one worker by fn(units, font_dirs, font_names, art_at, known, *args), which renders
     `units`, the sides only this group shows (`_run_jobs`), its own way; the other sides are
     rendered first, in chunks.  Returns the (file, sha256) of each file written to be moved
-    into place: the jobs' with `ready`, and what the groups' functions return."""
+    into place: the jobs' with `ready`, and what the groups' functions return; the jobs'
+    probes' answers go to `p.probed`."""
     font_dirs, font_files = tuple(str(d) for d in font_dirs), registered_fonts()
-    made: list[tuple[str, str]] = []
+    made: list = []
     work = list(p.units.values())
     own = _own_units(work, [cells for cells, _, _ in groups or []])
     if work or groups:
@@ -1028,7 +1063,11 @@ def run(p: Plan, cache: Cache, font_dirs, pool: Pool | None = None,
         # (the fonts of their text runs, from what drawing them needs: a side held packed is not decoded here)
         used = {font for u in p.units.values() if u.render is not None for font, _ in ops.needs(u.layout).chars}
         font_names = {n: str(f) for n, f in font_files.items() if n in used}
-        procs = pool.get(len(p.units)) if pool else None
+        # (two groups or more count their cells, rendered or read from the cache: a cold build
+        # whose gallery rendered every side makes its deck sheets in the workers, two at once;
+        # a one-card edit's one sheet is made here)
+        cells = sum(len(c) for c, _, _ in groups) if groups and len(groups) > 1 else 0
+        procs = pool.get(len(p.units) + cells) if pool else None
         from cardgen.render import art
 
         art_at = (str(cache.dir.parent / "art"), art.print_dpi(), _svg_stamp(p.units.values()))
@@ -1048,6 +1087,9 @@ def run(p: Plan, cache: Cache, font_dirs, pool: Pool | None = None,
                  for units, (_, fn, args) in zip(own, groups or []))):
                 for done in pool.watched(procs.imap_unordered(_worker, items)):
                     made.extend(done)
+    if any(isinstance(m, Probed) for m in made):
+        p.probed.update((m.out, m.value) for m in made if isinstance(m, Probed))
+        made = [m for m in made if not isinstance(m, Probed)]
     if found is not None:
         by_file = dict(made)
         found.update((j.out, (j.ready, by_file[str(j.ready)])) for j in p.jobs if j.ready is not None)
