@@ -46,9 +46,9 @@ def test_every_distinct_side_once_with_the_pdfs_pixels(tmp_path):
     assert files == sorted(srcs)
     for img in images:
         with Image.open(out / img.attrs["src"]) as im:
-            # a poker card's trim at 150 dpi, and the page's width/height say so
-            assert (im.format, im.size) == ("PNG", (375, 525))
-            assert (img.attrs["width"], img.attrs["height"]) == ("375", "525")
+            # a poker card's screen-class render (its TTS cell, 164 dpi), and the page's width/height say so
+            assert (im.format, im.size) == ("PNG", (409, 573))
+            assert (img.attrs["width"], img.attrs["height"]) == ("409", "573")
     by_alt = {img.attrs["alt"]: out / img.attrs["src"] for img in images}
     assert near(pixel(by_alt["Alpha (face)"]), (255, 0, 0))
     assert near(pixel(by_alt["Beta (face)"]), (0, 255, 0))

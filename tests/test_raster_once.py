@@ -43,13 +43,15 @@ def test_gallery_tts_and_png_rasterize_each_side_once_per_class(tmp_path):
     sides = len(COLOURS) + 1                              # 7 faces and the shared back
     # one render per side for the screen class (gallery + TTS) and one for the PNGs' 300 dpi
     assert raster.STATS["rasterized"] == 2 * sides
-    # the gallery's images scaled from it; TTS's cells are that render, scaled as pasted
+    # the gallery's images are that render, encoded as PNG; TTS's cells are it, scaled as pasted
     assert raster.STATS["scaled"] == sides
     out = tmp_path / "all" / "once"
     gallery = sorted((out / "gallery").rglob("*.png"))
     assert len(gallery) == sides
     face = Image.open(next(p for p in gallery if p.name.startswith("1-") or "-c0-" in p.name))
-    assert face.size == (round(120 / 25.4 * 150), round(170 / 25.4 * 150))
+    assert face.size == (round(120 / 25.4 * 170), round(170 / 25.4 * 170))      # (the trim at SCREEN_DPI)
+    renders = [raster.open_image(p) for p in (out / ".cache" / "raster").glob("*.rgbz")]
+    assert any(r.tobytes() == face.convert("RGB").tobytes() for r in renders)    # the render itself, not scaled
     r, g, b = face.convert("RGB").getpixel((face.width // 2, face.height - 5))
     assert abs(r - 0xc0) <= 2 and g <= 0x14 and b <= 0x14     # the card's own colour, scaled
     sheet = Image.open(next((out / "tts").glob("big-faces-1-*.jpg"))).convert("RGB")

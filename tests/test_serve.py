@@ -122,7 +122,7 @@ def test_answers_with_every_card_and_its_images(served):
         status, headers, data = get(running.url, src)
         assert status == 200 and headers["content-type"] == "image/png"
         with Image.open(io.BytesIO(data)) as im:
-            assert im.size == (375, 525)
+            assert im.size == (409, 573)            # (a poker card's screen-class render: its TTS cell)
     _, _, data = get(running.url, by_name["Alpha"]["face"])
     with Image.open(io.BytesIO(data)) as im:
         assert im.convert("RGB").getpixel((187, 300)) == (255, 0, 0)

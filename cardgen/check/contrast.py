@@ -1,8 +1,10 @@
 """The contrast of text with what is actually drawn behind it, measured on the rendered card.
 
-Each distinct card side is rasterized once, at the gallery's 150 dpi, through the bitmap cache
-the gallery, `cardgen serve` and Tabletop Simulator use (`cardgen.render.raster`: a rebuild
-rasterizes only what changed).  For each line of text, the pixels under the line's box are
+Each distinct card side is rasterized once, at the screen class's resolution (the gallery's
+own by default, and the TTS deck sheets' cells: a poker card at 409 x 573 px, 164 dpi), through
+the bitmap cache the gallery, `cardgen serve` and Tabletop Simulator use
+(`cardgen.render.raster`: a rebuild rasterizes only what changed), and measured where it is
+rendered.  For each line of text, the pixels under the line's box are
 counted; the most common colour among them that is not the text's own is what is behind it (a
 line whose box is mostly the text's colour has its text on its own colour).  The text's colour
 against it must reach 4.5:1 (WCAG 2), or 3:1 for large text (18 pt, or 14 pt bold).  Rotated
@@ -23,7 +25,6 @@ from cardgen.core.errors import Report
 from cardgen.model import ops
 from cardgen.resources.fonts import font_files
 
-DPI = 150               # the gallery's own (`outputs.gallery`), so its bitmaps are these
 NORMAL, LARGE = 4.5, 3.0
 _NEAR = 10.0            # delta E: a pixel this close to the text's colour is the text's
 
@@ -182,7 +183,7 @@ def check_contrast(rendered, report: Report, out_dir: Path, keep: bool = True) -
     sides = _sides(rendered)
     if not sides:
         return
-    specs = [raster.trim_spec(layout, DPI) for _, _, _, layout in sides]
+    specs = [raster.screen_png_spec(layout) for _, _, _, layout in sides]
     with contextlib.ExitStack() as stack:
         if keep or out_dir.is_dir():
             cache = raster.Cache.of(out_dir)        # (the build's: its gallery and TTS reuse the bitmaps)

@@ -31,10 +31,9 @@ from cardgen.core.words import ENGLISH, Words
 from cardgen.layout.engine import Rendered
 from cardgen.load.game import Card, Deck, Game
 from cardgen.model import ops
-from cardgen.render.raster import PT_PER_IN, Spec, trim_spec
+from cardgen.render.raster import PT_PER_IN, Spec, screen_png_spec, trim_spec
 
 PAGES = DATA / "preview"
-PREVIEW_DPI = 150            # the grid's images: sharp at twice the size a tile shows them
 MAX_SOURCE_LINES = 200       # a card's source lines shown in the preview, at most
 
 
@@ -46,9 +45,13 @@ def clean(text: object) -> str:
     return "\n".join(escape_controls(line.replace("\t", "    ")) for line in s.split("\n"))
 
 
-def side_spec(layout: ops.CardLayout, dpi: int = PREVIEW_DPI) -> Spec:
-    """The bitmap a page shows of a card side: its trim (no bleed) at `dpi`, as a PNG."""
-    return trim_spec(layout, dpi)
+def side_spec(layout: ops.CardLayout, dpi: int | None = None) -> Spec:
+    """The bitmap a page shows of a card side: its trim (no bleed) at `dpi`, as a PNG; by
+    default the screen class's one render of it (`raster.screen_png_spec`: a poker card's is
+    409 x 573 px, 164 dpi, as its TTS cell; sharp at twice the size a tile shows it), so that
+    the gallery, the grid of `cardgen serve`, the contrast check and TTS share one render,
+    not scaled (scaling it to 150 dpi cost more than rendering it)."""
+    return screen_png_spec(layout) if dpi is None else trim_spec(layout, dpi)
 
 
 # -- the model ---------------------------------------------------------------------------------

@@ -27,7 +27,9 @@ class GalleryOptions(Decl):
 
     __what__ = "gallery options"
 
-    dpi: int = opt(Int(min=50, max=300), "resolution of the card images (a poker card at 150: 375 x 525 px)", 150)
+    dpi: int | None = opt(Int(min=50, max=300), "resolution of the card images (a poker card at 150: 375 x 525 px)",
+                          None, default_doc="the screen render's, the same pixels as the TTS deck sheets' cells "
+                                            "(150 to 170 dpi by card size; a poker card: 409 x 573 px, 164 dpi)")
 
 
 class GalleryCache(CacheFile):

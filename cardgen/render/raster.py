@@ -116,10 +116,19 @@ class Spec:
 
 
 def trim_spec(layout: ops.CardLayout, dpi: int) -> Spec:
-    """A card side's trim (no bleed) at `dpi`, as a PNG: what the gallery and `cardgen serve`
-    show, and what the contrast check measures (`cardgen.check.contrast`), one bitmap for all."""
+    """A card side's trim (no bleed) at `dpi`, as a PNG (the gallery at a resolution of its
+    own, `cardgen serve`'s zoom; by default they show `screen_png_spec`'s)."""
     return Spec(max(1, round(layout.width / PT_PER_IN * dpi)), max(1, round(layout.height / PT_PER_IN * dpi)),
                 0.0, dpi, "png")
+
+
+def screen_png_spec(layout: ops.CardLayout) -> Spec:
+    """The screen class's one render of a side as a PNG (`screen_spec`'s pixels, not scaled):
+    what the gallery and `cardgen serve`'s grid show by default, and what the contrast check
+    measures (`cardgen.check.contrast`), one bitmap for all; its dots per inch (in its
+    metadata) its width's."""
+    w, h = screen_size(layout.width, layout.height)
+    return Spec(w, h, 0.0, round(w * PT_PER_IN / layout.width) if layout.width > 0 else SCREEN_DPI, "png")
 
 
 def screen_spec(layout: ops.CardLayout) -> Spec:

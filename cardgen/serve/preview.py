@@ -216,7 +216,7 @@ class Preview:
         if hit is None:
             return None
         layout, path = hit
-        spec = A.side_spec(layout, FULL_DPI if full else A.PREVIEW_DPI)
+        spec = A.side_spec(layout, FULL_DPI if full else None)
         if not full:
             try:
                 return raster.read_payload(path)
