@@ -676,9 +676,9 @@ def _run_jobs(units: list[Unit], font_dirs: tuple, font_names: dict,
     `ready` and their sha256, and the answers of the jobs' probes (`Probed`).  `art_at`: where
     the downsampled copies of images are kept and the print resolution (`render.art.configure`),
     and the code version SVG forms are kept in the user's cache under (`_SvgForms`); `known`:
-    the hashes of the pictures the
-    sides show, as the build knows them (`core.digest.remembered`: a photo of 20 MB is not
-    read and hashed again by each worker that draws it)."""
+    the hashes of the pictures the sides show, as the build knows them
+    (`core.digest.remembered`: a photo of 20 MB is not read and hashed again by each worker
+    that draws it)."""
     import pypdfium2 as pdfium
 
     from cardgen.core.digest import remember
