@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import tempfile
 from collections.abc import Iterator
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -88,17 +89,12 @@ def _ranked(pixels: Any) -> tuple[Iterator[tuple[int, tuple[int, int, int]]], in
                 return at
 
     def ordered() -> Iterator[tuple[int, tuple[int, int, int]]]:
-        k = 0
-        while k < len(ranked):
-            end = k + 1
-            while end < len(ranked) and ranked[end][1] == ranked[k][1]:
-                end += 1
-            tied = ranked[k:end]
+        for n, same in groupby(ranked, key=lambda c: c[1]):
+            tied = list(same)
             if len(tied) > 1:
                 tied.sort(key=lambda c: first_at(c[0]))
-            for colour, n in tied:
+            for colour, _ in tied:
                 yield n, colour
-            k = end
 
     return ordered(), total
 

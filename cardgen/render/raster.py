@@ -1044,8 +1044,8 @@ def rasterize(requests: list[tuple[ops.CardLayout, Spec]], cache: Cache, font_di
     to move into place (`Staging.add_ready`).
 
     `probes` = (asked, answers): asked[k] is looked at in the bitmap of request k where it is
-    made, if it is made now, and answers[that bitmap's file] is what it found (a bitmap found
-    in the cache, or made for an equal request, is not looked at: its file is there to read)."""
+    made, if it is made now, and answers[that bitmap's file] is what it found (equal requests
+    share it; a bitmap found in the cache is not looked at: its file is there to read)."""
     p = plan(requests, cache, ready[0] if ready else None, probes[0] if probes else None)
     run(p, cache, font_dirs, pool, ready[1] if ready else None)
     if probes:
