@@ -18,7 +18,9 @@ shared back) it prints, best of `--repeat` runs, build and floor taking turns:
 - on a line of its own, the CPU time of what the build does before it rasterizes and the
   floor leaves out (`cardgen validate` in a fresh process: imports, loading, checks, laying
   out the cards; `measure.before_rasterizing`), its share of the build, and the rest of the
-  build against the floor.
+  build against the floor;
+- on a line of its own, the median and range of the run-by-run ratios, each build against
+  the floor of its turn (`measure.paired_line`).
 
     PYTHONPATH=$PWD python benchmarks/bench_png.py [--cards 500 2000] [--repeat 2]
 """
@@ -35,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from measure import before_line, before_rasterizing, compiled, machine, measure  # noqa: E402
+from measure import before_line, before_rasterizing, compiled, machine, measure, paired_line  # noqa: E402
 from synthetic import make_game  # noqa: E402
 
 from cardgen.core.errors import Report  # noqa: E402
@@ -122,7 +124,8 @@ def run(n: int, repeat: int) -> tuple[dict, dict]:
                   f"({b['wall'] / floors[-1]['wall']:.2f}); before rasterizing {befores[-1]:.2f} s", flush=True)
     best = lambda runs: {"wall": min(x["wall"] for x in runs), "cpu": min(x["cpu"] for x in runs),  # noqa: E731
                          "rss_mb": max(x["rss_mb"] for x in runs)}
-    return {**best(builds), "before": min(befores)}, best(floors)
+    pairs = [(x["cpu"], x["wall"]) for x in builds], [(x["cpu"], x["wall"]) for x in floors]
+    return {**best(builds), "before": min(befores), "pairs": pairs}, best(floors)
 
 
 def main() -> None:
@@ -139,6 +142,7 @@ def main() -> None:
         print(f"{n:>6} {b['wall']:>8.2f} {f['wall']:>8.2f} {b['wall'] / f['wall']:>6.2f} {b['cpu']:>12.2f} "
               f"{f['cpu']:>12.2f} {b['cpu'] / f['cpu']:>6.2f} {b['rss_mb']:>9.0f} {f['rss_mb']:>9.0f}", flush=True)
         print(before_line(b["before"], b["cpu"], f["cpu"]), flush=True)
+        print(paired_line(*b["pairs"]), flush=True)
     print(f"# {machine()}")
 
 

@@ -21,6 +21,10 @@ floor taking turns:
   cache, no saved object);
 - the ratios build / floor of the wall and CPU times (target, issue 30: at most 1.2).  On
   a machine other work shares, CPU time is the steadier comparison;
+- on a line of its own, the median of the run-by-run ratios (each build against the floor
+  measured right after it), with their range: a machine whose speed drifts from one minute
+  to the next moves both sides of a pair alike, and the best of each side may come from
+  different spells (`measure.paired_line`);
 - on a line of its own, the render-only floor of sessions 4 to 9, for continuity: the card
   sides drawn by cardgen into one PDF beforehand, not timed, then only rendered, pasted and
   encoded as above; and the ratios of the build to it;
@@ -50,7 +54,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from measure import Measured, before_line, before_rasterizing, compiled, machine, measure  # noqa: E402
+from measure import Measured, before_line, before_rasterizing, compiled, machine, measure, paired_line  # noqa: E402
 
 FACE = """\
 elements:
@@ -278,6 +282,7 @@ def main() -> None:
         print(f"{'':>6} render-only floor (the sides drawn beforehand, untimed; sessions 4 to 9): {rw:.2f} s, "
               f"CPU {rc:.2f} s; build / it: wall {bw / rw:.2f}, CPU {bc / rc:.2f}", flush=True)
         print(before_line(min(m.cpu for m in befores), bc, rc, "render-only floor"), flush=True)
+        print(paired_line([(m.cpu, m.wall) for m in builds], [(m.cpu, m.wall) for m in floors]), flush=True)
     print(f"# {machine()}")
 
 

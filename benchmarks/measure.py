@@ -231,3 +231,17 @@ def before_line(before: float, build: float, floor: float, name: str = "floor") 
     rasterizing (`before_rasterizing`), and the rest of the build against the floor (`name`)."""
     return (f"{'':>6} of the build's CPU {before:.2f} s ({100 * before / build:.0f} %) is before rasterizing "
             f"(load, check, lay out: `cardgen validate`); the rest / {name}: {(build - before) / floor:.2f}")
+
+
+def paired_line(builds: list[tuple[float, float]], floors: list[tuple[float, float]]) -> str:
+    """The benchmarks' line of run-by-run ratios: each build (CPU, wall) against the floor
+    measured in the same turn, their median and range.  The best-of ratios set the best build
+    against the best floor, which on a machine whose speed drifts from minute to minute may
+    come from different spells; the two runs of a turn share theirs."""
+    import statistics
+
+    cpu = sorted(b[0] / f[0] for b, f in zip(builds, floors))
+    wall = sorted(b[1] / f[1] for b, f in zip(builds, floors))
+    return (f"{'':>6} run by run, build / floor ({len(cpu)} turns): CPU median {statistics.median(cpu):.2f} "
+            f"({cpu[0]:.2f} to {cpu[-1]:.2f}), wall median {statistics.median(wall):.2f} "
+            f"({wall[0]:.2f} to {wall[-1]:.2f})")
