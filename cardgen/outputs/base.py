@@ -221,6 +221,13 @@ class Output(Generic[Opts]):
         same job before any output of the build is made; nothing by default).  Never a
         problem of its own: what it cannot do, `make` does, or says."""
 
+    def card_form_sides(self, job: Job[Opts]) -> list:
+        """If this output draws card sides into PDF forms whose fonts it names from the sides
+        it shows (`Drawer.prepare`): those sides, so that the raster workers draw the sides
+        they render as it will and offer it their forms (`render.raster.offer_forms`: drawn
+        once a build).  None by default: []."""
+        return []
+
     def make(self, job: Job[Opts]) -> None:
         raise NotImplementedError
 

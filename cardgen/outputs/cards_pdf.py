@@ -8,6 +8,11 @@ class CardsPdf(Output[NoOptions]):
     summary = "Every distinct card once at trim + bleed, with TrimBox/BleedBox, for print services."
     files = "cards.pdf"
 
+    def card_form_sides(self, job: Job[NoOptions]) -> list:
+        """The printed faces and backs (`cards_pdf`'s)."""
+        faces, backs = job.rendered.printed()
+        return [*faces, *backs]
+
     def make(self, job: Job[NoOptions]) -> None:
         from cardgen.outputs.incremental import fonts_digest
         from cardgen.outputs.print_sheets import assembly

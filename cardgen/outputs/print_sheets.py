@@ -79,6 +79,14 @@ class SheetOutput(Output[Opts]):
 
     kind: ClassVar[str] = "duplex"      # the sheet layouts it takes (`sheetlayout.kind_problem`)
 
+    def card_form_sides(self, job: Job[Opts]) -> list:
+        """The decks' sides and the extra components' (`_plan`'s copies; with ink saver, lightened
+        from these, which keep the same text): what the sheets' fonts are named from."""
+        from cardgen.outputs.extras import extra_copies
+        from cardgen.render.pdf import _sides
+
+        return _sides(job.rendered.copies + extra_copies(job))
+
     @classmethod
     def layout_names(cls, options: Any, papers: tuple[str, ...]) -> tuple[str, ...]:
         raise NotImplementedError

@@ -244,6 +244,19 @@ def _make_outputs(jobs: list[tuple[Output, Job]], staging: Staging, ledger: Ledg
             advance(1)
 
 
+def _offer_forms(jobs: list[tuple[Output, Job]], out_dir: Path) -> None:
+    """The card sides the raster workers render drawn as the first output that draws them into
+    PDF forms will draw them, and their forms offered to it (`Output.card_form_sides`,
+    `raster.offer_forms`: a first build's contrast check renders every side, so each is drawn
+    once); none if no output does.  Not imported by a build that rasterizes nothing."""
+    if not any(maker.rasterizes for maker, _ in jobs):
+        return
+    from cardgen.render import raster
+
+    sides = next((found for maker, job in jobs if (found := maker.card_form_sides(job))), None)
+    raster.offer_forms(out_dir if sides else None, sides, jobs[0][1].rendered.res.fonts)
+
+
 def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, out_dir: Path) -> Built:
     if opts.out is None:
         _own_output(Path(path), project, out_dir)
@@ -299,15 +312,6 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
             where = game.root / "rules.yaml"
             report.warn(Loc(str(where if where.is_file() else game.file)),
                         f"{', '.join(skipped)} not made while the rulebook has errors", "not-made")
-    said = len(report.items)
-    if opts.strict or "gallery" in opts.wanted():
-        # (once the build goes ahead; it measures the gallery's own bitmaps, so it rasterizes
-        # nothing more; a build without the gallery (`--only`) would rasterize every side for it)
-        check_rendered(checked, report, out_dir)
-    if opts.strict and any(d.severity != "note" for d in report.items[said:]):
-        raise _refuse(report, Diagnostic(Loc(str(game.file)), "--strict: not building while there are problems",
-                                         "error", "strict"))
-    hold()      # (the laid-out, checked game lives until the build ends: the outputs' collections skip it)
     manifest = manifest_of(rendered)
     changes = None
     if any(o.name == "changes" for o in wanted):     # (`pipeline.changes` imported for it alone)
@@ -324,6 +328,16 @@ def _build_game(path: Path, project: Path, opts: BuildOptions, report: Report, o
     jobs = [(output(), Job(rendered, resolved[output.name], opts, staging, report, out_dir, output.DeckOptions,
                            output.section, changes=changes, output=output.name, ledger=ledger, resolved=resolved))
             for output in wanted]
+    _offer_forms(jobs, out_dir)
+    said = len(report.items)
+    if opts.strict or "gallery" in opts.wanted():
+        # (once the build goes ahead; it measures the gallery's own bitmaps, so it rasterizes
+        # nothing more; a build without the gallery (`--only`) would rasterize every side for it)
+        check_rendered(checked, report, out_dir)
+    if opts.strict and any(d.severity != "note" for d in report.items[said:]):
+        raise _refuse(report, Diagnostic(Loc(str(game.file)), "--strict: not building while there are problems",
+                                         "error", "strict"))
+    hold()      # (the laid-out, checked game lives until the build ends: the outputs' collections skip it)
     with docinfo.using(game_docinfo(game)):
         _make_outputs(jobs, staging, ledger)
     manifest_bytes = manifest.dumps().encode("utf-8")

@@ -201,15 +201,22 @@ class Drawer:
         self._n += 1
         return f"{prefix}{self._n}"
 
-    def prepare(self, layouts: Iterable[ops.CardLayout]) -> None:
+    def prepare(self, layouts: Iterable[ops.CardLayout], chars: dict[str, set[str]] | None = None) -> None:
         """Before drawing: fix how the document names the fonts and font codes of the card
         sides it will draw (`CardCanvas.fix_resources`), so that with a `FormCache` a card
         form drawn in another document with the same sides is reused (and, with a cache or
-        without, the same cards always make the same bytes)."""
+        without, the same cards always make the same bytes).  `chars`: the characters of
+        another document's sides (`text_chars`), named and coded as that one does, so that
+        the forms drawn here are that document's (`render.raster.offer_forms`); those of
+        `layouts` it lacks are added."""
         if type(self.c) is not CardCanvas or self.area_fill is not None \
                 or getattr(self.c, "_enforceColorSpace", None) is not None:
             return      # (colours converted as they are drawn: not reused)
-        self._tokens = self.c.fix_resources(text_chars(layouts, self.fonts))
+        own = text_chars(layouts, self.fonts)
+        if chars is not None:
+            own = {font: own.get(font, set()) | chars.get(font, set()) for font in {*own, *chars}}
+            _register_glyphs(own)
+        self._tokens = self.c.fix_resources(own)
 
     # -- shared forms ---------------------------------------------------------
     def vector_form(self, path: str | Path, themed: bool = False) -> tuple[str, float, float]:
@@ -742,16 +749,23 @@ def _placeholder_font(fonts: FontBook) -> str:
 def text_chars(layouts: Iterable[ops.CardLayout], fonts: FontBook) -> dict[str, set[str]]:
     """The characters these card sides set in each font (ReportLab font name): their text
     and their placeholders' labels."""
-    from reportlab.pdfbase.pdfmetrics import getFont
-
     chars: dict[str, set[str]] = {}
     for layout in layouts:
         for font, text in side_chars(layout, fonts).items():
             chars.setdefault(font, set()).update(text)
-    for font, used in chars.items():    # shaped glyphs' codes (`Run.glyphs`), known to the font before it codes them
+    _register_glyphs(chars)
+    return chars
+
+
+def _register_glyphs(chars: dict[str, set[str]]) -> None:
+    """Shaped glyphs' codes among `chars` (`Run.glyphs`: `PSEUDO + glyph`) made known to
+    their fonts (`glyphs.register`), as they must be before a document codes them: a code the
+    font does not know is not given its place, and every later character's code moves."""
+    from reportlab.pdfbase.pdfmetrics import getFont
+
+    for font, used in chars.items():
         if used and max(used) >= chr(PSEUDO):
             register(getFont(font), "".join(used))
-    return chars
 
 
 def _coding(token: str, chars: str) -> str:

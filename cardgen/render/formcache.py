@@ -42,6 +42,7 @@ class Forms(Protocol):
 
 class FormCache(CacheFile):
     NAME = "forms.bin"
+    offered = 0         # forms offered (`offer`), since this process opened the file
 
     @classmethod
     def of(cls, folder: Path) -> FormCache:
@@ -57,6 +58,17 @@ class FormCache(CacheFile):
     def reused(self) -> int:
         """Forms found."""
         return self.found
+
+    def offer(self, key: Any, entry: Any) -> None:
+        """A form drawn elsewhere for documents that name and code the fonts alike (the raster
+        workers', `render.raster.offer_forms`), there for a document that asks for it; kept by
+        `save` only if one did (it is not counted as drawn, nor as found until it is)."""
+        if not self._loaded:
+            self.load()
+        if key not in self.entries:
+            self.entries[key] = entry
+            self.offered += 1
+            self._new = True
 
 
 def save_all() -> None:

@@ -343,6 +343,15 @@ class Probed:
     value: Any
 
 
+@dataclass(frozen=True)
+class Formed:
+    """A card side's form (`Drawer.card_form`'s form cache entry, under its key), drawn where
+    the side was rendered, on its way to the print documents' form cache (`offer_forms`)."""
+
+    key: str
+    entry: tuple
+
+
 @dataclass
 class Unit:
     """One card side's work in a worker: render it (`render`: a bitmap of its own size, or the
@@ -635,25 +644,91 @@ class _SvgFile(CacheFile):
 _svg_files: dict[Path, _SvgFile] = {}
 
 
-def jobs_pdf(layouts: list[ops.CardLayout], fonts, dpis: list[float] | None = None) -> bytes:
+def jobs_pdf(layouts: list[ops.CardLayout], fonts, dpis: list[float] | None = None,
+             forms: tuple[dict[str, set[str]], list[Formed]] | None = None) -> bytes:
     """A PDF with one page per card side (trim + bleed), drawn by the same `Drawer` as the
     print sheets; uncompressed, since it is read back at once.  `dpis`: each side's pixels
-    per inch, the resolution its images are drawn at (`render.art`)."""
+    per inch, the resolution its images are drawn at (`render.art`).  `forms` = (chars,
+    found): the fonts named and coded as the print documents do, whose sides set `chars`
+    (`offer_forms`), and each side's form that such a document can take as it is (one
+    without images: those are drawn at the print resolution there) added to `found`."""
     from cardgen.render.draw import Drawer, new_canvas
+    from cardgen.render.rlcompat import squeezed
 
     buf = io.BytesIO()
     c = new_canvas(buf, fonts)
     c.setPageCompression(0)
-    drawer = Drawer(c, fonts, _svg_forms)       # (an SVG's form from this process's last chunks)
-    drawer.prepare(layouts)
+    offered = _Offered(_svg_forms) if forms is not None else None
+    drawer = Drawer(c, fonts, offered or _svg_forms)       # (an SVG's form from this process's last chunks)
+    drawer.prepare(layouts, forms[0] if forms is not None else None)
     for i, layout in enumerate(layouts):
         B = layout.bleed
         c.setPageSize((layout.width + 2 * B, layout.height + 2 * B))
         drawer.image_dpi = dpis[i] if dpis else None
-        c.doForm(drawer.card_form(layout))
+        name = drawer.card_form(layout)
+        if forms is not None and offered is not None:
+            key = drawer.keys.get(name)
+            entry = offered.cards.pop(key, None) if key is not None else None
+            if key is not None and entry is not None and not ops.needs(layout).rasters:
+                code, used, size, states = entry[:4]
+                forms[1].append(Formed(key, (squeezed(code), used, size, states, c.packed_stream(code))))
+        c.doForm(name)
         c.showPage()
     c.save()
     return buf.getvalue()
+
+
+class _Offered:
+    """A raster worker's forms while it draws for the print documents too (`jobs_pdf`): SVG
+    forms kept as always (`_svg_forms`), each card form put aside in `cards`."""
+
+    def __init__(self, svgs: _SvgForms) -> None:
+        self.svgs = svgs
+        self.cards: dict[str, tuple] = {}
+
+    def get(self, key: Any) -> Any | None:
+        return self.svgs.get(key)
+
+    def put(self, key: Any, entry: Any) -> None:
+        if len(entry) == 4:
+            self.svgs.put(key, entry)
+        else:
+            self.cards[key] = entry
+
+
+# The print documents' fonts as the sides set them, when the card forms drawn to render the
+# sides are offered to them (`offer_forms`): (the output folder, the characters by font).
+_offering: list[tuple[Path, dict[str, set[str]]]] = []
+OFFER_MOST = 1024       # characters: past this many, each chunk's PDF would embed them all
+
+
+def offer_forms(folder: Path | None, sides: list[ops.CardLayout] | None = None, fonts=None) -> None:
+    """From now on, each card side rendered into the bitmap cache of the output folder
+    `folder` is drawn with the fonts named and coded as the print documents of its card
+    sides `sides` name them (`Drawer.prepare`: the print sheets, cards.pdf and the fold-over
+    sheets), and its form goes to that folder's form cache (`FormCache.offer`), so those
+    documents draw no side a worker drew: on a first build, the contrast check renders every
+    side (about 0.7 s of a 500-card build's own process).  A side with images is not offered
+    (drawn at the bitmap's resolution, not the print's).  None: not (a build without those
+    documents); nor past `OFFER_MOST` characters (a script of thousands: each worker's PDF
+    would embed them all)."""
+    _offering.clear()
+    if folder is None or not sides:
+        return
+    from cardgen.render.draw import text_chars
+    from cardgen.resources.fonts import use_in_reportlab
+
+    use_in_reportlab()      # (as the print documents' canvas does: ReportLab's fonts code the characters)
+    chars = text_chars(sides, fonts)
+    if sum(len(c) for c in chars.values()) <= OFFER_MOST:
+        _offering.append((Path(folder), chars))
+
+
+def _offered_chars(cache: Cache) -> dict[str, set[str]] | None:
+    """The characters to draw the sides of `cache`'s plans with (`offer_forms`), if offered."""
+    if _offering and cache.dir == _offering[0][0] / ".cache" / "raster":
+        return _offering[0][1]
+    return None
 
 
 def job_dpi(job: Job) -> float:
@@ -670,10 +745,11 @@ def _scaled(img: Image.Image, spec: Spec) -> Image.Image:
 
 def _run_jobs(units: list[Unit], font_dirs: tuple, font_names: dict,
               art_at: tuple[str, float, str] | None = None, known: dict | None = None,
-              sink=None) -> list:
+              sink=None, chars: dict[str, set[str]] | None = None) -> list:
     """Do units' work in this process: one PDF for the sides to render, one page each, and
     each scaled bitmap from its side's render.  Returns the files written for the jobs with
-    `ready` and their sha256, and the answers of the jobs' probes (`Probed`).  `art_at`: where
+    `ready` and their sha256, the answers of the jobs' probes (`Probed`) and, with `chars`,
+    the sides' forms for the print documents (`Formed`: `offer_forms`).  `art_at`: where
     the downsampled copies of images are kept and the print resolution (`render.art.configure`),
     and the code version SVG forms are kept in the user's cache under (`_SvgForms`); `known`:
     the hashes of the pictures the sides show, as the build knows them
@@ -691,11 +767,14 @@ def _run_jobs(units: list[Unit], font_dirs: tuple, font_names: dict,
         remember(known)
     renders = [u.render for u in units if u.render is not None]
     doc = None
+    ready: list[tuple[str, str] | Probed | Formed | None] = []
     if renders:
         _ensure_fonts(font_names)
         fonts = _fontbook(font_dirs)
-        doc = pdfium.PdfDocument(jobs_pdf([j.layout for j in renders], fonts, [job_dpi(j) for j in renders]))
-    ready: list[tuple[str, str] | Probed | None] = []
+        formed: list[Formed] = []
+        doc = pdfium.PdfDocument(jobs_pdf([j.layout for j in renders], fonts, [job_dpi(j) for j in renders],
+                                          (chars, formed) if chars is not None else None))
+        ready += formed
     page_no = 0
     try:
         for u in units:
@@ -1071,6 +1150,9 @@ def run(p: Plan, cache: Cache, font_dirs, pool: Pool | None = None,
         STATS["scaled"] += sum(len(u.scaled) for u in p.units.values())
         # (the fonts of their text runs, from what drawing them needs: a side held packed is not decoded here)
         used = {font for u in p.units.values() if u.render is not None for font, _ in ops.needs(u.layout).chars}
+        chars = _offered_chars(cache)
+        if chars is not None:
+            used.update(chars)          # (the print documents' fonts, all named in each PDF: `offer_forms`)
         font_names = {n: str(f) for n, f in font_files.items() if n in used}
         # (two groups or more count their cells, rendered or read from the cache: a cold build
         # whose gallery rendered every side makes its deck sheets in the workers, two at once;
@@ -1083,14 +1165,14 @@ def run(p: Plan, cache: Cache, font_dirs, pool: Pool | None = None,
         if procs is None:       # (this process keeps its copies where it was told: `art.configure`)
             _svg_forms.stamp = art_at[2]
             with _SvgFile.around(cache):
-                made = _run_jobs(work, font_dirs, font_names)
+                made = _run_jobs(work, font_dirs, font_names, chars=chars)
                 for units, (_, fn, args) in zip(own, groups or []):
                     made += fn(units, font_dirs, font_names, None, None, *args)
         else:
             assert pool is not None
             for items in (
                 # generators: a chunk's layouts are pickled only when a worker is ready for them
-                (("raster", (part, font_dirs, font_names, art_at, _pictures_known(part)))
+                (("raster", (part, font_dirs, font_names, art_at, _pictures_known(part), None, chars))
                  for part in _chunks(work, _pool_size(len(work)))),
                 (("call", (fn, (units, font_dirs, font_names, art_at, _pictures_known(units), *args)))
                  for units, (_, fn, args) in zip(own, groups or []))):
@@ -1099,6 +1181,14 @@ def run(p: Plan, cache: Cache, font_dirs, pool: Pool | None = None,
     if any(isinstance(m, Probed) for m in made):
         p.probed.update((m.out, m.value) for m in made if isinstance(m, Probed))
         made = [m for m in made if not isinstance(m, Probed)]
+    if any(isinstance(m, Formed) for m in made):
+        from cardgen.render.formcache import FormCache
+
+        forms = FormCache.of(_offering[0][0])
+        for m in made:
+            if isinstance(m, Formed):
+                forms.offer(m.key, m.entry)
+        made = [m for m in made if not isinstance(m, Formed)]
     if found is not None:
         by_file = dict(made)
         found.update((j.out, (j.ready, by_file[str(j.ready)])) for j in p.jobs if j.ready is not None)

@@ -300,7 +300,9 @@ class CardCanvas(Canvas):
         the characters set in it) their resource names in sorted order, and assign the codes
         of their characters in sorted order (ASCII keeps its own codes).  ReportLab otherwise
         numbers both in order of first use, which differs between documents.  Returns a
-        token per font, equal for two documents exactly when they name and code it alike."""
+        token per font, equal for two documents exactly when they name and code it alike: a
+        character the font's map lacks (a shaped glyph's code not registered in this process,
+        `glyphs.register`) takes no code, so it is not in the token."""
         from reportlab.pdfbase import pdfmetrics
 
         doc = self._doc
@@ -319,6 +321,8 @@ class CardCanvas(Canvas):
                     doc.delayedFonts.append(font)
                 internal = font.getSubsetInternalName(0, doc)
                 font.splitString(text, doc)
+                known = font.face.charToGlyph
+                text = "".join(ch for ch in text if ord(ch) in known or ch == "\xa0")
             else:
                 text, internal = "", doc.getInternalFontName(name)
             tokens[name] = f"{internal}:{text}"
@@ -376,6 +380,13 @@ class CardCanvas(Canvas):
         form = self._doc.idToObject.get(pdfdoc.xObjectName(name))
         packed = form.__dict__.get("_packed") if isinstance(form, _Form) else None
         return (self._preamble, packed) if packed is not None else None
+
+    def packed_stream(self, code: str) -> tuple[str, bytes]:
+        """What `kept_stream` gives for a form of operators `code` in a document that
+        compresses its streams, worked out in one that does not (a raster worker's: the form
+        cache's entry for a print document, `render.raster.offer_forms`)."""
+        return self._preamble, _compressed(pdfdoc.pdfdocEnc("\n".join([self._preamble, code] if code
+                                                                      else [self._preamble])))
 
     def place_form(self, name: str, clip: tuple[float, float, float, float], matrix: tuple[float, ...]) -> None:
         """Draw the form `name` through `matrix` (a b c d e f), clipped to the rectangle `clip`
