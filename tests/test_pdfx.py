@@ -771,3 +771,22 @@ def test_the_colours_separated_are_kept_and_the_transform_made_only_for_a_new_on
     made.clear()
     Separation(cache=PdfxCache(path))
     assert made == [1]                                  # (more kept than it keeps: not taken)
+
+
+def test_the_pdfx_file_decodes_each_packed_side_twice(tmp_path, monkeypatch):
+    """A side the layout cache holds packed (`layout.cache.PackedLayout`) is decoded once to be
+    flattened and once to be drawn: the pictures to convert are found from what it needs
+    (`ops.needs`, kept packed with it), so a side showing none is not decoded for them.  Two
+    decoded sides at a time (`KEEP`): each pass over the 41 sides decodes each again."""
+    from test_offered_forms import CARDS, make_game
+
+    from cardgen.layout import cache
+
+    game = make_game(tmp_path)
+    monkeypatch.setattr(cache, "KEEP", 2)
+    real = cache.decode_ops
+    decoded: list[int] = []
+    monkeypatch.setattr(cache, "decode_ops", lambda entry: decoded.append(1) or real(entry))
+    build_game(game, game, BuildOptions(out=tmp_path / "out", only=("pdfx",)), Report())
+    assert len(decoded) == 2 * (CARDS + 1)
+    assert (tmp_path / "out" / "offered" / "print-service" / "words-pdfx.pdf").is_file()

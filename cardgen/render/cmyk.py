@@ -416,6 +416,8 @@ class CmykCanvas(CardCanvas):
 
 def _raster_files(layout: ops.CardLayout) -> list[Path]:
     """The raster files a layout shows that `Separation.art_in` converts, in order."""
+    if not ops.needs(layout).rasters:
+        return []           # (what the layout cache keeps: a side held packed is not decoded for none)
     out: list[Path] = []
     for op in layout.ops:
         if isinstance(op, ops.Image) and not ops.is_svg(op.path):
@@ -432,6 +434,8 @@ def _opaque_pictures(layout: ops.CardLayout) -> list[Path]:
     them: the flattening for PDF/X leaves them as they are."""
     from cardgen.render.flatten import translucent
 
+    if not ops.needs(layout).rasters:
+        return []
     return [art.placed(op)[0] for op in layout.ops
             if isinstance(op, ops.Image) and not ops.is_svg(op.path) and not translucent(op)]
 

@@ -291,10 +291,17 @@ def flatten_all(layouts: list[ops.CardLayout], fonts: FontBook,
                 folder: Path) -> tuple[list[ops.CardLayout], list[int]]:
     """`flatten` for many layouts at once (two PDFs to render in all, not two per card): the
     layouts, and how many pictures each got."""
-    layouts = [replace(lay, ops=[part for op in lay.ops for part in _apart(op)])
-               if any(_soft(getattr(op, "shadow", None)) or (isinstance(op, ops.Text) and _clear(op.outline))
-                      for op in lay.ops) else lay for lay in layouts]
-    todo = [(n, i) for n, layout in enumerate(layouts) for i, op in enumerate(layout.ops) if translucent(op)]
+    flat: list[ops.CardLayout] = []
+    todo: list[tuple[int, int]] = []
+    for n, lay in enumerate(layouts):
+        drawn = lay.ops         # (once a side: a side the layout cache holds packed decodes it on each look)
+        if any(_soft(getattr(op, "shadow", None)) or (isinstance(op, ops.Text) and _clear(op.outline))
+               for op in drawn):
+            lay = replace(lay, ops=[part for op in drawn for part in _apart(op)])
+            drawn = lay.ops
+        flat.append(lay)
+        todo += [(n, i) for i, op in enumerate(drawn) if translucent(op)]
+    layouts = flat
     if not todo:
         return list(layouts), [0] * len(layouts)
     pages, crops = [], []
