@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import write
+
 from cardgen.core.errors import Report
 from cardgen.pipeline.build import BuildOptions, build_game
 from cardgen.render import raster
@@ -32,13 +34,12 @@ PRINTED = ("print-letter.pdf", "print-a4.pdf", "print-letter-foldover.pdf", "pri
 
 def make_game(root: Path) -> Path:
     game = root / "offered"
-    (game / "templates").mkdir(parents=True)
-    (game / "templates" / "face.yaml").write_text(FACE)
-    (game / "templates" / "back.yaml").write_text(BACK)
-    (game / "game.yaml").write_text("title: Offered\ncard_size: poker\n")
-    lines = ["deck: Words", "template: face", "back: back", "cards:"]
-    lines += [f'  - {{name: "Card {i + 1:02d}", text: "{EARLY if i < CARDS // 2 else LATE}"}}' for i in range(CARDS)]
-    (game / "words.yaml").write_text("\n".join(lines) + "\n")
+    cards = "".join(f'  - {{name: "Card {i + 1:02d}", text: "{EARLY if i < CARDS // 2 else LATE}"}}\n'
+                    for i in range(CARDS))
+    for name, text in (("templates/face.yaml", FACE), ("templates/back.yaml", BACK),
+                       ("game.yaml", "title: Offered\ncard_size: poker\n"),
+                       ("words.yaml", "deck: Words\ntemplate: face\nback: back\ncards:\n" + cards)):
+        write(game / name, text)
     return game
 
 
