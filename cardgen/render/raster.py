@@ -709,9 +709,10 @@ def offer_forms(folder: Path | None, sides: list[ops.CardLayout] | None = None, 
     sheets), and its form goes to that folder's form cache (`FormCache.offer`), so those
     documents draw no side a worker drew: on a first build, the contrast check renders every
     side (about 0.7 s of a 500-card build's own process).  A side with images is not offered
-    (drawn at the bitmap's resolution, not the print's).  None: not (a build without those
-    documents); nor past `OFFER_MOST` characters (a script of thousands: each worker's PDF
-    would embed them all)."""
+    (drawn at the bitmap's resolution, not the print's), nor the sides of a plan that renders
+    fewer than `SMALL_JOB` (a one-card edit's: its PDF would name and embed every character of
+    the game for one side).  None: not (a build without those documents); nor past
+    `OFFER_MOST` characters (a script of thousands: each worker's PDF would embed them all)."""
     _offering.clear()
     if folder is None or not sides:
         return
@@ -1150,7 +1151,10 @@ def run(p: Plan, cache: Cache, font_dirs, pool: Pool | None = None,
         STATS["scaled"] += sum(len(u.scaled) for u in p.units.values())
         # (the fonts of their text runs, from what drawing them needs: a side held packed is not decoded here)
         used = {font for u in p.units.values() if u.render is not None for font, _ in ops.needs(u.layout).chars}
-        chars = _offered_chars(cache)
+        # (a few sides, a one-card edit's: drawn here, and quickly by the print documents too,
+        # are not worth each small PDF naming and embedding every character of the game)
+        renders = sum(u.render is not None for u in p.units.values())
+        chars = _offered_chars(cache) if renders >= SMALL_JOB else None
         if chars is not None:
             used.update(chars)          # (the print documents' fonts, all named in each PDF: `offer_forms`)
         font_names = {n: str(f) for n, f in font_files.items() if n in used}
