@@ -79,13 +79,15 @@ def test_past_so_many_characters_no_form_is_offered(tmp_path, monkeypatch):
 
     chars = {"Lato-Regular": {chr(0x4E00 + i) for i in range(raster.OFFER_MOST + 1)}}
     monkeypatch.setattr(draw, "text_chars", lambda sides, fonts: chars)
+    cache = raster.Cache(tmp_path / ".cache" / "raster")
     raster.offer_forms(tmp_path, [object()], None)
-    assert raster._offering == []
-    chars["Lato-Regular"] = {"a", "b"}
+    assert raster._offered_chars(cache) is None
+    chars = {"Lato-Regular": {"a", "b"}}
     raster.offer_forms(tmp_path, [object()], None)
-    assert raster._offering == [(tmp_path, chars)]
+    assert raster._offered_chars(cache) == chars
+    assert raster._offered_chars(raster.Cache(tmp_path / "elsewhere")) is None     # (another folder's bitmaps)
     raster.offer_forms(None)
-    assert raster._offering == []
+    assert raster._offering == [] and raster._offered_chars(cache) is None
 
 
 def test_an_offered_form_is_kept_only_if_a_document_took_it(tmp_path):

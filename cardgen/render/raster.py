@@ -696,9 +696,10 @@ class _Offered:
             self.cards[key] = entry
 
 
-# The print documents' fonts as the sides set them, when the card forms drawn to render the
-# sides are offered to them (`offer_forms`): (the output folder, the characters by font).
-_offering: list[tuple[Path, dict[str, set[str]]]] = []
+# The print documents' sides, when the card forms drawn to render sides are offered to them
+# (`offer_forms`): (the output folder, the sides, their font book), and once a plan needs them,
+# the characters the sides set by font (`_offered_chars`; None: too many).
+_offering: list[list[Any]] = []
 OFFER_MOST = 1024       # characters: past this many, each chunk's PDF would embed them all
 
 
@@ -714,22 +715,25 @@ def offer_forms(folder: Path | None, sides: list[ops.CardLayout] | None = None, 
     the game for one side).  None: not (a build without those documents); nor past
     `OFFER_MOST` characters (a script of thousands: each worker's PDF would embed them all)."""
     _offering.clear()
-    if folder is None or not sides:
-        return
-    from cardgen.render.draw import text_chars
-    from cardgen.resources.fonts import use_in_reportlab
-
-    use_in_reportlab()      # (as the print documents' canvas does: ReportLab's fonts code the characters)
-    chars = text_chars(sides, fonts)
-    if sum(len(c) for c in chars.values()) <= OFFER_MOST:
-        _offering.append((Path(folder), chars))
+    if folder is not None and sides:
+        _offering.append([Path(folder), sides, fonts])
 
 
 def _offered_chars(cache: Cache) -> dict[str, set[str]] | None:
-    """The characters to draw the sides of `cache`'s plans with (`offer_forms`), if offered."""
-    if _offering and cache.dir == _offering[0][0] / ".cache" / "raster":
-        return _offering[0][1]
-    return None
+    """The characters to draw the sides of `cache`'s plans with (`offer_forms`), if offered:
+    worked out when a plan first needs them (a one-card edit's does not, nor registers the
+    fonts with ReportLab for them)."""
+    if not _offering or cache.dir != _offering[0][0] / ".cache" / "raster":
+        return None
+    if len(_offering[0]) == 3:
+        from cardgen.render.draw import text_chars
+        from cardgen.resources.fonts import use_in_reportlab
+
+        folder, sides, fonts = _offering[0]
+        use_in_reportlab()      # (as the print documents' canvas does: ReportLab's fonts code the characters)
+        chars = text_chars(sides, fonts)
+        _offering[0] = [folder, None, None, chars if sum(len(c) for c in chars.values()) <= OFFER_MOST else None]
+    return _offering[0][3]
 
 
 def job_dpi(job: Job) -> float:
