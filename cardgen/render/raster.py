@@ -666,7 +666,7 @@ def jobs_pdf(layouts: list[ops.CardLayout], fonts, dpis: list[float] | None = No
         c.setPageSize((layout.width + 2 * B, layout.height + 2 * B))
         drawer.image_dpi = dpis[i] if dpis else None
         name = drawer.card_form(layout)
-        if forms is not None and offered is not None:
+        if offered is not None and forms is not None:
             key = drawer.keys.get(name)
             entry = offered.cards.pop(key, None) if key is not None else None
             if key is not None and entry is not None and not ops.needs(layout).rasters:
@@ -696,10 +696,19 @@ class _Offered:
             self.cards[key] = entry
 
 
-# The print documents' sides, when the card forms drawn to render sides are offered to them
-# (`offer_forms`): (the output folder, the sides, their font book), and once a plan needs them,
-# the characters the sides set by font (`_offered_chars`; None: too many).
-_offering: list[list[Any]] = []
+@dataclass
+class _Offer:
+    """The print documents' sides whose card forms the raster workers draw and offer
+    (`offer_forms`): the output folder, the sides and their font book, and once a plan needs
+    them, the characters the sides set by font (`_offered_chars`; None: too many)."""
+
+    folder: Path
+    sides: list[ops.CardLayout] | None
+    fonts: Any
+    chars: dict[str, set[str]] | None = None
+
+
+_offering: list[_Offer] = []       # (this build's, if it offers: `offer_forms`)
 OFFER_MOST = 1024       # characters: past this many, each chunk's PDF would embed them all
 
 
@@ -717,24 +726,25 @@ def offer_forms(folder: Path | None, sides: list[ops.CardLayout] | None = None, 
     each worker's PDF would embed them all)."""
     _offering.clear()
     if folder is not None and sides:
-        _offering.append([Path(folder), sides, fonts])
+        _offering.append(_Offer(Path(folder), sides, fonts))
 
 
 def _offered_chars(cache: Cache) -> dict[str, set[str]] | None:
     """The characters to draw the sides of `cache`'s plans with (`offer_forms`), if offered:
     worked out when a plan first needs them (a one-card edit's does not, nor registers the
     fonts with ReportLab for them)."""
-    if not _offering or cache.dir != _offering[0][0] / ".cache" / "raster":
+    offer = _offering[0] if _offering else None
+    if offer is None or cache.dir != offer.folder / ".cache" / "raster":
         return None
-    if len(_offering[0]) == 3:
+    if offer.sides is not None:         # (worked out once, the sides then let go)
         from cardgen.render.draw import text_chars
         from cardgen.resources.fonts import use_in_reportlab
 
-        folder, sides, fonts = _offering[0]
         use_in_reportlab()      # (as the print documents' canvas does: ReportLab's fonts code the characters)
-        chars = text_chars(sides, fonts)
-        _offering[0] = [folder, None, None, chars if sum(len(c) for c in chars.values()) <= OFFER_MOST else None]
-    return _offering[0][3]
+        chars = text_chars(offer.sides, offer.fonts)
+        offer.chars = chars if sum(len(c) for c in chars.values()) <= OFFER_MOST else None
+        offer.sides = offer.fonts = None
+    return offer.chars
 
 
 def job_dpi(job: Job) -> float:
@@ -1193,7 +1203,7 @@ def run(p: Plan, cache: Cache, font_dirs, pool: Pool | None = None,
     if any(isinstance(m, Formed) for m in made):
         from cardgen.render.formcache import FormCache
 
-        forms = FormCache.of(_offering[0][0])
+        forms = FormCache.of(_offering[0].folder)
         for m in made:
             if isinstance(m, Formed):
                 forms.offer(m.key, m.entry)
