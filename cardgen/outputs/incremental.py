@@ -260,7 +260,7 @@ class Part:
     def __init__(self, ledger: Ledger | None, name: str, fingerprint: str, staging: Staging, report: Report):
         self.ledger, self.name, self.fingerprint = ledger, name, fingerprint
         self.staging, self.report = staging, report
-        self._before: set[Path] = set()
+        self._before = 0            # (how many paths were staged when the part began)
         self._since = (0, 0)
 
     def keep(self) -> bool:
@@ -289,11 +289,11 @@ class Part:
         return True
 
     def __enter__(self) -> Part:
-        self._before = set(self.staging.files)
+        self._before = len(self.staging.files)
         self._since = (len(self.report.items), len(self.report.notes))
         return self
 
     def __exit__(self, kind: object, *exc: object) -> None:
         if kind is None and self.ledger is not None:
-            files = [p for p in self.staging.files if p not in self._before]
+            files = self.staging.staged_since(self._before)
             self.ledger.record(self.name, self.fingerprint, files, self.report, self._since)
