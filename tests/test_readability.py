@@ -344,6 +344,52 @@ def test_cards_told_apart_by_their_own_titles_are_not_compared_pair_by_pair(tmp_
     assert len(compared) == 60 * 59 // 2
 
 
+def test_the_pairs_left_unsettled_come_in_order_as_they_are_looked_at():
+    """`_Pairs`: the pairs of `own` with one at least in `several`, each once, in order (what the
+    old code sorted from a set of them all), and their count worked out without making them."""
+    import random
+
+    from cardgen.check.readability import _Pairs
+
+    rng = random.Random(7)
+    for _ in range(200):
+        own = sorted(rng.sample(range(60), rng.randint(2, 40)))
+        several = sorted(rng.sample(own, rng.randint(1, len(own))))
+        pairs = _Pairs(own, several)
+        mine = set(several)
+        expected = sorted({(min(i, j), max(i, j)) for i in several for j in own if j != i and (j not in mine or i < j)})
+        assert list(pairs) == expected and len(pairs) == len(expected)
+
+
+def test_the_pairs_of_colours_that_look_the_same_are_counted_up_to_a_bound(tmp_path, monkeypatch):
+    """Past `PAIRS_COUNTED` pairs that look the same, the warning says "at least" and no more
+    pair is compared (a 10,000-card deck in random colours had 100,000 of them); the pairs it
+    names are those a full count names first."""
+    import cardgen.check.readability as readability
+
+    compared = []
+    real = readability._collapses
+    monkeypatch.setattr(readability, "_collapses", lambda *a: compared.append(a) or real(*a))
+    # colours of one lightness (L* 53 to 57) and hues apart: every pair looks the same in greyscale
+    colours = ["#009078", "#0090a8", "#0090d8", "#4878f0", "#489000", "#609060", "#7878c0"]
+    root = tmp_path / "g"
+    write(root / "game.yaml", "title: G\n")
+    write(root / "templates" / "t" / "face.yaml",
+          'elements:\n  - {name: bg, type: rect, box: bleed, fill: "{{ card.colour }}"}\n')
+    cards = "".join(f'  - {{name: "Card {i}", colour: "{c}"}}\n' for i, c in enumerate(colours))
+    write(root / "deck.yaml", "deck: D\ntemplate: t/face\ncards:\n" + cards)
+    every = found(root)
+    assert [d.code for d in every] == ["colour-coding"]
+    all_pairs = len(compared)
+    monkeypatch.setattr(readability, "PAIRS_COUNTED", 6)
+    compared.clear()
+    bounded = found(root)
+    assert len(compared) < all_pairs
+    assert "; at least 2 more pairs;" in bounded[0].message
+    named = every[0].message.split("; ")[:4]
+    assert bounded[0].message.split("; ")[:4] == named and f"; {all_pairs - 4} more pairs;" in every[0].message
+
+
 def test_the_colour_behind_text_is_the_commonest_one_not_the_inks():
     """`behind` counts a line box's pixels (RGB bytes) at 32 levels a channel: the most common
     colour not close to the ink's; of two as common, the one met first; the ink's own when it
