@@ -238,9 +238,9 @@ def _make_outputs(jobs: list[tuple[Output, Job]], staging: Staging, ledger: Ledg
             maker.ahead(job)
         for maker, job in jobs:
             advance(0, maker.name)
-            before = set(staging.files)
+            before = len(staging.files)
             maker.make(job)
-            ledger.loose(maker.name, [p for p in staging.files if p not in before])
+            ledger.loose(maker.name, staging.staged_since(before))
             advance(1)
 
 
