@@ -495,6 +495,63 @@ def test_a_yaml_file_over_the_file_limit_is_refused_before_reading(tmp_path, mon
                                f"CARDGEN_MAX_FILE_BYTES); split it into smaller files")
 
 
+def test_a_file_read_whole_asks_for_its_size_not_the_limit(tmp_path, monkeypatch):
+    """`read_regular` asks the system for the file's size (and a byte), not for the limit's
+    100 MB, which a memory limit (`ulimit -v`) refused for every font and YAML file; a file
+    that grows while it is read is read on, up to the limit, and refused past it."""
+    import tracemalloc
+
+    from cardgen.core import limits
+    from cardgen.core.paths import TooLarge, read_regular
+
+    small = tmp_path / "small.yaml"
+    small.write_bytes(b"a: 1\n" * 200)
+    tracemalloc.start()
+    try:
+        assert read_regular(small) == b"a: 1\n" * 200
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert limits.MAX_FILE_BYTES >= 10**7 and peak < 10**6, peak
+
+    import cardgen.core.paths as paths
+
+    real_fstat = os.fstat
+    grown = tmp_path / "grown.yaml"
+    grown.write_bytes(b"x" * 3000)
+    # (the size seen before reading is smaller than what is read: the file grew in between)
+    monkeypatch.setattr(paths.os, "fstat", lambda fd: os.stat_result((*real_fstat(fd)[:6], 1000, *real_fstat(fd)[7:])))
+    assert read_regular(grown) == b"x" * 3000
+    monkeypatch.setattr(limits, "MAX_FILE_BYTES", 2000)
+    with pytest.raises(TooLarge):
+        read_regular(grown)
+
+
+def test_memory_run_out_is_said_as_a_problem_of_the_computer(tmp_path, monkeypatch):
+    """A MemoryError (the computer's memory, or `ulimit -v`) is said in one line as a problem
+    of the computer, with what to do, not as a cardgen bug; exit 1, nothing written."""
+    from click.testing import CliRunner
+
+    from cardgen.cli.main import main
+    from cardgen.pipeline import check
+
+    def no_memory(*a, **k):
+        raise MemoryError()
+
+    write(tmp_path / "g" / "game.yaml", "title: G\n")
+    monkeypatch.setattr(check, "load_game", no_memory)     # (what `validate` and `build` load the game with)
+    for args in (["validate", str(tmp_path / "g")], ["build", str(tmp_path / "g"), "--out", str(tmp_path / "out")]):
+        got = CliRunner().invoke(main, args)
+        assert got.exit_code == 1, got.output
+        lines = got.output.splitlines()
+        assert lines[0] == ("cardgen: ran out of memory (the computer's, or a limit set for it: ulimit -v); close "
+                            "other programs or raise the limit, and run cardgen again"), got.output
+        assert "internal error" not in got.output and "Traceback" not in got.output
+    assert lines[1:] == ["g: not built; the previous output is unchanged"]
+    made = tmp_path / "out" / "g"
+    assert [p.name for p in made.rglob("*") if p.is_file() and not p.relative_to(made).parts[0].startswith(".")] == []
+
+
 def test_a_huge_sparse_file_in_a_game_is_never_read_by_the_scan(tmp_path):
     """A 20 GB sparse file (no disk used) is known by its size, time and inode, not hashed."""
     import time

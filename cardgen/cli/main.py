@@ -404,10 +404,13 @@ def validate(games, strict, fmt, deep, sets):
             _internal_error(path.name, exc, "")
             if fmt == "json":
                 results.append(v.GameResult(path.name, [Diagnostic(
-                    Loc(str(path)), f"internal error ({type(exc).__name__}: {exc}); this is a cardgen bug",
-                    "error", "internal")]))
+                    Loc(str(path)), describe(exc) if is_environment(exc)  # type: ignore[arg-type]
+                    else f"internal error ({type(exc).__name__}: {exc}); this is a cardgen bug",
+                    "error", "environment" if is_environment(exc) else "internal")]))
             failed = True
-    click.echo(v.as_json(results, strict) if fmt == "json" else v.as_text(results))
+    said = v.as_json(results, strict) if fmt == "json" else v.as_text(results)
+    if said:                # (no game's result, every game having failed: no empty line)
+        click.echo(said)
     sys.exit(1 if failed else v.exit_code(results, strict))
 
 

@@ -94,13 +94,20 @@ def at_output(exc: OSError, out_dir: os.PathLike | str) -> OSError:
     return OutputProblem(os.path.abspath(out_dir), exc)
 
 
-def describe(exc: OSError | WorkerLost, action: str | None = None) -> str:
+OUT_OF_MEMORY = ("cardgen: ran out of memory (the computer's, or a limit set for it: ulimit -v); close other "
+                 "programs or raise the limit, and run cardgen again")
+
+
+def describe(exc: OSError | WorkerLost | MemoryError, action: str | None = None) -> str:
     """One line for an OSError: `path: cannot write: cause (what to do)`.  The action: the
     one an `OutputProblem` carries, else `action`, else "cannot write" for what only a write
     meets (a full disk, a read-only disk) and "cannot read" for the rest (a folder cardgen
-    may not read is never said to be one it cannot write)."""
+    may not read is never said to be one it cannot write).  A lost worker, or memory run
+    out: what happened and what to do."""
     if isinstance(exc, WorkerLost):
         return str(exc)
+    if isinstance(exc, MemoryError):
+        return OUT_OF_MEMORY
     if isinstance(exc, OutputProblem):
         path: str | os.PathLike | None = exc.path
         action = exc.action
@@ -116,9 +123,9 @@ def describe(exc: OSError | WorkerLost, action: str | None = None) -> str:
 
 
 def is_environment(exc: BaseException) -> bool:
-    """An OSError that is about the computer (disk, permissions, names), or a worker process
-    lost (`WorkerLost`), not a cardgen bug."""
-    if isinstance(exc, WorkerLost):
+    """An OSError that is about the computer (disk, permissions, names), a worker process
+    lost (`WorkerLost`) or memory run out, not a cardgen bug."""
+    if isinstance(exc, (WorkerLost, MemoryError)):
         return True
     return isinstance(exc, OSError) and (isinstance(exc, OutputProblem) or exc.errno in _HINTS
                                          or exc.filename is not None)

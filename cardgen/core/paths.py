@@ -76,9 +76,14 @@ def read_regular(path: Path | str, limit: int | None = None, variable: str = "CA
     OSError as usual otherwise (a link to itself: "too many levels of symbolic links")."""
     most = limits.MAX_FILE_BYTES if limit is None else limit
     with open_regular(path) as f:
-        if os.fstat(f.fileno()).st_size > most:
+        size = os.fstat(f.fileno()).st_size
+        if size > most:
             raise TooLarge(path, most, variable)
-        data = f.read(most + 1)
+        # (the size it has, and one byte more: `read(most + 1)` asked the system for the
+        # limit's 100 MB for every file read, which a memory limit (`ulimit -v`) refused)
+        data = f.read(size + 1)
+        if len(data) > size:            # (it grew since: read on, up to the limit)
+            data += f.read(most + 1 - len(data))
     if len(data) > most:
         raise TooLarge(path, most, variable)
     return data
