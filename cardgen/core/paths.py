@@ -79,14 +79,21 @@ def read_regular(path: Path | str, limit: int | None = None, variable: str = "CA
         size = os.fstat(f.fileno()).st_size
         if size > most:
             raise TooLarge(path, most, variable)
-        # (the size it has, and one byte more: `read(most + 1)` asked the system for the
-        # limit's 100 MB for every file read, which a memory limit (`ulimit -v`) refused)
-        data = f.read(size + 1)
-        if len(data) > size:            # (it grew since: read on, up to the limit)
-            data += f.read(most + 1 - len(data))
+        data = read_up_to(f, size, most)
     if len(data) > most:
         raise TooLarge(path, most, variable)
     return data
+
+
+def read_up_to(f: Any, size: int, most: int) -> bytes:
+    """The bytes of the open file `f`, whose size was `size` (at most `most`): asked for as
+    that and a byte more, not as `most` (`read(most + 1)` asked the system for the limit's
+    100 MB for every file read, which a memory limit, `ulimit -v`, refused); if it grew since,
+    read on, up to `most` + 1 bytes (the caller refuses more than `most`)."""
+    data = f.read(size + 1)
+    if len(data) > size:
+        data += f.read(most + 1 - len(data))
+    return bytes(data)
 
 
 def open_regular(path: Path | str) -> Any:

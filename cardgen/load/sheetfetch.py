@@ -21,6 +21,7 @@ from typing import Any
 
 from cardgen.core import limits
 from cardgen.core.errors import CardgenError, Loc, Report
+from cardgen.core.paths import read_up_to
 
 # -- settings: what the build says (--refresh, where the cache is) ----------------------------
 
@@ -369,7 +370,7 @@ def _cache_read(cache: Path, url: str) -> tuple[str, float] | None:
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_DOWNLOAD + 1024:
             return None
         with os.fdopen(os.dup(fd), "rb") as f:
-            blob = f.read(MAX_DOWNLOAD + 1025)
+            blob = read_up_to(f, st.st_size, MAX_DOWNLOAD + 1024)
     except OSError:
         return None
     finally:
