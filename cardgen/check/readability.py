@@ -291,6 +291,7 @@ def colour_coding(game: Game, res, report: Report) -> None:
     # contexts are the same objects in every group; a fresh memo per element evaluated face-off's
     # 90 sides' conditions 23 times over: half of its `cardgen validate`)
     values: dict = {}
+    seen_once: dict = {}        # (each colour's `_seen` once, whatever element shows it: a fill and a stroke)
     for el, key, by_colour in groups.values():
         if len(by_colour) < 2:
             continue
@@ -300,7 +301,7 @@ def colour_coding(game: Game, res, report: Report) -> None:
         pairs = tells.unsettled([by_colour[c] for c in colours])
         if pairs is not None and not pairs:
             continue            # (each card's own title, say: no pair need be looked at)
-        seen = {c: _seen(c) for c in by_colour}
+        seen = {c: seen_once[c] if c in seen_once else seen_once.setdefault(c, _seen(c)) for c in by_colour}
         for i, j in itertools.combinations(range(len(colours)), 2) if pairs is None else pairs:
             a, b = colours[i], colours[j]
             ways = _collapses(a, b, seen)
