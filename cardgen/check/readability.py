@@ -301,10 +301,10 @@ def colour_coding(game: Game, res, report: Report) -> None:
         pairs = tells.unsettled([by_colour[c] for c in colours])
         if pairs is not None and not pairs:
             continue            # (each card's own title, say: no pair need be looked at)
-        seen = {c: seen_once[c] if c in seen_once else seen_once.setdefault(c, _seen(c)) for c in by_colour}
+        seen_once.update((c, _seen(c)) for c in by_colour if c not in seen_once)
         for i, j in itertools.combinations(range(len(colours)), 2) if pairs is None else pairs:
             a, b = colours[i], colours[j]
-            ways = _collapses(a, b, seen)
+            ways = _collapses(a, b, seen_once)
             if ways and not tells.apart(by_colour[a], by_colour[b]):
                 found.append((a, b, ways))
                 if len(found) == PAIRS_COUNTED:

@@ -93,7 +93,7 @@ def read_up_to(f: Any, size: int, most: int) -> bytes:
     data = f.read(size + 1)
     if len(data) > size:
         data += f.read(most + 1 - len(data))
-    return bytes(data)
+    return data
 
 
 def open_regular(path: Path | str) -> Any:
